@@ -1,0 +1,118 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import type { Config } from './config.js';
+import type { Resolver } from './dns/index.js';
+import { callerAddress, quotaSubject } from './http/caller.js';
+import type { AppEnv } from './http/context.js';
+import { ApiError, errorBody } from './http/errors.js';
+import { type CaptchaRule, createGuard } from './http/guard.js';
+import type { Logger } from './http/log.js';
+import { answerMethodNotAllowed } from './http/method-not-allowed.js';
+import type { DnsblEngine } from './reputation/dnsbl.js';
+import type { Store } from './store/store.js';
+import { createIpTool } from './tools/ip.js';
+import { createResultStore } from './tools/results.js';
+
+/** Everything the app needs from outside, passed in so tests build it over fixtures. */
+export interface AppDeps {
+  config: Config;
+  resolver: Resolver;
+  store: Store;
+  dnsbl: DnsblEngine;
+  /** True when the zone list is loaded and the resolver answers its health probe. */
+  isConfigured: () => boolean;
+  captcha?: CaptchaRule;
+  clock: () => Date;
+  log: Logger;
+  /** The socket peer's address (the runtime knows how to read it). */
+  peerAddress: (c: Context) => string;
+}
+
+export function createApp(deps: AppDeps) {
+  const { config, log } = deps;
+  const app = new OpenAPIHono<AppEnv>();
+  const guard = createGuard({
+    store: deps.store,
+    clock: deps.clock,
+    dailyLimit: config.dailyLimit,
+    isConfigured: deps.isConfigured,
+    ...(deps.captcha ? { captcha: deps.captcha } : {}),
+  });
+  const results = createResultStore(deps.store, {
+    tokenMs: config.tokenTtlMs,
+    resultMs: config.resultTtlMs,
+  });
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const address = callerAddress(
+      deps.peerAddress(c),
+      (name) => c.req.header(name),
+      config.trustProxy,
+    );
+    c.set('caller', { address, subject: quotaSubject(address) });
+    await next();
+    log('info', 'request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      caller: address,
+    });
+  });
+  app.use(
+    '*',
+    cors({
+      origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+      exposeHeaders: ['Retry-After'],
+    }),
+  );
+
+  const toolDeps = { guard, results, isConfigured: deps.isConfigured };
+  app.route(
+    `${config.basePath}/ip/v1`,
+    createIpTool({
+      ...toolDeps,
+      resolver: deps.resolver,
+      dnsbl: deps.dnsbl,
+      deadlineMs: config.checkDeadlineMs,
+      now: deps.clock,
+    }),
+  );
+
+  app.doc31(`${config.basePath}/openapi.json`, {
+    openapi: '3.1.0',
+    info: { title: 'Reputation Tools API', version: '1.0.0' },
+  });
+  answerMethodNotAllowed(app);
+
+  app.notFound((c) => c.json(errorBody(new ApiError('not_found', 'no such route')), 404));
+
+  app.onError(async (error, c) => {
+    const apiError = await toApiError(error, c);
+    if (apiError.code === 'internal')
+      log('error', 'unexpected error', { path: c.req.path, error: String(error) });
+    return c.json(errorBody(apiError), apiError.status, apiError.headers);
+  });
+
+  /** Errors on a tool's POST routes carry the caller's quota status, as successful POSTs do. */
+  async function toApiError(error: Error, c: Context<AppEnv>): Promise<ApiError> {
+    const base =
+      error instanceof ApiError
+        ? error
+        : error instanceof HTTPException && error.status === 413
+          ? new ApiError('body_too_large', 'the request body is too large')
+          : new ApiError('internal', 'internal error');
+    const tool = c.get('tool');
+    if (c.req.method !== 'POST' || tool === undefined || 'dailyLimit' in base.fields) return base;
+    try {
+      return base.with({ ...(await guard.status(tool, c.get('caller').subject)) });
+    } catch {
+      return base;
+    }
+  }
+
+  return app;
+}

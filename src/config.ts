@@ -1,0 +1,168 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/caller.js';
+
+/**
+ * The service's configuration, read from the environment and validated at start: a bad value
+ * stops the process with a message naming the variable (DESIGN.md, Configuration).
+ */
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** `ip`, `ip:port` or `[ipv6]:port`, the forms `node:dns` `setServers` takes. */
+function isDnsServer(entry: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const [host, port] = bracketed
+    ? [bracketed[1] ?? '', bracketed[2]]
+    : isIP(entry)
+      ? [entry, undefined]
+      : (entry.split(':') as [string, string | undefined]);
+  return isIP(host) !== 0 && (port === undefined || (Number(port) > 0 && Number(port) < 65536));
+}
+
+const list = z
+  .string()
+  .default('')
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  );
+
+const envSchema = z
+  .object({
+    PORT: integer(8787, 0, 65535),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    BASE_PATH: z
+      .string()
+      .regex(
+        /^(\/[A-Za-z0-9._~-]+)*$/,
+        'a path such as /tools/ip-reputation, without a trailing slash',
+      )
+      .default('/tools/ip-reputation'),
+    DNS_SERVERS: list.refine(
+      (servers) => servers.every(isDnsServer),
+      'a comma list of ip or ip:port',
+    ),
+    DNS_TIMEOUT_MS: integer(1500, 50, 30_000),
+    DNS_RETRIES: integer(1, 0, 5),
+    CHECK_DEADLINE_MS: integer(4000, 100, 60_000),
+    DNSBL_ZONES_FILE: z.string().min(1).optional(),
+    SPAMHAUS_DQS_KEY: z
+      .string()
+      .regex(/^[a-z0-9]+$/, 'a Spamhaus DQS key (lowercase letters and digits)')
+      .optional(),
+    SELFTEST_INTERVAL_S: integer(1800, 10, 86_400),
+    DAILY_LIMIT: integer(50, 1, 10_000_000),
+    RESULT_TTL_S: integer(600, 0, 86_400),
+    TOKEN_TTL_DAYS: integer(30, 1, 3650),
+    POOL_MAX_IPS: integer(32, 1, 256),
+    TRUST_PROXY: z
+      .string()
+      .default('none')
+      .transform((value, ctx) => {
+        try {
+          return parseTrustProxy(value);
+        } catch (error) {
+          ctx.addIssue({
+            code: 'custom',
+            message: (error as Error).message.replace(/^TRUST_PROXY: /, ''),
+          });
+          return z.NEVER;
+        }
+      }),
+    CAPTCHA_PROVIDER: z.enum(['none', 'smartcaptcha', 'turnstile', 'hcaptcha']).default('none'),
+    CAPTCHA_SITE_KEY: z.string().default(''),
+    CAPTCHA_SECRET: z.string().default(''),
+    CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    CAPTCHA_FREE_CHECKS: integer(0, 0, 10_000_000),
+    STORE_URL: z
+      .string()
+      .default('memory:')
+      .refine(
+        (url) => url === 'memory:',
+        'only the embedded store (memory:) is available in this build',
+      ),
+    CORS_ORIGINS: list.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
+    LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CAPTCHA_PROVIDER === 'none') return;
+    for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
+      if (env[name] === '')
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required with CAPTCHA_PROVIDER=${env.CAPTCHA_PROVIDER}`,
+        });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  basePath: string;
+  dns: { servers: string[]; timeoutMs: number; retries: number };
+  checkDeadlineMs: number;
+  zonesFile?: string;
+  spamhausDqsKey?: string;
+  selfTestIntervalMs: number;
+  dailyLimit: number;
+  resultTtlMs: number;
+  tokenTtlMs: number;
+  poolMaxIps: number;
+  trustProxy: TrustProxy;
+  captcha?: {
+    provider: 'smartcaptcha' | 'turnstile' | 'hcaptcha';
+    siteKey: string;
+    secret: string;
+    verifyUrl?: string;
+    freeChecks: number;
+  };
+  corsOrigins: string[];
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+}
+
+/** Reads the configuration, or throws one Error listing every bad variable by name. */
+export function readConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable counts as unset, as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    basePath: e.BASE_PATH,
+    dns: { servers: e.DNS_SERVERS, timeoutMs: e.DNS_TIMEOUT_MS, retries: e.DNS_RETRIES },
+    checkDeadlineMs: e.CHECK_DEADLINE_MS,
+    ...(e.DNSBL_ZONES_FILE ? { zonesFile: e.DNSBL_ZONES_FILE } : {}),
+    ...(e.SPAMHAUS_DQS_KEY ? { spamhausDqsKey: e.SPAMHAUS_DQS_KEY } : {}),
+    selfTestIntervalMs: e.SELFTEST_INTERVAL_S * 1000,
+    dailyLimit: e.DAILY_LIMIT,
+    resultTtlMs: e.RESULT_TTL_S * 1000,
+    tokenTtlMs: e.TOKEN_TTL_DAYS * 86_400_000,
+    poolMaxIps: e.POOL_MAX_IPS,
+    trustProxy: e.TRUST_PROXY,
+    ...(e.CAPTCHA_PROVIDER !== 'none'
+      ? {
+          captcha: {
+            provider: e.CAPTCHA_PROVIDER,
+            siteKey: e.CAPTCHA_SITE_KEY,
+            secret: e.CAPTCHA_SECRET,
+            ...(e.CAPTCHA_VERIFY_URL ? { verifyUrl: e.CAPTCHA_VERIFY_URL } : {}),
+            freeChecks: e.CAPTCHA_FREE_CHECKS,
+          },
+        }
+      : {}),
+    corsOrigins: e.CORS_ORIGINS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

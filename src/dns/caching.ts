@@ -1,0 +1,79 @@
+import { LRUCache } from 'lru-cache';
+import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+
+/**
+ * A bounded, TTL-aware answer cache with coalescing of identical queries in flight. A check asks
+ * the same names again and again (the PTR target's A record, an SPF include shared by many
+ * domains), and a burst of checks of one address must cost one query, not one per request.
+ */
+
+export interface CacheOptions {
+  maxEntries: number;
+  /** Answers live at least this long whatever their TTL (a TTL of 0 would defeat coalescing bursts). */
+  minTtlSeconds: number;
+  /** No answer is kept longer than this, whatever its TTL. */
+  maxTtlSeconds: number;
+  /** NXDOMAIN and NODATA, kept briefly (RFC 2308 negative caching, without the SOA minimum). */
+  negativeTtlSeconds: number;
+  /** SERVFAIL and REFUSED, kept very briefly so a failing list is not hammered; timeouts are never kept. */
+  failureTtlSeconds: number;
+}
+
+export const defaultCacheOptions: CacheOptions = {
+  maxEntries: 50_000,
+  minTtlSeconds: 5,
+  maxTtlSeconds: 3600,
+  negativeTtlSeconds: 60,
+  failureTtlSeconds: 5,
+};
+
+type AnyOutcome = DnsOutcome<RecordData[RecordType]>;
+
+export function ttlSecondsFor(outcome: AnyOutcome, options: CacheOptions): number {
+  switch (outcome.status) {
+    case 'answer':
+      return Math.min(options.maxTtlSeconds, Math.max(options.minTtlSeconds, outcome.ttl));
+    case 'nxdomain':
+    case 'nodata':
+      return options.negativeTtlSeconds;
+    case 'servfail':
+    case 'refused':
+      return options.failureTtlSeconds;
+    case 'timeout':
+      return 0;
+  }
+}
+
+export function withCache(inner: Resolver, options: CacheOptions = defaultCacheOptions): Resolver {
+  const answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
+  const inFlight = new Map<string, Promise<AnyOutcome>>();
+
+  return {
+    query<T extends RecordType>(
+      name: string,
+      type: T,
+      queryOptions?: QueryOptions,
+    ): Promise<DnsOutcome<RecordData[T]>> {
+      if (queryOptions?.bypassCache) return inner.query(name, type, queryOptions);
+      // DNS names compare case-insensitively (RFC 4343); servers are part of the question asked.
+      const key = `${type} ${name.toLowerCase()} ${queryOptions?.servers?.join(',') ?? ''}`;
+      const cached = answers.get(key) ?? inFlight.get(key);
+      if (cached) return Promise.resolve(cached) as Promise<DnsOutcome<RecordData[T]>>;
+
+      const pending = inner.query(name, type, queryOptions).then(
+        (outcome) => {
+          inFlight.delete(key);
+          const ttl = ttlSecondsFor(outcome, options);
+          if (ttl > 0) answers.set(key, outcome, { ttl: ttl * 1000 });
+          return outcome;
+        },
+        (error: unknown) => {
+          inFlight.delete(key);
+          throw error;
+        },
+      );
+      inFlight.set(key, pending);
+      return pending;
+    },
+  };
+}

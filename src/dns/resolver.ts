@@ -1,0 +1,53 @@
+/**
+ * The DNS client every check is built on. Outcomes keep apart what DNSBL and SPF rules need to
+ * tell apart: an answer, a name that does not exist (NXDOMAIN), a name with no records of the type
+ * (NODATA), a server failure, a refusal and no answer at all.
+ */
+
+export type RecordType = 'A' | 'AAAA' | 'PTR' | 'TXT' | 'MX' | 'NS' | 'CNAME';
+
+export interface MxRecord {
+  exchange: string;
+  priority: number;
+}
+
+/** What one record of each type decodes to. TXT character-strings are joined (RFC 7208 §3.3). */
+export interface RecordData {
+  A: string;
+  AAAA: string;
+  PTR: string;
+  TXT: string;
+  MX: MxRecord;
+  NS: string;
+  CNAME: string;
+}
+
+export type DnsOutcome<T> =
+  | { status: 'answer'; records: T[]; ttl: number }
+  | { status: 'nxdomain' }
+  | { status: 'nodata' }
+  | { status: 'servfail' }
+  | { status: 'refused' }
+  | { status: 'timeout' };
+
+export type DnsStatus = DnsOutcome<unknown>['status'];
+
+export interface QueryOptions {
+  /** Skip the answer cache and in-flight coalescing: pool discovery needs a fresh answer per query. */
+  bypassCache?: boolean;
+  /** Ask these servers (`ip` or `ip:port`) instead of the configured ones (a zone's authoritative servers). */
+  servers?: readonly string[];
+}
+
+export interface Resolver {
+  query<T extends RecordType>(
+    name: string,
+    type: T,
+    options?: QueryOptions,
+  ): Promise<DnsOutcome<RecordData[T]>>;
+}
+
+/** The records of an answer, or none for every other outcome. */
+export function recordsOf<T>(outcome: DnsOutcome<T>): T[] {
+  return outcome.status === 'answer' ? outcome.records : [];
+}

@@ -1,0 +1,144 @@
+import ipaddr from 'ipaddr.js';
+import { isDottedQuad } from '../reputation/ipv4.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type Range = [Address, number];
+
+/** Which request headers, if any, may name the caller instead of the socket peer (DESIGN: TRUST_PROXY). */
+export type TrustProxy =
+  | { mode: 'none' }
+  | { mode: 'cloudflare' }
+  | { mode: 'hops'; hops: number }
+  | { mode: 'cidrs'; cidrs: Range[] };
+
+const expected = 'expected none, cloudflare, a hop count or a comma list of CIDRs';
+
+/**
+ * Reads the TRUST_PROXY setting: `none`, `cloudflare`, a hop count such as `2`, or a comma list of
+ * proxy ranges such as `10.0.0.0/8,::1/128` (a bare address counts as a single-address range).
+ * Anything else throws, so a typo stops the process instead of silently trusting nobody or
+ * everybody.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const text = value.trim().toLowerCase();
+  if (text === 'none') return { mode: 'none' };
+  if (text === 'cloudflare') return { mode: 'cloudflare' };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (!Number.isSafeInteger(hops)) throw new Error(`TRUST_PROXY: hop count ${text} is too large`);
+    return { mode: 'hops', hops };
+  }
+  if (text === '') throw new Error(`TRUST_PROXY: empty; ${expected}`);
+  return { mode: 'cidrs', cidrs: text.split(',').map(parseRange) };
+}
+
+function parseRange(entry: string): Range {
+  const text = entry.trim();
+  if (ipaddr.IPv4.isValidCIDRFourPartDecimal(text) || ipaddr.IPv6.isValidCIDR(text)) {
+    return unmapRange(ipaddr.parseCIDR(text));
+  }
+  const address = parseAddress(text);
+  if (address) return [address, address.kind() === 'ipv4' ? 32 : 128];
+  throw new Error(`TRUST_PROXY: "${text}" is not an address range; ${expected}`);
+}
+
+/**
+ * Addresses are compared after IPv4-mapped IPv6 is turned back into IPv4, so a range written as
+ * `::ffff:10.0.0.0/104` has to become `10.0.0.0/8` to ever match.
+ */
+function unmapRange([network, prefix]: Range): Range {
+  if (network instanceof ipaddr.IPv6 && network.isIPv4MappedAddress() && prefix >= 96) {
+    return [network.toIPv4Address(), prefix - 96];
+  }
+  return [network, prefix];
+}
+
+/**
+ * The address a request is attributed to: the socket peer, or the client a trusted proxy reports.
+ *
+ * - `none`: the peer, always; forwarding headers are anyone's to forge.
+ * - `cloudflare`: `CF-Connecting-IP` when it holds an address, else the peer.
+ * - `hops: N`: Express's numeric `trust proxy`: the address N hops away from this server, counting
+ *   the peer as hop 0 and X-Forwarded-For entries from the right as hops 1, 2, ... With one proxy
+ *   in front (N = 1) that is the right-most entry, the one the proxy appended itself. If the header
+ *   has fewer entries, the left-most one is used.
+ * - `cidrs`: starting at the peer, step leftwards through X-Forwarded-For while the current
+ *   address lies in a trusted range; the first untrusted address is the caller.
+ *
+ * In the walking modes an entry that is not an address stops the walk at the last address read:
+ * nothing further left can be attributed. A peer that is not an address is returned as given, since
+ * there is then no one whose headers could be believed.
+ */
+export function callerAddress(
+  peer: string,
+  header: (name: string) => string | undefined,
+  trust: TrustProxy,
+): string {
+  const peerAddress = parseAddress(peer);
+  if (!peerAddress) return peer;
+  switch (trust.mode) {
+    case 'none':
+      return peerAddress.toString();
+    case 'cloudflare':
+      return (parseAddress(header('cf-connecting-ip') ?? '') ?? peerAddress).toString();
+    case 'hops':
+      return walkForwardedFor(peerAddress, header, (_, hop) => hop < trust.hops).toString();
+    case 'cidrs':
+      return walkForwardedFor(peerAddress, header, (address) =>
+        trust.cidrs.some((range) => inRange(address, range)),
+      ).toString();
+  }
+}
+
+/** The walk of proxy-addr, the module behind Express's `trust proxy`, with hop 0 being the peer. */
+function walkForwardedFor(
+  peer: Address,
+  header: (name: string) => string | undefined,
+  trusted: (address: Address, hop: number) => boolean,
+): Address {
+  const entries = (header('x-forwarded-for') ?? '').split(',').reverse();
+  let current = peer;
+  for (let hop = 0; hop < entries.length && trusted(current, hop); hop++) {
+    const next = parseAddress(entries[hop] ?? '');
+    if (!next) break;
+    current = next;
+  }
+  return current;
+}
+
+function inRange(address: Address, [network, prefix]: Range): boolean {
+  return address.kind() === network.kind() && address.match(network, prefix);
+}
+
+/**
+ * DESIGN counts IPv6 callers per /64: that is the smallest block a subscriber is normally given
+ * (RFC 6177), so rotating through one's own addresses must not buy fresh quota.
+ */
+export function quotaSubject(address: string): string {
+  const parsed = parseAddress(address);
+  if (!(parsed instanceof ipaddr.IPv6)) return parsed?.toString() ?? address;
+  const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]);
+  return `${network.toString()}/64`;
+}
+
+/**
+ * One address as peers and proxies write it. Ports some proxies append are dropped
+ * (`1.2.3.4:5678`, `[2001:db8::1]:1234`); a bare IPv6 address keeps its colons. IPv4 must be a
+ * plain dotted quad, and IPv4-mapped IPv6 (what a dual-stack socket reports) becomes IPv4, so one
+ * client has one spelling.
+ */
+function parseAddress(text: string): Address | undefined {
+  const host = withoutPort(text.trim());
+  if (isDottedQuad(host)) return ipaddr.IPv4.parse(host);
+  const embeddedIpv4 = host.includes('.') ? host.slice(host.lastIndexOf(':') + 1) : undefined;
+  if (!ipaddr.IPv6.isValid(host) || (embeddedIpv4 && !isDottedQuad(embeddedIpv4))) return undefined;
+  const address = ipaddr.IPv6.parse(host);
+  return address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
+}
+
+function withoutPort(text: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(text);
+  if (bracketed) return bracketed[1] ?? '';
+  const ipv4WithPort = /^([\d.]+):\d{1,5}$/.exec(text);
+  return ipv4WithPort?.[1] ?? text;
+}

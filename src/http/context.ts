@@ -1,0 +1,9 @@
+/** What the app's middleware leaves on every request for the routes below it. */
+export interface AppEnv {
+  Variables: {
+    /** The caller's address (after TRUST_PROXY) and the subject its quota is counted under. */
+    caller: { address: string; subject: string };
+    /** The tool a request is for, so errors on its POST routes carry that tool's quota status. */
+    tool: string;
+  };
+}

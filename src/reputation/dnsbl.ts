@@ -1,0 +1,143 @@
+import type { Resolver } from '../dns/index.js';
+import type { Deadline } from './deadline.js';
+import type { Grade } from './grades.js';
+import { reversedOctets } from './ipv4.js';
+import { type Listing, readAnswer } from './return-codes.js';
+import type { DnsblZone, Severity } from './zones.js';
+
+/**
+ * The DNSBL engine: every zone of a check asked at once, each answer read through the zone's code
+ * table, the TXT reason fetched for listings, all within the check's deadline.
+ */
+
+export type ListStatus = 'listed' | 'clean' | 'error' | 'timeout' | 'disabled';
+
+export interface ListResult {
+  zone: string;
+  name: string;
+  type: 'ip' | 'domain';
+  severity: Severity;
+  status: ListStatus;
+  /** The raw A answers, for listings and errors. */
+  codes?: string[];
+  listings?: Listing[];
+  grade?: Grade;
+  /** The list's TXT record for a listing (RFC 5782 §2.1). */
+  reason?: string;
+  /** Why the status is error or disabled. */
+  error?: string;
+  delist_url?: string;
+}
+
+export interface DnsblReport {
+  lists: ListResult[];
+  /** Lists that list the target. */
+  listed: number;
+  /** Lists that gave a usable answer (listed or clean). */
+  answered: number;
+  /** Lists asked or disabled: every zone of the list of that type. */
+  total: number;
+}
+
+export type DnsblTarget = { kind: 'ip'; address: string } | { kind: 'domain'; name: string };
+
+export interface DnsblEngine {
+  check(target: DnsblTarget, deadline: Deadline): Promise<DnsblReport>;
+}
+
+export interface DnsblEngineOptions {
+  resolver: Resolver;
+  zones: readonly DnsblZone[];
+  /** Why a zone is disabled (failed self-test), or undefined when it is in use. */
+  disabledReason: (zone: DnsblZone) => string | undefined;
+  /** Spamhaus Data Query Service key; never shown in any result or message. */
+  spamhausDqsKey?: string;
+}
+
+/** The name a zone is asked under: Spamhaus zones move to DQS when a key is configured. */
+export function queryZone(zone: DnsblZone, spamhausDqsKey?: string): string {
+  return spamhausDqsKey && zone.dqs ? `${spamhausDqsKey}.${zone.dqs}.dq.spamhaus.net` : zone.zone;
+}
+
+/** RFC 5782 §2.1 (IPv4: reversed octets) and §2.3 (domains: the name itself) under the zone. */
+export function queryName(target: DnsblTarget, zoneName: string): string {
+  const label = target.kind === 'ip' ? reversedOctets(target.address) : target.name;
+  return `${label}.${zoneName}`;
+}
+
+export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
+  const { resolver, zones, disabledReason, spamhausDqsKey } = options;
+
+  async function checkZone(
+    zone: DnsblZone,
+    target: DnsblTarget,
+    deadline: Deadline,
+  ): Promise<ListResult> {
+    const base: ListResult = {
+      zone: zone.zone,
+      name: zone.name,
+      type: zone.type,
+      severity: zone.severity,
+      status: 'clean',
+      ...(zone.delistUrl ? { delist_url: zone.delistUrl } : {}),
+    };
+    const disabled = disabledReason(zone);
+    if (disabled !== undefined) return { ...base, status: 'disabled', error: disabled };
+
+    const name = queryName(target, queryZone(zone, spamhausDqsKey));
+    const outcome = await deadline.race(resolver.query(name, 'A'), null);
+    if (outcome === null || outcome.status === 'timeout') {
+      return { ...base, status: 'timeout', error: 'no answer in time' };
+    }
+    if (outcome.status === 'servfail' || outcome.status === 'refused') {
+      return {
+        ...base,
+        status: 'error',
+        error: `the list's server answered ${outcome.status.toUpperCase()}`,
+      };
+    }
+    if (outcome.status !== 'answer') return base;
+
+    const codes = [...outcome.records].sort();
+    const reading = readAnswer(zone, codes);
+    if (reading.status === 'error')
+      return { ...base, status: 'error', codes, error: reading.error };
+    const graded = reading.grade ? { grade: reading.grade } : {};
+    if (reading.status === 'clean') return { ...base, ...graded, codes };
+    const reason = await fetchReason(name, deadline);
+    return {
+      ...base,
+      ...graded,
+      status: 'listed',
+      codes,
+      listings: reading.listings,
+      ...(reason ? { reason } : {}),
+    };
+  }
+
+  /** The TXT reason is a courtesy: a listing stands without it when it does not come in time. */
+  async function fetchReason(name: string, deadline: Deadline): Promise<string | undefined> {
+    const outcome = await deadline.race(resolver.query(name, 'TXT'), null);
+    if (outcome?.status !== 'answer') return undefined;
+    return hideKey(outcome.records.join(' '));
+  }
+
+  /** A list may echo the queried name in its TXT reason; the DQS key inside it stays secret. */
+  function hideKey(text: string): string {
+    return spamhausDqsKey ? text.split(spamhausDqsKey).join('<key>') : text;
+  }
+
+  return {
+    async check(target, deadline) {
+      const asked = zones.filter((zone) => zone.type === target.kind);
+      const lists = await Promise.all(asked.map((zone) => checkZone(zone, target, deadline)));
+      return {
+        lists,
+        listed: lists.filter((list) => list.status === 'listed').length,
+        answered: lists.filter((list) => list.status === 'listed' || list.status === 'clean')
+          .length,
+        total: lists.length,
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import type { Resolver } from '../dns/index.js';
+import { createDeadline } from './deadline.js';
+import type { DnsblEngine, ListResult } from './dnsbl.js';
+import { publicAddressesOf } from './host-address.js';
+import { type ReverseDns, reverseDns } from './rdns.js';
+import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
+import type { Target } from './targets.js';
+
+/** The IP tool's check: DNSBL fan-out in parallel with PTR then forward A, then the score. */
+
+export interface IpScore extends Score {
+  listed: number;
+  answered: number;
+  total: number;
+  lists: ListResult[];
+  rdns: ReverseDns;
+  /** Every public address of a host name target; the first one is checked. */
+  addresses?: string[];
+  checked_at: string;
+}
+
+export interface IpCheckResult {
+  kind: 'ipv4' | 'domain';
+  target: string;
+  ip: string;
+  ptr: string;
+  ip_score: IpScore;
+}
+
+export type IpCheckOutcome =
+  | { ok: true; result: IpCheckResult }
+  | { ok: false; error: 'invalid_target' | 'dns_unavailable'; reason: string };
+
+export interface IpCheckDeps {
+  resolver: Resolver;
+  dnsbl: DnsblEngine;
+  deadlineMs: number;
+  now: () => Date;
+}
+
+export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpCheckOutcome> {
+  const deadline = createDeadline(deps.deadlineMs);
+  try {
+    let ip: string;
+    let addresses: string[] | undefined;
+    if (target.kind === 'ipv4') {
+      ip = target.address;
+    } else {
+      const resolved = await deadline.race(publicAddressesOf(deps.resolver, target.name), {
+        ok: false as const,
+        error: 'dns_unavailable' as const,
+        reason: `could not resolve ${target.name} in time`,
+      });
+      if (!resolved.ok) return resolved;
+      addresses = resolved.addresses;
+      ip = addresses[0]!;
+    }
+
+    const [report, rdns] = await Promise.all([
+      deps.dnsbl.check({ kind: 'ip', address: ip }, deadline),
+      reverseDns(deps.resolver, ip, deadline),
+    ]);
+    const score = scoreOf([...listingFactors(report), ...reverseDnsFactors(rdns)], report);
+    return {
+      ok: true,
+      result: {
+        kind: target.kind === 'ipv4' ? 'ipv4' : 'domain',
+        target: target.kind === 'ipv4' ? target.address : target.name,
+        ip,
+        ptr: rdns.ptr,
+        ip_score: {
+          ...score,
+          listed: report.listed,
+          answered: report.answered,
+          total: report.total,
+          lists: report.lists,
+          rdns,
+          ...(addresses ? { addresses } : {}),
+          checked_at: deps.now().toISOString(),
+        },
+      },
+    };
+  } finally {
+    deadline.clear();
+  }
+}

@@ -1,0 +1,90 @@
+import tr46 from 'tr46';
+import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
+
+/**
+ * What a caller may ask about: a public IPv4 address or a public host name. Anything that names
+ * the service's own network (private ranges, `localhost`, `.internal` ...) is refused, so the
+ * service never becomes an oracle for internal DNS.
+ */
+
+export type Target =
+  | { kind: 'ipv4'; address: string }
+  /** `name` is the ASCII (A-label) form that is queried; `display` the Unicode form shown to people. */
+  | { kind: 'domain'; name: string; display: string };
+
+export type TargetParse = { ok: true; target: Target } | { ok: false; reason: string };
+
+/**
+ * Special-use names that never resolve in public DNS: RFC 6761 (localhost, invalid, test,
+ * example), RFC 6762 (local), RFC 8375 (home.arpa), RFC 7686 (onion), RFC 9476 (alt), the
+ * `internal` TLD ICANN reserved for private use, `arpa` (reverse-mapping infrastructure, not a
+ * sender), and names widely used on private networks.
+ */
+const nonPublicSuffixes = [
+  'localhost',
+  'local',
+  'internal',
+  'home.arpa',
+  'arpa',
+  'invalid',
+  'test',
+  'example',
+  'onion',
+  'alt',
+  'lan',
+  'intranet',
+  'corp',
+  'private',
+  'localdomain',
+];
+
+/** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
+const maxNameLength = 253;
+const ldhLabel = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export function parseTarget(input: string): TargetParse {
+  const text = input.trim();
+  if (text === '') return { ok: false, reason: 'target is empty' };
+  if (isDottedQuad(text)) {
+    return isPublicIpv4(text)
+      ? { ok: true, target: { kind: 'ipv4', address: text } }
+      : { ok: false, reason: `${text} is not a public IPv4 address` };
+  }
+  // Everything made only of digits and dots that is not a dotted quad is a malformed address
+  // (`1.2.3`, `01.2.3.4`, `1.2.3.4.5`), never a host name: a top-level label is never numeric.
+  if (/^[0-9.]+$/.test(text)) return { ok: false, reason: `${text} is not a valid IPv4 address` };
+  return parseHostName(text);
+}
+
+export function parseHostName(input: string): TargetParse {
+  const text = input.trim().replace(/\.$/, '');
+  if (text.includes(':') || text.includes('/')) {
+    return { ok: false, reason: 'expected an IPv4 address or a host name' };
+  }
+  // UTS #46 processing (IDNA2008 with Unicode mapping) as browsers do; the LDH rule of RFC 1123
+  // is checked on the ASCII result below rather than by tr46's STD3 flag.
+  const ascii = tr46.toASCII(text, {
+    checkHyphens: true,
+    checkBidi: true,
+    checkJoiners: true,
+    transitionalProcessing: false,
+    verifyDNSLength: true,
+  });
+  if (ascii === null) return { ok: false, reason: `${input.trim()} is not a valid host name` };
+  const name = ascii.toLowerCase();
+  if (name.length > maxNameLength) {
+    return { ok: false, reason: `host name is longer than ${maxNameLength} characters` };
+  }
+  const labels = name.split('.');
+  if (!labels.every((label) => ldhLabel.test(label))) {
+    return { ok: false, reason: `${input.trim()} is not a valid host name` };
+  }
+  if (labels.length < 2) return { ok: false, reason: 'single-label names are not public' };
+  if (/^[0-9]+$/.test(labels.at(-1) ?? '')) {
+    return { ok: false, reason: `${input.trim()} is not a valid host name` };
+  }
+  const suffix = nonPublicSuffixes.find((s) => name === s || name.endsWith(`.${s}`));
+  if (suffix !== undefined) return { ok: false, reason: `.${suffix} names are not public` };
+  const display = tr46.toUnicode(name, { checkHyphens: false }).domain;
+  return { ok: true, target: { kind: 'domain', name, display } };
+}

@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+/**
+ * The DNSBL zone list: which lists are asked, and what each of their answers means. Following
+ * haraka-plugin-dns-list, a return code a zone does not document is never read as a listing.
+ */
+
+export const severities = ['major', 'minor', 'info'] as const;
+export type Severity = (typeof severities)[number];
+
+const ipv4InLoopback = z
+  .string()
+  .regex(
+    /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/,
+    'a return code is an address inside 127.0.0.0/8',
+  );
+
+const codeMeaningSchema = z.strictObject({
+  meaning: z.string().min(1),
+  /** Overrides the zone's severity for this code (Spamhaus PBL is `info` inside the `major` ZEN). */
+  severity: z.enum(severities).optional(),
+  /** Overrides the zone's score weight for this code. */
+  weight: z.number().min(0).max(100).optional(),
+});
+export type CodeMeaning = z.infer<typeof codeMeaningSchema>;
+
+/** Graded lists answer with a grade, decoded by name (see grades.ts), not with a yes/no listing. */
+export const gradeDecoders = ['mailspike-rep', 'senderscore', 'dnswl', 'hostkarma'] as const;
+export type GradeDecoder = (typeof gradeDecoders)[number];
+
+const zoneSchema = z
+  .strictObject({
+    zone: z
+      .string()
+      .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lowercase DNS zone name'),
+    name: z.string().min(1),
+    type: z.enum(['ip', 'domain']),
+    severity: z.enum(severities),
+    /** Points a listing takes off the score of 100 (before a code's own weight). */
+    weight: z.number().min(0).max(100),
+    delistUrl: z.url().optional(),
+    /** Where the code table comes from. */
+    source: z.url(),
+    /** Spamhaus Data Query Service label: with a key the zone is asked as `<key>.<dqs>.dq.spamhaus.net`. */
+    dqs: z
+      .string()
+      .regex(/^[a-z]+$/)
+      .optional(),
+    /** Exact return codes that are listings. */
+    codes: z.record(ipv4InLoopback, codeMeaningSchema).optional(),
+    /** Return codes whose last octet is a bitmask (SURBL, URIBL): key is the bit value. */
+    bitmask: z.record(z.string().regex(/^(1|2|4|8|16|32|64|128)$/), codeMeaningSchema).optional(),
+    /** Answers the zone documents as errors (query refused, querier blocked, wrong query type). */
+    errors: z.record(ipv4InLoopback, z.string().min(1)).optional(),
+    grade: z.enum(gradeDecoders).optional(),
+    /**
+     * RFC 5782 §5 test entries: `listed` must answer, `notListed` must not. Defaults: 127.0.0.2 /
+     * 127.0.0.1 for IP lists, `test` / `invalid` for domain lists; `listed: null` where the list
+     * publishes no positive test entry, `notListed: null` where it answers for 127.0.0.1.
+     */
+    selfTest: z
+      .strictObject({
+        listed: z.string().nullable().optional(),
+        notListed: z.string().nullable().optional(),
+      })
+      .optional(),
+  })
+  .refine(
+    (zone) => [zone.codes, zone.bitmask, zone.grade].filter((x) => x !== undefined).length === 1,
+    { message: 'a zone has exactly one of codes, bitmask or grade' },
+  );
+
+export type DnsblZone = z.infer<typeof zoneSchema>;
+
+export const zoneListSchema = z.array(zoneSchema).min(1);
+
+/** Parses a zone list, naming the first offending entry on failure. */
+export function parseZoneList(json: unknown): DnsblZone[] {
+  const result = zoneListSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`invalid zone list at ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return result.data;
+}
+
+export const defaultZonesFile = new URL('../../assets/dnsbl-zones.json', import.meta.url);
+
+export async function loadZoneList(file: string | URL = defaultZonesFile): Promise<DnsblZone[]> {
+  const text = await readFile(file, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`zone list ${String(file)} is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return parseZoneList(json);
+}

@@ -1,0 +1,188 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context.js';
+import { ApiError } from '../http/errors.js';
+import type { Guard, QuotaStatus } from '../http/guard.js';
+import { jsonBody } from '../http/json-body.js';
+import type { ResultStore } from './results.js';
+import { errorResponses, quotaStatusSchema } from './schemas.js';
+
+/**
+ * What every tool has in common: its status endpoint, the POST pipeline (parse body and aliases
+ * -> validate -> captcha -> result cache -> quota -> check -> store under a new token -> respond
+ * with the quota fields) and GET by token. A tool brings only its body schema, how to read a
+ * request, and the check itself.
+ */
+
+export type ToolName = 'ip' | 'domain' | 'pool';
+
+export type CheckOutcome =
+  | { ok: true; result: object }
+  | { ok: false; error: 'invalid_target' | 'invalid_request' | 'dns_unavailable'; reason: string };
+
+export interface PreparedCheck {
+  /** The normalised request: the same key within RESULT_TTL_S answers from the result cache. */
+  requestKey: string;
+  run(): Promise<CheckOutcome>;
+}
+
+/** The body fields a captcha token may come in, besides the X-Captcha-Token header. */
+export const captchaFields = {
+  'smart-token': z.string().max(4096).optional().openapi({ description: 'Captcha token' }),
+  captchaToken: z.string().max(4096).optional().openapi({ description: 'Captcha token (alias)' }),
+  smart_token: z.string().max(4096).optional().openapi({ description: 'Captcha token (alias)' }),
+};
+
+export interface CheckRoute<B extends z.ZodObject> {
+  path: string;
+  summary: string;
+  body: B;
+  result: z.ZodType;
+  /** Reads the validated body; throws ApiError(400) on a bad target. */
+  prepare(body: z.infer<B>): PreparedCheck;
+}
+
+export interface ToolDeps {
+  guard: Guard;
+  results: ResultStore;
+  isConfigured: () => boolean;
+}
+
+export interface ToolSpec {
+  name: ToolName;
+  title: string;
+  /** What GET by token returns beside `token` (documented fields; more may follow). */
+  stored: z.ZodType;
+}
+
+export function createTool(spec: ToolSpec, deps: ToolDeps) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+        throw new ApiError('invalid_request', `${where}${issue?.message ?? 'invalid request'}`);
+      }
+    },
+  });
+  app.use('*', async (c, next) => {
+    c.set('tool', spec.name);
+    await next();
+  });
+  const tag = spec.title;
+  const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/status',
+      tags: [tag],
+      summary: 'Quota status of the caller',
+      responses: {
+        200: {
+          description: 'Quota status',
+          content: { 'application/json': { schema: quotaStatusSchema } },
+        },
+      },
+    }),
+    async (c) => c.json(await deps.guard.status(spec.name, subjectOf(c)), 200),
+  );
+
+  function addCheck<B extends z.ZodObject>(route: CheckRoute<B>): void {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: route.path,
+        tags: [tag],
+        summary: route.summary,
+        middleware: jsonBody(),
+        request: {
+          body: { required: true, content: { 'application/json': { schema: route.body } } },
+        },
+        responses: {
+          200: {
+            description: 'Check result',
+            content: { 'application/json': { schema: route.result } },
+          },
+          ...errorResponses,
+        },
+      }),
+      // The handler is typed loosely: results are free-form objects the schemas only document.
+      async (c: Context<AppEnv>) => {
+        const body = (await c.req.json()) as z.infer<B>;
+        const prepared = route.prepare(route.body.parse(body) as z.infer<B>);
+        if (!deps.isConfigured()) {
+          throw new ApiError(
+            'not_configured',
+            'the service is not ready: its DNS resolver does not answer',
+          );
+        }
+        const { address, subject } = c.get('caller');
+        await deps.guard.requireCaptcha(spec.name, subject, captchaTokenOf(c, body), address);
+
+        const cachedToken = await deps.results.cached(spec.name, prepared.requestKey);
+        const cached = cachedToken ? await deps.results.load(spec.name, cachedToken) : undefined;
+        if (cached) {
+          const status = await deps.guard.status(spec.name, subject);
+          return c.json(respond(cached.result, cached.token, true, status), 200);
+        }
+
+        const quota = await deps.guard.consume(spec.name, subject);
+        const outcome = await prepared.run();
+        if (!outcome.ok) {
+          // A failure of ours (DNS) gives the unit back; a bad target found by DNS costs it.
+          if (outcome.error === 'dns_unavailable') await deps.guard.refund(spec.name, subject);
+          throw new ApiError(outcome.error, outcome.reason);
+        }
+        const token = await deps.results.save(spec.name, outcome.result);
+        await deps.results.remember(spec.name, prepared.requestKey, token);
+        return c.json(respond(outcome.result, token, false, quota), 200);
+      },
+    );
+  }
+
+  /** GET by token is added last, after every literal path of the tool (`/status`, ...). */
+  function addTokenRoute(): void {
+    app.openapi(
+      createRoute({
+        method: 'get',
+        path: '/{token}',
+        tags: [tag],
+        summary: 'A stored result by its token',
+        request: {
+          params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
+        },
+        responses: {
+          200: {
+            description: 'The stored result',
+            content: { 'application/json': { schema: spec.stored } },
+          },
+          404: errorResponses[404],
+        },
+      }),
+      async (c: Context<AppEnv>) => {
+        const stored = await deps.results.load(spec.name, c.req.param('token') ?? '');
+        if (!stored)
+          throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+        return c.json({ token: stored.token, ...stored.result }, 200);
+      },
+    );
+  }
+
+  return { app, addCheck, addTokenRoute };
+}
+
+function respond(result: object, token: string, fromCache: boolean, quota: QuotaStatus) {
+  return { ...result, token, from_cache: fromCache, ...quota };
+}
+
+/** DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */
+function captchaTokenOf(c: Context, body: Record<string, unknown>): string | undefined {
+  const candidates = [
+    body['smart-token'],
+    body.captchaToken,
+    body.smart_token,
+    c.req.header('x-captcha-token'),
+  ];
+  return candidates.find((value): value is string => typeof value === 'string' && value !== '');
+}
