@@ -1,0 +1,88 @@
+import type { DnsblZone } from '../src/reputation/zones.js';
+import type { FixtureZone } from '../test/fixtures/dns-server.js';
+import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
+
+/**
+ * The bundled demo DNS world: made-up listings on the default zone list, reverse DNS, a sending
+ * domain and a pool. None of it says anything about the real owners of these addresses.
+ */
+
+export const demoAddresses = {
+  clean: '192.0.3.10',
+  listed: '192.0.3.20',
+  dynamic: '192.0.3.30',
+} as const;
+
+export const demoNames = {
+  host: 'mail.demo-sender.com',
+  domain: 'demo-sender.com',
+  listedDomain: 'spammy-demo.net',
+  pool: 'pool.demo-sender.com',
+} as const;
+
+const poolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
+
+export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
+  return [
+    ...dnsblWorld(zones, {
+      [demoAddresses.listed]: {
+        'zen.spamhaus.org': ['127.0.0.2', '127.0.0.4'],
+        'bl.spamcop.net': ['127.0.0.2'],
+        'psbl.surriel.com': ['127.0.0.2'],
+        'rep.mailspike.net': ['127.0.0.11'],
+      },
+      [demoAddresses.dynamic]: { 'zen.spamhaus.org': ['127.0.0.10'] },
+      [demoAddresses.clean]: {
+        'list.dnswl.org': ['127.0.10.2'],
+        'score.senderscore.com': ['127.0.4.96'],
+      },
+      [poolAddresses[3]!]: { 'bl.spamcop.net': ['127.0.0.2'] },
+      [demoNames.listedDomain]: {
+        'dbl.spamhaus.org': ['127.0.1.2'],
+        'multi.uribl.com': ['127.0.0.2'],
+      },
+    }),
+    {
+      origin: '3.0.192.in-addr.arpa',
+      records: {
+        '10.3.0.192.in-addr.arpa': { PTR: [demoNames.host] },
+        '20.3.0.192.in-addr.arpa': { PTR: ['host-20.broadband.demo-isp.net'] },
+        ...Object.fromEntries(
+          poolAddresses.map((address) => [
+            `${address.split('.')[3]}.3.0.192.in-addr.arpa`,
+            { PTR: [`out-${address.split('.')[3]}.${demoNames.pool}`] },
+          ]),
+        ),
+      },
+    },
+    {
+      origin: demoNames.domain,
+      records: {
+        [demoNames.domain]: {
+          A: ['192.0.3.10'],
+          MX: [{ exchange: demoNames.host, priority: 10 }],
+          TXT: ['v=spf1 mx include:_spf.demo-sender.com ip4:192.0.3.64/28 ~all'],
+          NS: ['ns1.demo-sender.com'],
+        },
+        '_spf.demo-sender.com': { TXT: ['v=spf1 ip4:192.0.3.20 a:relay.demo-sender.com -all'] },
+        'relay.demo-sender.com': { A: ['192.0.3.30'] },
+        '_dmarc.demo-sender.com': {
+          TXT: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@demo-sender.com'],
+        },
+        [demoNames.host]: { A: [demoAddresses.clean] },
+        'ns1.demo-sender.com': { A: ['127.0.0.1'] },
+        [demoNames.pool]: { A: poolAddresses, pickA: 3 },
+      },
+    },
+    {
+      origin: demoNames.listedDomain,
+      records: {
+        [demoNames.listedDomain]: { A: ['192.0.3.20'], TXT: ['v=spf1 a -all'] },
+      },
+    },
+    {
+      origin: 'broadband.demo-isp.net',
+      records: { 'host-20.broadband.demo-isp.net': { A: ['192.0.3.21'] } },
+    },
+  ];
+}

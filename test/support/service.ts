@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { createApp } from '../../src/app.js';
+import { readConfig } from '../../src/config.js';
+import { createLogger } from '../../src/http/log.js';
+import { createServices } from '../../src/services.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import {
+  type FixtureDnsServer,
+  type FixtureZone,
+  startFixtureDnsServer,
+} from '../fixtures/dns-server.js';
+import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
+
+/**
+ * The real service over real sockets, for route tests: a fixture DNS server holding the default
+ * zone list's world (plus the test's own zones), the app built by createServices + createApp as
+ * server.ts does, served on 127.0.0.1 on a free port.
+ */
+
+export interface TestService {
+  url(path: string): string;
+  dns: FixtureDnsServer;
+  /** Log lines the service wrote. */
+  logs: string[];
+  /** Moves the injected clock. */
+  setNow(date: Date): void;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  listings?: Listings;
+  zones?: FixtureZone[];
+  /** Environment variables on top of the test defaults. */
+  env?: Record<string, string>;
+  latencyMs?: number;
+  /** Serve no DNS at all: the resolver points at a closed port. */
+  deadDns?: boolean;
+  now?: Date;
+}
+
+export const basePath = '/tools/ip-reputation';
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const zoneList = await loadZoneList();
+  const dns = await startFixtureDnsServer({
+    zones: [...dnsblWorld(zoneList, options.listings ?? {}), ...(options.zones ?? [])],
+    latencyMs: options.latencyMs ?? 0,
+  });
+  const config = readConfig({
+    DNS_SERVERS: options.deadDns ? '127.0.0.1:9' : dns.address,
+    DNS_TIMEOUT_MS: '300',
+    DNS_RETRIES: '0',
+    CHECK_DEADLINE_MS: '1500',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const log = createLogger(config.logLevel, (line) => logs.push(line));
+  const services = await createServices(config, log);
+  let now = options.now ?? new Date();
+  const app = createApp({
+    ...services,
+    config,
+    clock: () => now,
+    log,
+    peerAddress: (c) => getConnInfo(c).remote.address ?? '',
+  });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = (path: string) => `http://127.0.0.1:${port}${basePath}${path}`;
+
+  return {
+    url,
+    dns,
+    logs,
+    setNow: (date) => {
+      now = date;
+    },
+    post: (path, body, headers = {}) =>
+      fetch(url(path), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    get: (path, headers = {}) => fetch(url(path), { headers }),
+    async close() {
+      services.monitor.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dns.close();
+    },
+  };
+}
