@@ -12,6 +12,7 @@ import type { Logger } from './http/log.js';
 import { answerMethodNotAllowed } from './http/method-not-allowed.js';
 import type { DnsblEngine } from './reputation/dnsbl.js';
 import type { Store } from './store/store.js';
+import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
 import { createResultStore } from './tools/results.js';
 
@@ -70,17 +71,17 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  const toolDeps = { guard, results, isConfigured: deps.isConfigured };
-  app.route(
-    `${config.basePath}/ip/v1`,
-    createIpTool({
-      ...toolDeps,
-      resolver: deps.resolver,
-      dnsbl: deps.dnsbl,
-      deadlineMs: config.checkDeadlineMs,
-      now: deps.clock,
-    }),
-  );
+  const toolDeps = {
+    guard,
+    results,
+    isConfigured: deps.isConfigured,
+    resolver: deps.resolver,
+    dnsbl: deps.dnsbl,
+    deadlineMs: config.checkDeadlineMs,
+    now: deps.clock,
+  };
+  app.route(`${config.basePath}/ip/v1`, createIpTool(toolDeps));
+  app.route(`${config.basePath}/domain/v1`, createDomainTool(toolDeps));
 
   app.doc31(`${config.basePath}/openapi.json`, {
     openapi: '3.1.0',

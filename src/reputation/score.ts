@@ -9,7 +9,7 @@ import type { ReverseDns } from './rdns.js';
 
 export interface ScoreFactor {
   /** What moved the score: a listing, a reputation grade, or a reverse DNS finding. */
-  kind: 'listing' | 'grade' | 'reverse_dns';
+  kind: 'listing' | 'grade' | 'reverse_dns' | 'sender_ip' | 'spf' | 'dmarc';
   source: string;
   detail: string;
   points: number;
@@ -81,20 +81,35 @@ export function confidenceOf(answered: number, total: number): Confidence {
  * `good` from 80, `fair` between; `unknown` when no list answered.
  */
 export function scoreOf(factors: ScoreFactor[], report: DnsblReport): Score {
+  return scoreFrom(factors, {
+    answered: report.answered,
+    total: report.total,
+    majorListed: hasMajorListing(report),
+  });
+}
+
+export function hasMajorListing(report: DnsblReport): boolean {
+  return report.lists.some(
+    (list) =>
+      list.status === 'listed' && list.listings?.some((listing) => listing.severity === 'major'),
+  );
+}
+
+/** The score of any set of findings, with how many lists answered and whether a major one lists. */
+export function scoreFrom(
+  factors: ScoreFactor[],
+  coverage: { answered: number; total: number; majorListed: boolean },
+): Score {
   const sorted = [...factors].sort(
     (a, b) => a.points - b.points || a.source.localeCompare(b.source),
   );
   const total = sorted.reduce((sum, factor) => sum + factor.points, 100);
   const score = Math.max(0, Math.min(100, total));
-  const confidence = confidenceOf(report.answered, report.total);
-  const majorListed = report.lists.some(
-    (list) =>
-      list.status === 'listed' && list.listings?.some((listing) => listing.severity === 'major'),
-  );
+  const confidence = confidenceOf(coverage.answered, coverage.total);
   const verdict: Verdict =
     confidence === 'none'
       ? 'unknown'
-      : majorListed || score < 50
+      : coverage.majorListed || score < 50
         ? 'poor'
         : score >= 80
           ? 'good'

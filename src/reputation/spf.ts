@@ -1,0 +1,504 @@
+import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../dns/index.js';
+import { createDeadline, type Deadline } from './deadline.js';
+import {
+  ip4Network,
+  type ParsedSpfRecord,
+  parseSpfRecord,
+  selectSpfRecord,
+  type SpfMechanism,
+} from './spf-record.js';
+
+/**
+ * SPF expansion (RFC 7208): the addresses a domain's SPF record authorises to send its mail. The
+ * record, its includes and its redirect are walked the way a receiver's check_host() (§4) walks
+ * them for an address that no term matches: the walk that evaluates every term, and the one in
+ * which the processing limits (§4.6.4) bite. A limit reached is reported where it happened,
+ * together with everything found before it.
+ */
+
+/** A term and the domain whose record holds it. */
+export interface SpfTermAt {
+  term: string;
+  domain: string;
+}
+
+export interface SpfError {
+  /** §2.6.7 permerror: the records must be fixed. §2.6.6 temperror: DNS failed, may pass later. */
+  kind: 'permerror' | 'temperror';
+  reason: string;
+  /** The domain whose record holds the failing term. */
+  at: string;
+  /** The failing term, or null when the queried domain's own record is at fault. */
+  term: string | null;
+}
+
+export interface SpfExpansion {
+  domain: string;
+  /** The queried domain's SPF record as published. */
+  record: string | null;
+  /** `unavailable`: the domain's TXT lookup failed (`error` says how). */
+  status: 'found' | 'none' | 'multiple' | 'unavailable';
+  /** Authorised IPv4 senders, `a.b.c.d` or `a.b.c.d/len` (host bits cleared), in walk order. */
+  ip4: string[];
+  /** Authorised IPv6 senders from ip6 terms, kept apart; `/128` written as the bare address. */
+  ip6: string[];
+  /** DNS-querying terms evaluated, counted as §4.6.4 counts them: at most 10. */
+  lookups: number;
+  /** Terms whose lookup answered NXDOMAIN or no records (§4.6.4: a third is a permerror). */
+  voidLookups: number;
+  /** Every domain whose SPF record was evaluated, the queried one first. */
+  domains: string[];
+  /** exists and ptr terms (§5.5, §5.7): they test the client, there is no address list to read. */
+  notEnumerable: SpfTermAt[];
+  /** Terms not followed, and why. */
+  skipped: (SpfTermAt & { reason: string })[];
+  /** Mechanisms qualified -, ~ or ?: evaluated for the limits, but what they match is no sender. */
+  nonPass: SpfTermAt[];
+  error?: SpfError;
+}
+
+export interface SpfOptions {
+  /** Everything not answered by then is given up and reported as a temperror. */
+  deadlineMs?: number;
+}
+
+export const defaultDeadlineMs = 3000;
+
+/** §4.6.4: DNS-querying terms per evaluation (include, a, mx, ptr, exists, redirect). */
+const maxDnsTerms = 10;
+/** §4.6.4: "void lookups", the RECOMMENDED default. */
+const maxVoidLookups = 2;
+/** §4.6.4: address lookups one mx term may cause. */
+const maxMxHosts = 10;
+/**
+ * Lookups started ahead of the walk. Twice the terms the walk itself may evaluate: enough for the
+ * terms of a record and those of its includes, little for a sprawling or hostile tree.
+ */
+const maxPrefetchedTerms = 2 * maxDnsTerms;
+
+const deadlinePassed = { status: 'deadline' } as const;
+type Outcome<T> = DnsOutcome<T> | typeof deadlinePassed;
+/** No usable answer: §5 makes each of these a temperror. */
+type Failure = Exclude<Outcome<unknown>['status'], 'answer' | 'nxdomain' | 'nodata'>;
+
+type LoadedRecord =
+  | { kind: 'found'; text: string; parsed: ParsedSpfRecord }
+  | { kind: 'invalid'; text: string; term: string | null; reason: string }
+  /** `void`: the TXT lookup itself answered NXDOMAIN or no records. */
+  | { kind: 'none'; void: boolean }
+  | { kind: 'multiple'; count: number }
+  | { kind: 'failed'; status: Failure };
+
+/** `matchedAll`: a pass `all` matches every address, so nothing after it is ever evaluated. */
+type Flow = 'continue' | 'matchedAll';
+
+/** Ends the walk; caught once, in `run`. */
+class SpfStop extends Error {
+  constructor(readonly detail: SpfError) {
+    super(detail.reason);
+  }
+}
+
+function stop(kind: SpfError['kind'], at: SpfTermAt, reason: string): SpfStop {
+  return new SpfStop({ kind, reason, at: at.domain, term: at.term });
+}
+
+function readRecord(outcome: Outcome<string>): LoadedRecord {
+  switch (outcome.status) {
+    case 'answer': {
+      const selection = selectSpfRecord(outcome.records);
+      if (selection.status === 'none') return { kind: 'none', void: false };
+      if (selection.status === 'multiple') {
+        return { kind: 'multiple', count: selection.records.length };
+      }
+      const parse = parseSpfRecord(selection.record);
+      return parse.ok
+        ? { kind: 'found', text: selection.record, parsed: parse.record }
+        : { kind: 'invalid', text: selection.record, term: parse.term, reason: parse.reason };
+    }
+    case 'nxdomain':
+    case 'nodata':
+      return { kind: 'none', void: true };
+    default:
+      return { kind: 'failed', status: outcome.status };
+  }
+}
+
+/** RFC 7505: an MX of `.` (node:dns gives the root as '') says the domain takes no mail. */
+function mailHosts(exchangers: readonly MxRecord[]): string[] {
+  return exchangers.map((mx) => mx.exchange).filter((host) => host !== '' && host !== '.');
+}
+
+/** A lookup a term will cause: an included or redirected-to record, or addresses. */
+interface PlannedQuery {
+  kind: 'record' | 'a' | 'mx';
+  /** null: the record's own domain. */
+  name: string | null;
+}
+
+/**
+ * The lookups a record's terms will cause, in order: up to its first `all` (§5.1), then its
+ * redirect when it has no `all` (§6.1). Terms the walk does not follow (exists, ptr, macros) are
+ * left out.
+ */
+function queriesOf(record: ParsedSpfRecord): PlannedQuery[] {
+  const queries: PlannedQuery[] = [];
+  for (const mechanism of record.mechanisms) {
+    if (mechanism.kind === 'all') return queries;
+    if (mechanism.kind !== 'include' && mechanism.kind !== 'a' && mechanism.kind !== 'mx') continue;
+    if (mechanism.target?.macro) continue;
+    queries.push({
+      kind: mechanism.kind === 'include' ? 'record' : mechanism.kind,
+      name: mechanism.target?.name ?? null,
+    });
+  }
+  if (record.redirect && !record.redirect.target.macro) {
+    queries.push({ kind: 'record', name: record.redirect.target.name });
+  }
+  return queries;
+}
+
+class SpfEvaluation {
+  readonly #resolver: Resolver;
+  readonly #deadline: Deadline;
+  readonly #deadlineMs: number;
+  /** One lookup per name and type per evaluation, shared by the prefetch and the walk. */
+  readonly #answers = new Map<string, Promise<Outcome<unknown>>>();
+  readonly #prefetched = new Set<string>();
+  #prefetchedTerms = 0;
+  #finished = false;
+
+  readonly #ip4 = new Set<string>();
+  readonly #ip6 = new Set<string>();
+  readonly #domains = new Set<string>();
+  readonly #notEnumerable: SpfTermAt[] = [];
+  readonly #skipped: (SpfTermAt & { reason: string })[] = [];
+  readonly #nonPass: SpfTermAt[] = [];
+  #lookups = 0;
+  #voidLookups = 0;
+
+  constructor(resolver: Resolver, deadline: Deadline, deadlineMs: number) {
+    this.#resolver = resolver;
+    this.#deadline = deadline;
+    this.#deadlineMs = deadlineMs;
+  }
+
+  async run(domain: string): Promise<SpfExpansion> {
+    try {
+      this.#prefetch(domain);
+      const loaded = await this.#record(domain);
+      switch (loaded.kind) {
+        case 'failed':
+          return this.#result(domain, 'unavailable', null, {
+            kind: 'temperror',
+            reason: this.#failure(loaded.status, domain, 'TXT'),
+            at: domain,
+            term: null,
+          });
+        case 'none':
+          return this.#result(domain, 'none', null);
+        case 'multiple':
+          // §4.5: several records are a permerror; none of them is used.
+          return this.#result(domain, 'multiple', null, {
+            kind: 'permerror',
+            reason: `${loaded.count} SPF records; there must be one`,
+            at: domain,
+            term: null,
+          });
+        case 'invalid':
+          return this.#result(domain, 'found', loaded.text, {
+            kind: 'permerror',
+            reason: `syntax error: ${loaded.reason}`,
+            at: domain,
+            term: loaded.term,
+          });
+        case 'found':
+          this.#domains.add(domain);
+          try {
+            await this.#walkRecord(domain, loaded.parsed, [domain], true);
+            return this.#result(domain, 'found', loaded.text);
+          } catch (error) {
+            if (error instanceof SpfStop) {
+              return this.#result(domain, 'found', loaded.text, error.detail);
+            }
+            throw error;
+          }
+      }
+    } finally {
+      this.#finished = true;
+    }
+  }
+
+  #result(
+    domain: string,
+    status: SpfExpansion['status'],
+    record: string | null,
+    error?: SpfError,
+  ): SpfExpansion {
+    return {
+      domain,
+      record,
+      status,
+      ip4: [...this.#ip4],
+      ip6: [...this.#ip6],
+      lookups: this.#lookups,
+      voidLookups: this.#voidLookups,
+      domains: [...this.#domains],
+      notEnumerable: this.#notEnumerable,
+      skipped: this.#skipped,
+      nonPass: this.#nonPass,
+      ...(error && { error }),
+    };
+  }
+
+  async #walkRecord(
+    domain: string,
+    record: ParsedSpfRecord,
+    chain: readonly string[],
+    authorizing: boolean,
+  ): Promise<Flow> {
+    for (const mechanism of record.mechanisms) {
+      if (mechanism.kind === 'all') {
+        // §5.1: nothing after `all` is evaluated, and §6.1: a redirect beside it is ignored. A
+        // pass `all` matches every address, so the include holding it matches too (§5.2) and
+        // the evaluation ends there.
+        if (mechanism.qualifier !== '+') return 'continue';
+        if (authorizing) {
+          this.#ip4.add('0.0.0.0/0');
+          this.#ip6.add('::/0');
+        }
+        return 'matchedAll';
+      }
+      const flow = await this.#walkMechanism(domain, mechanism, chain, authorizing);
+      if (flow === 'matchedAll') return flow;
+    }
+    // §6.1: the redirect is followed when no mechanism matched, which is the walk's premise.
+    if (!record.redirect) return 'continue';
+    const at = { term: record.redirect.text, domain };
+    this.#countLookup(at);
+    const { target } = record.redirect;
+    if (target.macro) return this.#skipMacro(at, authorizing);
+    return this.#follow(at, target.name, chain, authorizing);
+  }
+
+  async #walkMechanism(
+    domain: string,
+    mechanism: Exclude<SpfMechanism, { kind: 'all' }>,
+    chain: readonly string[],
+    authorizing: boolean,
+  ): Promise<Flow> {
+    const at = { term: mechanism.text, domain };
+    // §4.6.2: only a match with the pass qualifier authorises. Mechanisms qualified -, ~ or ? are
+    // evaluated all the same (a receiver evaluates them, and they count against the limits), but
+    // the addresses they match are not senders, nor are those of the records they include.
+    const pass = mechanism.qualifier === '+';
+    if (authorizing && !pass) this.#nonPass.push(at);
+    const senders = authorizing && pass;
+    switch (mechanism.kind) {
+      case 'ip4':
+        if (senders) this.#ip4.add(mechanism.network);
+        return 'continue';
+      case 'ip6':
+        if (senders) this.#ip6.add(mechanism.network);
+        return 'continue';
+    }
+    // §4.6.4: every other mechanism queries DNS and counts, whether or not this walk follows it.
+    this.#countLookup(at);
+    if (mechanism.kind === 'exists' || mechanism.kind === 'ptr') {
+      if (senders) this.#notEnumerable.push(at);
+      return 'continue';
+    }
+    const target = mechanism.target ?? { macro: false, name: domain };
+    if (target.macro) return this.#skipMacro(at, senders);
+    switch (mechanism.kind) {
+      case 'include':
+        return this.#follow(at, target.name, chain, senders);
+      case 'a':
+        await this.#a(at, target.name, mechanism.ip4Prefix, senders);
+        return 'continue';
+      case 'mx':
+        await this.#mx(at, target.name, mechanism.ip4Prefix, senders);
+        return 'continue';
+    }
+  }
+
+  /** §7: a macro expands to names built from the client address, sender or HELO name. */
+  #skipMacro(at: SpfTermAt, authorizing: boolean): Flow {
+    if (authorizing) {
+      this.#skipped.push({ ...at, reason: 'macro: its target depends on the client and sender' });
+    }
+    return 'continue';
+  }
+
+  /** include (§5.2) and redirect (§6.1): the target's own record, walked in place. */
+  async #follow(
+    at: SpfTermAt,
+    target: string,
+    chain: readonly string[],
+    authorizing: boolean,
+  ): Promise<Flow> {
+    // A domain already on the chain would recurse until the 10-term limit; say so at once.
+    if (chain.includes(target)) {
+      throw stop('permerror', at, `include loop: ${[...chain, target].join(' -> ')}`);
+    }
+    const loaded = await this.#record(target);
+    switch (loaded.kind) {
+      case 'failed':
+        throw stop('temperror', at, this.#failure(loaded.status, target, 'TXT'));
+      case 'none':
+        if (loaded.void) this.#countVoid(at);
+        // §5.2, §6.1: an include or redirect target without an SPF record is a permerror.
+        throw stop('permerror', at, `${target} has no SPF record`);
+      case 'multiple':
+        throw stop('permerror', at, `${target} has ${loaded.count} SPF records; there must be one`);
+      case 'invalid':
+        throw stop(
+          'permerror',
+          { domain: target, term: loaded.term ?? at.term },
+          `syntax error: ${loaded.reason}`,
+        );
+      case 'found':
+        this.#domains.add(target);
+        return this.#walkRecord(target, loaded.parsed, [...chain, target], authorizing);
+    }
+  }
+
+  /** §5.3: the target's A records, each widened to the term's IPv4 prefix. */
+  async #a(at: SpfTermAt, name: string, prefix: number, senders: boolean): Promise<void> {
+    const addresses = this.#answer(await this.#lookup(name, 'A'), at, name, 'A');
+    if (addresses === null) return this.#countVoid(at);
+    if (senders) for (const address of addresses) this.#ip4.add(ip4Network(address, prefix));
+  }
+
+  /** §5.4: the A records of the target's MX hosts, each widened to the term's IPv4 prefix. */
+  async #mx(at: SpfTermAt, name: string, prefix: number, senders: boolean): Promise<void> {
+    const exchangers = this.#answer(await this.#lookup(name, 'MX'), at, name, 'MX');
+    if (exchangers === null) return this.#countVoid(at);
+    // §4.6.4: more than 10 address lookups for one mx term is a permerror; none is made.
+    if (exchangers.length > maxMxHosts) {
+      throw stop('permerror', at, `${name} has ${exchangers.length} MX hosts, over the 10 allowed`);
+    }
+    const hosts = mailHosts(exchangers);
+    const outcomes = await Promise.all(hosts.map((host) => this.#lookup(host, 'A')));
+    outcomes.forEach((outcome, index) => {
+      const host = hosts[index] ?? '';
+      // §4.6.4 counts void lookups per term: an MX host without an address is not one.
+      const addresses = this.#answer(outcome, at, host, 'A') ?? [];
+      if (senders) for (const address of addresses) this.#ip4.add(ip4Network(address, prefix));
+    });
+  }
+
+  #countLookup(at: SpfTermAt): void {
+    if (this.#lookups >= maxDnsTerms) {
+      throw stop(
+        'permerror',
+        at,
+        'more than 10 DNS-querying terms (include, a, mx, ptr, exists, redirect)',
+      );
+    }
+    this.#lookups++;
+  }
+
+  #countVoid(at: SpfTermAt): void {
+    this.#voidLookups++;
+    if (this.#voidLookups > maxVoidLookups) {
+      throw stop('permerror', at, 'more than 2 lookups answered NXDOMAIN or no records');
+    }
+  }
+
+  /**
+   * The records of an answer, or null for NXDOMAIN and NODATA (§4.6.4 void lookups). §5: any other
+   * DNS failure, or no answer at all, ends the evaluation with a temperror.
+   */
+  #answer<T>(outcome: Outcome<T>, at: SpfTermAt, name: string, type: RecordType): T[] | null {
+    switch (outcome.status) {
+      case 'answer':
+        return outcome.records;
+      case 'nxdomain':
+      case 'nodata':
+        return null;
+      default:
+        throw stop('temperror', at, this.#failure(outcome.status, name, type));
+    }
+  }
+
+  #failure(status: Failure, name: string, type: RecordType): string {
+    return status === 'deadline'
+      ? `${name} ${type}: no answer within the ${this.#deadlineMs} ms deadline`
+      : `${name} ${type}: ${status === 'timeout' ? 'DNS timeout' : status.toUpperCase()}`;
+  }
+
+  async #record(domain: string): Promise<LoadedRecord> {
+    return readRecord(await this.#lookup(domain, 'TXT'));
+  }
+
+  #lookup<T extends RecordType>(name: string, type: T): Promise<Outcome<RecordData[T]>> {
+    const key = `${type} ${name}`;
+    let answer = this.#answers.get(key);
+    if (!answer) {
+      answer = this.#deadline.race(this.#resolver.query(name, type), deadlinePassed);
+      // A prefetched answer the walk never reads must not surface as an unhandled rejection;
+      // one it reads still throws there.
+      answer.catch(() => {});
+      this.#answers.set(key, answer);
+    }
+    return answer as Promise<Outcome<RecordData[T]>>;
+  }
+
+  /**
+   * Starts, without waiting, the lookups `domain`'s record will cause, and as included records
+   * arrive, those of their terms: the in-order walk then mostly finds its answers there already,
+   * and an include tree costs a round trip per level rather than one per term. Nothing new starts
+   * past `maxPrefetchedTerms` or once the evaluation is over.
+   */
+  #prefetch(domain: string): void {
+    if (this.#prefetched.has(domain)) return;
+    this.#prefetched.add(domain);
+    void this.#record(domain).then(
+      (loaded) => {
+        if (loaded.kind !== 'found') return;
+        for (const query of queriesOf(loaded.parsed)) {
+          if (this.#finished || this.#prefetchedTerms >= maxPrefetchedTerms) return;
+          this.#prefetchedTerms++;
+          const name = query.name ?? domain;
+          if (query.kind === 'record') this.#prefetch(name);
+          else if (query.kind === 'a') void this.#lookup(name, 'A');
+          else this.#prefetchMx(name);
+        }
+      },
+      () => {},
+    );
+  }
+
+  #prefetchMx(name: string): void {
+    void this.#lookup(name, 'MX').then(
+      (outcome) => {
+        if (outcome.status !== 'answer' || outcome.records.length > maxMxHosts) return;
+        for (const host of mailHosts(outcome.records)) void this.#lookup(host, 'A');
+      },
+      () => {},
+    );
+  }
+}
+
+/**
+ * Expands `domain`'s SPF record into the addresses it authorises.
+ *
+ * @example
+ * const spf = await expandSpf(resolver, 'example.com');
+ * // spf.ip4: ['192.0.2.10', '198.51.100.0/24'], spf.error: undefined
+ */
+export async function expandSpf(
+  resolver: Resolver,
+  domain: string,
+  options: SpfOptions = {},
+): Promise<SpfExpansion> {
+  const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
+  const deadline = createDeadline(deadlineMs);
+  try {
+    const evaluation = new SpfEvaluation(resolver, deadline, deadlineMs);
+    return await evaluation.run(domain.toLowerCase().replace(/\.$/, ''));
+  } finally {
+    deadline.clear();
+  }
+}
