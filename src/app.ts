@@ -11,6 +11,7 @@ import { type CaptchaRule, createGuard } from './http/guard.js';
 import type { Logger } from './http/log.js';
 import { answerMethodNotAllowed } from './http/method-not-allowed.js';
 import type { DnsblEngine } from './reputation/dnsbl.js';
+import type { CardCache } from './share/card-cache.js';
 import type { Store } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   captcha?: CaptchaRule;
   clock: () => Date;
   log: Logger;
+  /** Rendered PNG cards, bounded by bytes. */
+  cards: CardCache;
   /** The socket peer's address (the runtime knows how to read it). */
   peerAddress: (c: Context) => string;
 }
@@ -75,6 +78,7 @@ export function createApp(deps: AppDeps) {
     guard,
     results,
     isConfigured: deps.isConfigured,
+    cards: deps.cards,
     resolver: deps.resolver,
     dnsbl: deps.dnsbl,
     deadlineMs: config.checkDeadlineMs,

@@ -6,7 +6,13 @@ import type { Logger } from './http/log.js';
 import { createDnsblEngine } from './reputation/dnsbl.js';
 import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
+import { createCardCache } from './share/card-cache.js';
+import { createCardRenderer } from './share/card.js';
+import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
+
+/** About 400 cards of 40-90 KB. */
+const cardCacheBytes = 32 * 1024 * 1024;
 
 /**
  * Builds the services the app runs on from the configuration: resolver, zone list and its
@@ -54,6 +60,10 @@ export async function createServices(config: Config, log: Logger) {
     monitor,
     dnsbl,
     store: createMemoryStore(),
+    cards: createCardCache({
+      maxBytes: cardCacheBytes,
+      render: createCardRenderer(createFontLoader()),
+    }),
     ...(captcha ? { captcha } : {}),
     isConfigured: () => zones.length > 0 && monitor.resolverHealthy,
   };

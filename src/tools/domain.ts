@@ -4,6 +4,7 @@ import { type DomainCheckDeps, checkDomain } from '../reputation/domain-check.js
 import { parseHostName } from '../reputation/targets.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema } from './schemas.js';
+import { summariseDomain } from './share-summaries.js';
 
 /** The domain tool: a sending domain's sender IPs (SPF + MX) and its reputation. */
 
@@ -39,6 +40,7 @@ export function createDomainTool(deps: ToolDeps & DomainCheckDeps) {
   const tool = createTool(
     {
       name: 'domain',
+      summarise: summariseDomain,
       title: 'Domain',
       stored: z
         .object({ token: z.string(), ...domainResult })
@@ -71,6 +73,6 @@ export function createDomainTool(deps: ToolDeps & DomainCheckDeps) {
       };
     },
   });
-  tool.addTokenRoute();
+  tool.addTokenRoutes();
   return tool.app;
 }

@@ -1,10 +1,11 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import type { Guard, QuotaStatus } from '../http/guard.js';
 import { jsonBody } from '../http/json-body.js';
-import type { ResultStore } from './results.js';
+import type { ShareSummary } from '../share/summary.js';
+import { type ShareDeps, addShareRoutes } from './share-routes.js';
 import { errorResponses, quotaStatusSchema } from './schemas.js';
 
 /**
@@ -42,9 +43,8 @@ export interface CheckRoute<B extends z.ZodObject> {
   prepare(body: z.infer<B>): PreparedCheck;
 }
 
-export interface ToolDeps {
+export interface ToolDeps extends ShareDeps {
   guard: Guard;
-  results: ResultStore;
   isConfigured: () => boolean;
 }
 
@@ -53,6 +53,8 @@ export interface ToolSpec {
   title: string;
   /** What GET by token returns beside `token` (documented fields; more may follow). */
   stored: z.ZodType;
+  /** Reads a stored result as what its badge, card and share page show. */
+  summarise: (result: Record<string, unknown>) => ShareSummary;
 }
 
 export function createTool(spec: ToolSpec, deps: ToolDeps) {
@@ -65,10 +67,12 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       }
     },
   });
-  app.use('*', async (c, next) => {
+  // Only the check routes name their tool: their errors carry the quota status (DESIGN.md), a
+  // 405 to POST /status or an error on GET by token does not.
+  const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set('tool', spec.name);
     await next();
-  });
+  };
   const tag = spec.title;
   const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
 
@@ -95,7 +99,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
         path: route.path,
         tags: [tag],
         summary: route.summary,
-        middleware: jsonBody(),
+        middleware: [namesTool, ...jsonBody()],
         request: {
           body: { required: true, content: { 'application/json': { schema: route.body } } },
         },
@@ -141,8 +145,12 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     );
   }
 
-  /** GET by token is added last, after every literal path of the tool (`/status`, ...). */
-  function addTokenRoute(): void {
+  /**
+   * The share routes and GET by token, added last: after every literal path of the tool
+   * (`/status`, ...) that `/{token}` would otherwise shadow.
+   */
+  function addTokenRoutes(): void {
+    addShareRoutes(app, spec.name, deps, spec.summarise);
     app.openapi(
       createRoute({
         method: 'get',
@@ -169,7 +177,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     );
   }
 
-  return { app, addCheck, addTokenRoute };
+  return { app, addCheck, addTokenRoutes };
 }
 
 function respond(result: object, token: string, fromCache: boolean, quota: QuotaStatus) {

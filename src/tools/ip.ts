@@ -4,6 +4,7 @@ import { type IpCheckDeps, checkIp } from '../reputation/ip-check.js';
 import { parseTarget } from '../reputation/targets.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema } from './schemas.js';
+import { summariseIp } from './share-summaries.js';
 
 /** The IP tool: one IPv4 address or host name against the blocklists, with reverse DNS and a score. */
 
@@ -57,6 +58,7 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
   const tool = createTool(
     {
       name: 'ip',
+      summarise: summariseIp,
       title: 'IP',
       stored: z
         .object({ token: z.string(), ...ipResult })
@@ -83,6 +85,6 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
       return { requestKey, run: () => checkIp(deps, target) };
     },
   });
-  tool.addTokenRoute();
+  tool.addTokenRoutes();
   return tool.app;
 }

@@ -1,0 +1,47 @@
+import { LRUCache } from 'lru-cache';
+import type { ShareSummary } from './summary.js';
+
+/**
+ * Rendered cards by key (e.g. the share token): a card takes tens of milliseconds of CPU to draw,
+ * and a link shared in a chat is fetched by every preview bot at once. The PNGs are kept in an LRU
+ * bounded by their total bytes, concurrent requests for one key wait on a single render, and a
+ * render that fails is not kept, so the next request tries again.
+ */
+
+export interface CardCache {
+  get(key: string, summary: ShareSummary): Promise<Buffer>;
+}
+
+export interface CardCacheOptions {
+  /** Total size of the PNGs kept; a single card larger than this is rendered but not kept. */
+  maxBytes: number;
+  render: (summary: ShareSummary) => Promise<Buffer>;
+}
+
+export function createCardCache({ maxBytes, render }: CardCacheOptions): CardCache {
+  const cards = new LRUCache<string, Buffer>({
+    maxSize: maxBytes,
+    sizeCalculation: (png) => png.byteLength,
+  });
+  const rendering = new Map<string, Promise<Buffer>>();
+
+  return {
+    get(key, summary) {
+      const cached = cards.get(key);
+      if (cached) return Promise.resolve(cached);
+      const pending = rendering.get(key);
+      if (pending) return pending;
+      // Chained from a resolved promise so that even a render throwing synchronously settles
+      // `fresh`, and the in-flight entry is always removed after it was added.
+      const fresh = Promise.resolve(summary)
+        .then(render)
+        .then((png) => {
+          cards.set(key, png);
+          return png;
+        })
+        .finally(() => rendering.delete(key));
+      rendering.set(key, fresh);
+      return fresh;
+    },
+  };
+}

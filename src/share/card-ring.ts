@@ -1,0 +1,80 @@
+import { colours, verdictColours } from './card-theme.js';
+import { h, svg } from './element.js';
+import type { Element } from './element.js';
+import type { ShareSummary } from './summary.js';
+
+/**
+ * The score as a ring in the verdict's colour, the figure in its middle. Without a score (pool
+ * discover) the ring shows the share of clean addresses and the figure reads "listed/checked".
+ */
+
+export const ringSize = 236;
+const stroke = 20;
+
+function ringFigures(summary: ShareSummary): { fraction: number; figure: string; caption: string } {
+  if (summary.checked === 0) return { fraction: 0, figure: '–', caption: 'not checked' };
+  if (summary.score !== null) {
+    return {
+      fraction: summary.score / 100,
+      figure: String(Math.round(summary.score)),
+      caption: 'out of 100',
+    };
+  }
+  return {
+    fraction: (summary.checked - summary.listed) / summary.checked,
+    figure: `${summary.listed}/${summary.checked}`,
+    caption: 'listed',
+  };
+}
+
+export function scoreRing(summary: ShareSummary): Element {
+  const { fraction, figure, caption } = ringFigures(summary);
+  const centre = ringSize / 2;
+  const radius = (ringSize - stroke) / 2;
+  const circumference = 2 * Math.PI * radius;
+  const arc = Math.min(Math.max(fraction, 0), 1) * circumference;
+  const circle = { cx: centre, cy: centre, r: radius, fill: 'none', strokeWidth: stroke };
+  // "100" fits the ring at 84px; a longer "12/256" steps down to stay inside it.
+  const figureSize = figure.length <= 3 ? 84 : Math.floor(150 / (0.62 * figure.length));
+  return h(
+    'div',
+    { display: 'flex', position: 'relative', width: ringSize, height: ringSize, flexShrink: 0 },
+    svg(
+      'svg',
+      { width: ringSize, height: ringSize, viewBox: `0 0 ${ringSize} ${ringSize}` },
+      svg('circle', { ...circle, stroke: colours.track }),
+      // A zero-length arc with round caps would still draw a dot.
+      ...(arc > 0
+        ? [
+            svg('circle', {
+              ...circle,
+              stroke: verdictColours[summary.verdict],
+              strokeLinecap: 'round',
+              strokeDasharray: `${arc} ${circumference}`,
+              transform: `rotate(-90 ${centre} ${centre})`,
+            }),
+          ]
+        : []),
+    ),
+    h(
+      'div',
+      {
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        position: 'absolute',
+        left: 0,
+        top: 0,
+        width: ringSize,
+        height: ringSize,
+      },
+      h(
+        'div',
+        { fontSize: figureSize, fontWeight: 700, lineHeight: 1, color: colours.ink },
+        figure,
+      ),
+      h('div', { fontSize: 20, marginTop: 8, color: colours.muted }, caption),
+    ),
+  );
+}

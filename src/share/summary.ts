@@ -1,0 +1,38 @@
+import type { Severity } from '../reputation/zones.js';
+
+/**
+ * The tool-independent input of every shareable artefact (badge, card). Each tool maps its stored
+ * result to this shape, so the renderers never learn a tool's own result format.
+ */
+
+export type ShareTool = 'ip' | 'domain' | 'pool';
+
+export type Verdict = 'good' | 'fair' | 'poor' | 'unknown';
+
+/** One list that lists the target, e.g. `{ list: 'Spamhaus ZEN', detail: 'SBL spam source', severity: 'major' }`. */
+export interface ShareListing {
+  list: string;
+  detail: string;
+  severity: Severity;
+}
+
+export interface ShareSummary {
+  tool: ShareTool;
+  /** What was checked, in display form: an IDN in Unicode, up to 253 characters. */
+  target: string;
+  verdict: Verdict;
+  /** 0..100; null where the tool has no score (pool discover). */
+  score: number | null;
+  /** Lists (ip, domain) or addresses (pool) that list the target. */
+  listed: number;
+  /** Lists that answered (ip, domain) or addresses checked (pool). */
+  checked: number;
+  /** Most important first. */
+  listings: ShareListing[];
+  /** ip tool: the PTR name and whether it resolves back to the address (forward-confirmed rDNS). */
+  rdns?: { ptr: string; fcrdns: 'pass' | 'fail' | 'none' | 'error' };
+  /** domain: its sender IPs; pool: its addresses. */
+  addresses?: { total: number; listed: number };
+  /** ISO 8601. */
+  checkedAt: string;
+}

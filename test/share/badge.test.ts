@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { badgeStyles, renderBadge, renderMissingBadge } from '../../src/share/badge.js';
+import { longestName, summaryFor, tools } from './fixtures.js';
+import { allElements, parseStrictSvg } from './svg-structure.js';
+
+/** What badge-maker draws with; anything else (a script, a foreign object) got in from the text. */
+const badgeElements = new Set([
+  'svg',
+  'title',
+  'filter',
+  'feGaussianBlur',
+  'linearGradient',
+  'stop',
+  'clipPath',
+  'rect',
+  'g',
+  'text',
+]);
+
+function titleOf(svg: string): string {
+  const title = parseStrictSvg(svg).children.find((element) => element.name === 'title');
+  if (!title) throw new Error('badge has no <title>');
+  return title.text;
+}
+
+const hostileTarget = `<script>alert(1)</script>&"'.example`;
+
+describe('renderBadge', () => {
+  it.each(tools)('writes a well-formed %s badge with a hostile target escaped', (tool) => {
+    const svg = renderBadge(summaryFor(tool, { target: hostileTarget }), 'flat');
+    const root = parseStrictSvg(svg);
+    expect(root.name).toBe('svg');
+    for (const element of allElements(root)) {
+      expect(badgeElements).toContain(element.name);
+      expect(Object.keys(element.attributes).filter((name) => /^on/i.test(name))).toEqual([]);
+    }
+    expect(svg).not.toMatch(/<script/i);
+    expect(titleOf(svg)).toContain(hostileTarget);
+    expect(root.attributes['aria-label']).toBe(titleOf(svg));
+  });
+
+  it.each(badgeStyles)('renders the %s style', (style) => {
+    const svg = renderBadge(summaryFor('ip'), style);
+    const root = parseStrictSvg(svg);
+    for (const element of allElements(root)) expect(badgeElements).toContain(element.name);
+    expect(titleOf(svg).toLowerCase()).toBe('ip 203.0.113.7: listed on 2 · 61/100');
+  });
+
+  it('says clean with the score when no list lists an IP', () => {
+    const svg = renderBadge(
+      summaryFor('ip', { verdict: 'good', score: 97, listed: 0, listings: [] }),
+      'flat',
+    );
+    expect(titleOf(svg)).toBe('IP 203.0.113.7: clean 97/100');
+  });
+
+  it('counts the listed addresses of a pool', () => {
+    expect(titleOf(renderBadge(summaryFor('pool'), 'flat'))).toBe(
+      'pool mx.example.net: 1 of 16 listed',
+    );
+  });
+
+  it('says unknown when no list answered', () => {
+    const summary = summaryFor('domain', {
+      verdict: 'unknown',
+      checked: 0,
+      listed: 0,
+      listings: [],
+    });
+    expect(titleOf(renderBadge(summary, 'flat'))).toBe('domain example.com: unknown');
+  });
+
+  it('shortens a long target in the middle, keeping both ends', () => {
+    const title = titleOf(renderBadge(summaryFor('domain', { target: longestName }), 'flat'));
+    const label = title.slice(0, title.indexOf(':'));
+    expect(label).toMatch(/^domain a-x+…y+\.com$/);
+    expect(label.length).toBe('domain '.length + 40);
+  });
+
+  it('keeps an IDN in Unicode', () => {
+    expect(titleOf(renderBadge(summaryFor('domain', { target: 'пример.рф' }), 'flat'))).toMatch(
+      /^domain пример\.рф: /,
+    );
+  });
+});
+
+describe('renderMissingBadge', () => {
+  it.each(badgeStyles)('says not found in the %s style', (style) => {
+    const svg = renderMissingBadge(style);
+    for (const element of allElements(parseStrictSvg(svg)))
+      expect(badgeElements).toContain(element.name);
+    expect(titleOf(svg).toLowerCase()).toBe('reputation: not found');
+  });
+});
+
+describe('the strict SVG reader the badge tests rely on', () => {
+  it.each([
+    ['a bare ampersand', '<svg><title>a & b</title></svg>'],
+    ['a comment', '<svg><!-- x --></svg>'],
+    ['CDATA', '<svg><text><![CDATA[<script>]]></text></svg>'],
+    ['an unclosed element', '<svg><g></svg>'],
+    ['an unquoted attribute', '<svg width=1></svg>'],
+    ['a second root', '<svg></svg><script></script>'],
+  ])('rejects %s', (_, source) => {
+    expect(() => parseStrictSvg(source)).toThrow();
+  });
+
+  it('finds an injected element', () => {
+    const names = [
+      ...allElements(parseStrictSvg('<svg><text>a</text><script>x</script></svg>')),
+    ].map((element) => element.name);
+    expect(names).toContain('script');
+  });
+});

@@ -1,0 +1,101 @@
+import sharp from 'sharp';
+import { describe, expect, it, vi } from 'vitest';
+import { createCardRenderer } from '../../src/share/card.js';
+import { createFontLoader, readCardFonts } from '../../src/share/fonts.js';
+import type { CardFonts } from '../../src/share/fonts.js';
+import type { ShareSummary } from '../../src/share/summary.js';
+import { cyrillicName, everyListing, longestName, summaryFor, tools } from './fixtures.js';
+
+const renderCard = createCardRenderer(createFontLoader());
+
+async function expectCard(png: Buffer): Promise<void> {
+  const image = sharp(png);
+  const { format, width, height } = await image.metadata();
+  expect({ format, width, height }).toEqual({ format: 'png', width: 1200, height: 630 });
+  // A blank or single-colour image has no variance; a drawn card has plenty.
+  const { channels } = await image.stats();
+  expect(Math.max(...channels.map((channel) => channel.stdev))).toBeGreaterThan(20);
+}
+
+const cases: Array<[string, Partial<ShareSummary>]> = [
+  ['a short target', {}],
+  ['a 253-character target', { target: longestName }],
+  ['a Cyrillic IDN target', { target: cyrillicName }],
+  [
+    'the largest result (every list listed)',
+    {
+      target: longestName,
+      verdict: 'poor',
+      score: 0,
+      listed: 48,
+      checked: 48,
+      listings: everyListing(48),
+    },
+  ],
+];
+
+describe('renderCard', () => {
+  for (const tool of tools) {
+    it.each(cases)(`draws a 1200x630 ${tool} card for %s`, async (_, overrides) => {
+      await expectCard(await renderCard(summaryFor(tool, overrides)));
+    });
+  }
+
+  it('draws a card when no list answered', async () => {
+    const summary = summaryFor('domain', {
+      verdict: 'unknown',
+      score: null,
+      listed: 0,
+      checked: 0,
+      listings: [],
+    });
+    await expectCard(await renderCard(summary));
+  });
+
+  it('draws a name in a script the fonts lack in its ASCII form rather than as boxes', async () => {
+    const unicode = await renderCard(summaryFor('domain', { target: '例子.中国' }));
+    await expectCard(unicode);
+    const ascii = await renderCard(summaryFor('domain', { target: 'xn--fsqu00a.xn--fiqs8s' }));
+    expect(unicode.equals(ascii)).toBe(true);
+  });
+
+  it('draws a Cyrillic name in Cyrillic, not in its ASCII form', async () => {
+    const cyrillic = await renderCard(summaryFor('domain', { target: cyrillicName }));
+    const ascii = await renderCard(summaryFor('domain', { target: 'xn--e1afmkfd.xn--p1ai' }));
+    expect(cyrillic.equals(ascii)).toBe(false);
+  });
+});
+
+describe('card fonts', () => {
+  it('cover Latin, Latin Extended and Cyrillic names but not Chinese', async () => {
+    const { covers } = await readCardFonts();
+    expect(covers('mail-01.example.com')).toBe(true);
+    expect(covers('łódź.pl')).toBe(true);
+    expect(covers(cyrillicName)).toBe(true);
+    expect(covers('例子.中国')).toBe(false);
+  });
+
+  it('are read once per loader and shared', async () => {
+    const loadFonts = createFontLoader();
+    const [first, second] = await Promise.all([loadFonts(), loadFonts()]);
+    expect(second).toBe(first);
+    expect(await loadFonts()).toBe(first);
+    expect(first.fonts).toHaveLength(9);
+  });
+
+  it('are read again after a failed read', async () => {
+    const fonts = await readCardFonts();
+    const read = vi
+      .fn<() => Promise<CardFonts>>()
+      .mockRejectedValueOnce(new Error('EMFILE'))
+      .mockResolvedValueOnce(fonts);
+    const loadFonts = createFontLoader(read);
+    await expect(loadFonts()).rejects.toThrow('EMFILE');
+    expect(await loadFonts()).toBe(fonts);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
+  it('fail to read from a directory without them', async () => {
+    await expect(readCardFonts(new URL('file:///nonexistent/fonts/'))).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -1,0 +1,70 @@
+import type { ShareListing, ShareSummary, ShareTool } from '../../src/share/summary.js';
+
+/** Results as the tools would hand them to the share renderers. */
+
+export const checkedAt = '2025-06-14T09:41:00Z';
+
+/** The longest name DNS allows: 253 characters, four labels of up to 63. */
+export const longestName = `${['a', 'b', 'c'].map((letter) => `${letter}-${'x'.repeat(61)}`).join('.')}.${'y'.repeat(57)}.com`;
+
+export const cyrillicName = 'пример.рф';
+
+const severities = ['major', 'minor', 'info'] as const;
+
+/** Every list listing the target. */
+export function everyListing(count: number): ShareListing[] {
+  return Array.from({ length: count }, (_, index) => ({
+    list: `Blocklist number ${index + 1} with a long name`,
+    detail: 'Listed for sending unsolicited bulk email to spam traps, repeatedly',
+    severity: severities[index % severities.length]!,
+  }));
+}
+
+export function summaryFor(tool: ShareTool, overrides: Partial<ShareSummary> = {}): ShareSummary {
+  const base: Record<ShareTool, ShareSummary> = {
+    ip: {
+      tool: 'ip',
+      target: '203.0.113.7',
+      verdict: 'poor',
+      score: 61,
+      listed: 2,
+      checked: 48,
+      listings: [
+        { list: 'Spamhaus ZEN', detail: 'SBL spam source', severity: 'major' },
+        { list: 'Barracuda BRBL', detail: 'Listed for sending spam', severity: 'minor' },
+      ],
+      rdns: { ptr: 'mail.example.net', fcrdns: 'pass' },
+      checkedAt,
+    },
+    domain: {
+      tool: 'domain',
+      target: 'example.com',
+      verdict: 'fair',
+      score: 80,
+      listed: 2,
+      checked: 12,
+      listings: [
+        { list: 'Spamhaus DBL', detail: 'Spam domain', severity: 'major' },
+        { list: 'SURBL multi', detail: 'Abuse', severity: 'minor' },
+      ],
+      addresses: { total: 4, listed: 1 },
+      checkedAt,
+    },
+    pool: {
+      tool: 'pool',
+      target: 'mx.example.net',
+      verdict: 'fair',
+      score: null,
+      listed: 1,
+      checked: 16,
+      listings: [
+        { list: '203.0.113.9', detail: 'Spamhaus ZEN, Barracuda BRBL', severity: 'major' },
+      ],
+      addresses: { total: 16, listed: 1 },
+      checkedAt,
+    },
+  };
+  return { ...base[tool], ...overrides };
+}
+
+export const tools: ShareTool[] = ['ip', 'domain', 'pool'];
