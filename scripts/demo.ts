@@ -9,6 +9,9 @@ import { demoAddresses, demoNames, demoWorld } from './demo-world.js';
 
 const dns = await startFixtureDnsServer({ zones: demoWorld(await loadZoneList()), latencyMs: 5 });
 process.env.DNS_SERVERS = dns.address;
+// The demo pool's name server is this same local server: let discovery ask it directly.
+process.env.POOL_NS_PORT = String(dns.port);
+process.env.POOL_NS_ALLOW_NON_PUBLIC = 'true';
 process.env.PORT ??= '8787';
 process.env.HOST ??= '127.0.0.1';
 process.env.LOG_LEVEL ??= 'error';
@@ -31,8 +34,19 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   ${post('/ip/v1', { q: demoNames.host })}
   ${post('/ip/v1', { target: demoAddresses.dynamic })}
 
-  # a result again by its token (put the token from a POST answer here)
+  # a result again by its token (put the token from a POST answer here), its badge, card and share page
   curl -s ${base}/ip/v1/TOKEN
+  curl -s ${base}/ip/v1/share/TOKEN/badge.svg
+  curl -s -o card.png ${base}/ip/v1/share/TOKEN/card
+  open ${base}/ip/v1/share/TOKEN
+
+  # a sending domain: its sender IPs (SPF + MX), DMARC, domain lists; and a domain on Spamhaus DBL
+  ${post('/domain/v1', { domain: demoNames.domain })}
+  ${post('/domain/v1', { domain: demoNames.listedDomain })}
+
+  # a pool that hands out 3 of its 12 addresses per answer: discover them, then check a few
+  ${post('/pool/v1/discover', { pool: demoNames.pool })}
+  ${post('/pool/v1/check', { pool: demoNames.pool, ips: ['192.0.3.100', '192.0.3.103', '192.0.3.107'] })}
 
   # the OpenAPI document
   curl -s ${base}/openapi.json

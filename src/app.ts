@@ -15,6 +15,8 @@ import type { CardCache } from './share/card-cache.js';
 import type { Store } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
+import { createPoolDiscoveries } from './tools/pool-discoveries.js';
+import { createPoolTool } from './tools/pool.js';
 import { createResultStore } from './tools/results.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
@@ -86,6 +88,18 @@ export function createApp(deps: AppDeps) {
   };
   app.route(`${config.basePath}/ip/v1`, createIpTool(toolDeps));
   app.route(`${config.basePath}/domain/v1`, createDomainTool(toolDeps));
+  app.route(
+    `${config.basePath}/pool/v1`,
+    createPoolTool({
+      ...toolDeps,
+      discoveries: createPoolDiscoveries(deps.store, config.tokenTtlMs),
+      maxIps: config.poolMaxIps,
+      discovery: {
+        nameServerPort: config.poolNameServers.port,
+        allowNonPublicNameServers: config.poolNameServers.allowNonPublic,
+      },
+    }),
+  );
 
   app.doc31(`${config.basePath}/openapi.json`, {
     openapi: '3.1.0',

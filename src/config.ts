@@ -59,6 +59,8 @@ const envSchema = z
     RESULT_TTL_S: integer(600, 0, 86_400),
     TOKEN_TTL_DAYS: integer(30, 1, 3650),
     POOL_MAX_IPS: integer(32, 1, 256),
+    POOL_NS_PORT: integer(53, 1, 65535),
+    POOL_NS_ALLOW_NON_PUBLIC: z.enum(['true', 'false']).default('false'),
     TRUST_PROXY: z
       .string()
       .default('none')
@@ -115,6 +117,8 @@ export interface Config {
   resultTtlMs: number;
   tokenTtlMs: number;
   poolMaxIps: number;
+  /** Where pool discovery asks a pool's own name servers: their port, and whether private ones may be asked (tests, demo). */
+  poolNameServers: { port: number; allowNonPublic: boolean };
   trustProxy: TrustProxy;
   captcha?: {
     provider: 'smartcaptcha' | 'turnstile' | 'hcaptcha';
@@ -150,6 +154,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     resultTtlMs: e.RESULT_TTL_S * 1000,
     tokenTtlMs: e.TOKEN_TTL_DAYS * 86_400_000,
     poolMaxIps: e.POOL_MAX_IPS,
+    poolNameServers: {
+      port: e.POOL_NS_PORT,
+      allowNonPublic: e.POOL_NS_ALLOW_NON_PUBLIC === 'true',
+    },
     trustProxy: e.TRUST_PROXY,
     ...(e.CAPTCHA_PROVIDER !== 'none'
       ? {

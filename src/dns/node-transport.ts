@@ -1,4 +1,5 @@
 import { promises as dns } from 'node:dns';
+import { LRUCache } from 'lru-cache';
 import type {
   DnsOutcome,
   DnsStatus,
@@ -68,7 +69,9 @@ function withTtl(records: { address: string; ttl: number }[]) {
 }
 
 export function createNodeTransport(options: NodeTransportOptions): Resolver {
-  const resolvers = new Map<string, dns.Resolver>();
+  // One c-ares channel per server set; pool discovery asks each pool's own name servers, so the
+  // sets are bounded rather than kept forever.
+  const resolvers = new LRUCache<string, dns.Resolver>({ max: 256 });
 
   function resolverFor(servers: readonly string[]): dns.Resolver {
     const key = servers.join(',');

@@ -40,7 +40,7 @@ export interface CheckRoute<B extends z.ZodObject> {
   body: B;
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
-  prepare(body: z.infer<B>): PreparedCheck;
+  prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
 }
 
 export interface ToolDeps extends ShareDeps {
@@ -114,7 +114,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       // The handler is typed loosely: results are free-form objects the schemas only document.
       async (c: Context<AppEnv>) => {
         const body = (await c.req.json()) as z.infer<B>;
-        const prepared = route.prepare(route.body.parse(body) as z.infer<B>);
+        const prepared = await route.prepare(route.body.parse(body) as z.infer<B>);
         if (!deps.isConfigured()) {
           throw new ApiError(
             'not_configured',

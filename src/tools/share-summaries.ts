@@ -1,6 +1,7 @@
 import type { DomainCheckResult } from '../reputation/domain-check.js';
 import type { ListResult } from '../reputation/dnsbl.js';
 import type { IpCheckResult } from '../reputation/ip-check.js';
+import type { PoolCheckResult } from '../reputation/pool-check.js';
 import type { Severity } from '../reputation/zones.js';
 import type { ShareListing, ShareSummary } from '../share/summary.js';
 
@@ -62,6 +63,54 @@ export function summariseDomain(stored: Record<string, unknown>): ShareSummary {
     checked: score.answered,
     listings: [...listingsOf(score.lists), ...senderListings],
     addresses: { total: result.addresses.checked, listed: result.addresses.listed },
+    checkedAt: result.checked_at,
+  };
+}
+
+/**
+ * A pool check: addresses listed of addresses checked; the worst address sets the verdict. A
+ * discover checked nothing yet: its verdict is unknown and its card counts the addresses found.
+ */
+export function summarisePool(stored: Record<string, unknown>): ShareSummary {
+  if (stored.kind === 'discover') {
+    const found = (stored.ips as string[] | undefined) ?? [];
+    return {
+      tool: 'pool',
+      target: String(stored.pool),
+      verdict: 'unknown',
+      score: null,
+      listed: 0,
+      checked: 0,
+      listings: [],
+      addresses: { total: found.length, listed: 0 },
+      checkedAt: String(stored.checked_at),
+    };
+  }
+  const result = stored as unknown as PoolCheckResult;
+  const answered = result.details.filter((detail) => detail.answered > 0);
+  const verdict =
+    answered.length === 0
+      ? 'unknown'
+      : answered.some((detail) => detail.verdict === 'poor')
+        ? 'poor'
+        : result.listed > 0
+          ? 'fair'
+          : 'good';
+  return {
+    tool: 'pool',
+    target: result.pool,
+    verdict,
+    score: null,
+    listed: result.listed,
+    checked: result.checked,
+    listings: result.details
+      .filter((detail) => detail.listed > 0)
+      .map((detail) => ({
+        list: detail.ip,
+        detail: `listed on ${detail.listings.map((listing) => listing.name).join(', ')}`,
+        severity: detail.verdict === 'poor' ? 'major' : 'minor',
+      })),
+    addresses: { total: result.checked, listed: result.listed },
     checkedAt: result.checked_at,
   };
 }

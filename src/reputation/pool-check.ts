@@ -1,0 +1,75 @@
+import { type AddressSummary, summariseAddress } from './address-summary.js';
+import { createDeadline } from './deadline.js';
+import type { DnsblEngine } from './dnsbl.js';
+import { mapLimit } from './map-limit.js';
+
+/**
+ * The pool tool's check: each selected address on the IP lists, a few at a time, each result also
+ * written as one line a person can read.
+ */
+
+const addressConcurrency = 8;
+
+export interface PoolCheckResult {
+  pool: string;
+  /** One line per address, in the caller's order. */
+  results: string[];
+  /** The structured result per address, in the same order. */
+  details: AddressSummary[];
+  /** Addresses listed on at least one list. */
+  listed: number;
+  checked: number;
+  checked_at: string;
+}
+
+export async function checkPoolAddresses(
+  deps: { dnsbl: DnsblEngine; deadlineMs: number; now: () => Date },
+  pool: string,
+  ips: readonly string[],
+): Promise<PoolCheckResult> {
+  const deadline = createDeadline(deps.deadlineMs);
+  try {
+    const details = await mapLimit(ips, addressConcurrency, (ip) =>
+      summariseAddress(deps.dnsbl, ip, deadline),
+    );
+    return {
+      pool,
+      results: details.map(describeAddress),
+      details,
+      listed: details.filter((detail) => detail.listed > 0).length,
+      checked: details.length,
+      checked_at: deps.now().toISOString(),
+    };
+  } finally {
+    deadline.clear();
+  }
+}
+
+/**
+ * `192.0.3.7: clean (0 of 18 lists)`, `192.0.3.8: listed on 2 of 18: zen.spamhaus.org (SBL),
+ * bl.spamcop.net`; lists that did not answer are counted, never read as clean.
+ */
+export function describeAddress(summary: AddressSummary): string {
+  const { ip, listed, answered, total } = summary;
+  const unanswered = total - answered;
+  const missing = unanswered > 0 ? `; ${unanswered} did not answer` : '';
+  if (listed > 0) {
+    const where = summary.listings.map((listing) => {
+      const code = shortCode(listing.detail);
+      return code ? `${listing.zone} (${code})` : listing.zone;
+    });
+    return `${ip}: listed on ${listed} of ${total}: ${where.join(', ')}${missing}`;
+  }
+  if (answered === 0) return `${ip}: unknown (no list answered)`;
+  if (unanswered === 0) return `${ip}: clean (0 of ${total} lists)`;
+  return `${ip}: not listed on ${answered} of ${total} lists${missing}`;
+}
+
+/** The short name a list gives its code ("SBL" from "SBL: direct spam source ..."), if it has one. */
+function shortCode(detail: string): string | undefined {
+  const codes = detail
+    .split('; ')
+    .map((meaning) => /^([A-Z][A-Za-z0-9-]{1,11}):/.exec(meaning)?.[1])
+    .filter((code): code is string => code !== undefined);
+  return codes.length > 0 ? [...new Set(codes)].join(', ') : undefined;
+}

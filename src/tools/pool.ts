@@ -1,0 +1,162 @@
+import { z } from '@hono/zod-openapi';
+import { ApiError } from '../http/errors.js';
+import type { DnsblEngine } from '../reputation/dnsbl.js';
+import { isDottedQuad } from '../reputation/ipv4.js';
+import { checkPoolAddresses } from '../reputation/pool-check.js';
+import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
+import { parseHostName } from '../reputation/targets.js';
+import type { Resolver } from '../dns/index.js';
+import { captchaFields, createTool, type ToolDeps } from './factory.js';
+import type { PoolDiscoveries } from './pool-discoveries.js';
+import { postFields, quotaStatusSchema } from './schemas.js';
+import { summarisePool } from './share-summaries.js';
+
+/** The pool tool: discover every address a DNS pool hands out, then check the ones selected. */
+
+export interface PoolToolDeps extends ToolDeps {
+  resolver: Resolver;
+  dnsbl: DnsblEngine;
+  deadlineMs: number;
+  now: () => Date;
+  discoveries: PoolDiscoveries;
+  maxIps: number;
+  discovery: Pick<PoolDiscoveryOptions, 'nameServerPort' | 'allowNonPublicNameServers'>;
+}
+
+const poolField = z.string().openapi({ example: 'smtp.pool.example.net' });
+
+const discoverBody = z
+  .object({
+    pool: z
+      .string()
+      .max(1024)
+      .optional()
+      .openapi({ description: 'Host name of the pool', example: 'smtp.pool.example.net' }),
+    domain: z.string().max(1024).optional().openapi({ description: 'Alias of pool' }),
+    ...captchaFields,
+  })
+  .openapi('PoolDiscoverRequest');
+
+const checkBody = z
+  .object({
+    pool: z.string().max(1024).openapi({ description: 'Host name of the pool' }),
+    ips: z
+      .array(z.string().max(64))
+      .max(1024)
+      .openapi({ description: 'IPv4 addresses taken from discover' }),
+    ...captchaFields,
+  })
+  .openapi('PoolCheckRequest');
+
+function poolName(text: string | undefined, field: string): string {
+  if (text === undefined) throw new ApiError('invalid_request', `${field} is required`);
+  const parsed = parseHostName(text);
+  if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
+  if (parsed.target.kind !== 'domain')
+    throw new ApiError('invalid_target', 'the pool is a host name');
+  return parsed.target.name;
+}
+
+export function createPoolTool(deps: PoolToolDeps) {
+  const tool = createTool(
+    {
+      name: 'pool',
+      title: 'Pool',
+      summarise: summarisePool,
+      stored: z
+        .object({ token: z.string(), pool: poolField, results: z.array(z.string()) })
+        .loose()
+        .openapi('PoolStoredResult', {
+          description: 'For a discover token, results holds the addresses.',
+        }),
+    },
+    deps,
+  );
+
+  tool.addCheck({
+    path: '/discover',
+    summary: "Find a DNS pool's addresses",
+    body: discoverBody,
+    result: z
+      .object({ pool: poolField, ips: z.array(z.string()), ...postFields })
+      .extend(quotaStatusSchema.shape)
+      .loose()
+      .openapi('PoolDiscoverResult'),
+    prepare(body) {
+      const pool = poolName(body.pool ?? body.domain, 'pool (alias domain)');
+      return {
+        requestKey: `discover ${pool}`,
+        async run() {
+          const found = await discoverPool(deps.resolver, pool, {
+            ...deps.discovery,
+            deadlineMs: deps.deadlineMs,
+          });
+          if (found.status === 'dns_unavailable') {
+            return { ok: false, error: 'dns_unavailable', reason: `no DNS answer about ${pool}` };
+          }
+          await deps.discoveries.record(pool, found.addresses);
+          const { status: _status, addresses, ...about } = found;
+          return {
+            ok: true,
+            result: {
+              kind: 'discover',
+              ...about,
+              pool,
+              ips: addresses,
+              results: addresses,
+              checked_at: deps.now().toISOString(),
+            },
+          };
+        },
+      };
+    },
+  });
+
+  tool.addCheck({
+    path: '/check',
+    summary: 'Check the selected addresses of a pool',
+    body: checkBody,
+    result: z
+      .object({ pool: poolField, results: z.array(z.string()), ...postFields })
+      .extend(quotaStatusSchema.shape)
+      .loose()
+      .openapi('PoolCheckResult'),
+    async prepare(body) {
+      const pool = poolName(body.pool, 'pool');
+      const ips = body.ips.map((ip) => ip.trim());
+      if (ips.length === 0 || ips.length > deps.maxIps) {
+        throw new ApiError('invalid_request', `ips must hold 1 to ${deps.maxIps} addresses`);
+      }
+      const malformed = ips.find((ip) => !isDottedQuad(ip));
+      if (malformed !== undefined)
+        throw new ApiError('invalid_target', `${malformed} is not a valid IPv4 address`);
+      const twice = ips.find((ip, index) => ips.indexOf(ip) !== index);
+      if (twice !== undefined) throw new ApiError('invalid_request', `${twice} is listed twice`);
+      const discovered = await deps.discoveries.latest(pool);
+      if (discovered === undefined) {
+        throw new ApiError(
+          'invalid_target',
+          `${pool} has not been discovered: POST /pool/v1/discover first`,
+        );
+      }
+      const known = new Set(discovered);
+      const stranger = ips.find((ip) => !known.has(ip));
+      if (stranger !== undefined) {
+        throw new ApiError(
+          'invalid_target',
+          `${stranger} was not found by the latest discover of ${pool}`,
+        );
+      }
+      return {
+        requestKey: `check ${pool} ${ips.join(',')}`,
+        run: async () => ({
+          ok: true,
+          result: { kind: 'check', ...(await checkPoolAddresses(deps, pool, ips)) },
+        }),
+      };
+    },
+  });
+
+  tool.addTokenRoutes();
+  return tool.app;
+}
