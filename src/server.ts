@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
@@ -24,18 +25,40 @@ const app = createApp({
   peerAddress: (c) => getConnInfo(c).remote.address ?? '',
 });
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+const listener = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  // RFC 3986 §3.2.2: an IPv6 literal in a URL is written in brackets.
+  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
   log('info', 'listening', {
-    url: `http://${info.address}:${info.port}${config.basePath}`,
+    url: `http://${host}:${info.port}${config.basePath}`,
     configured: services.isConfigured(),
     zones: services.zones.length,
   });
+});
+// serve() makes a plain node:http server unless given another createServer.
+const server = listener as Server;
+
+/**
+ * Responses not yet sent. `server.close()` stops accepting connections but leaves kept-alive ones
+ * open, and they go on carrying new requests; answering with `Connection: close` once stopping
+ * ends each connection after its current response, so the process exits as soon as the last one
+ * is out instead of when clients let go.
+ */
+const pendingResponses = new Set<ServerResponse>();
+let stopping = false;
+server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+  if (stopping) response.setHeader('Connection', 'close');
+  pendingResponses.add(response);
+  response.once('close', () => pendingResponses.delete(response));
 });
 
 /** Stop accepting, let in-flight requests finish, then exit; give up after 10 s. */
 function shutdown(signal: string): void {
   log('info', 'shutting down', { signal });
+  stopping = true;
   services.monitor.stop();
+  for (const response of pendingResponses) {
+    if (!response.headersSent) response.setHeader('Connection', 'close');
+  }
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(1), 10_000).unref();
 }

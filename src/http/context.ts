@@ -3,7 +3,7 @@ export interface AppEnv {
   Variables: {
     /** The caller's address (after TRUST_PROXY) and the subject its quota is counted under. */
     caller: { address: string; subject: string };
-    /** The tool a request is for, so errors on its POST routes carry that tool's quota status. */
+    /** Set on a tool's check (POST) routes only, so their errors carry that tool's quota status. */
     tool: string;
   };
 }

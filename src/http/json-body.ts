@@ -11,7 +11,12 @@ import { ApiError } from './errors.js';
 /** A check request is a target and a captcha token; a pool check adds at most a few hundred addresses. */
 export const maxBodyBytes = 16 * 1024;
 
-const jsonMediaType = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/**
+ * `application/json` or a `+json` type, with `name=value` parameters. Exactly the rule of the
+ * media-type gate @hono/zod-openapi puts in front of a route's validator: what passes here must
+ * pass there, or the gate's own 415 (an HTTPException, not one of our errors) answers instead.
+ */
+const jsonMediaType = /^application\/([a-z.-]+\+)?json(;\s*[a-z0-9-]+=([^;]+))*$/i;
 
 export function jsonBody(): MiddlewareHandler[] {
   return [

@@ -1,6 +1,6 @@
 import type { Resolver } from '../dns/index.js';
 import { createDeadline } from './deadline.js';
-import type { DnsblEngine, ListResult } from './dnsbl.js';
+import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
 import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
@@ -38,6 +38,20 @@ export interface IpCheckDeps {
   now: () => Date;
 }
 
+/**
+ * Every list timed out and the PTR lookup failed too: the resolver is down. That is a 503 to retry
+ * later, not an "unknown" result to keep under a token and serve from the result cache.
+ */
+function heardNothing(report: DnsblReport, rdns: ReverseDns): boolean {
+  const asked = report.lists.filter((list) => list.status !== 'disabled');
+  return (
+    asked.length > 0 &&
+    asked.every((list) => list.status === 'timeout') &&
+    rdns.fcrdns === 'error' &&
+    rdns.names.length === 0
+  );
+}
+
 export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpCheckOutcome> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
@@ -60,6 +74,10 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
       deps.dnsbl.check({ kind: 'ip', address: ip }, deadline),
       reverseDns(deps.resolver, ip, deadline),
     ]);
+    if (heardNothing(report, rdns)) {
+      // Not a result to keep under a token and serve from the cache: the DNS was down.
+      return { ok: false, error: 'dns_unavailable', reason: `no DNS answer about ${ip}` };
+    }
     const score = scoreOf([...listingFactors(report), ...reverseDnsFactors(rdns)], report);
     return {
       ok: true,

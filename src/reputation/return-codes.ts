@@ -78,10 +78,17 @@ function exactMeaning(zone: DnsblZone, code: string): Listing[] {
   return [listingOf(zone, code, meaning)];
 }
 
-/** SURBL and URIBL: each bit of the last octet is one list (RFC 5782 §2.3 allows bitmasks). */
+/**
+ * SURBL and URIBL: each bit of the last octet of 127.0.0.X is one list (RFC 5782 §2.3 allows
+ * bitmasks). A code outside 127.0.0.0/24 or with a bit the zone does not document (SURBL's bit 1
+ * means the querier is blocked) is undocumented as a whole, not a listing of its known bits.
+ */
 function bitmaskMeanings(zone: DnsblZone, code: string): Listing[] {
+  const bits = Object.entries(zone.bitmask ?? {});
+  const documented = bits.reduce((mask, [bit]) => mask | Number(bit), 0);
   const octet = Number(code.split('.')[3]);
-  return Object.entries(zone.bitmask ?? {})
+  if (!code.startsWith('127.0.0.') || (octet & ~documented) !== 0) return [];
+  return bits
     .filter(([bit]) => (octet & Number(bit)) !== 0)
     .map(([, meaning]) => listingOf(zone, code, meaning));
 }

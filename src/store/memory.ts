@@ -19,7 +19,12 @@ export function createMemoryStore(options: MemoryStoreOptions = defaultMemorySto
     maxSize: options.maxValueChars,
     sizeCalculation: (value, key) => value.length + key.length,
   });
-  const counters = new LRUCache<string, number>({ max: options.maxCounters });
+  // Bounded by maxSize at one unit per counter rather than by `max`, which would allocate its
+  // full capacity up front (about 16 MB and 100 ms for a million counters) before the first use.
+  const counters = new LRUCache<string, number>({
+    maxSize: options.maxCounters,
+    sizeCalculation: () => 1,
+  });
 
   return {
     get: async (key) => values.get(key),
