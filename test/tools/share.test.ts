@@ -1,0 +1,150 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badgeStyles } from '../../src/share/badge.js';
+import { parseStrictSvg } from '../share/svg-structure.js';
+import { type TestService, startTestService } from '../support/service.js';
+
+/** The share routes of the IP and domain tools through HTTP (the pool's are in pool.test.ts). */
+
+const listedIp = '192.0.3.20';
+const idnDomain = 'xn--e1afmkfd.xn--p1ai'; // пример.рф
+const longDomain = `${['a', 'b', 'c'].map((l) => `${l}${'x'.repeat(62)}`).join('.')}.${'y'.repeat(57)}.com`;
+
+let service: TestService;
+const tokens: Record<string, string> = {};
+
+async function tokenOf(path: string, body: object): Promise<string> {
+  const response = await service.post(path, body);
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+beforeAll(async () => {
+  service = await startTestService({
+    listings: {
+      [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+    },
+    zones: [
+      {
+        origin: idnDomain,
+        records: { [idnDomain]: { A: ['192.0.3.40'], TXT: ['v=spf1 a -all'] } },
+      },
+      { origin: longDomain, records: { [longDomain]: { A: ['192.0.3.41'] } } },
+    ],
+  });
+  expect(longDomain.length).toBe(253);
+  tokens.ip = await tokenOf('/ip/v1', { target: listedIp });
+  tokens.idn = await tokenOf('/domain/v1', { domain: 'пример.рф' });
+  tokens.long = await tokenOf('/domain/v1', { domain: longDomain });
+});
+afterAll(() => service.close());
+
+describe('badge', () => {
+  it('is an SVG badge naming the target and its verdict, with embedding headers', async () => {
+    const response = await service.get(`/ip/v1/share/${tokens.ip}/badge.svg`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(response.headers.get('cache-control')).toContain('max-age');
+    const svg = parseStrictSvg(await response.text());
+    expect(svg.name).toBe('svg');
+    expect(svg.attributes['aria-label']).toContain(listedIp);
+  });
+
+  it.each(badgeStyles)('renders the %s style', async (style) => {
+    const response = await service.get(`/ip/v1/share/${tokens.ip}/badge.svg?style=${style}`);
+    expect(response.status).toBe(200);
+    expect(parseStrictSvg(await response.text()).name).toBe('svg');
+  });
+
+  it('falls back to the flat style for an unknown style instead of breaking the image', async () => {
+    const flat = await (await service.get(`/ip/v1/share/${tokens.ip}/badge.svg`)).text();
+    const odd = await service.get(`/ip/v1/share/${tokens.ip}/badge.svg?style=<script>`);
+    expect(odd.status).toBe(200);
+    expect(await odd.text()).toBe(flat);
+  });
+
+  it('answers an unknown token with a 404 that is still an SVG badge saying so', async () => {
+    const response = await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA/badge.svg');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(parseStrictSvg(await response.text()).attributes['aria-label']).toMatch(/not found/);
+  });
+
+  it('answers 304 to a matching If-None-Match and 200 to a stale one', async () => {
+    const first = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`, {
+      'If-None-Match': etag,
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    const stale = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`, {
+      'If-None-Match': '"other"',
+    });
+    expect(stale.status).toBe(200);
+  });
+});
+
+describe('card', () => {
+  async function cardOf(path: string) {
+    const response = await service.get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    const png = Buffer.from(await response.arrayBuffer());
+    const metadata = await sharp(png).metadata();
+    const stats = await sharp(png).stats();
+    return {
+      response,
+      metadata,
+      stdev: Math.max(...stats.channels.map((channel) => channel.stdev)),
+    };
+  }
+
+  it.each([
+    ['a listed IP', 'ip', 'ip'],
+    ['an IDN domain', 'domain', 'idn'],
+    ['a 253-character domain', 'domain', 'long'],
+  ])('is a 1200x630 PNG that is not blank for %s', async (_name, tool, key) => {
+    const { metadata, stdev } = await cardOf(`/${tool}/v1/share/${tokens[key]}/card`);
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(['png', 1200, 630]);
+    expect(stdev).toBeGreaterThan(10);
+  });
+
+  it('serves the same bytes again with the same ETag and a 304 to If-None-Match', async () => {
+    const path = `/ip/v1/share/${tokens.ip}/card`;
+    const first = await cardOf(path);
+    const etag = first.response.headers.get('etag')!;
+    expect((await cardOf(path)).response.headers.get('etag')).toBe(etag);
+    expect((await service.get(path, { 'If-None-Match': etag })).status).toBe(304);
+  });
+
+  it('answers an unknown token with a JSON 404', async () => {
+    const response = await service.get('/domain/v1/share/AAAAAAAAAAAAAAAAAAAAAA/card');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ status: 'error', code: 'not_found' });
+  });
+});
+
+describe('share page', () => {
+  it('carries Open Graph and Twitter tags pointing at the card, and the badge embed snippets', async () => {
+    const response = await service.get(`/ip/v1/share/${tokens.ip}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await response.text();
+    const card = service.url(`/ip/v1/share/${tokens.ip}/card`);
+    expect(page).toContain(`<meta property="og:image" content="${card}"`);
+    expect(page).toContain('<meta name="twitter:card" content="summary_large_image"');
+    expect(page).toContain('og:image:width" content="1200"');
+    expect(page).toContain(
+      `[![${listedIp}](${service.url(`/ip/v1/share/${tokens.ip}/badge.svg`)})]`,
+    );
+    expect(page).toContain('&lt;img src=');
+  });
+
+  it('answers an unknown token with a JSON 404', async () => {
+    expect((await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+  });
+});
