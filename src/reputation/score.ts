@@ -101,7 +101,11 @@ export function scoreFrom(
   coverage: { answered: number; total: number; majorListed: boolean },
 ): Score {
   const sorted = [...factors].sort(
-    (a, b) => a.points - b.points || a.source.localeCompare(b.source),
+    (a, b) =>
+      a.points - b.points ||
+      byText(a.source, b.source) ||
+      byText(a.kind, b.kind) ||
+      byText(a.detail, b.detail),
   );
   const total = sorted.reduce((sum, factor) => sum + factor.points, 100);
   const score = Math.max(0, Math.min(100, total));
@@ -115,4 +119,9 @@ export function scoreFrom(
           ? 'good'
           : 'fair';
   return { score, verdict, confidence, factors: sorted };
+}
+
+/** Code-unit order, the same under every locale, so the same findings list in the same order. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -90,41 +90,43 @@ function entryLabel(zone: DnsblZone, entry: string): string {
   return zone.type === 'ip' ? reversedOctets(entry) : entry;
 }
 
+/** A failure found by any probe wins over a probe that got no answer; all must pass to pass. */
 function judge(zone: DnsblZone, probes: (TestEntry & { outcome: Probe })[]): SelfTestVerdict {
-  for (const probe of probes) {
-    const { outcome } = probe;
-    if (
-      outcome.status === 'timeout' ||
-      outcome.status === 'servfail' ||
-      outcome.status === 'refused'
-    ) {
-      return { zone: zone.zone, state: 'inconclusive', reason: `${probe.what}: ${outcome.status}` };
-    }
-    const answered = outcome.status === 'answer';
-    if (probe.expect === 'not listed' && answered) {
-      return {
-        zone: zone.zone,
-        state: 'failed',
-        reason: `self-test: ${probe.what} answered ${outcome.records.join(', ')} (the zone answers everything)`,
-      };
-    }
-    if (probe.expect === 'listed') {
-      if (!answered) {
-        return {
-          zone: zone.zone,
-          state: 'failed',
-          reason: `self-test: ${probe.what} is not listed`,
-        };
-      }
-      const reading = readAnswer(zone, outcome.records);
-      if (reading.status === 'error') {
-        return {
-          zone: zone.zone,
-          state: 'failed',
-          reason: `self-test: ${probe.what}: ${reading.error}`,
-        };
-      }
-    }
+  const failures = probes.map(failureOf).filter((reason) => reason !== undefined);
+  if (failures.length > 0)
+    return { zone: zone.zone, state: 'failed', reason: `self-test: ${failures[0]}` };
+  const silent = probes.find(({ outcome }) => !answeredAtAll(outcome));
+  if (silent) {
+    return {
+      zone: zone.zone,
+      state: 'inconclusive',
+      reason: `${silent.what}: ${silent.outcome.status}`,
+    };
   }
   return { zone: zone.zone, state: 'passed' };
+
+  function failureOf({
+    outcome,
+    expect,
+    what,
+  }: TestEntry & { outcome: Probe }): string | undefined {
+    if (!answeredAtAll(outcome)) return undefined;
+    if (expect === 'not listed') {
+      if (outcome.status !== 'answer') return undefined;
+      const reading = readAnswer(zone, outcome.records);
+      return reading.status === 'error'
+        ? `${what}: ${reading.error}`
+        : `${what} answered ${outcome.records.join(', ')} (the zone answers everything)`;
+    }
+    if (outcome.status !== 'answer') return `${what} is not listed`;
+    const reading = readAnswer(zone, outcome.records);
+    return reading.status === 'error' ? `${what}: ${reading.error}` : undefined;
+  }
+}
+
+/** SERVFAIL, REFUSED or no answer: the probe tells nothing about the zone's data. */
+function answeredAtAll(outcome: Probe): boolean {
+  return (
+    outcome.status !== 'timeout' && outcome.status !== 'servfail' && outcome.status !== 'refused'
+  );
 }

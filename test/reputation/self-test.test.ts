@@ -1,0 +1,212 @@
+import { createSocket } from 'node:dgram';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createResolver, type Resolver } from '../../src/dns/index.js';
+import { selfTestZones, type SelfTestRun } from '../../src/reputation/self-test.js';
+import { createZoneMonitor } from '../../src/reputation/zone-monitor.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import {
+  type FixtureDnsServer,
+  type FixtureRecords,
+  type FixtureZone,
+  startFixtureDnsServer,
+} from '../fixtures/dns-server.js';
+import { dnsblWorld, type Listings } from '../fixtures/dnsbl-world.js';
+
+const zones = await loadZoneList();
+
+let dns: FixtureDnsServer;
+
+beforeAll(async () => {
+  dns = await startFixtureDnsServer({ zones: dnsblWorld(zones, {}) });
+});
+
+afterAll(() => dns.close());
+
+interface World {
+  listings?: Listings;
+  wildcard?: Record<string, FixtureRecords>;
+  behaviour?: Record<string, FixtureZone['behaviour']>;
+  /** Query names whose records are removed (a test entry that went missing). */
+  missing?: string[];
+}
+
+/** Serves the default list's world with the given faults. */
+function serve(world: World = {}): void {
+  dns.setZones(
+    dnsblWorld(zones, world.listings ?? {}).map((zone) => {
+      const records = Object.fromEntries(
+        Object.entries(zone.records ?? {}).filter(([name]) => !world.missing?.includes(name)),
+      );
+      const wildcard = world.wildcard?.[zone.origin];
+      const behaviour = world.behaviour?.[zone.origin];
+      return {
+        ...zone,
+        records,
+        ...(wildcard ? { wildcard } : {}),
+        ...(behaviour ? { behaviour } : {}),
+      };
+    }),
+  );
+}
+
+function freshResolver(timeoutMs = 1000): Resolver {
+  return createResolver({ servers: [dns.address], timeoutMs, retries: 0 });
+}
+
+function verdictOf(run: SelfTestRun, zone: string) {
+  return run.verdicts.find((verdict) => verdict.zone === zone);
+}
+
+describe('the RFC 5782 self-test', () => {
+  it('passes every zone of the default list on a healthy world', async () => {
+    serve();
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(run.resolverAnswered).toBe(true);
+    expect(run.verdicts).toHaveLength(zones.length);
+    expect(run.verdicts.filter((verdict) => verdict.state !== 'passed')).toEqual([]);
+  });
+
+  it('asks a random label, the never-listed entry and the test entry of each zone', async () => {
+    serve();
+    const before = dns.queries.length;
+    await selfTestZones(
+      freshResolver(),
+      zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
+    );
+    const asked = dns.queries.slice(before).map((query) => query.name);
+    expect(asked).toHaveLength(3);
+    expect(asked).toContain('1.0.0.127.zen.spamhaus.org');
+    expect(asked).toContain('2.0.0.127.zen.spamhaus.org');
+    expect(
+      asked.filter((name) => /^selftest-[0-9a-f]{12}\.zen\.spamhaus\.org$/.test(name)),
+    ).toHaveLength(1);
+  });
+
+  it('disables a wildcard zone through the random-label probe', async () => {
+    // HostKarma publishes no test entries: only the random label can catch it.
+    serve({ wildcard: { 'hostkarma.junkemailfilter.com': { A: ['127.0.0.2'] } } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'hostkarma.junkemailfilter.com')).toEqual({
+      zone: 'hostkarma.junkemailfilter.com',
+      state: 'failed',
+      reason: expect.stringMatching(
+        /random label answered 127\.0\.0\.2 \(the zone answers everything\)/,
+      ),
+    });
+    expect(run.verdicts.filter((verdict) => verdict.state !== 'passed')).toHaveLength(1);
+  });
+
+  it('disables a wildcard domain list', async () => {
+    serve({ wildcard: { 'multi.uribl.com': { A: ['127.0.0.2'] } } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'multi.uribl.com')).toMatchObject({ state: 'failed' });
+  });
+
+  it('disables a zone that lists 127.0.0.1', async () => {
+    serve({ listings: { '127.0.0.1': { 'psbl.surriel.com': ['127.0.0.2'] } } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'psbl.surriel.com')).toEqual({
+      zone: 'psbl.surriel.com',
+      state: 'failed',
+      reason: expect.stringContaining('test entry 127.0.0.1 answered 127.0.0.2'),
+    });
+  });
+
+  it('disables a zone that does not list its test entry 127.0.0.2', async () => {
+    serve({ missing: ['2.0.0.127.bl.spamcop.net'] });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'bl.spamcop.net')).toEqual({
+      zone: 'bl.spamcop.net',
+      state: 'failed',
+      reason: 'self-test: test entry 127.0.0.2 is not listed',
+    });
+  });
+
+  it('disables a domain list that does not list its own test entry', async () => {
+    serve({ missing: ['dbltest.com.dbl.spamhaus.org'] });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'dbl.spamhaus.org')).toMatchObject({
+      state: 'failed',
+      reason: 'self-test: test entry dbltest.com is not listed',
+    });
+  });
+
+  it('disables a zone that answers its test entry with an error code', async () => {
+    serve({ listings: { '127.0.0.2': { 'zen.spamhaus.org': ['127.255.255.254'] } } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'zen.spamhaus.org')).toMatchObject({
+      state: 'failed',
+      reason: expect.stringContaining('public/open resolver'),
+    });
+  });
+
+  it('leaves a zone that never answers inconclusive, not disabled', async () => {
+    serve({ behaviour: { 'bl.spamcop.net': 'drop' } });
+    const run = await selfTestZones(freshResolver(200), zones);
+    expect(verdictOf(run, 'bl.spamcop.net')).toMatchObject({
+      state: 'inconclusive',
+      reason: expect.stringContaining('timeout'),
+    });
+    expect(run.resolverAnswered).toBe(true);
+  });
+
+  it('leaves a SERVFAIL zone inconclusive', async () => {
+    serve({ behaviour: { 'bl.spamcop.net': 'servfail' } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'bl.spamcop.net')).toMatchObject({ state: 'inconclusive' });
+  });
+
+  it('tests the DQS names when a Spamhaus key is configured', async () => {
+    const key = 'k3yk3yk3yk3yk3yk3yk3yk3yk3';
+    serve();
+    const before = dns.queries.length;
+    const run = await selfTestZones(
+      freshResolver(),
+      zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
+      key,
+    );
+    const asked = dns.queries.slice(before).map((query) => query.name);
+    expect(asked).toContain(`2.0.0.127.${key}.zen.dq.spamhaus.net`);
+    expect(asked.some((name) => name.endsWith('.zen.spamhaus.org'))).toBe(false);
+    // The fixture does not serve the DQS zone (REFUSED): the zone is left as it was.
+    expect(run.verdicts).toEqual([
+      { zone: 'zen.spamhaus.org', state: 'inconclusive', reason: expect.any(String) },
+    ]);
+    expect(JSON.stringify(run)).not.toContain(key);
+  });
+
+  it('says the resolver did not answer when the DNS server is dead', async () => {
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const { port } = socket.address();
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    const dead = createResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 200, retries: 0 });
+    const run = await selfTestZones(dead, zones);
+    expect(run.resolverAnswered).toBe(false);
+    expect(run.verdicts.every((verdict) => verdict.state === 'inconclusive')).toBe(true);
+  });
+});
+
+describe('the zone monitor', () => {
+  it('disables a failing zone, keeps it disabled while inconclusive, and re-enables it once it recovers', async () => {
+    const resolver = freshResolver(200);
+    const monitor = createZoneMonitor({ resolver, zones });
+    const spamcop = zones.find((zone) => zone.zone === 'bl.spamcop.net')!;
+    const zen = zones.find((zone) => zone.zone === 'zen.spamhaus.org')!;
+    expect(monitor.resolverHealthy).toBe(false);
+
+    serve({ wildcard: { 'bl.spamcop.net': { A: ['127.0.0.2'] } } });
+    await monitor.run();
+    expect(monitor.resolverHealthy).toBe(true);
+    expect(monitor.disabledReason(spamcop)).toMatch(/answers everything/);
+    expect(monitor.disabledReason(zen)).toBeUndefined();
+
+    serve({ behaviour: { 'bl.spamcop.net': 'drop' } });
+    await monitor.run();
+    expect(monitor.disabledReason(spamcop)).toMatch(/answers everything/);
+
+    serve();
+    await monitor.run();
+    expect(monitor.disabledReason(spamcop)).toBeUndefined();
+  });
+});
