@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../src/config.js';
+
+/**
+ * The configuration of DESIGN.md: the defaults, and a bad value stopping the process with a
+ * message that names the variable.
+ */
+
+describe('readConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = readConfig({});
+    expect(config).toMatchObject({
+      port: 8787,
+      host: '0.0.0.0',
+      basePath: '/tools/ip-reputation',
+      dns: { servers: [], timeoutMs: 1500, retries: 1 },
+      checkDeadlineMs: 4000,
+      selfTestIntervalMs: 1_800_000,
+      dailyLimit: 50,
+      resultTtlMs: 600_000,
+      tokenTtlMs: 30 * 86_400_000,
+      poolMaxIps: 32,
+      trustProxy: { mode: 'none' },
+      corsOrigins: ['*'],
+      logLevel: 'info',
+    });
+    // Unset means off: no captcha, no custom zone list, no Spamhaus DQS key.
+    expect(config.captcha).toBeUndefined();
+    expect(config.zonesFile).toBeUndefined();
+    expect(config.spamhausDqsKey).toBeUndefined();
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(readConfig({ PORT: '', DAILY_LIMIT: '', TRUST_PROXY: '' }).port).toBe(8787);
+  });
+
+  it('reads every variable it is given', () => {
+    const config = readConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      BASE_PATH: '/api',
+      DNS_SERVERS: '127.0.0.1:5353, 9.9.9.9, [2620:fe::fe]:53',
+      DNS_TIMEOUT_MS: '800',
+      DNS_RETRIES: '2',
+      DAILY_LIMIT: '7',
+      RESULT_TTL_S: '60',
+      TOKEN_TTL_DAYS: '2',
+      TRUST_PROXY: '10.0.0.0/8,::1',
+      CAPTCHA_PROVIDER: 'turnstile',
+      CAPTCHA_SITE_KEY: 'site',
+      CAPTCHA_SECRET: 'secret',
+      CAPTCHA_FREE_CHECKS: '3',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      basePath: '/api',
+      dns: {
+        servers: ['127.0.0.1:5353', '9.9.9.9', '[2620:fe::fe]:53'],
+        timeoutMs: 800,
+        retries: 2,
+      },
+      dailyLimit: 7,
+      resultTtlMs: 60_000,
+      tokenTtlMs: 2 * 86_400_000,
+      trustProxy: { mode: 'cidrs' },
+      captcha: { provider: 'turnstile', siteKey: 'site', secret: 'secret', freeChecks: 3 },
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['DNS_SERVERS', { DNS_SERVERS: 'nonsense' }],
+    ['DNS_SERVERS', { DNS_SERVERS: '1.2.3.4:0' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'garbage' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['CAPTCHA_SECRET', { CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SITE_KEY: 'site' }],
+    ['CAPTCHA_SITE_KEY', { CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_SECRET: 'secret' }],
+    ['CAPTCHA_PROVIDER', { CAPTCHA_PROVIDER: 'recaptcha' }],
+    ['CAPTCHA_VERIFY_URL', { CAPTCHA_VERIFY_URL: 'ftp://example.net/verify' }],
+    ['STORE_URL', { STORE_URL: 'redis://x' }],
+    ['DAILY_LIMIT', { DAILY_LIMIT: '0' }],
+    ['DAILY_LIMIT', { DAILY_LIMIT: '2.5' }],
+    ['DNS_TIMEOUT_MS', { DNS_TIMEOUT_MS: '-1' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['BASE_PATH', { BASE_PATH: '/tools/' }],
+    ['SPAMHAUS_DQS_KEY', { SPAMHAUS_DQS_KEY: 'Not A Key!' }],
+  ])('refuses a bad %s with a message naming it', (name, env) => {
+    expect(() => readConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => readConfig({ PORT: 'abc', DAILY_LIMIT: '0' })).toThrow(
+      /PORT[\s\S]*DAILY_LIMIT|DAILY_LIMIT[\s\S]*PORT/,
+    );
+  });
+
+  it('never repeats a secret value in its message', () => {
+    let message = '';
+    try {
+      readConfig({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 's3cr3t-value', PORT: 'x' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/PORT/);
+    expect(message).not.toContain('s3cr3t-value');
+  });
+});
+
+describe('the server with a bad variable', () => {
+  it('exits non-zero, printing the variable name', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, DAILY_LIMIT: '0', PORT: '0', HOST: '127.0.0.1' },
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/DAILY_LIMIT/);
+    expect(output).not.toMatch(/listening/);
+  });
+});

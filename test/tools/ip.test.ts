@@ -1,0 +1,301 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FixtureZone } from '../fixtures/dns-server.js';
+import { type TestService, startTestService } from '../support/service.js';
+
+/**
+ * The IP tool over real HTTP: POST /ip/v1, GET /ip/v1/{token}, GET /ip/v1/status and the OpenAPI
+ * document, against the fixture DNS world (the default zone list plus a sender's forward and
+ * reverse zones).
+ */
+
+const listedIp = '185.220.101.5';
+const cleanIp = '8.8.4.4';
+const senderIp = '185.12.34.56';
+const mismatchedIp = '185.12.34.57';
+
+const senderZones: FixtureZone[] = [
+  {
+    origin: 'in-addr.arpa',
+    records: {
+      '56.34.12.185.in-addr.arpa': { PTR: ['mail.sender-fixture.net'] },
+      // The PTR name exists but points at another address: FCrDNS fails.
+      '57.34.12.185.in-addr.arpa': { PTR: ['liar.sender-fixture.net'] },
+    },
+  },
+  {
+    origin: 'sender-fixture.net',
+    records: {
+      'mail.sender-fixture.net': { A: [senderIp] },
+      'liar.sender-fixture.net': { A: ['185.12.34.99'] },
+    },
+  },
+  // mail.bücher-fixture.net, as DNS knows it (IDNA A-labels).
+  {
+    origin: 'xn--bcher-fixture-wob.net',
+    records: { 'mail.xn--bcher-fixture-wob.net': { A: [senderIp] } },
+  },
+];
+
+const quotaFields = ['configured', 'dailyLimit', 'dailyRemaining', 'captchaRequired'];
+const resultFields = ['kind', 'target', 'ip', 'ptr', 'ip_score', 'token', 'from_cache'];
+
+interface IpResult {
+  kind: string;
+  target: string;
+  ip: string;
+  ptr: string;
+  token: string;
+  from_cache: boolean;
+  dailyRemaining: number;
+  ip_score: {
+    score: number;
+    verdict: string;
+    confidence: string;
+    listed: number;
+    answered: number;
+    total: number;
+    factors: { kind: string; source: string; detail: string; points: number }[];
+    lists: { zone: string; status: string; listings?: { meaning: string }[] }[];
+    rdns: { ptr: string; names: string[]; fcrdns: string };
+    addresses?: string[];
+  };
+  [field: string]: unknown;
+}
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({
+    listings: {
+      [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+    },
+    zones: senderZones,
+  });
+});
+afterAll(() => service.close());
+
+async function check(body: unknown): Promise<IpResult> {
+  const response = await service.post('/ip/v1', body);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as IpResult;
+}
+
+describe('POST /ip/v1, happy path', () => {
+  it('answers exactly the contract fields for a clean address, siteKey absent without captcha', async () => {
+    const result = await check({ target: cleanIp });
+    expect(Object.keys(result).sort()).toEqual([...resultFields, ...quotaFields].sort());
+    expect(result).toMatchObject({
+      kind: 'ipv4',
+      target: cleanIp,
+      ip: cleanIp,
+      ptr: '',
+      from_cache: false,
+      configured: true,
+      dailyLimit: 50,
+      dailyRemaining: 49,
+      captchaRequired: false,
+    });
+    expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(result.ip_score).toMatchObject({
+      listed: 0,
+      verdict: 'good',
+      confidence: 'high',
+      rdns: { ptr: '', names: [], fcrdns: 'none' },
+    });
+    expect(result.ip_score.answered).toBe(result.ip_score.total);
+    expect(result.ip_score.lists.every((list) => list.status === 'clean')).toBe(true);
+    // No PTR is the one finding: it costs the documented 10 points.
+    expect(result.ip_score.factors).toEqual([
+      { kind: 'reverse_dns', source: 'PTR', detail: 'no PTR record', points: -10 },
+    ]);
+    expect(result.ip_score.score).toBe(90);
+  });
+
+  it('accepts the alias q for target', async () => {
+    const result = await check({ q: '8.8.8.8' });
+    expect(result).toMatchObject({ kind: 'ipv4', target: '8.8.8.8', ip: '8.8.8.8' });
+  });
+
+  it('prefers target when both target and q are given', async () => {
+    const result = await check({ target: '1.1.1.1', q: '9.9.9.9' });
+    expect(result.ip).toBe('1.1.1.1');
+  });
+
+  it('checks a host name as kind domain, on its address, with FCrDNS passing', async () => {
+    const result = await check({ target: 'Mail.Sender-Fixture.NET.' });
+    expect(result).toMatchObject({
+      kind: 'domain',
+      target: 'mail.sender-fixture.net',
+      ip: senderIp,
+      ptr: 'mail.sender-fixture.net',
+    });
+    expect(result.ip_score.rdns).toMatchObject({
+      ptr: 'mail.sender-fixture.net',
+      names: ['mail.sender-fixture.net'],
+      fcrdns: 'pass',
+    });
+    expect(result.ip_score.addresses).toEqual([senderIp]);
+    expect(result.ip_score.factors).toEqual([]);
+    expect(result.ip_score.score).toBe(100);
+  });
+
+  it('checks an internationalised host name under its IDNA ASCII form', async () => {
+    const result = await check({ target: 'MAIL.Bücher-Fixture.net' });
+    expect(result).toMatchObject({
+      kind: 'domain',
+      target: 'mail.xn--bcher-fixture-wob.net',
+      ip: senderIp,
+    });
+  });
+
+  it('reports FCrDNS fail when the PTR name does not resolve back to the address', async () => {
+    const result = await check({ target: mismatchedIp });
+    expect(result.ptr).toBe('liar.sender-fixture.net');
+    expect(result.ip_score.rdns.fcrdns).toBe('fail');
+    expect(result.ip_score.factors).toEqual([
+      expect.objectContaining({ kind: 'reverse_dns', source: 'FCrDNS', points: -10 }),
+    ]);
+  });
+
+  it('reports a listed address with its lists, factors and a poor verdict', async () => {
+    const result = await check({ target: listedIp });
+    const score = result.ip_score;
+    expect(score.listed).toBe(2);
+    const listed = score.lists.filter((list) => list.status === 'listed').map((list) => list.zone);
+    expect(listed.sort()).toEqual(['bl.spamcop.net', 'zen.spamhaus.org']);
+    const zen = score.lists.find((list) => list.zone === 'zen.spamhaus.org');
+    expect(zen?.listings?.[0]?.meaning).toMatch(/SBL/);
+    const listingSources = score.factors
+      .filter((factor) => factor.kind === 'listing')
+      .map((factor) => [factor.source, factor.points]);
+    expect(listingSources).toEqual([
+      ['Spamhaus ZEN', -40],
+      ['SpamCop Blocking List', -30],
+    ]);
+    // 100 - 40 - 30 - 10 (no PTR).
+    expect(score.score).toBe(20);
+    expect(score.verdict).toBe('poor');
+  });
+
+  it('gives the same score for the same findings on every check', async () => {
+    const first = await check({ target: mismatchedIp });
+    const second = await check({ target: mismatchedIp });
+    expect(second.ip_score.score).toBe(first.ip_score.score);
+    expect(second.ip_score.factors).toEqual(first.ip_score.factors);
+  });
+});
+
+describe('GET /ip/v1/{token}', () => {
+  it('returns token, ip and ip_score equal to what the POST answered', async () => {
+    const posted = await check({ target: '9.9.9.9' });
+    const response = await service.get(`/ip/v1/${posted.token}`);
+    expect(response.status).toBe(200);
+    const stored = (await response.json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ token: posted.token, ip: '9.9.9.9' });
+    expect(stored.ip_score).toEqual(posted.ip_score);
+    // Everything the POST said about the check, without the caller's quota and cache flags.
+    const checkFields = Object.fromEntries(
+      Object.entries(posted).filter(
+        ([field]) => ![...quotaFields, 'siteKey', 'from_cache'].includes(field),
+      ),
+    );
+    expect(stored).toEqual(checkFields);
+  });
+
+  it('answers 404 not_found for an unknown token of the right shape', async () => {
+    const response = await service.get('/ip/v1/AAAAAAAAAAAAAAAAAAAAAA');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      status: 'error',
+      code: 'not_found',
+      error: expect.any(String),
+    });
+  });
+
+  it.each([
+    ['too short', 'abc'],
+    ['too long', 'A'.repeat(500)],
+    ['not base64url', 'AAAAAAAAAAAAAAAAAAAA%2B%2B'],
+    ['an encoded NUL', 'AAAAAAAAAAAAAAAAAAAA%00A'],
+  ])('answers 404 not_found for a malformed token (%s)', async (_, token) => {
+    const response = await service.get(`/ip/v1/${token}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ status: 'error', code: 'not_found' });
+  });
+
+  it('does not answer an IP token from another tool path', async () => {
+    const posted = await check({ target: cleanIp });
+    const response = await service.get(`/domain/v1/${posted.token}`);
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('GET /ip/v1/status', () => {
+  it('answers the quota status object', async () => {
+    const response = await service.get('/ip/v1/status');
+    expect(response.status).toBe(200);
+    const status = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(status).sort()).toEqual([...quotaFields].sort());
+    expect(status).toMatchObject({ configured: true, dailyLimit: 50, captchaRequired: false });
+    expect(status.dailyRemaining).toEqual(expect.any(Number));
+  });
+});
+
+describe('result cache', () => {
+  it('answers a repeat within RESULT_TTL_S from the cache, same token, no quota spent', async () => {
+    const first = await check({ target: '1.0.0.1' });
+    const repeat = await check({ target: ' 1.0.0.1 ' });
+    expect(first.from_cache).toBe(false);
+    expect(repeat.from_cache).toBe(true);
+    expect(repeat.token).toBe(first.token);
+    expect(repeat.ip_score).toEqual(first.ip_score);
+    expect(repeat.dailyRemaining).toBe(first.dailyRemaining);
+    const status = (await (await service.get('/ip/v1/status')).json()) as IpResult;
+    expect(status.dailyRemaining).toBe(first.dailyRemaining);
+  });
+
+  it('treats host names that differ only in case and trailing dot as the same request', async () => {
+    const first = await check({ target: 'liar.sender-fixture.net' });
+    const repeat = await check({ q: 'LIAR.sender-fixture.net.' });
+    expect(repeat.from_cache).toBe(true);
+    expect(repeat.token).toBe(first.token);
+  });
+
+  it('checks afresh when RESULT_TTL_S is 0', async () => {
+    const uncached = await startTestService({ env: { RESULT_TTL_S: '0' } });
+    try {
+      const first = (await (await uncached.post('/ip/v1', { target: cleanIp })).json()) as IpResult;
+      const second = (await (
+        await uncached.post('/ip/v1', { target: cleanIp })
+      ).json()) as IpResult;
+      expect(second.from_cache).toBe(false);
+      expect(second.token).not.toBe(first.token);
+      expect(second.dailyRemaining).toBe(first.dailyRemaining - 1);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is served at /tools/ip-reputation/openapi.json and lists every IP route', async () => {
+    const response = await service.get('/openapi.json');
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+    const base = '/tools/ip-reputation';
+    expect(Object.keys(document.paths[`${base}/ip/v1/status`] ?? {})).toEqual(['get']);
+    expect(Object.keys(document.paths[`${base}/ip/v1`] ?? {})).toEqual(['post']);
+    expect(Object.keys(document.paths[`${base}/ip/v1/{token}`] ?? {})).toEqual(['get']);
+    for (const share of ['badge.svg', 'card']) {
+      expect(Object.keys(document.paths[`${base}/ip/v1/share/{token}/${share}`] ?? {})).toEqual([
+        'get',
+      ]);
+    }
+  });
+});
