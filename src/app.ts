@@ -121,8 +121,8 @@ export function createApp(deps: AppDeps) {
     const base =
       error instanceof ApiError
         ? error
-        : error instanceof HTTPException && error.status === 413
-          ? new ApiError('body_too_large', 'the request body is too large')
+        : error instanceof HTTPException
+          ? fromHttpException(error)
           : new ApiError('internal', 'internal error');
     const tool = c.get('tool');
     if (c.req.method !== 'POST' || tool === undefined || 'dailyLimit' in base.fields) return base;
@@ -134,4 +134,21 @@ export function createApp(deps: AppDeps) {
   }
 
   return app;
+}
+
+/** Errors Hono or a library raise themselves, in our error vocabulary; anything else is ours to fix. */
+function fromHttpException(error: HTTPException): ApiError {
+  switch (error.status) {
+    case 400:
+      return new ApiError('invalid_request', error.message || 'invalid request');
+    case 413:
+      return new ApiError('body_too_large', 'the request body is too large');
+    case 415:
+      return new ApiError(
+        'unsupported_media_type',
+        'the request body must be JSON (Content-Type: application/json)',
+      );
+    default:
+      return new ApiError('internal', 'internal error');
+  }
 }
