@@ -117,6 +117,8 @@ export async function checkDomain(
     if (score.verdict === 'good' && results.some((address) => address.verdict === 'poor')) {
       score.verdict = 'fair';
     }
+    // A domain that does not exist sends no mail: there is nothing good to say about it.
+    if (!senders.exists && score.verdict !== 'poor') score.verdict = 'unknown';
     const result: DomainCheckResult = {
       domain: domain.name,
       ...(domain.display !== domain.name ? { display: domain.display } : {}),

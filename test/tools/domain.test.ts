@@ -408,6 +408,7 @@ describe('sender IPs', () => {
       exists: false,
       mx: [],
       addresses: { checked: 0, listed: 0, not_checked: [], results: [] },
+      domain_score: { verdict: 'unknown' },
     });
     expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
