@@ -56,7 +56,9 @@ export interface DnsblEngineOptions {
 
 /** The name a zone is asked under: Spamhaus zones move to DQS when a key is configured. */
 export function queryZone(zone: DnsblZone, spamhausDqsKey?: string): string {
-  return spamhausDqsKey && zone.dqs ? `${spamhausDqsKey}.${zone.dqs}.dq.spamhaus.net` : zone.zone;
+  // A zone list without `dqs` labels still moves `<label>.spamhaus.org` zones to DQS.
+  const label = zone.dqs ?? /^([a-z-]+)\.spamhaus\.org$/.exec(zone.zone)?.[1];
+  return spamhausDqsKey && label ? `${spamhausDqsKey}.${label}.dq.spamhaus.net` : zone.zone;
 }
 
 /** RFC 5782 §2.1 (IPv4: reversed octets) and §2.3 (domains: the name itself) under the zone. */

@@ -63,13 +63,27 @@ function readListings(zone: DnsblZone, codes: readonly string[]): Reading {
   const listings: Listing[] = [];
   const unknown: string[] = [];
   for (const code of codes) {
-    const meanings = zone.codes ? exactMeaning(zone, code) : bitmaskMeanings(zone, code);
+    const meanings = zone.codes
+      ? exactMeaning(zone, code)
+      : zone.bitmask
+        ? bitmaskMeanings(zone, code)
+        : conventionalMeaning(zone, code);
     if (meanings.length === 0) unknown.push(code);
     listings.push(...meanings);
   }
   if (listings.length > 0) return { status: 'listed', listings };
   // RFC 5782 §5: 127.0.0.1 must never be listed, so a list answering it is broken or refusing.
   return { status: 'error', error: `undocumented return code ${unknown.join(', ')}` };
+}
+
+/**
+ * A zone without a code table: RFC 5782 §2.1's convention that an A record is a listing, kept to
+ * 127.0.0.2-127.0.0.254. 127.0.0.1 is never a listing (§5) and other 127/8 answers stay unknown.
+ */
+function conventionalMeaning(zone: DnsblZone, code: string): Listing[] {
+  const last = Number(code.split('.')[3]);
+  if (!code.startsWith('127.0.0.') || last < 2 || last > 254) return [];
+  return [listingOf(zone, code, { meaning: `listed (${code})` })];
 }
 
 function exactMeaning(zone: DnsblZone, code: string): Listing[] {

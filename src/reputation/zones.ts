@@ -12,36 +12,50 @@ export type Severity = (typeof severities)[number];
 const ipv4InLoopback = z
   .string()
   .regex(
-    /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/,
+    /^127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/,
     'a return code is an address inside 127.0.0.0/8',
   );
 
-const codeMeaningSchema = z.strictObject({
+const codeMeaningObject = z.object({
   meaning: z.string().min(1),
   /** Overrides the zone's severity for this code (Spamhaus PBL is `info` inside the `major` ZEN). */
   severity: z.enum(severities).optional(),
   /** Overrides the zone's score weight for this code. */
   weight: z.number().min(0).max(100).optional(),
 });
-export type CodeMeaning = z.infer<typeof codeMeaningSchema>;
+/** A code's meaning, written out or as a bare string (`"127.0.0.2": "SBL"`). */
+const codeMeaningSchema = z.union([
+  codeMeaningObject,
+  z
+    .string()
+    .min(1)
+    .transform((meaning): CodeMeaning => ({ meaning })),
+]);
+export type CodeMeaning = z.infer<typeof codeMeaningObject>;
 
 /** Graded lists answer with a grade, decoded by name (see grades.ts), not with a yes/no listing. */
 export const gradeDecoders = ['mailspike-rep', 'senderscore', 'dnswl', 'hostkarma'] as const;
 export type GradeDecoder = (typeof gradeDecoders)[number];
 
+/**
+ * DESIGN.md asks at least `zone`, `type`, `name` and `severity` of an entry; everything else has
+ * a default, and keys this service does not know are ignored, so a zone list written for another
+ * checker loads. Without a code table, RFC 5782 §2.1's convention holds: an answer in
+ * 127.0.0.2-127.0.0.254 is a listing (see return-codes.ts).
+ */
 const zoneSchema = z
-  .strictObject({
+  .object({
     zone: z
       .string()
       .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lowercase DNS zone name'),
     name: z.string().min(1),
     type: z.enum(['ip', 'domain']),
     severity: z.enum(severities),
-    /** Points a listing takes off the score of 100 (before a code's own weight). */
-    weight: z.number().min(0).max(100),
+    /** Points a listing takes off the score of 100 (before a code's own weight); default by severity. */
+    weight: z.number().min(0).max(100).optional(),
     delistUrl: z.url().optional(),
     /** Where the code table comes from. */
-    source: z.url(),
+    source: z.url().optional(),
     /** Spamhaus Data Query Service label: with a key the zone is asked as `<key>.<dqs>.dq.spamhaus.net`. */
     dqs: z
       .string()
@@ -60,16 +74,20 @@ const zoneSchema = z
      * publishes no positive test entry, `notListed: null` where it answers for 127.0.0.1.
      */
     selfTest: z
-      .strictObject({
+      .object({
         listed: z.string().nullable().optional(),
         notListed: z.string().nullable().optional(),
       })
       .optional(),
   })
   .refine(
-    (zone) => [zone.codes, zone.bitmask, zone.grade].filter((x) => x !== undefined).length === 1,
-    { message: 'a zone has exactly one of codes, bitmask or grade' },
-  );
+    (zone) => [zone.codes, zone.bitmask, zone.grade].filter((x) => x !== undefined).length <= 1,
+    { message: 'a zone has at most one of codes, bitmask or grade' },
+  )
+  .transform((zone) => ({ ...zone, weight: zone.weight ?? defaultWeights[zone.severity] }));
+
+/** Weights of zones that give none: what the default list gives most zones of each severity. */
+export const defaultWeights: Record<Severity, number> = { major: 30, minor: 10, info: 0 };
 
 export type DnsblZone = z.infer<typeof zoneSchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readAnswer } from '../../src/reputation/return-codes.js';
-import { type DnsblZone, loadZoneList } from '../../src/reputation/zones.js';
+import { type DnsblZone, loadZoneList, parseZoneList } from '../../src/reputation/zones.js';
 
 /** The tables run over the real default zone list, so a wrong code table fails here. */
 const zones = await loadZoneList();
@@ -234,4 +234,27 @@ describe('readAnswer: graded lists', () => {
       error: `undocumented grade ${code}`,
     });
   });
+});
+
+describe('a zone without a code table', () => {
+  const [zone] = parseZoneList([
+    { zone: 'bl.other-list.net', type: 'ip', name: 'Other', severity: 'major' },
+  ]);
+
+  it.each(['127.0.0.2', '127.0.0.3', '127.0.0.254'])(
+    'reads %s as a listing (RFC 5782 §2.1)',
+    (code) => {
+      expect(readAnswer(zone!, [code])).toMatchObject({
+        status: 'listed',
+        listings: [{ code, severity: 'major', weight: 30 }],
+      });
+    },
+  );
+
+  it.each(['127.0.0.1', '127.0.1.2', '127.255.255.254', '10.0.0.2'])(
+    'reads %s as an error, not a listing',
+    (code) => {
+      expect(readAnswer(zone!, [code]).status).toBe('error');
+    },
+  );
 });

@@ -155,7 +155,7 @@ describe('parseZoneList', () => {
   it('rejects a zone with both codes and a grade, naming the entry', () => {
     const zone = { ...validZone(), grade: 'dnswl' };
     expect(() => parseZoneList([validZone(), zone])).toThrow(
-      /invalid zone list at 1: .*exactly one of codes, bitmask or grade/,
+      /invalid zone list at 1: .*at most one of codes, bitmask or grade/,
     );
   });
 
@@ -164,11 +164,29 @@ describe('parseZoneList', () => {
     expect(() => parseZoneList([zone])).toThrow(/invalid zone list at 0\.codes/);
   });
 
-  it('rejects an entry without a source, naming the field', () => {
-    const zone = validZone();
-    delete zone.source;
+  it('loads an entry with only what DESIGN.md requires, weighting it by its severity', () => {
+    const [zone] = parseZoneList([
+      { zone: 'bl.other-list.net', type: 'ip', name: 'Other list', severity: 'minor', delist: 'x' },
+    ]);
+    expect(zone).toMatchObject({ zone: 'bl.other-list.net', weight: 10 });
+    expect(zone?.codes).toBeUndefined();
+  });
+
+  it('accepts a code meaning written as a bare string', () => {
+    const [zone] = parseZoneList([{ ...validZone(), codes: { '127.0.0.2': 'SBL' } }]);
+    expect(zone?.codes?.['127.0.0.2']).toEqual({ meaning: 'SBL' });
+  });
+
+  it('rejects a return code with an octet over 255, naming the entry', () => {
+    const zone = { ...validZone(), codes: { '127.0.0.256': { meaning: 'listed' } } };
+    expect(() => parseZoneList([zone])).toThrow(/invalid zone list at 0\.codes/);
+  });
+
+  it('rejects an entry without a severity, naming the field', () => {
+    const zone: Record<string, unknown> = validZone();
+    delete zone.severity;
     expect(() => parseZoneList([validZone(), validZone(), zone])).toThrow(
-      /invalid zone list at 2\.source/,
+      /invalid zone list at 2\.severity/,
     );
   });
 });
