@@ -1,14 +1,11 @@
 import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine } from './dnsbl.js';
-import { mapLimit } from './map-limit.js';
 
 /**
- * The pool tool's check: each selected address on the IP lists, a few at a time, each result also
- * written as one line a person can read.
+ * The pool tool's check: each selected address on the IP lists, each result also written as one
+ * line a person can read.
  */
-
-const addressConcurrency = 8;
 
 export interface PoolCheckResult {
   pool: string;
@@ -29,9 +26,11 @@ export async function checkPoolAddresses(
 ): Promise<PoolCheckResult> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
-    const details = await mapLimit(ips, addressConcurrency, (ip) =>
-      summariseAddress(deps.dnsbl, ip, deadline),
-    );
+    // Every address at once: a list that does not answer holds each address for its whole
+    // timeout, so addresses taken a few at a time would leave the later ones no time before the
+    // shared deadline (no list answered). POOL_MAX_IPS bounds the addresses, the resolver's
+    // in-flight cap the queries on the wire.
+    const details = await Promise.all(ips.map((ip) => summariseAddress(deps.dnsbl, ip, deadline)));
     return {
       pool,
       results: details.map(describeAddress),

@@ -92,7 +92,10 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     async (c) => c.json(await deps.guard.status(spec.name, subjectOf(c)), 200),
   );
 
+  const checkPaths: string[] = [];
+
   function addCheck<B extends z.ZodObject>(route: CheckRoute<B>): void {
+    checkPaths.push(route.path);
     app.openapi(
       createRoute({
         method: 'post',
@@ -150,6 +153,13 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
    * (`/status`, ...) that `/{token}` would otherwise shadow.
    */
   function addTokenRoutes(): void {
+    // GET /{token} would read a check path (`/discover`) as a token and answer 404: these paths
+    // answer POST only, so any other method is a 405 (RFC 9110 §15.5.6).
+    for (const path of checkPaths.filter((path) => path !== '/')) {
+      app.all(path, () => {
+        throw new ApiError('method_not_allowed', 'this path answers POST only', { Allow: 'POST' });
+      });
+    }
     addShareRoutes(app, spec.name, deps, spec.summarise);
     app.openapi(
       createRoute({

@@ -34,8 +34,11 @@ export interface TestService {
 export interface TestServiceOptions {
   listings?: Listings;
   zones?: FixtureZone[];
-  /** Environment variables on top of the test defaults. */
-  env?: Record<string, string>;
+  /**
+   * Environment variables on top of the test defaults; as a function, built from the fixture DNS
+   * server once it listens (e.g. `POOL_NS_PORT` from its port).
+   */
+  env?: Record<string, string> | ((dns: FixtureDnsServer) => Record<string, string>);
   latencyMs?: number;
   /** Serve no DNS at all: the resolver points at a closed port. */
   deadDns?: boolean;
@@ -56,7 +59,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '1500',
     LOG_LEVEL: 'info',
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env(dns) : options.env),
   });
   const logs: string[] = [];
   const log = createLogger(config.logLevel, (line) => logs.push(line));

@@ -1,0 +1,797 @@
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import type { FixtureZone } from '../fixtures/dns-server.js';
+import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { parseStrictSvg } from '../share/svg-structure.js';
+import { type TestService, startTestService } from '../support/service.js';
+
+/**
+ * The pool tool over real HTTP: GET /pool/v1/status, POST /pool/v1/discover, POST /pool/v1/check,
+ * GET /pool/v1/{token} and the pool's share routes, against the fixture DNS world (the default
+ * zone list plus the pools' own zones). The fixture server is also each pool zone's name server
+ * (NS -> 127.0.0.1, POOL_NS_PORT = its port), so discovery asks it both as the configured resolver
+ * and as the authoritative server. The discovery's stopping rule and sources have their own unit
+ * tests (test/reputation/pool-discovery.test.ts); here each result is followed from the DNS data
+ * to the JSON the caller reads.
+ */
+
+/** 40 addresses in numeric order; as text, 185.40.0.10 would sort before 185.40.0.2. */
+const rotatingAddresses = Array.from({ length: 40 }, (_, index) => `185.40.0.${index + 1}`);
+const listedIp = '192.0.3.8';
+const cleanIp = '192.0.3.7';
+const maxIps = 8;
+
+const poolZones: FixtureZone[] = [
+  {
+    origin: 'pool-one.net',
+    records: {
+      'pool-one.net': { NS: ['ns1.pool-one.net'] },
+      'ns1.pool-one.net': { A: ['127.0.0.1'] },
+      // Answers a random 4 of its 40 addresses per query.
+      'smtp.pool-one.net': { A: rotatingAddresses, pickA: 4 },
+      // A small stable pool, served out of numeric order.
+      'small.pool-one.net': { A: ['192.0.3.10', cleanIp, '192.0.3.9', listedIp] },
+      'fresh.pool-one.net': { A: ['185.43.0.1'] },
+      'both.pool-one.net': { A: ['185.43.0.2'] },
+      'mixed.pool-one.net': {
+        A: ['185.41.0.2', '10.0.0.5', '185.41.0.1', '127.0.0.2', '192.168.1.1'],
+      },
+      'mail.pool-one.net': { CNAME: 'relay.pool-two.net' },
+      'mx-only.pool-one.net': { MX: [{ exchange: 'small.pool-one.net', priority: 10 }] },
+    },
+  },
+  {
+    origin: 'pool-two.net',
+    records: {
+      'pool-two.net': { NS: ['ns1.pool-two.net'] },
+      'ns1.pool-two.net': { A: ['127.0.0.1'] },
+      'relay.pool-two.net': { A: ['185.42.0.2', '185.42.0.1'] },
+    },
+  },
+  { origin: 'broken-pool.net', behaviour: 'servfail' },
+  { origin: 'silent-pool.net', behaviour: 'drop' },
+];
+
+const listings: Listings = {
+  [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+};
+
+const quotaFields = ['configured', 'dailyLimit', 'dailyRemaining', 'captchaRequired'];
+/** Not in the contract, the caller's own: left out of what GET by token returns. */
+const callerFields = [...quotaFields, 'siteKey', 'from_cache'];
+
+/** The spec's fields, then what the service adds (free-form per the spec's "not shown"). */
+const discoverFields = [
+  ...['pool', 'ips', 'token', 'from_cache', ...quotaFields],
+  ...['kind', 'results', 'exists', 'excludedNonPublic', 'rounds', 'queries', 'failedQueries'],
+  ...['saturated', 'stopReason', 'sources', 'notes', 'checked_at'],
+];
+const checkFields = [
+  ...['pool', 'results', 'token', 'from_cache', ...quotaFields],
+  ...['kind', 'details', 'listed', 'checked', 'checked_at'],
+];
+
+interface DiscoverResult {
+  pool: string;
+  ips: string[];
+  results: string[];
+  canonicalName?: string;
+  exists: boolean;
+  excludedNonPublic: number;
+  rounds: number;
+  queries: number;
+  saturated: boolean;
+  stopReason: string;
+  sources: { resolver: boolean; authoritative: string[] };
+  notes: string[];
+  token: string;
+  from_cache: boolean;
+  dailyLimit: number;
+  dailyRemaining: number;
+  [field: string]: unknown;
+}
+
+interface AddressDetail {
+  ip: string;
+  score: number;
+  verdict: string;
+  confidence: string;
+  listed: number;
+  answered: number;
+  total: number;
+  listings: { zone: string; name: string; severity: string; detail: string }[];
+  unanswered: { zone: string; status: string }[];
+}
+
+interface CheckResult {
+  pool: string;
+  results: string[];
+  details: AddressDetail[];
+  listed: number;
+  checked: number;
+  token: string;
+  from_cache: boolean;
+  dailyRemaining: number;
+  [field: string]: unknown;
+}
+
+let service: TestService;
+/** IP lists in the default zone list: the N of "0 of N lists". */
+let ipLists: number;
+
+beforeAll(async () => {
+  service = await startTestService({
+    listings,
+    zones: poolZones,
+    env: (dns) => ({
+      POOL_NS_PORT: String(dns.port),
+      POOL_NS_ALLOW_NON_PUBLIC: 'true',
+      POOL_MAX_IPS: String(maxIps),
+      DAILY_LIMIT: '200',
+    }),
+  });
+  ipLists = (await loadZoneList()).filter((zone) => zone.type === 'ip').length;
+});
+afterAll(() => service.close());
+
+async function discover(body: unknown): Promise<DiscoverResult> {
+  const response = await service.post('/pool/v1/discover', body);
+  expect(response.status, await response.clone().text()).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as DiscoverResult;
+}
+
+async function check(body: unknown): Promise<CheckResult> {
+  const response = await service.post('/pool/v1/check', body);
+  expect(response.status, await response.clone().text()).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as CheckResult;
+}
+
+async function remaining(): Promise<number> {
+  const status = (await (await service.get('/pool/v1/status')).json()) as DiscoverResult;
+  return status.dailyRemaining;
+}
+
+/** The error body of a POST route: the error triple plus the caller's quota status. */
+function postError(code: string, error: unknown = expect.any(String)) {
+  return {
+    status: 'error',
+    code,
+    error,
+    configured: expect.any(Boolean),
+    dailyLimit: expect.any(Number),
+    dailyRemaining: expect.any(Number),
+    captchaRequired: expect.any(Boolean),
+  };
+}
+
+async function expectError(response: Response, status: number, body: unknown): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await response.json()).toEqual(body);
+}
+
+/** Only what the check itself said: what GET by token returns beside `token`. */
+function withoutCallerFields(result: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(result).filter(([field]) => !callerFields.includes(field)),
+  );
+}
+
+describe('GET /pool/v1/status', () => {
+  it('answers the quota status object', async () => {
+    const response = await service.get('/pool/v1/status');
+    expect(response.status).toBe(200);
+    const status = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(status).sort()).toEqual([...quotaFields].sort());
+    expect(status).toMatchObject({ configured: true, dailyLimit: 200, captchaRequired: false });
+    expect(status.dailyRemaining).toEqual(expect.any(Number));
+  });
+});
+
+describe('POST /pool/v1/discover, happy path', () => {
+  it('answers the contract fields: the pool, its addresses sorted numerically, a token and the quota status', async () => {
+    const result = await discover({ pool: 'small.pool-one.net' });
+    expect(Object.keys(result).sort()).toEqual([...discoverFields].sort());
+    expect(result).toMatchObject({
+      kind: 'discover',
+      pool: 'small.pool-one.net',
+      ips: ['192.0.3.7', '192.0.3.8', '192.0.3.9', '192.0.3.10'],
+      exists: true,
+      excludedNonPublic: 0,
+      from_cache: false,
+      configured: true,
+      dailyLimit: 200,
+      captchaRequired: false,
+    });
+    expect(result.results).toEqual(result.ips);
+    expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(result.dailyRemaining).toEqual(expect.any(Number));
+  });
+
+  it('saturates on a small stable pool in few rounds, asking the zone’s authoritative name server found through NS', async () => {
+    const asked = service.dns.queries.length;
+    const result = await discover({ pool: 'small.pool-one.net', 'smart-token': 'fresh' });
+    // The same request as the previous test's: answered from the cache, nothing asked again.
+    expect(result.from_cache).toBe(true);
+    expect(service.dns.queries.length).toBe(asked);
+    expect(result).toMatchObject({
+      saturated: true,
+      stopReason: 'saturated',
+      sources: { resolver: true, authoritative: [service.dns.address] },
+    });
+    // Five quiet rounds in a row after the one that showed the addresses.
+    expect(result.rounds).toBeLessThanOrEqual(6);
+    expect(service.dns.queries).toContainEqual({ name: 'pool-one.net', type: 'NS' });
+  });
+
+  it('finds at least 38 addresses of a pool that answers a random 4 of its 40 per query', async () => {
+    const started = performance.now();
+    const result = await discover({ pool: 'smtp.pool-one.net' });
+    // Within the discovery's budget: CHECK_DEADLINE_MS (1500 in the test service), with slack.
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(result.ips.length).toBeGreaterThanOrEqual(38);
+    // Only the pool's addresses, each once, in numeric order.
+    expect(result.ips).toEqual(rotatingAddresses.filter((ip) => result.ips.includes(ip)));
+    expect(result.sources.authoritative).toEqual([service.dns.address]);
+    expect(result.queries).toBeLessThanOrEqual(200);
+  });
+
+  it('accepts the alias domain for pool, normalising the name to the same request', async () => {
+    const first = await discover({ pool: 'small.pool-one.net' });
+    const alias = await discover({ domain: ' Small.POOL-one.net. ' });
+    expect(alias).toMatchObject({ pool: 'small.pool-one.net', from_cache: true });
+    expect(alias.token).toBe(first.token);
+    expect(alias.ips).toEqual(first.ips);
+  });
+
+  it('prefers pool when both pool and domain are given', async () => {
+    const result = await discover({ pool: 'both.pool-one.net', domain: 'small.pool-one.net' });
+    expect(result).toMatchObject({ pool: 'both.pool-one.net', ips: ['185.43.0.2'] });
+  });
+
+  it('leaves out the private and loopback addresses of a pool and counts them', async () => {
+    const result = await discover({ pool: 'mixed.pool-one.net' });
+    expect(result).toMatchObject({ ips: ['185.41.0.1', '185.41.0.2'], excludedNonPublic: 3 });
+  });
+
+  it('follows a CNAME and discovers the canonical name’s addresses, from its own zone’s name server', async () => {
+    const result = await discover({ pool: 'mail.pool-one.net' });
+    expect(result).toMatchObject({
+      pool: 'mail.pool-one.net',
+      canonicalName: 'relay.pool-two.net',
+      ips: ['185.42.0.1', '185.42.0.2'],
+      sources: { resolver: true, authoritative: [service.dns.address] },
+    });
+    expect(service.dns.queries).toContainEqual({ name: 'pool-two.net', type: 'NS' });
+    expect(service.dns.queries).toContainEqual({ name: 'relay.pool-two.net', type: 'A' });
+  });
+
+  it('answers 200 with no addresses for a name without A records', async () => {
+    const result = await discover({ pool: 'mx-only.pool-one.net' });
+    expect(result).toMatchObject({
+      pool: 'mx-only.pool-one.net',
+      ips: [],
+      results: [],
+      exists: true,
+      saturated: false,
+    });
+    expect(result.notes).toContain('mx-only.pool-one.net exists but has no A records (NODATA).');
+  });
+
+  it('answers 200 with no addresses for a name that does not exist', async () => {
+    const result = await discover({ pool: 'missing.pool-one.net' });
+    expect(result).toMatchObject({ pool: 'missing.pool-one.net', ips: [], exists: false });
+    expect(result.notes).toContain('missing.pool-one.net does not exist (NXDOMAIN).');
+  });
+
+  it('costs one unit of the daily quota per fresh discover and none for a cached one', async () => {
+    const before = await remaining();
+    const fresh = await discover({ pool: 'fresh.pool-one.net' });
+    expect(fresh.dailyRemaining).toBe(before - 1);
+    const repeat = await discover({ pool: 'fresh.pool-one.net' });
+    expect(repeat).toMatchObject({ from_cache: true, dailyRemaining: before - 1 });
+    expect(await remaining()).toBe(before - 1);
+  });
+});
+
+describe('POST /pool/v1/check, happy path', () => {
+  beforeAll(async () => {
+    await discover({ pool: 'small.pool-one.net' });
+  });
+
+  it('answers the contract fields, one line per address in the caller’s order, listed and clean', async () => {
+    const result = await check({ pool: 'small.pool-one.net', ips: [listedIp, cleanIp] });
+    expect(Object.keys(result).sort()).toEqual([...checkFields].sort());
+    expect(result).toMatchObject({
+      kind: 'check',
+      pool: 'small.pool-one.net',
+      from_cache: false,
+      configured: true,
+      dailyLimit: 200,
+      captchaRequired: false,
+    });
+    expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(result.results).toEqual([
+      `${listedIp}: listed on 2 of ${ipLists}: zen.spamhaus.org (SBL), bl.spamcop.net`,
+      `${cleanIp}: clean (0 of ${ipLists} lists)`,
+    ]);
+  });
+
+  it('carries the structured result of each address in details, in the same order', async () => {
+    const result = await check({ pool: 'small.pool-one.net', ips: [listedIp, cleanIp] });
+    expect(result).toMatchObject({ listed: 1, checked: 2 });
+    const [listed, clean] = result.details;
+    expect(listed).toMatchObject({
+      ip: listedIp,
+      verdict: 'poor',
+      listed: 2,
+      answered: ipLists,
+      total: ipLists,
+      unanswered: [],
+    });
+    expect(listed?.listings).toEqual([
+      {
+        zone: 'zen.spamhaus.org',
+        name: 'Spamhaus ZEN',
+        severity: 'major',
+        detail: expect.stringMatching(/^SBL: /),
+      },
+      {
+        zone: 'bl.spamcop.net',
+        name: 'SpamCop Blocking List',
+        severity: 'major',
+        detail: expect.any(String),
+      },
+    ]);
+    expect(clean).toMatchObject({
+      ip: cleanIp,
+      verdict: 'good',
+      score: 100,
+      listed: 0,
+      answered: ipLists,
+      total: ipLists,
+      listings: [],
+      unanswered: [],
+    });
+  });
+
+  it('keeps the caller’s order whatever it is, normalising the pool name and the addresses', async () => {
+    const result = await check({
+      pool: 'SMALL.pool-one.net.',
+      ips: ['192.0.3.10', ` ${cleanIp} `, '192.0.3.9', listedIp],
+    });
+    expect(result.pool).toBe('small.pool-one.net');
+    expect(result.results.map((line) => line.split(':')[0])).toEqual([
+      '192.0.3.10',
+      cleanIp,
+      '192.0.3.9',
+      listedIp,
+    ]);
+    expect(result.details.map((detail) => detail.ip)).toEqual([
+      '192.0.3.10',
+      cleanIp,
+      '192.0.3.9',
+      listedIp,
+    ]);
+  });
+
+  it('costs one unit per check request, however many addresses it holds', async () => {
+    const before = await remaining();
+    const result = await check({ pool: 'small.pool-one.net', ips: ['192.0.3.9', '192.0.3.10'] });
+    expect(result.dailyRemaining).toBe(before - 1);
+    expect(await remaining()).toBe(before - 1);
+  });
+
+  it('answers a repeated identical check from the cache: same token and results, no unit spent', async () => {
+    const first = await check({ pool: 'small.pool-one.net', ips: ['192.0.3.10', listedIp] });
+    const repeat = await check({ pool: 'small.pool-one.net', ips: ['192.0.3.10', listedIp] });
+    expect(first.from_cache).toBe(false);
+    expect(repeat.from_cache).toBe(true);
+    expect(repeat.token).toBe(first.token);
+    expect(repeat.results).toEqual(first.results);
+    expect(repeat.details).toEqual(first.details);
+    expect(repeat.dailyRemaining).toBe(first.dailyRemaining);
+    // Another order is another result (its lines come in that order): checked afresh.
+    const reordered = await check({ pool: 'small.pool-one.net', ips: [listedIp, '192.0.3.10'] });
+    expect(reordered.from_cache).toBe(false);
+    expect(reordered.dailyRemaining).toBe(first.dailyRemaining - 1);
+  });
+});
+
+describe('GET /pool/v1/{token}', () => {
+  it('returns token, pool and results for a check token: the stored result the POST answered', async () => {
+    await discover({ pool: 'small.pool-one.net' });
+    const posted = await check({ pool: 'small.pool-one.net', ips: [cleanIp, '192.0.3.9'] });
+    const response = await service.get(`/pool/v1/${posted.token}`);
+    expect(response.status).toBe(200);
+    const stored = (await response.json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({
+      token: posted.token,
+      pool: 'small.pool-one.net',
+      results: posted.results,
+    });
+    expect(stored).toEqual(withoutCallerFields(posted));
+  });
+
+  it('returns the pool’s addresses as results for a discover token', async () => {
+    const posted = await discover({ pool: 'mixed.pool-one.net' });
+    const response = await service.get(`/pool/v1/${posted.token}`);
+    expect(response.status).toBe(200);
+    const stored = (await response.json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({
+      token: posted.token,
+      pool: 'mixed.pool-one.net',
+      results: ['185.41.0.1', '185.41.0.2'],
+    });
+    expect(stored).toEqual(withoutCallerFields(posted));
+  });
+
+  it('answers 404 not_found for an unknown token', async () => {
+    await expectError(await service.get('/pool/v1/AAAAAAAAAAAAAAAAAAAAAA'), 404, {
+      status: 'error',
+      code: 'not_found',
+      error: expect.any(String),
+    });
+  });
+
+  it('does not answer a pool token from another tool’s path', async () => {
+    const posted = await discover({ pool: 'small.pool-one.net' });
+    expect((await service.get(`/ip/v1/${posted.token}`)).status).toBe(404);
+    expect((await service.get(`/domain/v1/${posted.token}`)).status).toBe(404);
+  });
+});
+
+describe('share routes of the pool tool', () => {
+  let checkToken: string;
+  let discoverToken: string;
+  beforeAll(async () => {
+    discoverToken = (await discover({ pool: 'small.pool-one.net' })).token;
+    checkToken = (await check({ pool: 'small.pool-one.net', ips: [cleanIp, listedIp] })).token;
+  });
+
+  async function badgeOf(token: string) {
+    const response = await service.get(`/pool/v1/share/${token}/badge.svg`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    return parseStrictSvg(await response.text());
+  }
+
+  async function cardOf(token: string) {
+    const response = await service.get(`/pool/v1/share/${token}/card`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await response.arrayBuffer());
+    const metadata = await sharp(png).metadata();
+    const stats = await sharp(png).stats();
+    return {
+      size: [metadata.format, metadata.width, metadata.height],
+      stdev: Math.max(...stats.channels.map((channel) => channel.stdev)),
+    };
+  }
+
+  it('serves an SVG badge of a check token naming the pool and how many addresses are listed', async () => {
+    const svg = await badgeOf(checkToken);
+    expect(svg.name).toBe('svg');
+    expect(svg.attributes['aria-label']).toBe('pool small.pool-one.net: 1 of 2 listed');
+  });
+
+  it('serves an SVG badge of a discover token, with nothing checked yet', async () => {
+    const svg = await badgeOf(discoverToken);
+    expect(svg.attributes['aria-label']).toBe('pool small.pool-one.net: unknown');
+  });
+
+  it.each([
+    ['a check token', () => checkToken],
+    ['a discover token', () => discoverToken],
+  ])('serves a 1200x630 PNG card that is not blank for %s', async (_, token) => {
+    const card = await cardOf(token());
+    expect(card.size).toEqual(['png', 1200, 630]);
+    expect(card.stdev).toBeGreaterThan(10);
+  });
+
+  it('answers an unknown token with a 404: an SVG badge saying so, a JSON error for the card', async () => {
+    const badge = await service.get('/pool/v1/share/AAAAAAAAAAAAAAAAAAAAAA/badge.svg');
+    expect(badge.status).toBe(404);
+    expect(badge.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(parseStrictSvg(await badge.text()).attributes['aria-label']).toMatch(/not found/);
+    const card = await service.get('/pool/v1/share/AAAAAAAAAAAAAAAAAAAAAA/card');
+    expect(card.status).toBe(404);
+    expect(await card.json()).toMatchObject({ status: 'error', code: 'not_found' });
+  });
+
+  it('does not serve a pool token’s artefacts from another tool’s path', async () => {
+    expect((await service.get(`/ip/v1/share/${checkToken}/badge.svg`)).status).toBe(404);
+  });
+});
+
+describe('POST /pool/v1/check, errors', () => {
+  beforeAll(async () => {
+    await Promise.all([
+      discover({ pool: 'small.pool-one.net' }),
+      discover({ pool: 'mixed.pool-one.net' }),
+      discover({ pool: 'smtp.pool-one.net' }),
+      discover({ pool: 'mx-only.pool-one.net' }),
+    ]);
+  });
+
+  async function expectRefused(body: unknown, code: string, naming: string): Promise<void> {
+    const response = await service.post('/pool/v1/check', body);
+    await expectError(response, 400, postError(code, expect.stringContaining(naming)));
+  }
+
+  it('answers 400 naming an address that no discover of the pool found', async () => {
+    await expectRefused(
+      { pool: 'small.pool-one.net', ips: [cleanIp, '192.0.3.99'] },
+      'invalid_target',
+      '192.0.3.99',
+    );
+  });
+
+  it('answers 400 naming an address that a discover of another pool found', async () => {
+    await expectRefused(
+      { pool: 'small.pool-one.net', ips: [cleanIp, '185.41.0.1'] },
+      'invalid_target',
+      '185.41.0.1',
+    );
+  });
+
+  it('answers 400 for any address of a pool whose discover found none', async () => {
+    await expectRefused(
+      { pool: 'mx-only.pool-one.net', ips: [cleanIp] },
+      'invalid_target',
+      cleanIp,
+    );
+  });
+
+  it.each([
+    ['an octet over 255', '192.0.3.256'],
+    ['a leading zero', '192.0.3.07'],
+    ['a short form', '192.0.3'],
+    ['a host name', 'small.pool-one.net'],
+    ['an IPv6 address', '2a00:1450:4000::1'],
+    ['an empty string', ''],
+  ])('answers 400 naming a malformed address: %s', async (_, malformed) => {
+    const response = await service.post('/pool/v1/check', {
+      pool: 'small.pool-one.net',
+      ips: [cleanIp, malformed],
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { code: string; error: string };
+    expect(body).toEqual(postError('invalid_target'));
+    expect(body.error).toContain(`${malformed} is not a valid IPv4 address`);
+  });
+
+  it('answers 400 invalid_request for an empty list', async () => {
+    await expectRefused(
+      { pool: 'small.pool-one.net', ips: [] },
+      'invalid_request',
+      `1 to ${maxIps}`,
+    );
+  });
+
+  it('answers 400 invalid_request for more addresses than POOL_MAX_IPS', async () => {
+    const ips = rotatingAddresses.slice(0, maxIps + 1);
+    await expectRefused({ pool: 'smtp.pool-one.net', ips }, 'invalid_request', `1 to ${maxIps}`);
+  });
+
+  it('takes exactly POOL_MAX_IPS addresses', async () => {
+    const { ips: found } = await discover({ pool: 'smtp.pool-one.net' });
+    const result = await check({ pool: 'smtp.pool-one.net', ips: found.slice(0, maxIps) });
+    expect(result.results).toHaveLength(maxIps);
+  });
+
+  it('answers 400 naming a pool that was never discovered', async () => {
+    await expectRefused(
+      { pool: 'never.pool-one.net', ips: [cleanIp] },
+      'invalid_target',
+      'never.pool-one.net',
+    );
+  });
+
+  it('answers 400 invalid_request naming an address given twice, spaces around it or not', async () => {
+    await expectRefused(
+      { pool: 'small.pool-one.net', ips: [cleanIp, listedIp, ` ${cleanIp}`] },
+      'invalid_request',
+      cleanIp,
+    );
+  });
+
+  it.each([
+    ['no pool', { ips: [cleanIp] }],
+    ['no ips', { pool: 'small.pool-one.net' }],
+    ['ips that is not an array', { pool: 'small.pool-one.net', ips: cleanIp }],
+    ['an address that is a number', { pool: 'small.pool-one.net', ips: [3221226247] }],
+    ['a pool that is an array', { pool: ['small.pool-one.net'], ips: [cleanIp] }],
+  ])('answers 400 invalid_request for %s', async (_, body) => {
+    await expectError(
+      await service.post('/pool/v1/check', body),
+      400,
+      postError('invalid_request'),
+    );
+  });
+
+  it('spends no quota on a refused check', async () => {
+    const before = await remaining();
+    await service.post('/pool/v1/check', { pool: 'small.pool-one.net', ips: ['192.0.3.99'] });
+    await service.post('/pool/v1/check', { pool: 'never.pool-one.net', ips: [cleanIp] });
+    await service.post('/pool/v1/check', { pool: 'small.pool-one.net', ips: [] });
+    expect(await remaining()).toBe(before);
+  });
+});
+
+describe('POST /pool/v1/discover, errors', () => {
+  it.each([
+    ['no pool', {}],
+    ['only a captcha token', { 'smart-token': 'x' }],
+    ['a pool that is a number', { pool: 42 }],
+    ['an alias domain that is an array', { domain: ['small.pool-one.net'] }],
+  ])('answers 400 invalid_request for %s', async (_, body) => {
+    await expectError(
+      await service.post('/pool/v1/discover', body),
+      400,
+      postError('invalid_request'),
+    );
+  });
+
+  it.each([
+    ['an IPv4 address', '185.40.0.1'],
+    ['localhost', 'localhost'],
+    ['a .test name', 'smtp.pool.test'],
+    ['a .local name', 'smtp.pool.local'],
+    ['a single label', 'mailpool'],
+    ['a URL', 'https://smtp.pool-one.net/'],
+    ['an empty string', ''],
+  ])('answers 400 invalid_target for %s', async (_, pool) => {
+    await expectError(
+      await service.post('/pool/v1/discover', { pool }),
+      400,
+      postError('invalid_target'),
+    );
+  });
+
+  it('answers 400 invalid_json for a body that is not JSON', async () => {
+    await expectError(
+      await service.post('/pool/v1/discover', '{"pool": '),
+      400,
+      postError('invalid_json'),
+    );
+  });
+
+  it.each(['/pool/v1/discover', '/pool/v1/check'])(
+    'answers 415 unsupported_media_type for a body to %s not sent as JSON',
+    async (path) => {
+      const response = await fetch(service.url(path), {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"pool":"small.pool-one.net"}',
+      });
+      await expectError(response, 415, postError('unsupported_media_type'));
+    },
+  );
+
+  it('answers 503 dns_unavailable when the pool’s DNS fails, and gives the unit back', async () => {
+    const before = await remaining();
+    await expectError(
+      await service.post('/pool/v1/discover', { pool: 'smtp.broken-pool.net' }),
+      503,
+      postError('dns_unavailable', expect.stringContaining('smtp.broken-pool.net')),
+    );
+    expect(await remaining()).toBe(before);
+  });
+
+  it('answers 503 dns_unavailable within the deadline when the pool’s DNS never answers', async () => {
+    const started = performance.now();
+    await expectError(
+      await service.post('/pool/v1/discover', { pool: 'smtp.silent-pool.net' }),
+      503,
+      postError('dns_unavailable'),
+    );
+    // CHECK_DEADLINE_MS is 1500 in the test service.
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
+
+  it('spends no quota on a refused discover', async () => {
+    const before = await remaining();
+    await service.post('/pool/v1/discover', { pool: 'localhost' });
+    await service.post('/pool/v1/discover', {});
+    expect(await remaining()).toBe(before);
+  });
+});
+
+describe('the route table: OpenAPI document and 405', () => {
+  it('documents the pool routes in the OpenAPI document, discover and check as POST only', async () => {
+    const response = await fetch(`${service.url('')}/openapi.json`);
+    const doc = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
+    const base = '/tools/ip-reputation/pool/v1';
+    expect(Object.keys(doc.paths[`${base}/discover`] ?? {})).toEqual(['post']);
+    expect(Object.keys(doc.paths[`${base}/check`] ?? {})).toEqual(['post']);
+    expect(Object.keys(doc.paths[`${base}/status`] ?? {})).toEqual(['get']);
+    expect(Object.keys(doc.paths[`${base}/{token}`] ?? {})).toEqual(['get']);
+  });
+
+  it.each([
+    ['GET', '/pool/v1/discover', 'POST'],
+    ['GET', '/pool/v1/check', 'POST'],
+    ['HEAD', '/pool/v1/discover', 'POST'],
+    ['PUT', '/pool/v1/discover', 'POST'],
+    ['POST', '/pool/v1/status', 'GET, HEAD'],
+    ['DELETE', '/pool/v1/AAAAAAAAAAAAAAAAAAAAAA', 'GET, HEAD'],
+  ])('answers 405 method_not_allowed for %s %s, with Allow: %s', async (method, path, allow) => {
+    const response = await fetch(service.url(path), { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    if (method === 'HEAD') return;
+    expect(await response.json()).toEqual({
+      status: 'error',
+      code: 'method_not_allowed',
+      error: expect.any(String),
+    });
+  });
+});
+
+describe('a list that stops answering', () => {
+  it('holds no address of a full check past the deadline: each is checked on every other list', async () => {
+    const addresses = Array.from({ length: 32 }, (_, index) => `185.44.0.${index + 1}`);
+    const pool: FixtureZone = {
+      origin: 'pool-three.net',
+      records: { 'big.pool-three.net': { A: addresses } },
+    };
+    const slow = await startTestService({
+      zones: [pool],
+      env: { POOL_MAX_IPS: '32', DNS_TIMEOUT_MS: '1000', CHECK_DEADLINE_MS: '1500' },
+    });
+    try {
+      const discovered = await slow.post('/pool/v1/discover', { pool: 'big.pool-three.net' });
+      expect(discovered.status).toBe(200);
+      // After the start-up self-test, so the list is not disabled: it just stops answering.
+      const world = dnsblWorld(await loadZoneList(), {}).map((zone) =>
+        zone.origin === 'psbl.surriel.com' ? { ...zone, behaviour: 'drop' as const } : zone,
+      );
+      slow.dns.setZones([...world, pool]);
+      const started = performance.now();
+      const response = await slow.post('/pool/v1/check', {
+        pool: 'big.pool-three.net',
+        ips: addresses,
+      });
+      // The silent list's timeout (1000 ms) once, not once per batch of addresses.
+      expect(performance.now() - started).toBeLessThan(2500);
+      expect(response.status).toBe(200);
+      const result = (await response.json()) as CheckResult;
+      expect(result.results).toEqual(
+        addresses.map(
+          (ip) => `${ip}: not listed on ${ipLists - 1} of ${ipLists} lists; 1 did not answer`,
+        ),
+      );
+      expect(result.details.map((detail) => detail.unanswered)).toEqual(
+        addresses.map(() => [{ zone: 'psbl.surriel.com', status: 'timeout' }]),
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('dead DNS', () => {
+  it('reports configured: false in status and refuses a discover with 503 not_configured', async () => {
+    const dead = await startTestService({ deadDns: true });
+    try {
+      const status = await dead.get('/pool/v1/status');
+      expect(status.status).toBe(200);
+      expect(await status.json()).toMatchObject({ configured: false });
+      const response = await dead.post('/pool/v1/discover', { pool: 'smtp.pool-one.net' });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({
+        status: 'error',
+        code: 'not_configured',
+        configured: false,
+        dailyRemaining: 50,
+      });
+    } finally {
+      await dead.close();
+    }
+  });
+});
