@@ -28,6 +28,11 @@ function scoreText(score: number | null): string {
 }
 
 function message(summary: ShareSummary): string {
+  // A pool discover has checked nothing yet: what it has to show is what it found.
+  if (summary.tool === 'pool' && summary.checked === 0 && summary.addresses) {
+    const found = summary.addresses.total;
+    return `${found} address${found === 1 ? '' : 'es'} found`;
+  }
   if (summary.verdict === 'unknown' || summary.checked === 0) return 'unknown';
   if (summary.tool === 'pool') {
     const listed = summary.listed === 0 ? 'none' : String(summary.listed);

@@ -479,9 +479,9 @@ describe('share routes of the pool tool', () => {
     expect(svg.attributes['aria-label']).toBe('pool small.pool-one.net: 1 of 2 listed');
   });
 
-  it('serves an SVG badge of a discover token, with nothing checked yet', async () => {
+  it('serves an SVG badge of a discover token counting the addresses found', async () => {
     const svg = await badgeOf(discoverToken);
-    expect(svg.attributes['aria-label']).toBe('pool small.pool-one.net: unknown');
+    expect(svg.attributes['aria-label']).toBe('pool small.pool-one.net: 4 addresses found');
   });
 
   it.each([
