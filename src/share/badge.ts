@@ -1,6 +1,6 @@
 import { makeBadge } from 'badge-maker';
 import { shortenMiddle } from './shorten.js';
-import type { ShareSummary, Verdict } from './summary.js';
+import { type ShareSummary, type Verdict, addressCount, foundAddresses } from './summary.js';
 
 /** The shields.io styles a badge URL may ask for (badge-maker's `social` is left out: it has no colour). */
 export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge'] as const;
@@ -28,11 +28,8 @@ function scoreText(score: number | null): string {
 }
 
 function message(summary: ShareSummary): string {
-  // A pool discover has checked nothing yet: what it has to show is what it found.
-  if (summary.tool === 'pool' && summary.checked === 0 && summary.addresses) {
-    const found = summary.addresses.total;
-    return `${found} address${found === 1 ? '' : 'es'} found`;
-  }
+  const found = foundAddresses(summary);
+  if (found !== undefined) return `${addressCount(found)} found`;
   if (summary.verdict === 'unknown' || summary.checked === 0) return 'unknown';
   if (summary.tool === 'pool') {
     const listed = summary.listed === 0 ? 'none' : String(summary.listed);

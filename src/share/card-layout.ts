@@ -15,7 +15,7 @@ import {
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
 import { estimateWidth } from './text-width.js';
-import type { ShareSummary, Verdict } from './summary.js';
+import { type ShareSummary, type Verdict, addressCount, foundAddresses } from './summary.js';
 
 /**
  * The share card as an element tree for satori: a header (service, date), the target with its
@@ -51,6 +51,8 @@ function counted(count: number, one: string, many: string): string {
 
 function headline(summary: ShareSummary): string {
   const { tool, listed, checked } = summary;
+  const found = foundAddresses(summary);
+  if (found !== undefined) return `${addressCount(found)} found`;
   if (checked === 0) return tool === 'pool' ? 'No address checked' : 'No list answered';
   if (tool === 'pool') {
     return `${listed === 0 ? 'None' : listed} of ${counted(checked, 'address', 'addresses')} listed`;

@@ -2,7 +2,7 @@ import { oneLine } from './card-line.js';
 import { colours, contentWidth, severityColours, verdictColours } from './card-theme.js';
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
-import type { ShareListing, ShareSummary } from './summary.js';
+import { type ShareListing, type ShareSummary, foundAddresses } from './summary.js';
 
 /**
  * The panel along the bottom of the card: the most important listings, one a row with the
@@ -91,6 +91,13 @@ function checkIcon(): Element {
 }
 
 function note(summary: ShareSummary): Element {
+  if (foundAddresses(summary) !== undefined) {
+    return h(
+      'div',
+      { fontSize: 24, color: colours.muted },
+      'Not checked yet: pick addresses for a blocklist check.',
+    );
+  }
   if (summary.checked === 0) {
     return h(
       'div',

@@ -1,7 +1,7 @@
 import { colours, verdictColours } from './card-theme.js';
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
-import type { ShareSummary } from './summary.js';
+import { type ShareSummary, foundAddresses } from './summary.js';
 
 /**
  * The score as a ring in the verdict's colour, the figure in its middle. Without a score (pool
@@ -12,6 +12,9 @@ export const ringSize = 236;
 const stroke = 20;
 
 function ringFigures(summary: ShareSummary): { fraction: number; figure: string; caption: string } {
+  const found = foundAddresses(summary);
+  if (found !== undefined)
+    return { fraction: found > 0 ? 1 : 0, figure: String(found), caption: 'found' };
   if (summary.checked === 0) return { fraction: 0, figure: '–', caption: 'not checked' };
   if (summary.score !== null) {
     return {

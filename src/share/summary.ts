@@ -36,3 +36,12 @@ export interface ShareSummary {
   /** ISO 8601. */
   checkedAt: string;
 }
+
+/** A pool discover: addresses found, none checked yet. Its artefacts count what it found. */
+export function foundAddresses(summary: ShareSummary): number | undefined {
+  return summary.tool === 'pool' && summary.checked === 0 ? summary.addresses?.total : undefined;
+}
+
+export function addressCount(count: number): string {
+  return `${count} address${count === 1 ? '' : 'es'}`;
+}
