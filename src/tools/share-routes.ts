@@ -40,6 +40,12 @@ export function addShareRoutes(
     const stored = await deps.results.load(tool, token);
     return stored && summarise(stored.result);
   }
+  async function requireSummary(token: string): Promise<ShareSummary> {
+    const summary = await summaryOf(token);
+    if (!summary)
+      throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+    return summary;
+  }
 
   app.openapi(
     createRoute({
@@ -101,9 +107,7 @@ export function addShareRoutes(
     }),
     async (c: Context<AppEnv>) => {
       const token = c.req.param('token') ?? '';
-      const summary = await summaryOf(token);
-      if (!summary)
-        throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+      const summary = await requireSummary(token);
       return cacheable(c, await deps.cards.get(`${tool}:${token}`, summary), 'image/png');
     },
   );
@@ -122,9 +126,7 @@ export function addShareRoutes(
     }),
     async (c: Context<AppEnv>) => {
       const token = c.req.param('token') ?? '';
-      const summary = await summaryOf(token);
-      if (!summary)
-        throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+      const summary = await requireSummary(token);
       const page = new URL(c.req.url);
       page.search = '';
       const base = page.href.replace(/\/share\/[^/]+$/, '');
