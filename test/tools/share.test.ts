@@ -15,7 +15,8 @@ const tokens: Record<string, string> = {};
 
 async function tokenOf(path: string, body: object): Promise<string> {
   const response = await service.post(path, body);
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
 }
 
