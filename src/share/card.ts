@@ -22,7 +22,9 @@ export async function renderCard(summary: ShareSummary, fonts: CardFonts): Promi
     fonts.fontFamily,
   );
   const svg = await satori(element, { width: cardWidth, height: cardHeight, fonts: fonts.fonts });
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  // zlib level 3 without adaptive filtering: measured here 7-8 ms faster than the default (level
+  // 6, adaptive) for a card about 8 % larger (69 KB against 64 KB).
+  return sharp(Buffer.from(svg)).png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
 }
 
 /** `renderCard` with its fonts bound, e.g. as the `render` of a card cache. */

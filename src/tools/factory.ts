@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors.js';
 import type { Guard, QuotaStatus } from '../http/guard.js';
 import { jsonBody } from '../http/json-body.js';
 import type { ShareSummary } from '../share/summary.js';
+import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
 import { errorResponses, quotaStatusSchema } from './schemas.js';
 
@@ -116,8 +117,9 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       }),
       // The handler is typed loosely: results are free-form objects the schemas only document.
       async (c: Context<AppEnv>) => {
-        const body = (await c.req.json()) as z.infer<B>;
-        const prepared = await route.prepare(route.body.parse(body) as z.infer<B>);
+        // Validated by the route's own body schema before this handler runs.
+        const body = (c.req as unknown as { valid(target: 'json'): z.infer<B> }).valid('json');
+        const prepared = await route.prepare(body);
         if (!deps.isConfigured()) {
           throw new ApiError(
             'not_configured',
@@ -128,10 +130,10 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
         await deps.guard.requireCaptcha(spec.name, subject, captchaTokenOf(c, body), address);
 
         const cachedToken = await deps.results.cached(spec.name, prepared.requestKey);
-        const cached = cachedToken ? await deps.results.load(spec.name, cachedToken) : undefined;
-        if (cached) {
+        const cached = cachedToken && (await deps.results.loadJson(spec.name, cachedToken));
+        if (cachedToken && cached) {
           const status = await deps.guard.status(spec.name, subject);
-          return c.json(respond(cached.result, cached.token, true, status), 200);
+          return jsonText(c, respond(cached, cachedToken, true, status));
         }
 
         const quota = await deps.guard.consume(spec.name, subject);
@@ -141,9 +143,10 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
           if (outcome.error === 'dns_unavailable') await deps.guard.refund(spec.name, subject);
           throw new ApiError(outcome.error, outcome.reason);
         }
-        const token = await deps.results.save(spec.name, outcome.result);
+        const resultJson = JSON.stringify(outcome.result);
+        const token = await deps.results.save(spec.name, resultJson);
         await deps.results.remember(spec.name, prepared.requestKey, token);
-        return c.json(respond(outcome.result, token, false, quota), 200);
+        return jsonText(c, respond(resultJson, token, false, quota));
       },
     );
   }
@@ -179,10 +182,11 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
         },
       }),
       async (c: Context<AppEnv>) => {
-        const stored = await deps.results.load(spec.name, c.req.param('token') ?? '');
+        const token = c.req.param('token') ?? '';
+        const stored = await deps.results.loadJson(spec.name, token);
         if (!stored)
           throw new ApiError('not_found', 'no result under this token (unknown or expired)');
-        return c.json({ token: stored.token, ...stored.result }, 200);
+        return jsonText(c, spliceJson({ token }, stored, {}));
       },
     );
   }
@@ -190,8 +194,22 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
   return { app, addCheck, addTokenRoutes };
 }
 
-function respond(result: object, token: string, fromCache: boolean, quota: QuotaStatus) {
-  return { ...result, token, from_cache: fromCache, ...quota };
+/** A POST's answer: the result, its token, whether it came from the cache, the quota status. */
+function respond(
+  resultJson: string,
+  token: string,
+  fromCache: boolean,
+  quota: QuotaStatus,
+): string {
+  return spliceJson({}, resultJson, { token, from_cache: fromCache, ...quota });
+}
+
+/**
+ * A 200 with JSON text built without a stringify of the stored result. Typed `never` because the
+ * route's typed-response check only knows `c.json()`; the schemas document the same body.
+ */
+function jsonText(c: Context, json: string): never {
+  return c.body(json, 200, { 'Content-Type': 'application/json' }) as never;
 }
 
 /** DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */

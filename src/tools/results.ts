@@ -20,8 +20,11 @@ export interface StoredResult {
 }
 
 export interface ResultStore {
-  save(tool: string, result: object): Promise<string>;
+  /** Stores a result (as its JSON text) under a new token. */
+  save(tool: string, resultJson: string): Promise<string>;
   load(tool: string, token: string): Promise<StoredResult | undefined>;
+  /** The stored JSON text, for answers that pass it on without parsing it. */
+  loadJson(tool: string, token: string): Promise<string | undefined>;
   /** The token of a result for the same request made within the result TTL. */
   cached(tool: string, requestKey: string): Promise<string | undefined>;
   remember(tool: string, requestKey: string, token: string): Promise<void>;
@@ -32,14 +35,15 @@ export function createResultStore(
   ttl: { tokenMs: number; resultMs: number },
 ): ResultStore {
   return {
-    async save(tool, result) {
+    async save(tool, resultJson) {
       const token = newToken();
-      await store.set(`token:${tool}:${token}`, JSON.stringify(result), ttl.tokenMs);
+      await store.set(`token:${tool}:${token}`, resultJson, ttl.tokenMs);
       return token;
     },
+    loadJson: async (tool, token) =>
+      tokenPattern.test(token) ? store.get(`token:${tool}:${token}`) : undefined,
     async load(tool, token) {
-      if (!tokenPattern.test(token)) return undefined;
-      const text = await store.get(`token:${tool}:${token}`);
+      const text = await this.loadJson(tool, token);
       return text === undefined
         ? undefined
         : { token, result: JSON.parse(text) as Record<string, unknown> };
@@ -49,4 +53,21 @@ export function createResultStore(
       if (ttl.resultMs > 0) await store.set(`result:${tool}:${requestKey}`, token, ttl.resultMs);
     },
   };
+}
+
+/**
+ * `{...before, ...object, ...after}` as JSON text, where `objectJson` is an object's JSON text that
+ * is passed through unparsed: a stored result goes out again without a parse and a stringify.
+ */
+export function spliceJson(
+  before: Record<string, unknown>,
+  objectJson: string,
+  after: Record<string, unknown>,
+): string {
+  const parts = [
+    JSON.stringify(before).slice(1, -1),
+    objectJson.slice(1, -1),
+    JSON.stringify(after).slice(1, -1),
+  ];
+  return `{${parts.filter((part) => part !== '').join(',')}}`;
 }

@@ -147,12 +147,26 @@ export function addShareRoutes(
 
 /** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
 function cacheable(c: Context, body: Buffer, contentType: string): Response {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const etag = etagOf(body);
   const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable };
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag))
     return c.body(null, 304, headers);
-  return c.body(new Uint8Array(body), 200, { ...headers, 'Content-Type': contentType });
+  // A view of the same bytes (Hono's types want an ArrayBuffer-backed Uint8Array), not a copy.
+  const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+  return c.body(bytes, 200, { ...headers, 'Content-Type': contentType });
+}
+
+/** Cached cards come back as the same Buffer: their hash is taken once, not per request. */
+const etags = new WeakMap<Buffer, string>();
+
+function etagOf(body: Buffer): string {
+  let etag = etags.get(body);
+  if (etag === undefined) {
+    etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    etags.set(body, etag);
+  }
+  return etag;
 }
 
 function matchesEtag(header: string, etag: string): boolean {
