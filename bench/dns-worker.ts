@@ -1,0 +1,81 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadZoneList } from '../src/reputation/zones.js';
+import {
+  type FixtureDnsServer,
+  type FixtureZone,
+  startFixtureDnsServer,
+} from '../test/fixtures/dns-server.js';
+import { dnsblWorld, type Listings } from '../test/fixtures/dnsbl-world.js';
+import { reverseDnsZones } from './addresses.js';
+
+/**
+ * The fixture DNS server in a worker thread: dns2 encoding takes most of a core at full load, and
+ * on its own thread it does not compete with the benchmark's clients on the main thread.
+ */
+
+export interface WorldSpec {
+  /** Addresses (from index 0) that get PTR and forward A records. */
+  addressCount: number;
+  listings: Listings;
+  latencyMs: number;
+}
+
+/** A zone served differently: dropped, answered late, or with a failure code. */
+export interface ZoneOverride {
+  zone: string;
+  behaviour?: FixtureZone['behaviour'];
+  latencyMs?: number;
+}
+
+export type WorkerRequest =
+  | { id: number; kind: 'setLatency'; ms: number }
+  | { id: number; kind: 'override'; overrides: ZoneOverride[] }
+  | { id: number; kind: 'queryCount' }
+  | { id: number; kind: 'close' };
+
+export type WorkerReply =
+  | { kind: 'ready'; address: string; port: number }
+  | { kind: 'done'; id: number; value?: number }
+  | { kind: 'failed'; error: string };
+
+async function world(spec: WorldSpec, overrides: ZoneOverride[]): Promise<FixtureZone[]> {
+  const zones = dnsblWorld(await loadZoneList(), spec.listings).map((zone) => {
+    const override = overrides.find((entry) => entry.zone === zone.origin);
+    return override ? { ...zone, ...override, origin: zone.origin } : zone;
+  });
+  return [...zones, ...reverseDnsZones(spec.addressCount)];
+}
+
+const port = parentPort;
+if (!port) throw new Error('dns-worker.ts runs as a worker thread');
+const spec = workerData as WorldSpec;
+let server: FixtureDnsServer;
+try {
+  server = await startFixtureDnsServer({ zones: await world(spec, []), latencyMs: spec.latencyMs });
+  port.postMessage({ kind: 'ready', address: server.address, port: server.port });
+} catch (error) {
+  port.postMessage({ kind: 'failed', error: String(error) });
+  process.exit(1);
+}
+
+port.on('message', (request: WorkerRequest) => {
+  void (async () => {
+    switch (request.kind) {
+      case 'setLatency':
+        server.setLatency(request.ms);
+        break;
+      case 'override':
+        server.setZones(await world(spec, request.overrides));
+        break;
+      case 'queryCount':
+        port.postMessage({ kind: 'done', id: request.id, value: server.queries.length });
+        return;
+      case 'close':
+        await server.close();
+        port.postMessage({ kind: 'done', id: request.id });
+        port.close();
+        return;
+    }
+    port.postMessage({ kind: 'done', id: request.id });
+  })();
+});

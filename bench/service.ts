@@ -1,0 +1,144 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The service in its own process, as `npm start` runs it (`node --import tsx src/server.ts`, so
+ * the child's pid is the service's own and its RSS can be read), on a free port of 127.0.0.1.
+ */
+
+export interface RunningService {
+  pid: number;
+  /** `http://127.0.0.1:<port>/tools/ip-reputation`. */
+  base: string;
+  port: number;
+  /** CPU time the service process has used (user + system, all threads), in ms. */
+  cpuMs(): Promise<number>;
+  /** VmRSS and VmHWM of the service process, in MiB. */
+  memory(): Promise<{ rssMiB: number; hwmMiB: number }>;
+  /** SIGTERM (the service's graceful stop, which lets --cpu-prof write), SIGKILL after 15 s. */
+  stop(): Promise<void>;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const basePath = '/tools/ip-reputation';
+const readyTimeoutMs = 60_000;
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const clockTicksPerSecond = 100;
+const stopTimeoutMs = 15_000;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+const started = new Set<ChildProcessByStdio<null, Readable, Readable>>();
+/** Whatever happens to the benchmark, no service process outlives it. */
+export function killServices(): void {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export async function startService(options: {
+  dnsServer: string;
+  env?: Record<string, string>;
+  /** Directory for a V8 CPU profile of the service (node --cpu-prof). */
+  cpuProfileDir?: string;
+  /** More node flags for the service (experiments: --max-old-space-size=..., --trace-gc). */
+  nodeFlags?: string[];
+  /** Every line the service writes to stdout (its logs, --trace-gc lines). */
+  onLine?: (line: string) => void;
+}): Promise<RunningService> {
+  const port = await freePort();
+  const profiling = options.cpuProfileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
+    : [];
+  const flags = [...profiling, ...(options.nodeFlags ?? [])];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DNS_SERVERS: options.dnsServer,
+      LOG_LEVEL: 'error',
+      DAILY_LIMIT: '10000000',
+      SELFTEST_INTERVAL_S: '86400',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.add(child);
+  // Both pipes are always drained: a full pipe would block the service's writes.
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  let partial = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    keep(chunk);
+    if (!options.onLine) return;
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) options.onLine(line);
+  });
+  child.stderr.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const base = `http://127.0.0.1:${port}${basePath}`;
+
+  // LOG_LEVEL=error hides the `listening` line: ready is when the status route answers.
+  const deadline = performance.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited (${child.exitCode}): ${output}`);
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`service not ready in ${readyTimeoutMs} ms: ${output}`);
+    }
+    try {
+      const response = await fetch(`${base}/ip/v1/status`);
+      const status = (await response.json()) as { configured?: boolean };
+      if (response.ok && status.configured) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  const pid = child.pid!;
+  return {
+    pid,
+    base,
+    port,
+    async cpuMs() {
+      // /proc/<pid>/stat: fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+    },
+    async memory() {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      const kib = (field: string) =>
+        Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+      return {
+        rssMiB: Math.round(kib('VmRSS') / 102.4) / 10,
+        hwmMiB: Math.round(kib('VmHWM') / 102.4) / 10,
+      };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), stopTimeoutMs);
+      await exited;
+      clearTimeout(timer);
+      started.delete(child);
+    },
+  };
+}
