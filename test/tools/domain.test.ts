@@ -686,24 +686,3 @@ describe('GET /domain/v1/{token} and other routes, errors', () => {
     });
   });
 });
-
-describe('dead DNS', () => {
-  it('reports configured: false in status and refuses a POST with 503 not_configured', async () => {
-    const dead = await startTestService({ deadDns: true });
-    try {
-      const status = await dead.get('/domain/v1/status');
-      expect(status.status).toBe(200);
-      expect(await status.json()).toMatchObject({ configured: false });
-      const response = await dead.post('/domain/v1', { domain: 'sender-one.com' });
-      expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({
-        status: 'error',
-        code: 'not_configured',
-        configured: false,
-        dailyRemaining: 50,
-      });
-    } finally {
-      await dead.close();
-    }
-  });
-});

@@ -402,25 +402,28 @@ describe('500 internal', () => {
 });
 
 describe('503 not_configured', () => {
-  it('reports configured: false in status and refuses a POST while DNS is dead', async () => {
-    const dead = await startTestService({ deadDns: true });
-    try {
-      const status = await dead.get('/ip/v1/status');
-      expect(status.status).toBe(200);
-      expect(await status.json()).toMatchObject({ configured: false });
-      await expectError(
-        await dead.post('/ip/v1', { target: '8.8.4.4' }),
-        503,
-        postError('not_configured'),
-      );
-      // Refused before anything was counted.
-      expect(await (await dead.get('/ip/v1/status')).json()).toMatchObject({
-        dailyRemaining: 50,
-      });
-    } finally {
-      await dead.close();
-    }
-  });
+  it.each([
+    ['ip', '/ip/v1', { target: '8.8.4.4' }],
+    ['domain', '/domain/v1', { domain: 'sender-one.com' }],
+    ['pool', '/pool/v1/discover', { pool: 'smtp.pool-one.net' }],
+  ])(
+    'reports configured: false in the %s status and refuses its POST while DNS is dead',
+    async (tool, path, body) => {
+      const dead = await startTestService({ deadDns: true });
+      try {
+        const status = await dead.get(`/${tool}/v1/status`);
+        expect(status.status).toBe(200);
+        expect(await status.json()).toMatchObject({ configured: false });
+        await expectError(await dead.post(path, body), 503, postError('not_configured'));
+        // Refused before anything was counted.
+        expect(await (await dead.get(`/${tool}/v1/status`)).json()).toMatchObject({
+          dailyRemaining: 50,
+        });
+      } finally {
+        await dead.close();
+      }
+    },
+  );
 });
 
 describe('never leaks internals', () => {

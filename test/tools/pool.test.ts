@@ -774,24 +774,3 @@ describe('a list that stops answering', () => {
     }
   });
 });
-
-describe('dead DNS', () => {
-  it('reports configured: false in status and refuses a discover with 503 not_configured', async () => {
-    const dead = await startTestService({ deadDns: true });
-    try {
-      const status = await dead.get('/pool/v1/status');
-      expect(status.status).toBe(200);
-      expect(await status.json()).toMatchObject({ configured: false });
-      const response = await dead.post('/pool/v1/discover', { pool: 'smtp.pool-one.net' });
-      expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({
-        status: 'error',
-        code: 'not_configured',
-        configured: false,
-        dailyRemaining: 50,
-      });
-    } finally {
-      await dead.close();
-    }
-  });
-});
