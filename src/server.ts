@@ -8,15 +8,20 @@ import { createServices } from './services.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 
+/** A bad configuration or zone list stops the process with its message, not a stack trace. */
+function stop(error: unknown): never {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
 let config;
 try {
   config = readConfig(process.env);
 } catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
+  stop(error);
 }
 const log = createLogger(config.logLevel, (line) => process.stdout.write(`${line}\n`));
-const services = await createServices(config, log);
+const services = await createServices(config, log).catch(stop);
 const app = createApp({
   ...services,
   config,

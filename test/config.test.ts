@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -115,9 +118,9 @@ describe('readConfig', () => {
 });
 
 describe('the server with a bad variable', () => {
-  it('exits non-zero, printing the variable name', async () => {
+  async function startServer(env: Record<string, string>) {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, DAILY_LIMIT: '0', PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -125,8 +128,25 @@ describe('the server with a bad variable', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, output };
+  }
+
+  it('exits non-zero, printing the variable name', async () => {
+    const { code, output } = await startServer({ DAILY_LIMIT: '0' });
     expect(code).not.toBe(0);
     expect(output).toMatch(/DAILY_LIMIT/);
     expect(output).not.toMatch(/listening/);
+  });
+
+  it('exits non-zero on a bad zone list, naming the entry, without a stack trace', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'zones-')), 'zones.json');
+    writeFileSync(
+      file,
+      JSON.stringify([{ zone: 'Not A Zone', type: 'ip', name: 'x', severity: 'major' }]),
+    );
+    const { code, output } = await startServer({ DNSBL_ZONES_FILE: file });
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/invalid zone list at 0\.zone/);
+    expect(output).not.toMatch(/ at .+:\d+:\d+/);
   });
 });
