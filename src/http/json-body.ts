@@ -18,6 +18,25 @@ export const maxBodyBytes = 16 * 1024;
  */
 const jsonMediaType = /^application\/([a-z.-]+\+)?json(;\s*[a-z0-9-]+=([^;]+))*$/i;
 
+const tooLarge = () => {
+  throw new ApiError('body_too_large', `the request body is larger than ${maxBodyBytes} bytes`);
+};
+const streamingLimit = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
+
+/**
+ * A body with a Content-Length is judged by it before it is read (Node's parser holds the body to
+ * that length); only a chunked one goes through hono's bodyLimit, whose `c.req.raw.body` builds a
+ * full fetch Request (AbortController, web stream): measured at 40 % of a cached check's CPU.
+ */
+const declaredLengthOrStreamingLimit: MiddlewareHandler = async (c, next) => {
+  const declared = c.req.header('content-length');
+  if (declared === undefined || c.req.header('transfer-encoding') !== undefined) {
+    return streamingLimit(c, next);
+  }
+  if (Number.parseInt(declared, 10) > maxBodyBytes) tooLarge();
+  await next();
+};
+
 export function jsonBody(): MiddlewareHandler[] {
   return [
     async (c, next) => {
@@ -30,15 +49,7 @@ export function jsonBody(): MiddlewareHandler[] {
       }
       await next();
     },
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: () => {
-        throw new ApiError(
-          'body_too_large',
-          `the request body is larger than ${maxBodyBytes} bytes`,
-        );
-      },
-    }),
+    declaredLengthOrStreamingLimit,
     async (c, next) => {
       const text = await c.req.text();
       let body: unknown;

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestService, startTestService } from '../support/service.js';
+
+/** CORS_ORIGINS: which browser origins may read the API's answers (badges embed anywhere anyway). */
+
+describe('with a list of origins', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ env: { CORS_ORIGINS: 'https://app.sender-one.com' } });
+  });
+  afterAll(() => service.close());
+
+  it('allows a listed origin, varying on Origin, and exposes Retry-After', async () => {
+    const response = await service.get('/ip/v1/status', { Origin: 'https://app.sender-one.com' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
+    expect(response.headers.get('vary')).toMatch(/Origin/);
+    expect(response.headers.get('access-control-expose-headers')).toBe('Retry-After');
+  });
+
+  it('does not allow another origin', async () => {
+    const response = await service.get('/ip/v1/status', { Origin: 'https://evil.sender-two.com' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers a preflight for a listed origin with the allowed methods', async () => {
+    const response = await fetch(service.url('/ip/v1'), {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://app.sender-one.com',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
+    expect(response.headers.get('access-control-allow-methods')).toMatch(/POST/);
+  });
+});
+
+describe('with the default', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+
+  it('allows any origin on answers and on errors', async () => {
+    const ok = await service.get('/ip/v1/status', { Origin: 'https://anywhere.sender-one.com' });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+    const error = await service.post(
+      '/ip/v1',
+      { target: '10.0.0.1' },
+      { Origin: 'https://x.sender-one.com' },
+    );
+    expect(error.status).toBe(400);
+    expect(error.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
