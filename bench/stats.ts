@@ -1,4 +1,16 @@
+import { readFileSync } from 'node:fs';
+
 /** Small measurement helpers: percentiles, timing, and a bounded pool of concurrent workers. */
+
+/**
+ * CPU time (user + system) of this process's main thread alone, in ms: the fixture DNS server's
+ * worker thread is not counted. /proc/self/task/<pid>/stat, fields 14 and 15, in 1/100 s.
+ */
+export function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
