@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -97,4 +98,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await dns.close();
     },
   };
+}
+
+/** The quota status object of a status endpoint: exactly the contract's fields. */
+export async function expectQuotaStatus(response: Response, dailyLimit: number): Promise<void> {
+  expect(response.status).toBe(200);
+  const status = (await response.json()) as Record<string, unknown>;
+  expect(Object.keys(status).sort()).toEqual(
+    ['captchaRequired', 'configured', 'dailyLimit', 'dailyRemaining'].sort(),
+  );
+  expect(status).toMatchObject({ configured: true, dailyLimit, captchaRequired: false });
+  expect(status.dailyRemaining).toEqual(expect.any(Number));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureZone } from '../fixtures/dns-server.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';
 
 /**
  * The IP tool over real HTTP: POST /ip/v1, GET /ip/v1/{token}, GET /ip/v1/status and the OpenAPI
@@ -232,12 +232,7 @@ describe('GET /ip/v1/{token}', () => {
 
 describe('GET /ip/v1/status', () => {
   it('answers the quota status object', async () => {
-    const response = await service.get('/ip/v1/status');
-    expect(response.status).toBe(200);
-    const status = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(status).sort()).toEqual([...quotaFields].sort());
-    expect(status).toMatchObject({ configured: true, dailyLimit: 50, captchaRequired: false });
-    expect(status.dailyRemaining).toEqual(expect.any(Number));
+    await expectQuotaStatus(await service.get('/ip/v1/status'), 50);
   });
 });
 
