@@ -9,8 +9,9 @@ import { dnsblWorld, type Listings } from '../test/fixtures/dnsbl-world.js';
 import { reverseDnsZones } from './addresses.js';
 
 /**
- * The fixture DNS server in a worker thread: dns2 encoding takes most of a core at full load, and
- * on its own thread it does not compete with the benchmark's clients on the main thread.
+ * The fixture DNS server in a worker thread: at full load it takes a core (plain UDP queries go
+ * through test/fixtures/dns-wire.ts, tens of thousands a second), and on its own thread it does
+ * not compete with the benchmark's clients on the main thread.
  */
 
 export interface WorldSpec {
