@@ -34,7 +34,7 @@ export function createBareDns(server: string, ipZones: readonly string[]): BareD
 
 /**
  * Waits (at most `maxMs`) until the server answers a fresh question within `quickMs`: after a
- * flood (the peer's bulk mode sends faster than the fixture answers) its socket holds a backlog
+ * flood (the peer's bulk mode puts every query on the wire at once) its socket may hold a backlog
  * that would delay the next section's queries. Returns how long it waited.
  */
 export async function waitUntilIdle(

@@ -24,7 +24,7 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
     `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(script)}); })`,
     { eval: true, workerData: spec },
   );
-  const pending = new Map<number, (value: number | undefined) => void>();
+  const pending = new Map<number, () => void>();
   let nextId = 1;
   let failure: Error | undefined;
 
@@ -38,7 +38,7 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
         clearTimeout(timer);
         reject(new Error(`fixture DNS: ${reply.error}`));
       } else {
-        pending.get(reply.id)?.(reply.value);
+        pending.get(reply.id)?.();
         pending.delete(reply.id);
       }
     });
@@ -49,7 +49,7 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
     });
   });
 
-  function request(message: WithoutId<WorkerRequest>): Promise<number | undefined> {
+  function request(message: WithoutId<WorkerRequest>): Promise<void> {
     if (failure) return Promise.reject(failure);
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -57,9 +57,9 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
         pending.delete(id);
         reject(new Error(`fixture DNS did not answer ${message.kind}`));
       }, requestTimeoutMs);
-      pending.set(id, (value) => {
+      pending.set(id, () => {
         clearTimeout(timer);
-        resolve(value);
+        resolve();
       });
       worker.postMessage({ ...message, id });
     });
@@ -67,8 +67,8 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
 
   return {
     address: ready.address,
-    setLatency: async (ms) => void (await request({ kind: 'setLatency', ms })),
-    override: async (overrides) => void (await request({ kind: 'override', overrides })),
+    setLatency: (ms) => request({ kind: 'setLatency', ms }),
+    override: (overrides) => request({ kind: 'override', overrides }),
     async close() {
       try {
         await request({ kind: 'close' });

@@ -31,12 +31,11 @@ export interface ZoneOverride {
 export type WorkerRequest =
   | { id: number; kind: 'setLatency'; ms: number }
   | { id: number; kind: 'override'; overrides: ZoneOverride[] }
-  | { id: number; kind: 'queryCount' }
   | { id: number; kind: 'close' };
 
 export type WorkerReply =
   | { kind: 'ready'; address: string; port: number }
-  | { kind: 'done'; id: number; value?: number }
+  | { kind: 'done'; id: number }
   | { kind: 'failed'; error: string };
 
 async function world(spec: WorldSpec, overrides: ZoneOverride[]): Promise<FixtureZone[]> {
@@ -68,9 +67,6 @@ port.on('message', (request: WorkerRequest) => {
       case 'override':
         server.setZones(await world(spec, request.overrides));
         break;
-      case 'queryCount':
-        port.postMessage({ kind: 'done', id: request.id, value: server.queries.length });
-        return;
       case 'close':
         await server.close();
         port.postMessage({ kind: 'done', id: request.id });

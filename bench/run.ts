@@ -388,7 +388,6 @@ try {
       ratio: ratioOf(oursRate, peerRate),
       target: 'faster than the peer',
       met: oursRate > peerRate,
-      note: 'both sides are bound by the fixture DNS (dns2), so the rates are close and vary run to run; the CPU row below is the steadier comparison',
     });
     rows.push({
       section: 3,

@@ -68,20 +68,42 @@ function withTtl(records: { address: string; ttl: number }[]) {
   };
 }
 
+/**
+ * c-ares sends all of a channel's queries to one server from one UDP socket. With hundreds of
+ * queries in flight, a burst of answers overflows that socket's receive buffer (about 208 KB by
+ * default on Linux) and the kernel drops them: `npm run bench` measured RcvbufErrors and lost
+ * listings at 32 checks in flight. The configured servers therefore get several channels, used
+ * in turn, so a burst spreads over several sockets.
+ */
+const configuredServerChannels = 8;
+
+interface Channels {
+  resolvers: dns.Resolver[];
+  next: number;
+}
+
 export function createNodeTransport(options: NodeTransportOptions): Resolver {
-  // One c-ares channel per server set; pool discovery asks each pool's own name servers, so the
-  // sets are bounded rather than kept forever.
-  const resolvers = new LRUCache<string, dns.Resolver>({ max: 256 });
+  // Pool discovery asks each pool's own name servers, one channel per server set, so the sets are
+  // bounded rather than kept forever.
+  const channelsBySet = new LRUCache<string, Channels>({ max: 256 });
+
+  function newResolver(servers: readonly string[]): dns.Resolver {
+    // c-ares `tries` counts the first attempt too.
+    const resolver = new dns.Resolver({ timeout: options.timeoutMs, tries: options.retries + 1 });
+    if (servers.length > 0) resolver.setServers([...servers]);
+    return resolver;
+  }
 
   function resolverFor(servers: readonly string[]): dns.Resolver {
     const key = servers.join(',');
-    let resolver = resolvers.get(key);
-    if (!resolver) {
-      // c-ares `tries` counts the first attempt too.
-      resolver = new dns.Resolver({ timeout: options.timeoutMs, tries: options.retries + 1 });
-      if (servers.length > 0) resolver.setServers([...servers]);
-      resolvers.set(key, resolver);
+    let channels = channelsBySet.get(key);
+    if (!channels) {
+      const count = servers === options.servers ? configuredServerChannels : 1;
+      channels = { resolvers: Array.from({ length: count }, () => newResolver(servers)), next: 0 };
+      channelsBySet.set(key, channels);
     }
+    const resolver = channels.resolvers[channels.next]!;
+    channels.next = (channels.next + 1) % channels.resolvers.length;
     return resolver;
   }
 

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { ApiError } from './errors.js';
-import { msUntilNextUtcDay, utcDay } from './utc-day.js';
+import { createUtcDays } from './utc-day.js';
 
 /**
  * The quota and captcha rules of DESIGN.md: checks are counted per tool, per caller, per UTC day;
@@ -50,14 +50,22 @@ export interface Guard {
 
 export function createGuard(options: GuardOptions): Guard {
   const { store, clock, dailyLimit, captcha } = options;
-  const counterKey = (tool: string, subject: string) =>
-    `quota:${tool}:${subject}:${utcDay(clock())}`;
-  // Counters outlive their day by a minute, so a request at 23:59:59.9 never sees a reset counter.
-  const counterTtl = () => msUntilNextUtcDay(clock()) + 60_000;
+  const dayOf = createUtcDays();
+
+  /** A caller's counter for today and the ms until it resets, from one reading of the clock. */
+  function counter(tool: string, subject: string) {
+    const now = clock();
+    const day = dayOf(now);
+    const msLeft = day.endsAt - now.getTime();
+    // Counters outlive their day by a minute, so a request at 23:59:59.9 never sees a reset counter.
+    return { key: `quota:${tool}:${subject}:${day.key}`, ttl: msLeft + 60_000, msLeft };
+  }
 
   /** Adding nothing reads the counter (Store has no separate read for counters). */
-  const used = (tool: string, subject: string) =>
-    store.increment(counterKey(tool, subject), 0, counterTtl());
+  function used(tool: string, subject: string): Promise<number> {
+    const { key, ttl } = counter(tool, subject);
+    return store.increment(key, 0, ttl);
+  }
 
   function statusFor(count: number): QuotaStatus {
     const captchaRequired = captcha !== undefined && count >= captcha.freeChecks;
@@ -92,10 +100,11 @@ export function createGuard(options: GuardOptions): Guard {
     },
 
     async consume(tool, subject) {
-      const count = await store.increment(counterKey(tool, subject), 1, counterTtl());
+      const { key, ttl, msLeft } = counter(tool, subject);
+      const count = await store.increment(key, 1, ttl);
       if (count > dailyLimit) {
-        await store.increment(counterKey(tool, subject), -1, counterTtl());
-        const retryAfter = Math.ceil(msUntilNextUtcDay(clock()) / 1000);
+        await store.increment(key, -1, ttl);
+        const retryAfter = Math.ceil(msLeft / 1000);
         throw new ApiError(
           'quota_exceeded',
           `the daily limit of ${dailyLimit} checks is used up; it resets at 00:00 UTC`,
@@ -107,7 +116,8 @@ export function createGuard(options: GuardOptions): Guard {
     },
 
     async refund(tool, subject) {
-      await store.increment(counterKey(tool, subject), -1, counterTtl());
+      const { key, ttl } = counter(tool, subject);
+      await store.increment(key, -1, ttl);
     },
   };
 }

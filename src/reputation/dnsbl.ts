@@ -61,18 +61,23 @@ export function queryZone(zone: DnsblZone, spamhausDqsKey?: string): string {
   return spamhausDqsKey && label ? `${spamhausDqsKey}.${label}.dq.spamhaus.net` : zone.zone;
 }
 
-/** RFC 5782 §2.1 (IPv4: reversed octets) and §2.3 (domains: the name itself) under the zone. */
-export function queryName(target: DnsblTarget, zoneName: string): string {
-  const label = target.kind === 'ip' ? reversedOctets(target.address) : target.name;
-  return `${label}.${zoneName}`;
+/** What goes in front of a zone: RFC 5782 §2.1 (IPv4: reversed octets), §2.3 (domains: the name). */
+function targetLabel(target: DnsblTarget): string {
+  return target.kind === 'ip' ? reversedOctets(target.address) : target.name;
 }
 
 export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   const { resolver, zones, disabledReason, spamhausDqsKey } = options;
+  // Worked out once, not once per query of every check.
+  const zonesByType = {
+    ip: zones.filter((zone) => zone.type === 'ip'),
+    domain: zones.filter((zone) => zone.type === 'domain'),
+  };
+  const askedZone = new Map(zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey)]));
 
   async function checkZone(
     zone: DnsblZone,
-    target: DnsblTarget,
+    label: string,
     deadline: Deadline,
   ): Promise<ListResult> {
     const base: ListResult = {
@@ -86,7 +91,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     const disabled = disabledReason(zone);
     if (disabled !== undefined) return { ...base, status: 'disabled', error: disabled };
 
-    const name = queryName(target, queryZone(zone, spamhausDqsKey));
+    const name = `${label}.${askedZone.get(zone)}`;
     const outcome = await deadline.race(resolver.query(name, 'A'), null);
     if (outcome === null || outcome.status === 'timeout') {
       return { ...base, status: 'timeout', error: 'no answer in time' };
@@ -131,8 +136,10 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
 
   return {
     async check(target, deadline) {
-      const asked = zones.filter((zone) => zone.type === target.kind);
-      const lists = await Promise.all(asked.map((zone) => checkZone(zone, target, deadline)));
+      const label = targetLabel(target);
+      const lists = await Promise.all(
+        zonesByType[target.kind].map((zone) => checkZone(zone, label, deadline)),
+      );
       return {
         lists,
         listed: lists.filter((list) => list.status === 'listed').length,

@@ -69,7 +69,9 @@ export function createDomainTool(deps: ToolDeps & DomainCheckDeps) {
       const domain = parsed.target;
       return {
         requestKey: domain.name,
-        run: () => checkDomain(deps, domain),
+        run() {
+          return checkDomain(deps, domain);
+        },
       };
     },
   });

@@ -82,7 +82,12 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
       if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
       const { target } = parsed;
       const requestKey = target.kind === 'ipv4' ? target.address : target.name;
-      return { requestKey, run: () => checkIp(deps, target) };
+      return {
+        requestKey,
+        run() {
+          return checkIp(deps, target);
+        },
+      };
     },
   });
   tool.addTokenRoutes();

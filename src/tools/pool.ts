@@ -149,10 +149,12 @@ export function createPoolTool(deps: PoolToolDeps) {
       }
       return {
         requestKey: `check ${pool} ${ips.join(',')}`,
-        run: async () => ({
-          ok: true,
-          result: { kind: 'check', ...(await checkPoolAddresses(deps, pool, ips)) },
-        }),
+        async run() {
+          return {
+            ok: true,
+            result: { kind: 'check', ...(await checkPoolAddresses(deps, pool, ips)) },
+          };
+        },
       };
     },
   });
