@@ -11,7 +11,7 @@ import { createCardRenderer } from './share/card.js';
 import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
 
-/** About 400 cards of 40-90 KB. */
+/** About 650 cards of 35-65 KB. */
 const cardCacheBytes = 32 * 1024 * 1024;
 
 /**

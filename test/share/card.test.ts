@@ -13,8 +13,10 @@ async function expectCard(png: Buffer): Promise<void> {
   const { format, width, height } = await image.metadata();
   expect({ format, width, height }).toEqual({ format: 'png', width: 1200, height: 630 });
   // A blank or single-colour image has no variance; a drawn card has plenty.
-  const { channels } = await image.stats();
+  const { channels, isOpaque } = await image.stats();
   expect(Math.max(...channels.map((channel) => channel.stdev))).toBeGreaterThan(20);
+  // Opaque, so resvg's premultiplied pixels were encoded as they are without a colour shift.
+  expect(isOpaque).toBe(true);
 }
 
 const cases: Array<[string, Partial<ShareSummary>]> = [

@@ -2,7 +2,7 @@ import satori from 'satori';
 import { describe, expect, it } from 'vitest';
 import { fitTarget } from '../../src/share/card-target.js';
 import { readCardFonts } from '../../src/share/fonts.js';
-import { shortenEnd, shortenMiddle } from '../../src/share/shorten.js';
+import { graphemesOf, shortenEnd, shortenMiddle } from '../../src/share/shorten.js';
 import { estimateWidth, wrapName } from '../../src/share/text-width.js';
 import { cyrillicName, longestName } from './fixtures.js';
 
@@ -19,6 +19,21 @@ describe('shortenMiddle', () => {
     // "é" as e + combining acute, and a flag made of two regional indicators
     const shortened = shortenMiddle('e\u0301e\u0301e\u0301🇷🇺🇷🇺🇷🇺', 4);
     expect(shortened).toBe('e\u0301…🇷🇺🇷🇺');
+  });
+});
+
+describe('graphemesOf', () => {
+  it('splits ASCII with an ellipsis as the segmenter does, and still joins accents and flags', () => {
+    const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    for (const text of [
+      'mail.ex…ple.com',
+      ' ~!"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}',
+      'e\u0301…🇷🇺',
+    ]) {
+      expect(graphemesOf(text)).toEqual(
+        Array.from(segmenter.segment(text), (part) => part.segment),
+      );
+    }
   });
 });
 
