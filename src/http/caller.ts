@@ -74,6 +74,8 @@ export function callerAddress(
   header: (name: string) => string | undefined,
   trust: TrustProxy,
 ): string {
+  // A plain dotted quad is already in canonical form: the common case skips parsing.
+  if (trust.mode === 'none' && isDottedQuad(peer)) return peer;
   const peerAddress = parseAddress(peer);
   if (!peerAddress) return peer;
   switch (trust.mode) {
@@ -115,6 +117,7 @@ function inRange(address: Address, [network, prefix]: Range): boolean {
  * (RFC 6177), so rotating through one's own addresses must not buy fresh quota.
  */
 export function quotaSubject(address: string): string {
+  if (isDottedQuad(address)) return address;
   const parsed = parseAddress(address);
   if (!(parsed instanceof ipaddr.IPv6)) return parsed?.toString() ?? address;
   const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]);

@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.js';
+import { jsonResponse } from '../http/cors.js';
 import { ApiError } from '../http/errors.js';
 import type { Guard, QuotaStatus } from '../http/guard.js';
 import { invalidRequest, jsonBodyGate, readJsonBody } from '../http/json-body.js';
@@ -207,8 +208,8 @@ function respond(
  * A 200 with JSON text built without a stringify of the stored result. Typed `never` because the
  * route's typed-response check only knows `c.json()`; the schemas document the same body.
  */
-function jsonText(c: Context, json: string): never {
-  return c.body(json, 200, { 'Content-Type': 'application/json' }) as never;
+function jsonText(c: Context<AppEnv>, json: string): never {
+  return jsonResponse(c, json) as never;
 }
 
 /** DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */

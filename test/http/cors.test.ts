@@ -17,6 +17,24 @@ describe('with a list of origins', () => {
     expect(response.headers.get('access-control-expose-headers')).toBe('Retry-After');
   });
 
+  it('puts the same headers on a fresh check, a cached one, GET by token and the badge', async () => {
+    const origin = { Origin: 'https://app.sender-one.com' };
+    const fresh = await service.post('/ip/v1', { target: '8.8.4.4' }, origin);
+    const { token } = (await fresh.json()) as { token: string };
+    const answers = [
+      fresh,
+      await service.post('/ip/v1', { target: '8.8.4.4' }, origin),
+      await service.get(`/ip/v1/${token}`, origin),
+      await service.get(`/ip/v1/share/${token}/badge.svg`, origin),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
+      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      expect(answer.headers.get('vary')).toBe('Origin');
+    }
+  });
+
   it('does not allow another origin', async () => {
     const response = await service.get('/ip/v1/status', { Origin: 'https://evil.sender-two.com' });
     expect(response.status).toBe(200);
@@ -55,5 +73,18 @@ describe('with the default', () => {
     );
     expect(error.status).toBe(400);
     expect(error.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('allows any origin on a cached check and on GET by token, without Vary', async () => {
+    const first = await service.post('/ip/v1', { target: '8.8.4.4' });
+    const { token } = (await first.json()) as { token: string };
+    const cached = await service.post('/ip/v1', { target: '8.8.4.4' });
+    expect(((await cached.json()) as { from_cache: boolean }).from_cache).toBe(true);
+    for (const answer of [cached, await service.get(`/ip/v1/${token}`)]) {
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.headers.get('vary')).toBeNull();
+    }
   });
 });
