@@ -52,7 +52,7 @@ const concurrency = 32;
 const latencySamples = 240;
 const throughputRounds = 2;
 const throughputPerRound = 1000;
-const peerRounds = 2;
+const peerRounds = 4;
 const peerPerRound = 500;
 const memoryChecks = envNumber('BENCH_MEMORY_CHECKS', 20_000);
 const cachedSeconds = 10;
@@ -336,37 +336,24 @@ try {
   // -------------------------------------------------------------------------------------------
   // 3. The peer (npm `dnsbl`) beside our DNSBL engine alone, in this process, same fixture.
   if (selected.has('peer')) {
-    progress(`3. peer: ${peerRounds} rounds of ${peerPerRound} addresses, peer then ours`);
+    progress(`3. peer: ${peerRounds} rounds of ${peerPerRound} addresses, each side first in turn`);
     await dns.setLatency(0);
     const sides = {
       ours: { done: 0, ms: 0, cpuMs: 0, listed: new Map<string, Set<string>>() },
       peer: { done: 0, ms: 0, cpuMs: 0, listed: new Map<string, Set<string>>() },
     };
-    for (const addresses of sets.peer) {
-      const peerCpu = mainThreadCpuMs();
-      const peer = await runPeerPerCheck(
-        dns.address,
-        ipZoneNames,
-        addresses,
-        concurrency,
-        peerTimeouts,
-        60_000,
-      );
-      sides.peer.cpuMs += mainThreadCpuMs() - peerCpu;
-      const oursCpu = mainThreadCpuMs();
-      const ours = await runOurs(
-        dns.address,
-        ipZones,
-        addresses,
-        concurrency,
-        peerTimeouts,
-        60_000,
-      );
-      sides.ours.cpuMs += mainThreadCpuMs() - oursCpu;
-      for (const [side, run] of [
-        ['peer', peer],
-        ['ours', ours],
-      ] as const) {
+    const runSide = (side: 'ours' | 'peer', addresses: readonly string[]) =>
+      side === 'ours'
+        ? runOurs(dns.address, ipZones, addresses, concurrency, peerTimeouts, 60_000)
+        : runPeerPerCheck(dns.address, ipZoneNames, addresses, concurrency, peerTimeouts, 60_000);
+    // The same addresses for both sides in a round; who goes first alternates, so neither side
+    // always meets the fixture's socket backlog or the machine's slow moments.
+    for (const [index, addresses] of sets.peer.entries()) {
+      const order = index % 2 === 0 ? (['peer', 'ours'] as const) : (['ours', 'peer'] as const);
+      for (const side of order) {
+        const cpuBefore = mainThreadCpuMs();
+        const run = await runSide(side, addresses);
+        sides[side].cpuMs += mainThreadCpuMs() - cpuBefore;
         sides[side].done += run.done;
         sides[side].ms += run.ms;
         for (const [address, zones] of run.listed) sides[side].listed.set(address, zones);

@@ -47,19 +47,26 @@ type Lookup = (
   name: string,
 ) => Promise<{ records: unknown[]; ttl: number }>;
 
+const unknownTtl = (records: unknown[]) => ({ records, ttl: unknownTtlSeconds });
+
+// Promise chains rather than async functions: one promise fewer per query, every query of a check.
 const lookups: { [T in RecordType]: Lookup } = {
-  A: async (r, name) => withTtl(await r.resolve4(name, { ttl: true })),
-  AAAA: async (r, name) => withTtl(await r.resolve6(name, { ttl: true })),
-  PTR: async (r, name) => ({ records: await r.resolvePtr(name), ttl: unknownTtlSeconds }),
+  A: (r, name) => r.resolve4(name, { ttl: true }).then(withTtl),
+  AAAA: (r, name) => r.resolve6(name, { ttl: true }).then(withTtl),
+  PTR: (r, name) => r.resolvePtr(name).then(unknownTtl),
   // RFC 7208 §3.3: the character-strings of one TXT record are joined without spaces.
-  TXT: async (r, name) => ({
-    records: (await r.resolveTxt(name)).map((chunks) => chunks.join('')),
-    ttl: unknownTtlSeconds,
-  }),
-  MX: async (r, name) => ({ records: await r.resolveMx(name), ttl: unknownTtlSeconds }),
-  NS: async (r, name) => ({ records: await r.resolveNs(name), ttl: unknownTtlSeconds }),
-  CNAME: async (r, name) => ({ records: await r.resolveCname(name), ttl: unknownTtlSeconds }),
+  TXT: (r, name) =>
+    r.resolveTxt(name).then((records) => unknownTtl(records.map((chunks) => chunks.join('')))),
+  MX: (r, name) => r.resolveMx(name).then(unknownTtl),
+  NS: (r, name) => r.resolveNs(name).then(unknownTtl),
+  CNAME: (r, name) => r.resolveCname(name).then(unknownTtl),
 };
+
+/** Every c-ares failure names its query as `syscall`; other errors are bugs and propagate. */
+function failureOutcome(error: NodeJS.ErrnoException): DnsOutcome<never> {
+  if (error.syscall === undefined) throw error;
+  return { status: statusByErrorCode[error.code ?? ''] ?? 'servfail' };
+}
 
 function withTtl(records: { address: string; ttl: number }[]) {
   return {
@@ -108,21 +115,23 @@ export function createNodeTransport(options: NodeTransportOptions): Resolver {
   }
 
   return {
-    async query<T extends RecordType>(
+    query<T extends RecordType>(
       name: string,
       type: T,
       queryOptions?: QueryOptions,
     ): Promise<DnsOutcome<RecordData[T]>> {
-      const resolver = resolverFor(queryOptions?.servers ?? options.servers);
       try {
-        const { records, ttl } = await lookups[type](resolver, name);
-        if (records.length === 0) return { status: 'nodata' };
-        return { status: 'answer', records: records as RecordData[T][], ttl };
+        const resolver = resolverFor(queryOptions?.servers ?? options.servers);
+        return lookups[type](resolver, name).then(
+          ({ records, ttl }): DnsOutcome<RecordData[T]> =>
+            records.length === 0
+              ? { status: 'nodata' }
+              : { status: 'answer', records: records as RecordData[T][], ttl },
+          failureOutcome,
+        );
       } catch (error) {
-        const { code, syscall } = error as NodeJS.ErrnoException;
-        // Every c-ares failure names its query as `syscall`; other errors are bugs and propagate.
-        if (syscall === undefined) throw error;
-        return { status: statusByErrorCode[code ?? ''] ?? 'servfail' };
+        // A bad server or name is a bug: it rejects, as every other failure of a query does.
+        return Promise.reject(error);
       }
     },
   };
