@@ -164,7 +164,9 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       });
     }
     addShareRoutes(app, spec.name, deps, spec.summarise);
-    app.openapi(
+    // Documented, then served without the param validator app.openapi() would add: any string is
+    // a token to look up, and an unknown one is a 404.
+    app.openAPIRegistry.registerPath(
       createRoute({
         method: 'get',
         path: '/{token}',
@@ -181,14 +183,14 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
           404: errorResponses[404],
         },
       }),
-      async (c: Context<AppEnv>) => {
-        const token = c.req.param('token') ?? '';
-        const stored = await deps.results.loadJson(spec.name, token);
-        if (!stored)
-          throw new ApiError('not_found', 'no result under this token (unknown or expired)');
-        return jsonText(c, spliceJson({ token }, stored, {}));
-      },
     );
+    app.get('/:token', async (c) => {
+      const token = c.req.param('token');
+      const stored = await deps.results.loadJson(spec.name, token);
+      if (!stored)
+        throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+      return jsonText(c, spliceJson({ token }, stored, {}));
+    });
   }
 
   return { app, addCheck, addTokenRoutes };
