@@ -38,6 +38,9 @@ const listener = serve({ fetch: app.fetch, port: config.port, hostname: config.h
     configured: services.isConfigured(),
     zones: services.zones.length,
   });
+  services.warmUpCards().catch((error: unknown) => {
+    log('error', 'card warm-up failed', { error: String(error) });
+  });
 });
 // serve() makes a plain node:http server unless given another createServer.
 const server = listener as Server;

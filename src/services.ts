@@ -7,7 +7,7 @@ import { createDnsblEngine } from './reputation/dnsbl.js';
 import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
 import { createCardCache } from './share/card-cache.js';
-import { createCardRenderer } from './share/card.js';
+import { createCardRenderer, warmUpSummary } from './share/card.js';
 import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
 
@@ -54,16 +54,16 @@ export async function createServices(config: Config, log: Logger) {
     siteKey: config.captcha.siteKey,
     freeChecks: config.captcha.freeChecks,
   };
+  const renderCard = createCardRenderer(createFontLoader());
   return {
     zones,
     resolver,
     monitor,
     dnsbl,
     store: createMemoryStore(),
-    cards: createCardCache({
-      maxBytes: cardCacheBytes,
-      render: createCardRenderer(createFontLoader()),
-    }),
+    cards: createCardCache({ maxBytes: cardCacheBytes, render: renderCard }),
+    /** Draws a card nobody asked for, so the first share of a fresh process is not the slow one. */
+    warmUpCards: () => renderCard(warmUpSummary),
     ...(captcha ? { captcha } : {}),
     isConfigured: () => zones.length > 0 && monitor.resolverHealthy,
   };

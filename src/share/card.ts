@@ -43,6 +43,22 @@ export async function renderCard(summary: ShareSummary, fonts: CardFonts): Promi
     .toBuffer();
 }
 
+/**
+ * A typical card, drawn once when the service starts: the first card otherwise pays about half a
+ * second of loading (fonts parsed, satori's layout engine and resvg started).
+ */
+export const warmUpSummary: ShareSummary = {
+  tool: 'ip',
+  target: '192.0.2.1',
+  verdict: 'fair',
+  score: 70,
+  listed: 1,
+  checked: 18,
+  listings: [{ list: 'Spamhaus ZEN', detail: 'SBL: spam source', severity: 'major' }],
+  rdns: { ptr: 'mail.example.com', fcrdns: 'pass' },
+  checkedAt: '2026-01-01T00:00:00.000Z',
+};
+
 /** `renderCard` with its fonts bound, e.g. as the `render` of a card cache. */
 export function createCardRenderer(
   loadFonts: () => Promise<CardFonts>,

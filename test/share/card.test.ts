@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
-import { createCardRenderer } from '../../src/share/card.js';
+import { createCardRenderer, warmUpSummary } from '../../src/share/card.js';
 import { createFontLoader, readCardFonts } from '../../src/share/fonts.js';
 import type { CardFonts } from '../../src/share/fonts.js';
 import type { ShareSummary } from '../../src/share/summary.js';
@@ -42,6 +42,10 @@ describe('renderCard', () => {
       await expectCard(await renderCard(summaryFor(tool, overrides)));
     });
   }
+
+  it('draws the card the service warms up with at start', async () => {
+    await expectCard(await renderCard(warmUpSummary));
+  });
 
   it('draws a card when no list answered', async () => {
     const summary = summaryFor('domain', {
