@@ -1,0 +1,70 @@
+import { ratioOf, type Row } from '../report.js';
+import { distribution, round, timed } from '../stats.js';
+import type { BenchContext, SectionResult } from './context.js';
+
+/** 1. Latency of one uncached check, sequential, 20 ms per DNS answer, beside the floor. */
+export async function measureLatency({
+  settings,
+  world,
+  dns,
+  bare,
+  checks,
+  progress,
+}: BenchContext): Promise<SectionResult> {
+  const { injectedLatencyMs, latencySamples } = settings;
+  const { sets } = world;
+  progress(`1. latency: ${latencySamples} sequential checks and their floors`);
+  await dns.setLatency(injectedLatencyMs);
+  for (const address of sets.latencyWarmup) {
+    await bare.check(address);
+    await checks.check(address);
+  }
+  const floor: number[] = [];
+  const serviceTimes: number[] = [];
+  let wrong = 0;
+  for (const address of sets.latency) {
+    floor.push(await timed(() => bare.check(address)));
+    const started = performance.now();
+    if (!(await checks.check(address))) wrong++;
+    serviceTimes.push(performance.now() - started);
+  }
+  const listedTimes: number[] = [];
+  for (const address of sets.latencyListed) {
+    const started = performance.now();
+    if (!(await checks.check(address, true))) wrong++;
+    listedTimes.push(performance.now() - started);
+  }
+  const floorD = distribution(floor);
+  const serviceD = distribution(serviceTimes);
+  const listedD = distribution(listedTimes);
+  const rows: Row[] = [
+    {
+      section: 1,
+      measurement: `uncached IP check p50 (HTTP, ${injectedLatencyMs} ms/answer, n=${serviceD.n})`,
+      value: serviceD.p50,
+      unit: 'ms',
+      reference: { label: 'floor', value: floorD.p50 },
+      ratio: ratioOf(serviceD.p50, floorD.p50),
+      target: `≤ floor + 10 (${round(floorD.p50 + 10)})`,
+      met: serviceD.p50 <= floorD.p50 + 10 && wrong === 0,
+      ...(wrong > 0 ? { note: `${wrong} checks not a full fresh result` } : {}),
+    },
+    {
+      section: 1,
+      measurement: 'uncached IP check p95',
+      value: serviceD.p95,
+      unit: 'ms',
+      reference: { label: 'floor', value: floorD.p95 },
+      ratio: ratioOf(serviceD.p95, floorD.p95),
+    },
+    {
+      section: 1,
+      measurement: `listed address p50 (TXT reason after the listing, n=${listedD.n})`,
+      value: listedD.p50,
+      unit: 'ms',
+      reference: { label: 'floor', value: floorD.p50 },
+      ratio: ratioOf(listedD.p50, floorD.p50),
+    },
+  ];
+  return { rows, details: { floor: floorD, service: serviceD, listed: listedD, wrong } };
+}

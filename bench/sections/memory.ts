@@ -1,0 +1,86 @@
+import { cacheBounds } from '../cache-bounds.js';
+import { FullGcLog } from '../gc-log.js';
+import { ratioOf } from '../report.js';
+import { startService } from '../service.js';
+import { round } from '../stats.js';
+import type { BenchContext, SectionResult } from './context.js';
+
+/** 6. Memory: RSS of a fresh service process after 20,000 distinct checks. */
+export async function measureMemory({
+  settings,
+  world,
+  dns,
+  service,
+  serviceLaunch,
+  checks,
+  progress,
+}: BenchContext): Promise<SectionResult> {
+  const { concurrency, memoryChecks } = settings;
+  // A process of its own: the RSS left by the other sections (autocannon's bursts, sharp's
+  // buffers) would blur what the checks keep. --trace-gc tells the live heap after each full GC.
+  progress(
+    `6. memory: a fresh service, ${memoryChecks} distinct checks, concurrency ${concurrency}`,
+  );
+  await service.stop();
+  await dns.setLatency(0);
+  const fullGcs = new FullGcLog();
+  const fresh = await startService({
+    dnsServer: dns.address,
+    env: serviceLaunch.env,
+    nodeFlags: [...serviceLaunch.nodeFlags, '--trace-gc'],
+    onLine: (line) => fullGcs.read(line),
+  });
+  let run;
+  let atStart;
+  let after;
+  try {
+    atStart = await fresh.memory();
+    run = await checks.checkAll(world.sets.memory, 160_000, fresh.base);
+    after = await fresh.memory();
+  } finally {
+    await fresh.stop();
+  }
+  const bounds = await cacheBounds();
+  // What full caches may hold, as bytes: the store's chars (one-byte JSON strings), the cards,
+  // and 1 KiB per DNS cache entry; the RSS may grow that much above the fresh process's.
+  const allowanceMiB = round(
+    (bounds.storeMaxValueChars + bounds.cardCacheBytes + bounds.dnsCacheEntries * 1024) / 2 ** 20,
+  );
+  const limitMiB = round(atStart.rssMiB + allowanceMiB);
+  const heap = fullGcs.mainIsolate();
+  const averageResultChars = checks.averageAnswerBytes();
+  return {
+    rows: [
+      {
+        section: 6,
+        measurement: `service RSS after ${run.done} distinct checks (fresh process: ${atStart.rssMiB} MiB at start)`,
+        value: after.rssMiB,
+        unit: 'MiB',
+        reference: { label: 'start + bounds', value: limitMiB },
+        ratio: ratioOf(after.rssMiB, limitMiB),
+        target: '≤ start + cache bounds',
+        met: after.rssMiB <= limitMiB && run.done === memoryChecks,
+        note: `bounds: DNS cache ${bounds.dnsCacheEntries} entries (1 KiB each assumed), store ${bounds.storeMaxValueChars} chars, card cache ${bounds.cardCacheBytes} bytes; results held ≈ ${run.done} × ${averageResultChars} chars`,
+      },
+      {
+        section: 6,
+        measurement: `V8 live heap after the last full GC (${heap?.fullGcs ?? 0} full GCs, max ${heap?.max ?? '?'} MB)`,
+        value: heap?.last ?? Number.NaN,
+        unit: 'MB',
+      },
+    ],
+    details: {
+      atStart,
+      after,
+      checks: run.done,
+      failed: run.failed,
+      cappedByTime: run.cappedByTime,
+      rate: run.rate,
+      bounds,
+      allowanceMiB,
+      heapAfterFullGcMB: heap,
+      averageResultChars,
+      storedResultsMiB: round((run.done * averageResultChars) / 2 ** 20),
+    },
+  };
+}

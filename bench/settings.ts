@@ -1,0 +1,34 @@
+import type { Timeouts } from './peer.js';
+
+/** The benchmark's sizes, durations and scenario, with the few the environment may change. */
+
+/** A positive number from the environment, or the fallback. */
+function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv) {
+  return {
+    injectedLatencyMs: 20,
+    concurrency: 32,
+    latencySamples: 240,
+    throughputRounds: 2,
+    throughputPerRound: 1000,
+    peerRounds: 4,
+    peerPerRound: 500,
+    memoryChecks: envNumber(env, 'BENCH_MEMORY_CHECKS', 20_000),
+    cachedSeconds: 10,
+    cachedConnections: envNumber(env, 'BENCH_CACHED_CONNECTIONS', 64),
+    cachedPipelining: envNumber(env, 'BENCH_CACHED_PIPELINING', 10),
+    cardSeconds: 5,
+    cardConnections: 16,
+    cardPipelining: 1,
+    /** Our check deadline and the peer's timeout in the correctness part, the same on both sides. */
+    peerTimeouts: { ms: 1500 } satisfies Timeouts,
+    slowZone: { zone: 'psbl.surriel.com', latencyMs: 2500 },
+    droppingZone: 'dnsbl.dronebl.org',
+  };
+}
+
+export type Settings = ReturnType<typeof readSettings>;

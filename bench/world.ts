@@ -1,0 +1,120 @@
+import { type DnsblZone, loadZoneList } from '../src/reputation/zones.js';
+import type { Listings } from '../test/fixtures/dnsbl-world.js';
+import { AddressAllocator } from './addresses.js';
+import type { Settings } from './settings.js';
+
+/**
+ * The world the sections measure: the IP zones, addresses for every section (allocated up front
+ * so each is fresh where it is used) and the listings the fixture DNS serves for some of them.
+ */
+
+const addressCapacity = 26_000;
+
+/** An address of the peer's correctness part: what is planted for it and what that stands for. */
+export interface CorrectnessCase {
+  listings: Record<string, string[]>;
+  about: string;
+}
+
+export interface BenchWorld {
+  ipZones: DnsblZone[];
+  ipZoneNames: string[];
+  /** How many addresses were handed out: the fixture serves PTR and A records for each. */
+  addressCount: number;
+  sets: {
+    latencyWarmup: string[];
+    latency: string[];
+    latencyListed: string[];
+    throughputWarmup: string[];
+    throughput: string[][];
+    peer: string[][];
+    peerCorrectness: string[];
+    memory: string[];
+  };
+  listings: Listings;
+  /** The peer addresses listed on three lists. */
+  peerListed: string[];
+  correctnessCases: Record<string, CorrectnessCase>;
+}
+
+export async function buildWorld(settings: Settings): Promise<BenchWorld> {
+  const { slowZone, droppingZone } = settings;
+  const zones = await loadZoneList();
+  const ipZones = zones.filter((zone) => zone.type === 'ip');
+  const allocator = new AddressAllocator(addressCapacity);
+  const sets = {
+    latencyWarmup: allocator.take(10),
+    latency: allocator.take(settings.latencySamples),
+    latencyListed: allocator.take(20),
+    throughputWarmup: allocator.take(300),
+    throughput: Array.from({ length: settings.throughputRounds }, () =>
+      allocator.take(settings.throughputPerRound),
+    ),
+    peer: Array.from({ length: settings.peerRounds }, () => allocator.take(settings.peerPerRound)),
+    peerCorrectness: allocator.take(12),
+    memory: allocator.take(settings.memoryChecks),
+  };
+
+  const listings: Listings = {};
+  for (const address of sets.latencyListed) {
+    listings[address] = { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] };
+  }
+  // Every 20th peer address is listed on three lists (both sides must find all of them).
+  const peerListed = sets.peer.flat().filter((_, index) => index % 20 === 7);
+  for (const address of peerListed) {
+    listings[address] = {
+      'zen.spamhaus.org': ['127.0.0.4'],
+      'bl.spamcop.net': ['127.0.0.2'],
+      'b.barracudacentral.org': ['127.0.0.2'],
+    };
+  }
+  // The correctness set: answers where a bare "any A record is a listing" reading goes wrong.
+  const [c0, c1, c2, c3, c4, c5, c6, c7] = sets.peerCorrectness as [string, ...string[]];
+  const correctnessCases: Record<string, CorrectnessCase> = {
+    [c0]: {
+      listings: { 'zen.spamhaus.org': ['127.0.0.2'], [slowZone.zone]: ['127.0.0.2'] },
+      about: `listed on zen and on ${slowZone.zone}, which answers after ${slowZone.latencyMs} ms`,
+    },
+    [c1!]: {
+      listings: { 'bl.spamcop.net': ['127.0.0.2'], [droppingZone]: ['127.0.0.3'] },
+      about: `listed on spamcop and on ${droppingZone}, which never answers`,
+    },
+    [c2!]: {
+      listings: { 'zen.spamhaus.org': ['127.255.255.254'] },
+      about: 'Spamhaus error code 127.255.255.254 (query refused)',
+    },
+    [c3!]: {
+      listings: { 'list.dnswl.org': ['127.0.10.2'] },
+      about: 'on the DNSWL allowlist',
+    },
+    [c4!]: {
+      listings: { 'hostkarma.junkemailfilter.com': ['127.0.0.1'] },
+      about: 'HostKarma white',
+    },
+    [c5!]: {
+      listings: { 'score.senderscore.com': ['127.0.4.90'] },
+      about: 'Sender Score 90',
+    },
+    [c6!]: {
+      listings: { 'bl.spamcop.net': ['127.0.0.1'] },
+      about: 'undocumented code 127.0.0.1',
+    },
+    [c7!]: {
+      listings: { 'b.barracudacentral.org': ['127.0.0.2'], 'bl.blocklist.de': ['127.0.0.5'] },
+      about: 'listed on barracuda and blocklist.de',
+    },
+  };
+  for (const [address, entry] of Object.entries(correctnessCases)) {
+    listings[address] = entry.listings;
+  }
+
+  return {
+    ipZones,
+    ipZoneNames: ipZones.map((zone) => zone.zone),
+    addressCount: allocator.used,
+    sets,
+    listings,
+    peerListed,
+    correctnessCases,
+  };
+}
