@@ -30,6 +30,12 @@ const app = createApp({
   peerAddress: (c) => getConnInfo(c).remote.address ?? '',
 });
 
+// Before listening: the first card's half second of loading would otherwise hold up whichever
+// requests arrive first. A failure here is not fatal: cards would then fail on their own routes.
+await services.warmUpCards().catch((error: unknown) => {
+  log('error', 'card warm-up failed', { error: String(error) });
+});
+
 const listener = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   // RFC 3986 §3.2.2: an IPv6 literal in a URL is written in brackets.
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -37,9 +43,6 @@ const listener = serve({ fetch: app.fetch, port: config.port, hostname: config.h
     url: `http://${host}:${info.port}${config.basePath}`,
     configured: services.isConfigured(),
     zones: services.zones.length,
-  });
-  services.warmUpCards().catch((error: unknown) => {
-    log('error', 'card warm-up failed', { error: String(error) });
   });
 });
 // serve() makes a plain node:http server unless given another createServer.
