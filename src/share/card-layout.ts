@@ -34,15 +34,17 @@ const fcrdnsStates: Record<Fcrdns, { text: string; colour: string }> = {
   error: { text: 'lookup failed', colour: verdictColours.unknown },
 };
 
+/** Made once: building an Intl.DateTimeFormat costs more than formatting with it. */
+const checkedAtFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
 function formatCheckedAt(checkedAt: string): string {
   const date = new Date(checkedAt);
   if (Number.isNaN(date.getTime())) return checkedAt;
-  const formatted = new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(date);
-  return `${formatted} UTC`;
+  return `${checkedAtFormat.format(date)} UTC`;
 }
 
 function counted(count: number, one: string, many: string): string {
