@@ -110,3 +110,27 @@ export async function expectQuotaStatus(response: Response, dailyLimit: number):
   expect(status).toMatchObject({ configured: true, dailyLimit, captchaRequired: false });
   expect(status.dailyRemaining).toEqual(expect.any(Number));
 }
+
+/** The error body of a POST route: the error triple plus the caller's quota status. */
+export function postError(code: string, error: unknown = expect.any(String)) {
+  return {
+    status: 'error',
+    code,
+    error,
+    configured: expect.any(Boolean),
+    dailyLimit: expect.any(Number),
+    dailyRemaining: expect.any(Number),
+    captchaRequired: expect.any(Boolean),
+  };
+}
+
+/** A JSON error answer with this status and exactly this body. */
+export async function expectError(
+  response: Response,
+  status: number,
+  body: unknown,
+): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await response.json()).toEqual(body);
+}

@@ -2,7 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
 import type { Listings } from '../fixtures/dnsbl-world.js';
-import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';
+import {
+  type TestService,
+  expectError,
+  expectQuotaStatus,
+  postError,
+  startTestService,
+} from '../support/service.js';
 
 /**
  * The domain tool over real HTTP: POST /domain/v1, GET /domain/v1/{token}, GET /domain/v1/status,
@@ -559,25 +565,6 @@ describe('domain reputation', () => {
 });
 
 describe('POST /domain/v1, errors', () => {
-  /** The error body of a POST route: the error triple plus the caller's quota status. */
-  function postError(code: string) {
-    return {
-      status: 'error',
-      code,
-      error: expect.any(String),
-      configured: expect.any(Boolean),
-      dailyLimit: expect.any(Number),
-      dailyRemaining: expect.any(Number),
-      captchaRequired: expect.any(Boolean),
-    };
-  }
-
-  async function expectError(response: Response, status: number, body: unknown): Promise<void> {
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual(body);
-  }
-
   it.each([
     ['no domain', {}],
     ['only a captcha token', { 'smart-token': 'x' }],

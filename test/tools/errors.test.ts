@@ -6,7 +6,7 @@ import { createServices } from '../../src/services.js';
 import type { Store } from '../../src/store/store.js';
 import { startFakeCaptchaProvider } from '../fixtures/captcha-provider.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { type TestService, expectError, postError, startTestService } from '../support/service.js';
 
 /**
  * Every error the API answers, over real HTTP: its status, the JSON body
@@ -32,32 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-/** The error body of a POST route: the error triple plus the caller's quota status. */
-function postError(code: string) {
-  return {
-    status: 'error',
-    code,
-    error: expect.any(String),
-    configured: expect.any(Boolean),
-    dailyLimit: expect.any(Number),
-    dailyRemaining: expect.any(Number),
-    captchaRequired: expect.any(Boolean),
-  };
-}
-
 /** The error body of any other route: only the error triple. */
 function plainError(code: string) {
   return { status: 'error', code, error: expect.any(String) };
-}
-
-async function expectError(
-  response: Response,
-  status: number,
-  body: Record<string, unknown>,
-): Promise<void> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(await response.json()).toEqual(body);
 }
 
 function rawPost(

@@ -5,7 +5,13 @@ import { loadZoneList } from '../../src/reputation/zones.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { parseStrictSvg } from '../share/svg-structure.js';
-import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';
+import {
+  type TestService,
+  expectError,
+  expectQuotaStatus,
+  postError,
+  startTestService,
+} from '../support/service.js';
 
 /**
  * The pool tool over real HTTP: GET /pool/v1/status, POST /pool/v1/discover, POST /pool/v1/check,
@@ -153,25 +159,6 @@ async function check(body: unknown): Promise<CheckResult> {
 async function remaining(): Promise<number> {
   const status = (await (await service.get('/pool/v1/status')).json()) as DiscoverResult;
   return status.dailyRemaining;
-}
-
-/** The error body of a POST route: the error triple plus the caller's quota status. */
-function postError(code: string, error: unknown = expect.any(String)) {
-  return {
-    status: 'error',
-    code,
-    error,
-    configured: expect.any(Boolean),
-    dailyLimit: expect.any(Number),
-    dailyRemaining: expect.any(Number),
-    captchaRequired: expect.any(Boolean),
-  };
-}
-
-async function expectError(response: Response, status: number, body: unknown): Promise<void> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(await response.json()).toEqual(body);
 }
 
 /** Only what the check itself said: what GET by token returns beside `token`. */
