@@ -22,7 +22,13 @@ export function withConcurrencyLimit(inner: Resolver, maxInFlight: number): Reso
     type: T,
     options?: QueryOptions,
   ): Promise<DnsOutcome<RecordData[T]>> {
-    const pending = inner.query(name, type, options);
+    let pending: Promise<DnsOutcome<RecordData[T]>>;
+    try {
+      pending = inner.query(name, type, options);
+    } catch (error) {
+      // A resolver that throws instead of rejecting must not keep its slot forever.
+      pending = Promise.reject(error);
+    }
     pending.then(release, release);
     return pending;
   }

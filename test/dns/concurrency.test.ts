@@ -103,4 +103,19 @@ describe('withConcurrencyLimit', () => {
     while (pending.length > 0) pending[0]!.answer();
     await Promise.all(later);
   });
+
+  it('gives the slot back when the resolver throws instead of rejecting', async () => {
+    let calls = 0;
+    const throwing: Resolver = {
+      query() {
+        calls++;
+        if (calls === 1) throw new Error('thrown');
+        return Promise.resolve({ status: 'nxdomain' } as DnsOutcome<never>);
+      },
+    };
+    const limited = withConcurrencyLimit(throwing, 1);
+    await expect(limited.query('bad', 'A')).rejects.toThrow('thrown');
+    // With the slot lost, this one would wait forever.
+    expect(await limited.query('good', 'A')).toEqual({ status: 'nxdomain' });
+  });
 });
