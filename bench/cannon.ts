@@ -1,5 +1,4 @@
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
-import type { RunningService } from './service.js';
 import { round } from './stats.js';
 
 export interface CannonRun {
@@ -16,7 +15,7 @@ export interface CannonRun {
 
 /** autocannon against `service`, with the rate from completed 2xx responses. */
 export async function cannon(
-  service: RunningService,
+  service: { cpuMs(): Promise<number> },
   options: AutocannonOptions,
 ): Promise<CannonRun> {
   const cpuBefore = await service.cpuMs();

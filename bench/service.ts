@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './process-cpu.js';
 
 /**
  * The service in its own process, as `npm start` runs it (`node --import tsx src/server.ts`, so
@@ -25,8 +26,6 @@ export interface RunningService {
 const root = fileURLToPath(new URL('..', import.meta.url));
 const basePath = '/tools/ip-reputation';
 const readyTimeoutMs = 60_000;
-/** USER_HZ: 100 on every Linux architecture Node runs on. */
-const clockTicksPerSecond = 100;
 const stopTimeoutMs = 15_000;
 
 async function freePort(): Promise<number> {
@@ -117,12 +116,7 @@ export async function startService(options: {
     pid,
     base,
     port,
-    async cpuMs() {
-      // /proc/<pid>/stat: fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
-    },
+    cpuMs: () => processCpuMs(pid),
     async memory() {
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
       const kib = (field: string) =>

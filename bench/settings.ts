@@ -21,6 +21,10 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     cachedSeconds: 10,
     cachedConnections: envNumber(env, 'BENCH_CACHED_CONNECTIONS', 64),
     cachedPipelining: envNumber(env, 'BENCH_CACHED_PIPELINING', 10),
+    /** Uncached cards drawn before the measured ones, as every other section warms up first. */
+    cardWarmups: 20,
+    /** Measured uncached cards: the listed addresses of section 1, then clean ones. */
+    cardSamples: 60,
     cardSeconds: 5,
     cardConnections: 16,
     cardPipelining: 1,

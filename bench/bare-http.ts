@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './process-cpu.js';
+
+/** bare-http-server.ts in its own process, answering with the service's own answers. */
+
+export interface BareAnswer {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface BareHttp {
+  base: string;
+  cpuMs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const server = fileURLToPath(new URL('./bare-http-server.ts', import.meta.url));
+
+export async function startBareHttp(answers: {
+  post: BareAnswer;
+  get: BareAnswer;
+}): Promise<BareHttp> {
+  const child = spawn(process.execPath, ['--import', 'tsx', server], {
+    env: { PATH: process.env.PATH ?? '', BARE_ANSWERS: JSON.stringify(answers) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const [firstLine] = (await Promise.race([
+    once(child.stdout, 'data'),
+    exited.then(() => {
+      throw new Error('the bare node:http server exited before listening');
+    }),
+  ])) as [Buffer];
+  const port = Number.parseInt(firstLine.toString(), 10);
+  const pid = child.pid!;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    cpuMs: () => processCpuMs(pid),
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The answer `url` gives, as the bare server should repeat it: body and content headers. */
+export async function answerOf(url: string, init?: RequestInit): Promise<BareAnswer> {
+  const response = await fetch(url, init);
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) {
+    if (name === 'content-type' || name.startsWith('access-control-') || name === 'vary') {
+      headers[name] = value;
+    }
+  }
+  return { headers, body };
+}
