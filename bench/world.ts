@@ -25,6 +25,8 @@ export interface BenchWorld {
     latencyWarmup: string[];
     latency: string[];
     latencyListed: string[];
+    /** Checked by the share section itself, every other one listed, to warm up card drawing. */
+    cardWarmup: string[];
     throughputWarmup: string[];
     throughput: string[][];
     peer: string[][];
@@ -46,6 +48,7 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     latencyWarmup: allocator.take(10),
     latency: allocator.take(settings.latencySamples),
     latencyListed: allocator.take(20),
+    cardWarmup: allocator.take(settings.cardWarmups),
     throughputWarmup: allocator.take(300),
     throughput: Array.from({ length: settings.throughputRounds }, () =>
       allocator.take(settings.throughputPerRound),
@@ -56,7 +59,8 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
   };
 
   const listings: Listings = {};
-  for (const address of sets.latencyListed) {
+  const cardWarmupListed = sets.cardWarmup.filter((_, index) => index % 2 === 0);
+  for (const address of [...sets.latencyListed, ...cardWarmupListed]) {
     listings[address] = { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] };
   }
   // Every 20th peer address is listed on three lists (both sides must find all of them).

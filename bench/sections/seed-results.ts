@@ -1,5 +1,5 @@
 import type { BenchContext } from './context.js';
-import { cardAddresses } from './share.js';
+import { measuredCardAddresses } from './share.js';
 
 /**
  * Without the latency section, the results the cached and share sections ask for: the same
@@ -15,9 +15,8 @@ export async function seedResults({
   progress('seeding results for the cached and share sections (latency section not selected)');
   await dns.setLatency(0);
   const { latency, latencyListed } = world.sets;
-  const { warmup, measured } = cardAddresses(world, settings);
   const listed = new Set(latencyListed);
-  const clean = [...latency.slice(0, 1), ...warmup, ...measured.filter((a) => !listed.has(a))];
-  for (const address of clean) await checks.check(address);
+  const measured = measuredCardAddresses(world, settings).filter((a) => !listed.has(a));
+  for (const address of [...latency.slice(0, 1), ...measured]) await checks.check(address);
   for (const address of latencyListed) await checks.check(address, true);
 }

@@ -5,18 +5,19 @@ import type { BenchWorld } from '../world.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
- * The addresses whose results the section draws cards of, all checked by section 1: warm-up
- * cards, then the measured ones (the listed addresses first, whose cards carry a listings panel).
+ * The section 1 results whose cards are measured: each listed address (its card carries a
+ * listings panel) followed by two clean ones, so neither kind is drawn while the other is warm.
  */
-export function cardAddresses(
+export function measuredCardAddresses(
   { sets }: BenchWorld,
-  { cardWarmups, cardSamples }: Settings,
-): { warmup: string[]; measured: string[] } {
-  const clean = sets.latency.slice(-(cardWarmups + cardSamples - sets.latencyListed.length));
-  return {
-    warmup: clean.slice(0, cardWarmups),
-    measured: [...sets.latencyListed, ...clean.slice(cardWarmups)],
-  };
+  { cardCleanSamples }: Settings,
+): string[] {
+  const clean = sets.latency.slice(-cardCleanSamples);
+  const perListed = Math.ceil(clean.length / sets.latencyListed.length);
+  return sets.latencyListed.flatMap((listed, index) => [
+    listed,
+    ...clean.slice(index * perListed, (index + 1) * perListed),
+  ]);
 }
 
 /** 5. Share artefacts: cold card renders, cached cards, badges. */
@@ -35,9 +36,14 @@ export async function measureShareArtefacts({
       if (!token) throw new Error(`no token for ${address} (the latency section did not run)`);
       return token;
     });
-  const addresses = cardAddresses(world, settings);
-  const [first, ...warmup] = tokensOf(addresses.warmup);
-  const cardTokens = tokensOf(addresses.measured);
+  const { cardWarmup } = world.sets;
+  for (const [index, address] of cardWarmup.entries()) {
+    if (!(await checks.check(address, index % 2 === 0))) {
+      throw new Error(`the warm-up check of ${address} failed`);
+    }
+  }
+  const [first, ...warmup] = tokensOf(cardWarmup);
+  const cardTokens = tokensOf(measuredCardAddresses(world, settings));
   if (!first) throw new Error('no card to warm up with');
   progress(
     `5. share: ${1 + warmup.length} warm-up cards, ${cardTokens.length} cold cards, cached card ${cardSeconds} s, badges`,
