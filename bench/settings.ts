@@ -21,8 +21,12 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     cachedSeconds: 10,
     cachedConnections: envNumber(env, 'BENCH_CACHED_CONNECTIONS', 64),
     cachedPipelining: envNumber(env, 'BENCH_CACHED_PIPELINING', 10),
-    /** Uncached cards drawn before the measured ones, half of them listed, as other sections warm up. */
-    cardWarmups: 20,
+    /**
+     * Uncached cards drawn before the measured ones, half of them listed: satori's code is still
+     * being optimised by V8 over the first few dozen cards of a process (measured: cards 20-40
+     * took 10-15 ms more than cards 60-80).
+     */
+    cardWarmups: 50,
     /** Measured uncached cards: section 1's 20 listed addresses, each followed by two clean ones. */
     cardCleanSamples: 40,
     cardSeconds: 5,

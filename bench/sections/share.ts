@@ -52,7 +52,9 @@ export async function measureShareArtefacts({
   const drawn = async (token: string) =>
     timed(async () => assertOk(await http.get(cardUrl(token))));
   const firstMs = await drawn(first);
-  for (const token of warmup) await drawn(token);
+  const warmupTimes: number[] = [];
+  for (const token of warmup) warmupTimes.push(await drawn(token));
+  const warmupD = distribution(warmupTimes);
   const coldTimes: number[] = [];
   for (const token of cardTokens) coldTimes.push(await drawn(token));
   const coldD = distribution(coldTimes);
@@ -75,7 +77,7 @@ export async function measureShareArtefacts({
     rows: [
       {
         section: 5,
-        measurement: `card cold render p50 (HTTP, n=${coldD.n} after ${1 + warmup.length} warm-up cards; first card ${round(firstMs)} ms)`,
+        measurement: `card cold render p50 (HTTP, n=${coldD.n}; first card of the process ${round(firstMs)} ms, the next ${warmupD.n} p50 ${warmupD.p50} ms, p95 ${warmupD.p95} ms)`,
         value: coldD.p50,
         unit: 'ms',
         target: '≤ 60',
@@ -103,7 +105,13 @@ export async function measureShareArtefacts({
         unit: 'ms',
       },
     ],
-    details: { firstCardMs: round(firstMs), cold: coldD, cachedCard, badge: badgeD },
+    details: {
+      firstCardMs: round(firstMs),
+      warmup: warmupD,
+      cold: coldD,
+      cachedCard,
+      badge: badgeD,
+    },
   };
 }
 
