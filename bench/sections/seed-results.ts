@@ -16,7 +16,7 @@ export async function seedResults({
   await dns.setLatency(0);
   const { latency, latencyListed } = world.sets;
   const listed = new Set(latencyListed);
-  const measured = measuredCardAddresses(world, settings).filter((a) => !listed.has(a));
+  const measured = measuredCardAddresses(world, settings).filter((address) => !listed.has(address));
   for (const address of [...latency.slice(0, 1), ...measured]) await checks.check(address);
   for (const address of latencyListed) await checks.check(address, true);
 }

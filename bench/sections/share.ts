@@ -6,7 +6,8 @@ import type { BenchContext, SectionResult } from './context.js';
 
 /**
  * The section 1 results whose cards are measured: each listed address (its card carries a
- * listings panel) followed by two clean ones, so neither kind is drawn while the other is warm.
+ * listings panel) followed by two clean ones, so both kinds are measured at the same point of V8's
+ * optimisation of the renderer instead of one kind after the other.
  */
 export function measuredCardAddresses(
   { sets }: BenchWorld,
