@@ -37,6 +37,11 @@ export interface QueryOptions {
   bypassCache?: boolean;
   /** Ask these servers (`ip` or `ip:port`) instead of the configured ones (a zone's authoritative servers). */
   servers?: readonly string[];
+  /**
+   * Gives up on the query once aborted; the outcome is then `timeout`. The DoH transport passes it
+   * to `fetch`; c-ares cannot cancel one query, so the UDP transport does not look at it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Resolver {
