@@ -21,6 +21,17 @@ function isDnsServer(entry: string): boolean {
   return isIP(host) !== 0 && (port === undefined || (Number(port) > 0 && Number(port) < 65536));
 }
 
+/** An absolute http(s) URL without credentials: where DoH queries are POSTed (RFC 8484 §4.1). */
+function isDohEndpoint(entry: string): boolean {
+  if (!URL.canParse(entry)) return false;
+  const url = new URL(entry);
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === ''
+  );
+}
+
 const list = z
   .string()
   .default('')
@@ -45,6 +56,11 @@ const envSchema = z
     DNS_SERVERS: list.refine(
       (servers) => servers.every(isDnsServer),
       'a comma list of ip or ip:port',
+    ),
+    DNS_TRANSPORT: z.enum(['udp', 'doh']).default('udp'),
+    DOH_URL: list.refine(
+      (urls) => urls.every(isDohEndpoint),
+      'a comma list of http:// or https:// URLs of RFC 8484 endpoints',
     ),
     DNS_TIMEOUT_MS: integer(1500, 50, 30_000),
     DNS_RETRIES: integer(1, 0, 5),
@@ -91,6 +107,15 @@ const envSchema = z
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   })
   .superRefine((env, ctx) => {
+    if (env.DNS_TRANSPORT === 'doh' && env.DOH_URL.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DOH_URL'],
+        message: 'required with DNS_TRANSPORT=doh',
+      });
+    }
+  })
+  .superRefine((env, ctx) => {
     if (env.CAPTCHA_PROVIDER === 'none') return;
     for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
       if (env[name] === '')
@@ -108,7 +133,14 @@ export interface Config {
   port: number;
   host: string;
   basePath: string;
-  dns: { servers: string[]; timeoutMs: number; retries: number };
+  dns: {
+    servers: string[];
+    timeoutMs: number;
+    retries: number;
+    /** `udp` (c-ares, `servers`) or `doh` (RFC 8484, `dohUrls`). */
+    transport: 'udp' | 'doh';
+    dohUrls: string[];
+  };
   checkDeadlineMs: number;
   zonesFile?: string;
   spamhausDqsKey?: string;
@@ -145,7 +177,13 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     basePath: e.BASE_PATH,
-    dns: { servers: e.DNS_SERVERS, timeoutMs: e.DNS_TIMEOUT_MS, retries: e.DNS_RETRIES },
+    dns: {
+      servers: e.DNS_SERVERS,
+      timeoutMs: e.DNS_TIMEOUT_MS,
+      retries: e.DNS_RETRIES,
+      transport: e.DNS_TRANSPORT,
+      dohUrls: e.DOH_URL,
+    },
     checkDeadlineMs: e.CHECK_DEADLINE_MS,
     ...(e.DNSBL_ZONES_FILE ? { zonesFile: e.DNSBL_ZONES_FILE } : {}),
     ...(e.SPAMHAUS_DQS_KEY ? { spamhausDqsKey: e.SPAMHAUS_DQS_KEY } : {}),

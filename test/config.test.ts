@@ -18,7 +18,7 @@ describe('readConfig', () => {
       port: 8787,
       host: '0.0.0.0',
       basePath: '/tools/ip-reputation',
-      dns: { servers: [], timeoutMs: 1500, retries: 1 },
+      dns: { servers: [], timeoutMs: 1500, retries: 1, transport: 'udp', dohUrls: [] },
       checkDeadlineMs: 4000,
       selfTestIntervalMs: 1_800_000,
       dailyLimit: 50,
@@ -77,8 +77,29 @@ describe('readConfig', () => {
     });
   });
 
+  it('reads DNS_TRANSPORT=doh with its comma list of DOH_URL endpoints, in order', () => {
+    const config = readConfig({
+      DNS_TRANSPORT: 'doh',
+      DOH_URL: 'https://dns.example/dns-query, http://127.0.0.1:8053/dns-query',
+    });
+    expect(config.dns).toMatchObject({
+      transport: 'doh',
+      dohUrls: ['https://dns.example/dns-query', 'http://127.0.0.1:8053/dns-query'],
+    });
+  });
+
+  it('refuses DNS_TRANSPORT=doh without DOH_URL, naming DOH_URL and why', () => {
+    expect(() => readConfig({ DNS_TRANSPORT: 'doh' })).toThrow(
+      /DOH_URL: required with DNS_TRANSPORT=doh/,
+    );
+  });
+
   it.each([
     ['PORT', { PORT: 'abc' }],
+    ['DNS_TRANSPORT', { DNS_TRANSPORT: 'tcp' }],
+    ['DOH_URL', { DNS_TRANSPORT: 'doh', DOH_URL: 'dns.example/dns-query' }],
+    ['DOH_URL', { DNS_TRANSPORT: 'doh', DOH_URL: 'ftp://dns.example/dns-query' }],
+    ['DOH_URL', { DNS_TRANSPORT: 'doh', DOH_URL: 'https://user:pass@dns.example/dns-query' }],
     ['PORT', { PORT: '70000' }],
     ['DNS_SERVERS', { DNS_SERVERS: 'nonsense' }],
     ['DNS_SERVERS', { DNS_SERVERS: '1.2.3.4:0' }],
