@@ -50,7 +50,7 @@ const zones: FixtureZone[] = [
   { origin: 'servfail.test', behaviour: 'servfail' },
   { origin: 'refused.test', behaviour: 'refused' },
   { origin: 'dropped.test', behaviour: 'drop' },
-  { origin: 'slow.test', latencyMs: 400, records: { 'a.slow.test': { A: ['192.0.2.1'] } } },
+  { origin: 'slow.test', latencyMs: 2000, records: { 'a.slow.test': { A: ['192.0.2.1'] } } },
 ];
 
 let dns: FixtureDnsServer;
@@ -229,11 +229,11 @@ describe('the DoH transport, timeouts', () => {
 
   it('stops when the caller’s signal aborts, before its own timeout', async () => {
     const started = performance.now();
-    const outcome = await transport.query('a.slow.test', 'A', {
+    const outcome = await dohTransport({ timeoutMs: 5000 }).query('a.slow.test', 'A', {
       signal: AbortSignal.timeout(100),
     });
     expect(outcome).toEqual({ status: 'timeout' });
-    expect(performance.now() - started).toBeLessThan(350);
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('sends nothing when the caller’s signal has already aborted', async () => {
@@ -297,10 +297,9 @@ describe('the DoH transport, several endpoints', () => {
     expect(doh.requests.length - before.doh).toBe(1);
     expect(backup.requests.length - before.backup).toBe(1);
     // Later queries start at the endpoint that answered: the dead one costs no more timeouts.
-    const started = performance.now();
     expect(await pair.query('mail.example.org', 'AAAA')).toMatchObject({ status: 'answer' });
-    expect(performance.now() - started).toBeLessThan(150);
     expect(doh.requests.length - before.doh).toBe(1);
+    expect(backup.requests.length - before.backup).toBe(2);
   });
 
   it('fails over on an HTTP error too, and moves on only once for queries failing together', async () => {

@@ -13,6 +13,7 @@ import {
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 
 /**
  * The real service over real sockets, for route tests: a fixture DNS server holding the default
@@ -23,6 +24,8 @@ import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 export interface TestService {
   url(path: string): string;
   dns: FixtureDnsServer;
+  /** With `transport: 'doh'`: the DoH endpoint the service resolves through, in front of `dns`. */
+  doh?: FixtureDohServer;
   /** Log lines the service wrote. */
   logs: string[];
   /** Moves the injected clock. */
@@ -43,6 +46,11 @@ export interface TestServiceOptions {
   latencyMs?: number;
   /** Serve no DNS at all: the resolver points at a closed port. */
   deadDns?: boolean;
+  /**
+   * `doh`: the service runs with DNS_TRANSPORT=doh, its DOH_URL a fixture DoH endpoint answering
+   * from the same fixture DNS world. Default `udp`.
+   */
+  transport?: 'udp' | 'doh';
   now?: Date;
 }
 
@@ -54,8 +62,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     zones: [...dnsblWorld(zoneList, options.listings ?? {}), ...(options.zones ?? [])],
     latencyMs: options.latencyMs ?? 0,
   });
+  const doh = options.transport === 'doh' ? await startFixtureDohServer({ dns }) : undefined;
   const config = readConfig({
-    DNS_SERVERS: options.deadDns ? '127.0.0.1:9' : dns.address,
+    // Over DoH, UDP goes nowhere: a query that took it would time out and show.
+    DNS_SERVERS: options.deadDns || doh ? '127.0.0.1:9' : dns.address,
+    ...(doh
+      ? {
+          DNS_TRANSPORT: 'doh',
+          DOH_URL: options.deadDns ? 'http://127.0.0.1:9/dns-query' : doh.url,
+        }
+      : {}),
     DNS_TIMEOUT_MS: '300',
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '1500',
@@ -81,6 +97,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   return {
     url,
     dns,
+    ...(doh ? { doh } : {}),
     logs,
     setNow: (date) => {
       now = date;
@@ -95,6 +112,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       services.monitor.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await doh?.close();
       await dns.close();
     },
   };
