@@ -4,6 +4,7 @@ import { createHttpClient } from './http.js';
 import { createIpChecks } from './ip-checks.js';
 import { formatTable, type Row, writeResults } from './report.js';
 import { measureCachedPaths } from './sections/cached.js';
+import { measureDohLatency } from './sections/doh-latency.js';
 import type { BenchContext, BenchSection } from './sections/context.js';
 import { measureLatency } from './sections/latency.js';
 import { measureMemory } from './sections/memory.js';
@@ -19,10 +20,11 @@ import { buildWorld } from './world.js';
 /**
  * `npm run bench` (issue #6): the fixture DNS server with the default zone list and 20 ms per
  * answer, the service in its own process, and in one run: uncached latency beside the two-round-
- * trip floor, uncached throughput beside the bare node:dns ceiling, our DNSBL engine beside the
- * `dnsbl` package, the cached paths, the share artefacts and the memory after 20,000 checks.
+ * trip floor, uncached latency over DoH (DNS_TRANSPORT=doh) beside UDP, uncached throughput
+ * beside the bare node:dns ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths,
+ * the share artefacts and the memory after 20,000 checks.
  *
- * Knobs (environment): BENCH_ONLY=latency,throughput,peer,cached,share,memory runs a subset (no
+ * Knobs (environment): BENCH_ONLY=latency,doh,throughput,peer,cached,share,memory runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
  * BENCH_LOG_LEVEL sets the service's LOG_LEVEL (default error); BENCH_NODE_FLAGS adds node flags
  * to the service (e.g. --trace-gc); BENCH_MEMORY_CHECKS (default 20000); BENCH_CACHED_PIPELINING
@@ -32,6 +34,7 @@ import { buildWorld } from './world.js';
 /** The sections by their BENCH_ONLY names, in the order they run (issue #6's numbering). */
 const sections = {
   latency: measureLatency,
+  doh: measureDohLatency,
   throughput: measureThroughput,
   peer: comparePeer,
   cached: measureCachedPaths,

@@ -13,6 +13,8 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     injectedLatencyMs: 20,
     concurrency: 32,
     latencySamples: 240,
+    /** Addresses the doh section checks through both transports, one after the other. */
+    dohSamples: 100,
     throughputRounds: 2,
     throughputPerRound: 1000,
     peerRounds: 4,

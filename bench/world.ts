@@ -25,6 +25,8 @@ export interface BenchWorld {
     latencyWarmup: string[];
     latency: string[];
     latencyListed: string[];
+    /** Checked once through each transport, UDP and DoH, by the doh section. */
+    dohLatency: string[];
     /** Checked by the share section itself, every other one listed, to warm up card drawing. */
     cardWarmup: string[];
     throughputWarmup: string[];
@@ -48,6 +50,7 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     latencyWarmup: allocator.take(10),
     latency: allocator.take(settings.latencySamples),
     latencyListed: allocator.take(20),
+    dohLatency: allocator.take(settings.dohSamples),
     cardWarmup: allocator.take(settings.cardWarmups),
     throughputWarmup: allocator.take(300),
     throughput: Array.from({ length: settings.throughputRounds }, () =>
