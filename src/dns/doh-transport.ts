@@ -109,7 +109,7 @@ export function createDohTransport(options: DohTransportOptions): Resolver {
       return { status: 'servfail' };
     }
     const caller = queryOptions?.signal;
-    let answered = false;
+    let someEndpointResponded = false;
     for (let tries = 0; tries <= options.retries && !caller?.aborted; tries++) {
       const endpoint = failover.current();
       const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -117,11 +117,11 @@ export function createDohTransport(options: DohTransportOptions): Resolver {
       const result = await attempt(options.endpoints[endpoint]!, query, name, type, signal);
       if ('outcome' in result) return result.outcome;
       failover.failed(endpoint);
-      answered ||= result.failure === 'bad-answer';
+      someEndpointResponded ||= result.failure === 'bad-answer';
     }
     // An endpoint that answered with something other than a DNS answer failed like a server;
     // only when none answered at all is it a timeout.
-    return { status: answered ? 'servfail' : 'timeout' };
+    return { status: someEndpointResponded ? 'servfail' : 'timeout' };
   }
 
   return {
