@@ -1,4 +1,5 @@
 import type { Resolver } from '../dns/index.js';
+import { createCheckDns } from './check-dns.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
@@ -52,6 +53,12 @@ function heardNothing(report: DnsblReport, rdns: ReverseDns): boolean {
   );
 }
 
+/**
+ * Queries an IP check may send besides its DNSBL queries: the host name's A records. Reverse DNS
+ * keeps to its own bound (one PTR, ten names confirmed).
+ */
+const ipQueryBudget = 4;
+
 export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpCheckOutcome> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
@@ -60,7 +67,8 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
     if (target.kind === 'ipv4') {
       ip = target.address;
     } else {
-      const resolved = await deadline.race(publicAddressesOf(deps.resolver, target.name), {
+      const dns = createCheckDns(deps.resolver, deadline, ipQueryBudget);
+      const resolved = await deadline.race(publicAddressesOf(dns, target.name), {
         ok: false as const,
         error: 'dns_unavailable' as const,
         reason: `could not resolve ${target.name} in time`,

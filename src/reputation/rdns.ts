@@ -1,6 +1,7 @@
 import type { Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
+import { isSpecialUseName } from './targets.js';
 
 /**
  * Reverse DNS of a sending address and forward-confirmed reverse DNS (FCrDNS, RFC 8601 §3's
@@ -30,7 +31,7 @@ export async function reverseDns(
 ): Promise<ReverseDns> {
   // RFC 1035 §3.5: the PTR of a.b.c.d lives at d.c.b.a.in-addr.arpa.
   const ptr = await deadline.race(
-    resolver.query(`${reversedOctets(address)}.in-addr.arpa`, 'PTR'),
+    resolver.query(`${reversedOctets(address)}.in-addr.arpa`, 'PTR', deadline.queryOptions),
     null,
   );
   if (ptr === null || ptr.status === 'timeout') return failed('no PTR answer in time');
@@ -39,11 +40,16 @@ export async function reverseDns(
   if (ptr.status !== 'answer') return { ptr: '', names: [], fcrdns: 'none', confirmed: [] };
 
   const names = ptr.records.map((name) => name.toLowerCase().replace(/\.$/, ''));
+  // Anyone controlling an address's reverse zone can name `metadata.google.internal` in its PTR:
+  // a special-use name is never looked up, and so never confirms.
   const forward = await Promise.all(
-    names.slice(0, maxNamesConfirmed).map(async (name) => ({
-      name,
-      outcome: await deadline.race(resolver.query(name, 'A'), null),
-    })),
+    names
+      .slice(0, maxNamesConfirmed)
+      .filter((name) => !isSpecialUseName(name))
+      .map(async (name) => ({
+        name,
+        outcome: await deadline.race(resolver.query(name, 'A', deadline.queryOptions), null),
+      })),
   );
   const confirmed = forward
     .filter(({ outcome }) => outcome?.status === 'answer' && outcome.records.includes(address))
