@@ -698,3 +698,23 @@ describe('GET /domain/v1/{token} and other routes, errors', () => {
     });
   });
 });
+
+describe('the OpenAPI document of the domain tool', () => {
+  it('describes single addresses in ips, ranges apart with their sizes, and the alias rule', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const { schemas } = document.components;
+    const result = schemas.DomainCheckResult?.properties ?? {};
+    for (const field of ['ips', 'ips_total', 'ips_truncated', 'ranges', 'ranges_total', 'dmarc']) {
+      expect(result).toHaveProperty(field);
+    }
+    expect(schemas.SenderRange?.properties).toEqual({
+      network: expect.objectContaining({ type: 'string' }),
+      size: expect.objectContaining({ type: 'integer' }),
+    });
+    expect(JSON.stringify(schemas.DomainStoredResult)).toContain('"ranges"');
+    const request = schemas.DomainCheckRequest?.properties ?? {};
+    expect(JSON.stringify(request)).toMatch(/first non-empty one wins/);
+  });
+});
