@@ -31,6 +31,24 @@ const timedOut = { status: 'timeout' } as const;
 
 type AnyOutcome = DnsOutcome<RecordData[RecordType]>;
 
+/**
+ * The unsettled queries given one signal, behind one abort listener: a check asks dozens of
+ * queries under one signal, and one listener each would be dozens (Node warns past ten).
+ */
+class Watch {
+  readonly tickets = new Set<Ticket>();
+
+  constructor(
+    readonly limiter: FairLimiter,
+    readonly signal: AbortSignal,
+  ) {}
+
+  /** The abort listener (EventTarget calls `handleEvent` on a listener object). */
+  handleEvent(): void {
+    for (const ticket of [...this.tickets]) this.limiter.abandon(ticket);
+  }
+}
+
 /** The queries of one check, or of no check. */
 interface Lane {
   key: symbol | undefined;
@@ -57,11 +75,6 @@ class Ticket {
     readonly options: QueryOptions | undefined,
   ) {}
 
-  /** The abort listener (EventTarget calls `handleEvent` on a listener object). */
-  handleEvent(): void {
-    this.limiter.abandon(this);
-  }
-
   /** Settles the slot of a running query; an arrow, passed as a callback per query. */
   readonly settled = (): void => {
     this.limiter.finish(this);
@@ -73,6 +86,7 @@ class FairLimiter implements Resolver {
   readonly #lanes = new Map<symbol | undefined, Lane>();
   /** Lanes with waiting queries, in the order they take turns. */
   readonly #turns: Lane[] = [];
+  readonly #watches = new Map<AbortSignal, Watch>();
 
   constructor(
     readonly inner: Resolver,
@@ -97,7 +111,7 @@ class FairLimiter implements Resolver {
       ticket.resolve = resolve;
       ticket.reject = reject;
     });
-    signal?.addEventListener('abort', ticket, { once: true });
+    if (signal) this.#watch(signal, ticket);
     if (lane.waiting === 0 && this.#mayStart(lane)) {
       this.#start(ticket).then(ticket.resolve, ticket.reject);
     } else {
@@ -115,7 +129,7 @@ class FairLimiter implements Resolver {
   finish(ticket: Ticket): void {
     if (ticket.state !== 'running') return;
     ticket.state = 'done';
-    ticket.options?.signal?.removeEventListener('abort', ticket);
+    this.#unwatch(ticket);
     this.#release(ticket.lane);
   }
 
@@ -124,6 +138,7 @@ class FairLimiter implements Resolver {
     const { state, lane } = ticket;
     if (state === 'done') return;
     ticket.state = 'done';
+    this.#unwatch(ticket);
     ticket.resolve(timedOut);
     if (state === 'waiting') {
       lane.waiting--;
@@ -133,6 +148,26 @@ class FairLimiter implements Resolver {
     } else {
       this.#release(lane);
     }
+  }
+
+  #watch(signal: AbortSignal, ticket: Ticket): void {
+    let watch = this.#watches.get(signal);
+    if (!watch) {
+      watch = new Watch(this, signal);
+      this.#watches.set(signal, watch);
+      signal.addEventListener('abort', watch, { once: true });
+    }
+    watch.tickets.add(ticket);
+  }
+
+  #unwatch(ticket: Ticket): void {
+    const signal = ticket.options?.signal;
+    const watch = signal && this.#watches.get(signal);
+    if (!watch) return;
+    watch.tickets.delete(ticket);
+    if (watch.tickets.size > 0) return;
+    this.#watches.delete(watch.signal);
+    watch.signal.removeEventListener('abort', watch);
   }
 
   #laneOf(key: symbol | undefined): Lane {
@@ -208,6 +243,7 @@ class FairLimiter implements Resolver {
       // while the same abort still runs its listeners): it must not reach the wire.
       if (ticket.options?.signal?.aborted) {
         ticket.state = 'done';
+        this.#unwatch(ticket);
         ticket.resolve(timedOut);
         continue;
       }

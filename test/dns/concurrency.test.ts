@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withConcurrencyLimit } from '../../src/dns/concurrency.js';
@@ -212,6 +213,24 @@ describe('withConcurrencyLimit, fair share between checks', () => {
     expect(state.started.at(-1)).toBe('again');
     pending.find((entry) => entry.name === 'again')!.answer();
     await again;
+  });
+
+  it('listens on a check’s signal once, however many of its queries wait or fly', async () => {
+    const { resolver, pending } = countingResolver();
+    const limited = withConcurrencyLimit(resolver, 4);
+    const controller = new AbortController();
+    const queries = Array.from({ length: 30 }, (_, i) =>
+      limited.query(`q${i}`, 'A', { signal: controller.signal, check: Symbol.for('one') }),
+    );
+    await settle();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    while (pending.length > 0) {
+      pending[0]!.answer();
+      await settle();
+    }
+    await Promise.all(queries);
+    // Every query settled: nothing is left listening.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('answers a query whose signal has already aborted without asking', async () => {
