@@ -4,6 +4,7 @@ import { createDeadline } from './deadline.js';
 import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
+import { maxAddressesPerHost } from './result-limits.js';
 import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
 
@@ -15,8 +16,10 @@ export interface IpScore extends Score {
   total: number;
   lists: ListResult[];
   rdns: ReverseDns;
-  /** Every public address of a host name target; the first one is checked. */
+  /** The public addresses of a host name target (the first `maxAddressesPerHost`); the first is checked. */
   addresses?: string[];
+  /** How many public addresses the host name has, when more than `addresses` lists. */
+  addresses_total?: number;
   checked_at: string;
 }
 
@@ -101,7 +104,10 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
           total: report.total,
           lists: report.lists,
           rdns,
-          ...(addresses ? { addresses } : {}),
+          ...(addresses ? { addresses: addresses.slice(0, maxAddressesPerHost) } : {}),
+          ...(addresses && addresses.length > maxAddressesPerHost
+            ? { addresses_total: addresses.length }
+            : {}),
           checked_at: deps.now().toISOString(),
         },
       },

@@ -1,6 +1,7 @@
 import type { Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
+import { maxListedNames } from './result-limits.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
@@ -13,7 +14,10 @@ export type Fcrdns = 'pass' | 'fail' | 'none' | 'error';
 export interface ReverseDns {
   /** The first PTR name, or "" when there is none. */
   ptr: string;
+  /** The PTR names, the first `maxListedNames` of them. */
   names: string[];
+  /** How many PTR names the address has, when more than `names` lists. */
+  names_total?: number;
   /** pass: a PTR name resolves back; fail: none does; none: no PTR; error: no usable answer. */
   fcrdns: Fcrdns;
   /** PTR names whose A records include the address. */
@@ -39,7 +43,10 @@ export async function reverseDns(
     return failed(`PTR lookup ${ptr.status}`);
   if (ptr.status !== 'answer') return { ptr: '', names: [], fcrdns: 'none', confirmed: [] };
 
-  const names = ptr.records.map((name) => name.toLowerCase().replace(/\.$/, ''));
+  const all = ptr.records.map((name) => name.toLowerCase().replace(/\.$/, ''));
+  // Whoever runs the address's reverse zone chooses how many names it has.
+  const names = all.slice(0, maxListedNames);
+  const listed = all.length > names.length ? { names, names_total: all.length } : { names };
   // Anyone controlling an address's reverse zone can name `metadata.google.internal` in its PTR:
   // a special-use name is never looked up, and so never confirms.
   const forward = await Promise.all(
@@ -55,7 +62,7 @@ export async function reverseDns(
     .filter(({ outcome }) => outcome?.status === 'answer' && outcome.records.includes(address))
     .map(({ name }) => name);
   const first = names[0] ?? '';
-  if (confirmed.length > 0) return { ptr: first, names, fcrdns: 'pass', confirmed };
+  if (confirmed.length > 0) return { ptr: first, ...listed, fcrdns: 'pass', confirmed };
   const unanswered = forward.some(
     ({ outcome }) =>
       outcome === null || ['timeout', 'servfail', 'refused'].includes(outcome.status),
@@ -63,12 +70,12 @@ export async function reverseDns(
   return unanswered
     ? {
         ptr: first,
-        names,
+        ...listed,
         fcrdns: 'error',
         confirmed,
         error: 'forward lookup gave no usable answer',
       }
-    : { ptr: first, names, fcrdns: 'fail', confirmed };
+    : { ptr: first, ...listed, fcrdns: 'fail', confirmed };
 }
 
 function failed(error: string): ReverseDns {

@@ -9,7 +9,9 @@
 export const maxListedAddresses = 1024;
 /** Sender ranges, IPv6 networks and any other list of a result. */
 export const maxListedNetworks = 256;
-/** Addresses shown per MX host. */
+/** PTR names shown per address (a reverse zone may give one address thousands). */
+export const maxListedNames = 32;
+/** Addresses shown per MX host, and per host name in the IP tool. */
 export const maxAddressesPerHost = 32;
 /** SPF terms shown per list (`nonPass`): a record may hold thousands. */
 export const maxListedTerms = 32;

@@ -35,6 +35,7 @@ const hostZones: FixtureZone[] = [
       'mixed.sender.net': { A: ['10.0.0.5', cleanIp, '192.168.1.1', '8.8.100.9'] },
       'inside.sender.net': { A: ['10.0.0.5', '192.168.1.1', '127.0.0.1'] },
       'noaddress.sender.net': { MX: [{ exchange: 'mail.sender.net', priority: 10 }] },
+      'many.sender.net': { A: Array.from({ length: 40 }, (_, i) => `8.8.101.${i + 1}`) },
     },
   },
   { origin: 'isp.net', records: { 'dynamic-8.isp.net': { A: ['8.8.200.200'] } } },
@@ -154,6 +155,13 @@ describe('checkIp', () => {
       });
     },
   );
+
+  it('lists the first 32 of a host name’s 40 addresses, and counts them all', async () => {
+    const result = resultOf(await checkIp(depsOver(freshResolver()), target('many.sender.net')));
+    expect(result.ip).toBe('8.8.101.1');
+    expect(result.ip_score.addresses).toHaveLength(32);
+    expect(result.ip_score.addresses_total).toBe(40);
+  });
 
   it('asks no list about a refused host name', async () => {
     const before = dns.queries.length;

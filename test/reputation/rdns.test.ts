@@ -20,6 +20,9 @@ const zones: FixtureZone[] = [
       '6.2.0.192.in-addr.arpa': { PTR: ['mail.broken.net'] },
       // A reverse zone anyone controls can name hosts of the service's own network.
       '10.2.0.192.in-addr.arpa': { PTR: ['metadata.google.internal', 'db.corp.local'] },
+      '11.2.0.192.in-addr.arpa': {
+        PTR: Array.from({ length: 40 }, (_, i) => `host${i}.example.net`),
+      },
       '7.2.0.192.in-addr.arpa': { PTR: ['alias.example.net'] },
       // 8: no PTR at all (NXDOMAIN); 9: the name exists without a PTR (NODATA).
       '9.2.0.192.in-addr.arpa': { TXT: ['no ptr here'] },
@@ -135,6 +138,12 @@ describe('reverseDns', () => {
       confirmed: [],
       error: 'forward lookup gave no usable answer',
     });
+  });
+
+  it('lists the first 32 of an address’s 40 PTR names, and counts them all', async () => {
+    const result = await rdnsOf('192.0.2.11');
+    expect(result.names).toHaveLength(32);
+    expect(result).toMatchObject({ ptr: 'host0.example.net', names_total: 40 });
   });
 
   it('never looks up a PTR name under a special-use suffix, so it never confirms', async () => {
