@@ -33,24 +33,22 @@ export type DnsOutcome<T> =
 export type DnsStatus = DnsOutcome<unknown>['status'];
 
 export interface QueryOptions {
+  /**
+   * The check the query works for. The in-flight cap is shared fairly between checks, and a query
+   * whose `signal` aborts leaves the queue or gives its slot back at once (`concurrency.ts`).
+   * Callers coalesced onto one query in flight share its answer (`caching.ts`): it is abandoned
+   * when the caller it was asked for gives up and asked again for those still waiting.
+   */
+  check?: symbol;
   /** Skip the answer cache and in-flight coalescing: pool discovery needs a fresh answer per query. */
   bypassCache?: boolean;
   /** Ask these servers (`ip` or `ip:port`) instead of the configured ones (a zone's authoritative servers). */
   servers?: readonly string[];
   /**
-   * Abandons the query when it aborts (a check's deadline, or the check being over): a query still
-   * waiting for a slot leaves the queue, one in flight gives its slot back, and either answers
-   * `timeout`. A transport that can cancel a request on the wire may do so too. Callers coalesced
-   * onto one query in flight (`caching.ts`) share its answer: it is abandoned when the caller it
-   * was asked for gives up and asked again for those still waiting, and each caller's own
-   * deadline is what stops it waiting.
+   * Gives up on the query once aborted; the outcome is then `timeout`. The DoH transport passes it
+   * to `fetch`; c-ares cannot cancel one query, so the UDP transport does not look at it.
    */
   signal?: AbortSignal;
-  /**
-   * The check the query works for. The in-flight cap is shared fairly between checks
-   * (`concurrency.ts`), so a check that floods the DNS slows only itself.
-   */
-  check?: symbol;
 }
 
 export interface Resolver {
