@@ -92,7 +92,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     if (disabled !== undefined) return { ...base, status: 'disabled', error: disabled };
 
     const name = `${label}.${askedZone.get(zone)}`;
-    const outcome = await deadline.race(resolver.query(name, 'A'), null);
+    const outcome = await deadline.race(resolver.query(name, 'A', deadline.queryOptions), null);
     if (outcome === null || outcome.status === 'timeout') {
       return { ...base, status: 'timeout', error: 'no answer in time' };
     }
@@ -124,7 +124,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
 
   /** The TXT reason is a courtesy: a listing stands without it when it does not come in time. */
   async function fetchReason(name: string, deadline: Deadline): Promise<string | undefined> {
-    const outcome = await deadline.race(resolver.query(name, 'TXT'), null);
+    const outcome = await deadline.race(resolver.query(name, 'TXT', deadline.queryOptions), null);
     if (outcome?.status !== 'answer') return undefined;
     return hideKey(outcome.records.join(' '));
   }

@@ -1,8 +1,17 @@
 import type { Resolver } from '../dns/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
+import { createCheckDns } from './check-dns.js';
 import { createDeadline } from './deadline.js';
+import type { DmarcRecord } from './dmarc.js';
 import type { DnsblEngine, ListResult } from './dnsbl.js';
-import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
+import { noPublicAddress } from './host-address.js';
+import {
+  clip,
+  maxListedAddresses,
+  maxListedTerms,
+  maxRecordChars,
+  maxTermChars,
+} from './result-limits.js';
 import {
   type Score,
   type ScoreFactor,
@@ -10,7 +19,8 @@ import {
   listingFactors,
   scoreFrom,
 } from './score.js';
-import { type DmarcRecord, type MailExchanger, discoverSenderIps } from './sender-ips.js';
+import type { SenderRange } from './sender-addresses.js';
+import { type MailExchanger, type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from './spf.js';
 
 /**
@@ -20,6 +30,14 @@ import type { SpfExpansion } from './spf.js';
 
 /** Sender addresses checked per domain: enough for a typical ESP setup, bounded for the lists' sake. */
 export const maxAddressesChecked = 16;
+
+/**
+ * Queries a domain check may send while following the domain's records (SPF, MX, A, DMARC); its
+ * DNSBL queries are bounded apart, by the zones and `maxAddressesChecked`. The SPF limits (RFC
+ * 7208 §4.6.4: 10 DNS-querying terms, 10 hosts per mx) allow about 120 lookups, the prefetch
+ * about as many again, MX, A and DMARC 13: a sound domain never comes near it.
+ */
+export const domainQueryBudget = 256;
 
 /** What a listed sender address costs the domain (poor: it carries a major listing), capped in sum. */
 const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
@@ -34,25 +52,53 @@ export interface DomainScore extends Score {
   lists: ListResult[];
 }
 
+/** The SPF evaluation as a result shows it: its addresses are in `ips`, `ranges` and `ip6`. */
+export type SpfSummary = Omit<SpfExpansion, 'ip4' | 'ip6'> & {
+  /** How many mechanisms were qualified -, ~ or ?, when more than `nonPass` lists. */
+  nonPassTotal?: number;
+  /** The record is longer than shown. */
+  recordTruncated?: boolean;
+};
+
 export interface DomainCheckResult {
   domain: string;
   /** The name as people write it, when it is an IDN. */
   display?: string;
+  /** Single public sender addresses, sorted numerically: the first `maxListedAddresses`. */
   ips: string[];
-  exists: boolean;
+  /** Every single sender address found. */
+  ips_total: number;
+  /** True when `ips` lists fewer than `ips_total`. */
+  ips_truncated: boolean;
+  /** Sender networks of more than 16 addresses, with their sizes. */
+  ranges: SenderRange[];
+  ranges_total: number;
+  /**
+   * Always true: a domain with no public address is refused with a 400 (docs/checks.md). Kept
+   * for clients of earlier results, which answered `false` for a domain that does not exist.
+   */
+  exists: true;
   ip6: string[];
+  ip6_total: number;
+  /** The MX hosts looked up (at most `maxMxHosts`, most preferred first). */
   mx: MailExchanger[];
-  spf: SpfExpansion;
+  /** MX records the domain publishes. */
+  mx_total: number;
+  spf: SpfSummary;
   dmarc: DmarcRecord;
   domain_score: DomainScore;
   addresses: {
-    /** Single public addresses of `ips` checked on the IP lists (at most `maxAddressesChecked`). */
+    /** Single addresses of `ips` checked on the IP lists (at most `maxAddressesChecked`). */
     checked: number;
     listed: number;
-    /** Entries of `ips` not checked: ranges, non-public addresses, or past the bound. */
+    /** Addresses of `ips` not checked: past the bound. */
     not_checked: string[];
+    /** Ranges are not checked address by address; this says so and why. */
+    ranges: { checked: number; how: string };
     results: AddressSummary[];
   };
+  /** Where a bound cut the check short, in words. */
+  notes: string[];
   checked_at: string;
 }
 
@@ -64,7 +110,12 @@ export interface DomainCheckDeps {
 }
 
 export type DomainCheckOutcome =
-  { ok: true; result: DomainCheckResult } | { ok: false; error: 'dns_unavailable'; reason: string };
+  | { ok: true; result: DomainCheckResult }
+  | { ok: false; error: 'dns_unavailable' | 'invalid_target'; reason: string };
+
+const rangesNotChecked =
+  'not checked: a DNSBL is asked about one address at a time, and a range stands for many; ' +
+  'check the addresses of a range that send mail with POST /ip/v1';
 
 export async function checkDomain(
   deps: DomainCheckDeps,
@@ -72,21 +123,32 @@ export async function checkDomain(
 ): Promise<DomainCheckOutcome> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
+    const dns = createCheckDns(deps.resolver, deadline, domainQueryBudget);
     // Discovery gets most of the budget; the address checks that follow it need one more round trip.
     const discoveryMs = Math.round(deps.deadlineMs * 0.6);
     const [senders, domainReport] = await Promise.all([
-      discoverSenderIps(deps.resolver, domain.name, { deadlineMs: discoveryMs }),
+      discoverSenderIps(dns, domain.name, { deadlineMs: discoveryMs, within: deadline }),
       deps.dnsbl.check({ kind: 'domain', name: domain.name }, deadline),
     ]);
-    // Neither its SPF nor its MX lookup answered: nothing can be said about the domain.
+    // A lookup of the domain's own records failed: nothing sure can be said about it. Lookups of
+    // names its records point to are the domain's doing, and part of its result.
+    const ownLookupFailed =
+      senders.spf.status === 'unavailable' ||
+      senders.lookupFailures.some((failure) => failure.name === domain.name);
     if (
       senders.spf.status === 'unavailable' &&
-      senders.lookupFailures.some((f) => f.type === 'MX')
+      senders.lookupFailures.some((f) => f.type === 'MX' && f.name === domain.name)
     ) {
       return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
     }
-    const singles = senders.ips.filter((entry) => isDottedQuad(entry) && isPublicIpv4(entry));
-    const checked = singles.slice(0, maxAddressesChecked);
+    if (senders.ipsTotal === 0 && senders.rangesTotal === 0) {
+      if (ownLookupFailed) {
+        return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
+      }
+      // One answer for a domain that does not exist, has no address, or only internal ones.
+      return { ok: false, error: 'invalid_target', reason: noPublicAddress(domain.name) };
+    }
+    const checked = senders.ips.slice(0, maxAddressesChecked);
     // Every address at once: taken a few at a time, the later ones would find the shared deadline
     // spent by a list that does not answer. The resolver's in-flight cap bounds the queries.
     const results = await Promise.all(
@@ -96,17 +158,17 @@ export async function checkDomain(
     const factors = [
       ...listingFactors(domainReport),
       ...senderIpFactors(results),
-      ...(senders.exists ? spfFactors(senders.spf) : []),
-      ...(senders.exists && !senders.dmarc.present
-        ? [
+      ...spfFactors(senders.spf),
+      ...(senders.dmarc.present
+        ? []
+        : [
             {
               kind: 'dmarc' as const,
               source: 'DMARC',
               detail: 'no DMARC record',
               points: -dmarcPenalty,
             },
-          ]
-        : []),
+          ]),
     ];
     const score = scoreFrom(factors, {
       answered: domainReport.answered,
@@ -117,16 +179,20 @@ export async function checkDomain(
     if (score.verdict === 'good' && results.some((address) => address.verdict === 'poor')) {
       score.verdict = 'fair';
     }
-    // A domain that does not exist sends no mail: there is nothing good to say about it.
-    if (!senders.exists && score.verdict !== 'poor') score.verdict = 'unknown';
     const result: DomainCheckResult = {
       domain: domain.name,
       ...(domain.display !== domain.name ? { display: domain.display } : {}),
       ips: senders.ips,
-      exists: senders.exists,
-      ip6: senders.spf.ip6,
+      ips_total: senders.ipsTotal,
+      ips_truncated: senders.ips.length < senders.ipsTotal,
+      ranges: senders.ranges,
+      ranges_total: senders.rangesTotal,
+      exists: true,
+      ip6: senders.ip6,
+      ip6_total: senders.ip6Total,
       mx: senders.mx,
-      spf: senders.spf,
+      mx_total: senders.mxTotal,
+      spf: spfSummary(senders.spf),
       dmarc: senders.dmarc,
       domain_score: {
         ...score,
@@ -138,15 +204,55 @@ export async function checkDomain(
       addresses: {
         checked: results.length,
         listed: results.filter((result) => result.listed > 0).length,
-        not_checked: senders.ips.filter((entry) => !checked.includes(entry)),
+        not_checked: senders.ips.slice(checked.length),
+        ranges: { checked: 0, how: rangesNotChecked },
         results,
       },
+      notes: notesOf(senders, dns.exhausted),
       checked_at: deps.now().toISOString(),
     };
     return { ok: true, result };
   } finally {
     deadline.clear();
   }
+}
+
+function notesOf(senders: SenderIps, budgetSpent: boolean): string[] {
+  const notes: string[] = [];
+  if (senders.mxTotal > maxMxHosts) {
+    notes.push(
+      `Looked up the ${maxMxHosts} most preferred of ${senders.mxTotal} MX hosts (RFC 7208 §4.6.4 allows an mx term 10).`,
+    );
+  }
+  if (senders.ipsTotal > maxListedAddresses) {
+    notes.push(`Lists the first ${maxListedAddresses} of ${senders.ipsTotal} sender addresses.`);
+  }
+  if (budgetSpent) {
+    notes.push(
+      `Stopped following the domain's records after ${domainQueryBudget} DNS queries; what was left is reported as not answered.`,
+    );
+  }
+  return notes;
+}
+
+function spfSummary(spf: SpfExpansion): SpfSummary {
+  const { ip4: _ip4, ip6: _ip6, record, nonPass, error, ...rest } = spf;
+  const shown = record === null ? null : clip(record, maxRecordChars);
+  return {
+    ...rest,
+    // A syntax error quotes the offending text, which may be most of a 60 KB record.
+    ...(error && {
+      error: {
+        ...error,
+        reason: clip(error.reason, maxRecordChars),
+        term: error.term === null ? null : clip(error.term, maxTermChars),
+      },
+    }),
+    record: shown,
+    ...(shown !== record ? { recordTruncated: true } : {}),
+    nonPass: nonPass.slice(0, maxListedTerms),
+    ...(nonPass.length > maxListedTerms ? { nonPassTotal: nonPass.length } : {}),
+  };
 }
 
 function senderIpFactors(results: AddressSummary[]): ScoreFactor[] {

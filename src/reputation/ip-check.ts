@@ -1,8 +1,10 @@
 import type { Resolver } from '../dns/index.js';
+import { createCheckDns } from './check-dns.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
+import { maxAddressesPerHost } from './result-limits.js';
 import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
 
@@ -14,8 +16,10 @@ export interface IpScore extends Score {
   total: number;
   lists: ListResult[];
   rdns: ReverseDns;
-  /** Every public address of a host name target; the first one is checked. */
+  /** The public addresses of a host name target (the first `maxAddressesPerHost`); the first is checked. */
   addresses?: string[];
+  /** How many public addresses the host name has, when more than `addresses` lists. */
+  addresses_total?: number;
   checked_at: string;
 }
 
@@ -52,6 +56,12 @@ function heardNothing(report: DnsblReport, rdns: ReverseDns): boolean {
   );
 }
 
+/**
+ * Queries an IP check may send besides its DNSBL queries: the host name's A records. Reverse DNS
+ * keeps to its own bound (one PTR, ten names confirmed).
+ */
+const ipQueryBudget = 4;
+
 export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpCheckOutcome> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
@@ -60,7 +70,8 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
     if (target.kind === 'ipv4') {
       ip = target.address;
     } else {
-      const resolved = await deadline.race(publicAddressesOf(deps.resolver, target.name), {
+      const dns = createCheckDns(deps.resolver, deadline, ipQueryBudget);
+      const resolved = await deadline.race(publicAddressesOf(dns, target.name), {
         ok: false as const,
         error: 'dns_unavailable' as const,
         reason: `could not resolve ${target.name} in time`,
@@ -93,7 +104,10 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
           total: report.total,
           lists: report.lists,
           rdns,
-          ...(addresses ? { addresses } : {}),
+          ...(addresses ? { addresses: addresses.slice(0, maxAddressesPerHost) } : {}),
+          ...(addresses && addresses.length > maxAddressesPerHost
+            ? { addresses_total: addresses.length }
+            : {}),
           checked_at: deps.now().toISOString(),
         },
       },

@@ -12,7 +12,9 @@ export type PoolStopReason =
   /** Every source kept failing (timeouts, SERVFAIL, REFUSED) and was given up. */
   | 'sources_failed'
   | 'deadline'
-  | 'query_budget';
+  | 'query_budget'
+  /** As many public addresses found as one pool check takes (`maxAddresses`). */
+  | 'address_limit';
 
 export interface DiscoveryProgress {
   rounds: number;
@@ -29,6 +31,8 @@ export interface DiscoveryProgress {
 }
 
 export interface SaturationRule {
+  /** Public addresses after which discovery stops, saturated or not. */
+  maxAddresses: number;
   /** Quiet rounds needed at least before the pool counts as saturated. */
   saturationRounds: number;
   /**
@@ -88,7 +92,7 @@ export const noProgress: DiscoveryProgress = {
 export function poolStopReason(
   progress: DiscoveryProgress,
   rule: SaturationRule,
-  next: { activeSources: number; deadlinePassed: boolean },
+  next: { activeSources: number; deadlinePassed: boolean; publicAddresses: number },
 ): PoolStopReason | undefined {
   // Every response was negative: an answer always carries at least one address.
   if (progress.responses > 0 && progress.addressesSeen === 0) return 'no_addresses';
@@ -99,6 +103,7 @@ export function poolStopReason(
   ) {
     return 'saturated';
   }
+  if (next.publicAddresses >= rule.maxAddresses) return 'address_limit';
   if (next.activeSources === 0) return 'sources_failed';
   if (next.deadlinePassed) return 'deadline';
   if (progress.queries + next.activeSources > rule.maxQueries) return 'query_budget';

@@ -38,6 +38,16 @@ const nonPublicSuffixes = [
   'localdomain',
 ];
 
+/**
+ * Whether `name` (lowercase, without the root dot) is a single label or lies under a special-use
+ * suffix: a name the service never asks its resolvers about, wherever it comes from (a caller, an
+ * SPF term, an MX or NS record, a CNAME), because on the service's own network it may well exist.
+ */
+export function isSpecialUseName(name: string): boolean {
+  if (!name.includes('.')) return true;
+  return nonPublicSuffixes.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
 /** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
 const maxNameLength = 253;
 const ldhLabel = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;

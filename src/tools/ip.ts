@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.js';
 import { type IpCheckDeps, checkIp } from '../reputation/ip-check.js';
 import { parseTarget } from '../reputation/targets.js';
+import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema } from './schemas.js';
 import { summariseIp } from './share-summaries.js';
@@ -44,12 +45,16 @@ const ipResult = {
 
 const bodySchema = z
   .object({
-    target: z
+    target: z.string().max(1024).optional().openapi({
+      description:
+        'IPv4 address or host name. Give it or its alias q; if both, the first non-empty one wins.',
+      example: '192.0.2.1',
+    }),
+    q: z
       .string()
       .max(1024)
       .optional()
-      .openapi({ description: 'IPv4 address or host name', example: '192.0.2.1' }),
-    q: z.string().max(1024).optional().openapi({ description: 'Alias of target' }),
+      .openapi({ description: 'Alias of target, used when target is absent or empty' }),
     ...captchaFields,
   })
   .openapi('IpCheckRequest');
@@ -76,7 +81,7 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
       .extend(quotaStatusSchema.shape)
       .openapi('IpCheckResult'),
     prepare(body) {
-      const text = body.target ?? body.q;
+      const text = firstNonEmpty(body.target, body.q);
       if (text === undefined) throw new ApiError('invalid_request', 'target is required (alias q)');
       const parsed = parseTarget(text);
       if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
