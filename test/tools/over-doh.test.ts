@@ -122,7 +122,7 @@ describe('the service with DNS_TRANSPORT=doh', () => {
       ips: ['192.0.3.7', '192.0.3.9', '192.0.3.10'],
       exists: true,
       saturated: true,
-      sources: { resolver: true, authoritative: [] },
+      sources: { resolver: true, authoritative: 1 },
     });
   });
 });
