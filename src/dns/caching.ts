@@ -44,11 +44,26 @@ export function ttlSecondsFor(outcome: AnyOutcome, options: CacheOptions): numbe
   }
 }
 
-export function withCache(inner: Resolver, options: CacheOptions = defaultCacheOptions): Resolver {
+/** A cached resolver that can forget everything it holds. */
+export interface CachingResolver extends Resolver {
+  /**
+   * Drops every cached answer: called when the upstream resolver was caught answering falsely,
+   * so the false answers it gave do not outlive the moment it is caught.
+   */
+  clear(): void;
+}
+
+export function withCache(
+  inner: Resolver,
+  options: CacheOptions = defaultCacheOptions,
+): CachingResolver {
   const answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
   const inFlight = new Map<string, Promise<AnyOutcome>>();
 
   return {
+    clear() {
+      answers.clear();
+    },
     query<T extends RecordType>(
       name: string,
       type: T,

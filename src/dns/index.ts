@@ -1,7 +1,12 @@
-import { type CacheOptions, defaultCacheOptions, withCache } from './caching.js';
+import {
+  type CacheOptions,
+  type CachingResolver,
+  defaultCacheOptions,
+  withCache,
+} from './caching.js';
 import { withConcurrencyLimit } from './concurrency.js';
 import { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
-import type { Resolver } from './resolver.js';
+import { type QueryObserver, withObserver } from './observed.js';
 
 export type {
   DnsOutcome,
@@ -13,14 +18,20 @@ export type {
   Resolver,
 } from './resolver.js';
 export { recordsOf } from './resolver.js';
+export type { CachingResolver } from './caching.js';
+export type { QueryObserver } from './observed.js';
 
 export interface ResolverOptions extends NodeTransportOptions {
   maxInFlight?: number;
   cache?: Partial<CacheOptions>;
+  /** Sees every query that reaches the wire (per-list health). */
+  observe?: QueryObserver;
 }
 
 /** The resolver the service runs on: c-ares transport, capped in flight, cached and coalesced. */
-export function createResolver(options: ResolverOptions): Resolver {
-  const transport = withConcurrencyLimit(createNodeTransport(options), options.maxInFlight ?? 512);
+export function createResolver(options: ResolverOptions): CachingResolver {
+  const wire = createNodeTransport(options);
+  const observed = options.observe ? withObserver(wire, options.observe) : wire;
+  const transport = withConcurrencyLimit(observed, options.maxInFlight ?? 512);
   return withCache(transport, { ...defaultCacheOptions, ...options.cache });
 }

@@ -5,7 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/log.js';
-import { createServices } from '../../src/services.js';
+import { type ServiceOptions, createServices } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
@@ -13,6 +13,11 @@ import {
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
+import {
+  type LyingMode,
+  type LyingResolver,
+  startLyingResolver,
+} from '../fixtures/lying-resolver.js';
 
 /**
  * The real service over real sockets, for route tests: a fixture DNS server holding the default
@@ -23,6 +28,8 @@ import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 export interface TestService {
   url(path: string): string;
   dns: FixtureDnsServer;
+  /** The lying resolver between the service and `dns`, when the test asked for one. */
+  lying?: LyingResolver;
   /** Log lines the service wrote. */
   logs: string[];
   /** Moves the injected clock. */
@@ -43,6 +50,10 @@ export interface TestServiceOptions {
   latencyMs?: number;
   /** Serve no DNS at all: the resolver points at a closed port. */
   deadDns?: boolean;
+  /** Ask through a lying resolver in front of the fixture server, starting in this mode. */
+  lying?: LyingMode;
+  /** Shorter self-test and hold-probe intervals than the environment allows. */
+  services?: ServiceOptions;
   now?: Date;
 }
 
@@ -54,8 +65,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     zones: [...dnsblWorld(zoneList, options.listings ?? {}), ...(options.zones ?? [])],
     latencyMs: options.latencyMs ?? 0,
   });
+  const lying = options.lying
+    ? await startLyingResolver({ upstream: dns.address, mode: options.lying })
+    : undefined;
   const config = readConfig({
-    DNS_SERVERS: options.deadDns ? '127.0.0.1:9' : dns.address,
+    DNS_SERVERS: options.deadDns ? '127.0.0.1:9' : (lying?.address ?? dns.address),
     DNS_TIMEOUT_MS: '300',
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '1500',
@@ -64,7 +78,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const logs: string[] = [];
   const log = createLogger(config.logLevel, (line) => logs.push(line));
-  const services = await createServices(config, log);
+  const services = await createServices(config, log, options.services);
   let now = options.now ?? new Date();
   const app = createApp({
     ...services,
@@ -81,6 +95,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   return {
     url,
     dns,
+    ...(lying ? { lying } : {}),
     logs,
     setNow: (date) => {
       now = date;
@@ -95,6 +110,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       services.monitor.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await lying?.close();
       await dns.close();
     },
   };
@@ -111,12 +127,16 @@ export async function expectQuotaStatus(response: Response, dailyLimit: number):
   expect(status.dailyRemaining).toEqual(expect.any(Number));
 }
 
-/** The error body of a POST route: the error triple plus the caller's quota status. */
+/**
+ * The error body of a POST route: the error triple plus the caller's quota status (with its
+ * `reason` when the service is not configured).
+ */
 export function postError(code: string, error: unknown = expect.any(String)) {
   return {
     status: 'error',
     code,
     error,
+    ...(code === 'not_configured' ? { reason: expect.any(String) } : {}),
     configured: expect.any(Boolean),
     dailyLimit: expect.any(Number),
     dailyRemaining: expect.any(Number),
