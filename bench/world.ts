@@ -25,6 +25,9 @@ export interface BenchWorld {
     latencyWarmup: string[];
     latency: string[];
     latencyListed: string[];
+    /** Checked while one list is silent: the first few put it on hold, the rest are measured. */
+    silentWarmup: string[];
+    silent: string[];
     /** Checked by the share section itself, every other one listed, to warm up card drawing. */
     cardWarmup: string[];
     throughputWarmup: string[];
@@ -48,6 +51,8 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     latencyWarmup: allocator.take(10),
     latency: allocator.take(settings.latencySamples),
     latencyListed: allocator.take(20),
+    silentWarmup: allocator.take(3),
+    silent: allocator.take(settings.silentSamples),
     cardWarmup: allocator.take(settings.cardWarmups),
     throughputWarmup: allocator.take(300),
     throughput: Array.from({ length: settings.throughputRounds }, () =>
