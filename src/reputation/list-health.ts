@@ -44,10 +44,21 @@ export type ListStanding =
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+const recentIn = (window: ProofWindow, at: number | undefined) =>
+  at !== undefined && window.now - at <= window.ttlMs;
+
+/** The state alone, without building a reason: what every check asks of every list. */
+export function stateOf(record: ListRecord, window: ProofWindow): ListState {
+  if (record.failure !== undefined) return 'disabled';
+  if (record.hold) return 'on_hold';
+  if (!recentIn(window, record.provenAt)) return 'disabled';
+  return record.positive || recentIn(window, window.resolverProvenAt) ? 'active' : 'disabled';
+}
+
 export function standingOf(record: ListRecord, window: ProofWindow): ListStanding {
   if (record.failure !== undefined) return { state: 'disabled', reason: record.failure };
   if (record.hold) return { state: 'on_hold', reason: record.hold.reason };
-  const recent = (at: number | undefined) => at !== undefined && window.now - at <= window.ttlMs;
+  const recent = (at: number | undefined) => recentIn(window, at);
   if (recent(record.provenAt)) {
     if (record.positive) {
       return {

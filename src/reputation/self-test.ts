@@ -101,7 +101,7 @@ export async function probeTestEntry(
   zone: DnsblZone,
   spamhausDqsKey?: string,
 ): Promise<TestEntryReading> {
-  const entry = testEntries(zone).find((candidate) => candidate.expect === 'listed');
+  const entry = positiveTestEntry(zone);
   if (!entry) return { kind: 'no-answer', reason: `${zone.zone} documents no test entry` };
   const name = `${entry.label}.${queryZone(zone, spamhausDqsKey)}`;
   const outcome = await resolver.query(name, 'A', { bypassCache: true });
@@ -115,7 +115,6 @@ export async function probeTestEntry(
 
 function testEntries(zone: DnsblZone): TestEntry[] {
   const ip = zone.type === 'ip';
-  const listed = positiveEntry(zone);
   const notListed =
     zone.selfTest?.notListed === undefined
       ? ip
@@ -139,15 +138,20 @@ function testEntries(zone: DnsblZone): TestEntry[] {
       what: `test entry ${notListed}`,
     });
   }
-  if (listed !== undefined) {
-    entries.push({
-      label: entryLabel(zone, listed),
-      expect: 'listed',
-      what: `test entry ${listed}`,
-      ...(zone.selfTest?.answers ? { answers: zone.selfTest.answers } : {}),
-    });
-  }
+  const positive = positiveTestEntry(zone);
+  if (positive) entries.push(positive);
   return entries;
+}
+
+function positiveTestEntry(zone: DnsblZone): TestEntry | undefined {
+  const listed = positiveEntry(zone);
+  if (listed === undefined) return undefined;
+  return {
+    label: entryLabel(zone, listed),
+    expect: 'listed',
+    what: `test entry ${listed}`,
+    ...(zone.selfTest?.answers ? { answers: zone.selfTest.answers } : {}),
+  };
 }
 
 /** Web Crypto rather than node:crypto: the core runs on Workers too. */

@@ -6,6 +6,7 @@ import {
   type ListState,
   applyVerdict,
   recordLookup,
+  stateOf,
   standingOf,
 } from './list-health.js';
 import type { ListStats } from './list-stats.js';
@@ -90,6 +91,7 @@ export interface ZoneMonitorOptions {
 }
 
 const defaults = { holdProbeMs: 5000, holdAfterTimeouts: 3 };
+const active: ListGate = { state: 'active' };
 /** While nothing is proven, or a list awaits its first proof, runs come at least this often. */
 const unprovenRetryMs = 30_000;
 /** A pass counts as recent for two intervals (one re-test may get no answer) and a minute. */
@@ -120,24 +122,34 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   const recordOf = (zone: DnsblZone | string) =>
     records.get(typeof zone === 'string' ? zone : zone.zone)!;
 
-  function standing(zone: DnsblZone | string): ListStanding {
-    return standingOf(recordOf(zone), {
+  function proofWindow() {
+    return {
       now: now(),
       ttlMs: proofTtl(options.intervalMs),
       ...(resolverProvenAt !== undefined ? { resolverProvenAt } : {}),
-    });
+    };
+  }
+
+  function standing(zone: DnsblZone | string): ListStanding {
+    return standingOf(recordOf(zone), proofWindow());
+  }
+
+  function state(zone: DnsblZone | string): ListState {
+    return stateOf(recordOf(zone), proofWindow());
   }
 
   function readiness(): ServiceReadiness {
     if (suspicion !== undefined) return { configured: false, reason: suspicion };
-    if (zones.some((zone) => standing(zone).state === 'active')) return { configured: true };
+    if (zones.some((zone) => state(zone) === 'active')) return { configured: true };
     const explained = explain(diagnosis, resolverName);
     if (explained !== undefined) return { configured: false, reason: explained };
-    const held = zones.every((zone) => standing(zone).state === 'on_hold');
+    const held = zones.every((zone) => state(zone) === 'on_hold');
     return {
       configured: false,
       reason: held
-        ? `No blocklist answers (every list is on hold): the DNS resolver (${resolverName}) or the lists are unreachable.`
+        ? `No blocklist answers (every list is on hold): the DNS resolver (${resolverName}) or ` +
+          'the lists are unreachable. Point DNS_SERVERS at a recursive resolver that answers, ' +
+          'for example unbound on this machine.'
         : (explain({ kind: 'unproven' }, resolverName) ?? ''),
     };
   }
@@ -166,7 +178,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     let lied = false;
     let cameBack = false;
     for (const verdict of run.verdicts) {
-      const wasActive = standing(verdict.zone).state === 'active';
+      const wasActive = state(verdict.zone) === 'active';
       applyVerdict(recordOf(verdict.zone), verdict, at);
       if (verdict.state === 'passed' && verdict.positive) resolverProvenAt = at;
       if (verdict.state === 'failed' && wasActive) lied = true;
@@ -210,7 +222,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   function probeHeldLists(): void {
     for (const zone of zones) {
-      if (probing.has(zone.zone) || standing(zone).state !== 'on_hold') continue;
+      if (probing.has(zone.zone) || state(zone) !== 'on_hold') continue;
       void probeHeld(zone).catch(() => undefined);
     }
   }
@@ -222,7 +234,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
         positiveEntry(zone) !== undefined &&
         recordOf(zone).positive &&
         recordOf(zone).timeoutsInARow === 0 &&
-        standing(zone).state === 'active',
+        state(zone) === 'active',
     );
     if (candidates.length === 0) return undefined;
     canaryTurn = (canaryTurn + 1) % candidates.length;
@@ -283,8 +295,9 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   return {
     gate(zone) {
-      const { state, reason } = standing(zone);
-      return state === 'active' ? { state } : { state, reason };
+      if (state(zone) === 'active') return active;
+      const { state: current, reason } = standing(zone);
+      return current === 'active' ? active : { state: current, reason };
     },
     recordLookup(zone, status) {
       const record = records.get(zone.zone);

@@ -162,12 +162,13 @@ describe('the zone monitor', () => {
       reason: expect.stringMatching(/^on hold since .+: 3 look-ups in a row got no answer/),
     });
     // Still silent: the probes keep it on hold.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await expect
+      .poll(() => monitor.lists().find((list) => list.zone === 'bl.spamcop.net'), {
+        timeout: 3000,
+        interval: 20,
+      })
+      .toMatchObject({ state: 'on_hold', last_self_test_result: 'inconclusive' });
     expect(monitor.gate(spamcop).state).toBe('on_hold');
-    expect(monitor.lists().find((list) => list.zone === 'bl.spamcop.net')).toMatchObject({
-      state: 'on_hold',
-      last_self_test_result: 'inconclusive',
-    });
 
     dns.setZones(dnsblWorld(zones, {}));
     await expect
