@@ -19,7 +19,7 @@ const cardCacheBytes = 32 * 1024 * 1024;
 export interface ServiceOptions {
   /** Replaces SELFTEST_INTERVAL_S (minimum 10 s) for tests that watch a resolver turn. */
   selfTestIntervalMs?: number;
-  /** How often a list on hold is probed (default 5 s). */
+  /** How often a list on hold is probed (default 2 s). */
   holdProbeMs?: number;
 }
 

@@ -59,10 +59,14 @@ export function withCache(
 ): CachingResolver {
   const answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
   const inFlight = new Map<string, Promise<AnyOutcome>>();
+  /** Moves on with each `clear`: an answer to a query asked before it is not kept after it. */
+  let generation = 0;
 
   return {
     clear() {
+      generation++;
       answers.clear();
+      inFlight.clear();
     },
     query<T extends RecordType>(
       name: string,
@@ -75,15 +79,17 @@ export function withCache(
       const cached = answers.get(key) ?? inFlight.get(key);
       if (cached) return Promise.resolve(cached) as Promise<DnsOutcome<RecordData[T]>>;
 
+      const askedIn = generation;
       const pending = inner.query(name, type, queryOptions).then(
         (outcome) => {
+          if (askedIn !== generation) return outcome;
           inFlight.delete(key);
           const ttl = ttlSecondsFor(outcome, options);
           if (ttl > 0) answers.set(key, outcome, { ttl: ttl * 1000 });
           return outcome;
         },
         (error: unknown) => {
-          inFlight.delete(key);
+          if (askedIn === generation) inFlight.delete(key);
           throw error;
         },
       );

@@ -67,7 +67,10 @@ export interface DnsblEngineOptions {
   zones: readonly DnsblZone[];
   /** A list's standing; without it every list is asked and believed (tools and benchmarks). */
   gate?: (zone: DnsblZone) => ListGate;
-  /** Each look-up's outcome once it settles, even past a check's deadline (the hold rule). */
+  /**
+   * Each look-up's outcome, once: `timeout` when the check's deadline passed first, else its status
+   * when it settles, even after the check (the hold rule).
+   */
   onLookup?: (zone: DnsblZone, status: DnsStatus) => void;
   /** Spamhaus Data Query Service key; never shown in any result or message. */
   spamhausDqsKey?: string;
@@ -118,13 +121,21 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
 
     const name = `${label}.${askedZone.get(zone)}`;
     const lookup = resolver.query(name, 'A');
-    if (onLookup) {
+    // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
+    // answer in time for the check), else with its outcome, even one that comes after the check.
+    let told = false;
+    const tell = (status: DnsStatus) => {
+      if (told || !onLookup) return;
+      told = true;
+      onLookup(zone, status);
+    };
+    if (onLookup)
       lookup.then(
-        (outcome) => onLookup(zone, outcome.status),
+        (answered) => tell(answered.status),
         () => undefined,
       );
-    }
     const outcome = await deadline.race(lookup, null);
+    if (outcome === null) tell('timeout');
     if (outcome === null || outcome.status === 'timeout') {
       return { ...base, status: 'timeout', error: 'no answer in time' };
     }

@@ -83,14 +83,18 @@ export interface ZoneMonitorOptions {
   resolverName?: string;
   stats?: ListStats;
   now?: () => number;
-  /** A list or the resolver was caught answering falsely: answers cached until now are suspect. */
+  /**
+   * Answers cached until now are suspect: a list or the resolver was caught answering falsely, or
+   * a list comes back after such a lie (answers of checks that were under way may have been cached
+   * since).
+   */
   onLie?: () => void;
   onRun?: (run: SelfTestRun) => void;
   /** Readiness changed (configured or its reason). */
   onReadiness?: (readiness: ServiceReadiness) => void;
 }
 
-const defaults = { holdProbeMs: 5000, holdAfterTimeouts: 3 };
+const defaults = { holdProbeMs: 2000, holdAfterTimeouts: 3 };
 const active: ListGate = { state: 'active' };
 /** While nothing is proven, or a list awaits its first proof, runs come at least this often. */
 const unprovenRetryMs = 30_000;
@@ -165,8 +169,12 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     lastReadiness = current;
   }
 
+  /** A lie was caught and the answers it may have left in caches are not yet all forgotten. */
+  let liedSinceCleared = false;
+
   function caughtLying(): void {
     epoch++;
+    liedSinceCleared = true;
     options.onLie?.();
   }
 
@@ -185,7 +193,15 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       if (verdict.state === 'passed' && !wasActive && lastReadiness !== undefined) cameBack = true;
     }
     if (lied) caughtLying();
-    else if (cameBack) epoch++;
+    else if (cameBack) {
+      epoch++;
+      // Checks already under way when the lie was caught may have cached its answers since: a
+      // list coming back must not read them.
+      if (liedSinceCleared) {
+        liedSinceCleared = false;
+        options.onLie?.();
+      }
+    }
   }
 
   async function fullRun(): Promise<SelfTestRun> {
