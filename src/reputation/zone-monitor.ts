@@ -126,9 +126,9 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   const recordOf = (zone: DnsblZone | string) =>
     records.get(typeof zone === 'string' ? zone : zone.zone)!;
 
-  function proofWindow() {
+  function proofWindow(at = now()) {
     return {
-      now: now(),
+      now: at,
       ttlMs: proofTtl(options.intervalMs),
       ...(resolverProvenAt !== undefined ? { resolverProvenAt } : {}),
     };
@@ -138,8 +138,24 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     return standingOf(recordOf(zone), proofWindow());
   }
 
+  /**
+   * Every list's state, worked out at most once a second and again whenever a record changes:
+   * each check asks it of every list, and readiness of one list at least.
+   */
+  let states: Map<string, ListState> | undefined;
+  let statesUntil = 0;
+  const forgetStates = () => {
+    states = undefined;
+  };
+
   function state(zone: DnsblZone | string): ListState {
-    return stateOf(recordOf(zone), proofWindow());
+    const at = now();
+    if (!states || at >= statesUntil) {
+      const window = proofWindow(at);
+      states = new Map(zones.map((each) => [each.zone, stateOf(recordOf(each), window)]));
+      statesUntil = at + 1000;
+    }
+    return states.get(typeof zone === 'string' ? zone : zone.zone)!;
   }
 
   function readiness(): ServiceReadiness {
@@ -192,6 +208,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       if (verdict.state === 'failed' && wasActive) lied = true;
       if (verdict.state === 'passed' && !wasActive && lastReadiness !== undefined) cameBack = true;
     }
+    forgetStates();
     if (lied) caughtLying();
     else if (cameBack) {
       epoch++;
@@ -209,7 +226,10 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     apply(run, now());
     // Lists without a test entry of their own lean on the others: a run in which no list could
     // prove the resolver honest withdraws that proof at once.
-    if (run.tally.provenLists === 0) resolverProvenAt = undefined;
+    if (run.tally.provenLists === 0) {
+      resolverProvenAt = undefined;
+      forgetStates();
+    }
     diagnosis = diagnose(run.tally);
     suspicion = undefined;
     options.onRun?.(run);
@@ -318,7 +338,10 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     recordLookup(zone, status) {
       const record = records.get(zone.zone);
       if (!record) return;
-      if (recordLookup(record, status === 'timeout', now(), holdAfter)) noteReadiness();
+      if (recordLookup(record, status === 'timeout', now(), holdAfter)) {
+        forgetStates();
+        noteReadiness();
+      }
     },
     readiness,
     get epoch() {
