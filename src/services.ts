@@ -47,9 +47,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     ...dqs,
     intervalMs: options.selfTestIntervalMs ?? config.selfTestIntervalMs,
     ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
+    // Reasons are public (every status endpoint): they name the setting, not the addresses.
     resolverName:
       config.dns.servers.length > 0
-        ? `DNS_SERVERS ${config.dns.servers.join(', ')}`
+        ? 'the one DNS_SERVERS names'
         : 'the system resolver, as DNS_SERVERS is not set',
     stats,
     // Answers the resolver gave before it was caught lying must not answer checks any more.
@@ -62,10 +63,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
         inconclusive: run.verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
       });
     },
-    onReadiness: (readiness) => logReadiness(log, readiness),
+    onReadiness: (readiness) => logReadiness(log, readiness, config.dns.servers),
   });
   await monitor.run();
-  logReadiness(log, monitor.readiness(), true);
+  logReadiness(log, monitor.readiness(), config.dns.servers, true);
   monitor.start();
 
   const dnsbl = createDnsblEngine({
@@ -110,6 +111,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
 function logReadiness(
   log: Logger,
   readiness: { configured: boolean; reason?: string },
+  dnsServers: readonly string[],
   atStart = false,
 ): void {
   if (readiness.configured) {
@@ -119,6 +121,6 @@ function logReadiness(
   log(
     'error',
     'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
-    { reason: readiness.reason },
+    { reason: readiness.reason, dnsServers: dnsServers.length > 0 ? dnsServers : 'system' },
   );
 }
