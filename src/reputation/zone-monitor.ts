@@ -201,8 +201,9 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   function apply(run: SelfTestRun, at: number): void {
     let lied = false;
     let cameBack = false;
+    const before = new Map(run.verdicts.map((verdict) => [verdict.zone, state(verdict.zone)]));
     for (const verdict of run.verdicts) {
-      const wasActive = state(verdict.zone) === 'active';
+      const wasActive = before.get(verdict.zone) === 'active';
       applyVerdict(recordOf(verdict.zone), verdict, at);
       if (verdict.state === 'passed' && verdict.positive) resolverProvenAt = at;
       if (verdict.state === 'failed' && wasActive) lied = true;
