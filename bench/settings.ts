@@ -15,6 +15,8 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     latencySamples: 240,
     /** Addresses the doh section checks through both transports, one after the other. */
     dohSamples: 100,
+    /** Checks measured with one list silent (after the ones that put it on hold). */
+    silentSamples: 80,
     throughputRounds: 2,
     throughputPerRound: 1000,
     peerRounds: 4,
@@ -38,6 +40,8 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     peerTimeouts: { ms: 1500 } satisfies Timeouts,
     slowZone: { zone: 'psbl.surriel.com', latencyMs: 2500 },
     droppingZone: 'dnsbl.dronebl.org',
+    /** Section 1's silent list: its server drops every query once the service is running. */
+    silentZone: 'truncate.gbudb.net',
   };
 }
 

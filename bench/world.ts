@@ -27,6 +27,9 @@ export interface BenchWorld {
     latencyListed: string[];
     /** Checked once through each transport, UDP and DoH, by the doh section. */
     dohLatency: string[];
+    /** Checked while one list is silent: the first few put it on hold, the rest are measured. */
+    silentWarmup: string[];
+    silent: string[];
     /** Checked by the share section itself, every other one listed, to warm up card drawing. */
     cardWarmup: string[];
     throughputWarmup: string[];
@@ -51,6 +54,8 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     latency: allocator.take(settings.latencySamples),
     latencyListed: allocator.take(20),
     dohLatency: allocator.take(settings.dohSamples),
+    silentWarmup: allocator.take(3),
+    silent: allocator.take(settings.silentSamples),
     cardWarmup: allocator.take(settings.cardWarmups),
     throughputWarmup: allocator.take(300),
     throughput: Array.from({ length: settings.throughputRounds }, () =>

@@ -23,8 +23,9 @@ const post = (path: string, body: object) =>
   `curl -s -X POST ${base}${path} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
 
-  # quota status
+  # quota status, and every blocklist's health (state, reason, self-test, traffic)
   curl -s ${base}/ip/v1/status
+  curl -s ${base}/lists
 
   # a clean address with forward-confirmed reverse DNS, and a listed one
   ${post('/ip/v1', { target: demoAddresses.clean })}

@@ -11,10 +11,16 @@ import { type CaptchaRule, createGuard } from './http/guard.js';
 import type { Logger } from './http/log.js';
 import { answerMethodNotAllowed } from './http/method-not-allowed.js';
 import type { DnsblEngine } from './reputation/dnsbl.js';
+import type {
+  ListHealth,
+  ResolverConfirmation,
+  ServiceReadiness,
+} from './reputation/zone-monitor.js';
 import type { CardCache } from './share/card-cache.js';
 import type { Store } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
+import { createListsRoute } from './tools/lists.js';
 import { createPoolDiscoveries } from './tools/pool-discoveries.js';
 import { createPoolTool } from './tools/pool.js';
 import { createResultStore } from './tools/results.js';
@@ -25,8 +31,16 @@ export interface AppDeps {
   resolver: Resolver;
   store: Store;
   dnsbl: DnsblEngine;
-  /** True when the zone list is loaded and the resolver answers its health probe. */
+  /** True while at least one blocklist is proven to answer honestly through the resolver. */
   isConfigured: () => boolean;
+  /** Configured or not, and why not in plain words (every status `reason`, GET /lists). */
+  readiness?: () => ServiceReadiness;
+  /** Every configured list's health, for GET /lists. */
+  listHealth?: () => ListHealth[];
+  /** Confirms the resolver alongside each check (a documented test entry, past every cache). */
+  confirmResolver?: () => ResolverConfirmation;
+  /** Grows when a lie is caught or a list comes back: results cached before are not served. */
+  verdictEpoch?: () => number;
   captcha?: CaptchaRule;
   clock: () => Date;
   log: Logger;
@@ -44,6 +58,7 @@ export function createApp(deps: AppDeps) {
     clock: deps.clock,
     dailyLimit: config.dailyLimit,
     isConfigured: deps.isConfigured,
+    notConfiguredReason: () => deps.readiness?.().reason,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
   });
   const results = createResultStore(deps.store, {
@@ -74,6 +89,9 @@ export function createApp(deps: AppDeps) {
     guard,
     results,
     isConfigured: deps.isConfigured,
+    notConfiguredReason: () => deps.readiness?.().reason,
+    ...(deps.confirmResolver ? { confirmResolver: deps.confirmResolver } : {}),
+    ...(deps.verdictEpoch ? { verdictEpoch: deps.verdictEpoch } : {}),
     cards: deps.cards,
     resolver: deps.resolver,
     dnsbl: deps.dnsbl,
@@ -92,6 +110,14 @@ export function createApp(deps: AppDeps) {
         nameServerPort: config.poolNameServers.port,
         allowNonPublicNameServers: config.poolNameServers.allowNonPublic,
       },
+    }),
+  );
+
+  app.route(
+    config.basePath,
+    createListsRoute({
+      lists: deps.listHealth ?? (() => []),
+      readiness: deps.readiness ?? (() => ({ configured: deps.isConfigured() })),
     }),
   );
 

@@ -1,16 +1,14 @@
 import { ratioOf, type Row } from '../report.js';
 import { distribution, round, timed } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
+import { measureWithSilentList } from './silent-list.js';
 
-/** 1. Latency of one uncached check, sequential, 20 ms per DNS answer, beside the floor. */
-export async function measureLatency({
-  settings,
-  world,
-  dns,
-  bare,
-  checks,
-  progress,
-}: BenchContext): Promise<SectionResult> {
+/**
+ * 1. Latency of one uncached check, sequential, 20 ms per DNS answer, beside the floor; then the
+ * same with one list silent (silent-list.ts).
+ */
+export async function measureLatency(context: BenchContext): Promise<SectionResult> {
+  const { settings, world, dns, bare, checks, progress } = context;
   const { injectedLatencyMs, latencySamples } = settings;
   const { sets } = world;
   progress(`1. latency: ${latencySamples} sequential checks and their floors`);
@@ -66,5 +64,15 @@ export async function measureLatency({
       ratio: ratioOf(listedD.p50, floorD.p50),
     },
   ];
-  return { rows, details: { floor: floorD, service: serviceD, listed: listedD, wrong } };
+  const silent = await measureWithSilentList(context);
+  return {
+    rows: [...rows, ...silent.rows],
+    details: {
+      floor: floorD,
+      service: serviceD,
+      listed: listedD,
+      wrong,
+      silentList: silent.details,
+    },
+  };
 }

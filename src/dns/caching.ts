@@ -50,9 +50,23 @@ interface Shared {
   joiners: (QueryOptions | undefined)[];
 }
 
-export function withCache(inner: Resolver, options: CacheOptions = defaultCacheOptions): Resolver {
+/** A cached resolver that can forget everything it holds. */
+export interface CachingResolver extends Resolver {
+  /**
+   * Drops every cached answer: called when the upstream resolver was caught answering falsely,
+   * so the false answers it gave do not outlive the moment it is caught.
+   */
+  clear(): void;
+}
+
+export function withCache(
+  inner: Resolver,
+  options: CacheOptions = defaultCacheOptions,
+): CachingResolver {
   const answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
   const inFlight = new Map<string, Shared>();
+  /** Moves on with each `clear`: an answer to a query asked before it is not kept after it. */
+  let generation = 0;
 
   /**
    * Asks on behalf of everyone waiting for `key`. The query carries its first caller's signal, so
@@ -65,15 +79,17 @@ export function withCache(inner: Resolver, options: CacheOptions = defaultCacheO
     type: RecordType,
     queryOptions: QueryOptions | undefined,
     joiners: Shared['joiners'],
+    askedIn: number,
   ): Promise<AnyOutcome> {
     return inner.query(name, type, queryOptions).then((outcome) => {
       if (outcome.status === 'timeout' && queryOptions?.signal?.aborted) {
         const next = joiners.findIndex((joiner) => !joiner?.signal?.aborted);
         if (next !== -1) {
           const [joiner] = joiners.splice(next, 1);
-          return ask(key, name, type, joiner, joiners);
+          return ask(key, name, type, joiner, joiners, askedIn);
         }
       }
+      if (askedIn !== generation) return outcome;
       inFlight.delete(key);
       const ttl = ttlSecondsFor(outcome, options);
       if (ttl > 0) answers.set(key, outcome, { ttl: ttl * 1000 });
@@ -82,6 +98,11 @@ export function withCache(inner: Resolver, options: CacheOptions = defaultCacheO
   }
 
   return {
+    clear() {
+      generation++;
+      answers.clear();
+      inFlight.clear();
+    },
     query<T extends RecordType>(
       name: string,
       type: T,
@@ -99,10 +120,13 @@ export function withCache(inner: Resolver, options: CacheOptions = defaultCacheO
       }
 
       const joiners: Shared['joiners'] = [];
-      const outcome = ask(key, name, type, queryOptions, joiners).catch((error: unknown) => {
-        inFlight.delete(key);
-        throw error;
-      });
+      const askedIn = generation;
+      const outcome = ask(key, name, type, queryOptions, joiners, askedIn).catch(
+        (error: unknown) => {
+          if (askedIn === generation) inFlight.delete(key);
+          throw error;
+        },
+      );
       inFlight.set(key, { outcome, joiners });
       return outcome as Promise<DnsOutcome<RecordData[T]>>;
     },

@@ -1,7 +1,8 @@
-import type { CacheOptions } from './caching.js';
+import type { CacheOptions, CachingResolver } from './caching.js';
 import { createDohTransport } from './doh-transport.js';
 import { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
-import type { Resolver } from './resolver.js';
+import { type QueryObserver, withObserver } from './observed.js';
+import type { RecordType } from './resolver.js';
 import { withResolverStack } from './stack.js';
 
 export type {
@@ -14,6 +15,8 @@ export type {
   Resolver,
 } from './resolver.js';
 export { recordsOf } from './resolver.js';
+export type { CachingResolver } from './caching.js';
+export type { QueryObserver } from './observed.js';
 
 export interface ResolverOptions extends NodeTransportOptions {
   /** `udp` (default): c-ares over UDP, TCP for truncated answers; `doh`: RFC 8484 to `dohUrls`. */
@@ -22,6 +25,9 @@ export interface ResolverOptions extends NodeTransportOptions {
   dohUrls?: readonly string[];
   maxInFlight?: number;
   cache?: Partial<CacheOptions>;
+  /** Sees every query of `observeTypes` (default A) that reaches the wire (per-list health). */
+  observe?: QueryObserver;
+  observeTypes?: readonly RecordType[];
 }
 
 /**
@@ -30,10 +36,13 @@ export interface ResolverOptions extends NodeTransportOptions {
  */
 const defaultMaxInFlight = { udp: 512, doh: 64 };
 
-/** The resolver the service runs on: c-ares or DoH transport, capped in flight, cached and coalesced. */
-export function createResolver(options: ResolverOptions): Resolver {
+/**
+ * The resolver the service runs on: c-ares or DoH transport, observed on the wire, capped in
+ * flight, cached and coalesced.
+ */
+export function createResolver(options: ResolverOptions): CachingResolver {
   const kind = options.transport ?? 'udp';
-  const transport =
+  const wire =
     kind === 'doh'
       ? createDohTransport({
           endpoints: options.dohUrls ?? [],
@@ -41,7 +50,10 @@ export function createResolver(options: ResolverOptions): Resolver {
           retries: options.retries,
         })
       : createNodeTransport(options);
-  return withResolverStack(transport, {
+  const observed = options.observe
+    ? withObserver(wire, options.observe, options.observeTypes ?? ['A'])
+    : wire;
+  return withResolverStack(observed, {
     maxInFlight: options.maxInFlight ?? defaultMaxInFlight[kind],
     ...(options.cache ? { cache: options.cache } : {}),
   });

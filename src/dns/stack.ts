@@ -1,4 +1,9 @@
-import { type CacheOptions, defaultCacheOptions, withCache } from './caching.js';
+import {
+  type CacheOptions,
+  type CachingResolver,
+  defaultCacheOptions,
+  withCache,
+} from './caching.js';
 import { withConcurrencyLimit } from './concurrency.js';
 import type { Resolver } from './resolver.js';
 
@@ -12,7 +17,7 @@ export interface StackOptions {
  * What every transport is wrapped in, on Node and on Workers alike: a cap on queries in flight,
  * then the answer cache with in-flight coalescing in front of it.
  */
-export function withResolverStack(transport: Resolver, options: StackOptions): Resolver {
+export function withResolverStack(transport: Resolver, options: StackOptions): CachingResolver {
   const capped = withConcurrencyLimit(transport, options.maxInFlight);
   return withCache(capped, { ...defaultCacheOptions, ...options.cache });
 }

@@ -12,6 +12,8 @@ import { createUtcDays } from './utc-day.js';
 /** The five fields of every status endpoint and every POST response (the contract's names). */
 export interface QuotaStatus {
   configured: boolean;
+  /** Why the service is not configured, in plain words; absent when it is. */
+  reason?: string;
   dailyLimit: number;
   dailyRemaining: number;
   captchaRequired: boolean;
@@ -31,6 +33,8 @@ export interface GuardOptions {
   dailyLimit: number;
   captcha?: CaptchaRule;
   isConfigured: () => boolean;
+  /** Why not, when `isConfigured` is false. */
+  notConfiguredReason?: () => string | undefined;
 }
 
 export interface Guard {
@@ -69,8 +73,11 @@ export function createGuard(options: GuardOptions): Guard {
 
   function statusFor(count: number): QuotaStatus {
     const captchaRequired = captcha !== undefined && count >= captcha.freeChecks;
+    const configured = options.isConfigured();
+    const reason = configured ? undefined : options.notConfiguredReason?.();
     return {
-      configured: options.isConfigured(),
+      configured,
+      ...(reason ? { reason } : {}),
       dailyLimit,
       dailyRemaining: Math.max(0, dailyLimit - count),
       captchaRequired,

@@ -1,6 +1,7 @@
 import type { Resolver } from '../dns/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createCheckDns } from './check-dns.js';
+import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
 import type { DmarcRecord } from './dmarc.js';
 import type { DnsblEngine, ListResult } from './dnsbl.js';
@@ -47,7 +48,12 @@ const dmarcPenalty = 5;
 export interface DomainScore extends Score {
   listed: number;
   answered: number;
+  not_answered: number;
+  on_hold: number;
+  disabled: number;
   total: number;
+  /** The counts in words, the sender IPs' too: `not listed on any of 5 lists; 2 of 16 sender IPs listed`. */
+  summary: string;
   /** The domain itself on the domain lists (DBL, SURBL, URIBL, ...). */
   lists: ListResult[];
 }
@@ -198,7 +204,11 @@ export async function checkDomain(
         ...score,
         listed: domainReport.listed,
         answered: domainReport.answered,
+        not_answered: domainReport.not_answered,
+        on_hold: domainReport.on_hold,
+        disabled: domainReport.disabled,
         total: domainReport.total,
+        summary: domainSummary(domainReport.lists, results),
         lists: domainReport.lists,
       },
       addresses: {
@@ -253,6 +263,14 @@ function spfSummary(spf: SpfExpansion): SpfSummary {
     nonPass: nonPass.slice(0, maxListedTerms),
     ...(nonPass.length > maxListedTerms ? { nonPassTotal: nonPass.length } : {}),
   };
+}
+
+/** The domain lists' counts, then how many of the sender addresses checked are listed. */
+function domainSummary(lists: ListResult[], addresses: AddressSummary[]): string {
+  const listedAddresses = addresses.filter((address) => address.listed > 0).length;
+  const senders =
+    addresses.length === 0 ? [] : [`${listedAddresses} of ${addresses.length} sender IPs listed`];
+  return [describeCoverage(coverageOf(lists)), ...senders].join('; ');
 }
 
 function senderIpFactors(results: AddressSummary[]): ScoreFactor[] {

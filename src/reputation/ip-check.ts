@@ -1,5 +1,6 @@
 import type { Resolver } from '../dns/index.js';
 import { createCheckDns } from './check-dns.js';
+import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
@@ -13,7 +14,12 @@ import type { Target } from './targets.js';
 export interface IpScore extends Score {
   listed: number;
   answered: number;
+  not_answered: number;
+  on_hold: number;
+  disabled: number;
   total: number;
+  /** The counts in words: `listed on 2 of 16 lists that answered; 2 did not answer`. */
+  summary: string;
   lists: ListResult[];
   rdns: ReverseDns;
   /** The public addresses of a host name target (the first `maxAddressesPerHost`); the first is checked. */
@@ -101,7 +107,11 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
           ...score,
           listed: report.listed,
           answered: report.answered,
+          not_answered: report.not_answered,
+          on_hold: report.on_hold,
+          disabled: report.disabled,
           total: report.total,
+          summary: describeCoverage(coverageOf(report.lists)),
           lists: report.lists,
           rdns,
           ...(addresses ? { addresses: addresses.slice(0, maxAddressesPerHost) } : {}),

@@ -1,4 +1,5 @@
 import { html, raw } from 'hono/html';
+import { describeCoverage, missingParts } from '../reputation/coverage.js';
 import type { ShareSummary } from './summary.js';
 
 /**
@@ -16,16 +17,38 @@ export interface SharePageLinks {
 
 const toolNames = { ip: 'IP address', domain: 'Sending domain', pool: 'DNS pool' } as const;
 
+/**
+ * The result in one sentence, counting every list: `203.0.113.7: poor, score 0/100; listed on 2 of
+ * 16 lists that answered; 2 did not answer.`
+ */
 export function sentenceOf(summary: ShareSummary): string {
   const score = summary.score === null ? '' : `, score ${summary.score}/100`;
-  const subject = summary.tool === 'pool' ? 'addresses' : 'lists';
-  const listed =
-    summary.checked === 0
-      ? `no ${subject} answered`
+  return `${summary.target}: ${summary.verdict}${score}; ${findings(summary)}.`;
+}
+
+function findings(summary: ShareSummary): string {
+  const { coverage } = summary;
+  if (summary.tool === 'pool') {
+    if (summary.checked === 0)
+      return `${summary.addresses?.total ?? 0} addresses found, none checked yet`;
+    const lists = coverage ? missingParts(coverage) : [];
+    return [
+      `${summary.listed} of ${summary.checked} addresses listed`,
+      ...(lists.length > 0 ? [`lists: ${lists.join(', ')}`] : []),
+    ].join('; ');
+  }
+  const lists = coverage
+    ? describeCoverage({ ...coverage, blocking: summary.listed })
+    : summary.checked === 0
+      ? 'no list answered'
       : summary.listed === 0
-        ? `not listed (${summary.checked} ${subject} checked)`
-        : `listed on ${summary.listed} of ${summary.checked} ${subject}`;
-  return `${summary.target}: ${summary.verdict}${score}; ${listed}.`;
+        ? `not listed (${summary.checked} lists checked)`
+        : `listed on ${summary.listed} of ${summary.checked} lists`;
+  const senders =
+    summary.tool === 'domain' && summary.addresses && summary.addresses.total > 0
+      ? [`${summary.addresses.listed} of ${summary.addresses.total} sender IPs listed`]
+      : [];
+  return [lists, ...senders].join('; ');
 }
 
 export async function renderSharePage(

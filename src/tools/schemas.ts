@@ -5,6 +5,10 @@ import { z } from '@hono/zod-openapi';
 export const quotaStatusSchema = z
   .object({
     configured: z.boolean().openapi({ description: 'The service is ready.' }),
+    reason: z.string().optional().openapi({
+      description:
+        'Why the service is not ready and what the operator should change, in plain words; present only when configured is false.',
+    }),
     dailyLimit: z.number().int().openapi({ description: 'Checks per calling IP address per day.' }),
     dailyRemaining: z.number().int().openapi({ description: 'Checks remaining today (UTC).' }),
     captchaRequired: z.boolean().openapi({ description: 'Whether a captcha token is needed.' }),
@@ -35,7 +39,7 @@ export const errorResponses = {
   413: errorResponse('body_too_large'),
   415: errorResponse('unsupported_media_type'),
   429: errorResponse('quota_exceeded (Retry-After: seconds to 00:00 UTC)'),
-  503: errorResponse('not_configured or dns_unavailable'),
+  503: errorResponse('not_configured (see the status reason) or dns_unavailable'),
 } as const;
 
 /** The result fields every POST adds to its tool's result. */

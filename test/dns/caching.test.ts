@@ -226,3 +226,20 @@ describe('the cache over a failing resolver', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('clear', () => {
+  it('forgets every answer, and keeps no answer to a query asked before it', async () => {
+    const resolver = createResolver({ servers: [server.address], timeoutMs: 1000, retries: 0 });
+    await resolver.query('other.example.org', 'A');
+    const before = asked('other.example.org');
+    // Asked before the clear, answered after it (the zone answers after 60 ms).
+    const late = resolver.query('a.slow.test', 'A');
+    resolver.clear();
+    expect(await late).toMatchObject({ records: ['192.0.2.30'] });
+    await resolver.query('other.example.org', 'A');
+    expect(asked('other.example.org')).toBe(before + 1);
+    const slowBefore = asked('a.slow.test');
+    await resolver.query('a.slow.test', 'A');
+    expect(asked('a.slow.test')).toBe(slowBefore + 1);
+  });
+});

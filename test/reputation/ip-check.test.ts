@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => dns.close());
 
 function depsOver(resolver: Resolver, deadlineMs = 2000): IpCheckDeps {
-  const dnsbl = createDnsblEngine({ resolver, zones, disabledReason: () => undefined });
+  const dnsbl = createDnsblEngine({ resolver, zones });
   return { resolver, dnsbl, deadlineMs, now: () => now };
 }
 

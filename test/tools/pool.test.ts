@@ -301,8 +301,8 @@ describe('POST /pool/v1/check, happy path', () => {
     });
     expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(result.results).toEqual([
-      `${listedIp}: listed on 2 of ${ipLists}: zen.spamhaus.org (SBL), bl.spamcop.net`,
-      `${cleanIp}: clean (0 of ${ipLists} lists)`,
+      `${listedIp}: listed on 2 of ${ipLists} lists: zen.spamhaus.org (SBL), bl.spamcop.net`,
+      `${cleanIp}: not listed on any of ${ipLists} lists`,
     ]);
   });
 
@@ -749,7 +749,8 @@ describe('a list that stops answering', () => {
       const result = (await response.json()) as CheckResult;
       expect(result.results).toEqual(
         addresses.map(
-          (ip) => `${ip}: not listed on ${ipLists - 1} of ${ipLists} lists; 1 did not answer`,
+          (ip) =>
+            `${ip}: not listed on any of ${ipLists - 1} lists that answered; 1 did not answer`,
         ),
       );
       expect(result.details.map((detail) => detail.unanswered)).toEqual(
