@@ -6,9 +6,8 @@ import type { Logger } from './http/log.js';
 import { createDnsblEngine } from './reputation/dnsbl.js';
 import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
+import { createCardPool } from './node/card-pool.js';
 import { createCardCache } from './share/card-cache.js';
-import { createCardRenderer, warmUpSummary } from './share/card.js';
-import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
 
 /** About 650 cards of 35-65 KB. */
@@ -54,16 +53,19 @@ export async function createServices(config: Config, log: Logger) {
     siteKey: config.captcha.siteKey,
     freeChecks: config.captcha.freeChecks,
   };
-  const renderCard = createCardRenderer(createFontLoader());
+  // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
+  const cardPool = createCardPool({ ...config.cardRender, log });
   return {
     zones,
     resolver,
     monitor,
     dnsbl,
     store: createMemoryStore(),
-    cards: createCardCache({ maxBytes: cardCacheBytes, render: renderCard }),
-    /** Draws a card nobody asked for, so the first share of a fresh process is not the slow one. */
-    warmUpCards: () => renderCard(warmUpSummary),
+    cards: createCardCache({ maxBytes: cardCacheBytes, render: cardPool.render }),
+    /** The threads drawing cards: `close()` ends them. */
+    cardPool,
+    /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
+    warmUpCards: () => cardPool.warmUp(),
     ...(captcha ? { captcha } : {}),
     isConfigured: () => zones.length > 0 && monitor.resolverHealthy,
   };

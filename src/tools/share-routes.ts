@@ -4,11 +4,11 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
-import type { CardCache } from '../share/card-cache.js';
+import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
 import { renderSharePage } from '../share/page.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { ResultStore } from './results.js';
-import { errorResponses } from './schemas.js';
+import { errorResponse, errorResponses } from './schemas.js';
 
 /**
  * The shareable artefacts of a tool's results: an SVG badge to embed, a 1200x630 PNG card for
@@ -103,12 +103,13 @@ export function addShareRoutes(
           content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } },
         },
         404: errorResponses[404],
+        503: errorResponse('busy: more cards are being drawn than may wait (Retry-After)'),
       },
     }),
     async (c: Context<AppEnv>) => {
       const token = c.req.param('token') ?? '';
       const summary = await requireSummary(token);
-      return cacheable(c, await deps.cards.get(`${tool}:${token}`, summary), 'image/png');
+      return cacheable(c, await cardOf(`${tool}:${token}`, summary), 'image/png');
     },
   );
 
@@ -143,6 +144,18 @@ export function addShareRoutes(
       );
     },
   );
+
+  /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
+  async function cardOf(key: string, summary: ShareSummary): Promise<Buffer> {
+    try {
+      return await deps.cards.get(key, summary);
+    } catch (error) {
+      if (!(error instanceof CardRendererBusy)) throw error;
+      throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
+        'Retry-After': String(error.retryAfterS),
+      });
+    }
+  }
 }
 
 /** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
