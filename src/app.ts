@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Config } from './config.js';
 import type { Resolver } from './dns/index.js';
 import { callerAddress, quotaSubject } from './http/caller.js';
+import { clientClosedRequest, isClientAbort } from './http/client-abort.js';
 import type { AppEnv } from './http/context.js';
 import { corsMiddleware } from './http/cors.js';
 import { ApiError, errorBody } from './http/errors.js';
@@ -104,6 +105,10 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json(errorBody(new ApiError('not_found', 'no such route')), 404));
 
   app.onError(async (error, c) => {
+    if (isClientAbort(error, c.req.raw)) {
+      log('info', 'request aborted', { path: c.req.path });
+      return new Response(null, { status: clientClosedRequest });
+    }
     const apiError = await toApiError(error, c);
     if (apiError.code === 'internal')
       log('error', 'unexpected error', { path: c.req.path, error: String(error) });
