@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
 import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
-import { renderSharePage } from '../share/page.js';
+import { renderSharePage, sharePageSecurityPolicy } from '../share/page.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { ResultStore } from './results.js';
 import { errorResponse, errorResponses } from './schemas.js';
@@ -141,6 +141,9 @@ export function addShareRoutes(
         c,
         Buffer.from(await renderSharePage(summary, links)),
         'text/html; charset=utf-8',
+        {
+          'Content-Security-Policy': await sharePageSecurityPolicy(links),
+        },
       );
     },
   );
@@ -159,9 +162,14 @@ export function addShareRoutes(
 }
 
 /** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
-function cacheable(c: Context, body: Buffer, contentType: string): Response {
+function cacheable(
+  c: Context,
+  body: Buffer,
+  contentType: string,
+  more: Record<string, string> = {},
+): Response {
   const etag = etagOf(body);
-  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable };
+  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable, ...more };
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag))
     return c.body(null, 304, headers);
