@@ -19,6 +19,7 @@ import { createIpTool } from './tools/ip.js';
 import { createPoolDiscoveries } from './tools/pool-discoveries.js';
 import { createPoolTool } from './tools/pool.js';
 import { createResultStore } from './tools/results.js';
+import { addToolIndex } from './tools/tool-index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
@@ -39,7 +40,9 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
-  const app = new OpenAPIHono<AppEnv>();
+  // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method (issue 17), rather than a 404
+  // or a redirect a POST could not follow.
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
   const guard = createGuard({
     store: deps.store,
     clock: deps.clock,
@@ -96,6 +99,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  addToolIndex(app, config.basePath);
   app.doc31(`${config.basePath}/openapi.json`, {
     openapi: '3.1.0',
     info: { title: 'Reputation Tools API', version: '1.0.0' },

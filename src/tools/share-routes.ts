@@ -130,6 +130,8 @@ export function addShareRoutes(
       const summary = await requireSummary(token);
       const page = new URL(c.req.url);
       page.search = '';
+      // The page asked as `/share/{token}/` links to the same URLs as `/share/{token}`.
+      page.pathname = page.pathname.replace(/\/+$/, '');
       const base = page.href.replace(/\/share\/[^/]+$/, '');
       const links = {
         page: page.href,
