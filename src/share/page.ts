@@ -63,6 +63,15 @@ export function sentenceOf(summary: ShareSummary): string {
   return `${summary.target}: ${summary.verdict}${score}; ${listed}.`;
 }
 
+/**
+ * Beside the ASCII form of a look-alike, and only there: its Unicode form, with why it is not
+ * the one shown.
+ */
+function lookAlikeWarning({ unicode, scripts }: NonNullable<ShareSummary['lookAlike']>): string {
+  const mixed = scripts.length > 1 ? scripts.join(' and ') : 'several';
+  return `Shown in its ASCII form: its Unicode form, ${unicode}, mixes ${mixed} letters in one label, as names made to look like another name do.`;
+}
+
 export async function renderSharePage(
   summary: ShareSummary,
   links: SharePageLinks,
@@ -94,6 +103,7 @@ export async function renderSharePage(
       </head>
       <body>
         <h1>${toolNames[summary.tool]} ${summary.target}</h1>
+        ${summary.lookAlike ? html`<p><strong>${lookAlikeWarning(summary.lookAlike)}</strong></p>` : raw('')}
         <p>${description} Checked ${summary.checkedAt}.</p>
         ${
           summary.listings.length > 0

@@ -2,12 +2,22 @@ import type { DomainCheckResult } from '../reputation/domain-check.js';
 import type { ListResult } from '../reputation/dnsbl.js';
 import type { IpCheckResult } from '../reputation/ip-check.js';
 import type { PoolCheckResult } from '../reputation/pool-check.js';
+import { displayName } from '../reputation/targets.js';
 import type { Severity } from '../reputation/zones.js';
 import type { ShareListing, ShareSummary } from '../share/summary.js';
 
 /** Each tool's stored result, read as the tool-independent summary its badge, card and page show. */
 
 const severityRank: Record<Severity, number> = { major: 0, minor: 1, info: 2 };
+
+/**
+ * The target fields of a summary from a checked name's ASCII form. Worked out here rather than
+ * read from a stored `display`, so results stored before a change of the rule show by today's.
+ */
+function shownAs(ascii: string): Pick<ShareSummary, 'target' | 'lookAlike'> {
+  const { display, mixedScripts } = displayName(ascii);
+  return { target: display, ...(mixedScripts ? { lookAlike: mixedScripts } : {}) };
+}
 
 /** The lists that list a target, most severe first. */
 export function listingsOf(lists: readonly ListResult[]): ShareListing[] {
@@ -33,7 +43,7 @@ export function summariseIp(stored: Record<string, unknown>): ShareSummary {
   const score = result.ip_score;
   return {
     tool: 'ip',
-    target: result.target,
+    ...(result.kind === 'domain' ? shownAs(result.target) : { target: result.target }),
     verdict: score.verdict,
     score: score.score,
     listed: score.listed,
@@ -56,7 +66,7 @@ export function summariseDomain(stored: Record<string, unknown>): ShareSummary {
     }));
   return {
     tool: 'domain',
-    target: result.display ?? result.domain,
+    ...shownAs(result.domain),
     verdict: score.verdict,
     score: score.score,
     listed: score.listed,
@@ -76,7 +86,7 @@ export function summarisePool(stored: Record<string, unknown>): ShareSummary {
     const found = (stored.ips as string[] | undefined) ?? [];
     return {
       tool: 'pool',
-      target: String(stored.pool),
+      ...shownAs(String(stored.pool)),
       verdict: 'unknown',
       score: null,
       listed: 0,
@@ -98,7 +108,7 @@ export function summarisePool(stored: Record<string, unknown>): ShareSummary {
           : 'good';
   return {
     tool: 'pool',
-    target: result.pool,
+    ...shownAs(result.pool),
     verdict,
     score: null,
     listed: result.listed,
