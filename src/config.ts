@@ -142,7 +142,7 @@ export interface Config {
   };
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
-  /** Connection hygiene of the Node server (docs/connections.md). */
+  /** Connection hygiene of the Node server (docs/http-hardening.md). */
   connections: {
     /** A request's headers must be in within this. */
     headersTimeoutMs: number;

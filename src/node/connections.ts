@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../http/log.js';
 
 /**
- * Connection hygiene of the Node server (issue 13, docs/connections.md): a request must arrive
+ * Connection hygiene of the Node server (issue 13, docs/http-hardening.md): a request must arrive
  * within its timeouts (Node answers 408 and closes the connection otherwise), an idle kept-alive
  * connection is closed, and past a number of open connections a new one is refused with a short
  * 503 and closed, so slow clients cannot take every file descriptor of the process.
