@@ -21,7 +21,7 @@ export interface CardPoolOptions {
   /** Cards that may wait for a free thread. */
   queue: number;
   log: Logger;
-  /** A card not drawn within this is abandoned and its thread replaced. */
+  /** A card not drawn within this (from when its thread is ready) is abandoned and its thread replaced. */
   renderTimeoutMs?: number;
 }
 
@@ -42,12 +42,14 @@ interface Job {
 
 interface Thread {
   worker?: Worker;
-  job?: { id: number; job: Job; timer: NodeJS.Timeout; started: number };
+  /** The worker has loaded its renderer module (its start-up is not a card's time). */
+  ready?: boolean;
+  job?: { id: number; job: Job; timer?: NodeJS.Timeout; started: number };
 }
 
 /** A worker's heap bound: a card needs about 60 MB; a runaway render ends its thread, not the process. */
 const workerHeapMb = 256;
-const defaultRenderTimeoutMs = 10_000;
+const defaultRenderTimeoutMs = 15_000;
 
 export function defaultCardThreads(): number {
   return Math.max(1, availableParallelism() - 1);
@@ -84,6 +86,11 @@ export function createCardPool(options: CardPoolOptions): CardPool {
     });
     worker.unref();
     worker.on('message', (reply: CardReply) => {
+      if ('ready' in reply) {
+        thread.ready = true;
+        if (thread.job) startDeadline(thread, worker);
+        return;
+      }
       const current = thread.job;
       if (!current || current.id !== reply.id) return;
       clearTimeout(current.timer);
@@ -101,6 +108,7 @@ export function createCardPool(options: CardPoolOptions): CardPool {
     const lost = (reason: string) => {
       if (thread.worker !== worker) return;
       thread.worker = undefined;
+      thread.ready = false;
       const current = thread.job;
       thread.job = undefined;
       if (current) {
@@ -117,14 +125,21 @@ export function createCardPool(options: CardPoolOptions): CardPool {
     return worker;
   }
 
-  function run(thread: Thread, job: Job): void {
-    const worker = thread.worker ?? (thread.worker = start(thread));
-    const id = nextId++;
-    const timer = setTimeout(() => {
+  /** The card's deadline, from when its thread is ready (loading a thread takes seconds). */
+  function startDeadline(thread: Thread, worker: Worker): void {
+    if (!thread.job) return;
+    thread.job.started = performance.now();
+    thread.job.timer = setTimeout(() => {
       // The thread may be stuck in native code: end it; `lost` rejects the job and frees the slot.
       void worker.terminate();
     }, renderTimeoutMs);
-    thread.job = { id, job, timer, started: performance.now() };
+  }
+
+  function run(thread: Thread, job: Job): void {
+    const worker = thread.worker ?? (thread.worker = start(thread));
+    const id = nextId++;
+    thread.job = { id, job, started: performance.now() };
+    if (thread.ready) startDeadline(thread, worker);
     worker.postMessage({ id, summary: job.summary } satisfies CardJob);
   }
 

@@ -9,7 +9,11 @@ import type { ShareSummary } from '../share/summary.js';
  */
 
 export type CardJob = { id: number; summary: ShareSummary };
-export type CardReply = { id: number; png: Uint8Array } | { id: number; error: string };
+export type CardReply =
+  | { id: number; png: Uint8Array }
+  | { id: number; error: string }
+  /** Sent once, when this module has loaded: deadlines count from here, not from start-up. */
+  | { ready: true };
 
 const port = parentPort;
 if (!port) throw new Error('card-worker.ts runs as a worker thread');
@@ -25,3 +29,5 @@ port.on('message', ({ id, summary }: CardJob) => {
     (error: unknown) => port.postMessage({ id, error: String(error) } satisfies CardReply),
   );
 });
+
+port.postMessage({ ready: true } satisfies CardReply);

@@ -24,7 +24,7 @@ describe('createCardPool', () => {
   it('draws a real 1200x630 PNG in a worker thread', async () => {
     const png = await pool({ queue: 4 }).render(summaryNumber(1));
     expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 1200, height: 630 });
-  });
+  }, 60_000);
 
   it('refuses a card beyond its threads and queue at once, with a Retry-After of at least 1 s', async () => {
     const cards = pool({ queue: 2 });

@@ -13,11 +13,14 @@ afterEach(async () => {
   service = undefined;
 });
 
+/** A busy machine (the whole suite runs in parallel) must not turn a check into a 503. */
+const patientChecks = { DAILY_LIMIT: '1000', DNS_TIMEOUT_MS: '1000', CHECK_DEADLINE_MS: '8000' };
+
 /** Distinct results, one card each: IP checks of public addresses no list lists. */
 async function tokens(running: TestService, count: number): Promise<string[]> {
   const made: string[] = [];
-  for (let start = 0; start < count; start += 8) {
-    const batch = Array.from({ length: Math.min(8, count - start) }, async (_, offset) => {
+  for (let start = 0; start < count; start += 4) {
+    const batch = Array.from({ length: Math.min(4, count - start) }, async (_, offset) => {
       const response = await running.post('/ip/v1', { target: `9.9.${start + offset}.9` });
       expect(response.status).toBe(200);
       return ((await response.json()) as { token: string }).token;
@@ -41,9 +44,9 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 describe('a flood of distinct cards', () => {
-  it('leaves GET /status answering within milliseconds while 48 cards are drawn 16 at a time', async () => {
-    const running = (service = await startTestService({ env: { DAILY_LIMIT: '1000' } }));
-    const cardTokens = await tokens(running, 48);
+  it('leaves GET /status answering within milliseconds while 32 cards are drawn 16 at a time', async () => {
+    const running = (service = await startTestService({ env: patientChecks }));
+    const cardTokens = await tokens(running, 33);
     // One card first: the drawing thread's start-up (fonts, renderer) is not what is measured.
     expect((await running.get(`/ip/v1/share/${cardTokens[0]}/card`)).status).toBe(200);
 
@@ -73,17 +76,19 @@ describe('a flood of distinct cards', () => {
     }
     await flood;
 
-    expect(cards).toHaveLength(47);
+    expect(cards).toHaveLength(32);
     for (const png of cards) expect(pngSize(png)).toEqual({ width: 1200, height: 630 });
-    // Drawn on the event loop, the status reads waited behind cards: 5 in the whole flood here.
-    expect(percentile(statusMs, 50)).toBeLessThan(20);
-    expect(percentile(statusMs, 90)).toBeLessThan(50);
+    // Drawn on the event loop, the status reads waited behind cards: 5 in the whole flood here,
+    // hundreds of milliseconds each. Off it they take 1-6 ms; the bounds leave room for a machine
+    // busy with the rest of the suite.
+    expect(percentile(statusMs, 50)).toBeLessThan(25);
+    expect(percentile(statusMs, 90)).toBeLessThan(100);
     expect(statusMs.length).toBeGreaterThan(20);
-  });
+  }, 90_000);
 
   it('answers 503 busy with Retry-After past the queue, and draws those cards when asked again', async () => {
     const running = (service = await startTestService({
-      env: { DAILY_LIMIT: '1000', CARD_RENDER_THREADS: '1', CARD_RENDER_QUEUE: '1' },
+      env: { ...patientChecks, CARD_RENDER_THREADS: '1', CARD_RENDER_QUEUE: '1' },
     }));
     const cardTokens = await tokens(running, 6);
     const responses = await Promise.all(
@@ -113,5 +118,5 @@ describe('a flood of distinct cards', () => {
       width: 1200,
       height: 630,
     });
-  });
+  }, 60_000);
 });
