@@ -167,7 +167,7 @@ describe('src/server.ts connection hygiene', () => {
   beforeAll(async () => {
     server = await startServer(limits);
     hygieneServers.push(server.child);
-  });
+  }, 60_000);
   afterAll(() => {
     server.child.kill('SIGKILL');
   });
