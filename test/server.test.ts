@@ -76,7 +76,8 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
   return { child, url, stdout, exited };
 }
 
-describe('src/server.ts', () => {
+// A server process takes seconds to start on a machine busy with the rest of the suite.
+describe('src/server.ts', { timeout: 60_000 }, () => {
   it('logs the real address it listens on when PORT=0, as a JSON line, and serves the API', async () => {
     const server = await startServer();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/tools\/ip-reputation$/);

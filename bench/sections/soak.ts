@@ -1,7 +1,7 @@
 import { cacheBounds } from '../cache-bounds.js';
 import { createHttpClient, type HttpAnswer } from '../http.js';
 import { ratioOf, type Row } from '../report.js';
-import { type RunningService, startService } from '../service.js';
+import { type RunningService, startService, waitForCardThreads } from '../service.js';
 import type { Settings } from '../settings.js';
 import { distribution, percentile, round, runPool } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
@@ -58,7 +58,7 @@ export async function measureSoak({
   );
   try {
     // Once the card threads have drawn their warm-up card, the process is at its resting size.
-    await waitForCardThreads(fresh, client, soak.addresses.pop() ?? '');
+    await waitForCardThreads(fresh, soak.addresses.pop() ?? '');
     const atStart = await fresh.memory();
     const limitMiB = round(atStart.rssMiB + allowanceMiB);
 
@@ -164,18 +164,6 @@ function countBy(outcomes: readonly Outcome[]): Record<string, number> {
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
-}
-
-/** One check and its card: the warm-up card (queued first) is drawn by then. */
-async function waitForCardThreads(
-  service: RunningService,
-  client: ReturnType<typeof createHttpClient>,
-  address: string,
-): Promise<void> {
-  const checked = await client.postJson(`${service.base}/ip/v1`, { target: address });
-  if (checked.status !== 200) throw new Error(`soak: the first check answered ${checked.status}`);
-  const card = await client.get(`${service.base}/ip/v1/share/${String(body(checked).token)}/card`);
-  if (card.status !== 200) throw new Error(`soak: the first card answered ${card.status}`);
 }
 
 async function mixedTraffic(
