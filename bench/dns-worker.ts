@@ -21,6 +21,8 @@ export interface WorldSpec {
   addressCount: number;
   listings: Listings;
   latencyMs: number;
+  /** More zones served as they are (the soak's domains and pools). */
+  extraZones?: FixtureZone[];
 }
 
 /** A zone served differently: dropped, answered late, or with a failure code. */
@@ -45,7 +47,7 @@ async function world(spec: WorldSpec, overrides: ZoneOverride[]): Promise<Fixtur
     const override = overrides.find((entry) => entry.zone === zone.origin);
     return override ? { ...zone, ...override, origin: zone.origin } : zone;
   });
-  return [...zones, ...reverseDnsZones(spec.addressCount)];
+  return [...zones, ...reverseDnsZones(spec.addressCount), ...(spec.extraZones ?? [])];
 }
 
 const port = parentPort;

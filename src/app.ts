@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Config } from './config.js';
 import type { Resolver } from './dns/index.js';
 import { callerAddress, quotaSubject } from './http/caller.js';
+import { clientClosedRequest, isClientAbort } from './http/client-abort.js';
 import type { AppEnv } from './http/context.js';
 import { corsMiddleware } from './http/cors.js';
 import { ApiError, errorBody } from './http/errors.js';
@@ -24,6 +25,7 @@ import { createListsRoute } from './tools/lists.js';
 import { createPoolDiscoveries } from './tools/pool-discoveries.js';
 import { createPoolTool } from './tools/pool.js';
 import { createResultStore } from './tools/results.js';
+import { addToolIndex } from './tools/tool-index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
@@ -52,7 +54,9 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
-  const app = new OpenAPIHono<AppEnv>();
+  // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method (issue 17), rather than a 404
+  // or a redirect a POST could not follow.
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
   const guard = createGuard({
     store: deps.store,
     clock: deps.clock,
@@ -121,6 +125,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  addToolIndex(app, config.basePath);
   app.doc31(`${config.basePath}/openapi.json`, {
     openapi: '3.1.0',
     info: { title: 'Reputation Tools API', version: '1.0.0' },
@@ -130,6 +135,10 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json(errorBody(new ApiError('not_found', 'no such route')), 404));
 
   app.onError(async (error, c) => {
+    if (isClientAbort(error, c.req.raw)) {
+      log('info', 'request aborted', { path: c.req.path });
+      return new Response(null, { status: clientClosedRequest });
+    }
     const apiError = await toApiError(error, c);
     if (apiError.code === 'internal')
       log('error', 'unexpected error', { path: c.req.path, error: String(error) });

@@ -105,6 +105,12 @@ const envSchema = z
       ),
     CORS_ORIGINS: list.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    HEADERS_TIMEOUT_MS: integer(10_000, 100, 600_000),
+    REQUEST_TIMEOUT_MS: integer(30_000, 100, 3_600_000),
+    KEEP_ALIVE_TIMEOUT_MS: integer(5000, 100, 600_000),
+    MAX_CONNECTIONS: integer(512, 1, 1_000_000),
+    CARD_RENDER_THREADS: integer(0, 0, 64),
+    CARD_RENDER_QUEUE: integer(64, 0, 100_000),
   })
   .superRefine((env, ctx) => {
     if (env.DNS_TRANSPORT === 'doh' && env.DOH_URL.length === 0) {
@@ -116,6 +122,13 @@ const envSchema = z
     }
   })
   .superRefine((env, ctx) => {
+    // Node refuses a headers timeout longer than the whole request's (the headers are part of it).
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEADERS_TIMEOUT_MS'],
+        message: `at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})`,
+      });
     if (env.CAPTCHA_PROVIDER === 'none') return;
     for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
       if (env[name] === '')
@@ -161,6 +174,19 @@ export interface Config {
   };
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
+  /** Connection hygiene of the Node server (docs/http-hardening.md). */
+  connections: {
+    /** A request's headers must be in within this. */
+    headersTimeoutMs: number;
+    /** The whole request (headers and body) must be in within this. */
+    requestTimeoutMs: number;
+    /** An idle kept-alive connection is closed after this. */
+    keepAliveTimeoutMs: number;
+    /** Open connections per process; one more is refused with a 503. */
+    max: number;
+  };
+  /** Card rendering off the event loop: worker threads (0: one per core but one) and queued cards. */
+  cardRender: { threads: number; queue: number };
 }
 
 /** Reads the configuration, or throws one Error listing every bad variable by name. */
@@ -210,5 +236,12 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
+    connections: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      max: e.MAX_CONNECTIONS,
+    },
+    cardRender: { threads: e.CARD_RENDER_THREADS, queue: e.CARD_RENDER_QUEUE },
   };
 }

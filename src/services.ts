@@ -7,9 +7,8 @@ import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
 import { createListStats } from './reputation/list-stats.js';
 import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
+import { createCardPool } from './node/card-pool.js';
 import { createCardCache } from './share/card-cache.js';
-import { createCardRenderer, warmUpSummary } from './share/card.js';
-import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
 
 /** About 650 cards of 35-65 KB. */
@@ -85,16 +84,19 @@ export async function createServices(config: Config, log: Logger, options: Servi
     siteKey: config.captcha.siteKey,
     freeChecks: config.captcha.freeChecks,
   };
-  const renderCard = createCardRenderer(createFontLoader());
+  // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
+  const cardPool = createCardPool({ ...config.cardRender, log });
   return {
     zones,
     resolver,
     monitor,
     dnsbl,
     store: createMemoryStore(),
-    cards: createCardCache({ maxBytes: cardCacheBytes, render: renderCard }),
-    /** Draws a card nobody asked for, so the first share of a fresh process is not the slow one. */
-    warmUpCards: () => renderCard(warmUpSummary),
+    cards: createCardCache({ maxBytes: cardCacheBytes, render: cardPool.render }),
+    /** The threads drawing cards: `close()` ends them. */
+    cardPool,
+    /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
+    warmUpCards: () => cardPool.warmUp(),
     ...(captcha ? { captcha } : {}),
     isConfigured: () => monitor.readiness().configured,
     readiness: () => monitor.readiness(),

@@ -15,6 +15,41 @@ export interface SharePageLinks {
   result: string;
 }
 
+/**
+ * The page's only style, inline and allowed by its hash in the Content-Security-Policy: the page
+ * needs no other resource than its card and badge images.
+ */
+const pageStyle =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#0f172a}' +
+  'img.card{width:100%;height:auto;border-radius:12px;border:1px solid #e2e8f0}' +
+  'pre{background:#f1f5f9;padding:.75rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}' +
+  'li{margin:.25rem 0}';
+
+let pageStyleHash: Promise<string> | undefined;
+
+/** CSP3 §8.4: a hash source is the base64 of the SHA-256 of the element's text, as written. */
+async function styleHash(): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(pageStyle));
+  return `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`;
+}
+
+/**
+ * The share page's Content-Security-Policy: nothing runs, nothing loads but the page's own style
+ * and the images of the card and badge, nothing frames it, no form posts anywhere.
+ */
+export async function sharePageSecurityPolicy(links: SharePageLinks): Promise<string> {
+  pageStyleHash ??= styleHash();
+  const images = new Set(["'self'", new URL(links.card).origin, new URL(links.badge).origin]);
+  return [
+    "default-src 'none'",
+    `style-src ${await pageStyleHash}`,
+    `img-src ${[...images].join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 const toolNames = { ip: 'IP address', domain: 'Sending domain', pool: 'DNS pool' } as const;
 
 /**
@@ -51,6 +86,15 @@ function findings(summary: ShareSummary): string {
   return [lists, ...senders].join('; ');
 }
 
+/**
+ * Beside the ASCII form of a look-alike, and only there: its Unicode form, with why it is not
+ * the one shown.
+ */
+function lookAlikeWarning({ unicode, scripts }: NonNullable<ShareSummary['lookAlike']>): string {
+  const mixed = scripts.length > 1 ? scripts.join(' and ') : 'several';
+  return `Shown in its ASCII form: its Unicode form, ${unicode}, mixes ${mixed} letters in one label, as names made to look like another name do.`;
+}
+
 export async function renderSharePage(
   summary: ShareSummary,
   links: SharePageLinks,
@@ -78,37 +122,11 @@ export async function renderSharePage(
         <meta name="twitter:title" content="${title}" />
         <meta name="twitter:description" content="${description}" />
         <meta name="twitter:image" content="${links.card}" />
-        <style>
-          body {
-            font:
-              16px/1.5 system-ui,
-              sans-serif;
-            max-width: 48rem;
-            margin: 2rem auto;
-            padding: 0 1rem;
-            color: #0f172a;
-          }
-          img.card {
-            width: 100%;
-            height: auto;
-            border-radius: 12px;
-            border: 1px solid #e2e8f0;
-          }
-          pre {
-            background: #f1f5f9;
-            padding: 0.75rem;
-            border-radius: 8px;
-            overflow-x: auto;
-            white-space: pre-wrap;
-            word-break: break-all;
-          }
-          li {
-            margin: 0.25rem 0;
-          }
-        </style>
+        ${raw(`<style>${pageStyle}</style>`)}
       </head>
       <body>
         <h1>${toolNames[summary.tool]} ${summary.target}</h1>
+        ${summary.lookAlike ? html`<p><strong>${lookAlikeWarning(summary.lookAlike)}</strong></p>` : raw('')}
         <p>${description} Checked ${summary.checkedAt}.</p>
         ${
           summary.listings.length > 0

@@ -19,8 +19,16 @@ export interface ShareListing {
 
 export interface ShareSummary {
   tool: ShareTool;
-  /** What was checked, in display form: an IDN in Unicode, up to 253 characters. */
+  /**
+   * What was checked, in display form (src/reputation/targets.ts `displayName`): an IDN in
+   * Unicode, a look-alike in ASCII; up to 253 characters.
+   */
   target: string;
+  /**
+   * A look-alike `target`: its Unicode form, whose one label mixes `scripts`. Shown only beside
+   * the ASCII form and that warning (the share page), never alone (badge, card).
+   */
+  lookAlike?: { unicode: string; scripts: string[] };
   verdict: Verdict;
   /** 0..100; null where the tool has no score (pool discover). */
   score: number | null;

@@ -27,7 +27,7 @@ export const errorSchema = z
   })
   .openapi('Error');
 
-const errorResponse = (description: string) => ({
+export const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: errorSchema } },
 });

@@ -4,11 +4,11 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
-import type { CardCache } from '../share/card-cache.js';
-import { renderSharePage } from '../share/page.js';
+import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
+import { renderSharePage, sharePageSecurityPolicy } from '../share/page.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { ResultStore } from './results.js';
-import { errorResponses } from './schemas.js';
+import { errorResponse, errorResponses } from './schemas.js';
 
 /**
  * The shareable artefacts of a tool's results: an SVG badge to embed, a 1200x630 PNG card for
@@ -103,12 +103,13 @@ export function addShareRoutes(
           content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } },
         },
         404: errorResponses[404],
+        503: errorResponse('busy: more cards are being drawn than may wait (Retry-After)'),
       },
     }),
     async (c: Context<AppEnv>) => {
       const token = c.req.param('token') ?? '';
       const summary = await requireSummary(token);
-      return cacheable(c, await deps.cards.get(`${tool}:${token}`, summary), 'image/png');
+      return cacheable(c, await cardOf(`${tool}:${token}`, summary), 'image/png');
     },
   );
 
@@ -129,6 +130,8 @@ export function addShareRoutes(
       const summary = await requireSummary(token);
       const page = new URL(c.req.url);
       page.search = '';
+      // The page asked as `/share/{token}/` links to the same URLs as `/share/{token}`.
+      page.pathname = page.pathname.replace(/\/+$/, '');
       const base = page.href.replace(/\/share\/[^/]+$/, '');
       const links = {
         page: page.href,
@@ -140,15 +143,35 @@ export function addShareRoutes(
         c,
         Buffer.from(await renderSharePage(summary, links)),
         'text/html; charset=utf-8',
+        {
+          'Content-Security-Policy': await sharePageSecurityPolicy(links),
+        },
       );
     },
   );
+
+  /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
+  async function cardOf(key: string, summary: ShareSummary): Promise<Buffer> {
+    try {
+      return await deps.cards.get(key, summary);
+    } catch (error) {
+      if (!(error instanceof CardRendererBusy)) throw error;
+      throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
+        'Retry-After': String(error.retryAfterS),
+      });
+    }
+  }
 }
 
 /** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
-function cacheable(c: Context, body: Buffer, contentType: string): Response {
+function cacheable(
+  c: Context,
+  body: Buffer,
+  contentType: string,
+  more: Record<string, string> = {},
+): Response {
   const etag = etagOf(body);
-  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable };
+  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable, ...more };
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag))
     return c.body(null, 304, headers);

@@ -4,6 +4,7 @@ import type { DomainCheckResult } from '../reputation/domain-check.js';
 import type { ListResult } from '../reputation/dnsbl.js';
 import type { IpCheckResult } from '../reputation/ip-check.js';
 import type { PoolCheckResult } from '../reputation/pool-check.js';
+import { displayName } from '../reputation/targets.js';
 import type { Severity } from '../reputation/zones.js';
 import type { ShareListing, ShareSummary } from '../share/summary.js';
 
@@ -16,6 +17,15 @@ function worst(severities: Iterable<Severity>): Severity {
   for (const severity of severities)
     if (severityRank[severity] < severityRank[result]) result = severity;
   return result;
+}
+
+/**
+ * The target fields of a summary from a checked name's ASCII form. Worked out here rather than
+ * read from a stored `display`, so results stored before a change of the rule show by today's.
+ */
+function shownAs(ascii: string): Pick<ShareSummary, 'target' | 'lookAlike'> {
+  const { display, mixedScripts } = displayName(ascii);
+  return { target: display, ...(mixedScripts ? { lookAlike: mixedScripts } : {}) };
 }
 
 /** The lists that list a target, most severe first. */
@@ -40,7 +50,7 @@ export function summariseIp(stored: Record<string, unknown>): ShareSummary {
   const coverage = coverageOf(score.lists);
   return {
     tool: 'ip',
-    target: result.target,
+    ...(result.kind === 'domain' ? shownAs(result.target) : { target: result.target }),
     verdict: score.verdict,
     score: score.score,
     listed: coverage.blocking,
@@ -70,7 +80,7 @@ export function summariseDomain(stored: Record<string, unknown>): ShareSummary {
     .map(senderListing);
   return {
     tool: 'domain',
-    target: result.display ?? result.domain,
+    ...shownAs(result.domain),
     verdict: score.verdict,
     score: score.score,
     listed: coverage.blocking,
@@ -122,7 +132,7 @@ export function summarisePool(stored: Record<string, unknown>): ShareSummary {
     const found = (stored.ips as string[] | undefined) ?? [];
     return {
       tool: 'pool',
-      target: String(stored.pool),
+      ...shownAs(String(stored.pool)),
       verdict: 'unknown',
       score: null,
       listed: 0,
@@ -146,7 +156,7 @@ export function summarisePool(stored: Record<string, unknown>): ShareSummary {
   const coverage = poolCoverage(result.details);
   return {
     tool: 'pool',
-    target: result.pool,
+    ...shownAs(result.pool),
     verdict,
     score: null,
     listed: listed.length,

@@ -126,6 +126,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     get: (path, headers = {}) => fetch(url(path), { headers }),
     async close() {
       services.monitor.stop();
+      await services.cardPool.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await doh?.close();
       await lying?.close();
