@@ -9,17 +9,22 @@ import { loadZoneList } from './reputation/zones.js';
 import { createCardCache } from './share/card-cache.js';
 import { createCardRenderer, warmUpSummary } from './share/card.js';
 import { createFontLoader } from './share/fonts.js';
-import { createMemoryStore } from './store/memory.js';
+import { openStore } from './store/open.js';
 
 /** About 650 cards of 35-65 KB. */
 const cardCacheBytes = 32 * 1024 * 1024;
 
 /**
  * Builds the services the app runs on from the configuration: resolver, zone list and its
- * self-test monitor, DNSBL engine, store, captcha rule. The first self-test has run when this
+ * self-test monitor, DNSBL engine, store (opened from STORE_URL), captcha rule. The first self-test has run when this
  * resolves, so `isConfigured` is meaningful from the first request.
  */
 export async function createServices(config: Config, log: Logger) {
+  // First: a STORE_URL that cannot be opened stops the start before anything else is built.
+  const store = await openStore(config.store, {
+    onConnectionChange: (up, detail) =>
+      log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
+  });
   const zones = await loadZoneList(config.zonesFile);
   const resolver = createResolver(config.dns);
   const monitor = createZoneMonitor({
@@ -60,7 +65,7 @@ export async function createServices(config: Config, log: Logger) {
     resolver,
     monitor,
     dnsbl,
-    store: createMemoryStore(),
+    store,
     cards: createCardCache({ maxBytes: cardCacheBytes, render: renderCard }),
     /** Draws a card nobody asked for, so the first share of a fresh process is not the slow one. */
     warmUpCards: () => renderCard(warmUpSummary),

@@ -60,6 +60,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '1500',
     LOG_LEVEL: 'info',
+    // Not the default sqlite:data/reputation.db: a test never writes into the repository.
+    STORE_URL: 'memory:',
     ...(typeof options.env === 'function' ? options.env(dns) : options.env),
   });
   const logs: string[] = [];
@@ -95,6 +97,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       services.monitor.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.store.close();
       await dns.close();
     },
   };
