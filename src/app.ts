@@ -12,7 +12,7 @@ import type { Logger } from './http/log.js';
 import { answerMethodNotAllowed } from './http/method-not-allowed.js';
 import type { DnsblEngine } from './reputation/dnsbl.js';
 import type { CardCache } from './share/card-cache.js';
-import type { Store } from './store/store.js';
+import { type Store, StoreUnavailableError } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
 import { createPoolDiscoveries } from './tools/pool-discoveries.js';
@@ -117,7 +117,9 @@ export function createApp(deps: AppDeps) {
         ? error
         : error instanceof HTTPException
           ? fromHttpException(error)
-          : new ApiError('internal', 'internal error');
+          : error instanceof StoreUnavailableError
+            ? storeUnavailable
+            : new ApiError('internal', 'internal error');
     const tool = c.get('tool');
     if (c.req.method !== 'POST' || tool === undefined || 'dailyLimit' in base.fields) return base;
     try {
@@ -129,6 +131,16 @@ export function createApp(deps: AppDeps) {
 
   return app;
 }
+
+/**
+ * The store did not answer (Redis down, SQLite busy or full): a token read is this 503, never a 404
+ * that would tell a caller the token is gone, and a quota is never judged without its counter.
+ */
+const storeUnavailable = new ApiError(
+  'store_unavailable',
+  'the service cannot reach its store right now; try again in a few seconds',
+  { 'Retry-After': '5' },
+);
 
 /** Errors Hono or a library raise themselves, in our error vocabulary; anything else is ours to fix. */
 function fromHttpException(error: HTTPException): ApiError {

@@ -12,7 +12,8 @@ import { errorResponses, quotaStatusSchema } from './schemas.js';
 
 /**
  * What every tool has in common: its status endpoint, the POST pipeline (parse body and aliases
- * -> validate -> captcha -> result cache -> quota -> check -> store under a new token -> respond
+ * -> validate -> read the quota and the result cache -> a cached result (after the captcha, if
+ * due) or: quota left? -> captcha -> take a unit -> check -> store under a new token -> respond
  * with the quota fields) and GET by token. A tool brings only its body schema, how to read a
  * request, and the check itself.
  */
@@ -128,23 +129,31 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
         );
       }
       const { address, subject } = c.get('caller');
-      await deps.guard.requireCaptcha(spec.name, subject, captchaTokenOf(c, body), address);
-
-      const cachedToken = await deps.results.cached(spec.name, prepared.requestKey);
+      const captchaToken = captchaTokenOf(c, body);
+      // One reading of the caller's count and one of the result cache, side by side: with Redis
+      // they share a round trip.
+      const [reading, cachedToken] = await Promise.all([
+        deps.guard.read(spec.name, subject),
+        deps.results.cached(spec.name, prepared.requestKey),
+      ]);
       const cached = cachedToken && (await deps.results.loadJson(spec.name, cachedToken));
       if (cachedToken && cached) {
-        const status = await deps.guard.status(spec.name, subject);
-        return jsonResponse(c, respond(cached, cachedToken, true, status));
+        await reading.requireCaptcha(captchaToken, address);
+        return jsonResponse(c, respond(cached, cachedToken, true, reading.status));
       }
 
-      const quota = await deps.guard.consume(spec.name, subject);
+      // The quota before the captcha: nothing left is a 429 without a call to the provider.
+      reading.requireUnitLeft();
+      await reading.requireCaptcha(captchaToken, address);
+      const quota = await reading.consume();
       const outcome = await prepared.run();
       if (!outcome.ok) {
         // A failure of ours (DNS) gives the unit back; a bad target found by DNS costs it.
-        if (outcome.error === 'dns_unavailable') await deps.guard.refund(spec.name, subject);
+        if (outcome.error === 'dns_unavailable') await reading.refund();
         throw new ApiError(outcome.error, outcome.reason);
       }
       const resultJson = JSON.stringify(outcome.result);
+      // A result over the bound costs its unit as a bad target does: the DNS work was done.
       const token = await deps.results.save(spec.name, resultJson);
       await deps.results.remember(spec.name, prepared.requestKey, token);
       return jsonResponse(c, respond(resultJson, token, false, quota));
@@ -181,6 +190,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
             content: { 'application/json': { schema: spec.stored } },
           },
           404: errorResponses[404],
+          503: errorResponses[503],
         },
       }),
     );

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { ApiError } from '../http/errors.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -10,7 +10,28 @@ import type { Store } from '../store/store.js';
 export const tokenPattern = /^[A-Za-z0-9_-]{22}$/;
 
 export function newToken(): string {
-  return randomBytes(16).toString('base64url');
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  // RFC 4648 §5: base64url without padding.
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * The most a stored result may weigh, as UTF-8 JSON: so no caller can fill the store with a few
+ * checks. Real results are far below it (an IP check about 4 KiB, a domain check with the
+ * 1,024 addresses its `ips` may hold under 40 KiB); docs/storage.md.
+ */
+export const maxResultBytes = 256 * 1024;
+
+const utf8 = new TextEncoder();
+
+function fitsBound(json: string): boolean {
+  // One UTF-16 unit is 1 to 3 UTF-8 bytes: most results are decided without encoding them.
+  if (json.length > maxResultBytes) return false;
+  if (json.length * 3 <= maxResultBytes) return true;
+  return utf8.encode(json).length <= maxResultBytes;
 }
 
 export interface StoredResult {
@@ -20,7 +41,10 @@ export interface StoredResult {
 }
 
 export interface ResultStore {
-  /** Stores a result (as its JSON text) under a new token. */
+  /**
+   * Stores a result (as its JSON text) under a new token; a result over maxResultBytes is refused
+   * with 400 `invalid_target`, and nothing is stored.
+   */
   save(tool: string, resultJson: string): Promise<string>;
   load(tool: string, token: string): Promise<StoredResult | undefined>;
   /** The stored JSON text, for answers that pass it on without parsing it. */
@@ -36,6 +60,12 @@ export function createResultStore(
 ): ResultStore {
   return {
     async save(tool, resultJson) {
+      if (!fitsBound(resultJson)) {
+        throw new ApiError(
+          'invalid_target',
+          `the result of this check is larger than the ${maxResultBytes / 1024} KiB the service stores`,
+        );
+      }
       const token = newToken();
       await store.set(`token:${tool}:${token}`, resultJson, ttl.tokenMs);
       return token;

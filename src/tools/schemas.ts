@@ -35,7 +35,7 @@ export const errorResponses = {
   413: errorResponse('body_too_large'),
   415: errorResponse('unsupported_media_type'),
   429: errorResponse('quota_exceeded (Retry-After: seconds to 00:00 UTC)'),
-  503: errorResponse('not_configured or dns_unavailable'),
+  503: errorResponse('not_configured, dns_unavailable or store_unavailable (Retry-After)'),
 } as const;
 
 /** The result fields every POST adds to its tool's result. */
