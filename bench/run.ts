@@ -20,7 +20,9 @@ import { buildWorld } from './world.js';
  * `npm run bench` (issue #6): the fixture DNS server with the default zone list and 20 ms per
  * answer, the service in its own process, and in one run: uncached latency beside the two-round-
  * trip floor, uncached throughput beside the bare node:dns ceiling, our DNSBL engine beside the
- * `dnsbl` package, the cached paths, the share artefacts and the memory after 20,000 checks.
+ * `dnsbl` package, the cached paths on each store, the share artefacts and the memory after
+ * 20,000 checks. The service runs on the default kind of store, SQLite, in a file under /tmp;
+ * section 4 starts a redis-server of its own (Debian's `redis-server` must be installed).
  *
  * Knobs (environment): BENCH_ONLY=latency,throughput,peer,cached,share,memory runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;

@@ -132,14 +132,13 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       const captchaToken = captchaTokenOf(c, body);
       // One reading of the caller's count and one of the result cache, side by side: with Redis
       // they share a round trip.
-      const [reading, cachedToken] = await Promise.all([
+      const [reading, cached] = await Promise.all([
         deps.guard.read(spec.name, subject),
         deps.results.cached(spec.name, prepared.requestKey),
       ]);
-      const cached = cachedToken && (await deps.results.loadJson(spec.name, cachedToken));
-      if (cachedToken && cached) {
+      if (cached) {
         await reading.requireCaptcha(captchaToken, address);
-        return jsonResponse(c, respond(cached, cachedToken, true, reading.status));
+        return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
       }
 
       // The quota before the captcha: nothing left is a 429 without a call to the provider.
@@ -155,7 +154,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       const resultJson = JSON.stringify(outcome.result);
       // A result over the bound costs its unit as a bad target does: the DNS work was done.
       const token = await deps.results.save(spec.name, resultJson);
-      await deps.results.remember(spec.name, prepared.requestKey, token);
+      await deps.results.remember(spec.name, prepared.requestKey, token, resultJson);
       return jsonResponse(c, respond(resultJson, token, false, quota));
     });
   }

@@ -19,9 +19,8 @@ export function newToken(): string {
 }
 
 /**
- * The most a stored result may weigh, as UTF-8 JSON: so no caller can fill the store with a few
- * checks. Real results are far below it (an IP check about 4 KiB, a domain check with the
- * 1,024 addresses its `ips` may hold under 40 KiB); docs/storage.md.
+ * The most a stored result may weigh, as UTF-8 JSON, so that no caller can fill the store with a
+ * few checks; real results are far below it (sizes in docs/storage.md).
  */
 export const maxResultBytes = 256 * 1024;
 
@@ -49,9 +48,40 @@ export interface ResultStore {
   load(tool: string, token: string): Promise<StoredResult | undefined>;
   /** The stored JSON text, for answers that pass it on without parsing it. */
   loadJson(tool: string, token: string): Promise<string | undefined>;
-  /** The token of a result for the same request made within the result TTL. */
-  cached(tool: string, requestKey: string): Promise<string | undefined>;
-  remember(tool: string, requestKey: string, token: string): Promise<void>;
+  /** The token and JSON text of a result for the same request made within the result TTL. */
+  cached(tool: string, requestKey: string): Promise<CachedResult | undefined>;
+  remember(tool: string, requestKey: string, token: string, resultJson: string): Promise<void>;
+}
+
+export interface CachedResult {
+  token: string;
+  json: string;
+}
+
+/**
+ * A result-cache entry carries the result beside its token, `{"token":"…","result":{…}}`: a
+ * cached POST is then one store read instead of two (one round trip fewer with Redis), for a copy
+ * of the result kept RESULT_TTL_S. Token and result are cut out at fixed offsets, unparsed.
+ */
+const entryHead = '{"token":"';
+const entryMiddle = '","result":';
+const resultStart = entryHead.length + 22 + entryMiddle.length;
+
+function cacheEntry(token: string, resultJson: string): string {
+  return `${entryHead}${token}${entryMiddle}${resultJson}}`;
+}
+
+function readCacheEntry(entry: string): CachedResult | undefined {
+  if (
+    !entry.startsWith(entryHead) ||
+    entry.slice(resultStart - entryMiddle.length, resultStart) !== entryMiddle
+  ) {
+    return undefined;
+  }
+  return {
+    token: entry.slice(entryHead.length, entryHead.length + 22),
+    json: entry.slice(resultStart, -1),
+  };
 }
 
 export function createResultStore(
@@ -78,9 +108,13 @@ export function createResultStore(
         ? undefined
         : { token, result: JSON.parse(text) as Record<string, unknown> };
     },
-    cached: (tool, requestKey) => store.get(`result:${tool}:${requestKey}`),
-    async remember(tool, requestKey, token) {
-      if (ttl.resultMs > 0) await store.set(`result:${tool}:${requestKey}`, token, ttl.resultMs);
+    async cached(tool, requestKey) {
+      const entry = await store.get(`result:${tool}:${requestKey}`);
+      return entry === undefined ? undefined : readCacheEntry(entry);
+    },
+    async remember(tool, requestKey, token, resultJson) {
+      if (ttl.resultMs <= 0) return;
+      await store.set(`result:${tool}:${requestKey}`, cacheEntry(token, resultJson), ttl.resultMs);
     },
   };
 }
