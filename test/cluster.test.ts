@@ -13,8 +13,8 @@ import {
 } from './support/server-process.js';
 
 /**
- * WORKERS=N: N processes behind one port (src/cluster.ts), sharing the store; refused with the
- * memory store, which the workers could not share; stopped together on SIGTERM.
+ * WORKERS=N: N processes behind one port (src/cluster.ts), sharing the store, stopped together on
+ * SIGTERM. (Refused with the memory store, which the workers could not share: test/config.test.ts.)
  */
 
 let dns: FixtureDnsServer;
@@ -65,14 +65,6 @@ describe('WORKERS=2', () => {
       expect(server.lines.filter((line) => line.msg === 'shutting down').length).toBe(3);
     },
   );
-
-  it('is refused with the memory store, naming both variables', async () => {
-    const { code, output } = await failedStart({ WORKERS: '2', STORE_URL: 'memory:' });
-    expect(code).not.toBe(0);
-    expect(output).toMatch(/WORKERS/);
-    expect(output).toMatch(/STORE_URL=memory:/);
-    expect(output).not.toMatch(/listening/);
-  });
 
   it('stops the start with one line from the primary when the store cannot be opened', async () => {
     const notAFolder = join(temporaryFolder(), 'file');

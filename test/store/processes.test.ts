@@ -124,21 +124,6 @@ describe('a store that cannot be opened', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^STORE_URL: cannot create the folder of /);
   });
-
-  it(
-    'stops the start when Redis does not answer, naming STORE_URL and the address',
-    processTimeout,
-    async () => {
-      const { code, output } = await failedStart({
-        DNS_SERVERS: dns.address,
-        STORE_URL: 'redis://:secret-password@127.0.0.1:9/0',
-      });
-      expect(code).not.toBe(0);
-      expect(output.trim()).toMatch(/^STORE_URL: cannot reach Redis at 127\.0\.0\.1:9\/0: /);
-      expect(output).not.toContain('secret-password');
-      expect(output.trim().split('\n')).toHaveLength(1);
-    },
-  );
 });
 
 describe.each([
