@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { answerOf, startBareHttp } from '../bare-http.js';
 import { type CannonRun, cannon } from '../cannon.js';
 import { startBenchRedis } from '../redis.js';
+import { type StoreReads, measureStoreReads } from '../store-reads.js';
 import type { Row } from '../report.js';
 import { ratioOf } from '../report.js';
 import { type RunningService, startService, temporarySqliteFile } from '../service.js';
@@ -64,6 +65,7 @@ export async function measureCachedPaths({
     ],
   ];
   const runs: Record<string, Record<string, CannonRun>> = {};
+  let storeReads: Record<string, StoreReads> | undefined;
   let bare;
   try {
     for (const [label, env] of others) {
@@ -127,6 +129,15 @@ export async function measureCachedPaths({
       }
       runs[path] = byBackend;
     }
+    progress('4. the store reads of a cached POST alone, in this process, on each store');
+    const answer = JSON.parse((await answerOf(`${service.base}/ip/v1`, post)).body) as Record<
+      string,
+      unknown
+    >;
+    storeReads = await measureStoreReads(
+      redis.url,
+      JSON.stringify({ token, result: { ...answer, token: undefined } }),
+    );
   } finally {
     await bare?.stop();
     for (const backend of backends) if (backend.own) await backend.service.stop();
@@ -177,5 +188,20 @@ export async function measureCachedPaths({
       });
     }
   }
-  return { rows, details: { cores, runs } };
+  for (const [label, reads] of Object.entries(storeReads ?? {})) {
+    const memory = storeReads!.memory!;
+    rows.push({
+      section: 4,
+      measurement: `store reads of a cached POST, ${label} store (quota count + result-cache entry, in the bench process; ${reads.perSecond}/s)`,
+      value: reads.cpuUs,
+      unit: 'µs CPU',
+      ...(label === 'memory'
+        ? {}
+        : {
+            reference: { label: 'memory store', value: memory.cpuUs },
+            ratio: ratioOf(reads.cpuUs, memory.cpuUs),
+          }),
+    });
+  }
+  return { rows, details: { cores, runs, storeReads } };
 }
