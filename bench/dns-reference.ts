@@ -1,5 +1,5 @@
 import { promises as dns } from 'node:dns';
-import { readConfig } from '../src/config.js';
+import { readConfig } from '../src/node/config.js';
 import { createResolver } from '../src/dns/index.js';
 import { recordsOf } from '../src/dns/resolver.js';
 import { reversedOctets } from '../src/reputation/ipv4.js';

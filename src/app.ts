@@ -48,6 +48,11 @@ export interface AppDeps {
   log: Logger;
   /** Rendered PNG cards, bounded by bytes. */
   cards: CardCache;
+  /** Random bytes for tokens, SHA-256 for ETags: the platform's (src/platform.ts). */
+  randomBytes: (length: number) => Uint8Array;
+  digest: (bytes: Uint8Array) => Promise<Uint8Array>;
+  /** Whether pool discovery may ask a pool zone's own name servers (not over DoH). */
+  asksNameServers: boolean;
   /** The socket peer's address (the runtime knows how to read it). */
   peerAddress: (c: Context) => string;
 }
@@ -65,10 +70,11 @@ export function createApp(deps: AppDeps) {
     notConfiguredReason: () => deps.readiness?.().reason,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
   });
-  const results = createResultStore(deps.store, {
-    tokenMs: config.tokenTtlMs,
-    resultMs: config.resultTtlMs,
-  });
+  const results = createResultStore(
+    deps.store,
+    { tokenMs: config.tokenTtlMs, resultMs: config.resultTtlMs },
+    deps.randomBytes,
+  );
 
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -97,6 +103,7 @@ export function createApp(deps: AppDeps) {
     ...(deps.confirmResolver ? { confirmResolver: deps.confirmResolver } : {}),
     ...(deps.verdictEpoch ? { verdictEpoch: deps.verdictEpoch } : {}),
     cards: deps.cards,
+    digest: deps.digest,
     resolver: deps.resolver,
     dnsbl: deps.dnsbl,
     deadlineMs: config.checkDeadlineMs,
@@ -113,6 +120,7 @@ export function createApp(deps: AppDeps) {
       discovery: {
         nameServerPort: config.poolNameServers.port,
         allowNonPublicNameServers: config.poolNameServers.allowNonPublic,
+        askNameServers: deps.asksNameServers,
       },
     }),
   );

@@ -3,11 +3,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
-import { readConfig } from './config.js';
 import { superviseWorkers } from './cluster.js';
 import { createLogger } from './http/log.js';
+import { readConfig } from './node/config.js';
 import { limitConnections, serverOptions } from './node/connections.js';
-import { createServices } from './services.js';
+import { createNodeServices } from './node/services.js';
 import { openStore } from './store/open.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
@@ -24,7 +24,8 @@ try {
 } catch (error) {
   stop(error);
 }
-const log = createLogger(config.logLevel, (line) => process.stdout.write(`${line}\n`));
+const logSink = (line: string) => process.stdout.write(`${line}\n`);
+const log = createLogger(config.logLevel, logSink);
 if (config.workers > 1 && cluster.isPrimary) {
   // Opened once here: a bad STORE_URL is one line, not one per worker, and the schema is
   // migrated before the workers open it. Then the primary only supervises (src/cluster.ts).
@@ -32,12 +33,10 @@ if (config.workers > 1 && cluster.isPrimary) {
   await store.close();
   await superviseWorkers(config.workers, log);
 }
-const services = await createServices(config, log).catch(stop);
+const services = await createNodeServices(config, logSink).catch(stop);
 const app = createApp({
   ...services,
   config,
-  clock: () => new Date(),
-  log,
   peerAddress: (c) => getConnInfo(c).remote.address ?? '',
 });
 
@@ -90,7 +89,7 @@ function shutdown(signal: string): void {
   if (stopping) return;
   log('info', 'shutting down', { signal });
   stopping = true;
-  services.monitor.stop();
+  services.stopMonitor();
   for (const response of pendingResponses) {
     if (!response.headersSent) response.setHeader('Connection', 'close');
   }

@@ -1,18 +1,16 @@
 import type { Config } from './config.js';
-import { createResolver } from './dns/index.js';
+import { type QueryObserver, withObserver } from './dns/observed.js';
+import { withResolverStack } from './dns/stack.js';
 import { createCaptchaVerifier } from './http/captcha.js';
 import type { CaptchaRule } from './http/guard.js';
-import type { Logger } from './http/log.js';
+import { type Logger, createLogger } from './http/log.js';
+import type { Platform } from './platform.js';
 import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
 import { createListStats } from './reputation/list-stats.js';
-import { createZoneMonitor } from './reputation/zone-monitor.js';
-import { loadZoneList } from './reputation/zones.js';
-import { createCardPool } from './node/card-pool.js';
+import { createMonitorReplica } from './reputation/monitor-replica.js';
+import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.js';
+import type { DnsblZone } from './reputation/zones.js';
 import { createCardCache } from './share/card-cache.js';
-import { openStore } from './store/open.js';
-
-/** About 650 cards of 35-65 KB. */
-const cardCacheBytes = 32 * 1024 * 1024;
 
 /** What tests may change without the environment (whose minimums protect real lists). */
 export interface ServiceOptions {
@@ -23,61 +21,78 @@ export interface ServiceOptions {
 }
 
 /**
- * Builds the services the app runs on from the configuration: resolver, zone list and its
- * self-test monitor, DNSBL engine, store (opened from STORE_URL), captcha rule. The first
- * self-test has run when this resolves, so `readiness` is meaningful from the first request; when
- * no list can be proven the start log says why and what to change.
+ * Builds the services the app runs on from the configuration and the platform, on every runtime:
+ * the resolver over the platform's DNS transport, the list verdicts (a zone monitor here, or a
+ * replica of one elsewhere), the DNSBL engine, the captcha rule and the card cache. The first
+ * self-test has run when this resolves with a local monitor, so `readiness` is meaningful from
+ * the first request; when no list can be proven the log says why and what to change.
  */
-export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}) {
-  // First: a STORE_URL that cannot be opened stops the start before anything else is built.
-  const store = await openStore(config.store, {
-    onConnectionChange: (up, detail) =>
-      log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
-  });
-  const zones = await loadZoneList(config.zonesFile);
+export async function createServices(
+  config: Config,
+  platform: Platform,
+  options: ServiceOptions = {},
+) {
+  const log = createLogger(config.logLevel, platform.logSink, platform.clock);
+  const { zones } = platform;
   const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
-  const stats = createListStats(
-    new Map(
-      zones.flatMap((zone): [string, string][] => [
-        [zone.zone, zone.zone],
-        [queryZone(zone, config.spamhausDqsKey), zone.zone],
-      ]),
-    ),
-  );
-  const resolver = createResolver({ ...config.dns, observe: stats.observe });
-  const monitor = createZoneMonitor({
-    resolver,
-    zones,
-    ...dqs,
-    intervalMs: options.selfTestIntervalMs ?? config.selfTestIntervalMs,
-    ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
-    // Reasons are public (every status endpoint): they name the setting, not the addresses.
-    resolverName:
-      config.dns.servers.length > 0
-        ? 'the one DNS_SERVERS names'
-        : 'the system resolver, as DNS_SERVERS is not set',
-    stats,
-    // Answers the resolver gave before it was caught lying must not answer checks any more.
-    onLie: () => resolver.clear(),
-    onRun: (run) => {
-      const failed = run.verdicts.filter((verdict) => verdict.state === 'failed');
-      log('info', 'self-test', {
-        passed: run.verdicts.filter((verdict) => verdict.state === 'passed').length,
-        disabled: failed.map((verdict) => verdict.zone),
-        inconclusive: run.verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
-      });
-    },
-    onReadiness: (readiness) => logReadiness(log, readiness, config.dns.servers),
-  });
-  await monitor.run();
-  logReadiness(log, monitor.readiness(), config.dns.servers, true);
-  monitor.start();
+  const resolverOver = (observe: QueryObserver) =>
+    withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
+      maxInFlight: platform.dns.maxInFlight,
+    });
+
+  let resolver;
+  let verdicts: ListVerdicts;
+  /** Ends the monitor's timers (local) ; nothing to end for a replica. */
+  let stopMonitor = () => {};
+  /** Reads the remote monitor's view when due (a replica); a local monitor is always current. */
+  let refreshVerdicts = async () => {};
+  /** Sends a replica's reports; nothing for a local monitor. */
+  let flushVerdicts = async () => {};
+
+  if (platform.monitor.kind === 'local') {
+    const stats = createListStats(queryNames(zones, config.spamhausDqsKey));
+    const local = resolverOver(stats.observe);
+    const monitor = createZoneMonitor({
+      resolver: local,
+      zones,
+      ...dqs,
+      intervalMs: options.selfTestIntervalMs ?? config.selfTestIntervalMs,
+      ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
+      // Reasons are public (every status endpoint): they name the setting, not the addresses.
+      resolverName: platform.dns.description,
+      stats,
+      // Answers the resolver gave before it was caught lying must not answer checks any more.
+      onLie: () => local.clear(),
+      onRun: (run) => logRun(log, run.verdicts),
+      onReadiness: (readiness) => logReadiness(log, readiness, platform.dns.endpoints),
+    });
+    await monitor.run();
+    logReadiness(log, monitor.readiness(), platform.dns.endpoints, true);
+    monitor.start();
+    resolver = local;
+    verdicts = monitor;
+    stopMonitor = () => monitor.stop();
+  } else {
+    let observe: QueryObserver = () => {};
+    const remote = resolverOver((...query) => observe(...query));
+    const replica = createMonitorReplica({
+      remote: platform.monitor.remote,
+      zones,
+      resolver: remote,
+      ...dqs,
+    });
+    observe = replica.observe;
+    resolver = remote;
+    verdicts = replica;
+    refreshVerdicts = () => replica.refresh();
+    flushVerdicts = () => replica.flush();
+  }
 
   const dnsbl = createDnsblEngine({
     resolver,
     zones,
-    gate: (zone) => monitor.gate(zone),
-    onLookup: (zone, status) => monitor.recordLookup(zone, status),
+    gate: (zone) => verdicts.gate(zone),
+    onLookup: (zone, status) => verdicts.recordLookup(zone, status),
     ...dqs,
   });
   const captcha: CaptchaRule | undefined = config.captcha && {
@@ -89,36 +104,65 @@ export async function createServices(config: Config, log: Logger, options: Servi
     siteKey: config.captcha.siteKey,
     freeChecks: config.captcha.freeChecks,
   };
-  // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
-  const cardPool = createCardPool({ ...config.cardRender, log });
   return {
     zones,
     resolver,
-    monitor,
+    verdicts,
     dnsbl,
-    store,
-    cards: createCardCache({ maxBytes: cardCacheBytes, render: cardPool.render }),
-    /** The threads drawing cards: `close()` ends them. */
-    cardPool,
-    /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
-    warmUpCards: () => cardPool.warmUp(),
+    store: platform.store,
+    log,
+    clock: platform.clock,
+    randomBytes: platform.randomBytes,
+    digest: platform.digest,
+    asksNameServers: platform.dns.asksNameServers,
+    cards: createCardCache({ maxBytes: platform.cardCacheBytes, render: platform.renderCard }),
     ...(captcha ? { captcha } : {}),
-    isConfigured: () => monitor.readiness().configured,
-    readiness: () => monitor.readiness(),
-    listHealth: () => monitor.lists(),
-    confirmResolver: () => monitor.confirm(),
-    verdictEpoch: () => monitor.epoch,
+    isConfigured: () => verdicts.readiness().configured,
+    readiness: () => verdicts.readiness(),
+    listHealth: () => verdicts.lists(),
+    confirmResolver: () => verdicts.confirm(),
+    verdictEpoch: () => verdicts.epoch,
+    stopMonitor,
+    refreshVerdicts,
+    flushVerdicts,
   };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** Each name a list is asked under (its zone, or its Spamhaus DQS name), to the zone it reports as. */
+export function queryNames(
+  zones: readonly DnsblZone[],
+  spamhausDqsKey: string | undefined,
+): Map<string, string> {
+  return new Map(
+    zones.flatMap((zone): [string, string][] => [
+      [zone.zone, zone.zone],
+      [queryZone(zone, spamhausDqsKey), zone.zone],
+    ]),
+  );
+}
+
+/** One line per self-test run: how many lists passed, which were disabled. */
+export function logRun(
+  log: Logger,
+  verdicts: readonly { zone: string; state: 'passed' | 'failed' | 'inconclusive' }[],
+): void {
+  log('info', 'self-test', {
+    passed: verdicts.filter((verdict) => verdict.state === 'passed').length,
+    disabled: verdicts.filter((verdict) => verdict.state === 'failed').map((v) => v.zone),
+    inconclusive: verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
+  });
 }
 
 /**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
  * changes. At `error` level, so `LOG_LEVEL=error` still shows it.
  */
-function logReadiness(
+export function logReadiness(
   log: Logger,
   readiness: { configured: boolean; reason?: string },
-  dnsServers: readonly string[],
+  endpoints: readonly string[],
   atStart = false,
 ): void {
   if (readiness.configured) {
@@ -128,6 +172,6 @@ function logReadiness(
   log(
     'error',
     'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
-    { reason: readiness.reason, dnsServers: dnsServers.length > 0 ? dnsServers : 'system' },
+    { reason: readiness.reason, dnsServers: endpoints.length > 0 ? endpoints : 'system' },
   );
 }

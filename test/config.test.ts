@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../src/config.js';
+import { readConfig } from '../src/node/config.js';
 
 /**
  * The configuration of DESIGN.md: the defaults, and a bad value stopping the process with a

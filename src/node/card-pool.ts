@@ -26,7 +26,7 @@ export interface CardPoolOptions {
 }
 
 export interface CardPool {
-  render(summary: ShareSummary): Promise<Buffer>;
+  render(summary: ShareSummary): Promise<Uint8Array>;
   /** Starts every thread and draws one card on each, so no caller pays the first card's loading. */
   warmUp(): Promise<void>;
   /** Cards being drawn and waiting, for tests and logs. */
@@ -36,7 +36,7 @@ export interface CardPool {
 
 interface Job {
   summary: ShareSummary;
-  resolve(png: Buffer): void;
+  resolve(png: Uint8Array): void;
   reject(error: Error): void;
 }
 
@@ -97,9 +97,7 @@ export function createCardPool(options: CardPoolOptions): CardPool {
       thread.job = undefined;
       if ('png' in reply) {
         meanRenderMs = 0.9 * meanRenderMs + 0.1 * (performance.now() - current.started);
-        current.job.resolve(
-          Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength),
-        );
+        current.job.resolve(reply.png);
       } else {
         current.job.reject(new Error(`card render failed: ${reply.error}`));
       }
@@ -155,8 +153,8 @@ export function createCardPool(options: CardPoolOptions): CardPool {
     return Math.max(1, Math.ceil((ahead * meanRenderMs) / threadCount / 1000));
   }
 
-  function render(summary: ShareSummary): Promise<Buffer> {
-    return new Promise<Buffer>((resolve, reject) => {
+  function render(summary: ShareSummary): Promise<Uint8Array> {
+    return new Promise<Uint8Array>((resolve, reject) => {
       if (closed) {
         reject(new Error('the card pool is closed'));
         return;

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { createCardRenderer } from '../share/card.js';
 import { createFontLoader } from '../share/fonts.js';
+import { createCardRenderer } from './card-render.js';
+import { readCardFonts } from './fonts.js';
 import type { ShareSummary } from '../share/summary.js';
 
 /**
@@ -17,7 +18,7 @@ export type CardReply =
 
 const port = parentPort;
 if (!port) throw new Error('card-worker.ts runs as a worker thread');
-const render = createCardRenderer(createFontLoader());
+const render = createCardRenderer(createFontLoader(() => readCardFonts()));
 
 port.on('message', ({ id, summary }: CardJob) => {
   render(summary).then(

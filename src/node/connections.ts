@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config } from '../config.js';
+import type { NodeConfig } from './config.js';
 import type { Logger } from '../http/log.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Logger } from '../http/log.js';
  * 503 and closed, so slow clients cannot take every file descriptor of the process.
  */
 
-type Limits = Config['connections'];
+type Limits = NodeConfig['connections'];
 
 /** The `serverOptions` of `serve()`: Node's own request, headers and keep-alive timeouts. */
 export function serverOptions(limits: Limits) {

@@ -50,7 +50,34 @@ export interface ResolverConfirmation {
   settle(graceMs: number): Promise<Confirmation>;
 }
 
-export interface ZoneMonitor {
+/**
+ * What a check needs to know of the lists, from wherever the monitor lives: in the same process
+ * (the zone monitor itself, on Node) or elsewhere (a replica of it, on Workers: see
+ * monitor-replica.ts and docs/edge.md).
+ */
+export interface ListVerdicts {
+  gate(zone: DnsblZone): ListGate;
+  /** The outcome of a check's look-up on a list (not of probes): feeds the hold rule. */
+  recordLookup(zone: DnsblZone, status: DnsStatus): void;
+  readiness(): ServiceReadiness;
+  /** See ZoneMonitor.epoch. */
+  readonly epoch: number;
+  confirm(): ResolverConfirmation;
+  lists(): ListHealth[];
+}
+
+/** The monitor's verdicts at one moment, as a replica elsewhere reads them. */
+export interface MonitorView {
+  readiness: ServiceReadiness;
+  epoch: number;
+  /** Every list's gate, by zone. */
+  gates: Record<string, ListGate>;
+  lists: ListHealth[];
+  /** The zones whose documented test entry may confirm a check now (proven, answering lately). */
+  canaries: string[];
+}
+
+export interface ZoneMonitor extends ListVerdicts {
   gate(zone: DnsblZone): ListGate;
   /** The outcome of a check's look-up on a list (not of probes): feeds the hold rule. */
   recordLookup(zone: DnsblZone, status: DnsStatus): void;
@@ -64,7 +91,24 @@ export interface ZoneMonitor {
   confirm(): ResolverConfirmation;
   lists(): ListHealth[];
   run(): Promise<SelfTestRun>;
-  /** Re-runs on the interval, and probes lists on hold; the timers never keep the process alive. */
+  /**
+   * A check elsewhere (a replica's confirmation) caught the resolver answering a documented test
+   * entry falsely: stop answering until a full run says which lists can still be believed.
+   */
+  suspect(reason: string): void;
+  view(): MonitorView;
+  /**
+   * When the monitor next has work: a full run on its interval (sooner while nothing is proven),
+   * or a probe of the lists on hold. Whoever schedules it (`start()`'s timer on Node, a Durable
+   * Object's alarm on Workers) calls `tick()` then.
+   */
+  wakeAt(): number;
+  /** Does what is due: a full run, or else a probe of the lists on hold. */
+  tick(): Promise<void>;
+  /**
+   * Schedules `tick()` on timers (a single one, re-armed when the work moves closer) until
+   * `stop()`; the timer never keeps a Node process alive.
+   */
   start(): void;
   stop(): void;
 }
@@ -92,6 +136,8 @@ export interface ZoneMonitorOptions {
   onRun?: (run: SelfTestRun) => void;
   /** Readiness changed (configured or its reason). */
   onReadiness?: (readiness: ServiceReadiness) => void;
+  /** `wakeAt()` may have moved sooner (a list went on hold, a run finished): re-arm an alarm. */
+  onScheduleChange?: () => void;
 }
 
 const defaults = { holdProbeMs: 2000, holdAfterTimeouts: 3 };
@@ -118,9 +164,10 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   let inFlight: Promise<SelfTestRun> | undefined;
   const probing = new Set<string>();
   let canaryTurn = 0;
-  let runTimer: NodeJS.Timeout | undefined;
-  let holdTimer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  /** When the next full run is due; undefined before the first: due at once. */
+  let nextRunAt: number | undefined;
+  /** When lists on hold may next be probed. */
+  let holdProbeAt = 0;
   let lastReadiness: ServiceReadiness | undefined;
 
   const recordOf = (zone: DnsblZone | string) =>
@@ -233,9 +280,22 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     }
     diagnosis = diagnose(run.tally);
     suspicion = undefined;
+    nextRunAt = now() + runDelay();
     options.onRun?.(run);
     noteReadiness();
+    scheduleChanged();
     return run;
+  }
+
+  /** An interval, or at most 30 s while nothing is proven or a list awaits its first proof. */
+  function runDelay(): number {
+    const waiting = zones.some((zone) => {
+      const record = recordOf(zone);
+      return record.failure === undefined && record.provenAt === undefined;
+    });
+    return readiness().configured && !waiting
+      ? options.intervalMs
+      : Math.min(options.intervalMs, unprovenRetryMs);
   }
 
   function run(): Promise<SelfTestRun> {
@@ -257,22 +317,28 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     }
   }
 
-  function probeHeldLists(): void {
-    for (const zone of zones) {
-      if (probing.has(zone.zone) || state(zone) !== 'on_hold') continue;
-      void probeHeld(zone).catch(() => undefined);
-    }
+  function heldLists(): DnsblZone[] {
+    return zones.filter((zone) => !probing.has(zone.zone) && state(zone) === 'on_hold');
   }
 
-  /** The next list whose test entry confirms a check: proven, documented, answering lately. */
-  function canaryZone(): DnsblZone | undefined {
-    const candidates = zones.filter(
+  async function probeHeldLists(): Promise<void> {
+    await Promise.all(heldLists().map((zone) => probeHeld(zone).catch(() => undefined)));
+  }
+
+  /** The lists whose test entry may confirm a check: proven, documented, answering lately. */
+  function canaries(): DnsblZone[] {
+    return zones.filter(
       (zone) =>
         positiveEntry(zone) !== undefined &&
         recordOf(zone).positive &&
         recordOf(zone).timeoutsInARow === 0 &&
         state(zone) === 'active',
     );
+  }
+
+  /** The next list whose test entry confirms a check, in turn. */
+  function canaryZone(): DnsblZone | undefined {
+    const candidates = canaries();
     if (candidates.length === 0) return undefined;
     canaryTurn = (canaryTurn + 1) % candidates.length;
     return candidates[canaryTurn];
@@ -285,23 +351,15 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       (reading) => {
         if (reading.kind === 'as-documented') return 'honest';
         if (reading.kind === 'no-answer') return 'unknown';
-        // The resolver (or this list) just answered a documented entry falsely: stop answering
-        // until a full run says which lists can still be believed.
-        if (suspicion === undefined) {
-          suspicion =
-            `The DNS resolver (${resolverName}) stopped answering honestly: ${reading.reason} ` +
-            'during a check. Every list is being tested again.';
-          caughtLying();
-          noteReadiness();
-          void run().catch(() => undefined);
-        }
+        // The resolver (or this list) just answered a documented entry falsely.
+        suspect(reading.reason);
         return 'lying';
       },
       () => 'unknown',
     );
     return {
       settle(graceMs) {
-        let timer: NodeJS.Timeout | undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<Confirmation>((resolve) => {
           timer = setTimeout(() => resolve('unknown'), graceMs);
         });
@@ -310,38 +368,102 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     };
   }
 
-  function scheduleRun(): void {
-    if (stopped) return;
-    const waiting = zones.some((zone) => {
-      const record = recordOf(zone);
-      return record.failure === undefined && record.provenAt === undefined;
-    });
-    const delay =
-      readiness().configured && !waiting
-        ? options.intervalMs
-        : Math.min(options.intervalMs, unprovenRetryMs);
-    runTimer = setTimeout(
-      () =>
-        void run()
+  /** Stop answering until a full run says which lists can still be believed. */
+  function suspect(reason: string): void {
+    if (suspicion !== undefined) return;
+    suspicion =
+      `The DNS resolver (${resolverName}) stopped answering honestly: ${reason} ` +
+      'during a check. Every list is being tested again.';
+    caughtLying();
+    noteReadiness();
+    void run().catch(() => undefined);
+  }
+
+  function wakeAt(): number {
+    const runAt = nextRunAt ?? now();
+    return heldLists().length > 0 ? Math.min(runAt, holdProbeAt) : runAt;
+  }
+
+  async function tick(): Promise<void> {
+    const at = now();
+    if (nextRunAt === undefined || at >= nextRunAt) {
+      // Provisional, so that a run that throws is retried later rather than at once.
+      nextRunAt = at + Math.min(options.intervalMs, unprovenRetryMs);
+      await run();
+      return;
+    }
+    if (at >= holdProbeAt && heldLists().length > 0) {
+      holdProbeAt = at + holdProbeMs;
+      await probeHeldLists();
+    }
+  }
+
+  // start()'s timer: one at a time, armed for wakeAt() and moved sooner when the work does.
+  let started = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedAt: number | undefined;
+
+  function arm(): void {
+    if (!started) return;
+    const at = wakeAt();
+    if (armedAt !== undefined && armedAt <= at) return;
+    clearTimeout(timer);
+    armedAt = at;
+    timer = setTimeout(
+      () => {
+        armedAt = undefined;
+        timer = undefined;
+        void tick()
           .catch(() => undefined)
-          .finally(scheduleRun),
-      delay,
+          .finally(arm);
+      },
+      Math.max(0, at - now()),
     );
-    runTimer.unref();
+    // Node's timers have unref() (the process may exit while it waits); other runtimes' do not.
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  function scheduleChanged(): void {
+    arm();
+    options.onScheduleChange?.();
+  }
+
+  function gate(zone: DnsblZone): ListGate {
+    if (state(zone) === 'active') return active;
+    const { state: current, reason } = standing(zone);
+    return current === 'active' ? active : { state: current, reason };
+  }
+
+  function lists(): ListHealth[] {
+    return zones.map((zone) => {
+      const record = recordOf(zone);
+      const { state, reason } = standing(zone);
+      const traffic = options.stats?.traffic(zone.zone);
+      return {
+        zone: zone.zone,
+        name: zone.name,
+        type: zone.type,
+        state,
+        reason,
+        test_entry: positiveEntry(zone) ?? null,
+        last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
+        last_self_test_result: record.lastTest?.result ?? null,
+        answers_last_hour: traffic?.answers ?? 0,
+        timeouts_last_hour: traffic?.timeouts ?? 0,
+        latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
+      };
+    });
   }
 
   return {
-    gate(zone) {
-      if (state(zone) === 'active') return active;
-      const { state: current, reason } = standing(zone);
-      return current === 'active' ? active : { state: current, reason };
-    },
+    gate,
     recordLookup(zone, status) {
       const record = records.get(zone.zone);
       if (!record) return;
       if (recordLookup(record, status === 'timeout', now(), holdAfter)) {
         forgetStates();
         noteReadiness();
+        scheduleChanged();
       }
     },
     readiness,
@@ -349,37 +471,27 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       return epoch;
     },
     confirm,
-    lists() {
-      return zones.map((zone) => {
-        const record = recordOf(zone);
-        const { state, reason } = standing(zone);
-        const traffic = options.stats?.traffic(zone.zone);
-        return {
-          zone: zone.zone,
-          name: zone.name,
-          type: zone.type,
-          state,
-          reason,
-          test_entry: positiveEntry(zone) ?? null,
-          last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
-          last_self_test_result: record.lastTest?.result ?? null,
-          answers_last_hour: traffic?.answers ?? 0,
-          timeouts_last_hour: traffic?.timeouts ?? 0,
-          latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
-        };
-      });
-    },
+    lists,
     run,
+    suspect,
+    view: () => ({
+      readiness: readiness(),
+      epoch,
+      gates: Object.fromEntries(zones.map((zone) => [zone.zone, gate(zone)])),
+      lists: lists(),
+      canaries: canaries().map((zone) => zone.zone),
+    }),
+    wakeAt,
+    tick,
     start() {
-      stopped = false;
-      scheduleRun();
-      holdTimer = setInterval(probeHeldLists, holdProbeMs);
-      holdTimer.unref();
+      started = true;
+      arm();
     },
     stop() {
-      stopped = true;
-      clearTimeout(runTimer);
-      clearInterval(holdTimer);
+      started = false;
+      clearTimeout(timer);
+      timer = undefined;
+      armedAt = undefined;
     },
   };
 }

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import bundledZones from '../../assets/dnsbl-zones.json' with { type: 'json' };
 
 /**
  * The DNSBL zone list: which lists are asked, and what each of their answers means. Following
@@ -108,17 +108,19 @@ export function parseZoneList(json: unknown): DnsblZone[] {
   return result.data;
 }
 
-export const defaultZonesFile = new URL('../../assets/dnsbl-zones.json', import.meta.url);
+let bundled: DnsblZone[] | undefined;
 
-export async function loadZoneList(file: string | URL = defaultZonesFile): Promise<DnsblZone[]> {
-  const text = await readFile(file, 'utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`zone list ${String(file)} is not JSON: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  return parseZoneList(json);
+/**
+ * The zone list shipped in assets/dnsbl-zones.json, imported as data (bundled on Workers, where
+ * there is no file system) and parsed once. Node reads DNSBL_ZONES_FILE instead when it is set
+ * (src/node/zone-file.ts).
+ */
+export function bundledZoneList(): DnsblZone[] {
+  bundled ??= parseZoneList(bundledZones);
+  return bundled;
+}
+
+/** A fresh copy of the bundled zone list (tests and fixtures change their copies). */
+export async function loadZoneList(): Promise<DnsblZone[]> {
+  return parseZoneList(bundledZones);
 }

@@ -9,21 +9,21 @@ import type { ShareSummary } from './summary.js';
  */
 
 export interface CardCache {
-  get(key: string, summary: ShareSummary): Promise<Buffer>;
+  get(key: string, summary: ShareSummary): Promise<Uint8Array>;
 }
 
 export interface CardCacheOptions {
   /** Total size of the PNGs kept; a single card larger than this is rendered but not kept. */
   maxBytes: number;
-  render: (summary: ShareSummary) => Promise<Buffer>;
+  render: (summary: ShareSummary) => Promise<Uint8Array>;
 }
 
 export function createCardCache({ maxBytes, render }: CardCacheOptions): CardCache {
-  const cards = new LRUCache<string, Buffer>({
+  const cards = new LRUCache<string, Uint8Array>({
     maxSize: maxBytes,
     sizeCalculation: (png) => png.byteLength,
   });
-  const rendering = new Map<string, Promise<Buffer>>();
+  const rendering = new Map<string, Promise<Uint8Array>>();
 
   return {
     get(key, summary) {

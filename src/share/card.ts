@@ -1,51 +1,59 @@
-import { domainToASCII } from 'node:url';
-import { Resvg } from '@resvg/resvg-js';
-import satori from 'satori';
-import sharp from 'sharp';
+import tr46 from 'tr46';
+import type satori from 'satori';
 import { cardLayout } from './card-layout.js';
-import { cardHeight, cardWidth, colours } from './card-theme.js';
+import { cardHeight, cardWidth } from './card-theme.js';
 import type { CardFonts } from './fonts.js';
 import type { ShareSummary } from './summary.js';
 
 /**
+ * The share card as SVG, the part every runtime shares: satori lays the card out and draws every
+ * glyph as a path. Each runtime rasterises it to PNG its own way (src/node/card-render.ts with
+ * resvg-js and sharp, src/workers/card-render.ts with resvg-wasm), and each brings its own build
+ * of satori (`satori` on Node; `satori/standalone` with its WebAssembly compiled at build time on
+ * Workers, which compiles none at run time).
+ */
+
+/** satori's drawing function, from whichever of its entry points the runtime loads. */
+export type DrawSvg = typeof satori;
+
+/** The card's size in pixels: 1200x630, the Open Graph image size link previews expect. */
+export const cardSize = { width: cardWidth, height: cardHeight };
+
+/**
  * A name in a script the shipped fonts lack (Chinese, Arabic, ...) would render as boxes; its
- * ASCII (punycode) form is at least exact and readable.
+ * ASCII (punycode) form is at least exact and readable. The options are the WHATWG URL
+ * standard's "domain to ASCII", as `new URL()` and Node's `domainToASCII` apply it.
  */
 function drawableTarget(target: string, fonts: CardFonts): string {
   if (fonts.covers(target)) return target;
-  return domainToASCII(target) || target;
+  return (
+    tr46.toASCII(target, {
+      checkBidi: true,
+      checkJoiners: true,
+      checkHyphens: false,
+      useSTD3ASCIIRules: false,
+      transitionalProcessing: false,
+      verifyDNSLength: false,
+    }) || target
+  );
 }
 
-/**
- * satori draws every glyph as a path, so resvg needs no fonts: scanning the system's costs it
- * 4-7 ms a card. The paper background makes every pixel opaque, so the premultiplied RGBA resvg
- * hands out is plain RGBA and goes to sharp as it is.
- */
-const rasterOptions = { font: { loadSystemFonts: false }, background: colours.paper };
-
-/**
- * The share card: a 1200x630 PNG, drawn as SVG by satori, rasterised by resvg (3-4× faster than
- * sharp's librsvg) and encoded by sharp: zlib level 3 without adaptive filtering takes about 8 ms
- * for 47 KB, against 11 ms for 41 KB at level 6, 40 ms with adaptive filtering and 20 ms for
- * resvg's own encoder. resvg renders synchronously on the thread drawing the card (`renderAsync`
- * measured 5-7 ms slower a card on this 2-core machine); the Node server draws cards in worker
- * threads (src/node/card-pool.ts), so that thread is never the event loop.
- */
-export async function renderCard(summary: ShareSummary, fonts: CardFonts): Promise<Buffer> {
+/** The card of `summary` as an SVG document of 1200x630. */
+export async function cardSvg(
+  summary: ShareSummary,
+  fonts: CardFonts,
+  draw: DrawSvg,
+): Promise<string> {
   const element = cardLayout(
     { ...summary, target: drawableTarget(summary.target, fonts) },
     fonts.fontFamily,
   );
-  const svg = await satori(element, { width: cardWidth, height: cardHeight, fonts: fonts.fonts });
-  const { pixels, width, height } = new Resvg(svg, rasterOptions).render();
-  return sharp(pixels, { raw: { width, height, channels: 4 } })
-    .png({ compressionLevel: 3, adaptiveFiltering: false })
-    .toBuffer();
+  return draw(element, { ...cardSize, fonts: fonts.fonts });
 }
 
 /**
  * A typical card, drawn once when the service starts: the first card otherwise pays about half a
- * second of loading (fonts parsed, satori's layout engine and resvg started).
+ * second of loading (fonts parsed, satori's layout engine and the rasteriser started).
  */
 export const warmUpSummary: ShareSummary = {
   tool: 'ip',
@@ -58,10 +66,3 @@ export const warmUpSummary: ShareSummary = {
   rdns: { ptr: 'mail.example.com', fcrdns: 'pass' },
   checkedAt: '2026-01-01T00:00:00.000Z',
 };
-
-/** `renderCard` with its fonts bound, e.g. as the `render` of a card cache. */
-export function createCardRenderer(
-  loadFonts: () => Promise<CardFonts>,
-): (summary: ShareSummary) => Promise<Buffer> {
-  return async (summary) => renderCard(summary, await loadFonts());
-}

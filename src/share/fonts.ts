@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Font, FontWeight } from 'satori';
 
 /**
@@ -45,8 +44,6 @@ export interface CardFonts {
   covers(text: string): boolean;
 }
 
-const defaultFontDirectory = new URL('../../assets/fonts/', import.meta.url);
-
 function parseUnicodeRange(range: string): Array<[number, number]> {
   return range.split(',').map((part) => {
     const [from = '', to = from] = part.replace('U+', '').split('-');
@@ -64,16 +61,32 @@ function covers(text: string): boolean {
   return true;
 }
 
-export async function readCardFonts(directory: URL = defaultFontDirectory): Promise<CardFonts> {
-  const fonts = await Promise.all(
-    subsets.flatMap((subset) =>
-      weights.map(async (weight): Promise<Font> => ({
-        name: subset.family,
-        weight,
-        style: 'normal',
-        data: await readFile(new URL(`inter-${subset.file}-${weight}-normal.woff`, directory)),
-      })),
-    ),
+/** The font files the card needs, by file name (`inter-latin-400-normal.woff`, ...). */
+export const cardFontFiles: readonly string[] = subsets.flatMap((subset) =>
+  weights.map((weight) => fontFileName(subset, weight)),
+);
+
+function fontFileName(subset: Subset, weight: FontWeight): string {
+  return `inter-${subset.file}-${weight}-normal.woff`;
+}
+
+/**
+ * The card's fonts from the files' bytes, however the runtime got them: read from assets/fonts
+ * on Node (src/node/fonts.ts), bundled into the Worker on Workers (src/workers/fonts.ts).
+ */
+export function cardFontsFrom(files: ReadonlyMap<string, Uint8Array | ArrayBuffer>): CardFonts {
+  const fonts = subsets.flatMap((subset) =>
+    weights.map((weight): Font => {
+      const name = fontFileName(subset, weight);
+      const data = files.get(name);
+      if (!data) throw new Error(`card font ${name} is missing`);
+      // satori takes an ArrayBuffer (or a Node Buffer): a view is handed over as its own bytes.
+      const bytes =
+        data instanceof Uint8Array
+          ? (data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer)
+          : data;
+      return { name: subset.family, weight, style: 'normal', data: bytes };
+    }),
   );
   const fontFamily = subsets.map((subset) => `'${subset.family}'`).join(', ');
   return { fonts, fontFamily, covers };
@@ -83,9 +96,7 @@ export async function readCardFonts(directory: URL = defaultFontDirectory): Prom
  * Reads the fonts on first use and then hands out the same CardFonts (and so the same `fonts`
  * array satori caches by); a failed read is not remembered, the next call reads again.
  */
-export function createFontLoader(
-  read: () => Promise<CardFonts> = () => readCardFonts(),
-): () => Promise<CardFonts> {
+export function createFontLoader(read: () => Promise<CardFonts>): () => Promise<CardFonts> {
   let loading: Promise<CardFonts> | undefined;
   return () => {
     loading ??= read().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { ApiError } from '../http/errors.js';
 import type { Store } from '../store/store.js';
+import { base64url } from './base64url.js';
 
 /**
  * Results kept under tokens, and the short-lived result cache that maps a normalised request to
@@ -9,13 +10,9 @@ import type { Store } from '../store/store.js';
 
 export const tokenPattern = /^[A-Za-z0-9_-]{22}$/;
 
-export function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  // RFC 4648 §5: base64url without padding.
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+/** A new token from the platform's random bytes (Web Crypto's `getRandomValues`). */
+export function newToken(randomBytes: (length: number) => Uint8Array): string {
+  return base64url(randomBytes(16));
 }
 
 /**
@@ -87,6 +84,7 @@ function readCacheEntry(entry: string): CachedResult | undefined {
 export function createResultStore(
   store: Store,
   ttl: { tokenMs: number; resultMs: number },
+  randomBytes: (length: number) => Uint8Array,
 ): ResultStore {
   return {
     async save(tool, resultJson) {
@@ -96,7 +94,7 @@ export function createResultStore(
           `the result of this check is larger than the ${maxResultBytes / 1024} KiB the service stores`,
         );
       }
-      const token = newToken();
+      const token = newToken(randomBytes);
       await store.set(`token:${tool}:${token}`, resultJson, ttl.tokenMs);
       return token;
     },

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.js';
@@ -7,6 +6,7 @@ import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '.
 import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
 import { renderSharePage, sharePageSecurityPolicy } from '../share/page.js';
 import type { ShareSummary } from '../share/summary.js';
+import { base64url } from './base64url.js';
 import type { ResultStore } from './results.js';
 import { errorResponse, errorResponses } from './schemas.js';
 
@@ -19,6 +19,8 @@ import { errorResponse, errorResponses } from './schemas.js';
 export interface ShareDeps {
   results: ResultStore;
   cards: CardCache;
+  /** SHA-256 of the bytes (the platform's Web Crypto): the ETag of every artefact. */
+  digest: (bytes: Uint8Array) => Promise<Uint8Array>;
 }
 
 /** Embeds live on other sites: the default same-origin resource policy would break them. */
@@ -86,7 +88,7 @@ export function addShareRoutes(
           ...embeddable,
         });
       }
-      return cacheable(c, Buffer.from(renderBadge(summary, style)), svgType);
+      return cacheable(c, utf8.encode(renderBadge(summary, style)), svgType);
     },
   );
 
@@ -141,7 +143,7 @@ export function addShareRoutes(
       };
       return cacheable(
         c,
-        Buffer.from(await renderSharePage(summary, links)),
+        utf8.encode(await renderSharePage(summary, links)),
         'text/html; charset=utf-8',
         {
           'Content-Security-Policy': await sharePageSecurityPolicy(links),
@@ -151,7 +153,7 @@ export function addShareRoutes(
   );
 
   /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
-  async function cardOf(key: string, summary: ShareSummary): Promise<Buffer> {
+  async function cardOf(key: string, summary: ShareSummary): Promise<Uint8Array> {
     try {
       return await deps.cards.get(key, summary);
     } catch (error) {
@@ -161,36 +163,37 @@ export function addShareRoutes(
       });
     }
   }
-}
 
-/** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
-function cacheable(
-  c: Context,
-  body: Buffer,
-  contentType: string,
-  more: Record<string, string> = {},
-): Response {
-  const etag = etagOf(body);
-  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable, ...more };
-  const ifNoneMatch = c.req.header('if-none-match');
-  if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag))
-    return c.body(null, 304, headers);
-  // A view of the same bytes (Hono's types want an ArrayBuffer-backed Uint8Array), not a copy.
-  const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
-  return c.body(bytes, 200, { ...headers, 'Content-Type': contentType });
-}
-
-/** Cached cards come back as the same Buffer: their hash is taken once, not per request. */
-const etags = new WeakMap<Buffer, string>();
-
-function etagOf(body: Buffer): string {
-  let etag = etags.get(body);
-  if (etag === undefined) {
-    etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    etags.set(body, etag);
+  /** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
+  async function cacheable(
+    c: Context,
+    body: Uint8Array,
+    contentType: string,
+    more: Record<string, string> = {},
+  ): Promise<Response> {
+    const etag = await etagOf(body);
+    const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable, ...more };
+    const ifNoneMatch = c.req.header('if-none-match');
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag))
+      return c.body(null, 304, headers);
+    // A view of the same bytes (Hono's types want an ArrayBuffer-backed Uint8Array), not a copy.
+    const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+    return c.body(bytes, 200, { ...headers, 'Content-Type': contentType });
   }
-  return etag;
+
+  /** Cached cards come back as the same bytes: their hash is taken once, not per request. */
+  async function etagOf(body: Uint8Array): Promise<string> {
+    let etag = etags.get(body);
+    if (etag === undefined) {
+      etag = `"${base64url(await deps.digest(body)).slice(0, 27)}"`;
+      etags.set(body, etag);
+    }
+    return etag;
+  }
 }
+
+const utf8 = new TextEncoder();
+const etags = new WeakMap<Uint8Array, string>();
 
 function matchesEtag(header: string, etag: string): boolean {
   return (

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../../src/app.js';
-import { readConfig } from '../../src/config.js';
-import { createLogger } from '../../src/http/log.js';
-import { type ServiceOptions, createServices } from '../../src/services.js';
+import { readConfig } from '../../src/node/config.js';
+import { createNodeServices } from '../../src/node/services.js';
+import type { ServiceOptions } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
@@ -95,14 +95,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(typeof options.env === 'function' ? options.env(dns) : options.env),
   });
   const logs: string[] = [];
-  const log = createLogger(config.logLevel, (line) => logs.push(line));
-  const services = await createServices(config, log, options.services);
+  const services = await createNodeServices(config, (line) => logs.push(line), options.services);
   let now = options.now ?? new Date();
   const app = createApp({
     ...services,
     config,
     clock: () => now,
-    log,
     peerAddress: (c) => getConnInfo(c).remote.address ?? '',
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -127,12 +125,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       }),
     get: (path, headers = {}) => fetch(url(path), { headers }),
     async close() {
-      services.monitor.stop();
-      await services.cardPool.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.close();
       await doh?.close();
       await lying?.close();
-      await services.store.close();
       await dns.close();
     },
   };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { readConfig } from '../../src/config.js';
 import { maxBodyBytes } from '../../src/http/json-body.js';
-import { createServices } from '../../src/services.js';
+import { readConfig } from '../../src/node/config.js';
+import { createNodeServices } from '../../src/node/services.js';
 import type { Store } from '../../src/store/store.js';
 import { startFakeCaptchaProvider } from '../fixtures/captcha-provider.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
@@ -353,8 +353,8 @@ describe('500 internal', () => {
       DNS_RETRIES: '0',
       STORE_URL: 'memory:',
     });
-    const services = await createServices(config, () => {});
-    services.monitor.stop();
+    const services = await createNodeServices(config, () => {});
+    services.stopMonitor();
     const logs: string[] = [];
     const failingStore: Store = {
       ...services.store,

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../src/http/context.js';
 import { corsMiddleware } from '../../src/http/cors.js';
 import { ApiError, errorBody } from '../../src/http/errors.js';
 import { createGuard } from '../../src/http/guard.js';
+import { webCrypto } from '../../src/platform.js';
 import { createCardCache } from '../../src/share/card-cache.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createTool } from '../../src/tools/factory.js';
@@ -25,7 +26,11 @@ function sizedTool() {
     dailyLimit: 10,
     isConfigured: () => true,
   });
-  const results = createResultStore(store, { tokenMs: 60_000, resultMs: 60_000 });
+  const results = createResultStore(
+    store,
+    { tokenMs: 60_000, resultMs: 60_000 },
+    webCrypto.randomBytes,
+  );
   let runs = 0;
   const tool = createTool(
     { name: 'ip', title: 'Sized', stored: z.object({}).loose(), summarise: summariseIp },
@@ -33,6 +38,7 @@ function sizedTool() {
       guard,
       results,
       isConfigured: () => true,
+      digest: webCrypto.digest,
       cards: createCardCache({
         maxBytes: 1024,
         render: () => Promise.reject(new Error('no cards here')),

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badgeStyles } from '../../src/share/badge.js';
-import { createCardRenderer } from '../../src/share/card.js';
+import { createCardRenderer } from '../../src/node/card-render.js';
+import { readCardFonts } from '../../src/node/fonts.js';
 import { createFontLoader } from '../../src/share/fonts.js';
 import { summariseDomain } from '../../src/tools/share-summaries.js';
 import { parseStrictSvg } from '../share/svg-structure.js';
@@ -183,9 +184,11 @@ describe('a look-alike name (a label mixing scripts)', () => {
     >;
     const summary = summariseDomain(stored);
     expect(summary.target).toBe(lookAlike.ascii);
-    const render = createCardRenderer(createFontLoader());
-    expect(card.equals(await render(summary))).toBe(true);
-    expect(card.equals(await render({ ...summary, target: lookAlike.unicode }))).toBe(false);
+    const render = createCardRenderer(createFontLoader(() => readCardFonts()));
+    expect(card.equals(Buffer.from(await render(summary)))).toBe(true);
+    expect(card.equals(Buffer.from(await render({ ...summary, target: lookAlike.unicode })))).toBe(
+      false,
+    );
   });
 
   it('is shown in ASCII on the page, with the Unicode form only beside it and a warning', async () => {

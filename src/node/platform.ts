@@ -1,0 +1,78 @@
+import { createDohTransport } from '../dns/doh-transport.js';
+import { createNodeTransport } from '../dns/node-transport.js';
+import { createLogger } from '../http/log.js';
+import { type Platform, webCrypto } from '../platform.js';
+import { bundledZoneList } from '../reputation/zones.js';
+import { openStore } from '../store/open.js';
+import { type CardPool, createCardPool } from './card-pool.js';
+import type { NodeConfig } from './config.js';
+import { readZoneListFile } from './zone-file.js';
+
+/**
+ * The Node adapter (issue 14): the platform the Node server runs the core on. DNS through c-ares
+ * (`DNS_TRANSPORT=udp`) or DoH, the store STORE_URL names, cards drawn in worker threads with
+ * sharp, the zone list bundled or read from DNSBL_ZONES_FILE, the zone monitor in this process
+ * on a timer.
+ */
+
+export interface NodePlatform extends Platform {
+  /** The threads drawing cards: `close()` ends them. */
+  cardPool: CardPool;
+}
+
+/**
+ * Each DoH query is an HTTP request, and over HTTP/1.1 a request in flight holds a connection:
+ * fewer in flight than over UDP keeps the connections to an endpoint few and reused (docs/edge.md).
+ */
+const maxInFlight = { udp: 512, doh: 64 };
+
+/** About 650 cards of 35-65 KB. */
+const cardCacheBytes = 32 * 1024 * 1024;
+
+/**
+ * Opens what the configuration names. A STORE_URL that cannot be opened, or a zone list file that
+ * cannot be read, rejects with its one-line reason before anything else is built.
+ */
+export async function createNodePlatform(
+  config: NodeConfig,
+  logSink: (line: string) => void,
+): Promise<NodePlatform> {
+  const log = createLogger(config.logLevel, logSink);
+  const store = await openStore(config.store, {
+    onConnectionChange: (up, detail) =>
+      log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
+  });
+  const zones = config.zonesFile ? await readZoneListFile(config.zonesFile) : bundledZoneList();
+  const { dns } = config;
+  const doh = dns.transport === 'doh';
+  // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
+  const cardPool = createCardPool({ ...config.cardRender, log });
+  return {
+    dns: {
+      transport: doh
+        ? createDohTransport({
+            endpoints: dns.dohUrls,
+            timeoutMs: dns.timeoutMs,
+            retries: dns.retries,
+          })
+        : createNodeTransport(dns),
+      maxInFlight: maxInFlight[dns.transport],
+      description: doh
+        ? 'the one DOH_URL names'
+        : dns.servers.length > 0
+          ? 'the one DNS_SERVERS names'
+          : 'the system resolver, as DNS_SERVERS is not set',
+      endpoints: doh ? dns.dohUrls : dns.servers,
+      asksNameServers: !doh,
+    },
+    store,
+    renderCard: cardPool.render,
+    cardCacheBytes,
+    cardPool,
+    ...webCrypto,
+    monitor: { kind: 'local' },
+    logSink,
+    clock: () => new Date(),
+    zones,
+  };
+}

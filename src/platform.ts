@@ -1,0 +1,56 @@
+import type { Resolver } from './dns/index.js';
+import type { MonitorRemote } from './reputation/monitor-replica.js';
+import type { DnsblZone } from './reputation/zones.js';
+import type { ShareSummary } from './share/summary.js';
+import type { Store } from './store/store.js';
+
+/**
+ * Everything the core needs from the runtime it runs on, in one object: the Node server builds it
+ * in src/node/platform.ts, the Worker in src/workers/platform.ts, and src/services.ts builds the
+ * app's services from it. Nothing below the entry points and these adapters touches a `node:`
+ * module, `process.env`, the file system or a Workers binding (docs/DESIGN.md, docs/edge.md).
+ */
+export interface Platform {
+  dns: {
+    /** The DNS wire (c-ares over UDP, or DoH): the services add the observer, cap and cache. */
+    transport: Resolver;
+    /** Queries on the wire at once. */
+    maxInFlight: number;
+    /** The resolver in public reasons: the setting, never addresses ("the one DNS_SERVERS names"). */
+    description: string;
+    /** The resolvers' addresses or URLs, for the operator's log only; empty: the system's. */
+    endpoints: readonly string[];
+    /**
+     * Whether a query may name servers of its own (`QueryOptions.servers`): pool discovery then
+     * asks a pool zone's own name servers too. Not over DoH (docs/edge.md).
+     */
+    asksNameServers: boolean;
+  };
+  store: Store;
+  /** Draws a share card: PNG bytes of 1200x630 (src/share/card.ts), or CardRendererBusy. */
+  renderCard: (summary: ShareSummary) => Promise<Uint8Array>;
+  /** How many bytes of drawn cards one process (or isolate) keeps. */
+  cardCacheBytes: number;
+  /** Cryptographically random bytes: tokens. */
+  randomBytes: (length: number) => Uint8Array;
+  /** SHA-256: ETags. */
+  digest: (bytes: Uint8Array) => Promise<Uint8Array>;
+  /**
+   * Where the zone monitor lives and what schedules its self-test: `local`, in this process on a
+   * timer (Node); `remote`, one monitor for every instance, elsewhere, with its own schedule
+   * (Workers: a Durable Object on its alarm), read through a replica.
+   */
+  monitor: { kind: 'local' } | { kind: 'remote'; remote: MonitorRemote };
+  /** Where log lines go (stdout on Node, the Workers console). */
+  logSink: (line: string) => void;
+  clock: () => Date;
+  /** The DNSBL zone list: the bundled one, or on Node DNSBL_ZONES_FILE's. */
+  zones: readonly DnsblZone[];
+}
+
+/** Web Crypto, the same API on Node and on Workers: the default random bytes and hashing. */
+export const webCrypto = {
+  randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
+  digest: async (bytes: Uint8Array) =>
+    new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)),
+} satisfies Pick<Platform, 'randomBytes' | 'digest'>;
