@@ -31,6 +31,12 @@ export interface PoolDiscoveryOptions extends SaturationRule, NameServerOptions 
    * thousands of addresses yields no more than one check's worth.
    */
   maxAddresses: number;
+  /**
+   * Whether the pool zone's own name servers may be asked besides the configured resolvers. A
+   * DoH transport cannot send a query to a server of its choosing, so over DoH (the edge build)
+   * discovery asks the DoH resolvers alone and says so in its notes (docs/edge.md).
+   */
+  askNameServers: boolean;
 }
 
 /**
@@ -48,6 +54,7 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   nameServerPort: 53,
   allowNonPublicNameServers: false,
   maxAuthoritativeServers: 4,
+  askNameServers: true,
 };
 
 /**
@@ -143,10 +150,15 @@ async function discoverWithin(
   const canonicalName = alias !== undefined && !isSpecialUseName(alias) ? alias : undefined;
   const authoritativeName = canonicalName ?? pool;
   const authoritative =
-    alias === canonicalName
+    settings.askNameServers && alias === canonicalName
       ? await findAuthoritativeServers(resolver, authoritativeName, settings)
       : { servers: [] };
-  if (authoritative.servers.length === 0) {
+  if (!settings.askNameServers) {
+    notes.push(
+      "Asked the configured DoH resolvers only: they cannot forward a query to the pool's own " +
+        'name servers, so a pool that rotates many addresses may show fewer of them.',
+    );
+  } else if (authoritative.servers.length === 0) {
     notes.push(
       'No public authoritative name server was found: asked the configured resolvers only.',
     );

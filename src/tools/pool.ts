@@ -22,7 +22,10 @@ export interface PoolToolDeps extends ToolDeps {
   now: () => Date;
   discoveries: PoolDiscoveries;
   maxIps: number;
-  discovery: Pick<PoolDiscoveryOptions, 'nameServerPort' | 'allowNonPublicNameServers'>;
+  discovery: Pick<
+    PoolDiscoveryOptions,
+    'nameServerPort' | 'allowNonPublicNameServers' | 'askNameServers'
+  >;
 }
 
 const poolField = z.string().openapi({ example: 'smtp.pool.example.net' });

@@ -6,7 +6,7 @@ import { type TestService, startTestService } from '../support/service.js';
  * The real service with DNS_TRANSPORT=doh: every query goes as an RFC 8484 POST to the fixture DoH
  * endpoint (DNS_SERVERS points at a closed port, so a query that took UDP would time out), which
  * answers from the same fixture world as the UDP tests. The tools' results are the same as over
- * UDP; what differs is pool discovery, which cannot reach a zone's own name servers.
+ * UDP; what differs is pool discovery, which cannot reach a zone's own name servers (docs/edge.md).
  */
 
 const listedIp = '185.220.101.5';
@@ -115,14 +115,19 @@ describe('the service with DNS_TRANSPORT=doh', () => {
     expect(score.answered).toBe(score.total);
   });
 
-  it('discovers a pool through the DoH endpoint alone: its own name servers are not reachable', async () => {
+  it('discovers a pool through the DoH endpoint alone, asks none of its name servers, and says so', async () => {
     const result = await post('/pool/v1/discover', { pool: 'small.pool-doh.net' });
     expect(result).toMatchObject({
       pool: 'small.pool-doh.net',
       ips: ['192.0.3.7', '192.0.3.9', '192.0.3.10'],
       exists: true,
       saturated: true,
-      sources: { resolver: true, authoritative: 1 },
+      sources: { resolver: true, authoritative: 0 },
     });
+    expect(result.notes).toEqual([
+      expect.stringMatching(/^Asked the configured DoH resolvers only/),
+    ]);
+    // Not even the pool's NS records were asked: they would only name servers it cannot reach.
+    expect(service.dns.queries).not.toContainEqual({ name: 'pool-doh.net', type: 'NS' });
   });
 });
