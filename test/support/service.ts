@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -7,18 +6,29 @@ import { readConfig } from '../../src/node/config.js';
 import { createNodeServices } from '../../src/node/services.js';
 import type { ServiceOptions } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
-import {
-  type FixtureDnsServer,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../fixtures/dns-server.js';
-import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 import {
   type LyingMode,
   type LyingResolver,
   startLyingResolver,
 } from '../fixtures/lying-resolver.js';
+import { startFakeCaptchaProvider } from '../fixtures/captcha-provider.js';
+import {
+  type CaptchaProviderFixture,
+  type RouteService,
+  type RouteServiceOptions,
+  basePath,
+} from './harness.js';
+
+export {
+  basePath,
+  expectError,
+  expectQuotaStatus,
+  postError,
+  type CaptchaProviderFixture,
+} from './harness.js';
 
 /**
  * The real service over real sockets, for route tests: a fixture DNS server holding the default
@@ -26,33 +36,16 @@ import {
  * server.ts does, served on 127.0.0.1 on a free port.
  */
 
-export interface TestService {
-  url(path: string): string;
+export interface TestService extends RouteService {
   dns: FixtureDnsServer;
   /** With `transport: 'doh'`: the DoH endpoint the service resolves through, in front of `dns`. */
   doh?: FixtureDohServer;
   /** The lying resolver between the service and `dns`, when the test asked for one. */
   lying?: LyingResolver;
-  /** Log lines the service wrote. */
-  logs: string[];
-  /** Moves the injected clock. */
-  setNow(date: Date): void;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
-  get(path: string, headers?: Record<string, string>): Promise<Response>;
-  close(): Promise<void>;
 }
 
-export interface TestServiceOptions {
-  listings?: Listings;
-  zones?: FixtureZone[];
-  /**
-   * Environment variables on top of the test defaults; as a function, built from the fixture DNS
-   * server once it listens (e.g. `POOL_NS_PORT` from its port).
-   */
+export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
   env?: Record<string, string> | ((dns: FixtureDnsServer) => Record<string, string>);
-  latencyMs?: number;
-  /** Serve no DNS at all: the resolver points at a closed port. */
-  deadDns?: boolean;
   /**
    * `doh`: the service runs with DNS_TRANSPORT=doh, its DOH_URL a fixture DoH endpoint answering
    * from the same fixture DNS world. Default `udp`.
@@ -62,10 +55,7 @@ export interface TestServiceOptions {
   lying?: LyingMode;
   /** Shorter self-test and hold-probe intervals than the environment allows. */
   services?: ServiceOptions;
-  now?: Date;
 }
-
-export const basePath = '/tools/ip-reputation';
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const zoneList = await loadZoneList();
@@ -117,6 +107,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     setNow: (date) => {
       now = date;
     },
+    fetch: (target, init) => fetch(target, init),
     post: (path, body, headers = {}) =>
       fetch(url(path), {
         method: 'POST',
@@ -134,41 +125,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
 }
 
-/** The quota status object of a status endpoint: exactly the contract's fields. */
-export async function expectQuotaStatus(response: Response, dailyLimit: number): Promise<void> {
-  expect(response.status).toBe(200);
-  const status = (await response.json()) as Record<string, unknown>;
-  expect(Object.keys(status).sort()).toEqual(
-    ['captchaRequired', 'configured', 'dailyLimit', 'dailyRemaining'].sort(),
-  );
-  expect(status).toMatchObject({ configured: true, dailyLimit, captchaRequired: false });
-  expect(status.dailyRemaining).toEqual(expect.any(Number));
-}
-
-/**
- * The error body of a POST route: the error triple plus the caller's quota status (with its
- * `reason` when the service is not configured).
- */
-export function postError(code: string, error: unknown = expect.any(String)) {
+/** The fake captcha provider of test/fixtures, in this process. */
+export async function startCaptchaProvider(options: {
+  goodTokens: string[];
+}): Promise<CaptchaProviderFixture> {
+  const provider = await startFakeCaptchaProvider(options);
   return {
-    status: 'error',
-    code,
-    error,
-    ...(code === 'not_configured' ? { reason: expect.any(String) } : {}),
-    configured: expect.any(Boolean),
-    dailyLimit: expect.any(Number),
-    dailyRemaining: expect.any(Number),
-    captchaRequired: expect.any(Boolean),
+    urlFor: (name) => provider.urlFor(name),
+    requests: async () => [...provider.requests],
+    setMode: async (mode) => provider.setMode(mode),
+    close: () => provider.close(),
   };
-}
-
-/** A JSON error answer with this status and exactly this body. */
-export async function expectError(
-  response: Response,
-  status: number,
-  body: unknown,
-): Promise<void> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(await response.json()).toEqual(body);
 }

@@ -1,16 +1,39 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
 /**
  * The suites that run inside workerd, the Workers runtime, through @cloudflare/vitest-pool-workers
- * (docs/edge.md): the worker as wrangler.toml builds it, resolving through a fixture DoH endpoint
- * that global-setup.ts starts on 127.0.0.1 in Node.
+ * (docs/edge.md, "Tests"): the Worker as wrangler.toml builds it, with its Durable Objects,
+ * resolving over DoH through fixture worlds that the fixture service (fixture-control.ts, started
+ * by global-setup.ts in Node) serves on 127.0.0.1.
+ *
+ * Besides its own files, the project runs route suites of the Node project: they are written
+ * against support/harness.ts, and here `support/service.js` is this project's
+ * (workerd/support/service.ts), which serves them from the Worker instead of the Node server.
  */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const workerdService = fileURLToPath(new URL('./support/service.ts', import.meta.url));
+
+// wrangler.toml's [build] step, which the test pool does not run: satori's text shaper as a module.
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/extract-harfbuzz.ts'], { cwd: root });
+
+/** Route suites of the Node project that run here too. */
+export const sharedRouteSuites = ['test/tools/ip.test.ts'];
+
 export default defineConfig({
-  plugins: [cloudflareTest({ wrangler: { configPath: '../../wrangler.toml' } })],
+  plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+  resolve: {
+    alias: [{ find: /^(\.\.?\/)+support\/service\.js$/, replacement: workerdService }],
+  },
   test: {
     name: 'workerd',
-    include: ['**/*.test.ts'],
-    globalSetup: ['./global-setup.ts'],
+    root,
+    include: ['test/workerd/**/*.test.ts', ...sharedRouteSuites],
+    globalSetup: ['test/workerd/global-setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
   },
 });

@@ -1,15 +1,38 @@
-import { describe, expect, inject, it } from 'vitest';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
+import type { WorkerEnv } from '../../src/workers/app.js';
+import type { FixtureZone } from '../fixtures/dns-server.js';
+import { basePath, startWorld } from './support/service.js';
 
 /**
- * Inside workerd: the DNS codec (dns-packet on nodejs_compat's Buffer) and the DoH transport
- * over the runtime's own fetch, against the fixture DoH endpoint on 127.0.0.1, and the spike
- * worker's routes.
+ * Inside workerd: the DNS codec (dns-packet on nodejs_compat's Buffer) and the DoH transport over
+ * the runtime's own fetch, and the Worker's entry point (src/worker.ts) as wrangler deploys it.
  */
 
-const dohUrl = inject('dohUrl');
-const base = 'http://edge.test/tools/ip-reputation';
+const zones: FixtureZone[] = [
+  {
+    origin: 'example.org',
+    ttl: 120,
+    records: {
+      'mail.example.org': {
+        A: ['192.0.2.10'],
+        TXT: ['v=spf1 ip4:192.0.2.10 -all'],
+        MX: [{ exchange: 'mail.example.org', priority: 10 }],
+      },
+      'www.example.org': { CNAME: 'mail.example.org' },
+    },
+  },
+  { origin: 'servfail.test', behaviour: 'servfail' },
+];
+
+let world: Awaited<ReturnType<typeof startWorld>>;
+beforeAll(async () => {
+  world = await startWorld({ zones });
+});
+afterAll(() => world.close());
 
 describe('the DoH transport inside workerd', () => {
   it('runs in the Workers runtime, not in Node', () => {
@@ -18,7 +41,11 @@ describe('the DoH transport inside workerd', () => {
   });
 
   it('resolves A, TXT and MX records, following a CNAME, with their TTL', async () => {
-    const transport = createDohTransport({ endpoints: [dohUrl], timeoutMs: 2000, retries: 0 });
+    const transport = createDohTransport({
+      endpoints: [world.dohUrl],
+      timeoutMs: 2000,
+      retries: 0,
+    });
     expect(await transport.query('www.example.org', 'A')).toEqual({
       status: 'answer',
       records: ['192.0.2.10'],
@@ -33,24 +60,61 @@ describe('the DoH transport inside workerd', () => {
   });
 
   it('reports nxdomain and servfail as on Node', async () => {
-    const transport = createDohTransport({ endpoints: [dohUrl], timeoutMs: 2000, retries: 0 });
+    const transport = createDohTransport({
+      endpoints: [world.dohUrl],
+      timeoutMs: 2000,
+      retries: 0,
+    });
     expect(await transport.query('nowhere.example.org', 'A')).toEqual({ status: 'nxdomain' });
     expect(await transport.query('a.servfail.test', 'A')).toEqual({ status: 'servfail' });
   });
 });
 
-describe('the worker', () => {
-  it('answers its health route', async () => {
-    const response = await worker.fetch(new Request(`${base}/edge/v1/health`), {});
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', runtime: 'workers' });
+describe('the Worker entry point', () => {
+  async function call(path: string, vars: Record<string, string>, init?: RequestInit) {
+    const ctx = createExecutionContext();
+    const request = new Request(`http://edge.test${path}`, init);
+    request.headers.set('cf-connecting-ip', '192.0.2.77');
+    const response = await worker.fetch(
+      request as Parameters<typeof worker.fetch>[0],
+      { ...(env as unknown as WorkerEnv), ...vars },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it('serves the API under BASE_PATH, configured through the DoH endpoint of its vars', async () => {
+    const vars = { DOH_URL: world.dohUrl, DAILY_LIMIT: '7' };
+    const status = await call(`${basePath}/ip/v1/status`, vars);
+    expect(status.status).toBe(200);
+    expect(await status.json()).toEqual({
+      configured: true,
+      dailyLimit: 7,
+      dailyRemaining: 7,
+      captchaRequired: false,
+    });
+    const index = await call(basePath, vars);
+    expect(index.status).toBe(200);
   });
 
-  it('resolves through DOH_URL', async () => {
-    const response = await worker.fetch(
-      new Request(`${base}/edge/v1/resolve?name=mail.example.org&type=A`),
-      { DOH_URL: dohUrl },
-    );
-    expect(await response.json()).toEqual({ status: 'answer', records: ['192.0.2.10'], ttl: 120 });
+  it('answers every request with a 503 naming the bad variable when its vars do not validate', async () => {
+    const response = await call(`${basePath}/ip/v1/status`, {
+      DOH_URL: world.dohUrl,
+      DAILY_LIMIT: 'lots',
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { code: string; error: string };
+    expect(body.code).toBe('not_configured');
+    expect(body.error).toMatch(/DAILY_LIMIT/);
+    expect(body.error).not.toMatch(/lots/);
+  });
+
+  it('refuses to start without a DoH endpoint', async () => {
+    const response = await call(`${basePath}/ip/v1/status`, { DOH_URL: '' });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({
+      error: expect.stringMatching(/DOH_URL: required on Workers/),
+    });
   });
 });

@@ -1,0 +1,28 @@
+import type { Config } from '../config.js';
+import type { MonitorRemote } from '../reputation/monitor-replica.js';
+import type { MonitorSettings, ZoneMonitorObject } from './monitor-object.js';
+
+/**
+ * How an isolate's replica reaches the Worker's zone monitor: RPC to the Durable Object named
+ * after the monitor's settings, which travel with every call (the object has no `env` vars of
+ * its own to read them from, and a new configuration gets a monitor of its own).
+ */
+export function monitorRemote(
+  namespace: DurableObjectNamespace<ZoneMonitorObject>,
+  config: Config,
+): MonitorRemote {
+  const settings: MonitorSettings = {
+    dohUrls: config.dns.dohUrls,
+    timeoutMs: config.dns.timeoutMs,
+    retries: config.dns.retries,
+    ...(config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {}),
+    intervalMs: config.selfTestIntervalMs,
+    logLevel: config.logLevel,
+  };
+  const monitor = () => namespace.get(namespace.idFromName(`monitor ${JSON.stringify(settings)}`));
+  return {
+    view: () => monitor().view(settings),
+    report: (report) => monitor().report(settings, report),
+    suspect: (reason) => monitor().suspect(settings, reason),
+  };
+}

@@ -1,0 +1,52 @@
+import type { Config } from '../config.js';
+import { createDohTransport } from '../dns/doh-transport.js';
+import { type Platform, webCrypto } from '../platform.js';
+import { bundledZoneList } from '../reputation/zones.js';
+import { renderCard } from './card-render.js';
+import { createDurableStore } from './durable-store.js';
+import { edgeCardCacheBytes, edgeMaxInFlight } from './limits.js';
+import type { ZoneMonitorObject } from './monitor-object.js';
+import { monitorRemote } from './monitor-remote.js';
+import type { StoreObject } from './store-object.js';
+
+/** The bindings wrangler.toml declares, beside the configuration's vars. */
+export interface WorkerBindings {
+  STORE: DurableObjectNamespace<StoreObject>;
+  ZONE_MONITOR: DurableObjectNamespace<ZoneMonitorObject>;
+}
+
+/**
+ * The Workers adapter (issue 14): DNS over HTTPS to DOH_URL through the runtime's fetch, the
+ * store in Durable Objects, cards by satori and resvg-wasm, the bundled zone list, and the zone
+ * monitor in a Durable Object run on its alarm, read through a replica in every isolate.
+ */
+export function createWorkersPlatform(
+  config: Config,
+  bindings: WorkerBindings,
+  options: { storePrefix?: string; clock?: () => Date; logSink?: (line: string) => void } = {},
+): Platform {
+  return {
+    dns: {
+      transport: createDohTransport({
+        endpoints: config.dns.dohUrls,
+        timeoutMs: config.dns.timeoutMs,
+        retries: config.dns.retries,
+      }),
+      maxInFlight: edgeMaxInFlight,
+      description: 'the one DOH_URL names',
+      endpoints: config.dns.dohUrls,
+      asksNameServers: false,
+    },
+    store: createDurableStore(
+      bindings.STORE,
+      options.storePrefix ? { prefix: options.storePrefix } : {},
+    ),
+    renderCard,
+    cardCacheBytes: edgeCardCacheBytes,
+    ...webCrypto,
+    monitor: { kind: 'remote', remote: monitorRemote(bindings.ZONE_MONITOR, config) },
+    logSink: options.logSink ?? ((line) => console.log(line)),
+    clock: options.clock ?? (() => new Date()),
+    zones: bundledZoneList(),
+  };
+}

@@ -1,0 +1,157 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { inject } from 'vitest';
+import type { ShareSummary } from '../../../src/share/summary.js';
+import { type WorkerEnv, createEdgeApp } from '../../../src/workers/app.js';
+import type { FixtureQuery } from '../../fixtures/dns-server.js';
+import {
+  type CaptchaProviderFixture,
+  type RouteService,
+  type RouteServiceOptions,
+  basePath,
+} from '../../support/harness.js';
+import type { WorldHandle, WorldSpec } from '../fixture-control.js';
+
+export {
+  basePath,
+  expectError,
+  expectQuotaStatus,
+  postError,
+  type CaptchaProviderFixture,
+} from '../../support/harness.js';
+
+/**
+ * support/service.ts for the suites inside workerd (the workerd project puts this module in its
+ * place): the Worker's own app (src/workers/app.ts, as src/worker.ts serves it) with the real
+ * Durable Object bindings of wrangler.toml, resolving over DoH through a fixture world that the
+ * fixture service in Node (fixture-control.ts) starts for each service, and answering requests
+ * handed to it as the runtime hands them (with CF-Connecting-IP, which Cloudflare sets).
+ */
+
+const control = inject('fixtureControl');
+
+async function ask<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
+  const response = await fetch(`${control}${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`fixture service: ${method} ${path}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The fixture world behind the service's DoH endpoint. */
+export interface FixtureWorld {
+  readonly dohUrl: string;
+  queries(): Promise<FixtureQuery[]>;
+  /** Serves another world from now on. */
+  setWorld(spec: WorldSpec): Promise<void>;
+}
+
+export interface TestService extends RouteService {
+  /** Undefined with `deadDns`. */
+  world?: FixtureWorld;
+}
+
+export interface TestServiceOptions extends RouteServiceOptions {
+  spamhaus?: WorldSpec['spamhaus'];
+}
+
+/** Starts a fixture world in Node and hands back its client. */
+export async function startWorld(
+  spec: WorldSpec,
+): Promise<FixtureWorld & { handle: WorldHandle; close(): Promise<void> }> {
+  const handle = await ask<WorldHandle>('/worlds', 'POST', spec);
+  return {
+    handle,
+    dohUrl: handle.dohUrl,
+    queries: () => ask<FixtureQuery[]>(`/worlds/${handle.id}/queries`),
+    setWorld: (next) => ask(`/worlds/${handle.id}/zones`, 'PUT', next),
+    close: () => ask(`/worlds/${handle.id}`, 'DELETE'),
+  };
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const world = options.deadDns
+    ? undefined
+    : await startWorld({
+        ...(options.listings ? { listings: options.listings } : {}),
+        ...(options.zones ? { zones: options.zones } : {}),
+        ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+        ...(options.spamhaus ? { spamhaus: options.spamhaus } : {}),
+      });
+  const dns = world
+    ? { port: world.handle.port, address: world.handle.address }
+    : { port: 9, address: '127.0.0.1:9' };
+  const variables = {
+    // Nothing listens on port 9: with deadDns every query is refused at once.
+    DOH_URL: world?.dohUrl ?? 'http://127.0.0.1:9/dns-query',
+    // A DoH exchange with the fixture in Node costs more than a datagram on a loaded machine.
+    DNS_TIMEOUT_MS: '1000',
+    DNS_RETRIES: '0',
+    CHECK_DEADLINE_MS: '3000',
+    LOG_LEVEL: 'info',
+    ...(typeof options.env === 'function' ? options.env(dns) : options.env),
+  };
+  const workerEnv = { ...(env as unknown as WorkerEnv), ...variables };
+  const logs: string[] = [];
+  let now = options.now ?? new Date();
+  const edge = await createEdgeApp(workerEnv, {
+    // Every service its own keys, as every Node test service has its own memory store.
+    storePrefix: `${crypto.randomUUID()} `,
+    clock: () => now,
+    logSink: (line) => logs.push(line),
+  });
+  const url = (path: string) => `http://edge.test${basePath}${path}`;
+
+  async function fetchFromApp(target: string, init?: RequestInit): Promise<Response> {
+    const request = new Request(target, init);
+    if (!request.headers.has('cf-connecting-ip'))
+      request.headers.set('cf-connecting-ip', '127.0.0.1');
+    const ctx = createExecutionContext();
+    const response = await edge.fetch(request, workerEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  return {
+    url,
+    ...(world ? { world } : {}),
+    logs,
+    setNow: (date) => {
+      now = date;
+    },
+    fetch: fetchFromApp,
+    post: (path, body, headers = {}) =>
+      fetchFromApp(url(path), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    get: (path, headers = {}) => fetchFromApp(url(path), { headers }),
+    async close() {
+      await world?.close();
+    },
+  };
+}
+
+/** The card's SVG as the Node server draws it. */
+export async function nodeCardSvg(summary: ShareSummary): Promise<string> {
+  return (await ask<{ svg: string }>('/card-svg', 'POST', summary)).svg;
+}
+
+/** The fake captcha provider, run by the fixture service in Node. */
+export async function startCaptchaProvider(options: {
+  goodTokens: string[];
+}): Promise<CaptchaProviderFixture> {
+  const { id, urls } = await ask<{ id: string; urls: Record<string, string> }>(
+    '/captcha',
+    'POST',
+    options,
+  );
+  return {
+    urlFor: (name) => urls[name]!,
+    requests: () => ask(`/captcha/${id}/requests`),
+    setMode: (mode) => ask(`/captcha/${id}/mode`, 'PUT', { mode }),
+    close: () => ask(`/captcha/${id}`, 'DELETE'),
+  };
+}
