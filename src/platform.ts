@@ -16,6 +16,11 @@ export interface Platform {
     transport: Resolver;
     /** Queries on the wire at once. */
     maxInFlight: number;
+    /**
+     * Queries in flight under each blocklist at once, where slots are few (Workers: six), so a
+     * list that stops answering cannot hold them all; unset: no such cap.
+     */
+    maxInFlightPerList?: number;
     /** The resolver in public reasons: the setting, never addresses ("the one DNS_SERVERS names"). */
     description: string;
     /** The resolvers' addresses or URLs, for the operator's log only; empty: the system's. */

@@ -35,9 +35,18 @@ export async function createServices(
   const log = createLogger(config.logLevel, platform.logSink, platform.clock);
   const { zones } = platform;
   const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
+  const perList = platform.dns.maxInFlightPerList;
   const resolverOver = (observe: QueryObserver) =>
     withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
       maxInFlight: platform.dns.maxInFlight,
+      ...(perList
+        ? {
+            zoneLimit: {
+              zones: [...new Set(queryNames(zones, config.spamhausDqsKey).keys())],
+              maxPerZone: perList,
+            },
+          }
+        : {}),
     });
 
   let resolver;

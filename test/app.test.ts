@@ -70,7 +70,7 @@ async function documentedRoutes(): Promise<Array<[string, string]>> {
 function send(method: string, fullPath: string): Promise<Response> {
   const path = fullPath.slice(basePath.length).replace(/\/$/, '');
   const body = bodies[path];
-  return fetch(service.url(fullPath.slice(basePath.length)), {
+  return service.fetch(service.url(fullPath.slice(basePath.length)), {
     method,
     ...(method === 'POST'
       ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
@@ -110,7 +110,7 @@ describe('a trailing slash', () => {
   });
 
   it('keeps a wrong method a 405 and an unknown path a 404', async () => {
-    const wrong = await fetch(service.url('/ip/v1/status/'), { method: 'POST' });
+    const wrong = await service.fetch(service.url('/ip/v1/status/'), { method: 'POST' });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, HEAD');
     expect((await service.get('/ip/v2/')).status).toBe(404);
@@ -119,7 +119,7 @@ describe('a trailing slash', () => {
 
 describe('the base path', () => {
   it.each(['', '/'])('answers an index of the tools as JSON (%s)', async (suffix) => {
-    const response = await fetch(`${service.url('')}${suffix}`);
+    const response = await service.fetch(`${service.url('')}${suffix}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const index = (await response.json()) as {
@@ -136,12 +136,14 @@ describe('the base path', () => {
     ]);
     // Every path it names answers.
     for (const tool of index.tools) {
-      expect((await fetch(service.url(tool.status.slice(basePath.length)))).status).toBe(200);
+      expect((await service.fetch(service.url(tool.status.slice(basePath.length)))).status).toBe(
+        200,
+      );
     }
   });
 
   it('answers other methods with 405', async () => {
-    const response = await fetch(service.url(''), { method: 'POST' });
+    const response = await service.fetch(service.url(''), { method: 'POST' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
   });

@@ -6,18 +6,23 @@ import {
 } from './caching.js';
 import { withConcurrencyLimit } from './concurrency.js';
 import type { Resolver } from './resolver.js';
+import { type ZoneLimitOptions, withZoneLimit } from './zone-limit.js';
 
 export interface StackOptions {
   /** Queries on the wire at once; the rest wait their turn. */
   maxInFlight: number;
+  /** Queries in flight under each blocklist zone, for a transport with few slots (Workers). */
+  zoneLimit?: ZoneLimitOptions;
   cache?: Partial<CacheOptions>;
 }
 
 /**
- * What every transport is wrapped in, on Node and on Workers alike: a cap on queries in flight,
- * then the answer cache with in-flight coalescing in front of it.
+ * What every transport is wrapped in, on Node and on Workers alike: a cap on queries in flight
+ * (and, where slots are few, on those of each list), then the answer cache with in-flight
+ * coalescing in front of it.
  */
 export function withResolverStack(transport: Resolver, options: StackOptions): CachingResolver {
   const capped = withConcurrencyLimit(transport, options.maxInFlight);
-  return withCache(capped, { ...defaultCacheOptions, ...options.cache });
+  const perZone = options.zoneLimit ? withZoneLimit(capped, options.zoneLimit) : capped;
+  return withCache(perZone, { ...defaultCacheOptions, ...options.cache });
 }

@@ -5,5 +5,11 @@
 /** A request (or Durable Object event) keeps at most six connections open at once: more only queue. */
 export const edgeMaxInFlight = 6;
 
+/**
+ * Of those, one blocklist holds at most two: a list that stops answering then delays the others
+ * of a pool check by no more than two slots' worth (src/dns/zone-limit.ts).
+ */
+export const edgeMaxInFlightPerList = 2;
+
 /** Drawn cards an isolate keeps (its memory is 128 MB): about 150 cards of 35-65 KB. */
 export const edgeCardCacheBytes = 8 * 1024 * 1024;

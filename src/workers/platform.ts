@@ -4,7 +4,7 @@ import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/zones.js';
 import { renderCard } from './card-render.js';
 import { createDurableStore } from './durable-store.js';
-import { edgeCardCacheBytes, edgeMaxInFlight } from './limits.js';
+import { edgeCardCacheBytes, edgeMaxInFlight, edgeMaxInFlightPerList } from './limits.js';
 import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
 import type { StoreObject } from './store-object.js';
@@ -33,6 +33,7 @@ export function createWorkersPlatform(
         retries: config.dns.retries,
       }),
       maxInFlight: edgeMaxInFlight,
+      maxInFlightPerList: edgeMaxInFlightPerList,
       description: 'the one DOH_URL names',
       endpoints: config.dns.dohUrls,
       asksNameServers: false,

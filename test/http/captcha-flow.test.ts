@@ -2,15 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import type { CaptchaProvider } from '../../src/http/captcha.js';
 import { failedCaptchasPerDay } from '../../src/http/guard.js';
 import {
-  type FakeCaptchaProvider,
-  startFakeCaptchaProvider,
-} from '../fixtures/captcha-provider.js';
-import { type TestService, startTestService } from '../support/service.js';
+  type CaptchaProviderFixture,
+  type TestService,
+  startCaptchaProvider,
+  startTestService,
+} from '../support/service.js';
 
 /**
  * The captcha rule of DESIGN.md over real HTTP, for each provider against a local fake of its
  * verify endpoint: who is asked for a token, where the token may come from, what a missing,
  * rejected or unverifiable token answers, and that neither the secret nor a token is ever logged.
+ * The same suite runs inside workerd against the Worker, verifying through its fetch.
  */
 
 const goodToken = 'good-token-5f0c1e';
@@ -18,9 +20,9 @@ const badToken = 'bad-token-9a7d2b';
 const secret = 'secret-2c9e77a1';
 const siteKey = 'site-key-public';
 
-let provider: FakeCaptchaProvider;
+let provider: CaptchaProviderFixture;
 beforeAll(async () => {
-  provider = await startFakeCaptchaProvider({ goodTokens: [goodToken] });
+  provider = await startCaptchaProvider({ goodTokens: [goodToken] });
 });
 afterAll(() => provider.close());
 
@@ -68,11 +70,11 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
     ['the body field smart_token', { smart_token: goodToken }, {}],
     ['the header X-Captcha-Token', {}, { 'x-captcha-token': goodToken }],
   ])('accepts a good token in %s', async (_, fields, headers) => {
-    const before = provider.requests.length;
+    const before = (await provider.requests()).length;
     const response = await s.post('/ip/v1', { target: '8.8.4.4', ...fields }, headers);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ captchaRequired: true, siteKey });
-    const sent = provider.requests.slice(before);
+    const sent = (await provider.requests()).slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.contentType).toMatch(/^application\/x-www-form-urlencoded/);
     expect(sent[0]?.fields).toEqual({
@@ -92,7 +94,7 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
   });
 
   it('answers 403 captcha_required without a token, without asking the provider', async () => {
-    const before = provider.requests.length;
+    const before = (await provider.requests()).length;
     const response = await s.post('/ip/v1', { target: '8.8.4.4' });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({
@@ -102,7 +104,7 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
       siteKey,
       dailyRemaining: await remaining(s),
     });
-    expect(provider.requests.length).toBe(before);
+    expect((await provider.requests()).length).toBe(before);
   });
 
   it('answers 403 captcha_failed for a token the provider rejects, and charges nothing', async () => {
@@ -127,7 +129,7 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
   it.each(['error', 'hang'] as const)(
     `${failOpen ? 'lets the check through' : 'answers 403 captcha_failed'} when the provider is down (%s)`,
     async (mode) => {
-      provider.setMode(mode);
+      await provider.setMode(mode);
       const response = await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': badToken });
       if (failOpen) {
         expect(response.status).toBe(200);
@@ -139,7 +141,7 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
   );
 
   it('refuses a 200 from the provider that is not its protocol (a wrong CAPTCHA_VERIFY_URL)', async () => {
-    provider.setMode('not-json');
+    await provider.setMode('not-json');
     const response = await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'captcha_failed' });
@@ -170,7 +172,7 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
     await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
     await s.post('/ip/v1', { target: '8.8.8.8', captchaToken: badToken });
     await s.post('/ip/v1', { target: '1.1.1.1' }, { 'x-captcha-token': badToken });
-    provider.setMode('error');
+    await provider.setMode('error');
     await s.post('/ip/v1', { target: '9.9.9.9', smart_token: badToken });
     expect(s.logs.length).toBeGreaterThan(0);
     const logged = s.logs.join('\n');
@@ -185,13 +187,13 @@ describe('provider calls a caller can cause', () => {
     expect((await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken })).status).toBe(
       200,
     );
-    const before = provider.requests.length;
+    const before = (await provider.requests()).length;
     const refused = await s.post('/ip/v1', { target: '8.8.8.8', 'smart-token': goodToken });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ code: 'quota_exceeded', dailyRemaining: 0 });
     const noToken = await s.post('/ip/v1', { target: '1.1.1.1' });
     expect(noToken.status).toBe(429);
-    expect(provider.requests.length).toBe(before);
+    expect((await provider.requests()).length).toBe(before);
     // A cached result costs no unit: with a solved captcha it is still answered.
     const cached = await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
     expect(cached.status).toBe(200);
@@ -210,7 +212,7 @@ describe('provider calls a caller can cause', () => {
       },
     });
     onTestFinished(() => s.close());
-    const before = provider.requests.length;
+    const before = (await provider.requests()).length;
     const answers = await Promise.all(
       Array.from({ length: failedCaptchasPerDay + 10 }, (_, i) =>
         s.post('/ip/v1', { target: `185.40.0.${i + 1}`, 'smart-token': `${badToken}-${i}` }),
@@ -219,7 +221,7 @@ describe('provider calls a caller can cause', () => {
     expect(answers.map((answer) => answer.status)).toEqual(
       Array(failedCaptchasPerDay + 10).fill(403),
     );
-    expect(provider.requests.length - before).toBe(failedCaptchasPerDay);
+    expect((await provider.requests()).length - before).toBe(failedCaptchasPerDay);
     const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{
       code: string;
     }>;
@@ -229,7 +231,7 @@ describe('provider calls a caller can cause', () => {
     expect(refused.status).toBe(403);
     expect(refused.headers.get('retry-after')).toBe(String(12 * 3600));
     expect(await refused.json()).toMatchObject({ code: 'captcha_failed', dailyRemaining: 50 });
-    expect(provider.requests.length - before).toBe(failedCaptchasPerDay);
+    expect((await provider.requests()).length - before).toBe(failedCaptchasPerDay);
     s.setNow(new Date('2026-05-11T00:00:00Z'));
     expect((await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken })).status).toBe(
       200,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { CaptchaProvider } from '../../src/http/captcha.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
+import type { FixtureQuery, FixtureZone } from '../fixtures/dns-server.js';
 import type { Listings } from '../fixtures/dnsbl-world.js';
 
 /**
@@ -22,6 +22,17 @@ export interface RouteService {
   logs: string[];
   /** Moves the injected clock. */
   setNow(date: Date): void;
+  /**
+   * Whether the service asks a pool zone's own name servers itself (Node over UDP), or only its
+   * resolvers (over DoH, as the Worker does): what pool discovery finds differs (docs/edge.md).
+   */
+  readonly asksNameServers: boolean;
+  /** CHECK_DEADLINE_MS as the service runs with it. */
+  readonly deadlineMs: number;
+  /** Every question the fixture DNS world has received so far, in order. */
+  dnsQueries(): Promise<FixtureQuery[]>;
+  /** Serves these zones from now on instead of the world the service started with. */
+  setZones(zones: FixtureZone[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -108,6 +108,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       now = date;
     },
     fetch: (target, init) => fetch(target, init),
+    asksNameServers: !doh,
+    deadlineMs: config.checkDeadlineMs,
+    dnsQueries: async () => [...dns.queries],
+    setZones: async (zones) => dns.setZones(zones),
     post: (path, body, headers = {}) =>
       fetch(url(path), {
         method: 'POST',

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
 import type { Listings } from '../fixtures/dnsbl-world.js';
@@ -638,7 +637,7 @@ describe('POST /domain/v1, errors', () => {
   });
 
   it('answers 415 unsupported_media_type for a body that is not sent as JSON', async () => {
-    const response = await fetch(service.url('/domain/v1'), {
+    const response = await service.fetch(service.url('/domain/v1'), {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: '{"domain":"sender-one.com"}',
@@ -688,7 +687,7 @@ describe('GET /domain/v1/{token} and other routes, errors', () => {
     ['POST', '/domain/v1/status', 'GET, HEAD'],
     ['DELETE', '/domain/v1/AAAAAAAAAAAAAAAAAAAAAA', 'GET, HEAD'],
   ])('answers 405 method_not_allowed for %s %s, with Allow: %s', async (method, path, allow) => {
-    const response = await fetch(service.url(path), { method });
+    const response = await service.fetch(service.url(path), { method });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe(allow);
     expect(await response.json()).toEqual({

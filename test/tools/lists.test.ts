@@ -63,9 +63,15 @@ describe('GET /lists', () => {
   it('counts the answers of the last hour and their latency on the wire', async () => {
     const check = await service.post('/ip/v1', { target: '8.8.4.4' });
     expect(check.status).toBe(200);
-    const zen = (await lists()).lists.find((list) => list.zone === 'zen.spamhaus.org')!;
-    // The self-test's three probes, the check's look-up, and perhaps the check's confirmation.
-    expect(zen.answers_last_hour).toBeGreaterThanOrEqual(4);
+    const zenList = async () =>
+      (await lists()).lists.find((list) => list.zone === 'zen.spamhaus.org')!;
+    // The self-test's three probes, the check's look-up, and perhaps the check's confirmation. On
+    // Workers a check's look-ups reach the monitor after its answer, and an isolate reads the
+    // monitor's view once a second (docs/edge.md): they count within two seconds.
+    await expect
+      .poll(async () => (await zenList()).answers_last_hour, { timeout: 2500, interval: 200 })
+      .toBeGreaterThanOrEqual(4);
+    const zen = await zenList();
     expect(zen.timeouts_last_hour).toBe(0);
     const latency = zen.latency_ms as { p50: number; p95: number };
     expect(latency.p50).toBeGreaterThanOrEqual(4);
@@ -87,7 +93,7 @@ describe('GET /lists', () => {
   });
 
   it('answers other methods with 405', async () => {
-    const response = await fetch(service.url('/lists'), { method: 'POST' });
+    const response = await service.fetch(service.url('/lists'), { method: 'POST' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toContain('GET');
   });

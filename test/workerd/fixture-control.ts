@@ -38,6 +38,8 @@ export interface WorldSpec {
    * under the key answer as the lists do.
    */
   spamhaus?: 'public-resolver' | { dqsKey: string };
+  /** These zones and nothing else (a world a suite built itself). */
+  exactly?: FixtureZone[];
 }
 
 export interface WorldHandle {
@@ -61,6 +63,7 @@ export interface FixtureControl {
 const isSpamhaus = (zone: DnsblZone) => queryZone(zone, 'key') !== zone.zone;
 
 async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {
+  if (spec.exactly) return spec.exactly;
   const zoneList = await loadZoneList();
   let world = dnsblWorld(zoneList, spec.listings ?? {});
   if (spec.spamhaus !== undefined) {

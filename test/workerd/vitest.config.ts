@@ -21,7 +21,15 @@ const workerdService = fileURLToPath(new URL('./support/service.ts', import.meta
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/extract-harfbuzz.ts'], { cwd: root });
 
 /** Route suites of the Node project that run here too. */
-export const sharedRouteSuites = ['test/tools/ip.test.ts'];
+export const sharedRouteSuites = [
+  'test/app.test.ts',
+  'test/tools/ip.test.ts',
+  'test/tools/domain.test.ts',
+  'test/tools/errors.test.ts',
+  'test/tools/lists.test.ts',
+  'test/tools/pool.test.ts',
+  'test/http/captcha-flow.test.ts',
+];
 
 export default defineConfig({
   plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import type { ShareSummary } from '../../../src/share/summary.js';
 import { type WorkerEnv, createEdgeApp } from '../../../src/workers/app.js';
-import type { FixtureQuery } from '../../fixtures/dns-server.js';
+import type { FixtureQuery, FixtureZone } from '../../fixtures/dns-server.js';
 import {
   type CaptchaProviderFixture,
   type RouteService,
@@ -45,6 +45,8 @@ export interface FixtureWorld {
   queries(): Promise<FixtureQuery[]>;
   /** Serves another world from now on. */
   setWorld(spec: WorldSpec): Promise<void>;
+  /** Serves exactly these zones from now on. */
+  setZones(zones: FixtureZone[]): Promise<void>;
 }
 
 export interface TestService extends RouteService {
@@ -66,6 +68,7 @@ export async function startWorld(
     dohUrl: handle.dohUrl,
     queries: () => ask<FixtureQuery[]>(`/worlds/${handle.id}/queries`),
     setWorld: (next) => ask(`/worlds/${handle.id}/zones`, 'PUT', next),
+    setZones: (zones) => ask(`/worlds/${handle.id}/zones`, 'PUT', { exactly: zones }),
     close: () => ask(`/worlds/${handle.id}`, 'DELETE'),
   };
 }
@@ -121,6 +124,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       now = date;
     },
     fetch: fetchFromApp,
+    // The Worker resolves over DoH alone (docs/edge.md).
+    asksNameServers: false,
+    deadlineMs: Number(variables.CHECK_DEADLINE_MS),
+    dnsQueries: async () => (world ? world.queries() : []),
+    async setZones(zones) {
+      await world?.setZones(zones);
+    },
     post: (path, body, headers = {}) =>
       fetchFromApp(url(path), {
         method: 'POST',
