@@ -71,7 +71,7 @@ export async function selfTestZones(
       return { zone, probes };
     }),
   );
-  const verdicts = probed.map(({ zone, probes }) => judge(zone, probes));
+  const verdicts = probed.map(({ zone, probes }) => judge(zone, probes, spamhausDqsKey));
   const tally = tallyOf(probed);
   tally.provenLists = verdicts.filter(
     (verdict) => verdict.state === 'passed' && verdict.positive,
@@ -164,11 +164,31 @@ function entryLabel(zone: DnsblZone, entry: string): string {
   return zone.type === 'ip' ? reversedOctets(entry) : entry;
 }
 
+/** Spamhaus' answer to a query that came through a public resolver. */
+const publicResolverCode = '127.255.255.254';
+
+/**
+ * What to do about a Spamhaus list that refuses the resolver as a public one, as it refuses every
+ * public DoH resolver (the edge build's, docs/edge.md): ask its Data Query Service with a key.
+ */
+function publicResolverHint(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: string): string {
+  const refused = probes.some(
+    ({ outcome }) => outcome.status === 'answer' && outcome.records.includes(publicResolverCode),
+  );
+  if (!refused || spamhausDqsKey !== undefined || queryZone(zone, 'key') === zone.zone) return '';
+  return (
+    '; Spamhaus refuses queries that come through a public resolver (as every public DoH ' +
+    'resolver is): set SPAMHAUS_DQS_KEY to ask its Data Query Service instead'
+  );
+}
+
 /** A failure found by any probe wins over a probe that got no answer; all must pass to pass. */
-function judge(zone: DnsblZone, probes: Probed[]): SelfTestVerdict {
+function judge(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: string): SelfTestVerdict {
   const failures = probes.map((probe) => failureOf(zone, probe)).filter((reason) => !!reason);
-  if (failures.length > 0)
-    return { zone: zone.zone, state: 'failed', reason: `self-test: ${failures[0]}` };
+  if (failures.length > 0) {
+    const hint = publicResolverHint(zone, probes, spamhausDqsKey);
+    return { zone: zone.zone, state: 'failed', reason: `self-test: ${failures[0]}${hint}` };
+  }
   const silent = probes.find(({ outcome }) => !answeredAtAll(outcome));
   if (silent) {
     return {
@@ -245,7 +265,7 @@ function tallyOf(probed: { probes: Probed[] }[]): ProbeTally {
         for (const code of outcome.records) {
           if (!inLoopback(code) && !tally.rewrites.includes(code)) tally.rewrites.push(code);
         }
-        if (outcome.records.includes('127.255.255.254')) tally.publicResolverRefusals++;
+        if (outcome.records.includes(publicResolverCode)) tally.publicResolverRefusals++;
       }
       if (probe.expect === 'listed') {
         if (outcome.status === 'nxdomain' || outcome.status === 'nodata')

@@ -11,7 +11,18 @@ export function monitorRemote(
   namespace: DurableObjectNamespace<ZoneMonitorObject>,
   config: Config,
 ): MonitorRemote {
-  const settings: MonitorSettings = {
+  const settings = monitorSettings(config);
+  const monitor = () => namespace.get(namespace.idFromName(monitorName(settings)));
+  return {
+    view: () => monitor().view(settings),
+    report: (report) => monitor().report(settings, report),
+    suspect: (reason) => monitor().suspect(settings, reason),
+  };
+}
+
+/** What the monitor runs with, from the Worker's configuration. */
+export function monitorSettings(config: Config): MonitorSettings {
+  return {
     dohUrls: config.dns.dohUrls,
     timeoutMs: config.dns.timeoutMs,
     retries: config.dns.retries,
@@ -19,10 +30,9 @@ export function monitorRemote(
     intervalMs: config.selfTestIntervalMs,
     logLevel: config.logLevel,
   };
-  const monitor = () => namespace.get(namespace.idFromName(`monitor ${JSON.stringify(settings)}`));
-  return {
-    view: () => monitor().view(settings),
-    report: (report) => monitor().report(settings, report),
-    suspect: (reason) => monitor().suspect(settings, reason),
-  };
+}
+
+/** The Durable Object of the monitor with these settings. */
+export function monitorName(settings: MonitorSettings): string {
+  return `monitor ${JSON.stringify(settings)}`;
 }

@@ -141,6 +141,27 @@ describe('the RFC 5782 self-test', () => {
     });
   });
 
+  it('tells the operator to set SPAMHAUS_DQS_KEY when Spamhaus refuses the resolver as a public one', async () => {
+    // What Spamhaus answers every query that comes through a public resolver, DoH ones included.
+    const refused = { A: ['127.255.255.254'] };
+    serve({
+      missing: ['2.0.0.127.zen.spamhaus.org', 'dbltest.com.dbl.spamhaus.org'],
+      wildcard: { 'zen.spamhaus.org': refused, 'dbl.spamhaus.org': refused },
+    });
+    const run = await selfTestZones(freshResolver(), zones);
+    for (const zone of ['zen.spamhaus.org', 'dbl.spamhaus.org']) {
+      expect(verdictOf(run, zone)).toMatchObject({
+        state: 'failed',
+        reason: expect.stringMatching(/public\/open resolver.*set SPAMHAUS_DQS_KEY/),
+      });
+    }
+    // Another list refusing a query is not told about Spamhaus' key.
+    serve({ listings: { '127.0.0.1': { 'bl.spamcop.net': ['127.255.255.254'] } } });
+    const other = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(other, 'bl.spamcop.net')).toMatchObject({ state: 'failed' });
+    expect(JSON.stringify(other)).not.toContain('SPAMHAUS_DQS_KEY');
+  });
+
   it('leaves a zone that never answers inconclusive, not disabled', async () => {
     serve({ behaviour: { 'bl.spamcop.net': 'drop' } });
     const run = await selfTestZones(freshResolver(200), zones);

@@ -2,6 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../../src/app.js';
+import { createCardRenderer } from '../../src/node/card-render.js';
+import { readCardFonts } from '../../src/node/fonts.js';
+import { createFontLoader } from '../../src/share/fonts.js';
 import { readConfig } from '../../src/node/config.js';
 import { createNodeServices } from '../../src/node/services.js';
 import type { ServiceOptions } from '../../src/services.js';
@@ -112,6 +115,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     deadlineMs: config.checkDeadlineMs,
     dnsQueries: async () => [...dns.queries],
     setZones: async (zones) => dns.setZones(zones),
+    renderCard: createCardRenderer(createFontLoader(() => readCardFonts())),
     post: (path, body, headers = {}) =>
       fetch(url(path), {
         method: 'POST',

@@ -28,6 +28,7 @@ export const sharedRouteSuites = [
   'test/tools/errors.test.ts',
   'test/tools/lists.test.ts',
   'test/tools/pool.test.ts',
+  'test/tools/share.test.ts',
   'test/http/captcha-flow.test.ts',
 ];
 

@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import type { ShareSummary } from '../../../src/share/summary.js';
 import { type WorkerEnv, createEdgeApp } from '../../../src/workers/app.js';
+import { renderCard } from '../../../src/workers/card-render.js';
 import type { FixtureQuery, FixtureZone } from '../../fixtures/dns-server.js';
 import {
   type CaptchaProviderFixture,
@@ -131,6 +132,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async setZones(zones) {
       await world?.setZones(zones);
     },
+    renderCard,
     post: (path, body, headers = {}) =>
       fetchFromApp(url(path), {
         method: 'POST',
