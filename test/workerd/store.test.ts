@@ -16,8 +16,11 @@ const { STORE } = env as unknown as WorkerBindings;
 const freshPrefix = () => `${crypto.randomUUID()} `;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describeStoreContract('Durable Object', async () =>
-  createDurableStore(STORE, { prefix: freshPrefix() }),
+// Every call is a round trip to an object in a workerd that runs every file of the project.
+describeStoreContract(
+  'Durable Object',
+  async () => createDurableStore(STORE, { prefix: freshPrefix() }),
+  { timeScale: 5 },
 );
 
 describe('the Durable Object store', () => {

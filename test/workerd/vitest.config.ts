@@ -44,5 +44,8 @@ export default defineConfig({
     globalSetup: ['test/workerd/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // One workerd for every file (each file's services keep their own store keys and monitor):
+    // starting one per file took most of the project's time.
+    isolate: false,
   },
 });
