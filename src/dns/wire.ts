@@ -1,3 +1,6 @@
+// dns-packet's own dependency, named here rather than taken from the global scope: the builtin on
+// Node, `nodejs_compat`'s on Workers (docs/edge.md).
+import { Buffer } from 'buffer';
 import dnsPacket from 'dns-packet';
 import type { RecordType } from './resolver.js';
 
