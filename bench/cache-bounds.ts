@@ -1,16 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { defaultCacheOptions } from '../src/dns/caching.js';
+import { cardCacheBytes } from '../src/node/platform.js';
 import { defaultMemoryStoreOptions } from '../src/store/memory.js';
 
-/** The configured cache bounds, read from the source the service runs. */
+/** The configured cache bounds of the Node server. */
 export async function cacheBounds() {
-  const services = await readFile(new URL('../src/services.ts', import.meta.url), 'utf8');
-  const expression = /const cardCacheBytes = ([\d_ *]+);/.exec(services)?.[1];
-  const cardCacheBytes = expression
-    ? expression
-        .split('*')
-        .reduce((product, factor) => product * Number(factor.trim().replaceAll('_', '')), 1)
-    : Number.NaN;
   return {
     dnsCacheEntries: defaultCacheOptions.maxEntries,
     storeMaxValueChars: defaultMemoryStoreOptions.maxValueChars,
