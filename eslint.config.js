@@ -2,7 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'bench/results.json', 'dist/', '.wrangler/', 'src/workers/generated/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'bench/results.json',
+      'dist/',
+      '.wrangler/',
+      'src/workers/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
