@@ -87,6 +87,13 @@ const envSchema = z
         (url) => url === 'memory:',
         'only the embedded store (memory:) is available in this build',
       ),
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine((text) => {
+        const url = new URL(text);
+        return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+      }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
+      .optional(),
     CORS_ORIGINS: list.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   })
@@ -127,6 +134,12 @@ export interface Config {
     verifyUrl?: string;
     freeChecks: number;
   };
+  /**
+   * Where the public reaches the service, e.g. `https://rep.example.org` (a path is the prefix a
+   * proxy mounts it under); every absolute URL starts with it followed by BASE_PATH. Without a
+   * trailing slash.
+   */
+  publicUrl?: string;
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -170,6 +183,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
           },
         }
       : {}),
+    ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
   };
