@@ -4,6 +4,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
 import { readConfig } from './config.js';
 import { createLogger } from './http/log.js';
+import { compressResponses } from './node/compression.js';
 import { createServices } from './services.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
@@ -28,6 +29,7 @@ const app = createApp({
   clock: () => new Date(),
   log,
   peerAddress: (c) => getConnInfo(c).remote.address ?? '',
+  compression: compressResponses(),
 });
 
 // Before listening: the first card's half second of loading would otherwise hold up whichever

@@ -10,6 +10,7 @@ import { createCardCache } from './share/card-cache.js';
 import { createCardRenderer, warmUpSummary } from './share/card.js';
 import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
+import { readPageAssets } from './pages/read-assets.js';
 
 /** About 650 cards of 35-65 KB. */
 const cardCacheBytes = 32 * 1024 * 1024;
@@ -61,6 +62,7 @@ export async function createServices(config: Config, log: Logger) {
     monitor,
     dnsbl,
     store: createMemoryStore(),
+    pageAssets: await readPageAssets(),
     cards: createCardCache({ maxBytes: cardCacheBytes, render: renderCard }),
     /** Draws a card nobody asked for, so the first share of a fresh process is not the slow one. */
     warmUpCards: () => renderCard(warmUpSummary),

@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { ApiError } from './errors.js';
+import type { QuotaStatus } from './quota-status.js';
 import { createUtcDays } from './utc-day.js';
 
 /**
@@ -9,14 +10,7 @@ import { createUtcDays } from './utc-day.js';
  * required on every POST.
  */
 
-/** The five fields of every status endpoint and every POST response (the contract's names). */
-export interface QuotaStatus {
-  configured: boolean;
-  dailyLimit: number;
-  dailyRemaining: number;
-  captchaRequired: boolean;
-  siteKey?: string;
-}
+export type { QuotaStatus } from './quota-status.js';
 
 export interface CaptchaRule {
   verifier: CaptchaVerifier;

@@ -1,21 +1,14 @@
 import type { Deadline } from './deadline.js';
 import type { DnsblEngine } from './dnsbl.js';
-import { type Score, listingFactors, scoreOf } from './score.js';
+import { listingFactors, scoreOf } from './score.js';
+import type { AddressSummary } from './result-schemas.js';
 
 /**
  * One address's DNSBL result in brief, as the domain and pool tools show it for each address they
  * check: the score (listings and grades only: these tools do no reverse DNS) and where it is listed.
  */
-export interface AddressSummary extends Pick<Score, 'score' | 'verdict' | 'confidence'> {
-  ip: string;
-  listed: number;
-  answered: number;
-  total: number;
-  /** The lists that list it, with the meaning of their codes. */
-  listings: { zone: string; name: string; severity: string; detail: string }[];
-  /** Lists that could not answer (timeout, error, disabled): what the result is unsure about. */
-  unanswered: { zone: string; status: string }[];
-}
+
+export type { AddressSummary } from './result-schemas.js';
 
 export async function summariseAddress(
   dnsbl: DnsblEngine,

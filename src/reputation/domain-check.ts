@@ -1,22 +1,19 @@
 import type { Resolver } from '../dns/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createDeadline } from './deadline.js';
-import type { DnsblEngine, ListResult } from './dnsbl.js';
+import type { DnsblEngine } from './dnsbl.js';
 import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
-import {
-  type Score,
-  type ScoreFactor,
-  hasMajorListing,
-  listingFactors,
-  scoreFrom,
-} from './score.js';
-import { type DmarcRecord, type MailExchanger, discoverSenderIps } from './sender-ips.js';
+import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
+import { discoverSenderIps } from './sender-ips.js';
 import type { SpfExpansion } from './spf.js';
+import type { DomainCheckResult } from './result-schemas.js';
 
 /**
  * The domain tool's check: the domain's sender IPs (SPF + MX), the domain itself on the domain
  * lists, and a DNSBL summary of its single sender addresses, scored like an IP.
  */
+
+export type { DomainCheckResult, DomainScore } from './result-schemas.js';
 
 /** Sender addresses checked per domain: enough for a typical ESP setup, bounded for the lists' sake. */
 export const maxAddressesChecked = 16;
@@ -25,36 +22,6 @@ export const maxAddressesChecked = 16;
 const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
 const spfPenalty = 10;
 const dmarcPenalty = 5;
-
-export interface DomainScore extends Score {
-  listed: number;
-  answered: number;
-  total: number;
-  /** The domain itself on the domain lists (DBL, SURBL, URIBL, ...). */
-  lists: ListResult[];
-}
-
-export interface DomainCheckResult {
-  domain: string;
-  /** The name as people write it, when it is an IDN. */
-  display?: string;
-  ips: string[];
-  exists: boolean;
-  ip6: string[];
-  mx: MailExchanger[];
-  spf: SpfExpansion;
-  dmarc: DmarcRecord;
-  domain_score: DomainScore;
-  addresses: {
-    /** Single public addresses of `ips` checked on the IP lists (at most `maxAddressesChecked`). */
-    checked: number;
-    listed: number;
-    /** Entries of `ips` not checked: ranges, non-public addresses, or past the bound. */
-    not_checked: string[];
-    results: AddressSummary[];
-  };
-  checked_at: string;
-}
 
 export interface DomainCheckDeps {
   resolver: Resolver;

@@ -1,31 +1,15 @@
 import type { Resolver } from '../dns/index.js';
 import { createDeadline } from './deadline.js';
-import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
+import type { DnsblEngine, DnsblReport } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
-import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
+import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
+import type { IpCheckResult } from './result-schemas.js';
 
 /** The IP tool's check: DNSBL fan-out in parallel with PTR then forward A, then the score. */
 
-export interface IpScore extends Score {
-  listed: number;
-  answered: number;
-  total: number;
-  lists: ListResult[];
-  rdns: ReverseDns;
-  /** Every public address of a host name target; the first one is checked. */
-  addresses?: string[];
-  checked_at: string;
-}
-
-export interface IpCheckResult {
-  kind: 'ipv4' | 'domain';
-  target: string;
-  ip: string;
-  ptr: string;
-  ip_score: IpScore;
-}
+export type { IpCheckResult, IpScore } from './result-schemas.js';
 
 export type IpCheckOutcome =
   | { ok: true; result: IpCheckResult }

@@ -12,6 +12,7 @@ import {
   noProgress,
   poolStopReason,
 } from './pool-saturation.js';
+import type { PoolDiscovery } from './result-schemas.js';
 
 /**
  * Discovery of the addresses a DNS pool hands out. A pool (round robin, often by region) answers
@@ -19,6 +20,8 @@ import {
  * cache, of the configured resolvers and of the pool zone's own name servers, until new addresses
  * stop turning up.
  */
+
+export type { PoolDiscovery } from './result-schemas.js';
 
 export interface PoolDiscoveryOptions extends SaturationRule, NameServerOptions {
   /** For the whole discovery, finding the name servers included. */
@@ -40,29 +43,6 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   allowNonPublicNameServers: false,
   maxAuthoritativeServers: 4,
 };
-
-export interface PoolDiscovery {
-  /** `dns_unavailable` when no query about the pool got a response (the route answers 503). */
-  status: 'ok' | 'dns_unavailable';
-  pool: string;
-  /** The end of the alias chain, when `pool` is a CNAME (RFC 1034 §3.6.2). */
-  canonicalName?: string;
-  /** False when a server said NXDOMAIN and none answered otherwise. */
-  exists: boolean;
-  /** Every public IPv4 address seen, sorted numerically, without duplicates. */
-  addresses: string[];
-  /** Distinct non-public addresses the pool handed out (private, loopback, ...), left out. */
-  excludedNonPublic: number;
-  rounds: number;
-  /** A queries about the pool; finding aliases and name servers is not counted. */
-  queries: number;
-  failedQueries: number;
-  saturated: boolean;
-  stopReason: PoolStopReason;
-  /** The sources that responded at least once: the configured resolvers, authoritative servers. */
-  sources: { resolver: boolean; authoritative: string[] };
-  notes: string[];
-}
 
 /** A place the pool's A records are asked: the configured resolvers, or one authoritative server. */
 interface Source {

@@ -1,27 +1,17 @@
 import type { Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
+import type { ReverseDns } from './result-schemas.js';
 
 /**
  * Reverse DNS of a sending address and forward-confirmed reverse DNS (FCrDNS, RFC 8601 §3's
  * "iprev"): the PTR names of the address, and whether any of them resolves back to it.
  */
 
-export type Fcrdns = 'pass' | 'fail' | 'none' | 'error';
-
-export interface ReverseDns {
-  /** The first PTR name, or "" when there is none. */
-  ptr: string;
-  names: string[];
-  /** pass: a PTR name resolves back; fail: none does; none: no PTR; error: no usable answer. */
-  fcrdns: Fcrdns;
-  /** PTR names whose A records include the address. */
-  confirmed: string[];
-  error?: string;
-}
-
 /** Many PTR records on one address are a misconfiguration; confirming the first few is enough. */
 const maxNamesConfirmed = 10;
+
+export type { Fcrdns, ReverseDns } from './result-schemas.js';
 
 export async function reverseDns(
   resolver: Resolver,

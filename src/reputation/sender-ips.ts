@@ -2,6 +2,7 @@ import type { DnsOutcome, RecordData, RecordType, Resolver } from '../dns/index.
 import { createDeadline } from './deadline.js';
 import { compareIpv4, ipv4ToNumber, numberToIpv4 } from './ipv4.js';
 import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from './spf.js';
+import type { DmarcPolicy, DmarcRecord, MailExchanger } from './result-schemas.js';
 
 /**
  * Which IPv4 addresses send a domain's mail: those its SPF record authorises, and its MX hosts
@@ -9,23 +10,7 @@ import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from
  * MX list, the SPF evaluation and the DMARC record, all from one set of parallel lookups.
  */
 
-export interface MailExchanger {
-  exchange: string;
-  priority: number;
-  /** IPv4 addresses, sorted numerically. */
-  addresses: string[];
-}
-
-export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
-
-export interface DmarcRecord {
-  /** `multiple`: several v=DMARC1 records, which RFC 7489 §6.6.3 treats as none. */
-  status: 'found' | 'none' | 'multiple' | 'unavailable';
-  present: boolean;
-  record: string | null;
-  /** The p tag (RFC 7489 §6.3); null when absent or not one of the three. */
-  policy: DmarcPolicy | null;
-}
+export type { DmarcPolicy, DmarcRecord, MailExchanger } from './result-schemas.js';
 
 /** A lookup of the domain's own records that gave no usable answer. */
 export interface LookupFailure {

@@ -1,40 +1,40 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.js';
 import { type DomainCheckDeps, checkDomain } from '../reputation/domain-check.js';
+import { domainCheckResultSchema } from '../reputation/result-schemas.js';
 import { parseHostName } from '../reputation/targets.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
-import { postFields, quotaStatusSchema } from './schemas.js';
+import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
 import { summariseDomain } from './share-summaries.js';
 
 /** The domain tool: a sending domain's sender IPs (SPF + MX) and its reputation. */
 
-const domainResult = {
-  domain: z.string().openapi({ example: 'example.com' }),
-  ips: z.array(z.string()).openapi({
-    description:
-      'Sender IPs: addresses, ranges of up to 16 written out, larger ranges as CIDR; sorted.',
-    example: ['192.0.2.10', '198.51.100.0/24'],
-  }),
-  exists: z
-    .boolean()
-    .openapi({ description: 'False when the domain does not exist (ips is then empty).' }),
-  domain_score: z
-    .object({ score: z.number().int(), verdict: z.string(), confidence: z.string() })
-    .loose()
-    .openapi({ description: 'Score, verdict, factors and the domain lists (free-form).' }),
-};
+/** What the service itself checks: the demo world's sending domain (`npm run demo`). */
+const exampleDomain = 'demo-sender.com';
 
-const bodySchema = z
-  .object({
-    domain: z
-      .string()
-      .max(1024)
-      .optional()
-      .openapi({ description: 'The sending domain', example: 'example.com' }),
-    target: z.string().max(1024).optional().openapi({ description: 'Alias of domain' }),
-    ...captchaFields,
-  })
-  .openapi('DomainCheckRequest');
+const domainStoredResult = domainCheckResultSchema
+  .extend({ token: postFields.token })
+  .openapi('DomainStoredResult');
+
+const domainCheckResponse = domainCheckResultSchema
+  .extend({ ...postFields, ...quotaStatusSchema.shape })
+  .openapi('DomainCheckResponse');
+
+const bodySchema = requiredWithAlias(
+  z
+    .object({
+      domain: z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({ description: 'The sending domain', example: exampleDomain }),
+      target: z.string().max(1024).optional().openapi({ description: 'Alias of domain' }),
+      ...captchaFields,
+    })
+    .openapi('DomainCheckRequest', { example: { domain: exampleDomain } }),
+  'domain',
+  'target',
+);
 
 export function createDomainTool(deps: ToolDeps & DomainCheckDeps) {
   const tool = createTool(
@@ -42,22 +42,16 @@ export function createDomainTool(deps: ToolDeps & DomainCheckDeps) {
       name: 'domain',
       summarise: summariseDomain,
       title: 'Domain',
-      stored: z
-        .object({ token: z.string(), ...domainResult })
-        .loose()
-        .openapi('DomainStoredResult'),
+      stored: domainStoredResult,
     },
     deps,
   );
   tool.addCheck({
     path: '/',
+    operationId: 'checkDomain',
     summary: "Find a domain's sender IPs and check its reputation",
     body: bodySchema,
-    result: z
-      .object({ ...domainResult, ...postFields })
-      .extend(quotaStatusSchema.shape)
-      .loose()
-      .openapi('DomainCheckResult'),
+    result: domainCheckResponse,
     prepare(body) {
       const text = body.domain ?? body.target;
       if (text === undefined)

@@ -8,7 +8,13 @@ import { invalidRequest, jsonBodyGate, readJsonBody } from '../http/json-body.js
 import type { ShareSummary } from '../share/summary.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
-import { errorResponses, quotaStatusSchema } from './schemas.js';
+import {
+  captchaHeader,
+  captchaSecurity,
+  checkErrorResponses,
+  errorResponses,
+  quotaStatusSchema,
+} from './schemas.js';
 
 /**
  * What every tool has in common: its status endpoint, the POST pipeline (parse body and aliases
@@ -42,6 +48,8 @@ export const captchaFields = {
 
 export interface CheckRoute<B extends z.ZodObject> {
   path: string;
+  /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
+  operationId: string;
   summary: string;
   body: B;
   result: z.ZodType;
@@ -56,6 +64,7 @@ export interface ToolDeps extends ShareDeps {
 
 export interface ToolSpec {
   name: ToolName;
+  /** `IP`, `Domain`, `Pool`: the OpenAPI tag and the stem of operationIds (`getIpResult`). */
   title: string;
   /** What GET by token returns beside `token` (documented fields; more may follow). */
   stored: z.ZodType;
@@ -76,12 +85,14 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     await next();
   };
   const tag = spec.title;
+  const operationStem = spec.title.charAt(0) + spec.title.slice(1).toLowerCase();
   const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/status',
+      operationId: `get${operationStem}Status`,
       tags: [tag],
       summary: 'Quota status of the caller',
       responses: {
@@ -104,9 +115,12 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       createRoute({
         method: 'post',
         path: route.path,
+        operationId: route.operationId,
         tags: [tag],
         summary: route.summary,
+        security: captchaSecurity,
         request: {
+          headers: captchaHeader,
           body: { required: true, content: { 'application/json': { schema: route.body } } },
         },
         responses: {
@@ -114,7 +128,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
             description: 'Check result',
             content: { 'application/json': { schema: route.result } },
           },
-          ...errorResponses,
+          ...checkErrorResponses,
         },
       }),
     );
@@ -163,13 +177,14 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
         throw new ApiError('method_not_allowed', 'this path answers POST only', { Allow: 'POST' });
       });
     }
-    addShareRoutes(app, spec.name, deps, spec.summarise);
+    addShareRoutes(app, { tool: spec.name, operationStem }, deps, spec.summarise);
     // Documented, then served without the param validator app.openapi() would add: any string is
     // a token to look up, and an unknown one is a 404.
     app.openAPIRegistry.registerPath(
       createRoute({
         method: 'get',
         path: '/{token}',
+        operationId: `get${operationStem}Result`,
         tags: [tag],
         summary: 'A stored result by its token',
         request: {

@@ -75,7 +75,8 @@ describe('badge', () => {
   it('answers 304 to a matching If-None-Match and 200 to a stale one', async () => {
     const first = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`);
     const etag = first.headers.get('etag')!;
-    expect(etag).toMatch(/^".+"$/);
+    // Weak when the badge went out compressed (fetch asks for gzip and brotli).
+    expect(etag).toMatch(/^(W\/)?".+"$/);
     const again = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`, {
       'If-None-Match': etag,
     });
