@@ -102,6 +102,7 @@ export const en = {
   'result.checkedAt': 'Checked',
   'result.factors': 'What moved the score',
   'result.noFactors': 'Nothing moved the score.',
+  'result.factor': 'Finding',
   'result.lists': 'Blocklists',
   'result.domainLists': 'Domain blocklists',
   'result.list': 'List',

@@ -112,6 +112,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'result.checkedAt': 'Проверено',
   'result.factors': 'Что повлияло на оценку',
   'result.noFactors': 'На оценку ничего не повлияло.',
+  'result.factor': 'Причина',
   'result.lists': 'Списки блокировки',
   'result.domainLists': 'Доменные списки блокировки',
   'result.list': 'Список',

@@ -46,6 +46,7 @@ export async function renderPage(frame: Frame): Promise<string> {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${frame.title}</title>
         <meta name="description" content="${frame.description}" />
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="${site.root}/assets/${site.assets.style.file}" />
         ${frame.head ?? ''}
         <script src="${site.root}/assets/${site.assets.script.file}" defer></script>

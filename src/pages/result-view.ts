@@ -143,7 +143,7 @@ function factorsTable(factors: readonly ScoreFactor[], { t }: ResultContext): Ht
     <table>
       <thead>
         <tr>
-          <th>${t('result.list')}</th>
+          <th>${t('result.factor')}</th>
           <th>${t('result.details')}</th>
           <th>${t('result.points')}</th>
         </tr>

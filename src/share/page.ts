@@ -84,10 +84,10 @@ export async function renderSharePage(page: SharePage): Promise<string> {
       <a class="button secondary" href="${links.checkAnother}">${t('share.checkAnother')}</a>
     </p>
     <h1>${heading}</h1>
-    <div class="panel">${resultView(page.view, context)}</div>
     <p>
       <img class="card" src="${links.card}" width="1200" height="630" alt="${cardAlt}" />
     </p>
+    <div class="panel">${resultView(page.view, context)}</div>
     <section class="panel share">
       <h2>${t('share.embed')}</h2>
       <p><img src="${links.badge}" alt="${summary.target}" /></p>

@@ -65,6 +65,21 @@ describe('badge', () => {
     expect(await odd.text()).toBe(flat);
   });
 
+  it('reads the first of a repeated style, and falls back to flat when it is unknown', async () => {
+    const badge = (query: string) =>
+      service.get(`/ip/v1/share/${tokens.ip}/badge.svg${query}`).then(async (response) => {
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+        return response.text();
+      });
+    const [flat, plastic] = [await badge(''), await badge('?style=plastic')];
+    expect(plastic).not.toBe(flat);
+    expect(await badge('?style=plastic&style=flat')).toBe(plastic);
+    expect(await badge('?style=unknown&style=plastic')).toBe(flat);
+    expect(await badge('?style=&style=')).toBe(flat);
+    expect(await badge('?style[]=plastic')).toBe(flat);
+  });
+
   it('answers an unknown token with a 404 that is still an SVG badge saying so', async () => {
     const response = await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA/badge.svg');
     expect(response.status).toBe(404);
