@@ -23,6 +23,9 @@ const post = (path: string, body: object) =>
   `curl -s -X POST ${base}${path} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
 
+  # the check page, in a browser (Russian: ?lang=ru)
+  open ${base}/
+
   # quota status
   curl -s ${base}/ip/v1/status
 
