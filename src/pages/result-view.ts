@@ -272,8 +272,8 @@ function addressesTable(addresses: readonly AddressSummary[], { t }: ResultConte
       ${addresses.map(
         (address) =>
           html`<tr>
-            <td>${address.ip}</td>
-            <td>
+            <td class="nowrap">${address.ip}</td>
+            <td class="nowrap">
               <span class="pill verdict-${address.verdict}"
                 >${t(`verdict.${address.verdict}`)}</span
               >
@@ -282,7 +282,13 @@ function addressesTable(addresses: readonly AddressSummary[], { t }: ResultConte
             <td class="${address.listed > 0 ? 'status-listed' : ''}">
               ${address.listings.map((listing) => listing.name).join(', ')}
             </td>
-            <td>${address.unanswered.map((list) => list.zone).join(', ')}</td>
+            <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
+              ${
+                address.unanswered.length > 0
+                  ? t('count.unanswered', { n: address.unanswered.length })
+                  : ''
+              }
+            </td>
           </tr>`,
       )}
     </tbody>
