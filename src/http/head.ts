@@ -7,8 +7,10 @@ import type { MiddlewareHandler } from 'hono';
  * compression, which sits inside this middleware, so it is the length of what a GET would send).
  */
 export const headContentLength: MiddlewareHandler = async (c, next) => {
+  // Every other method passes straight through: no extra step on the cached-check path.
+  if (c.req.method !== 'HEAD') return next();
   await next();
-  if (c.req.method !== 'HEAD' || c.res.headers.has('Content-Length') || c.res.body === null) return;
+  if (c.res.headers.has('Content-Length') || c.res.body === null) return;
   const length = (await c.res.clone().arrayBuffer()).byteLength;
   c.res.headers.set('Content-Length', String(length));
 };

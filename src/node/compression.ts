@@ -72,9 +72,9 @@ export function compressResponses(): MiddlewareHandler {
     return kept;
   }
   return async (c, next) => {
-    await next();
     const accepted = c.req.header('accept-encoding');
-    if (accepted === undefined) return;
+    if (accepted === undefined) return next();
+    await next();
     const response = c.res;
     if (response.status === 304) {
       weakenRevalidated(response, c.req.header('if-none-match'));
