@@ -66,6 +66,15 @@ describe('GET {BASE_PATH}/', () => {
     }
   });
 
+  it('reads the first of a repeated ?lang=, and ignores one that names no language', async () => {
+    const first = await (await service.get('/?lang=ru&lang=en', html)).text();
+    expect(first).toContain('<html lang="ru">');
+    const unknown = await (
+      await service.get('/?lang=de', { ...html, 'Accept-Language': 'ru' })
+    ).text();
+    expect(unknown).toContain('<html lang="ru">');
+  });
+
   it('has no inline script, style or event handler, and a CSP that allows none', async () => {
     const response = await service.get('/', html);
     const page = await response.text();
