@@ -19,7 +19,9 @@ export function addPageRoutes(app: Hono<AppEnv>, site: Site): void {
   app.get(`${site.basePath}/assets/:file`, (c) => {
     const asset = site.assets.byFile.get(c.req.param('file'));
     if (!asset) return c.notFound();
-    if (c.req.header('if-none-match') === asset.etag) {
+    // RFC 9110 §13.1.2: weak comparison, so a compressed copy's W/ tag matches too.
+    const ifNoneMatch = c.req.header('if-none-match') ?? '';
+    if (ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) {
       return c.body(null, 304, { ETag: asset.etag, 'Cache-Control': assetCaching });
     }
     return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {

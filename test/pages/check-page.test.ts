@@ -106,6 +106,10 @@ describe('GET {BASE_PATH}/', () => {
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect((await response.text()).length).toBeGreaterThan(1000);
     }
+    const etag = (await service.get(`/assets/${files[0]}`)).headers.get('etag')!;
+    for (const tag of [etag, `W/${etag.replace(/^W\//, '')}`]) {
+      expect((await service.get(`/assets/${files[0]}`, { 'If-None-Match': tag })).status).toBe(304);
+    }
     expect((await service.get('/assets/pages.0000000000.js')).status).toBe(404);
   });
 });
