@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'bench/results.json'] },
+  { ignores: ['node_modules/', 'bench/results.json', 'dist/', '.wrangler/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

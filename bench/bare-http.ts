@@ -46,16 +46,26 @@ export async function startBareHttp(answers: {
   };
 }
 
-/** The answer `url` gives, as the bare server should repeat it: body and content headers. */
+/** Headers node:http writes itself for every answer: the bare server's own are as good. */
+const perConnection = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
+
+/**
+ * The answer `url` gives, as the bare server should repeat it: the body and every header the
+ * service wrote, so the bare server writes the same bytes and never less work than the service.
+ */
 export async function answerOf(url: string, init?: RequestInit): Promise<BareAnswer> {
   const response = await fetch(url, init);
   const body = await response.text();
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) {
-    if (name === 'content-type' || name.startsWith('access-control-') || name === 'vary') {
-      headers[name] = value;
-    }
+    if (!perConnection.has(name)) headers[name] = value;
   }
   return { headers, body };
 }

@@ -6,6 +6,8 @@ import type { WorkerReply, WorkerRequest, WorldSpec, ZoneOverride } from './dns-
 export interface BenchDns {
   /** `127.0.0.1:<port>`. */
   address: string;
+  /** `http://127.0.0.1:<port>/dns-query`: the same world over DoH (RFC 8484). */
+  dohUrl: string;
   setLatency(ms: number): Promise<void>;
   /** Serves the same world with these zones changed (and every other zone as built). */
   override(overrides: ZoneOverride[]): Promise<void>;
@@ -28,7 +30,7 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
   let nextId = 1;
   let failure: Error | undefined;
 
-  const ready = await new Promise<{ address: string }>((resolve, reject) => {
+  const ready = await new Promise<{ address: string; dohUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('fixture DNS did not start')), startTimeoutMs);
     worker.on('message', (reply: WorkerReply) => {
       if (reply.kind === 'ready') {
@@ -67,6 +69,7 @@ export async function startBenchDns(spec: WorldSpec): Promise<BenchDns> {
 
   return {
     address: ready.address,
+    dohUrl: ready.dohUrl,
     setLatency: (ms) => request({ kind: 'setLatency', ms }),
     override: (overrides) => request({ kind: 'override', overrides }),
     async close() {

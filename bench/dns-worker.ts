@@ -6,12 +6,14 @@ import {
   startFixtureDnsServer,
 } from '../test/fixtures/dns-server.js';
 import { dnsblWorld, type Listings } from '../test/fixtures/dnsbl-world.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../test/fixtures/doh-server.js';
 import { reverseDnsZones } from './addresses.js';
 
 /**
  * The fixture DNS server in a worker thread: at full load it takes a core (plain UDP queries go
  * through test/fixtures/dns-wire.ts, tens of thousands a second), and on its own thread it does
- * not compete with the benchmark's clients on the main thread.
+ * not compete with the benchmark's clients on the main thread. A fixture DoH endpoint in front of
+ * it serves the same world over HTTP (RFC 8484), with the same latency.
  */
 
 export interface WorldSpec {
@@ -19,6 +21,8 @@ export interface WorldSpec {
   addressCount: number;
   listings: Listings;
   latencyMs: number;
+  /** More zones served as they are (the soak's domains and pools). */
+  extraZones?: FixtureZone[];
 }
 
 /** A zone served differently: dropped, answered late, or with a failure code. */
@@ -34,7 +38,7 @@ export type WorkerRequest =
   | { id: number; kind: 'close' };
 
 export type WorkerReply =
-  | { kind: 'ready'; address: string; port: number }
+  | { kind: 'ready'; address: string; port: number; dohUrl: string }
   | { kind: 'done'; id: number }
   | { kind: 'failed'; error: string };
 
@@ -43,16 +47,18 @@ async function world(spec: WorldSpec, overrides: ZoneOverride[]): Promise<Fixtur
     const override = overrides.find((entry) => entry.zone === zone.origin);
     return override ? { ...zone, ...override, origin: zone.origin } : zone;
   });
-  return [...zones, ...reverseDnsZones(spec.addressCount)];
+  return [...zones, ...reverseDnsZones(spec.addressCount), ...(spec.extraZones ?? [])];
 }
 
 const port = parentPort;
 if (!port) throw new Error('dns-worker.ts runs as a worker thread');
 const spec = workerData as WorldSpec;
 let server: FixtureDnsServer;
+let doh: FixtureDohServer;
 try {
   server = await startFixtureDnsServer({ zones: await world(spec, []), latencyMs: spec.latencyMs });
-  port.postMessage({ kind: 'ready', address: server.address, port: server.port });
+  doh = await startFixtureDohServer({ dns: server });
+  port.postMessage({ kind: 'ready', address: server.address, port: server.port, dohUrl: doh.url });
 } catch (error) {
   port.postMessage({ kind: 'failed', error: String(error) });
   process.exit(1);
@@ -68,6 +74,7 @@ port.on('message', (request: WorkerRequest) => {
         server.setZones(await world(spec, request.overrides));
         break;
       case 'close':
+        await doh.close();
         await server.close();
         port.postMessage({ kind: 'done', id: request.id });
         port.close();

@@ -33,7 +33,7 @@ export async function runOurs(
   statuses?: Map<string, Map<string, ListStatus>>,
 ): Promise<SideRun> {
   const resolver = createResolver({ servers: [dnsServer], timeoutMs: 1500, retries: 1 });
-  const engine = createDnsblEngine({ resolver, zones, disabledReason: () => undefined });
+  const engine = createDnsblEngine({ resolver, zones });
   const listed: Listed = new Map();
   const run = await runPool(addresses, concurrency, maxMs, async (address) => {
     const deadline = createDeadline(timeouts.ms);

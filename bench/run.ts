@@ -1,15 +1,18 @@
-import { createBareDns } from './bare-dns.js';
 import { startBenchDns } from './dns-fixture.js';
+import { createDnsReference } from './dns-reference.js';
 import { createHttpClient } from './http.js';
 import { createIpChecks } from './ip-checks.js';
 import { formatTable, type Row, writeResults } from './report.js';
 import { measureCachedPaths } from './sections/cached.js';
+import { measureDohLatency } from './sections/doh-latency.js';
 import type { BenchContext, BenchSection } from './sections/context.js';
 import { measureLatency } from './sections/latency.js';
+import { measureCardFlood } from './sections/card-flood.js';
 import { measureMemory } from './sections/memory.js';
 import { comparePeer } from './sections/peer-comparison.js';
 import { seedResults } from './sections/seed-results.js';
 import { measureShareArtefacts } from './sections/share.js';
+import { measureSoak } from './sections/soak.js';
 import { measureThroughput } from './sections/throughput.js';
 import { killServices, startService } from './service.js';
 import { readSettings } from './settings.js';
@@ -19,24 +22,31 @@ import { buildWorld } from './world.js';
 /**
  * `npm run bench` (issue #6): the fixture DNS server with the default zone list and 20 ms per
  * answer, the service in its own process, and in one run: uncached latency beside the two-round-
- * trip floor, uncached throughput beside the bare node:dns ceiling, our DNSBL engine beside the
- * `dnsbl` package, the cached paths, the share artefacts and the memory after 20,000 checks.
+ * trip floor, uncached latency over DoH (DNS_TRANSPORT=doh) beside UDP, uncached throughput
+ * beside the bare node:dns ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths,
+ * the share artefacts and the memory after 20,000 checks.
  *
- * Knobs (environment): BENCH_ONLY=latency,throughput,peer,cached,share,memory runs a subset (no
+ * Knobs (environment): BENCH_ONLY=latency,doh,throughput,peer,cached,share,cardflood,memory,soak runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
  * BENCH_LOG_LEVEL sets the service's LOG_LEVEL (default error); BENCH_NODE_FLAGS adds node flags
  * to the service (e.g. --trace-gc); BENCH_MEMORY_CHECKS (default 20000); BENCH_CACHED_PIPELINING
- * (default 10); BENCH_CACHED_CONNECTIONS (default 64); BENCH_VERBOSE=1 prints the details as JSON.
+ * (default 10); BENCH_CACHED_CONNECTIONS (default 64); BENCH_CARD_FLOOD (cards in section 7,
+ * default 400); BENCH_SOAK_S (the soak's length, default 180); BENCH_MAX_RESULTS (maximum-size
+ * results before the soak, default 200); BENCH_VERBOSE=1 prints the details as JSON.
  */
 
 /** The sections by their BENCH_ONLY names, in the order they run (issue #6's numbering). */
 const sections = {
   latency: measureLatency,
+  doh: measureDohLatency,
   throughput: measureThroughput,
   peer: comparePeer,
   cached: measureCachedPaths,
   share: measureShareArtefacts,
+  // Before memory, which stops the shared service.
+  cardflood: measureCardFlood,
   memory: measureMemory,
+  soak: measureSoak,
 } satisfies Record<string, BenchSection>;
 type SectionName = keyof typeof sections;
 const sectionNames = Object.keys(sections) as SectionName[];
@@ -49,8 +59,11 @@ const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR;
 const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter((flag) => flag !== '') ?? [];
 const serviceEnv = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' };
 
-/** The whole run stays under 5 minutes: past this the benchmark stops and says so. */
-const runBudgetMs = 290_000;
+/**
+ * The whole run stays under 7 minutes plus the soak's length (about 10 minutes by default): past
+ * this the benchmark stops and says so.
+ */
+const runBudgetMs = 420_000 + settings.soakSeconds * 1000;
 const runStarted = performance.now();
 const watchdog = setTimeout(() => {
   console.error(`bench: over the ${runBudgetMs / 1000} s budget, stopping`);
@@ -78,6 +91,7 @@ const dns = await startBenchDns({
   addressCount: world.addressCount,
   listings: world.listings,
   latencyMs: settings.injectedLatencyMs,
+  extraZones: world.soak.zones,
 });
 progress(
   `fixture DNS on ${dns.address}; starting the service${cpuProfileDir ? ' (--cpu-prof)' : ''}`,
@@ -100,7 +114,7 @@ const context: BenchContext = {
   service,
   serviceLaunch: { env: serviceEnv, nodeFlags },
   http,
-  bare: createBareDns(dns.address, world.ipZoneNames),
+  reference: createDnsReference(dns.address, world.ipZoneNames),
   checks: createIpChecks(http, service.base, settings.concurrency),
   progress,
 };
@@ -155,6 +169,13 @@ if (selected.size === sectionNames.length) {
         connections: settings.cardConnections,
         pipelining: settings.cardPipelining,
         seconds: settings.cardSeconds,
+      },
+      cardFlood: { cards: settings.cardFloodCards, concurrency: settings.cardFloodConcurrency },
+      soak: {
+        seconds: settings.soakSeconds,
+        rates: settings.soakRates,
+        maxInFlight: settings.soakMaxInFlight,
+        maxResults: settings.maxResults,
       },
       serviceLogLevel: serviceEnv.LOG_LEVEL,
       cpuProfile: cpuProfileDir !== undefined,

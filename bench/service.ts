@@ -136,3 +136,21 @@ export async function startService(options: {
     },
   };
 }
+
+/**
+ * One check and its card, through HTTP: the service draws a warm-up card on each card thread at
+ * start, without waiting for it; once a card of ours is back, those threads are loaded and the
+ * process is at its resting size, ready for a memory baseline.
+ */
+export async function waitForCardThreads(service: RunningService, address: string): Promise<void> {
+  const checked = await fetch(`${service.base}/ip/v1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ target: address }),
+  });
+  if (checked.status !== 200) throw new Error(`the first check answered ${checked.status}`);
+  const { token } = (await checked.json()) as { token: string };
+  const card = await fetch(`${service.base}/ip/v1/share/${token}/card`);
+  await card.arrayBuffer();
+  if (card.status !== 200) throw new Error(`the first card answered ${card.status}`);
+}

@@ -13,6 +13,10 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     injectedLatencyMs: 20,
     concurrency: 32,
     latencySamples: 240,
+    /** Addresses the doh section checks through both transports, one after the other. */
+    dohSamples: 100,
+    /** Checks measured with one list silent (after the ones that put it on hold). */
+    silentSamples: 80,
     throughputRounds: 2,
     throughputPerRound: 1000,
     peerRounds: 4,
@@ -32,10 +36,36 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     cardSeconds: 5,
     cardConnections: 16,
     cardPipelining: 1,
+    /** Section 7: distinct cards drawn at once beside status reads (issue 13's finding: 400, 32 at a time). */
+    cardFloodCards: envNumber(env, 'BENCH_CARD_FLOOD', 400),
+    cardFloodConcurrency: 32,
+    /** Section 8: how long the soak's mixed traffic runs, in seconds. */
+    soakSeconds: envNumber(env, 'BENCH_SOAK_S', 180),
+    /** Requests per second of each kind in the soak (about 85 in all), and the most in flight. */
+    soakRates: {
+      ipFresh: 5,
+      ipCached: 16,
+      domainFresh: 1,
+      domainCached: 6,
+      poolDiscover: 0.5,
+      poolCheck: 1,
+      card: 5,
+      badge: 16,
+      page: 3,
+      status: 20,
+      token: 10,
+      hostile: 0.5,
+    },
+    soakMaxInFlight: 64,
+    soakRssEveryS: 5,
+    /** Domains whose ~60 KB SPF record makes a maximum-size result, checked before the soak. */
+    maxResults: envNumber(env, 'BENCH_MAX_RESULTS', 200),
     /** Our check deadline and the peer's timeout in the correctness part, the same on both sides. */
     peerTimeouts: { ms: 1500 } satisfies Timeouts,
     slowZone: { zone: 'psbl.surriel.com', latencyMs: 2500 },
     droppingZone: 'dnsbl.dronebl.org',
+    /** Section 1's silent list: its server drops every query once the service is running. */
+    silentZone: 'truncate.gbudb.net',
   };
 }
 

@@ -1,6 +1,7 @@
 import { type DnsblZone, loadZoneList } from '../src/reputation/zones.js';
 import type { Listings } from '../test/fixtures/dnsbl-world.js';
 import { AddressAllocator } from './addresses.js';
+import { buildSoakWorld, type SoakWorld } from './soak-world.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -8,7 +9,7 @@ import type { Settings } from './settings.js';
  * so each is fresh where it is used) and the listings the fixture DNS serves for some of them.
  */
 
-const addressCapacity = 26_000;
+const addressCapacity = 60_000;
 
 /** An address of the peer's correctness part: what is planted for it and what that stands for. */
 export interface CorrectnessCase {
@@ -25,6 +26,11 @@ export interface BenchWorld {
     latencyWarmup: string[];
     latency: string[];
     latencyListed: string[];
+    /** Checked once through each transport, UDP and DoH, by the doh section. */
+    dohLatency: string[];
+    /** Checked while one list is silent: the first few put it on hold, the rest are measured. */
+    silentWarmup: string[];
+    silent: string[];
     /** Checked by the share section itself, every other one listed, to warm up card drawing. */
     cardWarmup: string[];
     throughputWarmup: string[];
@@ -32,11 +38,15 @@ export interface BenchWorld {
     peer: string[][];
     peerCorrectness: string[];
     memory: string[];
+    /** Section 7: each gets a result whose card is drawn in the flood. */
+    cardFlood: string[];
   };
   listings: Listings;
   /** The peer addresses listed on three lists. */
   peerListed: string[];
   correctnessCases: Record<string, CorrectnessCase>;
+  /** Section 8's names and the zones serving them. */
+  soak: SoakWorld;
 }
 
 export async function buildWorld(settings: Settings): Promise<BenchWorld> {
@@ -48,6 +58,9 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     latencyWarmup: allocator.take(10),
     latency: allocator.take(settings.latencySamples),
     latencyListed: allocator.take(20),
+    dohLatency: allocator.take(settings.dohSamples),
+    silentWarmup: allocator.take(3),
+    silent: allocator.take(settings.silentSamples),
     cardWarmup: allocator.take(settings.cardWarmups),
     throughputWarmup: allocator.take(300),
     throughput: Array.from({ length: settings.throughputRounds }, () =>
@@ -56,7 +69,16 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     peer: Array.from({ length: settings.peerRounds }, () => allocator.take(settings.peerPerRound)),
     peerCorrectness: allocator.take(12),
     memory: allocator.take(settings.memoryChecks),
+    cardFlood: allocator.take(settings.cardFloodCards),
   };
+  // Fresh names for the whole soak at its rates, a fifth more for the scheduler's catch-up.
+  const soakCount = (rate: number) => Math.ceil(rate * settings.soakSeconds * 1.2);
+  const soak = buildSoakWorld(allocator, {
+    domains: soakCount(settings.soakRates.domainFresh),
+    pools: soakCount(settings.soakRates.poolDiscover),
+    addresses: soakCount(settings.soakRates.ipFresh),
+    giant: settings.maxResults,
+  });
 
   const listings: Listings = {};
   const cardWarmupListed = sets.cardWarmup.filter((_, index) => index % 2 === 0);
@@ -120,5 +142,6 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     listings,
     peerListed,
     correctnessCases,
+    soak,
   };
 }

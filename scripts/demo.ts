@@ -26,8 +26,9 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   # the check page, in a browser (Russian: ?lang=ru)
   open ${base}/
 
-  # quota status
+  # quota status, and every blocklist's health (state, reason, self-test, traffic)
   curl -s ${base}/ip/v1/status
+  curl -s ${base}/lists
 
   # a clean address with forward-confirmed reverse DNS, and a listed one
   ${post('/ip/v1', { target: demoAddresses.clean })}

@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Config } from './config.js';
 import type { Resolver } from './dns/index.js';
 import { callerAddress, quotaSubject } from './http/caller.js';
+import { clientClosedRequest, isClientAbort } from './http/client-abort.js';
 import type { AppEnv } from './http/context.js';
 import { corsMiddleware } from './http/cors.js';
 import { ApiError, errorBody } from './http/errors.js';
@@ -16,14 +17,21 @@ import type { PageAssets } from './pages/assets.js';
 import { addPageRoutes, htmlNotFound } from './pages/routes.js';
 import { createSite } from './pages/site.js';
 import type { DnsblEngine } from './reputation/dnsbl.js';
+import type {
+  ListHealth,
+  ResolverConfirmation,
+  ServiceReadiness,
+} from './reputation/zone-monitor.js';
 import type { CardCache } from './share/card-cache.js';
 import type { Store } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
+import { createListsRoute } from './tools/lists.js';
 import { addOpenApiDocument } from './tools/openapi-document.js';
 import { createPoolDiscoveries } from './tools/pool-discoveries.js';
 import { createPoolTool } from './tools/pool.js';
 import { createResultStore } from './tools/results.js';
+import { addToolIndex } from './tools/tool-index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
@@ -31,8 +39,16 @@ export interface AppDeps {
   resolver: Resolver;
   store: Store;
   dnsbl: DnsblEngine;
-  /** True when the zone list is loaded and the resolver answers its health probe. */
+  /** True while at least one blocklist is proven to answer honestly through the resolver. */
   isConfigured: () => boolean;
+  /** Configured or not, and why not in plain words (every status `reason`, GET /lists). */
+  readiness?: () => ServiceReadiness;
+  /** Every configured list's health, for GET /lists. */
+  listHealth?: () => ListHealth[];
+  /** Confirms the resolver alongside each check (a documented test entry, past every cache). */
+  confirmResolver?: () => ResolverConfirmation;
+  /** Grows when a lie is caught or a list comes back: results cached before are not served. */
+  verdictEpoch?: () => number;
   captcha?: CaptchaRule;
   clock: () => Date;
   log: Logger;
@@ -48,12 +64,15 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
-  const app = new OpenAPIHono<AppEnv>();
+  // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method (issue 17), rather than a 404
+  // or a redirect a POST could not follow.
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
   const guard = createGuard({
     store: deps.store,
     clock: deps.clock,
     dailyLimit: config.dailyLimit,
     isConfigured: deps.isConfigured,
+    notConfiguredReason: () => deps.readiness?.().reason,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
   });
   const results = createResultStore(deps.store, {
@@ -100,6 +119,9 @@ export function createApp(deps: AppDeps) {
     guard,
     results,
     isConfigured: deps.isConfigured,
+    notConfiguredReason: () => deps.readiness?.().reason,
+    ...(deps.confirmResolver ? { confirmResolver: deps.confirmResolver } : {}),
+    ...(deps.verdictEpoch ? { verdictEpoch: deps.verdictEpoch } : {}),
     cards: deps.cards,
     resolver: deps.resolver,
     dnsbl: deps.dnsbl,
@@ -122,7 +144,18 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  app.route(
+    config.basePath,
+    createListsRoute({
+      lists: deps.listHealth ?? (() => []),
+      readiness: deps.readiness ?? (() => ({ configured: deps.isConfigured() })),
+    }),
+  );
+
+  // The base path: the check page for a browser (src/pages/routes.ts), which hands any other
+  // client on to the JSON index of the tools.
   addPageRoutes(app, site);
+  addToolIndex(app, config.basePath);
   addOpenApiDocument(app, {
     path: `${config.basePath}/openapi.json`,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
@@ -136,6 +169,10 @@ export function createApp(deps: AppDeps) {
   );
 
   app.onError(async (error, c) => {
+    if (isClientAbort(error, c.req.raw)) {
+      log('info', 'request aborted', { path: c.req.path });
+      return new Response(null, { status: clientClosedRequest });
+    }
     const apiError = await toApiError(error, c);
     if (apiError.code === 'internal')
       log('error', 'unexpected error', { path: c.req.path, error: String(error) });

@@ -21,6 +21,17 @@ function isDnsServer(entry: string): boolean {
   return isIP(host) !== 0 && (port === undefined || (Number(port) > 0 && Number(port) < 65536));
 }
 
+/** An absolute http(s) URL without credentials: where DoH queries are POSTed (RFC 8484 §4.1). */
+function isDohEndpoint(entry: string): boolean {
+  if (!URL.canParse(entry)) return false;
+  const url = new URL(entry);
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === ''
+  );
+}
+
 const list = z
   .string()
   .default('')
@@ -45,6 +56,11 @@ const envSchema = z
     DNS_SERVERS: list.refine(
       (servers) => servers.every(isDnsServer),
       'a comma list of ip or ip:port',
+    ),
+    DNS_TRANSPORT: z.enum(['udp', 'doh']).default('udp'),
+    DOH_URL: list.refine(
+      (urls) => urls.every(isDohEndpoint),
+      'a comma list of http:// or https:// URLs of RFC 8484 endpoints',
     ),
     DNS_TIMEOUT_MS: integer(1500, 50, 30_000),
     DNS_RETRIES: integer(1, 0, 5),
@@ -96,8 +112,30 @@ const envSchema = z
       .optional(),
     CORS_ORIGINS: list.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    HEADERS_TIMEOUT_MS: integer(10_000, 100, 600_000),
+    REQUEST_TIMEOUT_MS: integer(30_000, 100, 3_600_000),
+    KEEP_ALIVE_TIMEOUT_MS: integer(5000, 100, 600_000),
+    MAX_CONNECTIONS: integer(512, 1, 1_000_000),
+    CARD_RENDER_THREADS: integer(0, 0, 64),
+    CARD_RENDER_QUEUE: integer(64, 0, 100_000),
   })
   .superRefine((env, ctx) => {
+    if (env.DNS_TRANSPORT === 'doh' && env.DOH_URL.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DOH_URL'],
+        message: 'required with DNS_TRANSPORT=doh',
+      });
+    }
+  })
+  .superRefine((env, ctx) => {
+    // Node refuses a headers timeout longer than the whole request's (the headers are part of it).
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEADERS_TIMEOUT_MS'],
+        message: `at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})`,
+      });
     if (env.CAPTCHA_PROVIDER === 'none') return;
     for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
       if (env[name] === '')
@@ -115,7 +153,14 @@ export interface Config {
   port: number;
   host: string;
   basePath: string;
-  dns: { servers: string[]; timeoutMs: number; retries: number };
+  dns: {
+    servers: string[];
+    timeoutMs: number;
+    retries: number;
+    /** `udp` (c-ares, `servers`) or `doh` (RFC 8484, `dohUrls`). */
+    transport: 'udp' | 'doh';
+    dohUrls: string[];
+  };
   checkDeadlineMs: number;
   zonesFile?: string;
   spamhausDqsKey?: string;
@@ -142,6 +187,19 @@ export interface Config {
   publicUrl?: string;
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
+  /** Connection hygiene of the Node server (docs/http-hardening.md). */
+  connections: {
+    /** A request's headers must be in within this. */
+    headersTimeoutMs: number;
+    /** The whole request (headers and body) must be in within this. */
+    requestTimeoutMs: number;
+    /** An idle kept-alive connection is closed after this. */
+    keepAliveTimeoutMs: number;
+    /** Open connections per process; one more is refused with a 503. */
+    max: number;
+  };
+  /** Card rendering off the event loop: worker threads (0: one per core but one) and queued cards. */
+  cardRender: { threads: number; queue: number };
 }
 
 /** Reads the configuration, or throws one Error listing every bad variable by name. */
@@ -158,7 +216,13 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     basePath: e.BASE_PATH,
-    dns: { servers: e.DNS_SERVERS, timeoutMs: e.DNS_TIMEOUT_MS, retries: e.DNS_RETRIES },
+    dns: {
+      servers: e.DNS_SERVERS,
+      timeoutMs: e.DNS_TIMEOUT_MS,
+      retries: e.DNS_RETRIES,
+      transport: e.DNS_TRANSPORT,
+      dohUrls: e.DOH_URL,
+    },
     checkDeadlineMs: e.CHECK_DEADLINE_MS,
     ...(e.DNSBL_ZONES_FILE ? { zonesFile: e.DNSBL_ZONES_FILE } : {}),
     ...(e.SPAMHAUS_DQS_KEY ? { spamhausDqsKey: e.SPAMHAUS_DQS_KEY } : {}),
@@ -186,5 +250,12 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
+    connections: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      max: e.MAX_CONNECTIONS,
+    },
+    cardRender: { threads: e.CARD_RENDER_THREADS, queue: e.CARD_RENDER_QUEUE },
   };
 }

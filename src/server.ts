@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import { readConfig } from './config.js';
 import { createLogger } from './http/log.js';
 import { compressResponses } from './node/compression.js';
+import { limitConnections, serverOptions } from './node/connections.js';
 import { createServices } from './services.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
@@ -32,23 +33,33 @@ const app = createApp({
   compression: compressResponses(),
 });
 
-// Before listening: the first card's half second of loading would otherwise hold up whichever
-// requests arrive first. A failure here is not fatal: cards would then fail on their own routes.
-await services.warmUpCards().catch((error: unknown) => {
+// The first card of a thread pays about half a second of loading (fonts, renderers): done now, in
+// the card threads, so neither the first share nor any other request waits for it. A failure is
+// not fatal: cards would then fail on their own routes.
+services.warmUpCards().catch((error: unknown) => {
   log('error', 'card warm-up failed', { error: String(error) });
 });
 
-const listener = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  // RFC 3986 §3.2.2: an IPv6 literal in a URL is written in brackets.
-  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-  log('info', 'listening', {
-    url: `http://${host}:${info.port}${config.basePath}`,
-    configured: services.isConfigured(),
-    zones: services.zones.length,
-  });
-});
+const listener = serve(
+  {
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    serverOptions: serverOptions(config.connections),
+  },
+  (info) => {
+    // RFC 3986 §3.2.2: an IPv6 literal in a URL is written in brackets.
+    const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    log('info', 'listening', {
+      url: `http://${host}:${info.port}${config.basePath}`,
+      configured: services.isConfigured(),
+      zones: services.zones.length,
+    });
+  },
+);
 // serve() makes a plain node:http server unless given another createServer.
 const server = listener as Server;
+limitConnections(server, config.connections.max, log);
 
 /**
  * Responses not yet sent. `server.close()` stops accepting connections but leaves kept-alive ones

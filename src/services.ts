@@ -3,48 +3,78 @@ import { createResolver } from './dns/index.js';
 import { createCaptchaVerifier } from './http/captcha.js';
 import type { CaptchaRule } from './http/guard.js';
 import type { Logger } from './http/log.js';
-import { createDnsblEngine } from './reputation/dnsbl.js';
+import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
+import { createListStats } from './reputation/list-stats.js';
 import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
+import { createCardPool } from './node/card-pool.js';
 import { createCardCache } from './share/card-cache.js';
-import { createCardRenderer, warmUpSummary } from './share/card.js';
-import { createFontLoader } from './share/fonts.js';
 import { createMemoryStore } from './store/memory.js';
 import { readPageAssets } from './pages/read-assets.js';
 
 /** About 650 cards of 35-65 KB. */
 const cardCacheBytes = 32 * 1024 * 1024;
 
+/** What tests may change without the environment (whose minimums protect real lists). */
+export interface ServiceOptions {
+  /** Replaces SELFTEST_INTERVAL_S (minimum 10 s) for tests that watch a resolver turn. */
+  selfTestIntervalMs?: number;
+  /** How often a list on hold is probed (default 2 s). */
+  holdProbeMs?: number;
+}
+
 /**
  * Builds the services the app runs on from the configuration: resolver, zone list and its
  * self-test monitor, DNSBL engine, store, captcha rule. The first self-test has run when this
- * resolves, so `isConfigured` is meaningful from the first request.
+ * resolves, so `readiness` is meaningful from the first request; when no list can be proven the
+ * start log says why and what to change.
  */
-export async function createServices(config: Config, log: Logger) {
+export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}) {
   const zones = await loadZoneList(config.zonesFile);
-  const resolver = createResolver(config.dns);
+  const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
+  const stats = createListStats(
+    new Map(
+      zones.flatMap((zone): [string, string][] => [
+        [zone.zone, zone.zone],
+        [queryZone(zone, config.spamhausDqsKey), zone.zone],
+      ]),
+    ),
+  );
+  const resolver = createResolver({ ...config.dns, observe: stats.observe });
   const monitor = createZoneMonitor({
     resolver,
     zones,
-    ...(config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {}),
+    ...dqs,
+    intervalMs: options.selfTestIntervalMs ?? config.selfTestIntervalMs,
+    ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
+    // Reasons are public (every status endpoint): they name the setting, not the addresses.
+    resolverName:
+      config.dns.servers.length > 0
+        ? 'the one DNS_SERVERS names'
+        : 'the system resolver, as DNS_SERVERS is not set',
+    stats,
+    // Answers the resolver gave before it was caught lying must not answer checks any more.
+    onLie: () => resolver.clear(),
     onRun: (run) => {
       const failed = run.verdicts.filter((verdict) => verdict.state === 'failed');
       log('info', 'self-test', {
-        resolverAnswered: run.resolverAnswered,
         passed: run.verdicts.filter((verdict) => verdict.state === 'passed').length,
         disabled: failed.map((verdict) => verdict.zone),
         inconclusive: run.verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
       });
     },
+    onReadiness: (readiness) => logReadiness(log, readiness, config.dns.servers),
   });
   await monitor.run();
-  monitor.start(config.selfTestIntervalMs);
+  logReadiness(log, monitor.readiness(), config.dns.servers, true);
+  monitor.start();
 
   const dnsbl = createDnsblEngine({
     resolver,
     zones,
-    disabledReason: (zone) => monitor.disabledReason(zone),
-    ...(config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {}),
+    gate: (zone) => monitor.gate(zone),
+    onLookup: (zone, status) => monitor.recordLookup(zone, status),
+    ...dqs,
   });
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
@@ -55,7 +85,8 @@ export async function createServices(config: Config, log: Logger) {
     siteKey: config.captcha.siteKey,
     freeChecks: config.captcha.freeChecks,
   };
-  const renderCard = createCardRenderer(createFontLoader());
+  // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
+  const cardPool = createCardPool({ ...config.cardRender, log });
   return {
     zones,
     resolver,
@@ -63,10 +94,37 @@ export async function createServices(config: Config, log: Logger) {
     dnsbl,
     store: createMemoryStore(),
     pageAssets: await readPageAssets(),
-    cards: createCardCache({ maxBytes: cardCacheBytes, render: renderCard }),
-    /** Draws a card nobody asked for, so the first share of a fresh process is not the slow one. */
-    warmUpCards: () => renderCard(warmUpSummary),
+    cards: createCardCache({ maxBytes: cardCacheBytes, render: cardPool.render }),
+    /** The threads drawing cards: `close()` ends them. */
+    cardPool,
+    /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
+    warmUpCards: () => cardPool.warmUp(),
     ...(captcha ? { captcha } : {}),
-    isConfigured: () => zones.length > 0 && monitor.resolverHealthy,
+    isConfigured: () => monitor.readiness().configured,
+    readiness: () => monitor.readiness(),
+    listHealth: () => monitor.lists(),
+    confirmResolver: () => monitor.confirm(),
+    verdictEpoch: () => monitor.epoch,
   };
+}
+
+/**
+ * The operator's first warning: at start when nothing can be proven, and whenever readiness
+ * changes. At `error` level, so `LOG_LEVEL=error` still shows it.
+ */
+function logReadiness(
+  log: Logger,
+  readiness: { configured: boolean; reason?: string },
+  dnsServers: readonly string[],
+  atStart = false,
+): void {
+  if (readiness.configured) {
+    if (!atStart) log('info', 'configured: a blocklist has proven it answers honestly again');
+    return;
+  }
+  log(
+    'error',
+    'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
+    { reason: readiness.reason, dnsServers: dnsServers.length > 0 ? dnsServers : 'system' },
+  );
 }

@@ -18,7 +18,7 @@ describe('readConfig', () => {
       port: 8787,
       host: '0.0.0.0',
       basePath: '/tools/ip-reputation',
-      dns: { servers: [], timeoutMs: 1500, retries: 1 },
+      dns: { servers: [], timeoutMs: 1500, retries: 1, transport: 'udp', dohUrls: [] },
       checkDeadlineMs: 4000,
       selfTestIntervalMs: 1_800_000,
       dailyLimit: 50,
@@ -29,6 +29,13 @@ describe('readConfig', () => {
       corsOrigins: ['*'],
       logLevel: 'info',
     });
+    expect(config.connections).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      max: 512,
+    });
+    expect(config.cardRender).toEqual({ threads: 0, queue: 64 });
     // Unset means off: no captcha, no custom zone list, no Spamhaus DQS key.
     expect(config.captcha).toBeUndefined();
     expect(config.zonesFile).toBeUndefined();
@@ -57,6 +64,12 @@ describe('readConfig', () => {
       CAPTCHA_FREE_CHECKS: '3',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       LOG_LEVEL: 'debug',
+      HEADERS_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000',
+      MAX_CONNECTIONS: '100',
+      CARD_RENDER_THREADS: '2',
+      CARD_RENDER_QUEUE: '8',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -74,11 +87,39 @@ describe('readConfig', () => {
       captcha: { provider: 'turnstile', siteKey: 'site', secret: 'secret', freeChecks: 3 },
       corsOrigins: ['https://a.example', 'https://b.example'],
       logLevel: 'debug',
+      connections: {
+        headersTimeoutMs: 2000,
+        requestTimeoutMs: 4000,
+        keepAliveTimeoutMs: 1000,
+        max: 100,
+      },
+      cardRender: { threads: 2, queue: 8 },
     });
+  });
+
+  it('reads DNS_TRANSPORT=doh with its comma list of DOH_URL endpoints, in order', () => {
+    const config = readConfig({
+      DNS_TRANSPORT: 'doh',
+      DOH_URL: 'https://dns.example/dns-query, http://127.0.0.1:8053/dns-query',
+    });
+    expect(config.dns).toMatchObject({
+      transport: 'doh',
+      dohUrls: ['https://dns.example/dns-query', 'http://127.0.0.1:8053/dns-query'],
+    });
+  });
+
+  it('refuses DNS_TRANSPORT=doh without DOH_URL, naming DOH_URL and why', () => {
+    expect(() => readConfig({ DNS_TRANSPORT: 'doh' })).toThrow(
+      /DOH_URL: required with DNS_TRANSPORT=doh/,
+    );
   });
 
   it.each([
     ['PORT', { PORT: 'abc' }],
+    ['DNS_TRANSPORT', { DNS_TRANSPORT: 'tcp' }],
+    ['DOH_URL', { DNS_TRANSPORT: 'doh', DOH_URL: 'dns.example/dns-query' }],
+    ['DOH_URL', { DNS_TRANSPORT: 'doh', DOH_URL: 'ftp://dns.example/dns-query' }],
+    ['DOH_URL', { DNS_TRANSPORT: 'doh', DOH_URL: 'https://user:pass@dns.example/dns-query' }],
     ['PORT', { PORT: '70000' }],
     ['DNS_SERVERS', { DNS_SERVERS: 'nonsense' }],
     ['DNS_SERVERS', { DNS_SERVERS: '1.2.3.4:0' }],
@@ -95,6 +136,12 @@ describe('readConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['BASE_PATH', { BASE_PATH: '/tools/' }],
     ['SPAMHAUS_DQS_KEY', { SPAMHAUS_DQS_KEY: 'Not A Key!' }],
+    ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '0' }],
+    ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }],
+    ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: 'soon' }],
+    ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '0' }],
+    ['CARD_RENDER_THREADS', { CARD_RENDER_THREADS: '-1' }],
+    ['CARD_RENDER_QUEUE', { CARD_RENDER_QUEUE: '1.5' }],
   ])('refuses a bad %s with a message naming it', (name, env) => {
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
   });

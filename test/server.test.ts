@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type Socket, connect } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -30,8 +31,12 @@ beforeAll(async () => {
 afterAll(() => dns.close());
 
 const children: ServerProcess[] = [];
+/** Servers shared by a describe block, ended by its afterAll rather than after each test. */
+const hygieneServers: ServerProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && !hygieneServers.includes(child)) child.kill('SIGKILL');
+  }
   dns.setLatency(0);
 });
 
@@ -71,7 +76,8 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
   return { child, url, stdout, exited };
 }
 
-describe('src/server.ts', () => {
+// A server process takes seconds to start on a machine busy with the rest of the suite.
+describe('src/server.ts', { timeout: 60_000 }, () => {
   it('logs the real address it listens on when PORT=0, as a JSON line, and serves the API', async () => {
     const server = await startServer();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/tools\/ip-reputation$/);
@@ -119,5 +125,140 @@ describe('src/server.ts', () => {
     expect(performance.now() - started).toBeLessThan(3000);
     const logged = server.stdout.map((line) => (JSON.parse(line) as { msg: string }).msg);
     expect(logged).toContain('shutting down');
+  });
+});
+
+/** A raw TCP client: what it wrote, what came back, and when the server closed the connection. */
+interface RawConnection {
+  socket: Socket;
+  received(): string;
+  /** Milliseconds from connecting until the server closed the connection. */
+  closed: Promise<number>;
+  /** Milliseconds from connecting until the first bytes came back. */
+  firstAnswerMs(): number | undefined;
+}
+
+async function rawConnection(url: string): Promise<RawConnection> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const started = performance.now();
+  let text = '';
+  let firstAnswerMs: number | undefined;
+  socket.on('data', (chunk: Buffer) => {
+    firstAnswerMs ??= performance.now() - started;
+    text += chunk.toString();
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => resolve(performance.now() - started)),
+  );
+  return { socket, received: () => text, closed, firstAnswerMs: () => firstAnswerMs };
+}
+
+const slowBodyHead = (url: string) =>
+  `POST ${new URL(url).pathname}/ip/v1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"target":`;
+
+describe('src/server.ts connection hygiene', () => {
+  const limits = {
+    HEADERS_TIMEOUT_MS: '600',
+    REQUEST_TIMEOUT_MS: '1200',
+    KEEP_ALIVE_TIMEOUT_MS: '400',
+    MAX_CONNECTIONS: '3',
+  };
+  // One server for these tests: a server process takes seconds to start on a busy machine.
+  let server: Running;
+  beforeAll(async () => {
+    server = await startServer(limits);
+    hygieneServers.push(server.child);
+  }, 60_000);
+  afterAll(() => {
+    server.child.kill('SIGKILL');
+  });
+
+  it('cuts a connection trickling its body at REQUEST_TIMEOUT_MS with a 408, and logs it at info', async () => {
+    const slow = await rawConnection(server.url);
+    slow.socket.write(slowBodyHead(server.url));
+    // A byte every 100 ms keeps any idle timer quiet: only the whole request's deadline cuts it.
+    const trickle = setInterval(() => slow.socket.write(' '), 100);
+    const closedAfter = await slow.closed;
+    clearInterval(trickle);
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+    // Node checks the deadline every 300 ms here (a quarter of the shorter timeout).
+    expect(closedAfter).toBeGreaterThan(1100);
+    expect(closedAfter).toBeLessThan(2500);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const entries = server.stdout.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'request aborted' }),
+    );
+  });
+
+  it('logs a client that hangs up in the middle of its body at info, not error', async () => {
+    const before = server.stdout.length;
+    const leaving = await rawConnection(server.url);
+    leaving.socket.write(slowBodyHead(server.url));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    leaving.socket.destroy();
+    await expect
+      .poll(() =>
+        server.stdout.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>),
+      )
+      .toContainEqual(expect.objectContaining({ msg: 'request', status: 499 }));
+    const entries = server.stdout
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'request aborted' }),
+    );
+  });
+
+  it('cuts a connection that never finishes its headers at HEADERS_TIMEOUT_MS', async () => {
+    const slow = await rawConnection(server.url);
+    slow.socket.write('GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\n');
+    const trickle = setInterval(() => slow.socket.write('X-A: b\r\n'), 100);
+    const closedAfter = await slow.closed;
+    clearInterval(trickle);
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(closedAfter).toBeGreaterThan(500);
+    expect(closedAfter).toBeLessThan(1200);
+  });
+
+  it('closes an idle kept-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
+    const idle = await rawConnection(server.url);
+    idle.socket.write('GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\n\r\n');
+    const closedAfter = await idle.closed;
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
+    // Idle from the answer on: closed at the 400 ms keep-alive timeout, not Node's 5 s default.
+    const idleMs = closedAfter - (idle.firstAnswerMs() ?? 0);
+    expect(idleMs).toBeGreaterThan(350);
+    expect(idleMs).toBeLessThan(2000);
+  });
+
+  it('refuses a connection past MAX_CONNECTIONS with a 503 busy, and accepts again once one closes', async () => {
+    const held = await Promise.all([1, 2, 3].map(() => rawConnection(server.url)));
+    const refused = await rawConnection(server.url);
+    refused.socket.write('GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await refused.closed).toBeLessThan(1100);
+    const [head = '', body = ''] = refused.received().split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 503 /);
+    expect(head).toMatch(/\r\nRetry-After: 1\r\n/);
+    expect(JSON.parse(body)).toMatchObject({ status: 'error', code: 'busy' });
+    // The held connections are still served.
+    held[0]!.socket.write('GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(() => held[0]!.received()).toMatch(/^HTTP\/1\.1 200 /);
+    held[1]!.socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await fetch(`${server.url}/ip/v1/status`)).status).toBe(200);
+    for (const connection of held) connection.socket.destroy();
+    const entries = server.stdout.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'connections refused', max: 3 }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { BareDns } from '../bare-dns.js';
+import type { DnsReference } from '../dns-reference.js';
 import type { BenchDns } from '../dns-fixture.js';
 import type { HttpClient } from '../http.js';
 import type { IpChecks } from '../ip-checks.js';
@@ -17,7 +17,8 @@ export interface BenchContext {
   /** How the service was started, so the memory section can start a fresh one the same way. */
   serviceLaunch: { env: Record<string, string>; nodeFlags: string[] };
   http: HttpClient;
-  bare: BareDns;
+  /** The floor of section 1 and the ceiling of section 2. */
+  reference: DnsReference;
   checks: IpChecks;
   /** A line on stderr with the time since the run started. */
   progress(message: string): void;

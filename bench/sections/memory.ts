@@ -1,7 +1,7 @@
 import { cacheBounds } from '../cache-bounds.js';
 import { FullGcLog } from '../gc-log.js';
 import { ratioOf } from '../report.js';
-import { startService } from '../service.js';
+import { startService, waitForCardThreads } from '../service.js';
 import { round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
@@ -34,6 +34,8 @@ export async function measureMemory({
   let atStart;
   let after;
   try {
+    // An address of section 1's warm-up: fresh to this process, and not one of the counted checks.
+    await waitForCardThreads(fresh, world.sets.latencyWarmup[0] ?? '');
     atStart = await fresh.memory();
     run = await checks.checkAll(world.sets.memory, 160_000, fresh.base);
     after = await fresh.memory();

@@ -44,11 +44,65 @@ export function ttlSecondsFor(outcome: AnyOutcome, options: CacheOptions): numbe
   }
 }
 
-export function withCache(inner: Resolver, options: CacheOptions = defaultCacheOptions): Resolver {
+/** A query in flight, and the options of the callers that joined it after it started. */
+interface Shared {
+  outcome: Promise<AnyOutcome>;
+  joiners: (QueryOptions | undefined)[];
+}
+
+/** A cached resolver that can forget everything it holds. */
+export interface CachingResolver extends Resolver {
+  /**
+   * Drops every cached answer: called when the upstream resolver was caught answering falsely,
+   * so the false answers it gave do not outlive the moment it is caught.
+   */
+  clear(): void;
+}
+
+export function withCache(
+  inner: Resolver,
+  options: CacheOptions = defaultCacheOptions,
+): CachingResolver {
   const answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
-  const inFlight = new Map<string, Promise<AnyOutcome>>();
+  const inFlight = new Map<string, Shared>();
+  /** Moves on with each `clear`: an answer to a query asked before it is not kept after it. */
+  let generation = 0;
+
+  /**
+   * Asks on behalf of everyone waiting for `key`. The query carries its first caller's signal, so
+   * it is abandoned when that caller gives up; if others who joined it still wait, it is asked
+   * again for them rather than answering them a timeout that was not theirs.
+   */
+  function ask(
+    key: string,
+    name: string,
+    type: RecordType,
+    queryOptions: QueryOptions | undefined,
+    joiners: Shared['joiners'],
+    askedIn: number,
+  ): Promise<AnyOutcome> {
+    return inner.query(name, type, queryOptions).then((outcome) => {
+      if (outcome.status === 'timeout' && queryOptions?.signal?.aborted) {
+        const next = joiners.findIndex((joiner) => !joiner?.signal?.aborted);
+        if (next !== -1) {
+          const [joiner] = joiners.splice(next, 1);
+          return ask(key, name, type, joiner, joiners, askedIn);
+        }
+      }
+      if (askedIn !== generation) return outcome;
+      inFlight.delete(key);
+      const ttl = ttlSecondsFor(outcome, options);
+      if (ttl > 0) answers.set(key, outcome, { ttl: ttl * 1000 });
+      return outcome;
+    });
+  }
 
   return {
+    clear() {
+      generation++;
+      answers.clear();
+      inFlight.clear();
+    },
     query<T extends RecordType>(
       name: string,
       type: T,
@@ -57,23 +111,24 @@ export function withCache(inner: Resolver, options: CacheOptions = defaultCacheO
       if (queryOptions?.bypassCache) return inner.query(name, type, queryOptions);
       // DNS names compare case-insensitively (RFC 4343); servers are part of the question asked.
       const key = `${type} ${name.toLowerCase()} ${queryOptions?.servers?.join(',') ?? ''}`;
-      const cached = answers.get(key) ?? inFlight.get(key);
+      const cached = answers.get(key);
       if (cached) return Promise.resolve(cached) as Promise<DnsOutcome<RecordData[T]>>;
+      const joined = inFlight.get(key);
+      if (joined) {
+        joined.joiners.push(queryOptions);
+        return joined.outcome as Promise<DnsOutcome<RecordData[T]>>;
+      }
 
-      const pending = inner.query(name, type, queryOptions).then(
-        (outcome) => {
-          inFlight.delete(key);
-          const ttl = ttlSecondsFor(outcome, options);
-          if (ttl > 0) answers.set(key, outcome, { ttl: ttl * 1000 });
-          return outcome;
-        },
+      const joiners: Shared['joiners'] = [];
+      const askedIn = generation;
+      const outcome = ask(key, name, type, queryOptions, joiners, askedIn).catch(
         (error: unknown) => {
-          inFlight.delete(key);
+          if (askedIn === generation) inFlight.delete(key);
           throw error;
         },
       );
-      inFlight.set(key, pending);
-      return pending;
+      inFlight.set(key, { outcome, joiners });
+      return outcome as Promise<DnsOutcome<RecordData[T]>>;
     },
   };
 }

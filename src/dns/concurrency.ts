@@ -1,48 +1,266 @@
 import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
 
 /**
- * A global cap on queries in flight. Without it a burst of checks (50 lists each) would put
- * thousands of datagrams on the wire at once, overflow socket buffers and turn into timeouts.
- * Waiting queries are served first in, first out.
+ * A global cap on queries in flight, shared fairly between checks. Without a cap a burst of checks
+ * (50 lists each) would put thousands of datagrams on the wire at once, overflow socket buffers and
+ * turn into timeouts. Without fairness, one check sending hundreds of queries that are never
+ * answered would hold every slot until they timed out, and every other check would wait behind it.
+ *
+ * - At most `maxInFlight` queries are in flight.
+ * - A check (`QueryOptions.check`) holds at most its share of them: `maxInFlight / (checks + 1)`,
+ *   never less than `minShare`. The one share left over is room for a check that has just come.
+ * - When a slot frees, the checks with waiting queries take turns; one check's queries start first
+ *   in, first out. Queries of no check (the self-test) wait in one queue of their own, held by the
+ *   global cap only.
+ * - A query whose `signal` aborts leaves the queue or, in flight, gives its slot back at once, and
+ *   answers `timeout`. The transport may still be waiting for its answer: c-ares cannot cancel one
+ *   query, so it gives up at its own timeout, and what a check may leave behind that way is
+ *   bounded by the check's query budget.
  */
-export function withConcurrencyLimit(inner: Resolver, maxInFlight: number): Resolver {
-  let active = 0;
-  const waiting: (() => void)[] = [];
 
-  function release(): void {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
+export interface ConcurrencyOptions {
+  maxInFlight: number;
+  /** The least a check may hold whatever the number of checks: an IP check asks about this many lists at once. */
+  minShare?: number;
+}
+
+/** About the number of queries an IP check sends at once (its lists plus PTR and A). */
+const defaultMinShare = 32;
+
+const timedOut = { status: 'timeout' } as const;
+
+type AnyOutcome = DnsOutcome<RecordData[RecordType]>;
+
+/**
+ * The unsettled queries given one signal, behind one abort listener: a check asks dozens of
+ * queries under one signal, and one listener each would be dozens (Node warns past ten).
+ */
+class Watch {
+  readonly tickets = new Set<Ticket>();
+
+  constructor(
+    readonly limiter: FairLimiter,
+    readonly signal: AbortSignal,
+  ) {}
+
+  /** The abort listener (EventTarget calls `handleEvent` on a listener object). */
+  handleEvent(): void {
+    for (const ticket of [...this.tickets]) this.limiter.abandon(ticket);
   }
+}
 
-  // Plain promises, no async functions: those cost three more promises and microtask turns per
-  // query, which showed in the DNSBL engine's CPU per check.
-  function run<T extends RecordType>(
+/** The queries of one check, or of no check. */
+interface Lane {
+  key: symbol | undefined;
+  active: number;
+  /** Waiting tickets from `head` on; aborted ones stay until reached and are skipped. */
+  queue: Ticket[];
+  head: number;
+  /** Tickets still waiting in `queue`. */
+  waiting: number;
+  /** Whether the lane is in the turn order. */
+  hasTurn: boolean;
+}
+
+class Ticket {
+  state: 'waiting' | 'running' | 'done' = 'waiting';
+  resolve: (outcome: AnyOutcome | PromiseLike<AnyOutcome>) => void = () => {};
+  reject: (error: unknown) => void = () => {};
+
+  constructor(
+    readonly limiter: FairLimiter,
+    readonly lane: Lane,
+    readonly name: string,
+    readonly type: RecordType,
+    readonly options: QueryOptions | undefined,
+  ) {}
+
+  /** Settles the slot of a running query; an arrow, passed as a callback per query. */
+  readonly settled = (): void => {
+    this.limiter.finish(this);
+  };
+}
+
+class FairLimiter implements Resolver {
+  #active = 0;
+  readonly #lanes = new Map<symbol | undefined, Lane>();
+  /** Lanes with waiting queries, in the order they take turns. */
+  readonly #turns: Lane[] = [];
+  readonly #watches = new Map<AbortSignal, Watch>();
+
+  constructor(
+    readonly inner: Resolver,
+    readonly maxInFlight: number,
+    readonly minShare: number,
+  ) {}
+
+  query<T extends RecordType>(
     name: string,
     type: T,
     options?: QueryOptions,
   ): Promise<DnsOutcome<RecordData[T]>> {
-    let pending: Promise<DnsOutcome<RecordData[T]>>;
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.resolve(timedOut);
+    const lane = this.#laneOf(options?.check);
+    const ticket = new Ticket(this, lane, name, type, options);
+    if (!signal && lane.waiting === 0 && this.#mayStart(lane)) {
+      // The common case needs no promise of its own: the caller gets the transport's.
+      return this.#start(ticket) as Promise<DnsOutcome<RecordData[T]>>;
+    }
+    const outcome = new Promise<AnyOutcome>((resolve, reject) => {
+      ticket.resolve = resolve;
+      ticket.reject = reject;
+    });
+    if (signal) this.#watch(signal, ticket);
+    if (lane.waiting === 0 && this.#mayStart(lane)) {
+      this.#start(ticket).then(ticket.resolve, ticket.reject);
+    } else {
+      lane.queue.push(ticket);
+      lane.waiting++;
+      if (!lane.hasTurn) {
+        lane.hasTurn = true;
+        this.#turns.push(lane);
+      }
+    }
+    return outcome as Promise<DnsOutcome<RecordData[T]>>;
+  }
+
+  /** A running query settled: its slot goes to the next waiting query. */
+  finish(ticket: Ticket): void {
+    if (ticket.state !== 'running') return;
+    ticket.state = 'done';
+    this.#unwatch(ticket);
+    this.#release(ticket.lane);
+  }
+
+  /** The query's signal aborted: it stops waiting, or gives its slot back, and answers timeout. */
+  abandon(ticket: Ticket): void {
+    const { state, lane } = ticket;
+    if (state === 'done') return;
+    ticket.state = 'done';
+    this.#unwatch(ticket);
+    ticket.resolve(timedOut);
+    if (state === 'waiting') {
+      lane.waiting--;
+      this.#dropIfIdle(lane);
+      // A check gone raises every other check's share.
+      this.#pump();
+    } else {
+      this.#release(lane);
+    }
+  }
+
+  #watch(signal: AbortSignal, ticket: Ticket): void {
+    let watch = this.#watches.get(signal);
+    if (!watch) {
+      watch = new Watch(this, signal);
+      this.#watches.set(signal, watch);
+      signal.addEventListener('abort', watch, { once: true });
+    }
+    watch.tickets.add(ticket);
+  }
+
+  #unwatch(ticket: Ticket): void {
+    const signal = ticket.options?.signal;
+    const watch = signal && this.#watches.get(signal);
+    if (!watch) return;
+    watch.tickets.delete(ticket);
+    if (watch.tickets.size > 0) return;
+    this.#watches.delete(watch.signal);
+    watch.signal.removeEventListener('abort', watch);
+  }
+
+  #laneOf(key: symbol | undefined): Lane {
+    let lane = this.#lanes.get(key);
+    if (!lane) {
+      lane = { key, active: 0, queue: [], head: 0, waiting: 0, hasTurn: false };
+      this.#lanes.set(key, lane);
+    }
+    return lane;
+  }
+
+  #shareOf(lane: Lane): number {
+    if (lane.key === undefined) return this.maxInFlight;
+    return Math.max(this.minShare, Math.floor(this.maxInFlight / (this.#lanes.size + 1)));
+  }
+
+  #mayStart(lane: Lane): boolean {
+    return this.#active < this.maxInFlight && lane.active < this.#shareOf(lane);
+  }
+
+  #start(ticket: Ticket): Promise<AnyOutcome> {
+    ticket.state = 'running';
+    this.#active++;
+    ticket.lane.active++;
+    let pending: Promise<AnyOutcome>;
     try {
-      pending = inner.query(name, type, options);
+      pending = this.inner.query(ticket.name, ticket.type, ticket.options);
     } catch (error) {
       // A resolver that throws instead of rejecting must not keep its slot forever.
       pending = Promise.reject(error);
     }
-    pending.then(release, release);
+    pending.then(ticket.settled, ticket.settled);
     return pending;
   }
 
-  return {
-    query(name, type, options) {
-      if (active < maxInFlight) {
-        active++;
-        return run(name, type, options);
+  #release(lane: Lane): void {
+    this.#active--;
+    lane.active--;
+    this.#dropIfIdle(lane);
+    this.#pump();
+  }
+
+  #dropIfIdle(lane: Lane): void {
+    if (lane.active === 0 && lane.waiting === 0 && this.#lanes.get(lane.key) === lane) {
+      this.#lanes.delete(lane.key);
+    }
+  }
+
+  /** Starts waiting queries while slots are free, one lane after another. */
+  #pump(): void {
+    let passed = 0;
+    while (this.#active < this.maxInFlight && this.#turns.length > passed) {
+      const lane = this.#turns.shift()!;
+      const ticket = lane.waiting > 0 && this.#mayStart(lane) ? this.#nextWaiting(lane) : undefined;
+      if (lane.waiting > 0) this.#turns.push(lane);
+      else lane.hasTurn = false;
+      if (ticket) {
+        passed = 0;
+        this.#start(ticket).then(ticket.resolve, ticket.reject);
+      } else if (lane.hasTurn) {
+        // Over its share: it keeps its turn for when its own queries finish.
+        passed++;
       }
-      // The slot passes straight from the releasing query to this one, so `active` stays the same.
-      return new Promise<void>((resolve) => waiting.push(resolve)).then(() =>
-        run(name, type, options),
-      );
-    },
-  };
+    }
+  }
+
+  #nextWaiting(lane: Lane): Ticket | undefined {
+    while (lane.head < lane.queue.length) {
+      const ticket = lane.queue[lane.head++]!;
+      if (ticket.state !== 'waiting') continue;
+      lane.waiting--;
+      // Its signal aborted, its listener not yet called (slots freed by an abort are handed out
+      // while the same abort still runs its listeners): it must not reach the wire.
+      if (ticket.options?.signal?.aborted) {
+        ticket.state = 'done';
+        this.#unwatch(ticket);
+        ticket.resolve(timedOut);
+        continue;
+      }
+      if (lane.head > 1024 && lane.head * 2 > lane.queue.length) {
+        lane.queue = lane.queue.slice(lane.head);
+        lane.head = 0;
+      }
+      return ticket;
+    }
+    return undefined;
+  }
+}
+
+export function withConcurrencyLimit(
+  inner: Resolver,
+  maxInFlight: number,
+  options: Omit<ConcurrencyOptions, 'maxInFlight'> = {},
+): Resolver {
+  return new FairLimiter(inner, maxInFlight, options.minShare ?? defaultMinShare);
 }

@@ -1,7 +1,9 @@
-import { type CacheOptions, defaultCacheOptions, withCache } from './caching.js';
-import { withConcurrencyLimit } from './concurrency.js';
+import type { CacheOptions, CachingResolver } from './caching.js';
+import { createDohTransport } from './doh-transport.js';
 import { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
-import type { Resolver } from './resolver.js';
+import { type QueryObserver, withObserver } from './observed.js';
+import type { RecordType } from './resolver.js';
+import { withResolverStack } from './stack.js';
 
 export type {
   DnsOutcome,
@@ -13,14 +15,46 @@ export type {
   Resolver,
 } from './resolver.js';
 export { recordsOf } from './resolver.js';
+export type { CachingResolver } from './caching.js';
+export type { QueryObserver } from './observed.js';
 
 export interface ResolverOptions extends NodeTransportOptions {
+  /** `udp` (default): c-ares over UDP, TCP for truncated answers; `doh`: RFC 8484 to `dohUrls`. */
+  transport?: 'udp' | 'doh';
+  /** The DoH endpoints, in order of preference (`DOH_URL`). */
+  dohUrls?: readonly string[];
   maxInFlight?: number;
   cache?: Partial<CacheOptions>;
+  /** Sees every query of `observeTypes` (default A) that reaches the wire (per-list health). */
+  observe?: QueryObserver;
+  observeTypes?: readonly RecordType[];
 }
 
-/** The resolver the service runs on: c-ares transport, capped in flight, cached and coalesced. */
-export function createResolver(options: ResolverOptions): Resolver {
-  const transport = withConcurrencyLimit(createNodeTransport(options), options.maxInFlight ?? 512);
-  return withCache(transport, { ...defaultCacheOptions, ...options.cache });
+/**
+ * Each DoH query is an HTTP request, and over HTTP/1.1 a request in flight holds a connection:
+ * fewer in flight than over UDP keeps the connections to an endpoint few and reused (docs/edge.md).
+ */
+const defaultMaxInFlight = { udp: 512, doh: 64 };
+
+/**
+ * The resolver the service runs on: c-ares or DoH transport, observed on the wire, capped in
+ * flight, cached and coalesced.
+ */
+export function createResolver(options: ResolverOptions): CachingResolver {
+  const kind = options.transport ?? 'udp';
+  const wire =
+    kind === 'doh'
+      ? createDohTransport({
+          endpoints: options.dohUrls ?? [],
+          timeoutMs: options.timeoutMs,
+          retries: options.retries,
+        })
+      : createNodeTransport(options);
+  const observed = options.observe
+    ? withObserver(wire, options.observe, options.observeTypes ?? ['A'])
+    : wire;
+  return withResolverStack(observed, {
+    maxInFlight: options.maxInFlight ?? defaultMaxInFlight[kind],
+    ...(options.cache ? { cache: options.cache } : {}),
+  });
 }

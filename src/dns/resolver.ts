@@ -33,10 +33,22 @@ export type DnsOutcome<T> =
 export type DnsStatus = DnsOutcome<unknown>['status'];
 
 export interface QueryOptions {
+  /**
+   * The check the query works for. The in-flight cap is shared fairly between checks, and a query
+   * whose `signal` aborts leaves the queue or gives its slot back at once (`concurrency.ts`).
+   * Callers coalesced onto one query in flight share its answer (`caching.ts`): it is abandoned
+   * when the caller it was asked for gives up and asked again for those still waiting.
+   */
+  check?: symbol;
   /** Skip the answer cache and in-flight coalescing: pool discovery needs a fresh answer per query. */
   bypassCache?: boolean;
   /** Ask these servers (`ip` or `ip:port`) instead of the configured ones (a zone's authoritative servers). */
   servers?: readonly string[];
+  /**
+   * Gives up on the query once aborted; the outcome is then `timeout`. The DoH transport passes it
+   * to `fetch`; c-ares cannot cancel one query, so the UDP transport does not look at it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Resolver {

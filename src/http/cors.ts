@@ -1,9 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './context.js';
+import { securityHeaders } from './security-headers.js';
 
 /**
- * CORS (DESIGN: CORS_ORIGINS): which browser origins may read the answers. The headers are worked
+ * CORS (DESIGN: CORS_ORIGINS): which browser origins may read the answers, and with them the
+ * security headers every answer carries (security-headers.ts). The headers are worked
  * out before the route runs and added to its response afterwards, unless the route put them in
  * itself with `jsonResponse`, as the cached paths do. Both measured on a cached check: a response
  * whose headers are a plain object takes @hono/node-server's fast path, while headers set with
@@ -24,7 +26,7 @@ export function corsMiddleware(origins: readonly string[]): MiddlewareHandler<Ap
     origin: anyOrigin ? '*' : [...origins],
     exposeHeaders: ['Retry-After'],
   });
-  const exposed = { 'Access-Control-Expose-Headers': 'Retry-After' };
+  const exposed = { 'Access-Control-Expose-Headers': 'Retry-After', ...securityHeaders };
   const forAnyOrigin = { 'Access-Control-Allow-Origin': '*', ...exposed };
 
   function headersFor(origin: string): Record<string, string> {
@@ -36,7 +38,11 @@ export function corsMiddleware(origins: readonly string[]): MiddlewareHandler<Ap
   }
 
   return async (c, next) => {
-    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    if (c.req.method === 'OPTIONS') {
+      // hono's cors() answers with a copy of these headers.
+      for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
+      return preflight(c, next);
+    }
     const state: CorsState = { headers: headersFor(c.req.header('origin') ?? ''), sent: false };
     c.set('cors', state);
     await next();

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'quota_exceeded'
   | 'not_configured'
   | 'dns_unavailable'
+  | 'busy'
   | 'internal';
 
 const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
@@ -34,6 +35,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   quota_exceeded: 429,
   not_configured: 503,
   dns_unavailable: 503,
+  busy: 503,
   internal: 500,
 };
 

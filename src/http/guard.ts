@@ -25,6 +25,8 @@ export interface GuardOptions {
   dailyLimit: number;
   captcha?: CaptchaRule;
   isConfigured: () => boolean;
+  /** Why not, when `isConfigured` is false. */
+  notConfiguredReason?: () => string | undefined;
 }
 
 export interface Guard {
@@ -63,8 +65,11 @@ export function createGuard(options: GuardOptions): Guard {
 
   function statusFor(count: number): QuotaStatus {
     const captchaRequired = captcha !== undefined && count >= captcha.freeChecks;
+    const configured = options.isConfigured();
+    const reason = configured ? undefined : options.notConfiguredReason?.();
     return {
-      configured: options.isConfigured(),
+      configured,
+      ...(reason ? { reason } : {}),
       dailyLimit,
       dailyRemaining: Math.max(0, dailyLimit - count),
       captchaRequired,

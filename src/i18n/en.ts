@@ -76,17 +76,31 @@ export const en = {
   'score.label': 'Score',
   'score.value': '{score}/100',
 
-  'count.listed': {
-    one: 'listed on {listed} of the {n} list that answered',
-    other: 'listed on {listed} of {n} lists that answered',
+  'count.lists': { one: '{n} list', other: '{n} lists' } satisfies EnglishPlural,
+  'count.listsThatAnswered': {
+    one: '{n} list that answered',
+    other: '{n} lists that answered',
   } satisfies EnglishPlural,
-  'count.clean': {
-    one: 'not listed on the {n} list that answered',
-    other: 'not listed on any of the {n} lists that answered',
+  'count.listedOn': 'listed on {listed} of {lists}',
+  'count.notListedOn': 'not listed on any of {lists}',
+  'count.informational': {
+    one: '{n} lists it for information only',
+    other: '{n} list it for information only',
   } satisfies EnglishPlural,
   'count.unanswered': {
     one: '{n} did not answer',
     other: '{n} did not answer',
+  } satisfies EnglishPlural,
+  'count.onHold': { one: '{n} on hold', other: '{n} on hold' } satisfies EnglishPlural,
+  'count.disabled': { one: '{n} disabled', other: '{n} disabled' } satisfies EnglishPlural,
+  'count.sendersListed': {
+    one: '{listed} of {n} sender IP listed',
+    other: '{listed} of {n} sender IPs listed',
+  } satisfies EnglishPlural,
+  'count.poolLists': 'lists: {missing}',
+  'count.foundNotChecked': {
+    one: '{n} address found, none checked yet',
+    other: '{n} addresses found, none checked yet',
   } satisfies EnglishPlural,
   'count.noneAnswered': 'no list answered',
   'count.found': { one: '{n} address found', other: '{n} addresses found' } satisfies EnglishPlural,
@@ -98,6 +112,14 @@ export const en = {
     one: 'the {n} address checked is not listed',
     other: 'none of the {n} addresses checked is listed',
   } satisfies EnglishPlural,
+
+  'sentence.scored': '{target}: {verdict}, score {score}/100; {findings}.',
+  'sentence.plain': '{target}: {verdict}; {findings}.',
+  'sentence.found': '{target}: {findings}.',
+  'sentence.verdict.good': 'good',
+  'sentence.verdict.fair': 'fair',
+  'sentence.verdict.poor': 'poor',
+  'sentence.verdict.unknown': 'unknown',
 
   'result.checkedAt': 'Checked',
   'result.factors': 'What moved the score',
@@ -123,20 +145,29 @@ export const en = {
     one: '{n} sender address checked on the IP blocklists',
     other: '{n} sender addresses checked on the IP blocklists',
   } satisfies EnglishPlural,
-  'result.notChecked': 'Not checked (ranges, or past the first 16): {list}',
+  'result.notChecked': 'Not checked (past the first 16): {list}',
+  'result.senderTotal': 'The first {shown} of {n} sender addresses.',
+  'result.ranges': 'Sender ranges',
+  'result.rangeSize': {
+    one: '{n} address',
+    other: '{n} addresses',
+  } satisfies EnglishPlural,
+  'result.rangesNotChecked':
+    'Ranges are not checked address by address: a blocklist is asked about one address at a time. Check the addresses of a range that send mail with the IP check.',
+  'result.more': {
+    one: 'and {n} more',
+    other: 'and {n} more',
+  } satisfies EnglishPlural,
   'result.noSenders': 'No sender addresses were found.',
-  'result.exists.false': 'This domain does not exist (NXDOMAIN).',
+  'result.notes': 'Notes',
   'result.spf': 'SPF',
   'result.dmarc': 'DMARC',
   'result.mx': 'Mail exchangers (MX)',
   'result.noRecord': 'none',
   'result.policy': 'policy {policy}',
+  'result.dmarcFrom': 'the record of the organisational domain {domain} applies',
   'result.poolAddresses': 'Addresses found',
   'result.poolChecked': 'Checked addresses',
-  'result.excluded': {
-    one: '{n} non-public address was left out.',
-    other: '{n} non-public addresses were left out.',
-  } satisfies EnglishPlural,
   'result.rounds': {
     one: 'Asked {queries} times in {n} round.',
     other: 'Asked {queries} times in {n} rounds.',
@@ -147,7 +178,8 @@ export const en = {
   'status.clean': 'not listed',
   'status.error': 'error',
   'status.timeout': 'no answer in time',
-  'status.disabled': 'disabled (failed its self-test)',
+  'status.disabled': 'disabled (no self-test passed)',
+  'status.onHold': 'on hold (stopped answering; not asked)',
 
   'fcrdns.pass': 'pass: a PTR name resolves back to the address',
   'fcrdns.fail': 'fail: no PTR name resolves back to the address',
@@ -179,6 +211,8 @@ export const en = {
   'stop.sources_failed': 'The name servers kept failing.',
   'stop.deadline': 'Discovery stopped at its time limit; the pool may have more addresses.',
   'stop.query_budget': 'Discovery stopped at its query budget; the pool may have more addresses.',
+  'stop.address_limit':
+    'Discovery stopped at {max} addresses, as many as one check takes; the pool may have more.',
 
   'share.heading': '{tool} {target}',
   'share.title': '{tool} {target} – {site}',
@@ -194,6 +228,10 @@ export const en = {
   'share.copy': 'Copy',
   'share.copied': 'Copied',
   'share.cardAlt': 'Result card: {description}',
+  'share.lookAlike':
+    'Shown in its ASCII form: its Unicode form, {unicode}, mixes {scripts} letters in one label, as names made to look like another name do.',
+  'share.lookAlike.several': 'several',
+  'list.and': ' and ',
 
   'notFound.title': 'Result not found',
   'notFound.text': {

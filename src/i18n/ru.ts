@@ -71,23 +71,56 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'score.label': 'Оценка',
   'score.value': '{score}/100',
 
-  'count.listed': {
-    one: 'найден в {listed} из {n} ответившего списка',
-    few: 'найден в {listed} из {n} ответивших списков',
-    many: 'найден в {listed} из {n} ответивших списков',
-    other: 'найден в {listed} из {n} ответивших списков',
+  'count.lists': {
+    one: '{n} списка',
+    few: '{n} списков',
+    many: '{n} списков',
+    other: '{n} списка',
   },
-  'count.clean': {
-    one: 'не найден ни в одном из {n} ответившего списка',
-    few: 'не найден ни в одном из {n} ответивших списков',
-    many: 'не найден ни в одном из {n} ответивших списков',
-    other: 'не найден ни в одном из {n} ответивших списков',
+  'count.listsThatAnswered': {
+    one: '{n} ответившего списка',
+    few: '{n} ответивших списков',
+    many: '{n} ответивших списков',
+    other: '{n} ответившего списка',
+  },
+  'count.listedOn': 'внесён в {listed} из {lists}',
+  'count.notListedOn': 'не внесён ни в один из {lists}',
+  'count.informational': {
+    one: '{n} список отмечает его только для сведения',
+    few: '{n} списка отмечают его только для сведения',
+    many: '{n} списков отмечают его только для сведения',
+    other: '{n} списка отмечают его только для сведения',
   },
   'count.unanswered': {
     one: '{n} не ответил',
     few: '{n} не ответили',
     many: '{n} не ответили',
     other: '{n} не ответили',
+  },
+  'count.onHold': {
+    one: '{n} приостановлен',
+    few: '{n} приостановлены',
+    many: '{n} приостановлено',
+    other: '{n} приостановлено',
+  },
+  'count.disabled': {
+    one: '{n} отключён',
+    few: '{n} отключены',
+    many: '{n} отключено',
+    other: '{n} отключено',
+  },
+  'count.sendersListed': {
+    one: 'в списках {listed} из {n} IP-адреса отправителя',
+    few: 'в списках {listed} из {n} IP-адресов отправителя',
+    many: 'в списках {listed} из {n} IP-адресов отправителя',
+    other: 'в списках {listed} из {n} IP-адреса отправителя',
+  },
+  'count.poolLists': 'списки: {missing}',
+  'count.foundNotChecked': {
+    one: 'найден {n} адрес, ещё не проверен',
+    few: 'найдено {n} адреса, ещё не проверены',
+    many: 'найдено {n} адресов, ещё не проверены',
+    other: 'найдено {n} адреса, ещё не проверены',
   },
   'count.noneAnswered': 'ни один список не ответил',
   'count.found': {
@@ -108,6 +141,14 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     many: 'ни один из {n} проверенных адресов не найден в списках',
     other: 'ни один из {n} проверенных адресов не найден в списках',
   },
+
+  'sentence.scored': '{target}: репутация {verdict}, оценка {score}/100; {findings}.',
+  'sentence.plain': '{target}: репутация {verdict}; {findings}.',
+  'sentence.found': '{target}: {findings}.',
+  'sentence.verdict.good': 'хорошая',
+  'sentence.verdict.fair': 'средняя',
+  'sentence.verdict.poor': 'плохая',
+  'sentence.verdict.unknown': 'неизвестна',
 
   'result.checkedAt': 'Проверено',
   'result.factors': 'Что повлияло на оценку',
@@ -135,22 +176,33 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     many: '{n} адресов отправителя проверены по IP-спискам',
     other: '{n} адреса отправителя проверены по IP-спискам',
   },
-  'result.notChecked': 'Не проверены (диапазоны или сверх первых 16): {list}',
+  'result.notChecked': 'Не проверены (сверх первых 16): {list}',
+  'result.senderTotal': 'Первые {shown} из {n} адресов отправителя.',
+  'result.ranges': 'Диапазоны отправителя',
+  'result.rangeSize': {
+    one: '{n} адрес',
+    few: '{n} адреса',
+    many: '{n} адресов',
+    other: '{n} адреса',
+  },
+  'result.rangesNotChecked':
+    'Диапазоны не проверяются по адресам: список блокировки спрашивают об одном адресе за раз. Адреса диапазона, с которых уходит почта, проверьте проверкой IP.',
+  'result.more': {
+    one: 'и ещё {n}',
+    few: 'и ещё {n}',
+    many: 'и ещё {n}',
+    other: 'и ещё {n}',
+  },
   'result.noSenders': 'Адреса отправителей не найдены.',
-  'result.exists.false': 'Такого домена нет (NXDOMAIN).',
+  'result.notes': 'Примечания',
   'result.spf': 'SPF',
   'result.dmarc': 'DMARC',
   'result.mx': 'Почтовые серверы (MX)',
   'result.noRecord': 'нет',
   'result.policy': 'политика {policy}',
+  'result.dmarcFrom': 'действует запись организационного домена {domain}',
   'result.poolAddresses': 'Найденные адреса',
   'result.poolChecked': 'Проверенные адреса',
-  'result.excluded': {
-    one: 'Не учтён {n} непубличный адрес.',
-    few: 'Не учтены {n} непубличных адреса.',
-    many: 'Не учтено {n} непубличных адресов.',
-    other: 'Не учтено {n} непубличного адреса.',
-  },
   'result.rounds': {
     one: 'Запросов: {queries}, раундов: {n}.',
     few: 'Запросов: {queries}, раундов: {n}.',
@@ -163,7 +215,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'status.clean': 'не в списке',
   'status.error': 'ошибка',
   'status.timeout': 'нет ответа вовремя',
-  'status.disabled': 'отключён (не прошёл самопроверку)',
+  'status.disabled': 'отключён (самопроверка не пройдена)',
+  'status.onHold': 'приостановлен (перестал отвечать; не опрашивается)',
 
   'fcrdns.pass': 'да: имя PTR указывает обратно на адрес',
   'fcrdns.fail': 'нет: ни одно имя PTR не указывает обратно на адрес',
@@ -195,6 +248,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'stop.sources_failed': 'DNS-серверы раз за разом не отвечали.',
   'stop.deadline': 'Поиск остановлен по времени; у пула могут быть ещё адреса.',
   'stop.query_budget': 'Поиск остановлен по лимиту запросов; у пула могут быть ещё адреса.',
+  'stop.address_limit':
+    'Поиск остановлен на {max} адресах — столько берёт одна проверка; у пула могут быть ещё адреса.',
 
   'share.heading': '{tool} {target}',
   'share.title': '{tool} {target} – {site}',
@@ -210,6 +265,10 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'share.copy': 'Копировать',
   'share.copied': 'Скопировано',
   'share.cardAlt': 'Карточка результата: {description}',
+  'share.lookAlike':
+    'Показано в форме ASCII: его форма Юникода, {unicode}, смешивает в одной метке буквы разных письменностей ({scripts}) — так выглядят имена, подделанные под другие.',
+  'share.lookAlike.several': 'нескольких',
+  'list.and': ' и ',
 
   'notFound.title': 'Результат не найден',
   'notFound.text': {

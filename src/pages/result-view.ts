@@ -9,6 +9,7 @@ import type {
   PoolDiscoverResult,
   ScoreFactor,
 } from '../reputation/result-schemas.js';
+import { findingsOf, sentenceOf } from '../share/count-texts.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { Html } from './layout.js';
 
@@ -30,56 +31,16 @@ export interface ResultContext {
   summary: ShareSummary;
 }
 
+/** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
+const maxAddressesShown = 64;
+
 function capitalise(text: string, lang: Lang): string {
   return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
 }
 
-/** `listed on 2 of 16 lists that answered; 2 did not answer`. */
-function listCounts(listed: number, answered: number, total: number, t: Translate): string {
-  if (answered === 0) return t('count.noneAnswered');
-  const counts = [
-    listed > 0 ? t('count.listed', { listed, n: answered }) : t('count.clean', { n: answered }),
-  ];
-  if (total > answered) counts.push(t('count.unanswered', { n: total - answered }));
-  return counts.join('; ');
-}
-
-function poolCounts(result: PoolCheckResult, t: Translate): string {
-  return result.listed > 0
-    ? t('count.poolListed', { listed: result.listed, n: result.checked })
-    : t('count.poolClean', { n: result.checked });
-}
-
-/** What the result comes to, in a phrase: the page's sentence and the link previews' description. */
-export function headline(view: ToolResult, t: Translate): string {
-  switch (view.tool) {
-    case 'ip': {
-      const score = view.result.ip_score;
-      return listCounts(score.listed, score.answered, score.total, t);
-    }
-    case 'domain': {
-      const { domain_score: score, addresses } = view.result;
-      const counts = [listCounts(score.listed, score.answered, score.total, t)];
-      if (addresses.checked > 0) {
-        counts.push(t('count.poolListed', { listed: addresses.listed, n: addresses.checked }));
-      }
-      return counts.join('; ');
-    }
-    case 'pool':
-      return view.result.kind === 'discover'
-        ? t('count.found', { n: view.result.ips.length })
-        : poolCounts(view.result, t);
-  }
-}
-
-/** `192.0.3.20: Poor, 0/100; listed on 3 of 18 lists that answered.` */
-export function describeResult(view: ToolResult, context: ResultContext): string {
-  const { t, summary } = context;
-  const about = headline(view, t);
-  if (view.tool === 'pool' && view.result.kind === 'discover')
-    return `${summary.target}: ${about}.`;
-  const score = summary.score === null ? '' : `, ${t('score.value', { score: summary.score })}`;
-  return `${summary.target}: ${t(`verdict.${summary.verdict}`)}${score}; ${about}.`;
+/** `192.0.3.20: Poor, 0/100; listed on 3 of 18 lists that answered.` (src/share/count-texts.ts) */
+export function describeResult(context: ResultContext): string {
+  return sentenceOf(context.summary, context.t);
 }
 
 export function resultView(view: ToolResult, context: ResultContext): Html {
@@ -113,7 +74,7 @@ export function resultView(view: ToolResult, context: ResultContext): Html {
             >`
       }
     </div>
-    <p class="sentence">${capitalise(headline(view, t), lang)}.</p>
+    <p class="sentence">${capitalise(findingsOf(summary, t), lang)}.</p>
     <p class="checked">
       ${t('result.checkedAt')}
       <time datetime="${summary.checkedAt}">${formatDate(lang, summary.checkedAt)}</time>
@@ -188,7 +149,9 @@ function listsTable(heading: string, lists: readonly ListResult[], { t }: Result
   const row = (list: ListResult) =>
     html`<tr>
       <td>${list.name} <span class="note">${list.zone}</span></td>
-      <td class="status-${list.status}">${t(`status.${list.status}`)}</td>
+      <td class="status-${list.status}">
+        ${list.on_hold ? t('status.onHold') : t(`status.${list.status}`)}
+      </td>
       <td>
         ${listDetail(list)}
         ${
@@ -241,7 +204,10 @@ function ipDetails(result: IpCheckResult, context: ResultContext): Html {
       <dt>${t('result.address')}</dt>
       <dd>${result.ip}</dd>
       <dt>${t('result.ptr')}</dt>
-      <dd>${rdns.names.length > 0 ? rdns.names.join(', ') : t('result.noPtr')}</dd>
+      <dd>
+        ${rdns.names.length > 0 ? rdns.names.join(', ') : t('result.noPtr')}
+        ${moreThanShown(rdns.names.length, rdns.names_total, t)}
+      </dd>
       <dt>${t('result.fcrdns')}</dt>
       <dd class="status-${rdns.fcrdns === 'pass' ? 'clean' : 'error'}">
         ${t(`fcrdns.${rdns.fcrdns}`)}
@@ -252,7 +218,8 @@ function ipDetails(result: IpCheckResult, context: ResultContext): Html {
         ? html`<h2>${t('result.addresses')}</h2>
             <ul class="addresses">
               ${score.addresses.map((address) => html`<li>${address}</li>`)}
-            </ul>`
+            </ul>
+            ${moreThanShown(score.addresses.length, score.addresses_total, t)}`
         : ''
     }
     ${listsTable(t('result.lists'), score.lists, context)}`;
@@ -295,18 +262,35 @@ function addressesTable(addresses: readonly AddressSummary[], { t }: ResultConte
   </table>`;
 }
 
+/** `and 12 more`, when a result lists fewer items than there are. */
+function moreThanShown(shown: number, total: number | undefined, t: Translate): string {
+  return total !== undefined && total > shown ? t('result.more', { n: total - shown }) : '';
+}
+
+/** The first items of a list, and how many more there are. */
+function shortList(items: readonly string[], max: number, t: Translate): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} ${t('result.more', { n: items.length - max })}` : shown;
+}
+
 function domainDetails(result: DomainCheckResult, context: ResultContext): Html {
   const { t } = context;
   const { spf, dmarc } = result;
-  return html`${result.exists ? '' : html`<p class="error">${t('result.exists.false')}</p>`}
-    ${factorsTable(result.domain_score.factors, context)}
+  return html`${factorsTable(result.domain_score.factors, context)}
     <h2>${t('result.senderIps')}</h2>
     ${
       result.ips.length === 0
         ? html`<p class="note">${t('result.noSenders')}</p>`
         : html`<ul class="addresses">
-            ${result.ips.map((ip) => html`<li>${ip}</li>`)}
-          </ul>`
+              ${result.ips.slice(0, maxAddressesShown).map((ip) => html`<li>${ip}</li>`)}
+            </ul>
+            ${
+              result.ips_total > maxAddressesShown
+                ? html`<p class="note">
+                    ${t('result.senderTotal', { shown: maxAddressesShown, n: result.ips_total })}
+                  </p>`
+                : ''
+            }`
     }
     ${
       result.addresses.results.length > 0
@@ -317,8 +301,25 @@ function domainDetails(result: DomainCheckResult, context: ResultContext): Html 
     ${
       result.addresses.not_checked.length > 0
         ? html`<p class="note">
-            ${t('result.notChecked', { list: result.addresses.not_checked.join(', ') })}
+            ${t('result.notChecked', {
+              list: shortList(result.addresses.not_checked, maxAddressesShown, t),
+            })}
           </p>`
+        : ''
+    }
+    ${
+      result.ranges.length > 0
+        ? html`<h2>${t('result.ranges')}</h2>
+            <ul class="addresses">
+              ${result.ranges.slice(0, maxAddressesShown).map(
+                (range) =>
+                  html`<li>
+                    ${range.network}
+                    <span class="note">${t('result.rangeSize', { n: range.size })}</span>
+                  </li>`,
+              )}
+            </ul>
+            <p class="note">${t('result.rangesNotChecked')}</p>`
         : ''
     }
     <h2>${t('result.spf')}, ${t('result.dmarc')}, MX</h2>
@@ -332,6 +333,13 @@ function domainDetails(result: DomainCheckResult, context: ResultContext): Html 
       <dd>
         ${dmarc.record === null ? t(`dmarc.${dmarc.status}`) : html`<code>${dmarc.record}</code>`}
         ${dmarc.policy ? html`<br />${t('result.policy', { policy: dmarc.policy })}` : ''}
+        ${
+          dmarc.applied === 'organizational' && dmarc.domain
+            ? html`<br /><span class="note"
+                  >${t('result.dmarcFrom', { domain: dmarc.domain })}</span
+                >`
+            : ''
+        }
       </dd>
       <dt>${t('result.mx')}</dt>
       <dd>
@@ -346,6 +354,14 @@ function domainDetails(result: DomainCheckResult, context: ResultContext): Html 
         }
       </dd>
     </dl>
+    ${
+      result.notes.length > 0
+        ? html`<h2>${t('result.notes')}</h2>
+            <ul>
+              ${result.notes.map((note) => html`<li>${note}</li>`)}
+            </ul>`
+        : ''
+    }
     ${listsTable(t('result.domainLists'), result.domain_score.lists, context)}`;
 }
 
@@ -364,9 +380,8 @@ function discoverDetails(result: PoolDiscoverResult, { t }: ResultContext): Html
         : ''
     }
     <p class="note">
-      ${t(`stop.${result.stopReason}`)}
+      ${t(`stop.${result.stopReason}`, { max: result.ips.length })}
       ${t('result.rounds', { n: result.rounds, queries: result.queries })}
-      ${result.excludedNonPublic > 0 ? t('result.excluded', { n: result.excludedNonPublic }) : ''}
     </p>`;
 }
 

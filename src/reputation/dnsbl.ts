@@ -1,9 +1,9 @@
-import type { Resolver } from '../dns/index.js';
+import type { DnsStatus, Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
+import type { ListResult } from './result-schemas.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';
-import type { ListResult } from './result-schemas.js';
 
 /**
  * The DNSBL engine: every zone of a check asked at once, each answer read through the zone's code
@@ -18,7 +18,13 @@ export interface DnsblReport {
   listed: number;
   /** Lists that gave a usable answer (listed or clean). */
   answered: number;
-  /** Lists asked or disabled: every zone of the list of that type. */
+  /** Lists asked that gave no usable answer (timeout, SERVFAIL, an error code). */
+  not_answered: number;
+  /** Lists on hold: they stopped answering and were not asked. */
+  on_hold: number;
+  /** Lists not used: failed or not yet passed their self-test. */
+  disabled: number;
+  /** Every zone of the list of that type: answered + not_answered + on_hold + disabled. */
   total: number;
 }
 
@@ -28,14 +34,30 @@ export interface DnsblEngine {
   check(target: DnsblTarget, deadline: Deadline): Promise<DnsblReport>;
 }
 
+/**
+ * Whether a list may be asked now (zone-monitor.ts decides): only an `active` list is proven to
+ * answer honestly, so only its NXDOMAIN is "clean".
+ */
+export type ListGate =
+  | { state: 'active' }
+  | { state: 'on_hold'; reason: string }
+  | { state: 'disabled'; reason: string };
+
 export interface DnsblEngineOptions {
   resolver: Resolver;
   zones: readonly DnsblZone[];
-  /** Why a zone is disabled (failed self-test), or undefined when it is in use. */
-  disabledReason: (zone: DnsblZone) => string | undefined;
+  /** A list's standing; without it every list is asked and believed (tools and benchmarks). */
+  gate?: (zone: DnsblZone) => ListGate;
+  /**
+   * Each look-up's outcome, once: `timeout` when the check's deadline passed first, else its status
+   * when it settles, even after the check (the hold rule).
+   */
+  onLookup?: (zone: DnsblZone, status: DnsStatus) => void;
   /** Spamhaus Data Query Service key; never shown in any result or message. */
   spamhausDqsKey?: string;
 }
+
+const believed: ListGate = { state: 'active' };
 
 /** The name a zone is asked under: Spamhaus zones move to DQS when a key is configured. */
 export function queryZone(zone: DnsblZone, spamhausDqsKey?: string): string {
@@ -50,7 +72,7 @@ function targetLabel(target: DnsblTarget): string {
 }
 
 export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
-  const { resolver, zones, disabledReason, spamhausDqsKey } = options;
+  const { resolver, zones, gate, onLookup, spamhausDqsKey } = options;
   // Worked out once, not once per query of every check.
   const zonesByType = {
     ip: zones.filter((zone) => zone.type === 'ip'),
@@ -71,11 +93,30 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
       status: 'clean',
       ...(zone.delistUrl ? { delist_url: zone.delistUrl } : {}),
     };
-    const disabled = disabledReason(zone);
-    if (disabled !== undefined) return { ...base, status: 'disabled', error: disabled };
+    const standing = gate ? gate(zone) : believed;
+    if (standing.state === 'disabled')
+      return { ...base, status: 'disabled', error: standing.reason };
+    if (standing.state === 'on_hold') {
+      return { ...base, status: 'timeout', on_hold: true, error: standing.reason };
+    }
 
     const name = `${label}.${askedZone.get(zone)}`;
-    const outcome = await deadline.race(resolver.query(name, 'A'), null);
+    const lookup = resolver.query(name, 'A', deadline.queryOptions);
+    // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
+    // answer in time for the check), else with its outcome, even one that comes after the check.
+    let told = false;
+    const tell = (status: DnsStatus) => {
+      if (told || !onLookup) return;
+      told = true;
+      onLookup(zone, status);
+    };
+    if (onLookup)
+      lookup.then(
+        (answered) => tell(answered.status),
+        () => undefined,
+      );
+    const outcome = await deadline.race(lookup, null);
+    if (outcome === null) tell('timeout');
     if (outcome === null || outcome.status === 'timeout') {
       return { ...base, status: 'timeout', error: 'no answer in time' };
     }
@@ -107,7 +148,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
 
   /** The TXT reason is a courtesy: a listing stands without it when it does not come in time. */
   async function fetchReason(name: string, deadline: Deadline): Promise<string | undefined> {
-    const outcome = await deadline.race(resolver.query(name, 'TXT'), null);
+    const outcome = await deadline.race(resolver.query(name, 'TXT', deadline.queryOptions), null);
     if (outcome?.status !== 'answer') return undefined;
     return hideKey(outcome.records.join(' '));
   }
@@ -123,13 +164,20 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
       const lists = await Promise.all(
         zonesByType[target.kind].map((zone) => checkZone(zone, label, deadline)),
       );
-      return {
-        lists,
-        listed: lists.filter((list) => list.status === 'listed').length,
-        answered: lists.filter((list) => list.status === 'listed' || list.status === 'clean')
-          .length,
-        total: lists.length,
-      };
+      return { lists, ...countsOf(lists) };
     },
   };
+}
+
+/** How many lists listed, answered, did not answer, are on hold or disabled. */
+export function countsOf(lists: readonly ListResult[]): Omit<DnsblReport, 'lists'> {
+  const counts = { listed: 0, answered: 0, not_answered: 0, on_hold: 0, disabled: 0 };
+  for (const list of lists) {
+    if (list.status === 'listed') counts.listed++;
+    if (list.status === 'listed' || list.status === 'clean') counts.answered++;
+    else if (list.status === 'disabled') counts.disabled++;
+    else if (list.on_hold) counts.on_hold++;
+    else counts.not_answered++;
+  }
+  return { ...counts, total: lists.length };
 }

@@ -1,27 +1,44 @@
 import type { Resolver } from '../dns/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
+import { createCheckDns } from './check-dns.js';
+import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
-import type { DnsblEngine } from './dnsbl.js';
-import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
+import type { DnsblEngine, ListResult } from './dnsbl.js';
+import { noPublicAddress } from './host-address.js';
+import {
+  clip,
+  maxListedAddresses,
+  maxListedTerms,
+  maxRecordChars,
+  maxTermChars,
+} from './result-limits.js';
+import type { DomainCheckResult, SpfSummary } from './result-schemas.js';
 import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
-import { discoverSenderIps } from './sender-ips.js';
+import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from './spf.js';
-import type { DomainCheckResult } from './result-schemas.js';
 
 /**
  * The domain tool's check: the domain's sender IPs (SPF + MX), the domain itself on the domain
  * lists, and a DNSBL summary of its single sender addresses, scored like an IP.
  */
 
-export type { DomainCheckResult, DomainScore } from './result-schemas.js';
-
 /** Sender addresses checked per domain: enough for a typical ESP setup, bounded for the lists' sake. */
 export const maxAddressesChecked = 16;
+
+/**
+ * Queries a domain check may send while following the domain's records (SPF, MX, A, DMARC); its
+ * DNSBL queries are bounded apart, by the zones and `maxAddressesChecked`. The SPF limits (RFC
+ * 7208 §4.6.4: 10 DNS-querying terms, 10 hosts per mx) allow about 120 lookups, the prefetch
+ * about as many again, MX, A and DMARC 13: a sound domain never comes near it.
+ */
+export const domainQueryBudget = 256;
 
 /** What a listed sender address costs the domain (poor: it carries a major listing), capped in sum. */
 const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
 const spfPenalty = 10;
 const dmarcPenalty = 5;
+
+export type { DomainCheckResult, DomainScore, SpfSummary } from './result-schemas.js';
 
 export interface DomainCheckDeps {
   resolver: Resolver;
@@ -31,7 +48,12 @@ export interface DomainCheckDeps {
 }
 
 export type DomainCheckOutcome =
-  { ok: true; result: DomainCheckResult } | { ok: false; error: 'dns_unavailable'; reason: string };
+  | { ok: true; result: DomainCheckResult }
+  | { ok: false; error: 'dns_unavailable' | 'invalid_target'; reason: string };
+
+const rangesNotChecked =
+  'not checked: a DNSBL is asked about one address at a time, and a range stands for many; ' +
+  'check the addresses of a range that send mail with POST /ip/v1';
 
 export async function checkDomain(
   deps: DomainCheckDeps,
@@ -39,21 +61,32 @@ export async function checkDomain(
 ): Promise<DomainCheckOutcome> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
+    const dns = createCheckDns(deps.resolver, deadline, domainQueryBudget);
     // Discovery gets most of the budget; the address checks that follow it need one more round trip.
     const discoveryMs = Math.round(deps.deadlineMs * 0.6);
     const [senders, domainReport] = await Promise.all([
-      discoverSenderIps(deps.resolver, domain.name, { deadlineMs: discoveryMs }),
+      discoverSenderIps(dns, domain.name, { deadlineMs: discoveryMs, within: deadline }),
       deps.dnsbl.check({ kind: 'domain', name: domain.name }, deadline),
     ]);
-    // Neither its SPF nor its MX lookup answered: nothing can be said about the domain.
+    // A lookup of the domain's own records failed: nothing sure can be said about it. Lookups of
+    // names its records point to are the domain's doing, and part of its result.
+    const ownLookupFailed =
+      senders.spf.status === 'unavailable' ||
+      senders.lookupFailures.some((failure) => failure.name === domain.name);
     if (
       senders.spf.status === 'unavailable' &&
-      senders.lookupFailures.some((f) => f.type === 'MX')
+      senders.lookupFailures.some((f) => f.type === 'MX' && f.name === domain.name)
     ) {
       return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
     }
-    const singles = senders.ips.filter((entry) => isDottedQuad(entry) && isPublicIpv4(entry));
-    const checked = singles.slice(0, maxAddressesChecked);
+    if (senders.ipsTotal === 0 && senders.rangesTotal === 0) {
+      if (ownLookupFailed) {
+        return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
+      }
+      // One answer for a domain that does not exist, has no address, or only internal ones.
+      return { ok: false, error: 'invalid_target', reason: noPublicAddress(domain.name) };
+    }
+    const checked = senders.ips.slice(0, maxAddressesChecked);
     // Every address at once: taken a few at a time, the later ones would find the shared deadline
     // spent by a list that does not answer. The resolver's in-flight cap bounds the queries.
     const results = await Promise.all(
@@ -63,17 +96,17 @@ export async function checkDomain(
     const factors = [
       ...listingFactors(domainReport),
       ...senderIpFactors(results),
-      ...(senders.exists ? spfFactors(senders.spf) : []),
-      ...(senders.exists && !senders.dmarc.present
-        ? [
+      ...spfFactors(senders.spf),
+      ...(senders.dmarc.present
+        ? []
+        : [
             {
               kind: 'dmarc' as const,
               source: 'DMARC',
               detail: 'no DMARC record',
               points: -dmarcPenalty,
             },
-          ]
-        : []),
+          ]),
     ];
     const score = scoreFrom(factors, {
       answered: domainReport.answered,
@@ -84,36 +117,92 @@ export async function checkDomain(
     if (score.verdict === 'good' && results.some((address) => address.verdict === 'poor')) {
       score.verdict = 'fair';
     }
-    // A domain that does not exist sends no mail: there is nothing good to say about it.
-    if (!senders.exists && score.verdict !== 'poor') score.verdict = 'unknown';
     const result: DomainCheckResult = {
       domain: domain.name,
       ...(domain.display !== domain.name ? { display: domain.display } : {}),
       ips: senders.ips,
-      exists: senders.exists,
-      ip6: senders.spf.ip6,
+      ips_total: senders.ipsTotal,
+      ips_truncated: senders.ips.length < senders.ipsTotal,
+      ranges: senders.ranges,
+      ranges_total: senders.rangesTotal,
+      exists: true,
+      ip6: senders.ip6,
+      ip6_total: senders.ip6Total,
       mx: senders.mx,
-      spf: senders.spf,
+      mx_total: senders.mxTotal,
+      spf: spfSummary(senders.spf),
       dmarc: senders.dmarc,
       domain_score: {
         ...score,
         listed: domainReport.listed,
         answered: domainReport.answered,
+        not_answered: domainReport.not_answered,
+        on_hold: domainReport.on_hold,
+        disabled: domainReport.disabled,
         total: domainReport.total,
+        summary: domainSummary(domainReport.lists, results),
         lists: domainReport.lists,
       },
       addresses: {
         checked: results.length,
         listed: results.filter((result) => result.listed > 0).length,
-        not_checked: senders.ips.filter((entry) => !checked.includes(entry)),
+        not_checked: senders.ips.slice(checked.length),
+        ranges: { checked: 0, how: rangesNotChecked },
         results,
       },
+      notes: notesOf(senders, dns.exhausted),
       checked_at: deps.now().toISOString(),
     };
     return { ok: true, result };
   } finally {
     deadline.clear();
   }
+}
+
+function notesOf(senders: SenderIps, budgetSpent: boolean): string[] {
+  const notes: string[] = [];
+  if (senders.mxTotal > maxMxHosts) {
+    notes.push(
+      `Looked up the ${maxMxHosts} most preferred of ${senders.mxTotal} MX hosts (RFC 7208 §4.6.4 allows an mx term 10).`,
+    );
+  }
+  if (senders.ipsTotal > maxListedAddresses) {
+    notes.push(`Lists the first ${maxListedAddresses} of ${senders.ipsTotal} sender addresses.`);
+  }
+  if (budgetSpent) {
+    notes.push(
+      `Stopped following the domain's records after ${domainQueryBudget} DNS queries; what was left is reported as not answered.`,
+    );
+  }
+  return notes;
+}
+
+function spfSummary(spf: SpfExpansion): SpfSummary {
+  const { ip4: _ip4, ip6: _ip6, record, nonPass, error, ...rest } = spf;
+  const shown = record === null ? null : clip(record, maxRecordChars);
+  return {
+    ...rest,
+    // A syntax error quotes the offending text, which may be most of a 60 KB record.
+    ...(error && {
+      error: {
+        ...error,
+        reason: clip(error.reason, maxRecordChars),
+        term: error.term === null ? null : clip(error.term, maxTermChars),
+      },
+    }),
+    record: shown,
+    ...(shown !== record ? { recordTruncated: true } : {}),
+    nonPass: nonPass.slice(0, maxListedTerms),
+    ...(nonPass.length > maxListedTerms ? { nonPassTotal: nonPass.length } : {}),
+  };
+}
+
+/** The domain lists' counts, then how many of the sender addresses checked are listed. */
+function domainSummary(lists: ListResult[], addresses: AddressSummary[]): string {
+  const listedAddresses = addresses.filter((address) => address.listed > 0).length;
+  const senders =
+    addresses.length === 0 ? [] : [`${listedAddresses} of ${addresses.length} sender IPs listed`];
+  return [describeCoverage(coverageOf(lists)), ...senders].join('; ');
 }
 
 function senderIpFactors(results: AddressSummary[]): ScoreFactor[] {

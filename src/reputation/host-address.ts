@@ -10,22 +10,27 @@ export type HostAddresses =
   | { ok: true; addresses: string[] }
   | { ok: false; error: 'invalid_target' | 'dns_unavailable'; reason: string };
 
+/**
+ * The one answer about a name with no public address, whatever the reason: a name that does not
+ * exist, one without A records and one that resolves only to internal addresses must read the
+ * same, or the service tells a caller which internal names exist (docs/checks.md).
+ */
+export function noPublicAddress(name: string): string {
+  return `${name} has no public IPv4 address`;
+}
+
 export async function publicAddressesOf(resolver: Resolver, name: string): Promise<HostAddresses> {
   const outcome = await resolver.query(name, 'A');
   switch (outcome.status) {
-    case 'answer': {
-      const addresses = [...new Set(outcome.records)].filter(isPublicIpv4).sort(compareIpv4);
-      if (addresses.length > 0) return { ok: true, addresses };
-      return {
-        ok: false,
-        error: 'invalid_target',
-        reason: `${name} resolves only to non-public addresses`,
-      };
-    }
+    case 'answer':
     case 'nxdomain':
-      return { ok: false, error: 'invalid_target', reason: `${name} does not exist` };
-    case 'nodata':
-      return { ok: false, error: 'invalid_target', reason: `${name} has no IPv4 address` };
+    case 'nodata': {
+      const addresses = [...new Set(outcome.status === 'answer' ? outcome.records : [])]
+        .filter(isPublicIpv4)
+        .sort(compareIpv4);
+      if (addresses.length > 0) return { ok: true, addresses };
+      return { ok: false, error: 'invalid_target', reason: noPublicAddress(name) };
+    }
     default:
       return {
         ok: false,

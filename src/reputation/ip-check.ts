@@ -1,11 +1,14 @@
 import type { Resolver } from '../dns/index.js';
+import { createCheckDns } from './check-dns.js';
+import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine, DnsblReport } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
+import { maxAddressesPerHost } from './result-limits.js';
+import type { IpCheckResult } from './result-schemas.js';
 import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
-import type { IpCheckResult } from './result-schemas.js';
 
 /** The IP tool's check: DNSBL fan-out in parallel with PTR then forward A, then the score. */
 
@@ -36,6 +39,12 @@ function heardNothing(report: DnsblReport, rdns: ReverseDns): boolean {
   );
 }
 
+/**
+ * Queries an IP check may send besides its DNSBL queries: the host name's A records. Reverse DNS
+ * keeps to its own bound (one PTR, ten names confirmed).
+ */
+const ipQueryBudget = 4;
+
 export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpCheckOutcome> {
   const deadline = createDeadline(deps.deadlineMs);
   try {
@@ -44,7 +53,8 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
     if (target.kind === 'ipv4') {
       ip = target.address;
     } else {
-      const resolved = await deadline.race(publicAddressesOf(deps.resolver, target.name), {
+      const dns = createCheckDns(deps.resolver, deadline, ipQueryBudget);
+      const resolved = await deadline.race(publicAddressesOf(dns, target.name), {
         ok: false as const,
         error: 'dns_unavailable' as const,
         reason: `could not resolve ${target.name} in time`,
@@ -74,10 +84,17 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
           ...score,
           listed: report.listed,
           answered: report.answered,
+          not_answered: report.not_answered,
+          on_hold: report.on_hold,
+          disabled: report.disabled,
           total: report.total,
+          summary: describeCoverage(coverageOf(report.lists)),
           lists: report.lists,
           rdns,
-          ...(addresses ? { addresses } : {}),
+          ...(addresses ? { addresses: addresses.slice(0, maxAddressesPerHost) } : {}),
+          ...(addresses && addresses.length > maxAddressesPerHost
+            ? { addresses_total: addresses.length }
+            : {}),
           checked_at: deps.now().toISOString(),
         },
       },

@@ -22,6 +22,45 @@ export function isPublicIpv4(address: string): boolean {
   return isDottedQuad(address) && publicRanges.has(ipaddr.IPv4.parse(address).range());
 }
 
+/**
+ * ipaddr.js's RFC 6890 table behind `range()`: name -> [address, prefix] pairs. It is not in the
+ * package's type declarations, but it is what `range()` reads (ipaddr.js 2.x, pinned).
+ */
+type SpecialRangeTable = Record<string, [ipaddr.IPv4, number][]>;
+const specialRanges = (ipaddr.IPv4.prototype as unknown as { SpecialRanges: SpecialRangeTable })
+  .SpecialRanges;
+
+/**
+ * The non-public address space as [first, last] address numbers, blocks that touch merged
+ * (224.0.0.0/4 multicast and 240.0.0.0/4 reserved make one): a network inside one of these holds
+ * no public address, and one that reaches outside all of them holds some.
+ */
+const nonPublicBlocks: [number, number][] = Object.entries(specialRanges)
+  .filter(([name]) => !publicRanges.has(name))
+  .flatMap(([, blocks]) => blocks)
+  .map(([address, prefix]): [number, number] => {
+    const first = ipv4ToNumber(address.toString());
+    return [first, first + 2 ** (32 - prefix) - 1];
+  })
+  .sort((a, b) => a[0] - b[0])
+  .reduce<[number, number][]>((merged, block) => {
+    const previous = merged.at(-1);
+    if (previous && block[0] <= previous[1] + 1) previous[1] = Math.max(previous[1], block[1]);
+    else merged.push(block);
+    return merged;
+  }, []);
+
+/**
+ * Whether the network of `2^(32 - prefix)` addresses from `start` holds any public address: false
+ * for `10.1.0.0/16` or `127.0.0.1`, true for `0.0.0.0/0`. Every non-public block is a /24 or
+ * larger (bar the broadcast address, inside 240.0.0.0/4), so a network of up to 256 addresses is
+ * either all public or all not.
+ */
+export function isPublicNetwork(start: number, prefix: number): boolean {
+  const last = start + 2 ** (32 - prefix) - 1;
+  return !nonPublicBlocks.some(([first, end]) => first <= start && last <= end);
+}
+
 /** RFC 5782 §2.1: an IPv4 address is looked up with its octets reversed, `1.2.3.4` as `4.3.2.1`. */
 export function reversedOctets(address: string): string {
   return address.split('.').reverse().join('.');
@@ -29,9 +68,13 @@ export function reversedOctets(address: string): string {
 
 /** The address as an unsigned 32-bit number, for numeric sorting and range arithmetic. */
 export function ipv4ToNumber(address: string): number {
-  return ipaddr.IPv4.parse(address)
-    .toByteArray()
-    .reduce((sum, octet) => sum * 256 + octet, 0);
+  // Dotted quads (every address DNS answers and SPF terms hold) without a parser: a record of
+  // thousands of ip4 terms is read in a few milliseconds.
+  const octets = isDottedQuad(address) ? address.split('.').map(Number) : null;
+  return (octets ?? ipaddr.IPv4.parse(address).toByteArray()).reduce(
+    (sum, octet) => sum * 256 + octet,
+    0,
+  );
 }
 
 export function numberToIpv4(value: number): string {

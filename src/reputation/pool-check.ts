@@ -1,4 +1,4 @@
-import { type AddressSummary, summariseAddress } from './address-summary.js';
+import { type AddressSummary, describeAddressLine, summariseAddress } from './address-summary.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine } from './dnsbl.js';
 import type { PoolCheckResult } from './result-schemas.js';
@@ -36,31 +36,7 @@ export async function checkPoolAddresses(
   }
 }
 
-/**
- * `192.0.3.7: clean (0 of 18 lists)`, `192.0.3.8: listed on 2 of 18: zen.spamhaus.org (SBL),
- * bl.spamcop.net`; lists that did not answer are counted, never read as clean.
- */
+/** One line per address; see `describeAddressLine` (lists that did not answer are never clean). */
 export function describeAddress(summary: AddressSummary): string {
-  const { ip, listed, answered, total } = summary;
-  const unanswered = total - answered;
-  const missing = unanswered > 0 ? `; ${unanswered} did not answer` : '';
-  if (listed > 0) {
-    const where = summary.listings.map((listing) => {
-      const code = shortCode(listing.detail);
-      return code ? `${listing.zone} (${code})` : listing.zone;
-    });
-    return `${ip}: listed on ${listed} of ${total}: ${where.join(', ')}${missing}`;
-  }
-  if (answered === 0) return `${ip}: unknown (no list answered)`;
-  if (unanswered === 0) return `${ip}: clean (0 of ${total} lists)`;
-  return `${ip}: not listed on ${answered} of ${total} lists${missing}`;
-}
-
-/** The short name a list gives its code ("SBL" from "SBL: direct spam source ..."), if it has one. */
-function shortCode(detail: string): string | undefined {
-  const codes = detail
-    .split('; ')
-    .map((meaning) => /^([A-Z][A-Za-z0-9-]{1,11}):/.exec(meaning)?.[1])
-    .filter((code): code is string => code !== undefined);
-  return codes.length > 0 ? [...new Set(codes)].join(', ') : undefined;
+  return describeAddressLine(summary);
 }

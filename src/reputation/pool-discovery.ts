@@ -1,6 +1,7 @@
 import { type DnsOutcome, type Resolver, recordsOf } from '../dns/index.js';
 import { type NameServerOptions, findAuthoritativeServers } from './authoritative-servers.js';
 import { canonicalNameOf } from './canonical-name.js';
+import { createCheckDns } from './check-dns.js';
 import { createDeadline, type Deadline } from './deadline.js';
 import { compareIpv4, isPublicIpv4 } from './ipv4.js';
 import {
@@ -13,6 +14,7 @@ import {
   poolStopReason,
 } from './pool-saturation.js';
 import type { PoolDiscovery } from './result-schemas.js';
+import { isSpecialUseName } from './targets.js';
 
 /**
  * Discovery of the addresses a DNS pool hands out. A pool (round robin, often by region) answers
@@ -21,11 +23,15 @@ import type { PoolDiscovery } from './result-schemas.js';
  * stop turning up.
  */
 
-export type { PoolDiscovery } from './result-schemas.js';
-
 export interface PoolDiscoveryOptions extends SaturationRule, NameServerOptions {
   /** For the whole discovery, finding the name servers included. */
   deadlineMs: number;
+  /**
+   * Discovery stops once it has found this many public addresses (`POOL_MAX_IPS` in service), so
+   * every address it lists can be checked in one pool check, and a self-published "pool" of
+   * thousands of addresses yields no more than one check's worth.
+   */
+  maxAddresses: number;
 }
 
 /**
@@ -39,10 +45,13 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   sightingsPerAddress: 4,
   maxQueries: 200,
   deadlineMs: 4000,
+  maxAddresses: 32,
   nameServerPort: 53,
   allowNonPublicNameServers: false,
   maxAuthoritativeServers: 4,
 };
+
+export type { PoolDiscovery } from './result-schemas.js';
 
 /** A place the pool's A records are asked: the configured resolvers, or one authoritative server. */
 interface Source {
@@ -57,17 +66,11 @@ interface Source {
 /** A source failing this many times in a row is no longer asked: each failure can cost a timeout. */
 const maxConsecutiveFailures = 3;
 
-const timedOut = { status: 'timeout' } as const;
-
-/** Queries not answered by the deadline count as timeouts; after it, none is sent. */
-function boundedBy(resolver: Resolver, deadline: Deadline): Resolver {
-  return {
-    query: (name, type, options) =>
-      deadline.expired
-        ? Promise.resolve(timedOut)
-        : deadline.race(resolver.query(name, type, options), timedOut),
-  };
-}
+/**
+ * Queries besides the samples: an alias chain of 8 links, a walk up the name for its zone's NS
+ * records, and the addresses of at most 13 name servers.
+ */
+const lookupQueries = 64;
 
 function failed(outcome: DnsOutcome<unknown>): boolean {
   return (
@@ -94,7 +97,10 @@ export async function discoverPool(
   const settings = { ...defaultPoolDiscoveryOptions, ...options };
   const deadline = createDeadline(settings.deadlineMs);
   try {
-    return await discoverWithin(boundedBy(resolver, deadline), pool, settings, deadline);
+    // Names under special-use suffixes are never asked, the queries are budgeted, and none is
+    // sent after the deadline.
+    const dns = createCheckDns(resolver, deadline, settings.maxQueries + lookupQueries);
+    return await discoverWithin(dns, pool, settings, deadline);
   } finally {
     deadline.clear();
   }
@@ -107,17 +113,19 @@ async function discoverWithin(
   deadline: Deadline,
 ): Promise<PoolDiscovery> {
   const notes: string[] = [];
-  const canonicalName = await canonicalNameOf(resolver, pool);
+  const alias = await canonicalNameOf(resolver, pool);
+  // An alias into a special-use name (`db.corp.internal`) is neither shown nor followed: on the
+  // service's network it may exist. The configured resolvers still chase it, and any address
+  // they find there that is not public is left out below.
+  const canonicalName = alias !== undefined && !isSpecialUseName(alias) ? alias : undefined;
   const authoritativeName = canonicalName ?? pool;
-  const authoritative = await findAuthoritativeServers(resolver, authoritativeName, settings);
-  if (authoritative.skippedNonPublic > 0) {
-    notes.push(
-      `Skipped ${authoritative.skippedNonPublic} non-public name server address(es) of ${authoritative.zone}: the service does not query internal hosts.`,
-    );
-  }
+  const authoritative =
+    alias === canonicalName
+      ? await findAuthoritativeServers(resolver, authoritativeName, settings)
+      : { servers: [] };
   if (authoritative.servers.length === 0) {
     notes.push(
-      `No usable authoritative name server for ${authoritativeName}: asked the configured resolvers only.`,
+      'No public authoritative name server was found: asked the configured resolvers only.',
     );
   }
 
@@ -134,40 +142,21 @@ async function discoverWithin(
     settings,
     deadline,
   );
-  const { seen, publicAddresses, progress } = sample;
-
-  const addresses = [...publicAddresses].sort(compareIpv4);
-  const excludedNonPublic = seen.size - publicAddresses.size;
-  const exists = !(sample.sawNxdomain && !sample.sawNodata && seen.size === 0);
-  const status = progress.responses === 0 ? 'dns_unavailable' : 'ok';
-  if (status === 'dns_unavailable') {
-    notes.push(`No DNS server responded about ${pool}.`);
-  } else if (!exists) {
-    notes.push(`${pool} does not exist (NXDOMAIN).`);
-  } else if (seen.size === 0) {
-    notes.push(`${pool} exists but has no A records (NODATA).`);
-  } else if (addresses.length === 0) {
-    notes.push(`Every address of ${pool} is non-public; none is listed.`);
+  const { publicAddresses, progress } = sample;
+  const addresses = [...publicAddresses].slice(0, settings.maxAddresses).sort(compareIpv4);
+  if (sample.stopReason === 'address_limit') {
+    notes.push(`Stopped at ${settings.maxAddresses} addresses, as many as one pool check takes.`);
   }
-
   return {
-    status,
+    status: progress.responses === 0 ? 'dns_unavailable' : 'ok',
     pool,
     ...(canonicalName === undefined ? {} : { canonicalName }),
-    exists,
     addresses,
-    excludedNonPublic,
     rounds: progress.rounds,
     queries: progress.queries,
-    failedQueries: sample.failedQueries,
     saturated: sample.stopReason === 'saturated',
     stopReason: sample.stopReason,
-    sources: {
-      resolver: recursive.responded,
-      authoritative: authoritative.servers.filter(
-        (_, index) => authoritativeSources[index]?.responded,
-      ),
-    },
+    sources: { resolver: recursive.responded, authoritative: authoritative.servers.length },
     notes,
   };
 }
@@ -176,10 +165,8 @@ async function discoverWithin(
 interface PoolSample {
   /** Every distinct address, public or not. */
   seen: Set<string>;
+  /** The public ones, in the order found. */
   publicAddresses: Set<string>;
-  sawNxdomain: boolean;
-  sawNodata: boolean;
-  failedQueries: number;
   progress: DiscoveryProgress;
   stopReason: PoolStopReason;
 }
@@ -194,9 +181,6 @@ async function samplePool(
   const sample: Omit<PoolSample, 'stopReason'> = {
     seen: new Set(),
     publicAddresses: new Set(),
-    sawNxdomain: false,
-    sawNodata: false,
-    failedQueries: 0,
     progress: noProgress,
   };
   for (;;) {
@@ -204,6 +188,7 @@ async function samplePool(
     const stopReason = poolStopReason(sample.progress, settings, {
       activeSources: active.length,
       deadlinePassed: deadline.expired,
+      publicAddresses: sample.publicAddresses.size,
     });
     if (stopReason) return { ...sample, stopReason };
 
@@ -224,15 +209,12 @@ async function samplePool(
     };
     for (const { source, outcome } of answers) {
       if (failed(outcome)) {
-        sample.failedQueries++;
         source.consecutiveFailures++;
         continue;
       }
       source.consecutiveFailures = 0;
       source.responded = true;
       round.responses++;
-      sample.sawNxdomain ||= outcome.status === 'nxdomain';
-      sample.sawNodata ||= outcome.status === 'nodata';
       for (const address of recordsOf(outcome)) {
         round.sightings++;
         if (sample.seen.has(address)) continue;

@@ -1,4 +1,5 @@
 import type { PoolStopReason } from './result-schemas.js';
+
 /**
  * When pool discovery stops asking. A pool answers each query with a few of its addresses, so
  * discovery is sampling: it stops once further queries have stopped turning up new addresses
@@ -22,6 +23,8 @@ export interface DiscoveryProgress {
 }
 
 export interface SaturationRule {
+  /** Public addresses after which discovery stops, saturated or not. */
+  maxAddresses: number;
   /** Quiet rounds needed at least before the pool counts as saturated. */
   saturationRounds: number;
   /**
@@ -81,7 +84,7 @@ export const noProgress: DiscoveryProgress = {
 export function poolStopReason(
   progress: DiscoveryProgress,
   rule: SaturationRule,
-  next: { activeSources: number; deadlinePassed: boolean },
+  next: { activeSources: number; deadlinePassed: boolean; publicAddresses: number },
 ): PoolStopReason | undefined {
   // Every response was negative: an answer always carries at least one address.
   if (progress.responses > 0 && progress.addressesSeen === 0) return 'no_addresses';
@@ -92,6 +95,7 @@ export function poolStopReason(
   ) {
     return 'saturated';
   }
+  if (next.publicAddresses >= rule.maxAddresses) return 'address_limit';
   if (next.activeSources === 0) return 'sources_failed';
   if (next.deadlinePassed) return 'deadline';
   if (progress.queries + next.activeSources > rule.maxQueries) return 'query_budget';

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  maxAddressesPerHost,
+  maxListedAddresses,
+  maxListedNames,
+  maxListedNetworks,
+  maxListedTerms,
+  maxRecordChars,
+} from './result-limits.js';
 import { severities } from './zones.js';
 
 /**
@@ -79,7 +87,14 @@ export const listResultSchema = z
       .string()
       .optional()
       .meta({ description: 'The list’s TXT record for a listing (RFC 5782 §2.1).' }),
-    error: z.string().optional().meta({ description: 'Why the status is error or disabled.' }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why the status is error, timeout or disabled.' }),
+    on_hold: z.literal(true).optional().meta({
+      description:
+        'The list is on hold (it stopped answering): reported as a timeout without being asked.',
+    }),
     delist_url: z.string().optional(),
   })
   .meta({ id: 'ListResult', description: 'One list’s answer about the target.' });
@@ -94,7 +109,12 @@ export type Fcrdns = z.infer<typeof fcrdnsSchema>;
 export const reverseDnsSchema = z
   .object({
     ptr: z.string().meta({ description: 'The first PTR name, or "" when there is none.' }),
-    names: z.array(z.string()),
+    names: z
+      .array(z.string())
+      .meta({ description: `The PTR names: the first ${maxListedNames} of them.` }),
+    names_total: z.number().int().optional().meta({
+      description: 'How many PTR names the address has, when more than names lists.',
+    }),
     fcrdns: fcrdnsSchema,
     confirmed: z
       .array(z.string())
@@ -104,14 +124,33 @@ export const reverseDnsSchema = z
   .meta({ id: 'ReverseDns' });
 export type ReverseDns = z.infer<typeof reverseDnsSchema>;
 
-/** What every list-based score reports beside the score: the lists' counts. */
+/**
+ * What every list-based score reports beside the score: the lists' counts, which add up
+ * (answered + not_answered + on_hold + disabled = total), and the same in words.
+ */
 const listCounts = {
   listed: z.number().int().meta({ description: 'Lists that list the target.' }),
   answered: z
     .number()
     .int()
     .meta({ description: 'Lists that gave a usable answer (listed or clean).' }),
-  total: z.number().int().meta({ description: 'Lists asked or disabled.' }),
+  not_answered: z.number().int().meta({
+    description: 'Lists asked that gave no usable answer (timeout, SERVFAIL, an error code).',
+  }),
+  on_hold: z
+    .number()
+    .int()
+    .meta({ description: 'Lists on hold: they stopped answering and were not asked.' }),
+  disabled: z
+    .number()
+    .int()
+    .meta({ description: 'Lists not used: failed or not yet passed their self-test.' }),
+  total: z.number().int().meta({
+    description: 'Every list of that type: answered + not_answered + on_hold + disabled.',
+  }),
+  summary: z.string().meta({
+    description: 'The counts in words: "listed on 2 of 16 lists that answered; 2 did not answer".',
+  }),
 };
 
 export const ipScoreSchema = scoreSchema
@@ -119,8 +158,14 @@ export const ipScoreSchema = scoreSchema
     ...listCounts,
     lists: z.array(listResultSchema),
     rdns: reverseDnsSchema,
-    addresses: z.array(z.string()).optional().meta({
-      description: 'Every public address of a host name target; the first one is checked.',
+    addresses: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description: `The public addresses of a host name target (the first ${maxAddressesPerHost}); the first one is checked.`,
+      }),
+    addresses_total: z.number().int().optional().meta({
+      description: 'How many public addresses the host name has, when more than addresses lists.',
     }),
     checked_at: z.iso.datetime(),
   })
@@ -146,9 +191,17 @@ export const addressSummarySchema = scoreSchema
     ...listCounts,
     listings: z
       .array(
-        z.object({ zone: z.string(), name: z.string(), severity: z.string(), detail: z.string() }),
+        z.object({
+          zone: z.string(),
+          name: z.string(),
+          severity: severitySchema,
+          detail: z.string(),
+        }),
       )
-      .meta({ description: 'The lists that list it, with the meaning of their codes.' }),
+      .meta({
+        description:
+          'The lists that list it, with the meaning of their codes and their most severe listing.',
+      }),
     unanswered: z
       .array(z.object({ zone: z.string(), status: z.string() }))
       .meta({ description: 'Lists that could not answer (timeout, error, disabled).' }),
@@ -160,7 +213,12 @@ export const mailExchangerSchema = z
   .object({
     exchange: z.string(),
     priority: z.number().int(),
-    addresses: z.array(z.string()).meta({ description: 'IPv4 addresses, sorted numerically.' }),
+    addresses: z.array(z.string()).meta({
+      description: `Public IPv4 addresses, sorted numerically: the first ${maxAddressesPerHost}.`,
+    }),
+    addresses_total: z.number().int().optional().meta({
+      description: 'How many public addresses the host has, when more than are listed.',
+    }),
   })
   .meta({ id: 'MailExchanger' });
 export type MailExchanger = z.infer<typeof mailExchangerSchema>;
@@ -174,8 +232,24 @@ export const dmarcRecordSchema = z
       description: 'multiple: several v=DMARC1 records, which RFC 7489 §6.6.3 treats as none.',
     }),
     present: z.boolean(),
-    record: z.string().nullable(),
-    policy: dmarcPolicySchema.nullable().meta({ description: 'The p tag (RFC 7489 §6.3).' }),
+    record: z
+      .string()
+      .nullable()
+      .meta({
+        description: `The record that applies, as published (at most ${maxRecordChars} characters shown).`,
+      }),
+    policy: dmarcPolicySchema.nullable().meta({
+      description:
+        'The policy for mail from the checked domain: the p tag (RFC 7489 §6.3), or for a subdomain covered by its organisational domain’s record, that record’s sp tag when it has one.',
+    }),
+    applied: z.enum(['domain', 'organizational']).nullable().meta({
+      description:
+        'Whose record applies: the domain’s own, or its organisational domain’s (RFC 7489 §6.6.3); null with none.',
+    }),
+    domain: z
+      .string()
+      .nullable()
+      .meta({ description: 'The domain whose _dmarc record applies; null with none.' }),
   })
   .meta({ id: 'DmarcRecord' });
 export type DmarcRecord = z.infer<typeof dmarcRecordSchema>;
@@ -217,6 +291,39 @@ export const spfExpansionSchema = z
   .meta({ id: 'SpfExpansion', description: 'The SPF evaluation (RFC 7208) of the domain.' });
 export type SpfExpansion = z.infer<typeof spfExpansionSchema>;
 
+/** The SPF evaluation as a domain result shows it: its addresses are in `ips`, `ranges`, `ip6`. */
+export const spfSummarySchema = spfExpansionSchema
+  .omit({ ip4: true, ip6: true })
+  .extend({
+    nonPass: z.array(spfTermAtSchema).meta({
+      description: `Mechanisms qualified -, ~ or ?: what they match is no sender (the first ${maxListedTerms}).`,
+    }),
+    nonPassTotal: z.number().int().optional().meta({
+      description: 'How many mechanisms were qualified -, ~ or ?, when more than nonPass lists.',
+    }),
+    recordTruncated: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'The record is longer than shown.' }),
+  })
+  .meta({
+    id: 'SpfSummary',
+    description:
+      'The SPF evaluation (RFC 7208) of the domain; the addresses it authorises are in ips, ranges and ip6.',
+  });
+export type SpfSummary = z.infer<typeof spfSummarySchema>;
+
+/** A sender network of more than 16 addresses, with its size. */
+export const senderRangeSchema = z
+  .object({
+    network: z
+      .string()
+      .meta({ description: 'a.b.c.d/len, host bits cleared.', example: '198.51.100.0/24' }),
+    size: z.number().int().meta({ description: 'Addresses in the range.', example: 256 }),
+  })
+  .meta({ id: 'SenderRange' });
+export type SenderRange = z.infer<typeof senderRangeSchema>;
+
 export const domainScoreSchema = scoreSchema
   .extend({
     ...listCounts,
@@ -234,67 +341,96 @@ export const domainCheckResultSchema = z.object({
     .optional()
     .meta({ description: 'The name as people write it, when it is an IDN.' }),
   ips: z.array(z.string()).meta({
-    description:
-      'Sender IPs: addresses, ranges of up to 16 written out, larger ranges as CIDR; sorted numerically.',
+    description: `Sender IPs: single public IPv4 addresses only (SPF terms of up to 16 addresses written out, MX hosts, the A fallback), sorted numerically; at most ${maxListedAddresses} (see ips_total).`,
   }),
-  exists: z
-    .boolean()
-    .meta({ description: 'False when the domain does not exist (ips is then empty).' }),
-  ip6: z.array(z.string()),
-  mx: z.array(mailExchangerSchema),
-  spf: spfExpansionSchema,
+  ips_total: z.number().int().meta({ description: 'How many single sender addresses were found.' }),
+  ips_truncated: z.boolean().meta({
+    description: `True when ips lists only the first ${maxListedAddresses} of ips_total.`,
+  }),
+  ranges: z.array(senderRangeSchema).meta({
+    description: `SPF networks of more than 16 addresses, with their sizes, sorted; at most ${maxListedNetworks} (see ranges_total). Not checked address by address: addresses.ranges says so.`,
+  }),
+  ranges_total: z.number().int(),
+  exists: z.literal(true).meta({
+    description:
+      'Always true: a domain with no public address is a 400 invalid_target (kept for clients of earlier results).',
+  }),
+  ip6: z.array(z.string()).meta({
+    description: `Public IPv6 networks of the SPF record: the first ${maxListedNetworks}.`,
+  }),
+  ip6_total: z.number().int(),
+  mx: z
+    .array(mailExchangerSchema)
+    .meta({ description: 'The MX hosts looked up: at most 10, most preferred first.' }),
+  mx_total: z.number().int().meta({ description: 'MX records the domain publishes.' }),
+  spf: spfSummarySchema,
   dmarc: dmarcRecordSchema,
   domain_score: domainScoreSchema,
   addresses: z.object({
     checked: z
       .number()
       .int()
-      .meta({ description: 'Single public addresses of ips checked on the IP lists.' }),
+      .meta({ description: 'Single addresses of ips checked on the IP lists (at most 16).' }),
     listed: z.number().int(),
     not_checked: z
       .array(z.string())
-      .meta({ description: 'Ranges, non-public addresses, or past the bound.' }),
+      .meta({ description: 'Addresses of ips not checked: past the bound.' }),
+    ranges: z
+      .object({ checked: z.number().int(), how: z.string() })
+      .meta({ description: 'Ranges are not checked address by address; this says so and why.' }),
     results: z.array(addressSummarySchema),
   }),
+  notes: z
+    .array(z.string())
+    .meta({ description: 'Where a bound cut the check short (MX hosts, addresses, queries).' }),
   checked_at: z.iso.datetime(),
 });
 export type DomainCheckResult = z.infer<typeof domainCheckResultSchema>;
 
 export const poolStopReasonSchema = z
-  .enum(['saturated', 'no_addresses', 'sources_failed', 'deadline', 'query_budget'])
+  .enum([
+    'saturated',
+    'no_addresses',
+    'sources_failed',
+    'deadline',
+    'query_budget',
+    'address_limit',
+  ])
   .meta({
     description:
-      'Why discovery stopped: saturated (no new address for long enough that one still missing would very likely have shown up), no_addresses (NXDOMAIN or NODATA, RFC 2308), sources_failed (every source kept failing), deadline, query_budget.',
+      'Why discovery stopped: saturated (no new address for long enough that one still missing would very likely have shown up), no_addresses (NXDOMAIN or NODATA, RFC 2308), sources_failed (every source kept failing), deadline, query_budget, address_limit (as many public addresses as one pool check takes, POOL_MAX_IPS).',
   });
 export type PoolStopReason = z.infer<typeof poolStopReasonSchema>;
 
 /** What a pool discovery found, as the discover route answers it (beside `ips` and `results`). */
 export const poolDiscoveryFields = {
   pool: z.string(),
-  canonicalName: z
-    .string()
-    .optional()
-    .meta({ description: 'The end of the alias chain, when pool is a CNAME (RFC 1034 §3.6.2).' }),
-  exists: z.boolean(),
-  excludedNonPublic: z
-    .number()
-    .int()
-    .meta({ description: 'Non-public addresses handed out, left out.' }),
+  canonicalName: z.string().optional().meta({
+    description:
+      'The end of the alias chain, when pool is a CNAME (RFC 1034 §3.6.2) to a public name.',
+  }),
   rounds: z.number().int(),
-  queries: z.number().int(),
-  failedQueries: z.number().int(),
+  queries: z.number().int().meta({
+    description: 'A queries about the pool; finding aliases and name servers is not counted.',
+  }),
   saturated: z.boolean(),
   stopReason: poolStopReasonSchema,
-  sources: z.object({ resolver: z.boolean(), authoritative: z.array(z.string()) }),
+  sources: z.object({ resolver: z.boolean(), authoritative: z.number().int() }).meta({
+    description:
+      'Whether the configured resolvers responded, and how many of the zone’s public name servers were asked (which of them answered is not said).',
+  }),
   notes: z.array(z.string()),
 };
 
 export const poolDiscoverResultSchema = z.object({
   kind: z.literal('discover'),
   ...poolDiscoveryFields,
-  ips: z
-    .array(z.string())
-    .meta({ description: 'Every public IPv4 address seen, sorted numerically.' }),
+  exists: z
+    .literal(true)
+    .meta({ description: 'Always true: a pool without a public address is a 400 invalid_target.' }),
+  ips: z.array(z.string()).meta({
+    description: 'Public IPv4 addresses seen, sorted numerically: at most POOL_MAX_IPS.',
+  }),
   results: z
     .array(z.string())
     .meta({ description: 'The same addresses as ips (the contract’s field).' }),
@@ -322,7 +458,7 @@ export const poolDiscoverySchema = z.object({
   /** `dns_unavailable` when no query about the pool got a response (the route answers 503). */
   status: z.enum(['ok', 'dns_unavailable']),
   ...poolDiscoveryFields,
-  /** Every public IPv4 address seen, sorted numerically, without duplicates. */
+  /** Public IPv4 addresses seen, sorted numerically: at most `maxAddresses`. */
   addresses: z.array(z.string()),
 });
 export type PoolDiscovery = z.infer<typeof poolDiscoverySchema>;

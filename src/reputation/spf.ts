@@ -1,13 +1,17 @@
 import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../dns/index.js';
 import { createDeadline, type Deadline } from './deadline.js';
+import { isPublicIpv4 } from './ipv4.js';
+import { clip, maxTermChars } from './result-limits.js';
+import type { SpfError, SpfExpansion, SpfTermAt } from './result-schemas.js';
 import {
+  type DomainSpec,
   ip4Network,
   type ParsedSpfRecord,
   parseSpfRecord,
   selectSpfRecord,
   type SpfMechanism,
 } from './spf-record.js';
-import type { SpfError, SpfExpansion, SpfTermAt } from './result-schemas.js';
+import { isSpecialUseName } from './targets.js';
 
 /**
  * SPF expansion (RFC 7208): the addresses a domain's SPF record authorises to send its mail. The
@@ -22,6 +26,8 @@ export type { SpfError, SpfExpansion, SpfTermAt } from './result-schemas.js';
 export interface SpfOptions {
   /** Everything not answered by then is given up and reported as a temperror. */
   deadlineMs?: number;
+  /** The check this evaluation is part of: its deadline bounds this one too. */
+  within?: Deadline;
 }
 
 export const defaultDeadlineMs = 3000;
@@ -55,6 +61,12 @@ type LoadedRecord =
 type Flow = 'continue' | 'matchedAll';
 
 /** Ends the walk; caught once, in `run`. */
+/** The public addresses of an answer, or null (void) when it has none. */
+function publicOnly(addresses: string[] | null): string[] | null {
+  const usable = addresses?.filter(isPublicIpv4) ?? [];
+  return usable.length > 0 ? usable : null;
+}
+
 class SpfStop extends Error {
   constructor(readonly detail: SpfError) {
     super(detail.reason);
@@ -63,6 +75,11 @@ class SpfStop extends Error {
 
 function stop(kind: SpfError['kind'], at: SpfTermAt, reason: string): SpfStop {
   return new SpfStop({ kind, reason, at: at.domain, term: at.term });
+}
+
+/** A term as a result shows it: a record can hold a term of thousands of characters. */
+function termAt(text: string, domain: string): SpfTermAt {
+  return { term: clip(text, maxTermChars), domain };
 }
 
 function readRecord(outcome: Outcome<string>): LoadedRecord {
@@ -86,9 +103,14 @@ function readRecord(outcome: Outcome<string>): LoadedRecord {
   }
 }
 
-/** RFC 7505: an MX of `.` (node:dns gives the root as '') says the domain takes no mail. */
+/**
+ * The MX hosts to look up. RFC 7505: an MX of `.` (node:dns gives the root as '') says the domain
+ * takes no mail. A host under a special-use suffix is never looked up (docs/checks.md).
+ */
 function mailHosts(exchangers: readonly MxRecord[]): string[] {
-  return exchangers.map((mx) => mx.exchange).filter((host) => host !== '' && host !== '.');
+  return exchangers
+    .map((mx) => mx.exchange.toLowerCase().replace(/\.$/, ''))
+    .filter((host) => host !== '' && !isSpecialUseName(host));
 }
 
 /** A lookup a term will cause: an included or redirected-to record, or addresses. */
@@ -108,16 +130,20 @@ function queriesOf(record: ParsedSpfRecord): PlannedQuery[] {
   for (const mechanism of record.mechanisms) {
     if (mechanism.kind === 'all') return queries;
     if (mechanism.kind !== 'include' && mechanism.kind !== 'a' && mechanism.kind !== 'mx') continue;
-    if (mechanism.target?.macro) continue;
+    if (mechanism.target?.macro || isSpecialName(mechanism.target)) continue;
     queries.push({
       kind: mechanism.kind === 'include' ? 'record' : mechanism.kind,
       name: mechanism.target?.name ?? null,
     });
   }
-  if (record.redirect && !record.redirect.target.macro) {
+  if (record.redirect && !record.redirect.target.macro && !isSpecialName(record.redirect.target)) {
     queries.push({ kind: 'record', name: record.redirect.target.name });
   }
   return queries;
+}
+
+function isSpecialName(target: DomainSpec | null | undefined): boolean {
+  return target?.macro === false && isSpecialUseName(target.name);
 }
 
 class SpfEvaluation {
@@ -236,10 +262,11 @@ class SpfEvaluation {
     }
     // §6.1: the redirect is followed when no mechanism matched, which is the walk's premise.
     if (!record.redirect) return 'continue';
-    const at = { term: record.redirect.text, domain };
+    const at = termAt(record.redirect.text, domain);
     this.#countLookup(at);
     const { target } = record.redirect;
     if (target.macro) return this.#skipMacro(at, authorizing);
+    if (isSpecialUseName(target.name)) return this.#skipSpecialUse(at, authorizing);
     return this.#follow(at, target.name, chain, authorizing);
   }
 
@@ -249,7 +276,7 @@ class SpfEvaluation {
     chain: readonly string[],
     authorizing: boolean,
   ): Promise<Flow> {
-    const at = { term: mechanism.text, domain };
+    const at = termAt(mechanism.text, domain);
     // §4.6.2: only a match with the pass qualifier authorises. Mechanisms qualified -, ~ or ? are
     // evaluated all the same (a receiver evaluates them, and they count against the limits), but
     // the addresses they match are not senders, nor are those of the records they include.
@@ -272,6 +299,7 @@ class SpfEvaluation {
     }
     const target = mechanism.target ?? { macro: false, name: domain };
     if (target.macro) return this.#skipMacro(at, senders);
+    if (isSpecialUseName(target.name)) return this.#skipSpecialUse(at, senders);
     switch (mechanism.kind) {
       case 'include':
         return this.#follow(at, target.name, chain, senders);
@@ -289,6 +317,15 @@ class SpfEvaluation {
     if (authorizing) {
       this.#skipped.push({ ...at, reason: 'macro: its target depends on the client and sender' });
     }
+    return 'continue';
+  }
+
+  /**
+   * A target under a special-use suffix (`.local`, `.internal`, ...) is not looked up: it names
+   * nothing in public DNS, and on the service's own network it might name something.
+   */
+  #skipSpecialUse(at: SpfTermAt, authorizing: boolean): Flow {
+    if (authorizing) this.#skipped.push({ ...at, reason: 'special-use name: not looked up' });
     return 'continue';
   }
 
@@ -316,7 +353,10 @@ class SpfEvaluation {
       case 'invalid':
         throw stop(
           'permerror',
-          { domain: target, term: loaded.term ?? at.term },
+          {
+            domain: target,
+            term: loaded.term === null ? at.term : clip(loaded.term, maxTermChars),
+          },
           `syntax error: ${loaded.reason}`,
         );
       case 'found':
@@ -325,9 +365,13 @@ class SpfEvaluation {
     }
   }
 
-  /** §5.3: the target's A records, each widened to the term's IPv4 prefix. */
+  /**
+   * §5.3: the target's A records, each widened to the term's IPv4 prefix. Non-public addresses are
+   * dropped, and a name that has only those reads as one with none (a void lookup): whether a name
+   * points into a private network must not show (docs/checks.md).
+   */
   async #a(at: SpfTermAt, name: string, prefix: number, senders: boolean): Promise<void> {
-    const addresses = this.#answer(await this.#lookup(name, 'A'), at, name, 'A');
+    const addresses = publicOnly(this.#answer(await this.#lookup(name, 'A'), at, name, 'A'));
     if (addresses === null) return this.#countVoid(at);
     if (senders) for (const address of addresses) this.#ip4.add(ip4Network(address, prefix));
   }
@@ -345,7 +389,7 @@ class SpfEvaluation {
     outcomes.forEach((outcome, index) => {
       const host = hosts[index] ?? '';
       // §4.6.4 counts void lookups per term: an MX host without an address is not one.
-      const addresses = this.#answer(outcome, at, host, 'A') ?? [];
+      const addresses = publicOnly(this.#answer(outcome, at, host, 'A')) ?? [];
       if (senders) for (const address of addresses) this.#ip4.add(ip4Network(address, prefix));
     });
   }
@@ -398,7 +442,8 @@ class SpfEvaluation {
     const key = `${type} ${name}`;
     let answer = this.#answers.get(key);
     if (!answer) {
-      answer = this.#deadline.race(this.#resolver.query(name, type), deadlinePassed);
+      const query = this.#resolver.query(name, type, this.#deadline.queryOptions);
+      answer = this.#deadline.race(query, deadlinePassed);
       // A prefetched answer the walk never reads must not surface as an unhandled rejection;
       // one it reads still throws there.
       answer.catch(() => {});
@@ -456,7 +501,7 @@ export async function expandSpf(
   options: SpfOptions = {},
 ): Promise<SpfExpansion> {
   const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
-  const deadline = createDeadline(deadlineMs);
+  const deadline = createDeadline(deadlineMs, options.within);
   try {
     const evaluation = new SpfEvaluation(resolver, deadline, deadlineMs);
     return await evaluation.run(domain.toLowerCase().replace(/\.$/, ''));

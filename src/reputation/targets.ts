@@ -1,4 +1,5 @@
 import tr46 from 'tr46';
+import { isMixedScript, unicodeScripts } from 'unicode-script';
 import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
 
 /**
@@ -9,7 +10,10 @@ import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
 
 export type Target =
   | { kind: 'ipv4'; address: string }
-  /** `name` is the ASCII (A-label) form that is queried; `display` the Unicode form shown to people. */
+  /**
+   * `name` is the ASCII (A-label) form that is queried; `display` the form shown to people: the
+   * Unicode form, or `name` itself when a label mixes scripts (see `displayName`).
+   */
   | { kind: 'domain'; name: string; display: string };
 
 export type TargetParse = { ok: true; target: Target } | { ok: false; reason: string };
@@ -37,6 +41,16 @@ const nonPublicSuffixes = [
   'private',
   'localdomain',
 ];
+
+/**
+ * Whether `name` (lowercase, without the root dot) is a single label or lies under a special-use
+ * suffix: a name the service never asks its resolvers about, wherever it comes from (a caller, an
+ * SPF term, an MX or NS record, a CNAME), because on the service's own network it may well exist.
+ */
+export function isSpecialUseName(name: string): boolean {
+  if (!name.includes('.')) return true;
+  return nonPublicSuffixes.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
 
 /** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
 const maxNameLength = 253;
@@ -85,6 +99,34 @@ export function parseHostName(input: string): TargetParse {
   }
   const suffix = nonPublicSuffixes.find((s) => name === s || name.endsWith(`.${s}`));
   if (suffix !== undefined) return { ok: false, reason: `.${suffix} names are not public` };
-  const display = tr46.toUnicode(name, { checkHyphens: false }).domain;
-  return { ok: true, target: { kind: 'domain', name, display } };
+  return { ok: true, target: { kind: 'domain', name, display: displayName(name).display } };
+}
+
+export interface DisplayName {
+  /** What badges, cards and pages show: the Unicode form, or the ASCII form of a look-alike. */
+  display: string;
+  /**
+   * When `display` is the ASCII form because a label mixes scripts: the Unicode form and the
+   * scripts that label mixes, to be shown only beside the ASCII form and that warning.
+   */
+  mixedScripts?: { unicode: string; scripts: string[] };
+}
+
+/**
+ * How a host name (its ASCII form, as `parseHostName` gives it) is shown to people. A label that
+ * mixes scripts (UTS #39 §5.1: its characters' Script_Extensions have no script in common, so
+ * `аpple` with a Cyrillic `а` is mixed and `пример` or `münchen` is not) makes a name that
+ * imitates another: such a name is shown in its ASCII (punycode) form, as browsers show it
+ * (UTS #39 §5.2, the "Highly Restrictive" level minus its Latin + CJK combinations). A name whose
+ * punycode does not decode is shown as it is.
+ */
+export function displayName(ascii: string): DisplayName {
+  const { domain: unicode, error } = tr46.toUnicode(ascii, { checkHyphens: false });
+  if (error || unicode === ascii) return { display: ascii };
+  const mixed = unicode.split('.').find((label) => isMixedScript(label));
+  if (mixed === undefined) return { display: unicode };
+  const scripts = [...unicodeScripts(mixed)].filter(
+    (script) => script !== 'Common' && script !== 'Inherited',
+  );
+  return { display: ascii, mixedScripts: { unicode, scripts } };
 }

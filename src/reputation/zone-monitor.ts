@@ -1,64 +1,385 @@
-import type { Resolver } from '../dns/index.js';
-import { type SelfTestRun, selfTestZones } from './self-test.js';
+import type { DnsStatus, Resolver } from '../dns/index.js';
+import type { ListGate } from './dnsbl.js';
+import {
+  type ListRecord,
+  type ListStanding,
+  type ListState,
+  applyVerdict,
+  recordLookup,
+  stateOf,
+  standingOf,
+} from './list-health.js';
+import type { ListStats } from './list-stats.js';
+import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
+import { type SelfTestRun, positiveEntry, probeTestEntry, selfTestZones } from './self-test.js';
 import type { DnsblZone } from './zones.js';
 
 /**
- * Keeps the self-test verdicts between runs: which zones are disabled, and whether the resolver
- * answered the last run (the service's health probe). Runs at start and on an interval.
+ * Keeps every list's standing between self-tests (list-health.ts) and decides whether the service
+ * can answer at all: it is configured while at least one list is proven honest. Re-tests every
+ * list on an interval, probes lists on hold until they answer, and confirms the resolver during
+ * each check, so a resolver that turns dishonest is caught by the next check or the next run,
+ * whichever comes first.
  */
+
+export interface ServiceReadiness {
+  configured: boolean;
+  /** Why not, in plain words with what to change; absent when configured. */
+  reason?: string;
+}
+
+/** One list as `GET /lists` shows it. */
+export interface ListHealth {
+  zone: string;
+  name: string;
+  type: 'ip' | 'domain';
+  state: ListState;
+  reason: string;
+  test_entry: string | null;
+  last_self_test: string | null;
+  last_self_test_result: 'passed' | 'failed' | 'inconclusive' | null;
+  answers_last_hour: number;
+  timeouts_last_hour: number;
+  latency_ms: { p50: number | null; p95: number | null };
+}
+
+export type Confirmation = 'honest' | 'lying' | 'unknown';
+
+/** A confirmation under way: `settle` waits for it at most `graceMs` more. */
+export interface ResolverConfirmation {
+  settle(graceMs: number): Promise<Confirmation>;
+}
+
 export interface ZoneMonitor {
-  disabledReason(zone: DnsblZone): string | undefined;
-  /** False until a run has heard any answer from the resolver. */
-  readonly resolverHealthy: boolean;
-  run(): Promise<SelfTestRun>;
+  gate(zone: DnsblZone): ListGate;
+  /** The outcome of a check's look-up on a list (not of probes): feeds the hold rule. */
+  recordLookup(zone: DnsblZone, status: DnsStatus): void;
+  readiness(): ServiceReadiness;
   /**
-   * Re-runs every `intervalMs` until `stop()`, and every 30 s at most while the resolver has not
-   * answered, so a service started before its DNS server recovers by itself. The timer never
-   * keeps the process alive.
+   * Grows whenever results made before may no longer be the best answer: a list or the resolver
+   * was caught answering falsely, or a list came back. The result cache keys on it.
    */
-  start(intervalMs: number): void;
+  readonly epoch: number;
+  /** Asks one proven list's documented test entry, past every cache, alongside a check. */
+  confirm(): ResolverConfirmation;
+  lists(): ListHealth[];
+  run(): Promise<SelfTestRun>;
+  /** Re-runs on the interval, and probes lists on hold; the timers never keep the process alive. */
+  start(): void;
   stop(): void;
 }
 
-const unhealthyRetryMs = 30_000;
-
-export function createZoneMonitor(options: {
+export interface ZoneMonitorOptions {
   resolver: Resolver;
   zones: readonly DnsblZone[];
   spamhausDqsKey?: string;
+  /** SELFTEST_INTERVAL_S in ms. */
+  intervalMs: number;
+  /** How often a list on hold is probed. */
+  holdProbeMs?: number;
+  /** Look-ups in a row without an answer that put a list on hold. */
+  holdAfterTimeouts?: number;
+  /** Names the resolver in reasons: `DNS_SERVERS 127.0.0.1:53`. */
+  resolverName?: string;
+  stats?: ListStats;
+  now?: () => number;
+  /**
+   * Answers cached until now are suspect: a list or the resolver was caught answering falsely, or
+   * a list comes back after such a lie (answers of checks that were under way may have been cached
+   * since).
+   */
+  onLie?: () => void;
   onRun?: (run: SelfTestRun) => void;
-}): ZoneMonitor {
-  const disabled = new Map<string, string>();
-  let resolverHealthy = false;
-  let timer: NodeJS.Timeout | undefined;
+  /** Readiness changed (configured or its reason). */
+  onReadiness?: (readiness: ServiceReadiness) => void;
+}
 
-  async function run(): Promise<SelfTestRun> {
-    const result = await selfTestZones(options.resolver, options.zones, options.spamhausDqsKey);
-    for (const verdict of result.verdicts) {
-      if (verdict.state === 'passed') disabled.delete(verdict.zone);
-      if (verdict.state === 'failed') disabled.set(verdict.zone, verdict.reason);
+const defaults = { holdProbeMs: 2000, holdAfterTimeouts: 3 };
+const active: ListGate = { state: 'active' };
+/** While nothing is proven, or a list awaits its first proof, runs come at least this often. */
+const unprovenRetryMs = 30_000;
+/** A pass counts as recent for two intervals (one re-test may get no answer) and a minute. */
+const proofTtl = (intervalMs: number) => 2 * intervalMs + 60_000;
+
+export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
+  const { resolver, zones, spamhausDqsKey } = options;
+  const now = options.now ?? Date.now;
+  const holdProbeMs = options.holdProbeMs ?? defaults.holdProbeMs;
+  const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
+  const resolverName = options.resolverName ?? 'the configured resolver';
+  const records = new Map<string, ListRecord>(
+    zones.map((zone) => [zone.zone, { positive: false, timeoutsInARow: 0 }]),
+  );
+  let resolverProvenAt: number | undefined;
+  let diagnosis: ResolverDiagnosis = { kind: 'unproven' };
+  /** A check's confirmation caught the resolver lying; cleared by the run it started. */
+  let suspicion: string | undefined;
+  let epoch = 0;
+  let inFlight: Promise<SelfTestRun> | undefined;
+  const probing = new Set<string>();
+  let canaryTurn = 0;
+  let runTimer: NodeJS.Timeout | undefined;
+  let holdTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let lastReadiness: ServiceReadiness | undefined;
+
+  const recordOf = (zone: DnsblZone | string) =>
+    records.get(typeof zone === 'string' ? zone : zone.zone)!;
+
+  function proofWindow(at = now()) {
+    return {
+      now: at,
+      ttlMs: proofTtl(options.intervalMs),
+      ...(resolverProvenAt !== undefined ? { resolverProvenAt } : {}),
+    };
+  }
+
+  function standing(zone: DnsblZone | string): ListStanding {
+    return standingOf(recordOf(zone), proofWindow());
+  }
+
+  /**
+   * Every list's state, worked out at most once a second and again whenever a record changes:
+   * each check asks it of every list, and readiness of one list at least.
+   */
+  let states: Map<string, ListState> | undefined;
+  let statesUntil = 0;
+  const forgetStates = () => {
+    states = undefined;
+  };
+
+  function state(zone: DnsblZone | string): ListState {
+    const at = now();
+    if (!states || at >= statesUntil) {
+      const window = proofWindow(at);
+      states = new Map(zones.map((each) => [each.zone, stateOf(recordOf(each), window)]));
+      statesUntil = at + 1000;
     }
-    resolverHealthy = result.resolverAnswered;
-    options.onRun?.(result);
-    return result;
+    return states.get(typeof zone === 'string' ? zone : zone.zone)!;
+  }
+
+  function readiness(): ServiceReadiness {
+    if (suspicion !== undefined) return { configured: false, reason: suspicion };
+    if (zones.some((zone) => state(zone) === 'active')) return { configured: true };
+    const explained = explain(diagnosis, resolverName);
+    if (explained !== undefined) return { configured: false, reason: explained };
+    const held = zones.every((zone) => state(zone) === 'on_hold');
+    return {
+      configured: false,
+      reason: held
+        ? `No blocklist answers (every list is on hold): the DNS resolver (${resolverName}) or ` +
+          'the lists are unreachable. Point DNS_SERVERS at a recursive resolver that answers, ' +
+          'for example unbound on this machine.'
+        : (explain({ kind: 'unproven' }, resolverName) ?? ''),
+    };
+  }
+
+  function noteReadiness(): void {
+    const current = readiness();
+    if (
+      lastReadiness !== undefined &&
+      (lastReadiness.configured !== current.configured || lastReadiness.reason !== current.reason)
+    ) {
+      options.onReadiness?.(current);
+    }
+    lastReadiness = current;
+  }
+
+  /** A lie was caught and the answers it may have left in caches are not yet all forgotten. */
+  let liedSinceCleared = false;
+
+  function caughtLying(): void {
+    epoch++;
+    liedSinceCleared = true;
+    options.onLie?.();
+  }
+
+  /**
+   * Applies a run's verdicts. A list that was active and now fails was caught lying; a list that
+   * comes back makes results cached without it incomplete: either way the epoch moves on.
+   */
+  function apply(run: SelfTestRun, at: number): void {
+    let lied = false;
+    let cameBack = false;
+    const before = new Map(run.verdicts.map((verdict) => [verdict.zone, state(verdict.zone)]));
+    for (const verdict of run.verdicts) {
+      const wasActive = before.get(verdict.zone) === 'active';
+      applyVerdict(recordOf(verdict.zone), verdict, at);
+      if (verdict.state === 'passed' && verdict.positive) resolverProvenAt = at;
+      if (verdict.state === 'failed' && wasActive) lied = true;
+      if (verdict.state === 'passed' && !wasActive && lastReadiness !== undefined) cameBack = true;
+    }
+    forgetStates();
+    if (lied) caughtLying();
+    else if (cameBack) {
+      epoch++;
+      // Checks already under way when the lie was caught may have cached its answers since: a
+      // list coming back must not read them.
+      if (liedSinceCleared) {
+        liedSinceCleared = false;
+        options.onLie?.();
+      }
+    }
+  }
+
+  async function fullRun(): Promise<SelfTestRun> {
+    const run = await selfTestZones(resolver, zones, spamhausDqsKey);
+    apply(run, now());
+    // Lists without a test entry of their own lean on the others: a run in which no list could
+    // prove the resolver honest withdraws that proof at once.
+    if (run.tally.provenLists === 0) {
+      resolverProvenAt = undefined;
+      forgetStates();
+    }
+    diagnosis = diagnose(run.tally);
+    suspicion = undefined;
+    options.onRun?.(run);
+    noteReadiness();
+    return run;
+  }
+
+  function run(): Promise<SelfTestRun> {
+    inFlight ??= fullRun().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  /** One list on hold asked again (its whole self-test): it comes back as soon as it answers. */
+  async function probeHeld(zone: DnsblZone): Promise<void> {
+    probing.add(zone.zone);
+    try {
+      const probe = await selfTestZones(resolver, [zone], spamhausDqsKey);
+      apply(probe, now());
+      noteReadiness();
+    } finally {
+      probing.delete(zone.zone);
+    }
+  }
+
+  function probeHeldLists(): void {
+    for (const zone of zones) {
+      if (probing.has(zone.zone) || state(zone) !== 'on_hold') continue;
+      void probeHeld(zone).catch(() => undefined);
+    }
+  }
+
+  /** The next list whose test entry confirms a check: proven, documented, answering lately. */
+  function canaryZone(): DnsblZone | undefined {
+    const candidates = zones.filter(
+      (zone) =>
+        positiveEntry(zone) !== undefined &&
+        recordOf(zone).positive &&
+        recordOf(zone).timeoutsInARow === 0 &&
+        state(zone) === 'active',
+    );
+    if (candidates.length === 0) return undefined;
+    canaryTurn = (canaryTurn + 1) % candidates.length;
+    return candidates[canaryTurn];
+  }
+
+  function confirm(): ResolverConfirmation {
+    const zone = canaryZone();
+    if (!zone) return { settle: () => Promise.resolve('unknown') };
+    const confirmation: Promise<Confirmation> = probeTestEntry(resolver, zone, spamhausDqsKey).then(
+      (reading) => {
+        if (reading.kind === 'as-documented') return 'honest';
+        if (reading.kind === 'no-answer') return 'unknown';
+        // The resolver (or this list) just answered a documented entry falsely: stop answering
+        // until a full run says which lists can still be believed.
+        if (suspicion === undefined) {
+          suspicion =
+            `The DNS resolver (${resolverName}) stopped answering honestly: ${reading.reason} ` +
+            'during a check. Every list is being tested again.';
+          caughtLying();
+          noteReadiness();
+          void run().catch(() => undefined);
+        }
+        return 'lying';
+      },
+      () => 'unknown',
+    );
+    return {
+      settle(graceMs) {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<Confirmation>((resolve) => {
+          timer = setTimeout(() => resolve('unknown'), graceMs);
+        });
+        return Promise.race([confirmation, late]).finally(() => clearTimeout(timer));
+      },
+    };
+  }
+
+  function scheduleRun(): void {
+    if (stopped) return;
+    const waiting = zones.some((zone) => {
+      const record = recordOf(zone);
+      return record.failure === undefined && record.provenAt === undefined;
+    });
+    const delay =
+      readiness().configured && !waiting
+        ? options.intervalMs
+        : Math.min(options.intervalMs, unprovenRetryMs);
+    runTimer = setTimeout(
+      () =>
+        void run()
+          .catch(() => undefined)
+          .finally(scheduleRun),
+      delay,
+    );
+    runTimer.unref();
   }
 
   return {
-    disabledReason: (zone) => disabled.get(zone.zone),
-    get resolverHealthy() {
-      return resolverHealthy;
+    gate(zone) {
+      if (state(zone) === 'active') return active;
+      const { state: current, reason } = standing(zone);
+      return current === 'active' ? active : { state: current, reason };
+    },
+    recordLookup(zone, status) {
+      const record = records.get(zone.zone);
+      if (!record) return;
+      if (recordLookup(record, status === 'timeout', now(), holdAfter)) {
+        forgetStates();
+        noteReadiness();
+      }
+    },
+    readiness,
+    get epoch() {
+      return epoch;
+    },
+    confirm,
+    lists() {
+      return zones.map((zone) => {
+        const record = recordOf(zone);
+        const { state, reason } = standing(zone);
+        const traffic = options.stats?.traffic(zone.zone);
+        return {
+          zone: zone.zone,
+          name: zone.name,
+          type: zone.type,
+          state,
+          reason,
+          test_entry: positiveEntry(zone) ?? null,
+          last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
+          last_self_test_result: record.lastTest?.result ?? null,
+          answers_last_hour: traffic?.answers ?? 0,
+          timeouts_last_hour: traffic?.timeouts ?? 0,
+          latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
+        };
+      });
     },
     run,
-    start(intervalMs) {
-      const schedule = () => {
-        timer = setTimeout(
-          () => void run().finally(schedule),
-          resolverHealthy ? intervalMs : Math.min(intervalMs, unhealthyRetryMs),
-        );
-        timer.unref();
-      };
-      schedule();
+    start() {
+      stopped = false;
+      scheduleRun();
+      holdTimer = setInterval(probeHeldLists, holdProbeMs);
+      holdTimer.unref();
     },
-    stop: () => clearTimeout(timer),
+    stop() {
+      stopped = true;
+      clearTimeout(runTimer);
+      clearInterval(holdTimer);
+    },
   };
 }

@@ -70,13 +70,18 @@ const zoneSchema = z
     grade: z.enum(gradeDecoders).optional(),
     /**
      * RFC 5782 §5 test entries: `listed` must answer, `notListed` must not. Defaults: 127.0.0.2 /
-     * 127.0.0.1 for IP lists, `test` / `invalid` for domain lists; `listed: null` where the list
-     * publishes no positive test entry, `notListed: null` where it answers for 127.0.0.1.
+     * 127.0.0.1 for IP lists, `test` / `invalid` for domain lists; `listed: null` where the list's
+     * operator documents no positive test entry, `notListed: null` where it answers for 127.0.0.1.
+     * `answers` are the codes the operator documents for `listed` (any of them passes; SURBL's
+     * test.surbl.org answers every bit, 127.0.0.254, which no real listing does); without it any
+     * code the zone documents as a listing passes. `source` is where the operator documents it.
      */
     selfTest: z
       .object({
         listed: z.string().nullable().optional(),
+        answers: z.array(ipv4InLoopback).min(1).optional(),
         notListed: z.string().nullable().optional(),
+        source: z.url().optional(),
       })
       .optional(),
   })

@@ -45,3 +45,14 @@ export function createCardCache({ maxBytes, render }: CardCacheOptions): CardCac
     },
   };
 }
+
+/**
+ * Thrown by a renderer that has as many cards waiting as it may queue: the caller should try again
+ * after `retryAfterS` seconds (a 503 with Retry-After).
+ */
+export class CardRendererBusy extends Error {
+  constructor(readonly retryAfterS: number) {
+    super('too many cards are being drawn');
+    this.name = 'CardRendererBusy';
+  }
+}

@@ -51,6 +51,11 @@ function counted(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** Whether every list of the check answered; without counts (older summaries), as if so. */
+function allAnswered(summary: ShareSummary): boolean {
+  return !summary.coverage || summary.coverage.answered === summary.coverage.total;
+}
+
 function headline(summary: ShareSummary): string {
   const { tool, listed, checked } = summary;
   const found = foundAddresses(summary);
@@ -59,8 +64,37 @@ function headline(summary: ShareSummary): string {
   if (tool === 'pool') {
     return `${listed === 0 ? 'None' : listed} of ${counted(checked, 'address', 'addresses')} listed`;
   }
-  if (listed === 0) return `Not listed on any of ${counted(checked, 'list', 'lists')}`;
-  return `Listed on ${listed} of ${counted(checked, 'list', 'lists')}`;
+  const lists = counted(checked, 'list', 'lists');
+  const asked = allAnswered(summary) ? lists : `${lists} that answered`;
+  if (listed > 0) return `Listed on ${listed} of ${asked}`;
+  // An informational entry (Spamhaus PBL) is not a blocklisting: the headline says so, the panel
+  // below shows the entry, and neither contradicts a good verdict.
+  if ((summary.coverage?.informational ?? 0) > 0) return `Not blocklisted on ${asked}`;
+  return `Not listed on any of ${asked}`;
+}
+
+/**
+ * How many lists the verdict rests on: `All 18 lists answered`, `16 of 18 lists answered · 1 did
+ * not answer · 1 on hold`, plus informational entries. For a pool, those of its least-answered
+ * address.
+ */
+export function coverageLine(summary: ShareSummary): string | undefined {
+  const coverage = summary.coverage;
+  if (!coverage || foundAddresses(summary) !== undefined) return undefined;
+  const answered =
+    coverage.answered === coverage.total
+      ? `All ${counted(coverage.total, 'list', 'lists')} answered`
+      : `${coverage.answered} of ${counted(coverage.total, 'list', 'lists')} answered`;
+  const parts = [
+    answered,
+    ...(coverage.not_answered > 0 ? [`${coverage.not_answered} did not answer`] : []),
+    ...(coverage.on_hold > 0 ? [`${coverage.on_hold} on hold`] : []),
+    ...(coverage.disabled > 0 ? [`${coverage.disabled} disabled`] : []),
+    ...(coverage.informational > 0
+      ? [counted(coverage.informational, 'informational entry', 'informational entries')]
+      : []),
+  ];
+  return parts.join(' · ');
 }
 
 function brand(): Element {
@@ -150,6 +184,37 @@ function detailLine(summary: ShareSummary): Element | null {
   return null;
 }
 
+const pillGap = 16;
+
+/** The pill's width: its word in capitals at 20 px with 1.5 px letter spacing, 16 px padding. */
+function pillWidth(verdict: Verdict): number {
+  const word = verdictWords[verdict].toUpperCase();
+  return estimateWidth(word, 20) + 1.5 * word.length + 32;
+}
+
+/** The headline at 28 px, smaller (down to 22) rather than cut when it is long. */
+function headlineElement(summary: ShareSummary): Element {
+  const text = headline(summary);
+  const room = textColumnWidth - pillWidth(summary.verdict) - pillGap;
+  let fontSize = 28;
+  while (fontSize > 22 && estimateWidth(text, fontSize) > room) fontSize--;
+  return h('div', { fontSize, fontWeight: 600, color: colours.ink, flexShrink: 1 }, text);
+}
+
+function coverageElement(summary: ShareSummary): Element | null {
+  const text = coverageLine(summary);
+  if (text === undefined) return null;
+  // Smaller rather than cut, down to 18 px; past that the end goes.
+  let fontSize = 22;
+  while (fontSize > 18 && estimateWidth(text, fontSize) > textColumnWidth) fontSize--;
+  return oneLine(text, {
+    fontSize,
+    maxWidth: textColumnWidth,
+    cut: 'end',
+    style: { color: colours.muted },
+  });
+}
+
 function textColumn(summary: ShareSummary): Element {
   return h(
     'div',
@@ -168,10 +233,11 @@ function textColumn(summary: ShareSummary): Element {
     targetBlock(summary.target, textColumnWidth),
     h(
       'div',
-      { display: 'flex', alignItems: 'center', gap: 16, marginTop: 6 },
+      { display: 'flex', alignItems: 'center', gap: pillGap, marginTop: 6 },
       verdictPill(summary.verdict),
-      h('div', { fontSize: 28, fontWeight: 600, color: colours.ink }, headline(summary)),
+      headlineElement(summary),
     ),
+    coverageElement(summary),
     detailLine(summary),
   );
 }

@@ -5,13 +5,18 @@ import { type ShareSummary, foundAddresses } from './summary.js';
 
 /**
  * The score as a ring in the verdict's colour, the figure in its middle. Without a score (pool
- * discover) the ring shows the share of clean addresses and the figure reads "listed/checked".
+ * check) the ring shows the share of listed addresses, the figure "listed/checked": a full ring
+ * means every address is listed, an empty one that none is.
  */
 
 export const ringSize = 236;
 const stroke = 20;
 
-function ringFigures(summary: ShareSummary): { fraction: number; figure: string; caption: string } {
+export function ringFigures(summary: ShareSummary): {
+  fraction: number;
+  figure: string;
+  caption: string;
+} {
   const found = foundAddresses(summary);
   if (found !== undefined)
     return { fraction: found > 0 ? 1 : 0, figure: String(found), caption: 'found' };
@@ -24,7 +29,7 @@ function ringFigures(summary: ShareSummary): { fraction: number; figure: string;
     };
   }
   return {
-    fraction: (summary.checked - summary.listed) / summary.checked,
+    fraction: summary.listed / summary.checked,
     figure: `${summary.listed}/${summary.checked}`,
     caption: 'listed',
   };

@@ -27,9 +27,9 @@ const rasterOptions = { font: { loadSystemFonts: false }, background: colours.pa
  * The share card: a 1200x630 PNG, drawn as SVG by satori, rasterised by resvg (3-4× faster than
  * sharp's librsvg) and encoded by sharp: zlib level 3 without adaptive filtering takes about 8 ms
  * for 47 KB, against 11 ms for 41 KB at level 6, 40 ms with adaptive filtering and 20 ms for
- * resvg's own encoder. resvg runs on the main thread: `renderAsync` measured 5-7 ms slower a card
- * on this 2-core machine (the hop to a pool thread), and the ~13 ms it holds the event loop is
- * spent once a token, as the cache keeps the PNG.
+ * resvg's own encoder. resvg renders synchronously on the thread drawing the card (`renderAsync`
+ * measured 5-7 ms slower a card on this 2-core machine); the Node server draws cards in worker
+ * threads (src/node/card-pool.ts), so that thread is never the event loop.
  */
 export async function renderCard(summary: ShareSummary, fonts: CardFonts): Promise<Buffer> {
   const element = cardLayout(

@@ -13,10 +13,15 @@ import type { ShareSummary } from './summary.js';
  */
 
 export interface SharePageLinks {
-  /** Absolute: the page itself, its card and its badge. */
+  /** Absolute: the page itself, its card and its badge (for link previews and embeds). */
   page: string;
   card: string;
   badge: string;
+  /**
+   * Paths of the card and badge the page itself shows: the browser resolves them on the page's
+   * own origin, which the pages' Content-Security-Policy allows as `'self'` (src/pages/csp.ts).
+   */
+  images: { card: string; badge: string };
   /** Paths: the result as JSON, the check page with this tool selected. */
   result: string;
   checkAnother: string;
@@ -32,6 +37,18 @@ export interface SharePage {
   languageHref: (lang: Lang) => string;
 }
 
+/**
+ * Beside the ASCII form of a look-alike, and only there: its Unicode form, with why it is not
+ * the one shown (UTS #39 mixed scripts; src/reputation/targets.ts).
+ */
+function lookAlikeWarning(
+  { unicode, scripts }: NonNullable<ShareSummary['lookAlike']>,
+  t: Translate,
+): string {
+  const mixed = scripts.length > 1 ? scripts.join(t('list.and')) : t('share.lookAlike.several');
+  return t('share.lookAlike', { unicode, scripts: mixed });
+}
+
 const ogLocales: Record<Lang, string> = { en: 'en_US', ru: 'ru_RU' };
 
 export async function renderSharePage(page: SharePage): Promise<string> {
@@ -43,7 +60,7 @@ export async function renderSharePage(page: SharePage): Promise<string> {
     target: summary.target,
     site: t('site.name'),
   });
-  const description = describeResult(page.view, context);
+  const description = describeResult(context);
   const cardAlt = t('share.cardAlt', { description });
   const markdown = `[![${summary.target}](${links.badge})](${links.page})`;
   const embed = `<a href="${links.page}"><img src="${links.badge}" alt="${summary.target}"></a>`;
@@ -84,13 +101,14 @@ export async function renderSharePage(page: SharePage): Promise<string> {
       <a class="button secondary" href="${links.checkAnother}">${t('share.checkAnother')}</a>
     </p>
     <h1>${heading}</h1>
+    ${summary.lookAlike ? html`<p class="warning"><strong>${lookAlikeWarning(summary.lookAlike, t)}</strong></p>` : ''}
     <p>
-      <img class="card" src="${links.card}" width="1200" height="630" alt="${cardAlt}" />
+      <img class="card" src="${links.images.card}" width="1200" height="630" alt="${cardAlt}" />
     </p>
     <div class="panel">${resultView(page.view, context)}</div>
     <section class="panel share">
       <h2>${t('share.embed')}</h2>
-      <p><img src="${links.badge}" alt="${summary.target}" /></p>
+      <p><img src="${links.images.badge}" alt="${summary.target}" /></p>
       ${snippet('snippet-markdown', t('share.markdown'), markdown)}
       ${snippet('snippet-html', t('share.html'), embed)}
       <nav class="share-links">

@@ -1,3 +1,4 @@
+import type { ListCoverage } from '../reputation/coverage.js';
 import type { Severity } from '../reputation/zones.js';
 
 /**
@@ -18,15 +19,31 @@ export interface ShareListing {
 
 export interface ShareSummary {
   tool: ShareTool;
-  /** What was checked, in display form: an IDN in Unicode, up to 253 characters. */
+  /**
+   * What was checked, in display form (src/reputation/targets.ts `displayName`): an IDN in
+   * Unicode, a look-alike in ASCII; up to 253 characters.
+   */
   target: string;
+  /**
+   * A look-alike `target`: its Unicode form, whose one label mixes `scripts`. Shown only beside
+   * the ASCII form and that warning (the share page), never alone (badge, card).
+   */
+  lookAlike?: { unicode: string; scripts: string[] };
   verdict: Verdict;
   /** 0..100; null where the tool has no score (pool discover). */
   score: number | null;
-  /** Lists (ip, domain) or addresses (pool) that list the target. */
+  /**
+   * Lists that blocklist the target (ip, domain: informational-only listings such as Spamhaus PBL
+   * are counted in `coverage.informational`, not here), or addresses blocklisted (pool).
+   */
   listed: number;
   /** Lists that answered (ip, domain) or addresses checked (pool). */
   checked: number;
+  /**
+   * How many lists answered, did not, are on hold or disabled (for a pool, those of its
+   * least-answered address). Absent in summaries made without it (tests, the warm-up card).
+   */
+  coverage?: ListCoverage;
   /** Most important first. */
   listings: ShareListing[];
   /** ip tool: the PTR name and whether it resolves back to the address (forward-confirmed rDNS). */

@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.js';
 import { type DomainCheckDeps, checkDomain } from '../reputation/domain-check.js';
 import { domainCheckResultSchema } from '../reputation/result-schemas.js';
 import { parseHostName } from '../reputation/targets.js';
+import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
 import { summariseDomain } from './share-summaries.js';
@@ -23,12 +24,16 @@ const domainCheckResponse = domainCheckResultSchema
 const bodySchema = requiredWithAlias(
   z
     .object({
-      domain: z
+      domain: z.string().max(1024).optional().openapi({
+        description:
+          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
+        example: exampleDomain,
+      }),
+      target: z
         .string()
         .max(1024)
         .optional()
-        .openapi({ description: 'The sending domain', example: exampleDomain }),
-      target: z.string().max(1024).optional().openapi({ description: 'Alias of domain' }),
+        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
       ...captchaFields,
     })
     .openapi('DomainCheckRequest', { example: { domain: exampleDomain } }),
@@ -53,7 +58,7 @@ export function createDomainTool(deps: ToolDeps & DomainCheckDeps) {
     body: bodySchema,
     result: domainCheckResponse,
     prepare(body) {
-      const text = body.domain ?? body.target;
+      const text = firstNonEmpty(body.domain, body.target);
       if (text === undefined)
         throw new ApiError('invalid_request', 'domain is required (alias target)');
       const parsed = parseHostName(text);

@@ -5,6 +5,7 @@ import { jsonResponse } from '../http/cors.js';
 import { ApiError } from '../http/errors.js';
 import type { Guard, QuotaStatus } from '../http/guard.js';
 import { invalidRequest, jsonBodyGate, readJsonBody } from '../http/json-body.js';
+import type { ResolverConfirmation } from '../reputation/zone-monitor.js';
 import type { ShareSummary } from '../share/summary.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
@@ -60,7 +61,18 @@ export interface CheckRoute<B extends z.ZodObject> {
 export interface ToolDeps extends ShareDeps {
   guard: Guard;
   isConfigured: () => boolean;
+  notConfiguredReason?: () => string | undefined;
+  /** Started with each fresh check; a resolver caught lying turns the check into a 503. */
+  confirmResolver?: () => ResolverConfirmation;
+  /** Part of the result cache key: results made before a lie was caught or a list came back are not served. */
+  verdictEpoch?: () => number;
 }
+
+/**
+ * How long a check waits, once done, for the confirmation started beside it: it asks one list's
+ * test entry, one round trip like the check's own queries, so it is normally in first.
+ */
+const confirmationGraceMs = 250;
 
 export interface ToolSpec {
   name: ToolName;
@@ -86,6 +98,11 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
   };
   const tag = spec.title;
   const operationStem = spec.title.charAt(0) + spec.title.slice(1).toLowerCase();
+  const notConfigured = () =>
+    new ApiError(
+      'not_configured',
+      deps.notConfiguredReason?.() ?? 'the service is not ready: its DNS resolver does not answer',
+    );
   const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
 
   app.openapi(
@@ -135,16 +152,15 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     app.post(route.path, namesTool, jsonBodyGate, async (c) => {
       const body = await readJsonBody(c, route.body);
       const prepared = await route.prepare(body);
-      if (!deps.isConfigured()) {
-        throw new ApiError(
-          'not_configured',
-          'the service is not ready: its DNS resolver does not answer',
-        );
-      }
+      if (!deps.isConfigured()) throw notConfigured();
       const { address, subject } = c.get('caller');
       await deps.guard.requireCaptcha(spec.name, subject, captchaTokenOf(c, body), address);
 
-      const cachedToken = await deps.results.cached(spec.name, prepared.requestKey);
+      // After a lie is caught or a list comes back the key changes: nothing cached before answers.
+      const epoch = deps.verdictEpoch?.() ?? 0;
+      const requestKey =
+        epoch === 0 ? prepared.requestKey : `epoch ${epoch} ${prepared.requestKey}`;
+      const cachedToken = await deps.results.cached(spec.name, requestKey);
       const cached = cachedToken && (await deps.results.loadJson(spec.name, cachedToken));
       if (cachedToken && cached) {
         const status = await deps.guard.status(spec.name, subject);
@@ -152,7 +168,14 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       }
 
       const quota = await deps.guard.consume(spec.name, subject);
+      const confirmation = deps.confirmResolver?.();
       const outcome = await prepared.run();
+      if ((await confirmation?.settle(confirmationGraceMs)) === 'lying') {
+        // The resolver answered a documented test entry falsely during this check: none of its
+        // answers can be stored or shown, and the caller is not charged for our resolver's fault.
+        await deps.guard.refund(spec.name, subject);
+        throw notConfigured();
+      }
       if (!outcome.ok) {
         // A failure of ours (DNS) gives the unit back; a bad target found by DNS costs it.
         if (outcome.error === 'dns_unavailable') await deps.guard.refund(spec.name, subject);
@@ -160,7 +183,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       }
       const resultJson = JSON.stringify(outcome.result);
       const token = await deps.results.save(spec.name, resultJson);
-      await deps.results.remember(spec.name, prepared.requestKey, token);
+      await deps.results.remember(spec.name, requestKey, token);
       return jsonResponse(c, respond(resultJson, token, false, quota));
     });
   }

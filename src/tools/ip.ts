@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.js';
 import { type IpCheckDeps, checkIp } from '../reputation/ip-check.js';
 import { ipCheckResultSchema } from '../reputation/result-schemas.js';
 import { parseTarget } from '../reputation/targets.js';
+import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
 import { summariseIp } from './share-summaries.js';
@@ -23,12 +24,16 @@ const ipCheckResponse = ipCheckResultSchema
 const bodySchema = requiredWithAlias(
   z
     .object({
-      target: z
+      target: z.string().max(1024).optional().openapi({
+        description:
+          'IPv4 address or host name. Give it or its alias q; if both, the first non-empty one wins.',
+        example: exampleTarget,
+      }),
+      q: z
         .string()
         .max(1024)
         .optional()
-        .openapi({ description: 'IPv4 address or host name', example: exampleTarget }),
-      q: z.string().max(1024).optional().openapi({ description: 'Alias of target' }),
+        .openapi({ description: 'Alias of target, used when target is absent or empty' }),
       ...captchaFields,
     })
     .openapi('IpCheckRequest', { example: { target: exampleTarget } }),
@@ -53,7 +58,7 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
     body: bodySchema,
     result: ipCheckResponse,
     prepare(body) {
-      const text = body.target ?? body.q;
+      const text = firstNonEmpty(body.target, body.q);
       if (text === undefined) throw new ApiError('invalid_request', 'target is required (alias q)');
       const parsed = parseTarget(text);
       if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);

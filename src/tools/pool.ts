@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.js';
 import type { DnsblEngine } from '../reputation/dnsbl.js';
 import { isDottedQuad } from '../reputation/ipv4.js';
+import { noPublicAddress } from '../reputation/host-address.js';
 import { checkPoolAddresses } from '../reputation/pool-check.js';
 import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../reputation/result-schemas.js';
 import { parseHostName } from '../reputation/targets.js';
 import type { Resolver } from '../dns/index.js';
+import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import type { PoolDiscoveries } from './pool-discoveries.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
@@ -51,12 +53,16 @@ const storedResult = z
 const discoverBody = requiredWithAlias(
   z
     .object({
-      pool: z
+      pool: z.string().max(1024).optional().openapi({
+        description:
+          'Host name of the pool. Give it or its alias domain; if both, the first non-empty one wins.',
+        example: examplePool,
+      }),
+      domain: z
         .string()
         .max(1024)
         .optional()
-        .openapi({ description: 'Host name of the pool', example: examplePool }),
-      domain: z.string().max(1024).optional().openapi({ description: 'Alias of pool' }),
+        .openapi({ description: 'Alias of pool, used when pool is absent or empty' }),
       ...captchaFields,
     })
     .openapi('PoolDiscoverRequest', { example: { pool: examplePool } }),
@@ -115,16 +121,21 @@ export function createPoolTool(deps: PoolToolDeps) {
     body: discoverBody,
     result: discoverResponse,
     prepare(body) {
-      const pool = poolName(body.pool ?? body.domain, 'pool (alias domain)');
+      const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)');
       return {
         requestKey: `discover ${pool}`,
         async run() {
           const found = await discoverPool(deps.resolver, pool, {
             ...deps.discovery,
             deadlineMs: deps.deadlineMs,
+            maxAddresses: deps.maxIps,
           });
           if (found.status === 'dns_unavailable') {
             return { ok: false, error: 'dns_unavailable', reason: `no DNS answer about ${pool}` };
+          }
+          // One answer for a pool that does not exist, has no address or only internal ones.
+          if (found.addresses.length === 0) {
+            return { ok: false, error: 'invalid_target', reason: noPublicAddress(pool) };
           }
           await deps.discoveries.record(pool, found.addresses);
           const { status: _status, addresses, ...about } = found;
@@ -134,6 +145,8 @@ export function createPoolTool(deps: PoolToolDeps) {
             pool,
             ips: addresses,
             results: addresses,
+            // Always true: a pool without a public address is a 400 (docs/checks.md).
+            exists: true,
             checked_at: deps.now().toISOString(),
           };
           return { ok: true, result };

@@ -25,14 +25,14 @@ export const postErrorSchema = errorSchema
   .openapi('CheckError');
 
 /** RFC 9110 §10.2.3: seconds to wait. */
-const retryAfter = {
+export const retryAfter = {
   'Retry-After': {
     description: 'Seconds until the request may succeed (for a quota: until 00:00 UTC).',
     schema: { type: 'integer' as const, minimum: 0 },
   },
 };
 
-const errorResponse = (description: string, schema: z.ZodType = errorSchema) => ({
+export const errorResponse = (description: string, schema: z.ZodType = errorSchema) => ({
   description,
   content: { 'application/json': { schema } },
 });
@@ -54,7 +54,7 @@ export const checkErrorResponses = {
   },
   503: {
     ...errorResponse(
-      'not_configured, dns_unavailable, or the service is busy (then with Retry-After)',
+      'not_configured (the status says why), dns_unavailable, or busy (then with Retry-After)',
       postErrorSchema,
     ),
     headers: retryAfter,
@@ -94,8 +94,9 @@ export const captchaHeader = z.object({
 });
 
 /**
- * How a required field and its alias combine (DESIGN.md: aliases): `first-non-empty`, the first
- * of the two that is a non-empty string is used; `exclusive`, exactly one may be given and both
+ * How a required field and its alias combine (DESIGN.md: aliases; `firstNonEmpty` in aliases.ts
+ * applies it): `first-non-empty`, the first of the two that holds more than white space is used;
+ * `exclusive`, exactly one may be given and both
  * is a 400. The OpenAPI document says which as `anyOf` (either or both) or `oneOf` (exactly one)
  * of the two `required` lists.
  */
@@ -112,7 +113,7 @@ export function requiredWithAlias<S extends z.ZodObject>(
   const how =
     rule === 'exclusive'
       ? `Exactly one of ${field} and ${alias} must be given.`
-      : `${field} or its alias ${alias} is required; when both are given, the first non-empty one (${field}, then ${alias}) is used.`;
+      : `${field} or its alias ${alias} is required; when both are given, the first that holds more than white space (${field}, then ${alias}) is used.`;
   return schema.openapi({
     description: how,
     ...(rule === 'exclusive' ? { oneOf: either } : { anyOf: either }),

@@ -9,11 +9,11 @@ import type { ToolResult } from '../pages/result-view.js';
 import { htmlNotFound, htmlResponse, languageOf } from '../pages/routes.js';
 import type { Site } from '../pages/site.js';
 import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
-import type { CardCache } from '../share/card-cache.js';
+import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
 import { renderSharePage } from '../share/page.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { ResultStore } from './results.js';
-import { errorResponses } from './schemas.js';
+import { errorResponse, errorResponses, retryAfter } from './schemas.js';
 
 /**
  * The shareable artefacts of a tool's results: an SVG badge to embed, a 1200x630 PNG card for
@@ -123,13 +123,17 @@ export function addShareRoutes(
           content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } },
         },
         404: errorResponses[404],
+        503: {
+          ...errorResponse('busy: more cards are being drawn than may wait (Retry-After)'),
+          headers: retryAfter,
+        },
       },
     }),
   );
   app.get('/share/:token/card', async (c) => {
     const token = c.req.param('token');
     const summary = await requireSummary(token);
-    return cacheable(c, await deps.cards.get(`${tool}:${token}`, summary), 'image/png');
+    return cacheable(c, await cardOf(`${tool}:${token}`, summary), 'image/png');
   });
 
   app.openAPIRegistry.registerPath(
@@ -175,6 +179,7 @@ export function addShareRoutes(
         page,
         card: `${page}/card`,
         badge: `${page}/badge.svg`,
+        images: { card: `${site.root}${path}/card`, badge: `${site.root}${path}/badge.svg` },
         result: `${site.root}/${tool}/v1/${encodeURIComponent(token)}`,
         checkAnother: `${site.root}/?tool=${tool}&lang=${lang}`,
       },
@@ -193,6 +198,18 @@ export function addShareRoutes(
       'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
     });
   });
+
+  /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
+  async function cardOf(key: string, summary: ShareSummary): Promise<Buffer> {
+    try {
+      return await deps.cards.get(key, summary);
+    } catch (error) {
+      if (!(error instanceof CardRendererBusy)) throw error;
+      throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
+        'Retry-After': String(error.retryAfterS),
+      });
+    }
+  }
 }
 
 function notFound(): ApiError {

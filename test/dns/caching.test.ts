@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,7 +28,11 @@ const zones: FixtureZone[] = [
   },
   // A TTL of 0 asks every resolver not to cache at all.
   { origin: 'zero.test', ttl: 0, records: { 'a.zero.test': { A: ['192.0.2.20'] } } },
-  { origin: 'slow.test', latencyMs: 60, records: { 'a.slow.test': { A: ['192.0.2.30'] } } },
+  {
+    origin: 'slow.test',
+    latencyMs: 60,
+    records: { 'a.slow.test': { A: ['192.0.2.30'] }, 'b.slow.test': { A: ['192.0.2.31'] } },
+  },
   { origin: 'servfail.test', behaviour: 'servfail' },
   { origin: 'dropped.test', behaviour: 'drop' },
 ];
@@ -152,6 +157,32 @@ describe('the caching resolver over the fixture server', () => {
     expect(asked('a.slow.test')).toBe(1);
   });
 
+  it('abandons a query when its caller’s signal aborts, answering timeout long before the transport would', async () => {
+    const resolver = resolverWith({}, 2000);
+    const controller = new AbortController();
+    const started = performance.now();
+    const outcome = resolver.query('b.dropped.test', 'A', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    expect(await outcome).toEqual({ status: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('asks again for a caller that joined a query whose first caller gave up, instead of passing on a timeout that was not its own', async () => {
+    const resolver = resolverWith();
+    const controller = new AbortController();
+    const first = resolver.query('b.slow.test', 'A', { signal: controller.signal });
+    const joined = resolver.query('b.slow.test', 'A');
+    setTimeout(() => controller.abort(), 10);
+    expect(await joined).toMatchObject({ status: 'answer', records: ['192.0.2.31'] });
+    expect(asked('b.slow.test')).toBe(2);
+    // Callers of one coalesced query share its answer; the first one's own deadline race is
+    // what stops it waiting.
+    expect(await first).toEqual(await joined);
+    // The timeout was nobody's answer: the answer is what the cache keeps.
+    expect(await resolver.query('b.slow.test', 'A')).toMatchObject({ status: 'answer' });
+    expect(asked('b.slow.test')).toBe(2);
+  });
+
   it('asks the server every time with bypassCache, even with an answer cached', async () => {
     const resolver = resolverWith();
     await resolver.query('fresh.example.org', 'A');
@@ -193,5 +224,22 @@ describe('the cache over a failing resolver', () => {
     await expect(resolver.query('x.example.org', 'A')).rejects.toThrow('bug below');
     await expect(resolver.query('x.example.org', 'A')).rejects.toThrow('bug below');
     expect(calls).toBe(2);
+  });
+});
+
+describe('clear', () => {
+  it('forgets every answer, and keeps no answer to a query asked before it', async () => {
+    const resolver = createResolver({ servers: [server.address], timeoutMs: 1000, retries: 0 });
+    await resolver.query('other.example.org', 'A');
+    const before = asked('other.example.org');
+    // Asked before the clear, answered after it (the zone answers after 60 ms).
+    const late = resolver.query('a.slow.test', 'A');
+    resolver.clear();
+    expect(await late).toMatchObject({ records: ['192.0.2.30'] });
+    await resolver.query('other.example.org', 'A');
+    expect(asked('other.example.org')).toBe(before + 1);
+    const slowBefore = asked('a.slow.test');
+    await resolver.query('a.slow.test', 'A');
+    expect(asked('a.slow.test')).toBe(slowBefore + 1);
   });
 });

@@ -36,8 +36,9 @@ describe('messages', () => {
 
   it('chooses English plural forms and fills every placeholder', () => {
     const t = translator('en');
-    expect(t('count.listed', { listed: 2, n: 16 })).toBe('listed on 2 of 16 lists that answered');
-    expect(t('count.listed', { listed: 1, n: 1 })).toBe('listed on 1 of the 1 list that answered');
+    const lists = t('count.listsThatAnswered', { n: 16 });
+    expect(t('count.listedOn', { listed: 2, lists })).toBe('listed on 2 of 16 lists that answered');
+    expect(t('count.listsThatAnswered', { n: 1 })).toBe('1 list that answered');
     expect(t('count.found', { n: 1 })).toBe('1 address found');
   });
 

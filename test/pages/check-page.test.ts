@@ -39,11 +39,21 @@ describe('GET {BASE_PATH}/', () => {
     },
   );
 
-  it('goes on to the next handler for an API client, saying the answer varies on Accept', async () => {
-    const response = await service.get('/', { Accept: 'application/json' });
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.headers.get('vary')).toMatch(/Accept/);
-  });
+  it.each([
+    ['application/json', { Accept: 'application/json' }],
+    ['*/*', { Accept: '*/*' }],
+    ['no Accept', {}],
+  ])(
+    'answers an API client (%s) the JSON index of the tools, saying the answer varies on Accept',
+    async (_name, headers) => {
+      const response = await service.get('/', headers);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('vary')).toMatch(/Accept/);
+      const index = (await response.json()) as { tools: { tool: string }[] };
+      expect(index.tools.map((tool) => tool.tool)).toEqual(['ip', 'domain', 'pool']);
+    },
+  );
 
   it('selects the tool and fills the field a link names, escaped', async () => {
     const page = await (await service.get('/?tool=domain&target=%22%3E%3Cscript%3Ex', html)).text();

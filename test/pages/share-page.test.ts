@@ -191,7 +191,7 @@ describe('the page', () => {
     const { page } = await sharePage(configured);
     expect(meta(page, 'og:site_name')).toBe('Reputation Tools');
     expect(meta(page, 'og:image:alt')).toMatch(
-      /^Result card: 192\.0\.3\.20: Poor, \d+\/100; listed on 1 of \d+ lists that answered/,
+      /^Result card: 192\.0\.3\.20: poor, score \d+\/100; listed on 1 of \d+ lists/,
     );
     expect(page).toMatch(
       /<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">[A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [AP]M UTC<\/time>/,
@@ -211,7 +211,10 @@ describe('the page', () => {
     expect(page).toContain('<html lang="ru">');
     expect(meta(page, 'og:locale')).toBe('ru_RU');
     expect(page).toContain('Проверить другой');
-    expect(page).toMatch(/Найден в 1 из \d+ ответивших списков/);
+    expect(page).toMatch(/Внесён в 1 из \d+ списков/);
+    expect(meta(page, 'og:description')).toMatch(
+      /^192\.0\.3\.20: репутация плохая, оценка \d+\/100; внесён в 1 из \d+ списков/,
+    );
     expect(page).toMatch(/\d{1,2} [а-я]+ \d{4} г\. в \d\d:\d\d UTC<\/time>/);
     expect(response.headers.get('vary')).toMatch(/Accept-Language/);
   });
@@ -231,7 +234,9 @@ describe('the page', () => {
     expect(response.status, await response.clone().text()).toBe(200);
     const { token } = (await response.json()) as { token: string };
     const page = await (await service.get(`/pool/v1/share/${token}`, html)).text();
-    expect(meta(page, 'og:description')).toBe('small.pool-one.net: 3 addresses found.');
+    expect(meta(page, 'og:description')).toBe(
+      'small.pool-one.net: 3 addresses found, none checked yet.',
+    );
     expect(page).not.toContain('no addresses answered');
   });
 });

@@ -38,6 +38,8 @@ interface Scenario {
   /** Extra fixture zones (the DQS names). */
   extraZones?: FixtureZone[];
   disabled?: Record<string, string>;
+  /** Zones on hold, with the reason. */
+  onHold?: Record<string, string>;
   spamhausDqsKey?: string;
   timeoutMs?: number;
 }
@@ -71,7 +73,13 @@ function scenario(options: Scenario) {
   const engine = createDnsblEngine({
     resolver,
     zones,
-    disabledReason: (zone: DnsblZone) => options.disabled?.[zone.zone],
+    gate: (zone: DnsblZone) => {
+      const disabled = options.disabled?.[zone.zone];
+      if (disabled !== undefined) return { state: 'disabled' as const, reason: disabled };
+      const held = options.onHold?.[zone.zone];
+      if (held !== undefined) return { state: 'on_hold' as const, reason: held };
+      return { state: 'active' as const };
+    },
     ...(options.spamhausDqsKey ? { spamhausDqsKey: options.spamhausDqsKey } : {}),
   });
   return {
@@ -270,7 +278,56 @@ describe('an IP check', () => {
       error: 'self-test: a random label answered 127.0.0.2',
     });
     expect(dns.queries.slice(before).some((q) => q.name.endsWith('bl.spamcop.net'))).toBe(false);
-    expect(report).toMatchObject({ listed: 0, answered: ipZones.length - 1 });
+    expect(report).toMatchObject({ listed: 0, answered: ipZones.length - 1, disabled: 1 });
+  });
+
+  it('reports a list on hold as not answered without asking it or waiting for it', async () => {
+    const engine = scenario({
+      listings: { '192.0.2.12': { 'bl.spamcop.net': ['127.0.0.2'] } },
+      behaviour: { 'bl.spamcop.net': 'drop' },
+      onHold: { 'bl.spamcop.net': 'on hold: 3 look-ups in a row got no answer' },
+    });
+    const before = dns.queries.length;
+    const started = performance.now();
+    const report = await engine.check(ip('192.0.2.12'));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(list(report, 'bl.spamcop.net')).toMatchObject({
+      status: 'timeout',
+      on_hold: true,
+      error: 'on hold: 3 look-ups in a row got no answer',
+    });
+    expect(dns.queries.slice(before).some((q) => q.name.endsWith('bl.spamcop.net'))).toBe(false);
+    expect(report).toMatchObject({
+      listed: 0,
+      answered: ipZones.length - 1,
+      not_answered: 0,
+      on_hold: 1,
+      disabled: 0,
+      total: ipZones.length,
+    });
+  });
+
+  it('tells each look-up outcome to onLookup, a timeout too even after the deadline', async () => {
+    const world = dnsblWorld(zones, {}).map((zone) =>
+      zone.origin === 'bl.spamcop.net' ? { ...zone, behaviour: 'drop' as const } : zone,
+    );
+    dns.setZones(world);
+    const seen: [string, string][] = [];
+    const engine = createDnsblEngine({
+      resolver: createResolver({ servers: [dns.address], timeoutMs: 150, retries: 0 }),
+      zones,
+      onLookup: (zone, status) => seen.push([zone.zone, status]),
+    });
+    const deadline = createDeadline(50);
+    try {
+      const report = await engine.check(ip('192.0.2.13'), deadline);
+      expect(list(report, 'bl.spamcop.net').status).toBe('timeout');
+    } finally {
+      deadline.clear();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(seen).toContainEqual(['bl.spamcop.net', 'timeout']);
+    expect(seen).toContainEqual(['zen.spamhaus.org', 'nxdomain']);
   });
 
   it('reads graded lists as grades, not as listings', async () => {

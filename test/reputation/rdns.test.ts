@@ -17,7 +17,12 @@ const zones: FixtureZone[] = [
       '3.2.0.192.in-addr.arpa': { PTR: ['gone.example.net'] },
       '4.2.0.192.in-addr.arpa': { PTR: ['first.example.net', 'second.example.net'] },
       '5.2.0.192.in-addr.arpa': { PTR: ['MX.Example.NET'] },
-      '6.2.0.192.in-addr.arpa': { PTR: ['mail.broken.test'] },
+      '6.2.0.192.in-addr.arpa': { PTR: ['mail.broken.net'] },
+      // A reverse zone anyone controls can name hosts of the service's own network.
+      '10.2.0.192.in-addr.arpa': { PTR: ['metadata.google.internal', 'db.corp.local'] },
+      '11.2.0.192.in-addr.arpa': {
+        PTR: Array.from({ length: 40 }, (_, i) => `host${i}.example.net`),
+      },
       '7.2.0.192.in-addr.arpa': { PTR: ['alias.example.net'] },
       // 8: no PTR at all (NXDOMAIN); 9: the name exists without a PTR (NODATA).
       '9.2.0.192.in-addr.arpa': { TXT: ['no ptr here'] },
@@ -35,7 +40,10 @@ const zones: FixtureZone[] = [
       'mail7.example.net': { A: ['192.0.2.7'] },
     },
   },
-  { origin: 'broken.test', behaviour: 'servfail' },
+  { origin: 'broken.net', behaviour: 'servfail' },
+  // Were they asked, these would confirm the address.
+  { origin: 'internal', records: { 'metadata.google.internal': { A: ['192.0.2.10'] } } },
+  { origin: 'local', records: { 'db.corp.local': { A: ['192.0.2.10'] } } },
   { origin: '100.51.198.in-addr.arpa', behaviour: 'servfail' },
   { origin: '113.0.203.in-addr.arpa', behaviour: 'drop' },
 ];
@@ -124,12 +132,29 @@ describe('reverseDns', () => {
 
   it('reports an error, not fail, when the forward lookup fails', async () => {
     expect(await rdnsOf('192.0.2.6')).toEqual({
-      ptr: 'mail.broken.test',
-      names: ['mail.broken.test'],
+      ptr: 'mail.broken.net',
+      names: ['mail.broken.net'],
       fcrdns: 'error',
       confirmed: [],
       error: 'forward lookup gave no usable answer',
     });
+  });
+
+  it('lists the first 32 of an address’s 40 PTR names, and counts them all', async () => {
+    const result = await rdnsOf('192.0.2.11');
+    expect(result.names).toHaveLength(32);
+    expect(result).toMatchObject({ ptr: 'host0.example.net', names_total: 40 });
+  });
+
+  it('never looks up a PTR name under a special-use suffix, so it never confirms', async () => {
+    const before = dns.queries.length;
+    expect(await rdnsOf('192.0.2.10')).toEqual({
+      ptr: 'metadata.google.internal',
+      names: ['metadata.google.internal', 'db.corp.local'],
+      fcrdns: 'fail',
+      confirmed: [],
+    });
+    expect(dns.queries.slice(before)).toEqual([{ name: '10.2.0.192.in-addr.arpa', type: 'PTR' }]);
   });
 
   it('reports an error within the deadline when the PTR never comes', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { DnsblReport, ListResult, ListStatus } from '../../src/reputation/dnsbl.js';
+import {
+  countsOf,
+  type DnsblReport,
+  type ListResult,
+  type ListStatus,
+} from '../../src/reputation/dnsbl.js';
 import type { Grade } from '../../src/reputation/grades.js';
 import type { ReverseDns } from '../../src/reputation/rdns.js';
 import type { Listing } from '../../src/reputation/return-codes.js';
@@ -37,12 +42,7 @@ function listing(
 }
 
 function report(lists: ListResult[]): DnsblReport {
-  return {
-    lists,
-    listed: lists.filter((l) => l.status === 'listed').length,
-    answered: lists.filter((l) => l.status === 'listed' || l.status === 'clean').length,
-    total: lists.length,
-  };
+  return { lists, ...countsOf(lists) };
 }
 
 const cleanLists = (count: number) =>

@@ -1,8 +1,9 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver, type Resolver } from '../../src/dns/index.js';
-import { selfTestZones, type SelfTestRun } from '../../src/reputation/self-test.js';
-import { createZoneMonitor } from '../../src/reputation/zone-monitor.js';
+import { diagnose } from '../../src/reputation/resolver-diagnosis.js';
+import { reversedOctets } from '../../src/reputation/ipv4.js';
+import { positiveEntry, selfTestZones, type SelfTestRun } from '../../src/reputation/self-test.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
@@ -61,9 +62,9 @@ describe('the RFC 5782 self-test', () => {
   it('passes every zone of the default list on a healthy world', async () => {
     serve();
     const run = await selfTestZones(freshResolver(), zones);
-    expect(run.resolverAnswered).toBe(true);
     expect(run.verdicts).toHaveLength(zones.length);
     expect(run.verdicts.filter((verdict) => verdict.state !== 'passed')).toEqual([]);
+    expect(diagnose(run.tally)).toEqual({ kind: 'honest' });
   });
 
   it('asks a random label, the never-listed entry and the test entry of each zone', async () => {
@@ -83,7 +84,7 @@ describe('the RFC 5782 self-test', () => {
   });
 
   it('disables a wildcard zone through the random-label probe', async () => {
-    // HostKarma publishes no test entries: only the random label can catch it.
+    // HostKarma answers for 127.0.0.1 (its whitelist), so only the random label can catch it.
     serve({ wildcard: { 'hostkarma.junkemailfilter.com': { A: ['127.0.0.2'] } } });
     const run = await selfTestZones(freshResolver(), zones);
     expect(verdictOf(run, 'hostkarma.junkemailfilter.com')).toEqual({
@@ -146,8 +147,9 @@ describe('the RFC 5782 self-test', () => {
     expect(verdictOf(run, 'bl.spamcop.net')).toMatchObject({
       state: 'inconclusive',
       reason: expect.stringContaining('timeout'),
+      silent: true,
     });
-    expect(run.resolverAnswered).toBe(true);
+    expect(diagnose(run.tally)).toEqual({ kind: 'honest' });
   });
 
   it('leaves a SERVFAIL zone inconclusive', async () => {
@@ -170,7 +172,12 @@ describe('the RFC 5782 self-test', () => {
     expect(asked.some((name) => name.endsWith('.zen.spamhaus.org'))).toBe(false);
     // The fixture does not serve the DQS zone (REFUSED): the zone is left as it was.
     expect(run.verdicts).toEqual([
-      { zone: 'zen.spamhaus.org', state: 'inconclusive', reason: expect.any(String) },
+      {
+        zone: 'zen.spamhaus.org',
+        state: 'inconclusive',
+        reason: expect.any(String),
+        silent: false,
+      },
     ]);
     expect(JSON.stringify(run)).not.toContain(key);
   });
@@ -182,31 +189,115 @@ describe('the RFC 5782 self-test', () => {
     await new Promise<void>((resolve) => socket.close(() => resolve()));
     const dead = createResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 200, retries: 0 });
     const run = await selfTestZones(dead, zones);
-    expect(run.resolverAnswered).toBe(false);
+    expect(diagnose(run.tally)).toEqual({ kind: 'silent' });
     expect(run.verdicts.every((verdict) => verdict.state === 'inconclusive')).toBe(true);
   });
 });
 
-describe('the zone monitor', () => {
-  it('disables a failing zone, keeps it disabled while inconclusive, and re-enables it once it recovers', async () => {
-    const resolver = freshResolver(200);
-    const monitor = createZoneMonitor({ resolver, zones });
-    const spamcop = zones.find((zone) => zone.zone === 'bl.spamcop.net')!;
-    const zen = zones.find((zone) => zone.zone === 'zen.spamhaus.org')!;
-    expect(monitor.resolverHealthy).toBe(false);
+/** Every documented answer of every list's test entry, one case each. */
+const documentedAnswers = zones.flatMap((zone) =>
+  (zone.selfTest?.answers ?? []).map((answer) => [zone.zone, answer] as const),
+);
 
-    serve({ wildcard: { 'bl.spamcop.net': { A: ['127.0.0.2'] } } });
-    await monitor.run();
-    expect(monitor.resolverHealthy).toBe(true);
-    expect(monitor.disabledReason(spamcop)).toMatch(/answers everything/);
-    expect(monitor.disabledReason(zen)).toBeUndefined();
+describe('the documented test entries', () => {
+  it('gives every list of the default zone list a test entry and its source, but where its operator documents none', () => {
+    const untested = zones.filter((zone) => positiveEntry(zone) === undefined);
+    expect(untested.map((zone) => zone.zone).sort()).toEqual([
+      'rep.mailspike.net',
+      'score.senderscore.com',
+    ]);
+    for (const zone of zones) expect(zone.selfTest?.source).toMatch(/^https?:\/\//);
+  });
 
-    serve({ behaviour: { 'bl.spamcop.net': 'drop' } });
-    await monitor.run();
-    expect(monitor.disabledReason(spamcop)).toMatch(/answers everything/);
+  it.each(documentedAnswers)(
+    'passes %s when its test entry answers %s, as its operator documents',
+    async (zoneName, answer) => {
+      const zone = zones.find((candidate) => candidate.zone === zoneName)!;
+      const entry = positiveEntry(zone)!;
+      const name =
+        zone.type === 'ip' ? `${reversedOctets(entry)}.${zone.zone}` : `${entry}.${zone.zone}`;
+      dns.setZones([{ origin: zone.zone, records: { [name]: { A: [answer] } } }]);
+      const run = await selfTestZones(freshResolver(), [zone]);
+      expect(run.verdicts).toEqual([{ zone: zoneName, state: 'passed', positive: true }]);
+    },
+  );
 
+  it('reads the real answers of Spamhaus DBL, SURBL and URIBL test entries as passes', async () => {
+    dns.setZones([
+      {
+        origin: 'dbl.spamhaus.org',
+        records: { 'dbltest.com.dbl.spamhaus.org': { A: ['127.0.1.2'] } },
+      },
+      // Every bit, including bit 2 that no real SURBL listing sets any more.
+      {
+        origin: 'multi.surbl.org',
+        records: { 'test.surbl.org.multi.surbl.org': { A: ['127.0.0.254'] } },
+      },
+      {
+        origin: 'multi.uribl.com',
+        records: { 'test.uribl.com.multi.uribl.com': { A: ['127.0.0.14'] } },
+      },
+    ]);
+    const domainLists = zones.filter((zone) =>
+      ['dbl.spamhaus.org', 'multi.surbl.org', 'multi.uribl.com'].includes(zone.zone),
+    );
+    const run = await selfTestZones(freshResolver(), domainLists);
+    expect(run.verdicts.map((verdict) => verdict.state)).toEqual(['passed', 'passed', 'passed']);
+  });
+
+  it('fails a list whose test entry answers a code its operator does not document for it', async () => {
+    serve({ listings: { '127.0.0.2': { 'bl.spamcop.net': ['127.0.0.3'] } } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'bl.spamcop.net')).toEqual({
+      zone: 'bl.spamcop.net',
+      state: 'failed',
+      reason: 'self-test: test entry 127.0.0.2: undocumented return code 127.0.0.3',
+    });
+  });
+
+  it('passes a list with no documented test entry on its random label alone, as not positive', async () => {
     serve();
-    await monitor.run();
-    expect(monitor.disabledReason(spamcop)).toBeUndefined();
+    const senderScore = zones.filter((zone) => zone.zone === 'score.senderscore.com');
+    const run = await selfTestZones(freshResolver(), senderScore);
+    expect(run.verdicts).toEqual([
+      { zone: 'score.senderscore.com', state: 'passed', positive: false },
+    ]);
+  });
+});
+
+describe('what a run says about the resolver', () => {
+  it('finds a resolver that answers NXDOMAIN to everything: every test entry fails', async () => {
+    dns.setZones(zones.map((zone) => ({ origin: zone.zone })));
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(diagnose(run.tally)).toEqual({ kind: 'nxdomain' });
+    expect(verdictOf(run, 'zen.spamhaus.org')).toMatchObject({
+      state: 'failed',
+      reason: 'self-test: test entry 127.0.0.2 is not listed',
+    });
+    // A list with no test entry of its own cannot fail, but it proves nothing either.
+    expect(verdictOf(run, 'rep.mailspike.net')).toEqual({
+      zone: 'rep.mailspike.net',
+      state: 'passed',
+      positive: false,
+    });
+  });
+
+  it('finds a resolver that turns NXDOMAIN into a public address', async () => {
+    dns.setZones(
+      dnsblWorld(zones, {}).map((zone) => ({ ...zone, wildcard: { A: ['203.0.113.80'] } })),
+    );
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(diagnose(run.tally)).toEqual({ kind: 'rewriting', address: '203.0.113.80' });
+    expect(run.verdicts.every((verdict) => verdict.state === 'failed')).toBe(true);
+    expect(verdictOf(run, 'zen.spamhaus.org')).toMatchObject({
+      reason:
+        'self-test: a random label answered 203.0.113.80: the resolver turns NXDOMAIN into addresses',
+    });
+  });
+
+  it('finds a resolver that refuses every query', async () => {
+    dns.setZones(zones.map((zone) => ({ origin: zone.zone, behaviour: 'refused' as const })));
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(diagnose(run.tally)).toEqual({ kind: 'refusing' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTarget } from '../../src/reputation/targets.js';
+import { displayName, isSpecialUseName, parseTarget } from '../../src/reputation/targets.js';
 
 const label63 = 'a'.repeat(63);
 /** Four labels and dots: 63 + 1 + 63 + 1 + 63 + 1 + 57 + 4 = 253 characters. */
@@ -95,6 +95,12 @@ describe('parseTarget: host names', () => {
     ],
     ['253 characters', name253, name253, name253],
     ['253 characters and the root dot', `${name253}.`, name253, name253],
+    [
+      'a look-alike (Cyrillic а in a Latin label)',
+      'аpple.com',
+      'xn--pple-43d.com',
+      'xn--pple-43d.com',
+    ],
   ])('accepts %s', (_, text, name, display) => {
     expect(parseTarget(text)).toEqual({ ok: true, target: { kind: 'domain', name, display } });
   });
@@ -134,5 +140,62 @@ describe('parseTarget: host names', () => {
     ['upper case .LOCAL', 'NAS.LOCAL'],
   ])('refuses %s as not public', (_, text) => {
     expect(parseTarget(text)).toMatchObject({ ok: false, reason: /not public/ });
+  });
+});
+
+describe('isSpecialUseName', () => {
+  it.each([
+    'localhost',
+    'db.localhost',
+    'kubernetes.default.svc.cluster.local',
+    'metadata.google.internal',
+    'router.home.arpa',
+    '10.in-addr.arpa',
+    'x.onion',
+    'mailhost',
+  ])('counts %s as special-use: never asked', (name) => {
+    expect(isSpecialUseName(name)).toBe(true);
+  });
+
+  it.each(['example.com', 'vault.corp.example-internal.com', 'local.example.net', 'internal.co'])(
+    'counts %s as public',
+    (name) => {
+      expect(isSpecialUseName(name)).toBe(false);
+    },
+  );
+});
+
+describe('displayName: what people are shown (UTS #39 mixed-script detection)', () => {
+  it.each([
+    ['an ASCII name', 'mail.example.com', 'mail.example.com'],
+    ['a Cyrillic name', 'xn--e1afmkfd.xn--p1ai', 'пример.рф'],
+    ['Latin with diacritics', 'xn--mnchen-3ya.de', 'münchen.de'],
+    ['a Greek label', 'xn--hxargifdar.gr', 'ελληνικά.gr'],
+    [
+      'Hiragana, Katakana and Han in one label (one writing system)',
+      'xn--v8j0cwa6gzha3lrdr510cymwb.jp',
+      'ひらがなカタカナ漢字.jp',
+    ],
+    [
+      'digits and hyphens beside Cyrillic (Common characters)',
+      'xn---1-9kc0b5b.xn--p1ai',
+      'бук-1.рф',
+    ],
+    ['scripts that differ only between labels', 'xn--e1afmkfd.com', 'пример.com'],
+  ])('shows %s in Unicode', (_, ascii, unicode) => {
+    expect(displayName(ascii)).toEqual({ display: unicode });
+  });
+
+  it.each([
+    ['a Cyrillic а in a Latin label', 'xn--pple-43d.com', 'аpple.com', ['Cyrillic', 'Latin']],
+    ['a Greek ο in a Latin label', 'xn--gogle-rce.com', 'gοogle.com', ['Greek', 'Latin']],
+    ['Latin letters in a Cyrillic label', 'xn--sr-blcq.xn--p1ai', 'sбеr.рф', ['Cyrillic', 'Latin']],
+    ['Latin and Han in one label', 'xn--abc-xt3f.jp', 'abc徭.jp', ['Han', 'Latin']],
+  ])('shows a label mixing scripts in ASCII: %s', (_, ascii, unicode, scripts) => {
+    expect(displayName(ascii)).toEqual({ display: ascii, mixedScripts: { unicode, scripts } });
+  });
+
+  it('shows a name whose punycode does not decode as it is', () => {
+    expect(displayName('xn--bad-.com')).toEqual({ display: 'xn--bad-.com' });
   });
 });

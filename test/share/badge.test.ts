@@ -43,15 +43,81 @@ describe('renderBadge', () => {
     const svg = renderBadge(summaryFor('ip'), style);
     const root = parseStrictSvg(svg);
     for (const element of allElements(root)) expect(badgeElements).toContain(element.name);
-    expect(titleOf(svg).toLowerCase()).toBe('ip 203.0.113.7: listed on 2 · 61/100');
+    expect(titleOf(svg).toLowerCase()).toBe('ip 203.0.113.7: listed on 2 of 48 · 61/100');
   });
 
-  it('says clean with the score when no list lists an IP', () => {
+  it('says clean on how many lists, with the score, when no list lists an IP', () => {
     const svg = renderBadge(
       summaryFor('ip', { verdict: 'good', score: 97, listed: 0, listings: [] }),
       'flat',
     );
-    expect(titleOf(svg)).toBe('IP 203.0.113.7: clean 97/100');
+    expect(titleOf(svg)).toBe('IP 203.0.113.7: clean on 48 lists · 97/100');
+  });
+
+  it('counts the lists that did not answer, are on hold or disabled', () => {
+    const summary = summaryFor('ip', {
+      listed: 2,
+      checked: 16,
+      coverage: {
+        blocking: 2,
+        informational: 0,
+        answered: 16,
+        not_answered: 2,
+        on_hold: 1,
+        disabled: 1,
+        total: 20,
+      },
+    });
+    expect(titleOf(renderBadge(summary, 'flat'))).toBe(
+      'IP 203.0.113.7: listed on 2 of 16 · 2 no answer · 1 on hold · 1 disabled · 61/100',
+    );
+  });
+
+  it('keeps an informational listing apart from a clean verdict', () => {
+    const summary = summaryFor('ip', {
+      verdict: 'good',
+      score: 95,
+      listed: 0,
+      checked: 18,
+      coverage: {
+        blocking: 0,
+        informational: 1,
+        answered: 18,
+        not_answered: 0,
+        on_hold: 0,
+        disabled: 0,
+        total: 18,
+      },
+    });
+    expect(titleOf(renderBadge(summary, 'flat'))).toBe(
+      'IP 203.0.113.7: clean on 18 lists · 1 info · 95/100',
+    );
+  });
+
+  it('never says a plain clean for a domain whose sender addresses are listed', () => {
+    const summary = summaryFor('domain', { verdict: 'fair', score: 75, listed: 0, listings: [] });
+    expect(titleOf(renderBadge(summary, 'flat'))).toBe(
+      'domain example.com: 1 of 4 sender IPs listed · domain clean on 12 lists · 75/100',
+    );
+  });
+
+  it('says unknown, with what did not answer, when no list answered', () => {
+    const summary = summaryFor('ip', {
+      verdict: 'unknown',
+      checked: 0,
+      listed: 0,
+      listings: [],
+      coverage: {
+        blocking: 0,
+        informational: 0,
+        answered: 0,
+        not_answered: 0,
+        on_hold: 18,
+        disabled: 0,
+        total: 18,
+      },
+    });
+    expect(titleOf(renderBadge(summary, 'flat'))).toBe('IP 203.0.113.7: unknown · 18 on hold');
   });
 
   it('counts the listed addresses of a pool', () => {

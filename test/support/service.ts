@@ -6,7 +6,7 @@ import { createApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/log.js';
 import { compressResponses } from '../../src/node/compression.js';
-import { createServices } from '../../src/services.js';
+import { type ServiceOptions, createServices } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
@@ -15,6 +15,12 @@ import {
 } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { assertDocumented, documentedSchema } from './documented.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
+import {
+  type LyingMode,
+  type LyingResolver,
+  startLyingResolver,
+} from '../fixtures/lying-resolver.js';
 
 /**
  * The real service over real sockets, for route tests: a fixture DNS server holding the default
@@ -27,6 +33,10 @@ export interface TestService {
   /** The app, for its OpenAPI registry. */
   app: ReturnType<typeof createApp>;
   dns: FixtureDnsServer;
+  /** With `transport: 'doh'`: the DoH endpoint the service resolves through, in front of `dns`. */
+  doh?: FixtureDohServer;
+  /** The lying resolver between the service and `dns`, when the test asked for one. */
+  lying?: LyingResolver;
   /** Log lines the service wrote. */
   logs: string[];
   /** Moves the injected clock. */
@@ -49,6 +59,15 @@ export interface TestServiceOptions {
   latencyMs?: number;
   /** Serve no DNS at all: the resolver points at a closed port. */
   deadDns?: boolean;
+  /**
+   * `doh`: the service runs with DNS_TRANSPORT=doh, its DOH_URL a fixture DoH endpoint answering
+   * from the same fixture DNS world. Default `udp`.
+   */
+  transport?: 'udp' | 'doh';
+  /** Ask through a lying resolver in front of the fixture server, starting in this mode. */
+  lying?: LyingMode;
+  /** Shorter self-test and hold-probe intervals than the environment allows. */
+  services?: ServiceOptions;
   now?: Date;
 }
 
@@ -63,8 +82,19 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ],
     latencyMs: options.latencyMs ?? 0,
   });
+  const doh = options.transport === 'doh' ? await startFixtureDohServer({ dns }) : undefined;
+  const lying = options.lying
+    ? await startLyingResolver({ upstream: dns.address, mode: options.lying })
+    : undefined;
   const config = readConfig({
-    DNS_SERVERS: options.deadDns ? '127.0.0.1:9' : dns.address,
+    // Over DoH, UDP goes nowhere: a query that took it would time out and show.
+    DNS_SERVERS: options.deadDns || doh ? '127.0.0.1:9' : (lying?.address ?? dns.address),
+    ...(doh
+      ? {
+          DNS_TRANSPORT: 'doh',
+          DOH_URL: options.deadDns ? 'http://127.0.0.1:9/dns-query' : doh.url,
+        }
+      : {}),
     DNS_TIMEOUT_MS: '300',
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '1500',
@@ -73,7 +103,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const logs: string[] = [];
   const log = createLogger(config.logLevel, (line) => logs.push(line));
-  const services = await createServices(config, log);
+  const services = await createServices(config, log, options.services);
   let now = options.now ?? new Date();
   const app = createApp({
     ...services,
@@ -101,6 +131,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     url,
     app,
     dns,
+    ...(doh ? { doh } : {}),
+    ...(lying ? { lying } : {}),
     logs,
     setNow: (date) => {
       now = date;
@@ -118,7 +150,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     get: async (path, headers = {}) => documented('GET', path, await fetch(url(path), { headers })),
     async close() {
       services.monitor.stop();
+      await services.cardPool.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await doh?.close();
+      await lying?.close();
       await dns.close();
     },
   };
@@ -135,12 +170,16 @@ export async function expectQuotaStatus(response: Response, dailyLimit: number):
   expect(status.dailyRemaining).toEqual(expect.any(Number));
 }
 
-/** The error body of a POST route: the error triple plus the caller's quota status. */
+/**
+ * The error body of a POST route: the error triple plus the caller's quota status (with its
+ * `reason` when the service is not configured).
+ */
 export function postError(code: string, error: unknown = expect.any(String)) {
   return {
     status: 'error',
     code,
     error,
+    ...(code === 'not_configured' ? { reason: expect.any(String) } : {}),
     configured: expect.any(Boolean),
     dailyLimit: expect.any(Number),
     dailyRemaining: expect.any(Number),

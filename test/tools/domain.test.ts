@@ -162,6 +162,10 @@ interface DomainResult {
   domain: string;
   display?: string;
   ips: string[];
+  ips_total: number;
+  ips_truncated: boolean;
+  ranges: { network: string; size: number }[];
+  ranges_total: number;
   exists: boolean;
   ip6: string[];
   mx: { exchange: string; priority: number; addresses: string[] }[];
@@ -189,6 +193,7 @@ interface DomainResult {
     checked: number;
     listed: number;
     not_checked: string[];
+    ranges: { checked: number; how: string };
     results: {
       ip: string;
       score: number;
@@ -336,15 +341,13 @@ describe('GET /domain/v1/status', () => {
 });
 
 describe('sender IPs', () => {
-  it('joins include, mx, a with a CIDR suffix and ip4 terms: small ranges written out, large ones kept, sorted without duplicates', async () => {
+  it('joins include, mx, a with a CIDR suffix and ip4 terms: single addresses in ips, sorted without duplicates, larger ranges apart with their sizes', async () => {
     const result = await check({ domain: 'sender-one.com' });
     expect(result.ips).toEqual([
       // Numerically before 185.10.x, although not as text.
       '185.9.0.1',
       // ip4 /28: sixteen addresses, written out.
       ...range('185.10.20', 16, 16),
-      // ip4 /24: kept as the range.
-      '185.30.0.0/24',
       // mx2, then the include's two (mx1 is the include's 185.40.1.9 again, listed once).
       '185.40.1.2',
       '185.40.1.7',
@@ -352,7 +355,14 @@ describe('sender IPs', () => {
       // a:out.sender-one.com/30 around 185.50.2.5.
       ...range('185.50.2', 4, 4),
     ]);
-    expect(result.ips.some((entry) => entry.includes(':'))).toBe(false);
+    expect(result.ips.some((entry) => entry.includes(':') || entry.includes('/'))).toBe(false);
+    expect(result).toMatchObject({
+      ips_total: 24,
+      ips_truncated: false,
+      // ip4 /24: a range, with its size.
+      ranges: [{ network: '185.30.0.0/24', size: 256 }],
+      ranges_total: 1,
+    });
     expect([...result.ip6].sort()).toEqual(['2a00:1450:4000::/36', '2a00:1450:4010::1']);
     expect(result.mx).toEqual([
       { exchange: 'mx1.sender-one.com', priority: 10, addresses: ['185.40.1.9'] },
@@ -365,13 +375,15 @@ describe('sender IPs', () => {
       lookups: 3,
     });
     expect(result.spf.error).toBeUndefined();
-    // The first 16 single addresses are checked on the IP lists; ranges and the rest are not.
-    const singles = result.ips.filter((entry) => !entry.includes('/'));
+    // The first 16 addresses are checked on the IP lists; the rest are not, nor is the range.
     expect(result.addresses.checked).toBe(16);
-    expect(result.addresses.results.map((address) => address.ip)).toEqual(singles.slice(0, 16));
+    expect(result.addresses.results.map((address) => address.ip)).toEqual(result.ips.slice(0, 16));
+    expect(result.addresses.ranges).toEqual({
+      checked: 0,
+      how: expect.stringMatching(/^not checked/),
+    });
     expect(result.addresses.not_checked).toEqual([
       '185.10.20.31',
-      '185.30.0.0/24',
       '185.40.1.2',
       '185.40.1.7',
       '185.40.1.9',
@@ -385,7 +397,7 @@ describe('sender IPs', () => {
       ips: ['185.80.0.1', '185.80.0.3'],
       exists: true,
       mx: [{ exchange: 'mail.mx-only.com', priority: 10, addresses: ['185.80.0.1', '185.80.0.3'] }],
-      spf: { status: 'none', record: null, ip4: [] },
+      spf: { status: 'none', record: null },
     });
     expect(result.domain_score.factors).toEqual(
       expect.arrayContaining([expect.objectContaining({ kind: 'spf', points: -10 })]),
@@ -401,17 +413,12 @@ describe('sender IPs', () => {
     });
   });
 
-  it('answers 200 with empty ips and exists: false for a domain that does not exist', async () => {
-    const result = await check({ domain: 'nowhere-sender.com' });
-    expect(result).toMatchObject({
-      domain: 'nowhere-sender.com',
-      ips: [],
-      exists: false,
-      mx: [],
-      addresses: { checked: 0, listed: 0, not_checked: [], results: [] },
-      domain_score: { verdict: 'unknown' },
-    });
-    expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  it('answers 400 for a domain that does not exist, in the words it uses for one with only internal addresses', async () => {
+    await expectError(
+      await service.post('/domain/v1', { domain: 'nowhere-sender.com' }),
+      400,
+      postError('invalid_target', 'nowhere-sender.com has no public IPv4 address'),
+    );
   });
 });
 
@@ -515,12 +522,35 @@ describe('domain reputation', () => {
       present: true,
       record: 'v=DMARC1; p=none; rua=mailto:dmarc@reports.net',
       policy: 'none',
+      applied: 'domain',
+      domain: 'listed-sender.com',
     });
+  });
+
+  it('reads the organisational domain DMARC record for a subdomain without one (RFC 7489 §6.6.3), and says which applied', async () => {
+    // mail.clean-sender.com publishes no _dmarc record of its own; clean-sender.com does.
+    const result = await check({ domain: 'mail.clean-sender.com' });
+    expect(result.dmarc).toEqual({
+      status: 'found',
+      present: true,
+      record: 'v=DMARC1; p=reject; rua=mailto:dmarc@reports.net',
+      policy: 'reject',
+      applied: 'organizational',
+      domain: 'clean-sender.com',
+    });
+    expect(result.domain_score.factors.some((factor) => factor.kind === 'dmarc')).toBe(false);
   });
 
   it('reports a missing DMARC record and costs it 5 points', async () => {
     const result = await check({ domain: 'no-dmarc.com' });
-    expect(result.dmarc).toEqual({ status: 'none', present: false, record: null, policy: null });
+    expect(result.dmarc).toEqual({
+      status: 'none',
+      present: false,
+      record: null,
+      policy: null,
+      applied: null,
+      domain: null,
+    });
     expect(result.domain_score.factors).toEqual([
       { kind: 'dmarc', source: 'DMARC', detail: 'no DMARC record', points: -5 },
     ]);
@@ -666,5 +696,25 @@ describe('GET /domain/v1/{token} and other routes, errors', () => {
       code: 'method_not_allowed',
       error: expect.any(String),
     });
+  });
+});
+
+describe('the OpenAPI document of the domain tool', () => {
+  it('describes single addresses in ips, ranges apart with their sizes, and the alias rule', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const { schemas } = document.components;
+    const result = schemas.DomainCheckResponse?.properties ?? {};
+    for (const field of ['ips', 'ips_total', 'ips_truncated', 'ranges', 'ranges_total', 'dmarc']) {
+      expect(result).toHaveProperty(field);
+    }
+    expect(schemas.SenderRange?.properties).toEqual({
+      network: expect.objectContaining({ type: 'string' }),
+      size: expect.objectContaining({ type: 'integer' }),
+    });
+    expect(JSON.stringify(schemas.DomainStoredResult)).toContain('"ranges"');
+    const request = schemas.DomainCheckRequest?.properties ?? {};
+    expect(JSON.stringify(request)).toMatch(/first non-empty one wins/);
   });
 });

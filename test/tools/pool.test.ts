@@ -46,6 +46,8 @@ const poolZones: FixtureZone[] = [
       },
       'mail.pool-one.net': { CNAME: 'relay.pool-two.net' },
       'mx-only.pool-one.net': { MX: [{ exchange: 'small.pool-one.net', priority: 10 }] },
+      'inside.pool-one.net': { A: ['10.20.30.40', '127.0.0.1', '169.254.169.254'] },
+      'alias.pool-one.net': { CNAME: 'vault.corp.internal' },
     },
   },
   {
@@ -56,6 +58,8 @@ const poolZones: FixtureZone[] = [
       'relay.pool-two.net': { A: ['185.42.0.2', '185.42.0.1'] },
     },
   },
+  // Served here as a resolver inside a private network would serve it.
+  { origin: 'internal', records: { 'vault.corp.internal': { A: ['10.20.30.41'] } } },
   { origin: 'broken-pool.net', behaviour: 'servfail' },
   { origin: 'silent-pool.net', behaviour: 'drop' },
 ];
@@ -71,7 +75,7 @@ const callerFields = [...quotaFields, 'siteKey', 'from_cache'];
 /** The spec's fields, then what the service adds (free-form per the spec's "not shown"). */
 const discoverFields = [
   ...['pool', 'ips', 'token', 'from_cache', ...quotaFields],
-  ...['kind', 'results', 'exists', 'excludedNonPublic', 'rounds', 'queries', 'failedQueries'],
+  ...['kind', 'results', 'exists', 'rounds', 'queries'],
   ...['saturated', 'stopReason', 'sources', 'notes', 'checked_at'],
 ];
 const checkFields = [
@@ -85,12 +89,11 @@ interface DiscoverResult {
   results: string[];
   canonicalName?: string;
   exists: boolean;
-  excludedNonPublic: number;
   rounds: number;
   queries: number;
   saturated: boolean;
   stopReason: string;
-  sources: { resolver: boolean; authoritative: string[] };
+  sources: { resolver: boolean; authoritative: number };
   notes: string[];
   token: string;
   from_cache: boolean;
@@ -183,7 +186,6 @@ describe('POST /pool/v1/discover, happy path', () => {
       pool: 'small.pool-one.net',
       ips: ['192.0.3.7', '192.0.3.8', '192.0.3.9', '192.0.3.10'],
       exists: true,
-      excludedNonPublic: 0,
       from_cache: false,
       configured: true,
       dailyLimit: 200,
@@ -203,22 +205,24 @@ describe('POST /pool/v1/discover, happy path', () => {
     expect(result).toMatchObject({
       saturated: true,
       stopReason: 'saturated',
-      sources: { resolver: true, authoritative: [service.dns.address] },
+      sources: { resolver: true, authoritative: 1 },
     });
     // Five quiet rounds in a row after the one that showed the addresses.
     expect(result.rounds).toBeLessThanOrEqual(6);
     expect(service.dns.queries).toContainEqual({ name: 'pool-one.net', type: 'NS' });
   });
 
-  it('finds at least 38 addresses of a pool that answers a random 4 of its 40 per query', async () => {
+  it('stops at POOL_MAX_IPS addresses of a pool of 40 that answers a random 4 per query', async () => {
     const started = performance.now();
     const result = await discover({ pool: 'smtp.pool-one.net' });
     // Within the discovery's budget: CHECK_DEADLINE_MS (1500 in the test service), with slack.
     expect(performance.now() - started).toBeLessThan(2500);
-    expect(result.ips.length).toBeGreaterThanOrEqual(38);
+    // A pool check takes at most POOL_MAX_IPS addresses: discovery offers no more.
+    expect(result.ips).toHaveLength(maxIps);
+    expect(result).toMatchObject({ stopReason: 'address_limit', saturated: false });
     // Only the pool's addresses, each once, in numeric order.
     expect(result.ips).toEqual(rotatingAddresses.filter((ip) => result.ips.includes(ip)));
-    expect(result.sources.authoritative).toEqual([service.dns.address]);
+    expect(result.sources.authoritative).toBe(1);
     expect(result.queries).toBeLessThanOrEqual(200);
   });
 
@@ -235,9 +239,13 @@ describe('POST /pool/v1/discover, happy path', () => {
     expect(result).toMatchObject({ pool: 'both.pool-one.net', ips: ['185.43.0.2'] });
   });
 
-  it('leaves out the private and loopback addresses of a pool and counts them', async () => {
+  it('leaves out the private and loopback addresses of a pool, uncounted, in the result and in what is stored', async () => {
     const result = await discover({ pool: 'mixed.pool-one.net' });
-    expect(result).toMatchObject({ ips: ['185.41.0.1', '185.41.0.2'], excludedNonPublic: 3 });
+    expect(result.ips).toEqual(['185.41.0.1', '185.41.0.2']);
+    const stored = await (await service.get(`/pool/v1/${result.token}`)).text();
+    for (const text of [JSON.stringify(result), stored]) {
+      expect(text).not.toMatch(/10\.0\.0\.5|127\.0\.0\.2|192\.168\.1\.1/);
+    }
   });
 
   it('follows a CNAME and discovers the canonical name’s addresses, from its own zone’s name server', async () => {
@@ -246,28 +254,23 @@ describe('POST /pool/v1/discover, happy path', () => {
       pool: 'mail.pool-one.net',
       canonicalName: 'relay.pool-two.net',
       ips: ['185.42.0.1', '185.42.0.2'],
-      sources: { resolver: true, authoritative: [service.dns.address] },
+      sources: { resolver: true, authoritative: 1 },
     });
     expect(service.dns.queries).toContainEqual({ name: 'pool-two.net', type: 'NS' });
     expect(service.dns.queries).toContainEqual({ name: 'relay.pool-two.net', type: 'A' });
   });
 
-  it('answers 200 with no addresses for a name without A records', async () => {
-    const result = await discover({ pool: 'mx-only.pool-one.net' });
-    expect(result).toMatchObject({
-      pool: 'mx-only.pool-one.net',
-      ips: [],
-      results: [],
-      exists: true,
-      saturated: false,
-    });
-    expect(result.notes).toContain('mx-only.pool-one.net exists but has no A records (NODATA).');
-  });
-
-  it('answers 200 with no addresses for a name that does not exist', async () => {
-    const result = await discover({ pool: 'missing.pool-one.net' });
-    expect(result).toMatchObject({ pool: 'missing.pool-one.net', ips: [], exists: false });
-    expect(result.notes).toContain('missing.pool-one.net does not exist (NXDOMAIN).');
+  it.each([
+    ['has no A records', 'mx-only.pool-one.net'],
+    ['does not exist', 'missing.pool-one.net'],
+    ['hands out only internal addresses', 'inside.pool-one.net'],
+    ['is an alias of an internal name', 'alias.pool-one.net'],
+  ])('answers 400 for a pool that %s, in the same words as for the others', async (_, pool) => {
+    await expectError(
+      await service.post('/pool/v1/discover', { pool }),
+      400,
+      postError('invalid_target', `${pool} has no public IPv4 address`),
+    );
   });
 
   it('costs one unit of the daily quota per fresh discover and none for a cached one', async () => {
@@ -298,8 +301,8 @@ describe('POST /pool/v1/check, happy path', () => {
     });
     expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(result.results).toEqual([
-      `${listedIp}: listed on 2 of ${ipLists}: zen.spamhaus.org (SBL), bl.spamcop.net`,
-      `${cleanIp}: clean (0 of ${ipLists} lists)`,
+      `${listedIp}: listed on 2 of ${ipLists} lists: zen.spamhaus.org (SBL), bl.spamcop.net`,
+      `${cleanIp}: not listed on any of ${ipLists} lists`,
     ]);
   });
 
@@ -496,7 +499,8 @@ describe('POST /pool/v1/check, errors', () => {
       discover({ pool: 'small.pool-one.net' }),
       discover({ pool: 'mixed.pool-one.net' }),
       discover({ pool: 'smtp.pool-one.net' }),
-      discover({ pool: 'mx-only.pool-one.net' }),
+      // Refused (no public address): nothing is recorded for it.
+      service.post('/pool/v1/discover', { pool: 'mx-only.pool-one.net' }),
     ]);
   });
 
@@ -521,11 +525,11 @@ describe('POST /pool/v1/check, errors', () => {
     );
   });
 
-  it('answers 400 for any address of a pool whose discover found none', async () => {
+  it('answers 400 for any address of a pool whose discover was refused for want of a public address', async () => {
     await expectRefused(
       { pool: 'mx-only.pool-one.net', ips: [cleanIp] },
       'invalid_target',
-      cleanIp,
+      'mx-only.pool-one.net has not been discovered',
     );
   });
 
@@ -745,7 +749,8 @@ describe('a list that stops answering', () => {
       const result = (await response.json()) as CheckResult;
       expect(result.results).toEqual(
         addresses.map(
-          (ip) => `${ip}: not listed on ${ipLists - 1} of ${ipLists} lists; 1 did not answer`,
+          (ip) =>
+            `${ip}: not listed on any of ${ipLists - 1} lists that answered; 1 did not answer`,
         ),
       );
       expect(result.details.map((detail) => detail.unanswered)).toEqual(

@@ -1,6 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badgeStyles } from '../../src/share/badge.js';
+import { createCardRenderer } from '../../src/share/card.js';
+import { createFontLoader } from '../../src/share/fonts.js';
+import { summariseDomain } from '../../src/tools/share-summaries.js';
 import { parseStrictSvg } from '../share/svg-structure.js';
 import { type TestService, startTestService } from '../support/service.js';
 
@@ -8,6 +11,8 @@ import { type TestService, startTestService } from '../support/service.js';
 
 const listedIp = '192.0.3.20';
 const idnDomain = 'xn--e1afmkfd.xn--p1ai'; // пример.рф
+/** аpple.com with a Cyrillic а: a label mixing scripts, shown in ASCII. */
+const lookAlike = { unicode: 'аpple.com', ascii: 'xn--pple-43d.com' };
 const longDomain = `${['a', 'b', 'c'].map((l) => `${l}${'x'.repeat(62)}`).join('.')}.${'y'.repeat(57)}.com`;
 
 let service: TestService;
@@ -31,12 +36,14 @@ beforeAll(async () => {
         records: { [idnDomain]: { A: ['192.0.3.40'], TXT: ['v=spf1 a -all'] } },
       },
       { origin: longDomain, records: { [longDomain]: { A: ['192.0.3.41'] } } },
+      { origin: lookAlike.ascii, records: { [lookAlike.ascii]: { A: ['192.0.3.42'] } } },
     ],
   });
   expect(longDomain.length).toBe(253);
   tokens.ip = await tokenOf('/ip/v1', { target: listedIp });
   tokens.idn = await tokenOf('/domain/v1', { domain: 'пример.рф' });
   tokens.long = await tokenOf('/domain/v1', { domain: longDomain });
+  tokens.lookAlike = await tokenOf('/domain/v1', { domain: lookAlike.unicode });
 });
 afterAll(() => service.close());
 
@@ -163,5 +170,50 @@ describe('share page', () => {
 
   it('answers an unknown token with a JSON 404', async () => {
     expect((await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+  });
+});
+
+describe('a look-alike name (a label mixing scripts)', () => {
+  it('is stored under its ASCII form, with no Unicode display form', async () => {
+    const result = (await (await service.get(`/domain/v1/${tokens.lookAlike}`)).json()) as {
+      domain: string;
+      display?: string;
+    };
+    expect(result.domain).toBe(lookAlike.ascii);
+    expect(result.display).toBeUndefined();
+  });
+
+  it('is shown in ASCII on the badge', async () => {
+    const svg = await (await service.get(`/domain/v1/share/${tokens.lookAlike}/badge.svg`)).text();
+    expect(parseStrictSvg(svg).attributes['aria-label']).toContain(lookAlike.ascii);
+    expect(svg).not.toContain(lookAlike.unicode);
+  });
+
+  it('is shown in ASCII on the card: the same PNG as a card drawn with the ASCII name', async () => {
+    const card = Buffer.from(
+      await (await service.get(`/domain/v1/share/${tokens.lookAlike}/card`)).arrayBuffer(),
+    );
+    const stored = (await (await service.get(`/domain/v1/${tokens.lookAlike}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    const summary = summariseDomain(stored);
+    expect(summary.target).toBe(lookAlike.ascii);
+    const render = createCardRenderer(createFontLoader());
+    expect(card.equals(await render(summary))).toBe(true);
+    expect(card.equals(await render({ ...summary, target: lookAlike.unicode }))).toBe(false);
+  });
+
+  it('is shown in ASCII on the page, with the Unicode form only beside it and a warning', async () => {
+    const page = await (await service.get(`/domain/v1/share/${tokens.lookAlike}`)).text();
+    expect(page).toContain(`<title>Sending domain ${lookAlike.ascii}`);
+    expect(page).toContain(`<h1>Sending domain ${lookAlike.ascii}</h1>`);
+    const mentions = page.split(lookAlike.unicode).length - 1;
+    expect(mentions).toBe(1);
+    expect(page).toMatch(
+      new RegExp(
+        `<strong>Shown in its ASCII form: its Unicode form, ${lookAlike.unicode}, mixes Cyrillic and Latin letters`,
+      ),
+    );
   });
 });

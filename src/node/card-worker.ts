@@ -1,0 +1,33 @@
+import { parentPort } from 'node:worker_threads';
+import { createCardRenderer } from '../share/card.js';
+import { createFontLoader } from '../share/fonts.js';
+import type { ShareSummary } from '../share/summary.js';
+
+/**
+ * One card-drawing thread of the pool in `card-pool.ts`: it draws the cards it is sent, one at a
+ * time, and hands each PNG back as a transferred buffer (no copy between the threads).
+ */
+
+export type CardJob = { id: number; summary: ShareSummary };
+export type CardReply =
+  | { id: number; png: Uint8Array }
+  | { id: number; error: string }
+  /** Sent once, when this module has loaded: deadlines count from here, not from start-up. */
+  | { ready: true };
+
+const port = parentPort;
+if (!port) throw new Error('card-worker.ts runs as a worker thread');
+const render = createCardRenderer(createFontLoader());
+
+port.on('message', ({ id, summary }: CardJob) => {
+  render(summary).then(
+    (png) => {
+      // A copy of its own: sharp's buffer may be a view of a larger one, which cannot be moved.
+      const bytes = new Uint8Array(png);
+      port.postMessage({ id, png: bytes } satisfies CardReply, [bytes.buffer]);
+    },
+    (error: unknown) => port.postMessage({ id, error: String(error) } satisfies CardReply),
+  );
+});
+
+port.postMessage({ ready: true } satisfies CardReply);

@@ -1,0 +1,94 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Config } from '../config.js';
+import type { Logger } from '../http/log.js';
+
+/**
+ * Connection hygiene of the Node server (issue 13, docs/http-hardening.md): a request must arrive
+ * within its timeouts (Node answers 408 and closes the connection otherwise), an idle kept-alive
+ * connection is closed, and past a number of open connections a new one is refused with a short
+ * 503 and closed, so slow clients cannot take every file descriptor of the process.
+ */
+
+type Limits = Config['connections'];
+
+/** The `serverOptions` of `serve()`: Node's own request, headers and keep-alive timeouts. */
+export function serverOptions(limits: Limits) {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the two request timeouts on this interval (30 s by default, which would let a
+    // 30 s timeout run to 60 s); a tenth of a second per thousand connections at most.
+    connectionsCheckingInterval: Math.max(
+      50,
+      Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
+    ),
+  };
+}
+
+/** What a refused connection reads before it is closed: our usual error body, code `busy`. */
+const refusalBody = JSON.stringify({
+  status: 'error',
+  code: 'busy',
+  error: 'too many open connections; try again shortly',
+});
+const refusal = [
+  'HTTP/1.1 503 Service Unavailable',
+  'Content-Type: application/json',
+  `Content-Length: ${Buffer.byteLength(refusalBody)}`,
+  'Retry-After: 1',
+  'X-Content-Type-Options: nosniff',
+  'Connection: close',
+  '',
+  refusalBody,
+].join('\r\n');
+/** A refused connection that does not close its side is cut after this. */
+const refusalLingerMs = 1000;
+const refusalLogIntervalMs = 10_000;
+
+/**
+ * Counts the server's open connections and refuses those past `max`: they get the 503 above and
+ * never reach the HTTP parser. Called before the server accepts its first connection.
+ */
+export function limitConnections(server: Server, max: number, log: Logger): void {
+  // node:http parses every connection through the 'connection' listener its constructor added:
+  // the limit goes in front of it, so a refused connection is never parsed nor dispatched.
+  const parse = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  let open = 0;
+  let lingering = 0;
+  let refused = 0;
+  let lastLog = 0;
+
+  function refuse(socket: Socket): void {
+    refused++;
+    const now = Date.now();
+    if (now - lastLog >= refusalLogIntervalMs) {
+      log('info', 'connections refused', { refused, open, max });
+      lastLog = now;
+      refused = 0;
+    }
+    socket.on('error', () => {});
+    // More refused connections lingering than served ones: close at once, without an answer.
+    if (lingering >= max) {
+      socket.destroy();
+      return;
+    }
+    lingering++;
+    socket.once('close', () => lingering--);
+    socket.resume();
+    socket.end(refusal);
+    setTimeout(() => socket.destroy(), refusalLingerMs).unref();
+  }
+
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      refuse(socket);
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+    for (const listener of parse) listener.call(server, socket);
+  });
+}

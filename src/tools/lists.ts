@@ -1,0 +1,84 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/context.js';
+import type { ListHealth, ServiceReadiness } from '../reputation/zone-monitor.js';
+
+/**
+ * `GET {BASE_PATH}/lists`: every configured blocklist's health, the page an operator opens first
+ * when results look wrong. States: `active` (proven honest, its answers count), `on_hold` (it
+ * stopped answering; not asked until a background probe hears it again), `disabled` (it failed
+ * its self-test or has not proven itself yet).
+ */
+
+const listHealthSchema = z
+  .object({
+    zone: z.string().openapi({ example: 'zen.spamhaus.org' }),
+    name: z.string().openapi({ example: 'Spamhaus ZEN' }),
+    type: z.enum(['ip', 'domain']),
+    state: z.enum(['active', 'on_hold', 'disabled']).openapi({
+      description:
+        'active: proven to answer honestly, its answers count; on_hold: it stopped answering and is ' +
+        'not asked until a background probe hears it again; disabled: it failed its self-test or ' +
+        'has not proven itself yet.',
+    }),
+    reason: z.string().openapi({ description: 'Why the list is in this state, in plain words.' }),
+    test_entry: z.string().nullable().openapi({
+      description:
+        'The documented test entry its self-test asks (null: its operator documents none).',
+      example: '127.0.0.2',
+    }),
+    last_self_test: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When its last self-test finished (ISO 8601), or null.' }),
+    last_self_test_result: z.enum(['passed', 'failed', 'inconclusive']).nullable(),
+    answers_last_hour: z.number().int().openapi({
+      description: 'Queries to the list that got an answer (NXDOMAIN included) in the last hour.',
+    }),
+    timeouts_last_hour: z
+      .number()
+      .int()
+      .openapi({ description: 'Queries to the list that got no answer in the last hour.' }),
+    latency_ms: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }).openapi({
+      description: 'Answer time on the wire over the last hour; null without answers.',
+    }),
+  })
+  .openapi('ListHealth');
+
+const listsSchema = z
+  .object({
+    configured: z.boolean().openapi({
+      description: 'At least one list is proven to answer honestly: the tools can answer.',
+    }),
+    reason: z.string().optional().openapi({
+      description: 'Why not configured, and what to change; present only when configured is false.',
+    }),
+    lists: z.array(listHealthSchema),
+  })
+  .openapi('Lists');
+
+export function createListsRoute(deps: {
+  lists: () => ListHealth[];
+  readiness: () => ServiceReadiness;
+}) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/lists',
+      operationId: 'getLists',
+      tags: ['Lists'],
+      summary: "Every configured blocklist's health: state, reason, self-test, answers, latency",
+      responses: {
+        200: {
+          description: 'Health of every configured list',
+          content: { 'application/json': { schema: listsSchema } },
+        },
+      },
+    }),
+    (c) => {
+      const { configured, reason } = deps.readiness();
+      return c.json({ configured, ...(reason ? { reason } : {}), lists: deps.lists() }, 200);
+    },
+  );
+  return app;
+}

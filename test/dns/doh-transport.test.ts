@@ -1,0 +1,329 @@
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDohTransport, type DohTransportOptions } from '../../src/dns/doh-transport.js';
+import type { Resolver } from '../../src/dns/resolver.js';
+import {
+  type FixtureDnsServer,
+  type FixtureZone,
+  startFixtureDnsServer,
+} from '../fixtures/dns-server.js';
+import {
+  type DohFault,
+  type FixtureDohServer,
+  startFixtureDohServer,
+} from '../fixtures/doh-server.js';
+
+/**
+ * The DoH transport over real HTTP on 127.0.0.1, against the fixture DoH endpoint in front of the
+ * fixture DNS world: the outcomes and records of the c-ares transport (test/dns/node-transport
+ * .test.ts asks the same questions), timeouts through AbortSignal, failover, hostile answers.
+ */
+
+const longText = `v=spf1 ${Array.from({ length: 30 }, (_, i) => `ip4:198.51.100.${i}`).join(' ')} -all`;
+
+const zones: FixtureZone[] = [
+  {
+    origin: 'example.org',
+    ttl: 120,
+    records: {
+      'mail.example.org': {
+        A: ['192.0.2.10', '192.0.2.11'],
+        AAAA: ['2001:db8::10'],
+        TXT: ['v=spf1 -all', longText],
+        MX: [
+          { exchange: 'mx1.example.org', priority: 10 },
+          { exchange: 'mx2.example.org', priority: 20 },
+        ],
+      },
+      'example.org': { NS: ['ns1.example.org', 'ns2.example.org'] },
+      'www.example.org': { CNAME: 'mail.example.org' },
+      'away.example.org': { CNAME: 'short.hosting.test' },
+      'loop1.example.org': { CNAME: 'loop2.example.org' },
+      'loop2.example.org': { CNAME: 'loop1.example.org' },
+    },
+  },
+  { origin: 'hosting.test', ttl: 600, records: { 'short.hosting.test': { A: ['203.0.113.5'] } } },
+  {
+    origin: '2.0.192.in-addr.arpa',
+    records: { '10.2.0.192.in-addr.arpa': { PTR: ['mail.example.org'] } },
+  },
+  { origin: 'servfail.test', behaviour: 'servfail' },
+  { origin: 'refused.test', behaviour: 'refused' },
+  { origin: 'dropped.test', behaviour: 'drop' },
+  { origin: 'slow.test', latencyMs: 2000, records: { 'a.slow.test': { A: ['192.0.2.1'] } } },
+];
+
+let dns: FixtureDnsServer;
+let doh: FixtureDohServer;
+let backup: FixtureDohServer;
+let transport: Resolver;
+
+function dohTransport(options: Partial<DohTransportOptions> = {}): Resolver {
+  return createDohTransport({ endpoints: [doh.url], timeoutMs: 1000, retries: 0, ...options });
+}
+
+beforeAll(async () => {
+  dns = await startFixtureDnsServer({ zones });
+  [doh, backup] = await Promise.all([
+    startFixtureDohServer({ dns }),
+    startFixtureDohServer({ dns }),
+  ]);
+  transport = dohTransport();
+});
+
+afterEach(() => {
+  for (const endpoint of [doh, backup]) {
+    endpoint.setFault(undefined);
+    endpoint.setDelay(0);
+  }
+});
+
+afterAll(() => Promise.all([doh.close(), backup.close(), dns.close()]));
+
+/** A TCP port nothing listens on: bound once to learn a free one, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('the DoH transport, outcomes', () => {
+  it('reports an A answer with its records and TTL', async () => {
+    expect(await transport.query('mail.example.org', 'A')).toEqual({
+      status: 'answer',
+      records: ['192.0.2.10', '192.0.2.11'],
+      ttl: 120,
+    });
+  });
+
+  it('reports an AAAA answer with its TTL', async () => {
+    expect(await transport.query('mail.example.org', 'AAAA')).toEqual({
+      status: 'answer',
+      records: ['2001:db8::10'],
+      ttl: 120,
+    });
+  });
+
+  it('reports a name that does not exist as nxdomain', async () => {
+    expect(await transport.query('nowhere.example.org', 'A')).toEqual({ status: 'nxdomain' });
+  });
+
+  it('reports a name without records of the type as nodata', async () => {
+    expect(await transport.query('example.org', 'A')).toEqual({ status: 'nodata' });
+    expect(await transport.query('mail.example.org', 'PTR')).toEqual({ status: 'nodata' });
+  });
+
+  it('reports SERVFAIL as servfail and REFUSED as refused', async () => {
+    expect(await transport.query('a.servfail.test', 'A')).toEqual({ status: 'servfail' });
+    expect(await transport.query('a.refused.test', 'TXT')).toEqual({ status: 'refused' });
+  });
+
+  it('joins the character-strings of each TXT record (RFC 7208 §3.3)', async () => {
+    const outcome = await transport.query('mail.example.org', 'TXT');
+    expect(outcome).toEqual({ status: 'answer', records: ['v=spf1 -all', longText], ttl: 120 });
+    expect(longText.length).toBeGreaterThan(255);
+  });
+
+  it('decodes MX, NS, PTR and CNAME records', async () => {
+    expect(await transport.query('mail.example.org', 'MX')).toMatchObject({
+      status: 'answer',
+      records: [
+        { exchange: 'mx1.example.org', priority: 10 },
+        { exchange: 'mx2.example.org', priority: 20 },
+      ],
+    });
+    expect(await transport.query('example.org', 'NS')).toMatchObject({
+      records: ['ns1.example.org', 'ns2.example.org'],
+    });
+    expect(await transport.query('10.2.0.192.in-addr.arpa', 'PTR')).toMatchObject({
+      records: ['mail.example.org'],
+    });
+    expect(await transport.query('www.example.org', 'CNAME')).toEqual({
+      status: 'answer',
+      records: ['mail.example.org'],
+      ttl: 120,
+    });
+  });
+
+  it('follows a CNAME to its target’s records, with the least TTL of the chain', async () => {
+    expect(await transport.query('www.example.org', 'A')).toMatchObject({
+      records: ['192.0.2.10', '192.0.2.11'],
+    });
+    // The alias lives 120 s, its target's address 600 s.
+    expect(await transport.query('away.example.org', 'A')).toEqual({
+      status: 'answer',
+      records: ['203.0.113.5'],
+      ttl: 120,
+    });
+  });
+
+  it('reports a CNAME loop as the fixture’s SERVFAIL, without chasing it forever', async () => {
+    expect(await transport.query('loop1.example.org', 'A')).toEqual({ status: 'servfail' });
+  });
+
+  it('names the question as asked, whatever its case, and with or without the root dot', async () => {
+    expect(await transport.query('MAIL.Example.ORG.', 'A')).toMatchObject({
+      records: ['192.0.2.10', '192.0.2.11'],
+    });
+  });
+
+  it('answers a name the wire cannot carry as servfail without sending it', async () => {
+    const before = doh.requests.length;
+    expect(await transport.query(`${'x'.repeat(64)}.example.org`, 'A')).toEqual({
+      status: 'servfail',
+    });
+    expect(doh.requests.length).toBe(before);
+  });
+
+  it('refuses a query naming servers of its own: an HTTPS endpoint cannot reach them', async () => {
+    const before = doh.requests.length;
+    expect(await transport.query('mail.example.org', 'A', { servers: ['192.0.2.53:53'] })).toEqual({
+      status: 'refused',
+    });
+    expect(doh.requests.length).toBe(before);
+  });
+});
+
+describe('the DoH transport, on the wire', () => {
+  it('POSTs application/dns-message, accepts it back, and uses DNS ID 0 (RFC 8484 §4.1)', async () => {
+    await transport.query('mail.example.org', 'MX');
+    expect(doh.requests.at(-1)).toEqual({
+      method: 'POST',
+      path: '/dns-query',
+      contentType: 'application/dns-message',
+      accept: 'application/dns-message',
+      dnsId: 0,
+    });
+  });
+});
+
+describe('the DoH transport, timeouts', () => {
+  it('gives up on a zone that never answers after the per-query timeout', async () => {
+    const impatient = dohTransport({ timeoutMs: 200 });
+    const started = performance.now();
+    expect(await impatient.query('a.dropped.test', 'A')).toEqual({ status: 'timeout' });
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('counts a slow HTTP answer past the timeout as a timeout, and one within it as an answer', async () => {
+    doh.setDelay(300);
+    expect(await dohTransport({ timeoutMs: 150 }).query('mail.example.org', 'A')).toEqual({
+      status: 'timeout',
+    });
+    expect(await dohTransport({ timeoutMs: 2000 }).query('mail.example.org', 'A')).toMatchObject({
+      status: 'answer',
+    });
+  });
+
+  it('sends the query again after a timeout, DNS_RETRIES times', async () => {
+    const before = doh.requests.length;
+    expect(await dohTransport({ timeoutMs: 100, retries: 2 }).query('b.dropped.test', 'A')).toEqual(
+      { status: 'timeout' },
+    );
+    expect(doh.requests.length - before).toBe(3);
+  });
+
+  it('stops when the caller’s signal aborts, before its own timeout', async () => {
+    const started = performance.now();
+    const outcome = await dohTransport({ timeoutMs: 5000 }).query('a.slow.test', 'A', {
+      signal: AbortSignal.timeout(100),
+    });
+    expect(outcome).toEqual({ status: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('sends nothing when the caller’s signal has already aborted', async () => {
+    const before = doh.requests.length;
+    expect(
+      await dohTransport({ retries: 3 }).query('mail.example.org', 'A', {
+        signal: AbortSignal.abort(),
+      }),
+    ).toEqual({ status: 'timeout' });
+    expect(doh.requests.length).toBe(before);
+  });
+
+  it('reports an endpoint where nothing listens as a timeout (no answer), not as an error', async () => {
+    const dead = createDohTransport({
+      endpoints: [`http://127.0.0.1:${await closedPort()}/dns-query`],
+      timeoutMs: 500,
+      retries: 1,
+    });
+    expect(await dead.query('mail.example.org', 'A')).toEqual({ status: 'timeout' });
+  });
+});
+
+describe('the DoH transport, hostile or broken endpoints', () => {
+  it.each<[DohFault, string]>([
+    ['http-error', 'an HTTP 503'],
+    ['not-dns', 'a DNS message labelled text/plain'],
+    ['garbage', 'random bytes'],
+    ['wrong-question', 'an answer about another name'],
+    ['cut-short', 'half a message'],
+    ['oversized', 'a body that never ends'],
+  ])('reports %s (%s) as servfail, not a crash', async (fault) => {
+    doh.setFault(fault);
+    expect(await transport.query('mail.example.org', 'A')).toEqual({ status: 'servfail' });
+  });
+
+  it('answers properly again once the endpoint does', async () => {
+    doh.setFault('garbage');
+    expect(await transport.query('mail.example.org', 'TXT')).toEqual({ status: 'servfail' });
+    doh.setFault(undefined);
+    expect(await transport.query('mail.example.org', 'TXT')).toMatchObject({ status: 'answer' });
+  });
+});
+
+describe('the DoH transport, several endpoints', () => {
+  it('asks the first endpoint while it answers, and never the second', async () => {
+    const pair = dohTransport({ endpoints: [doh.url, backup.url], retries: 1 });
+    const before = { doh: doh.requests.length, backup: backup.requests.length };
+    for (const name of ['mail.example.org', 'www.example.org', 'example.org']) {
+      expect(await pair.query(name, 'A')).not.toEqual({ status: 'timeout' });
+    }
+    expect(doh.requests.length - before.doh).toBe(3);
+    expect(backup.requests.length - before.backup).toBe(0);
+  });
+
+  it('fails over to the second when the first stops answering, and stays there', async () => {
+    const pair = dohTransport({ endpoints: [doh.url, backup.url], timeoutMs: 200, retries: 1 });
+    doh.setFault('drop');
+    const before = { doh: doh.requests.length, backup: backup.requests.length };
+    expect(await pair.query('mail.example.org', 'A')).toMatchObject({ status: 'answer' });
+    // One timed-out attempt at the first, the retry at the second.
+    expect(doh.requests.length - before.doh).toBe(1);
+    expect(backup.requests.length - before.backup).toBe(1);
+    // Later queries start at the endpoint that answered: the dead one costs no more timeouts.
+    expect(await pair.query('mail.example.org', 'AAAA')).toMatchObject({ status: 'answer' });
+    expect(doh.requests.length - before.doh).toBe(1);
+    expect(backup.requests.length - before.backup).toBe(2);
+  });
+
+  it('fails over on an HTTP error too, and moves on only once for queries failing together', async () => {
+    const pair = dohTransport({ endpoints: [doh.url, backup.url], retries: 1 });
+    doh.setFault('http-error');
+    const outcomes = await Promise.all(
+      ['mail.example.org', 'www.example.org', 'example.org'].map((name) => pair.query(name, 'NS')),
+    );
+    // Each failed at the first and was answered by the second: none skipped back to the first.
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['nodata', 'nodata', 'answer']);
+  });
+
+  it('reports servfail when every endpoint answered with something that is not DNS', async () => {
+    const pair = dohTransport({ endpoints: [doh.url, backup.url], retries: 1 });
+    doh.setFault('garbage');
+    backup.setFault('http-error');
+    expect(await pair.query('mail.example.org', 'A')).toEqual({ status: 'servfail' });
+  });
+
+  it('takes a DNS answer with an RCODE as final, asking no other endpoint', async () => {
+    const pair = dohTransport({ endpoints: [doh.url, backup.url], retries: 1 });
+    const before = { doh: doh.requests.length, backup: backup.requests.length };
+    expect(await pair.query('a.servfail.test', 'A')).toEqual({ status: 'servfail' });
+    expect(doh.requests.length - before.doh).toBe(1);
+    expect(backup.requests.length - before.backup).toBe(0);
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import { type TestService, startTestService } from '../support/service.js';
+
+/** GET {BASE_PATH}/lists: every configured list's health, over real HTTP and the fixture DNS. */
+
+const zones = await loadZoneList();
+const fields = [
+  'zone',
+  'name',
+  'type',
+  'state',
+  'reason',
+  'test_entry',
+  'last_self_test',
+  'last_self_test_result',
+  'answers_last_hour',
+  'timeouts_last_hour',
+  'latency_ms',
+];
+
+interface Lists {
+  configured: boolean;
+  reason?: string;
+  lists: Record<string, unknown>[];
+}
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ latencyMs: 5 });
+});
+afterAll(() => service.close());
+
+async function lists(): Promise<Lists> {
+  const response = await service.get('/lists');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as Lists;
+}
+
+describe('GET /lists', () => {
+  it('answers every configured list, active after its self-test, and no reason while configured', async () => {
+    const body = await lists();
+    expect(Object.keys(body).sort()).toEqual(['configured', 'lists']);
+    expect(body.configured).toBe(true);
+    expect(body.lists.map((list) => list.zone)).toEqual(zones.map((zone) => zone.zone));
+    for (const list of body.lists) {
+      expect(Object.keys(list).sort()).toEqual([...fields].sort());
+      expect(list).toMatchObject({
+        state: 'active',
+        reason: expect.any(String),
+        last_self_test: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        last_self_test_result: 'passed',
+      });
+    }
+    expect(body.lists.find((list) => list.zone === 'multi.surbl.org')).toMatchObject({
+      name: 'SURBL multi',
+      type: 'domain',
+      test_entry: 'test.surbl.org',
+    });
+  });
+
+  it('counts the answers of the last hour and their latency on the wire', async () => {
+    const check = await service.post('/ip/v1', { target: '8.8.4.4' });
+    expect(check.status).toBe(200);
+    const zen = (await lists()).lists.find((list) => list.zone === 'zen.spamhaus.org')!;
+    // The self-test's three probes, the check's look-up, and perhaps the check's confirmation.
+    expect(zen.answers_last_hour).toBeGreaterThanOrEqual(4);
+    expect(zen.timeouts_last_hour).toBe(0);
+    const latency = zen.latency_ms as { p50: number; p95: number };
+    expect(latency.p50).toBeGreaterThanOrEqual(4);
+    expect(latency.p95).toBeGreaterThanOrEqual(latency.p50);
+  });
+
+  it('is in the OpenAPI document, its states documented', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      paths: Record<string, { get?: unknown }>;
+      components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
+    };
+    expect(document.paths['/tools/ip-reputation/lists']?.get).toBeDefined();
+    expect(document.components.schemas.ListHealth?.properties?.state?.enum).toEqual([
+      'active',
+      'on_hold',
+      'disabled',
+    ]);
+    expect(document.components.schemas.QuotaStatus?.properties?.reason).toBeDefined();
+  });
+
+  it('answers other methods with 405', async () => {
+    const response = await fetch(service.url('/lists'), { method: 'POST' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toContain('GET');
+  });
+});
