@@ -233,8 +233,8 @@
       const share = `${base}/${name}/v1/share/${encodeURIComponent(token)}`;
       const links = [
         [`${share}?lang=${lang}`, 'share.page'],
-        [`${share}/badge.svg`, 'share.badge'],
-        [`${share}/card`, 'share.card'],
+        [`${share}/badge.svg?lang=${lang}`, 'share.badge'],
+        [`${share}/card?lang=${lang}`, 'share.card'],
         [`${base}/${name}/v1/${encodeURIComponent(token)}`, 'share.json'],
       ];
       return element('nav', { class: 'share-links', 'aria-label': t('share.links') }, [

@@ -1,7 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { prefersHtml } from '../http/negotiate.js';
-import { type Lang, pickLanguage, translator } from '../i18n/index.js';
+import { type Lang, isLang, pickLanguage, translator } from '../i18n/index.js';
 import { type PageTool, pageTools, renderCheckPage } from './check-page.js';
 import { pageContentSecurityPolicy } from './csp.js';
 import { renderNotFoundPage } from './not-found-page.js';
@@ -63,6 +63,18 @@ export function addPageRoutes(app: Hono<AppEnv>, site: Site): void {
 /** `?lang=` or Accept-Language (the first value of a repeated parameter). */
 export function languageOf(c: Context): Lang {
   return pickLanguage(c.req.query('lang'), c.req.header('accept-language'));
+}
+
+/**
+ * The language of an answer, and whether the URL named it: an answer chosen by `?lang=` is the
+ * same for every client (an embedded badge stays as it was embedded), while one chosen by
+ * Accept-Language says `Vary: Accept-Language` (RFC 9110 §12.5.5).
+ */
+export function languageChoiceOf(c: Context): { lang: Lang; explicit: boolean } {
+  return {
+    lang: languageOf(c),
+    explicit: isLang(c.req.query('lang')?.trim().toLowerCase()),
+  };
 }
 
 /** An HTML page with the pages' headers: the CSP, its caching, and what it varies on. */

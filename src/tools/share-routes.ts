@@ -6,7 +6,8 @@ import { ApiError } from '../http/errors.js';
 import { translator } from '../i18n/index.js';
 import { pageContentSecurityPolicy } from '../pages/csp.js';
 import type { ToolResult } from '../pages/result-view.js';
-import { htmlNotFound, htmlResponse, languageOf } from '../pages/routes.js';
+import { htmlNotFound, htmlResponse, languageChoiceOf } from '../pages/routes.js';
+import type { Lang } from '../i18n/index.js';
 import type { Site } from '../pages/site.js';
 import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
 import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
@@ -41,12 +42,20 @@ const tokenParams = z.object({
   token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: 'Result token' }),
 });
 
-const langQuery = z.object({
-  lang: z
+const langField = (what: string) =>
+  z
     .enum(['en', 'ru'])
     .optional()
-    .openapi({ description: 'Language of the page; without it, Accept-Language decides.' }),
-});
+    .openapi({
+      description: `Language of the ${what}; without it, Accept-Language decides (and the answer varies on it). Any other value is ignored.`,
+    });
+
+const langQuery = z.object({ lang: langField('page') });
+
+/** Without `?lang=`, the answer depends on Accept-Language, and says so. */
+function varyOnLanguage(explicit: boolean): Record<string, string> {
+  return explicit ? {} : { Vary: 'Accept-Language' };
+}
 
 export function addShareRoutes(
   app: OpenAPIHono<AppEnv>,
@@ -80,6 +89,7 @@ export function addShareRoutes(
           style: z.enum(badgeStyles).optional().openapi({
             description: 'Badge style; any other value (or none) is flat.',
           }),
+          lang: langField('badge text'),
         }),
       },
       responses: {
@@ -96,17 +106,20 @@ export function addShareRoutes(
     const style: BadgeStyle = (badgeStyles as readonly string[]).includes(requested)
       ? (requested as BadgeStyle)
       : 'flat';
+    const { lang, explicit } = languageChoiceOf(c);
     const found = await load(c.req.param('token'));
     const svgType = 'image/svg+xml; charset=utf-8';
     if (!found) {
       // A 404 with an image body, so an embed shows text instead of a broken image.
-      return c.body(renderMissingBadge(style), 404, {
+      return c.body(renderMissingBadge(style, lang), 404, {
         'Content-Type': svgType,
         'Cache-Control': 'no-cache',
         ...embeddable,
+        ...varyOnLanguage(explicit),
       });
     }
-    return cacheable(c, Buffer.from(renderBadge(found.summary, style)), svgType);
+    const svg = Buffer.from(renderBadge(found.summary, style, lang));
+    return cacheable(c, svg, svgType, { lang, headers: varyOnLanguage(explicit) });
   });
 
   app.openAPIRegistry.registerPath(
@@ -116,7 +129,7 @@ export function addShareRoutes(
       operationId: `get${operationStem}Card`,
       tags,
       summary: 'PNG card of a result, 1200x630 pixels',
-      request: { params: tokenParams },
+      request: { params: tokenParams, query: z.object({ lang: langField('card text') }) },
       responses: {
         200: {
           description: 'PNG image',
@@ -133,7 +146,9 @@ export function addShareRoutes(
   app.get('/share/:token/card', async (c) => {
     const token = c.req.param('token');
     const summary = await requireSummary(token);
-    return cacheable(c, await cardOf(`${tool}:${token}`, summary), 'image/png');
+    const { lang, explicit } = languageChoiceOf(c);
+    const png = await cardOf(`${tool}:${token}`, summary, lang);
+    return cacheable(c, png, 'image/png', { lang, headers: varyOnLanguage(explicit) });
   });
 
   app.openAPIRegistry.registerPath(
@@ -165,8 +180,11 @@ export function addShareRoutes(
       if (page) return page;
       throw notFound();
     }
-    const lang = languageOf(c);
+    const { lang, explicit } = languageChoiceOf(c);
     const path = `/${tool}/v1/share/${encodeURIComponent(token)}`;
+    // The card and badge in the page's language, named in their URLs: an unfurler or another
+    // site fetching them gets the same picture whatever language it asks in.
+    const inLang = `?lang=${lang}`;
     const origin = site.publicOrigin(c);
     const page = `${origin.base}${site.basePath}${path}`;
     const body = await renderSharePage({
@@ -177,32 +195,38 @@ export function addShareRoutes(
       summary: found.summary,
       links: {
         page,
-        card: `${page}/card`,
-        badge: `${page}/badge.svg`,
-        images: { card: `${site.root}${path}/card`, badge: `${site.root}${path}/badge.svg` },
+        card: `${page}/card${inLang}`,
+        badge: `${page}/badge.svg${inLang}`,
+        images: {
+          card: `${site.root}${path}/card${inLang}`,
+          badge: `${site.root}${path}/badge.svg${inLang}`,
+        },
         result: `${site.root}/${tool}/v1/${encodeURIComponent(token)}`,
         checkAnother: `${site.root}/?tool=${tool}&lang=${lang}`,
       },
       languageHref: (other) => `${site.root}${path}?lang=${other}`,
     });
     // Absolute URLs from the Host header alone never go into a response a shared cache keeps.
-    const vary =
-      origin.source === 'forwarded'
-        ? 'Accept, Accept-Language, Forwarded, X-Forwarded-Host, X-Forwarded-Proto'
-        : 'Accept, Accept-Language';
+    const vary = [
+      'Accept',
+      ...(explicit ? [] : ['Accept-Language']),
+      ...(origin.source === 'forwarded'
+        ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto']
+        : []),
+    ].join(', ');
     if (origin.source === 'host') {
       return htmlResponse(c, site, { body, status: 200, cacheControl: 'no-store', vary });
     }
     return cacheable(c, Buffer.from(body), 'text/html; charset=utf-8', {
-      Vary: vary,
-      'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
+      lang,
+      headers: { Vary: vary, 'Content-Security-Policy': pageContentSecurityPolicy(site.captcha) },
     });
   });
 
   /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
-  async function cardOf(key: string, summary: ShareSummary): Promise<Buffer> {
+  async function cardOf(key: string, summary: ShareSummary, lang: Lang): Promise<Buffer> {
     try {
-      return await deps.cards.get(key, summary);
+      return await deps.cards.get(key, summary, lang);
     } catch (error) {
       if (!(error instanceof CardRendererBusy)) throw error;
       throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
@@ -216,15 +240,19 @@ function notFound(): ApiError {
   return new ApiError('not_found', 'no result under this token (unknown or expired)');
 }
 
-/** RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes; a matching If-None-Match answers 304. */
+/**
+ * RFC 9110 §8.8.3 / §13.1.2: a strong ETag of the bytes, which names the answer's language too
+ * (`"ru-…"`), so no validator of one language ever matches another; a matching If-None-Match
+ * answers 304.
+ */
 function cacheable(
   c: Context,
   body: Buffer,
   contentType: string,
-  extra: Record<string, string> = {},
+  options: { lang: Lang; headers?: Record<string, string> },
 ): Response {
-  const etag = etagOf(body);
-  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable, ...extra };
+  const etag = `"${options.lang}-${etagOf(body)}"`;
+  const headers = { ETag: etag, 'Cache-Control': immutable, ...embeddable, ...options.headers };
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag))
     return c.body(null, 304, headers);
@@ -239,7 +267,7 @@ const etags = new WeakMap<Buffer, string>();
 function etagOf(body: Buffer): string {
   let etag = etags.get(body);
   if (etag === undefined) {
-    etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    etag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
     etags.set(body, etag);
   }
   return etag;

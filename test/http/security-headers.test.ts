@@ -86,7 +86,7 @@ describe('the share page', () => {
     expect(page).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
     expect(page).toMatch(/<script src="\/[^"]+\.js"/);
     // The card and badge it shows are paths on the page's own origin ('self').
-    expect(page).toContain(`src="${basePath}/ip/v1/share/${token}/card"`);
-    expect(page).toContain(`src="${basePath}/ip/v1/share/${token}/badge.svg"`);
+    expect(page).toContain(`src="${basePath}/ip/v1/share/${token}/card?lang=en"`);
+    expect(page).toContain(`src="${basePath}/ip/v1/share/${token}/badge.svg?lang=en"`);
   });
 });

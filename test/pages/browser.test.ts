@@ -102,10 +102,16 @@ async function expectSharePage(page: Page, lang: Language, name: string, target:
   expect(await page.getAttribute('html', 'lang')).toBe(lang);
   expect(await page.textContent('h1')).toContain(target);
   const image = await page.getAttribute('meta[property="og:image"]', 'content');
-  expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+\/share\/[\w-]{22}\/card$/);
-  // The PNG card loaded and decoded at its size (evaluated in the page).
+  expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+\/share\/[\w-]{22}\/card\?lang=(en|ru)$/);
+  expect(image).toMatch(new RegExp(`lang=${lang}$`));
+  // The PNG card in the page's language loaded and decoded at its size (evaluated in the page),
+  // and so did the badge.
+  expect(await page.getAttribute('img.card', 'src')).toMatch(new RegExp(`/card\\?lang=${lang}$`));
   await page.waitForFunction(
-    "(() => { const card = document.querySelector('img.card'); return card?.complete && card.naturalWidth === 1200; })()",
+    "(() => { const card = document.querySelector('img.card'); return card?.complete && card.naturalWidth === 1200 && card.naturalHeight === 630; })()",
+  );
+  await page.waitForFunction(
+    "(() => { const badge = document.querySelector('section.share img'); return badge?.complete && badge.naturalWidth > 0; })()",
   );
   expect(await page.textContent('button[data-copy="snippet-markdown"]')).toContain(
     languages[lang].copy,
