@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/caller.js';
+import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from './store/location.js';
 
 /**
  * The service's configuration, read from the environment and validated at start: a bad value
@@ -98,11 +99,16 @@ const envSchema = z
     CAPTCHA_FREE_CHECKS: integer(0, 0, 10_000_000),
     STORE_URL: z
       .string()
-      .default('memory:')
-      .refine(
-        (url) => url === 'memory:',
-        'only the embedded store (memory:) is available in this build',
-      ),
+      .default(defaultStoreUrl)
+      .transform((url, ctx) => {
+        try {
+          return parseStoreUrl(url);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    WORKERS: integer(1, 1, 256),
     PUBLIC_URL: z
       .url({ protocol: /^https?$/ })
       .refine((text) => {
@@ -136,6 +142,15 @@ const envSchema = z
         path: ['HEADERS_TIMEOUT_MS'],
         message: `at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})`,
       });
+    // Each worker would have its own memory: tokens made by one would be 404 on the others, and
+    // every worker would count its own quota.
+    if (env.WORKERS > 1 && env.STORE_URL.kind === 'memory') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: `WORKERS=${env.WORKERS} needs a store the workers share: STORE_URL=memory: keeps one per process; use sqlite:PATH or redis://`,
+      });
+    }
     if (env.CAPTCHA_PROVIDER === 'none') return;
     for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
       if (env[name] === '')
@@ -179,6 +194,10 @@ export interface Config {
     verifyUrl?: string;
     freeChecks: number;
   };
+  /** STORE_URL: where tokens, the result cache, quotas and pool discoveries live. */
+  store: StoreLocation;
+  /** WORKERS: processes serving one port (node:cluster). */
+  workers: number;
   /**
    * Where the public reaches the service, e.g. `https://rep.example.org` (a path is the prefix a
    * proxy mounts it under); every absolute URL starts with it followed by BASE_PATH. Without a
@@ -247,6 +266,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
           },
         }
       : {}),
+    store: e.STORE_URL,
+    workers: e.WORKERS,
     ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,

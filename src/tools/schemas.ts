@@ -40,6 +40,10 @@ export const errorResponse = (description: string, schema: z.ZodType = errorSche
 export const errorResponses = {
   400: errorResponse('invalid_json, invalid_target or invalid_request'),
   404: errorResponse('not_found: unknown or expired token'),
+  503: {
+    ...errorResponse('store_unavailable: the store does not answer right now (Retry-After)'),
+    headers: retryAfter,
+  },
 } as const;
 
 /** Every error a check (POST) may answer, with the quota fields and Retry-After where sent. */
@@ -54,7 +58,7 @@ export const checkErrorResponses = {
   },
   503: {
     ...errorResponse(
-      'not_configured (the status says why), dns_unavailable, or busy (then with Retry-After)',
+      'not_configured (the status says why), dns_unavailable, store_unavailable, or busy (then with Retry-After)',
       postErrorSchema,
     ),
     headers: retryAfter,

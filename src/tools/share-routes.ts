@@ -98,6 +98,7 @@ export function addShareRoutes(
           description: 'Unknown or expired token: a badge saying so',
           content: { 'image/svg+xml': { schema: z.string() } },
         },
+        503: errorResponses[503],
       },
     }),
   );
@@ -137,7 +138,9 @@ export function addShareRoutes(
         },
         404: errorResponses[404],
         503: {
-          ...errorResponse('busy: more cards are being drawn than may wait (Retry-After)'),
+          ...errorResponse(
+            'busy: more cards are being drawn than may wait, or store_unavailable (Retry-After)',
+          ),
           headers: retryAfter,
         },
       },
@@ -169,6 +172,7 @@ export function addShareRoutes(
             ...errorResponses[404].content,
           },
         },
+        503: errorResponses[503],
       },
     }),
   );
