@@ -79,6 +79,13 @@ export const sharedVariables = {
   CAPTCHA_SECRET: z.string().default(''),
   CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
   CAPTCHA_FREE_CHECKS: integer(0, 0, 10_000_000),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((text) => {
+      const url = new URL(text);
+      return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
+    .optional(),
   CORS_ORIGINS: commaList.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 };
@@ -124,6 +131,12 @@ export interface Config {
     verifyUrl?: string;
     freeChecks: number;
   };
+  /**
+   * Where the public reaches the service, e.g. `https://rep.example.org` (a path is the prefix a
+   * proxy mounts it under); every absolute URL starts with it followed by BASE_PATH. Without a
+   * trailing slash.
+   */
+  publicUrl?: string;
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -156,6 +169,7 @@ export function sharedConfig(e: SharedEnv): Config {
           },
         }
       : {}),
+    ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
   };

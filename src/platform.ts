@@ -1,4 +1,6 @@
 import type { Resolver } from './dns/index.js';
+import type { Lang } from './i18n/index.js';
+import type { PageAssetSources } from './pages/assets.js';
 import type { MonitorRemote } from './reputation/monitor-replica.js';
 import type { DnsblZone } from './reputation/zones.js';
 import type { ShareSummary } from './share/summary.js';
@@ -32,8 +34,8 @@ export interface Platform {
     asksNameServers: boolean;
   };
   store: Store;
-  /** Draws a share card: PNG bytes of 1200x630 (src/share/card.ts), or CardRendererBusy. */
-  renderCard: (summary: ShareSummary) => Promise<Uint8Array>;
+  /** Draws a share card in `lang`: PNG bytes of 1200x630 (src/share/card.ts), or CardRendererBusy. */
+  renderCard: (summary: ShareSummary, lang: Lang) => Promise<Uint8Array>;
   /** How many bytes of drawn cards one process (or isolate) keeps. */
   cardCacheBytes: number;
   /** Cryptographically random bytes: tokens. */
@@ -51,6 +53,8 @@ export interface Platform {
   clock: () => Date;
   /** The DNSBL zone list: the bundled one, or on Node DNSBL_ZONES_FILE's. */
   zones: readonly DnsblZone[];
+  /** The pages' script and stylesheet (assets/pages/): read at start on Node, bundled on Workers. */
+  pageAssets: PageAssetSources;
 }
 
 /** Web Crypto, the same API on Node and on Workers: the default random bytes and hashing. */

@@ -5,6 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
 import { superviseWorkers } from './cluster.js';
 import { createLogger } from './http/log.js';
+import { compressResponses } from './node/compression.js';
 import { readConfig } from './node/config.js';
 import { limitConnections, serverOptions } from './node/connections.js';
 import { createNodeServices } from './node/services.js';
@@ -38,6 +39,7 @@ const app = createApp({
   ...services,
   config,
   peerAddress: (c) => getConnInfo(c).remote.address ?? '',
+  compression: compressResponses(),
 });
 
 // The first card of a thread pays about half a second of loading (fonts, renderers): done now, in

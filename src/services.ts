@@ -10,6 +10,7 @@ import { createListStats } from './reputation/list-stats.js';
 import { createMonitorReplica } from './reputation/monitor-replica.js';
 import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.js';
 import type { DnsblZone } from './reputation/zones.js';
+import { preparePageAssets } from './pages/assets.js';
 import { createCardCache } from './share/card-cache.js';
 
 /** What tests may change without the environment (whose minimums protect real lists). */
@@ -125,6 +126,7 @@ export async function createServices(
     digest: platform.digest,
     asksNameServers: platform.dns.asksNameServers,
     cards: createCardCache({ maxBytes: platform.cardCacheBytes, render: platform.renderCard }),
+    pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),

@@ -6,6 +6,7 @@ import { bundledZoneList } from '../reputation/zones.js';
 import { openStore } from '../store/open.js';
 import { type CardPool, createCardPool } from './card-pool.js';
 import type { NodeConfig } from './config.js';
+import { readPageAssetSources } from './page-assets.js';
 import { readZoneListFile } from './zone-file.js';
 
 /**
@@ -74,5 +75,6 @@ export async function createNodePlatform(
     logSink,
     clock: () => new Date(),
     zones,
+    pageAssets: await readPageAssetSources(),
   };
 }

@@ -1,35 +1,16 @@
 import type { DnsStatus, Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
-import type { Grade } from './grades.js';
 import { reversedOctets } from './ipv4.js';
-import { type Listing, readAnswer } from './return-codes.js';
-import type { DnsblZone, Severity } from './zones.js';
+import type { ListResult } from './result-schemas.js';
+import { readAnswer } from './return-codes.js';
+import type { DnsblZone } from './zones.js';
 
 /**
  * The DNSBL engine: every zone of a check asked at once, each answer read through the zone's code
  * table, the TXT reason fetched for listings, all within the check's deadline.
  */
 
-export type ListStatus = 'listed' | 'clean' | 'error' | 'timeout' | 'disabled';
-
-export interface ListResult {
-  zone: string;
-  name: string;
-  type: 'ip' | 'domain';
-  severity: Severity;
-  status: ListStatus;
-  /** The raw A answers, for listings and errors. */
-  codes?: string[];
-  listings?: Listing[];
-  grade?: Grade;
-  /** The list's TXT record for a listing (RFC 5782 §2.1). */
-  reason?: string;
-  /** Why the status is error, timeout or disabled. */
-  error?: string;
-  /** The list is on hold (it stopped answering): reported as a timeout without being asked. */
-  on_hold?: true;
-  delist_url?: string;
-}
+export type { ListResult, ListStatus } from './result-schemas.js';
 
 export interface DnsblReport {
   lists: ListResult[];

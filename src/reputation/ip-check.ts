@@ -2,40 +2,17 @@ import type { Resolver } from '../dns/index.js';
 import { createCheckDns } from './check-dns.js';
 import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
-import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
+import type { DnsblEngine, DnsblReport } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
 import { maxAddressesPerHost } from './result-limits.js';
-import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
+import type { IpCheckResult } from './result-schemas.js';
+import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
 
 /** The IP tool's check: DNSBL fan-out in parallel with PTR then forward A, then the score. */
 
-export interface IpScore extends Score {
-  listed: number;
-  answered: number;
-  not_answered: number;
-  on_hold: number;
-  disabled: number;
-  total: number;
-  /** The counts in words: `listed on 2 of 16 lists that answered; 2 did not answer`. */
-  summary: string;
-  lists: ListResult[];
-  rdns: ReverseDns;
-  /** The public addresses of a host name target (the first `maxAddressesPerHost`); the first is checked. */
-  addresses?: string[];
-  /** How many public addresses the host name has, when more than `addresses` lists. */
-  addresses_total?: number;
-  checked_at: string;
-}
-
-export interface IpCheckResult {
-  kind: 'ipv4' | 'domain';
-  target: string;
-  ip: string;
-  ptr: string;
-  ip_score: IpScore;
-}
+export type { IpCheckResult, IpScore } from './result-schemas.js';
 
 export type IpCheckOutcome =
   | { ok: true; result: IpCheckResult }

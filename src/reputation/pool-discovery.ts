@@ -13,6 +13,7 @@ import {
   noProgress,
   poolStopReason,
 } from './pool-saturation.js';
+import type { PoolDiscovery } from './result-schemas.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
@@ -57,31 +58,7 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   askNameServers: true,
 };
 
-/**
- * What discovery found. Nothing in it tells which internal names exist or which server answered
- * (docs/checks.md): non-public addresses are left out uncounted, an alias into a special-use name
- * is not shown, and the pool's name servers are counted, not named.
- */
-export interface PoolDiscovery {
-  /** `dns_unavailable` when no query about the pool got a response (the route answers 503). */
-  status: 'ok' | 'dns_unavailable';
-  pool: string;
-  /** The end of the alias chain, when `pool` is a CNAME (RFC 1034 §3.6.2) to a public name. */
-  canonicalName?: string;
-  /** Public IPv4 addresses seen, sorted numerically: at most `maxAddresses`. */
-  addresses: string[];
-  rounds: number;
-  /** A queries about the pool; finding aliases and name servers is not counted. */
-  queries: number;
-  saturated: boolean;
-  stopReason: PoolStopReason;
-  /**
-   * Whether the configured resolvers responded, and how many of the zone's public name servers
-   * were asked; which of those answered is not said (that would be a port-53 reachability probe).
-   */
-  sources: { resolver: boolean; authoritative: number };
-  notes: string[];
-}
+export type { PoolDiscovery } from './result-schemas.js';
 
 /** A place the pool's A records are asked: the configured resolvers, or one authoritative server. */
 interface Source {

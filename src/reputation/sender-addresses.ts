@@ -1,5 +1,6 @@
 import { ipv4ToNumber, isPublicNetwork, numberToIpv4 } from './ipv4.js';
 import { maxListedAddresses, maxListedNetworks } from './result-limits.js';
+import type { SenderRange } from './result-schemas.js';
 
 /**
  * A domain's IPv4 senders as a result lists them: single addresses apart from ranges (issue 17).
@@ -10,12 +11,7 @@ import { maxListedAddresses, maxListedNetworks } from './result-limits.js';
 /** The largest network written out address by address: a /28. */
 export const maxExpandedRange = 16;
 
-export interface SenderRange {
-  /** `a.b.c.d/len`, host bits cleared. */
-  network: string;
-  /** Addresses in it: 2^(32 - len). */
-  size: number;
-}
+export type { SenderRange } from './result-schemas.js';
 
 export interface SenderAddresses {
   /** Single addresses, sorted numerically, no duplicates: the first `maxListedAddresses`. */

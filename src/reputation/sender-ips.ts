@@ -10,6 +10,7 @@ import {
 import { isPublicIpv6Network } from './ipv6.js';
 import { compareIpv4, isPublicIpv4 } from './ipv4.js';
 import { maxAddressesPerHost, maxListedNetworks } from './result-limits.js';
+import type { MailExchanger } from './result-schemas.js';
 import { type SenderAddresses, senderAddresses } from './sender-addresses.js';
 import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from './spf.js';
 import { isSpecialUseName } from './targets.js';
@@ -21,14 +22,7 @@ import { isSpecialUseName } from './targets.js';
  * public addresses are kept, and names under special-use suffixes are not looked up.
  */
 
-export interface MailExchanger {
-  exchange: string;
-  priority: number;
-  /** Public IPv4 addresses, sorted numerically: the first `maxAddressesPerHost`. */
-  addresses: string[];
-  /** How many public addresses the host has, when more than are listed. */
-  addresses_total?: number;
-}
+export type { MailExchanger } from './result-schemas.js';
 
 /** A lookup of the domain's own records that gave no usable answer. */
 export interface LookupFailure {

@@ -1,5 +1,6 @@
 import tr46 from 'tr46';
 import type satori from 'satori';
+import type { Lang } from '../i18n/index.js';
 import { cardLayout } from './card-layout.js';
 import { cardHeight, cardWidth } from './card-theme.js';
 import type { CardFonts } from './fonts.js';
@@ -38,15 +39,17 @@ function drawableTarget(target: string, fonts: CardFonts): string {
   );
 }
 
-/** The card of `summary` as an SVG document of 1200x630. */
+/** The card of `summary` in `lang` (English or Russian; the fonts hold Cyrillic), as an SVG of 1200x630. */
 export async function cardSvg(
   summary: ShareSummary,
   fonts: CardFonts,
   draw: DrawSvg,
+  lang: Lang = 'en',
 ): Promise<string> {
   const element = cardLayout(
     { ...summary, target: drawableTarget(summary.target, fonts) },
     fonts.fontFamily,
+    lang,
   );
   return draw(element, { ...cardSize, fonts: fonts.fonts });
 }

@@ -1,6 +1,7 @@
 import { Resvg, initWasm } from '@resvg/resvg-wasm';
 import resvgWasm from '@resvg/resvg-wasm/index_bg.wasm';
 import yogaWasm from 'satori/layout.wasm';
+import type { Lang } from '../i18n/index.js';
 import { cardSvg } from '../share/card.js';
 import { colours } from '../share/card-theme.js';
 import type { ShareSummary } from '../share/summary.js';
@@ -30,10 +31,10 @@ function start(): Promise<void> {
 /** satori draws every glyph as a path: resvg needs no fonts of its own. */
 const rasterOptions = { font: { loadSystemFonts: false }, background: colours.paper };
 
-/** A 1200x630 PNG of the summary. */
-export async function renderCard(summary: ShareSummary): Promise<Uint8Array> {
+/** A 1200x630 PNG of the summary, in `lang`. */
+export async function renderCard(summary: ShareSummary, lang: Lang = 'en'): Promise<Uint8Array> {
   await start();
-  const svg = await cardSvg(summary, bundledCardFonts(), satori);
+  const svg = await cardSvg(summary, bundledCardFonts(), satori, lang);
   const resvg = new Resvg(svg, rasterOptions);
   try {
     const image = resvg.render();

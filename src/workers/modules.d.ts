@@ -12,3 +12,8 @@ declare module '*.woff' {
   const bytes: ArrayBuffer;
   export default bytes;
 }
+
+declare module '*.css' {
+  const text: string;
+  export default text;
+}

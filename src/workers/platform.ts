@@ -7,6 +7,7 @@ import { createDurableStore } from './durable-store.js';
 import { edgeCardCacheBytes, edgeMaxInFlight, edgeMaxInFlightPerList } from './limits.js';
 import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
+import { bundledPageAssets } from './page-assets.js';
 import type { StoreObject } from './store-object.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
@@ -49,5 +50,6 @@ export function createWorkersPlatform(
     logSink: options.logSink ?? ((line) => console.log(line)),
     clock: options.clock ?? (() => new Date()),
     zones: bundledZoneList(),
+    pageAssets: bundledPageAssets,
   };
 }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { coverageLine } from '../../src/share/card-layout.js';
 import { ringFigures } from '../../src/share/card-ring.js';
-import { sentenceOf } from '../../src/share/page.js';
+import { translator } from '../../src/i18n/index.js';
+import { sentenceOf as sentenceIn } from '../../src/share/count-texts.js';
+import type { ShareSummary } from '../../src/share/summary.js';
 import { summaryFor } from './fixtures.js';
 
 /** The words of the share page and card: every list counted, informational entries apart. */
+
+const sentenceOf = (summary: ShareSummary) => sentenceIn(summary, translator('en'));
 
 const coverage = {
   blocking: 2,

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { CaptchaProvider } from '../../src/http/captcha.js';
+import type { Lang } from '../../src/i18n/index.js';
 import type { ShareSummary } from '../../src/share/summary.js';
 import type { FixtureQuery, FixtureZone } from '../fixtures/dns-server.js';
 import type { Listings } from '../fixtures/dnsbl-world.js';
@@ -35,7 +36,7 @@ export interface RouteService {
   /** Serves these zones from now on instead of the world the service started with. */
   setZones(zones: FixtureZone[]): Promise<void>;
   /** Draws a card as this runtime's renderer does (the PNG bytes the card route serves). */
-  renderCard(summary: ShareSummary): Promise<Uint8Array>;
+  renderCard(summary: ShareSummary, lang?: Lang): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

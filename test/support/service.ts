@@ -6,11 +6,17 @@ import { createCardRenderer } from '../../src/node/card-render.js';
 import { readCardFonts } from '../../src/node/fonts.js';
 import { createFontLoader } from '../../src/share/fonts.js';
 import { readConfig } from '../../src/node/config.js';
+import { compressResponses } from '../../src/node/compression.js';
 import { createNodeServices } from '../../src/node/services.js';
 import type { ServiceOptions } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
+import {
+  type FixtureDnsServer,
+  type FixtureZone,
+  startFixtureDnsServer,
+} from '../fixtures/dns-server.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { assertDocumented, documentedSchema } from './documented.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 import {
   type LyingMode,
@@ -40,6 +46,8 @@ export {
  */
 
 export interface TestService extends RouteService {
+  /** The app, for its OpenAPI registry. */
+  app: ReturnType<typeof createApp>;
   dns: FixtureDnsServer;
   /** With `transport: 'doh'`: the DoH endpoint the service resolves through, in front of `dns`. */
   doh?: FixtureDohServer;
@@ -48,6 +56,8 @@ export interface TestService extends RouteService {
 }
 
 export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
+  /** The whole DNS world, instead of the default zone list's world with `listings` and `zones`. */
+  world?: FixtureZone[];
   env?: Record<string, string> | ((dns: FixtureDnsServer) => Record<string, string>);
   /**
    * `doh`: the service runs with DNS_TRANSPORT=doh, its DOH_URL a fixture DoH endpoint answering
@@ -63,7 +73,10 @@ export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const zoneList = await loadZoneList();
   const dns = await startFixtureDnsServer({
-    zones: [...dnsblWorld(zoneList, options.listings ?? {}), ...(options.zones ?? [])],
+    zones: options.world ?? [
+      ...dnsblWorld(zoneList, options.listings ?? {}),
+      ...(options.zones ?? []),
+    ],
     latencyMs: options.latencyMs ?? 0,
   });
   const doh = options.transport === 'doh' ? await startFixtureDohServer({ dns }) : undefined;
@@ -95,14 +108,25 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     clock: () => now,
     peerAddress: (c) => getConnInfo(c).remote.address ?? '',
+    compression: compressResponses(),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const url = (path: string) => `http://127.0.0.1:${port}${basePath}${path}`;
+  /** Every 200 JSON answer a test reads is first checked against its documented schema. */
+  async function documented(method: string, path: string, response: Response) {
+    if (response.status !== 200) return response;
+    if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return response;
+    const route = `${basePath}${path.split('?')[0]}`;
+    const schema = documentedSchema(app, method, route);
+    if (schema) assertDocumented(schema, await response.clone().json(), `${method} ${route}`);
+    return response;
+  }
 
   return {
     url,
+    app,
     dns,
     ...(doh ? { doh } : {}),
     ...(lying ? { lying } : {}),
@@ -116,13 +140,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dnsQueries: async () => [...dns.queries],
     setZones: async (zones) => dns.setZones(zones),
     renderCard: createCardRenderer(createFontLoader(() => readCardFonts())),
-    post: (path, body, headers = {}) =>
-      fetch(url(path), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    get: (path, headers = {}) => fetch(url(path), { headers }),
+    post: async (path, body, headers = {}) =>
+      documented(
+        'POST',
+        path,
+        await fetch(url(path), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+    get: async (path, headers = {}) => documented('GET', path, await fetch(url(path), { headers })),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
