@@ -42,13 +42,13 @@ describe('the Durable Object store', () => {
   it('deletes a key, and all its object keeps, at its alarm once everything in it has expired', async () => {
     const prefix = freshPrefix();
     const store = createDurableStore(STORE, { prefix });
-    await store.set('short', 'v', 30);
-    await store.addMembers('short', ['a'], 40);
+    await store.set('short', 'v', 300);
+    await store.addMembers('short', ['a'], 400);
     const object = STORE.get(STORE.idFromName(`${prefix}short`));
     const alarm = () => runInDurableObject(object, (_instance, state) => state.storage.getAlarm());
     expect(await alarm()).toBeGreaterThan(0);
     // The alarm goes off on its own (miniflare runs alarms at their time), or here if it has not.
-    await sleep(60);
+    await sleep(500);
     await runDurableObjectAlarm(object);
     await expect.poll(alarm, { timeout: 2000 }).toBeNull();
     const tables = await runInDurableObject(object, (_instance, state) =>
@@ -67,10 +67,10 @@ describe('the Durable Object store', () => {
   it('moves the alarm to the next expiry while something lives', async () => {
     const prefix = freshPrefix();
     const store = createDurableStore(STORE, { prefix });
-    await store.addMembers('set', ['early'], 30);
+    await store.addMembers('set', ['early'], 300);
     await store.addMembers('set', ['late'], 60_000);
     const object = STORE.get(STORE.idFromName(`${prefix}set`));
-    await sleep(60);
+    await sleep(500);
     await runDurableObjectAlarm(object);
     const alarm = () => runInDurableObject(object, (_instance, state) => state.storage.getAlarm());
     await expect.poll(alarm, { timeout: 2000 }).toBeGreaterThan(Date.now() + 50_000);
