@@ -36,6 +36,13 @@ export async function createServices(config: Config, log: Logger, options: Servi
       zones.flatMap((zone): [string, string][] => [
         [zone.zone, zone.zone],
         [queryZone(zone, config.spamhausDqsKey), zone.zone],
+        // A list's IPv6 side under a zone of its own (SEM-IPV6BL) has traffic of its own.
+        ...(zone.ipv6?.zone
+          ? ([
+              [zone.ipv6.zone, zone.ipv6.zone],
+              [queryZone(zone, config.spamhausDqsKey, 'ipv6'), zone.ipv6.zone],
+            ] satisfies [string, string][])
+          : []),
       ]),
     ),
   );
@@ -58,7 +65,9 @@ export async function createServices(config: Config, log: Logger, options: Servi
       const failed = run.verdicts.filter((verdict) => verdict.state === 'failed');
       log('info', 'self-test', {
         passed: run.verdicts.filter((verdict) => verdict.state === 'passed').length,
-        disabled: failed.map((verdict) => verdict.zone),
+        disabled: failed.map((verdict) =>
+          verdict.side === 'ipv6' ? `${verdict.zone} (IPv6)` : verdict.zone,
+        ),
         inconclusive: run.verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
       });
     },
@@ -71,8 +80,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const dnsbl = createDnsblEngine({
     resolver,
     zones,
-    gate: (zone) => monitor.gate(zone),
-    onLookup: (zone, status) => monitor.recordLookup(zone, status),
+    gate: (zone, side) => monitor.gate(zone, side),
+    onLookup: (zone, status, side) => monitor.recordLookup(zone, status, side),
     ...dqs,
   });
   const captcha: CaptchaRule | undefined = config.captcha && {

@@ -15,12 +15,18 @@ export interface AddressSummary extends Pick<Score, 'score' | 'verdict' | 'confi
   not_answered: number;
   on_hold: number;
   disabled: number;
+  /** Lists that do not answer for IPv6 addresses (an IPv6 address only), not in `total`. */
+  not_covered: number;
+  /** The lists that cover the address. */
   total: number;
   /** The counts in words: `listed on 2 of 16 lists that answered; 2 did not answer`. */
   summary: string;
   /** The lists that list it, with the meaning of their codes and their most severe listing. */
   listings: { zone: string; name: string; severity: Severity; detail: string }[];
-  /** Lists that could not answer (timeout, error, disabled): what the result is unsure about. */
+  /**
+   * Lists that could not answer (timeout, error, disabled): what the result is unsure about. Lists
+   * that do not cover IPv6 are counted in `not_covered`, not listed here.
+   */
   unanswered: { zone: string; status: string }[];
 }
 
@@ -41,6 +47,7 @@ export async function summariseAddress(
     not_answered: report.not_answered,
     on_hold: report.on_hold,
     disabled: report.disabled,
+    not_covered: report.not_covered,
     total: report.total,
     summary: describeCoverage(coverageOf(report.lists)),
     listings: report.lists
@@ -54,7 +61,7 @@ export async function summariseAddress(
         detail: (list.listings ?? []).map((listing) => listing.meaning).join('; '),
       })),
     unanswered: report.lists
-      .filter((list) => list.status !== 'listed' && list.status !== 'clean')
+      .filter((list) => list.status !== 'listed' && list.status !== 'clean' && !list.not_covered)
       .map((list) => ({ zone: list.zone, status: list.status })),
   };
 }

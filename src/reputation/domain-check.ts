@@ -6,6 +6,7 @@ import { createDeadline } from './deadline.js';
 import type { DmarcRecord } from './dmarc.js';
 import type { DnsblEngine, ListResult } from './dnsbl.js';
 import { noPublicAddress } from './host-address.js';
+import { isIpv6 } from './ipv6.js';
 import {
   clip,
   maxListedAddresses,
@@ -25,20 +26,21 @@ import { type MailExchanger, type SenderIps, discoverSenderIps, maxMxHosts } fro
 import type { SpfExpansion } from './spf.js';
 
 /**
- * The domain tool's check: the domain's sender IPs (SPF + MX), the domain itself on the domain
- * lists, and a DNSBL summary of its single sender addresses, scored like an IP.
+ * The domain tool's check: the domain's sender IPs (SPF + MX, IPv4 and IPv6), the domain itself
+ * on the domain lists, and a DNSBL summary of its single sender addresses, scored like an IP.
  */
 
 /** Sender addresses checked per domain: enough for a typical ESP setup, bounded for the lists' sake. */
 export const maxAddressesChecked = 16;
 
 /**
- * Queries a domain check may send while following the domain's records (SPF, MX, A, DMARC); its
- * DNSBL queries are bounded apart, by the zones and `maxAddressesChecked`. The SPF limits (RFC
- * 7208 §4.6.4: 10 DNS-querying terms, 10 hosts per mx) allow about 120 lookups, the prefetch
- * about as many again, MX, A and DMARC 13: a sound domain never comes near it.
+ * Queries a domain check may send while following the domain's records (SPF, MX, A, AAAA,
+ * DMARC); its DNSBL queries are bounded apart, by the zones and `maxAddressesChecked`. The SPF
+ * limits (RFC 7208 §4.6.4: 10 DNS-querying terms, 10 hosts per mx, each host asked A and AAAA)
+ * allow about 230 lookups, the prefetch about as many again; MX, A, AAAA, DMARC and the MX
+ * hosts' A and AAAA 25: a sound domain never comes near it.
  */
-export const domainQueryBudget = 256;
+export const domainQueryBudget = 512;
 
 /** What a listed sender address costs the domain (poor: it carries a major listing), capped in sum. */
 const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
@@ -70,13 +72,16 @@ export interface DomainCheckResult {
   domain: string;
   /** The name as people write it, when it is an IDN. */
   display?: string;
-  /** Single public sender addresses, sorted numerically: the first `maxListedAddresses`. */
+  /**
+   * Single public sender addresses: IPv4 sorted numerically, then IPv6 (RFC 5952 form) sorted
+   * numerically; the first `maxListedAddresses` of both together.
+   */
   ips: string[];
   /** Every single sender address found. */
   ips_total: number;
   /** True when `ips` lists fewer than `ips_total`. */
   ips_truncated: boolean;
-  /** Sender networks of more than 16 addresses, with their sizes. */
+  /** IPv4 sender networks of more than 16 addresses, with their sizes. */
   ranges: SenderRange[];
   ranges_total: number;
   /**
@@ -84,6 +89,7 @@ export interface DomainCheckResult {
    * for clients of earlier results, which answered `false` for a domain that does not exist.
    */
   exists: true;
+  /** IPv6 sender networks of more than 16 addresses (`address/len`): the IPv6 ranges. */
   ip6: string[];
   ip6_total: number;
   /** The MX hosts looked up (at most `maxMxHosts`, most preferred first). */
@@ -147,14 +153,14 @@ export async function checkDomain(
     ) {
       return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
     }
-    if (senders.ipsTotal === 0 && senders.rangesTotal === 0) {
+    if (senders.ipsTotal === 0 && senders.rangesTotal === 0 && senders.ip6RangesTotal === 0) {
       if (ownLookupFailed) {
         return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
       }
       // One answer for a domain that does not exist, has no address, or only internal ones.
       return { ok: false, error: 'invalid_target', reason: noPublicAddress(domain.name) };
     }
-    const checked = senders.ips.slice(0, maxAddressesChecked);
+    const checked = addressesToCheck(senders.ips);
     // Every address at once: taken a few at a time, the later ones would find the shared deadline
     // spent by a list that does not answer. The resolver's in-flight cap bounds the queries.
     const results = await Promise.all(
@@ -194,8 +200,8 @@ export async function checkDomain(
       ranges: senders.ranges,
       ranges_total: senders.rangesTotal,
       exists: true,
-      ip6: senders.ip6,
-      ip6_total: senders.ip6Total,
+      ip6: senders.ip6Ranges,
+      ip6_total: senders.ip6RangesTotal,
       mx: senders.mx,
       mx_total: senders.mxTotal,
       spf: spfSummary(senders.spf),
@@ -214,7 +220,7 @@ export async function checkDomain(
       addresses: {
         checked: results.length,
         listed: results.filter((result) => result.listed > 0).length,
-        not_checked: senders.ips.slice(checked.length),
+        not_checked: senders.ips.filter((ip) => !checked.includes(ip)),
         ranges: { checked: 0, how: rangesNotChecked },
         results,
       },
@@ -225,6 +231,21 @@ export async function checkDomain(
   } finally {
     deadline.clear();
   }
+}
+
+/**
+ * The sender addresses checked on the IP lists: at most `maxAddressesChecked`, the first of each
+ * family in `ips` order, half the room for each when both have more (the other family's unused
+ * room goes to the one that needs it), so a domain with many IPv4 senders still has its IPv6
+ * ones checked, and the other way round.
+ */
+export function addressesToCheck(ips: readonly string[]): string[] {
+  const ipv6 = ips.filter(isIpv6);
+  const ipv4 = ips.filter((ip) => !isIpv6(ip));
+  const half = maxAddressesChecked / 2;
+  const ipv4Room = Math.max(half, maxAddressesChecked - ipv6.length);
+  const fromIpv4 = ipv4.slice(0, ipv4Room);
+  return [...fromIpv4, ...ipv6.slice(0, maxAddressesChecked - fromIpv4.length)];
 }
 
 function notesOf(senders: SenderIps, budgetSpent: boolean): string[] {

@@ -9,7 +9,10 @@ import { maxAddressesPerHost } from './result-limits.js';
 import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
 
-/** The IP tool's check: DNSBL fan-out in parallel with PTR then forward A, then the score. */
+/**
+ * The IP tool's check: DNSBL fan-out in parallel with PTR then forward A (AAAA for an IPv6
+ * address), then the score.
+ */
 
 export interface IpScore extends Score {
   listed: number;
@@ -17,12 +20,19 @@ export interface IpScore extends Score {
   not_answered: number;
   on_hold: number;
   disabled: number;
+  /** Lists that do not answer for IPv6 addresses, for an IPv6 address (in `lists`, not in `total`). */
+  not_covered: number;
+  /** The lists that cover the address. */
   total: number;
   /** The counts in words: `listed on 2 of 16 lists that answered; 2 did not answer`. */
   summary: string;
   lists: ListResult[];
   rdns: ReverseDns;
-  /** The public addresses of a host name target (the first `maxAddressesPerHost`); the first is checked. */
+  /**
+   * The public addresses of a host name target, IPv4 then IPv6, each sorted numerically (the first
+   * `maxAddressesPerHost`). `ip` is the one checked: the first IPv4 address, or with none the
+   * first IPv6 address.
+   */
   addresses?: string[];
   /** How many public addresses the host name has, when more than `addresses` lists. */
   addresses_total?: number;
@@ -30,8 +40,10 @@ export interface IpScore extends Score {
 }
 
 export interface IpCheckResult {
-  kind: 'ipv4' | 'domain';
+  kind: 'ipv4' | 'ipv6' | 'domain';
+  /** The address as checked (IPv6 in RFC 5952 form), or the host name's ASCII form. */
   target: string;
+  /** The address checked (IPv6 in RFC 5952 form). */
   ip: string;
   ptr: string;
   ip_score: IpScore;
@@ -63,8 +75,8 @@ function heardNothing(report: DnsblReport, rdns: ReverseDns): boolean {
 }
 
 /**
- * Queries an IP check may send besides its DNSBL queries: the host name's A records. Reverse DNS
- * keeps to its own bound (one PTR, ten names confirmed).
+ * Queries an IP check may send besides its DNSBL queries: the host name's A and AAAA records.
+ * Reverse DNS keeps to its own bound (one PTR, ten names confirmed).
  */
 const ipQueryBudget = 4;
 
@@ -73,7 +85,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
   try {
     let ip: string;
     let addresses: string[] | undefined;
-    if (target.kind === 'ipv4') {
+    if (target.kind !== 'domain') {
       ip = target.address;
     } else {
       const dns = createCheckDns(deps.resolver, deadline, ipQueryBudget);
@@ -84,7 +96,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
       });
       if (!resolved.ok) return resolved;
       addresses = resolved.addresses;
-      ip = addresses[0]!;
+      ip = resolved.checked;
     }
 
     const [report, rdns] = await Promise.all([
@@ -99,8 +111,8 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
     return {
       ok: true,
       result: {
-        kind: target.kind === 'ipv4' ? 'ipv4' : 'domain',
-        target: target.kind === 'ipv4' ? target.address : target.name,
+        kind: target.kind,
+        target: target.kind === 'domain' ? target.name : target.address,
         ip,
         ptr: rdns.ptr,
         ip_score: {
@@ -110,6 +122,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
           not_answered: report.not_answered,
           on_hold: report.on_hold,
           disabled: report.disabled,
+          not_covered: report.not_covered,
           total: report.total,
           summary: describeCoverage(coverageOf(report.lists)),
           lists: report.lists,

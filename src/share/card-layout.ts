@@ -1,3 +1,4 @@
+import { notCoveredPart } from '../reputation/coverage.js';
 import { oneLine } from './card-line.js';
 import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
@@ -90,6 +91,7 @@ export function coverageLine(summary: ShareSummary): string | undefined {
     ...(coverage.not_answered > 0 ? [`${coverage.not_answered} did not answer`] : []),
     ...(coverage.on_hold > 0 ? [`${coverage.on_hold} on hold`] : []),
     ...(coverage.disabled > 0 ? [`${coverage.disabled} disabled`] : []),
+    ...notCoveredPart(coverage),
     ...(coverage.informational > 0
       ? [counted(coverage.informational, 'informational entry', 'informational entries')]
       : []),

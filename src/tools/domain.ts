@@ -7,7 +7,7 @@ import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema } from './schemas.js';
 import { summariseDomain } from './share-summaries.js';
 
-/** The domain tool: a sending domain's sender IPs (SPF + MX) and its reputation. */
+/** The domain tool: a sending domain's sender IPs (SPF + MX, IPv4 and IPv6) and its reputation. */
 
 const senderRangeSchema = z
   .object({
@@ -20,9 +20,11 @@ const domainResult = {
   domain: z.string().openapi({ example: 'example.com' }),
   ips: z.array(z.string()).openapi({
     description:
-      'Sender IPs: single public IPv4 addresses only (SPF terms of up to 16 addresses written out, ' +
-      'MX hosts, the A fallback), sorted numerically; at most 1,024 (see ips_total).',
-    example: ['192.0.2.10', '192.0.2.11'],
+      'Sender IPs: single public addresses (SPF ip4/ip6 terms of up to 16 addresses written out, ' +
+      'the addresses of a and mx terms, MX hosts A and AAAA, the A and AAAA fallback), IPv4 ' +
+      'sorted numerically first, then IPv6 in RFC 5952 canonical form sorted numerically; at ' +
+      'most 1,024 of both together (see ips_total). Each can be sent to POST /ip/v1.',
+    example: ['192.0.2.10', '192.0.2.11', '2001:db8:10::25'],
   }),
   ips_total: z
     .number()
@@ -33,10 +35,18 @@ const domainResult = {
     .openapi({ description: 'True when ips lists only the first 1,024 of ips_total.' }),
   ranges: z.array(senderRangeSchema).openapi({
     description:
-      'SPF networks of more than 16 addresses, with their sizes, sorted; at most 256 (see ' +
+      'IPv4 SPF networks of more than 16 addresses, with their sizes, sorted; at most 256 (see ' +
       'ranges_total). Not checked address by address: addresses.ranges says so.',
   }),
   ranges_total: z.number().int(),
+  ip6: z.array(z.string()).openapi({
+    description:
+      'IPv6 SPF networks of more than 16 addresses (larger than a /124), as address/len in RFC ' +
+      '5952 form, sorted; at most 256 (see ip6_total). Kept apart from ranges: their sizes pass ' +
+      "JSON's safe integers. Not checked address by address.",
+    example: ['2001:db8::/32'],
+  }),
+  ip6_total: z.number().int(),
   exists: z.literal(true).openapi({
     description: 'Always true: a domain with no public address is a 400 invalid_target.',
   }),
@@ -50,7 +60,12 @@ const domainResult = {
       results: z.array(z.object({ ip: z.string() }).loose()),
     })
     .loose()
-    .openapi({ description: 'The single addresses of ips checked on the IP lists (at most 16).' }),
+    .openapi({
+      description:
+        'The single addresses of ips checked on the IP lists (at most 16: the first of each ' +
+        'family, at least 8 of each when both have more); an IPv6 address only on the lists ' +
+        'that cover IPv6.',
+    }),
   dmarc: z
     .object({
       status: z.enum(['found', 'none', 'multiple', 'unavailable']),

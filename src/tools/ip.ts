@@ -7,7 +7,10 @@ import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema } from './schemas.js';
 import { summariseIp } from './share-summaries.js';
 
-/** The IP tool: one IPv4 address or host name against the blocklists, with reverse DNS and a score. */
+/**
+ * The IP tool: one IPv4 or IPv6 address or host name against the blocklists, with reverse DNS and
+ * a score.
+ */
 
 const ipScoreSchema = z
   .object({
@@ -19,8 +22,27 @@ const ipScoreSchema = z
     ),
     listed: z.number().int(),
     answered: z.number().int(),
-    total: z.number().int(),
-    lists: z.array(z.object({ zone: z.string(), name: z.string(), status: z.string() }).loose()),
+    not_covered: z.number().int().openapi({
+      description:
+        'Lists that do not answer for IPv6 addresses (an IPv6 address only; 0 otherwise). They are ' +
+        'in lists with status disabled, not_covered true and error "does not cover IPv6", and not ' +
+        'counted in total.',
+    }),
+    total: z.number().int().openapi({ description: 'The lists that cover the address.' }),
+    lists: z.array(
+      z
+        .object({
+          zone: z.string().openapi({
+            description: "The zone asked (for an IPv6 address, the list's IPv6 zone).",
+          }),
+          name: z.string(),
+          status: z.enum(['listed', 'clean', 'error', 'timeout', 'disabled']),
+          not_covered: z.literal(true).optional().openapi({
+            description: 'The list does not answer for IPv6 addresses; never asked about one.',
+          }),
+        })
+        .loose(),
+    ),
     rdns: z
       .object({
         ptr: z.string(),
@@ -36,9 +58,18 @@ const ipScoreSchema = z
   });
 
 const ipResult = {
-  kind: z.enum(['ipv4', 'domain']).openapi({ description: 'What the target was.' }),
-  target: z.string().openapi({ example: '198.51.100.7' }),
-  ip: z.string(),
+  kind: z.enum(['ipv4', 'ipv6', 'domain']).openapi({
+    description: 'What the target was: an IPv4 address, an IPv6 address or a host name.',
+  }),
+  target: z.string().openapi({
+    description: 'The checked address (IPv6 in RFC 5952 canonical form) or host name.',
+    example: '2a00:1450:4001:80b::200e',
+  }),
+  ip: z.string().openapi({
+    description:
+      'The address checked (IPv6 in RFC 5952 form). For a host name: its first public IPv4 ' +
+      'address, or with none its first public IPv6 address; ip_score.addresses lists them all.',
+  }),
   ptr: z.string().openapi({ description: 'The first PTR name, or "".' }),
   ip_score: ipScoreSchema,
 };
@@ -47,8 +78,9 @@ const bodySchema = z
   .object({
     target: z.string().max(1024).optional().openapi({
       description:
-        'IPv4 address or host name. Give it or its alias q; if both, the first non-empty one wins.',
-      example: '192.0.2.1',
+        'IPv4 address, IPv6 address (any RFC 4291 text form) or host name. Give it or its alias ' +
+        'q; if both, the first non-empty one wins.',
+      example: '198.51.100.7',
     }),
     q: z
       .string()
@@ -74,7 +106,7 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
   );
   tool.addCheck({
     path: '/',
-    summary: 'Check an IPv4 address or host name',
+    summary: 'Check an IPv4 or IPv6 address or a host name',
     body: bodySchema,
     result: z
       .object({ ...ipResult, ...postFields })
@@ -86,7 +118,8 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
       const parsed = parseTarget(text);
       if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
       const { target } = parsed;
-      const requestKey = target.kind === 'ipv4' ? target.address : target.name;
+      // IPv6 in its canonical form: every spelling of one address is one request.
+      const requestKey = target.kind === 'domain' ? target.name : target.address;
       return {
         requestKey,
         run() {

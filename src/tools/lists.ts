@@ -9,12 +9,9 @@ import type { ListHealth, ServiceReadiness } from '../reputation/zone-monitor.js
  * its self-test or has not proven itself yet).
  */
 
-const listHealthSchema = z
-  .object({
-    zone: z.string().openapi({ example: 'zen.spamhaus.org' }),
-    name: z.string().openapi({ example: 'Spamhaus ZEN' }),
-    type: z.enum(['ip', 'domain']),
-    state: z.enum(['active', 'on_hold', 'disabled']).openapi({
+/** One side of a list: the list's own fields (its IPv4 side, for an ip list), or its IPv6 side. */
+const sideHealthFields = {
+  state: z.enum(['active', 'on_hold', 'disabled']).openapi({
       description:
         'active: proven to answer honestly, its answers count; on_hold: it stopped answering and is ' +
         'not asked until a background probe hears it again; disabled: it failed its self-test or ' +
@@ -40,6 +37,36 @@ const listHealthSchema = z
       .openapi({ description: 'Queries to the list that got no answer in the last hour.' }),
     latency_ms: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }).openapi({
       description: 'Answer time on the wire over the last hour; null without answers.',
+    }),
+};
+
+const ipv6SideSchema = z
+  .object({
+    zone: z.string().openapi({
+      description: 'The zone asked about IPv6 addresses (nibble format, RFC 5782 §2.4).',
+      example: 'zen.spamhaus.org',
+    }),
+    name: z.string(),
+    source: z.string().openapi({ description: "Where the list's operator documents IPv6 support." }),
+    ...sideHealthFields,
+  })
+  .openapi('ListIpv6Side', {
+    description:
+      "The list's IPv6 side, proven on its own by its IPv6 test entry (::ffff:7f00:2 unless the " +
+      'operator documents another); its traffic figures are its zone\'s, both families together ' +
+      "when that is the list's own zone.",
+  });
+
+const listHealthSchema = z
+  .object({
+    zone: z.string().openapi({ example: 'zen.spamhaus.org' }),
+    name: z.string().openapi({ example: 'Spamhaus ZEN' }),
+    type: z.enum(['ip', 'domain']),
+    ...sideHealthFields,
+    ipv6: ipv6SideSchema.nullable().openapi({
+      description:
+        'The IPv6 side of a list whose operator documents IPv6 support; null when the list does ' +
+        'not cover IPv6 (its results for an IPv6 address say "does not cover IPv6").',
     }),
   })
   .openapi('ListHealth');

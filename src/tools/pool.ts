@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.js';
 import type { DnsblEngine } from '../reputation/dnsbl.js';
 import { isDottedQuad } from '../reputation/ipv4.js';
+import { canonicalIpv6, parseIpv6 } from '../reputation/ipv6.js';
 import { noPublicAddress } from '../reputation/host-address.js';
 import { checkPoolAddresses } from '../reputation/pool-check.js';
 import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
@@ -49,10 +50,24 @@ const checkBody = z
     ips: z
       .array(z.string().max(64))
       .max(1024)
-      .openapi({ description: 'IPv4 addresses taken from discover' }),
+      .openapi({
+        description:
+          'Addresses taken from discover: IPv4, or IPv6 in any RFC 4291 text form (compared and ' +
+          'shown in RFC 5952 canonical form)',
+      }),
     ...captchaFields,
   })
   .openapi('PoolCheckRequest');
+
+/**
+ * An address of a pool check as discovery stores it: a dotted quad as it is, IPv6 in RFC 5952
+ * form (so `2001:DB8:0::1` is the `2001:db8::1` discovery found); undefined when it is neither.
+ */
+function poolAddress(text: string): string | undefined {
+  if (isDottedQuad(text)) return text;
+  const ipv6 = parseIpv6(text);
+  return ipv6 === undefined ? undefined : canonicalIpv6(ipv6);
+}
 
 function poolName(text: string | undefined, field: string): string {
   if (text === undefined) throw new ApiError('invalid_request', `${field} is required`);
@@ -136,13 +151,14 @@ export function createPoolTool(deps: PoolToolDeps) {
       .openapi('PoolCheckResult'),
     async prepare(body) {
       const pool = poolName(body.pool, 'pool');
-      const ips = body.ips.map((ip) => ip.trim());
-      if (ips.length === 0 || ips.length > deps.maxIps) {
+      const given = body.ips.map((ip) => ip.trim());
+      if (given.length === 0 || given.length > deps.maxIps) {
         throw new ApiError('invalid_request', `ips must hold 1 to ${deps.maxIps} addresses`);
       }
-      const malformed = ips.find((ip) => !isDottedQuad(ip));
+      const malformed = given.find((ip) => poolAddress(ip) === undefined);
       if (malformed !== undefined)
-        throw new ApiError('invalid_target', `${malformed} is not a valid IPv4 address`);
+        throw new ApiError('invalid_target', `${malformed} is not a valid IP address`);
+      const ips = given.map((ip) => poolAddress(ip)!);
       const twice = ips.find((ip, index) => ips.indexOf(ip) !== index);
       if (twice !== undefined) throw new ApiError('invalid_request', `${twice} is listed twice`);
       const discovered = await deps.discoveries.latest(pool);
