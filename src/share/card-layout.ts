@@ -25,7 +25,8 @@ import { type ShareSummary, type Verdict, addressCount, foundAddresses } from '.
  */
 
 const columnGap = 48;
-const textColumnWidth = contentWidth - ringSize - columnGap;
+/** The width of the target, headline and detail lines, left of the score ring. */
+export const textColumnWidth = contentWidth - ringSize - columnGap;
 
 type Fcrdns = NonNullable<ShareSummary['rdns']>['fcrdns'];
 const fcrdnsStates: Record<Fcrdns, { text: string; colour: string }> = {

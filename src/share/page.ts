@@ -21,6 +21,8 @@ export interface SharePageLinks {
  */
 const pageStyle =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#0f172a}' +
+  // A name of 63-character labels or an IPv6 address of 39 characters wraps rather than overflows.
+  'h1{overflow-wrap:anywhere}' +
   'img.card{width:100%;height:auto;border-radius:12px;border:1px solid #e2e8f0}' +
   'pre{background:#f1f5f9;padding:.75rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}' +
   'li{margin:.25rem 0}';
