@@ -65,6 +65,7 @@ interface IpResult {
     listed: number;
     answered: number;
     total: number;
+    summary: string;
     factors: { kind: string; source: string; detail: string; points: number }[];
     lists: { zone: string; status: string; listings?: { meaning: string }[] }[];
     rdns: { ptr: string; names: string[]; fcrdns: string };
