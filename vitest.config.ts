@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One redis-server for the run (TEST_REDIS_URL, or one of its own): test/support/redis-global-setup.ts.
+    globalSetup: ['test/support/redis-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     projects: [

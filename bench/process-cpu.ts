@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 
 /** USER_HZ: 100 on every Linux architecture Node runs on. */
 const clockTicksPerSecond = 100;
@@ -9,4 +9,26 @@ export async function processCpuMs(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+}
+
+/** The pids of a process's children, from every thread's /proc/<pid>/task/<tid>/children. */
+async function childrenOf(pid: number): Promise<number[]> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => []);
+  const lists = await Promise.all(
+    tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')),
+  );
+  return lists.flatMap((list) =>
+    list
+      .split(' ')
+      .filter((entry) => entry !== '')
+      .map(Number),
+  );
+}
+
+/** processCpuMs of a process and all its descendants: a WORKERS=N service's primary and workers. */
+export async function processTreeCpuMs(pid: number): Promise<number> {
+  const own = await processCpuMs(pid).catch(() => 0);
+  const children = await childrenOf(pid);
+  const theirs = await Promise.all(children.map((child) => processTreeCpuMs(child)));
+  return theirs.reduce((sum, ms) => sum + ms, own);
 }

@@ -23,8 +23,10 @@ import { buildWorld } from './world.js';
  * `npm run bench` (issue #6): the fixture DNS server with the default zone list and 20 ms per
  * answer, the service in its own process, and in one run: uncached latency beside the two-round-
  * trip floor, uncached latency over DoH (DNS_TRANSPORT=doh) beside UDP, uncached throughput
- * beside the bare node:dns ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths,
- * the share artefacts and the memory after 20,000 checks.
+ * beside the ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths on each store,
+ * the share artefacts, a card flood, the memory after 20,000 checks and a soak. The service runs
+ * on the default kind of store, SQLite, in a file under /tmp; section 4 starts a redis-server of
+ * its own (Debian's `redis-server` must be installed).
  *
  * Knobs (environment): BENCH_ONLY=latency,doh,throughput,peer,cached,share,cardflood,memory,soak runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;

@@ -1,9 +1,12 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { processCpuMs } from './process-cpu.js';
+import { processTreeCpuMs } from './process-cpu.js';
 
 /**
  * The service in its own process, as `npm start` runs it (`node --import tsx src/server.ts`, so
@@ -15,7 +18,9 @@ export interface RunningService {
   /** `http://127.0.0.1:<port>/tools/ip-reputation`. */
   base: string;
   port: number;
-  /** CPU time the service process has used (user + system, all threads), in ms. */
+  /** STORE_URL the service runs on. */
+  storeUrl: string;
+  /** CPU time the service has used (user + system, all threads, with WORKERS all processes), in ms. */
   cpuMs(): Promise<number>;
   /** VmRSS and VmHWM of the service process, in MiB. */
   memory(): Promise<{ rssMiB: number; hwmMiB: number }>;
@@ -28,7 +33,7 @@ const basePath = '/tools/ip-reputation';
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 15_000;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -57,6 +62,9 @@ export async function startService(options: {
   onLine?: (line: string) => void;
 }): Promise<RunningService> {
   const port = await freePort();
+  // The default kind of store (SQLite) unless the caller names one, in a file of its own: the
+  // benchmark never writes data/reputation.db into the repository.
+  const storeUrl = options.env?.STORE_URL ?? `sqlite:${temporarySqliteFile()}`;
   const profiling = options.cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
     : [];
@@ -72,6 +80,7 @@ export async function startService(options: {
       DAILY_LIMIT: '10000000',
       SELFTEST_INTERVAL_S: '86400',
       ...options.env,
+      STORE_URL: storeUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -116,7 +125,8 @@ export async function startService(options: {
     pid,
     base,
     port,
-    cpuMs: () => processCpuMs(pid),
+    storeUrl,
+    cpuMs: () => processTreeCpuMs(pid),
     async memory() {
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
       const kib = (field: string) =>
@@ -153,4 +163,9 @@ export async function waitForCardThreads(service: RunningService, address: strin
   const card = await fetch(`${service.base}/ip/v1/share/${token}/card`);
   await card.arrayBuffer();
   if (card.status !== 200) throw new Error(`the first card answered ${card.status}`);
+}
+
+/** A fresh SQLite file path in /tmp. */
+export function temporarySqliteFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'bench-store-')), 'reputation.db');
 }

@@ -24,7 +24,8 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     peerRounds: 4,
     peerPerRound: 500,
     memoryChecks: envNumber(env, 'BENCH_MEMORY_CHECKS', 20_000),
-    cachedSeconds: 10,
+    /** Per run: section 4 loads a bare server and four services (stores, WORKERS=2), two paths each. */
+    cachedSeconds: 5,
     cachedConnections: envNumber(env, 'BENCH_CACHED_CONNECTIONS', 64),
     cachedPipelining: envNumber(env, 'BENCH_CACHED_PIPELINING', 10),
     /**

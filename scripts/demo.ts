@@ -15,6 +15,8 @@ process.env.POOL_NS_ALLOW_NON_PUBLIC = 'true';
 process.env.PORT ??= '8787';
 process.env.HOST ??= '127.0.0.1';
 process.env.LOG_LEVEL ??= 'error';
+// A throwaway run: the demo's made-up results stay out of the real data/reputation.db.
+process.env.STORE_URL ??= 'memory:';
 
 await import('../src/server.js');
 

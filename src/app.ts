@@ -18,7 +18,7 @@ import type {
   ServiceReadiness,
 } from './reputation/zone-monitor.js';
 import type { CardCache } from './share/card-cache.js';
-import type { Store } from './store/store.js';
+import { type Store, StoreUnavailableError } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
 import { createListsRoute } from './tools/lists.js';
@@ -152,7 +152,9 @@ export function createApp(deps: AppDeps) {
         ? error
         : error instanceof HTTPException
           ? fromHttpException(error)
-          : new ApiError('internal', 'internal error');
+          : error instanceof StoreUnavailableError
+            ? storeUnavailable
+            : new ApiError('internal', 'internal error');
     const tool = c.get('tool');
     if (c.req.method !== 'POST' || tool === undefined || 'dailyLimit' in base.fields) return base;
     try {
@@ -164,6 +166,16 @@ export function createApp(deps: AppDeps) {
 
   return app;
 }
+
+/**
+ * The store did not answer (Redis down, SQLite busy or full): a token read is this 503, never a 404
+ * that would tell a caller the token is gone, and a quota is never judged without its counter.
+ */
+const storeUnavailable = new ApiError(
+  'store_unavailable',
+  'the service cannot reach its store right now; try again in a few seconds',
+  { 'Retry-After': '5' },
+);
 
 /** Errors Hono or a library raise themselves, in our error vocabulary; anything else is ours to fix. */
 function fromHttpException(error: HTTPException): ApiError {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/caller.js';
+import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from './store/location.js';
 
 /**
  * The service's configuration, read from the environment and validated at start: a bad value
@@ -98,11 +99,16 @@ const envSchema = z
     CAPTCHA_FREE_CHECKS: integer(0, 0, 10_000_000),
     STORE_URL: z
       .string()
-      .default('memory:')
-      .refine(
-        (url) => url === 'memory:',
-        'only the embedded store (memory:) is available in this build',
-      ),
+      .default(defaultStoreUrl)
+      .transform((url, ctx) => {
+        try {
+          return parseStoreUrl(url);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    WORKERS: integer(1, 1, 256),
     CORS_ORIGINS: list.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
     HEADERS_TIMEOUT_MS: integer(10_000, 100, 600_000),
@@ -129,6 +135,15 @@ const envSchema = z
         path: ['HEADERS_TIMEOUT_MS'],
         message: `at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})`,
       });
+    // Each worker would have its own memory: tokens made by one would be 404 on the others, and
+    // every worker would count its own quota.
+    if (env.WORKERS > 1 && env.STORE_URL.kind === 'memory') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: `WORKERS=${env.WORKERS} needs a store the workers share: STORE_URL=memory: keeps one per process; use sqlite:PATH or redis://`,
+      });
+    }
     if (env.CAPTCHA_PROVIDER === 'none') return;
     for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
       if (env[name] === '')
@@ -172,6 +187,10 @@ export interface Config {
     verifyUrl?: string;
     freeChecks: number;
   };
+  /** STORE_URL: where tokens, the result cache, quotas and pool discoveries live. */
+  store: StoreLocation;
+  /** WORKERS: processes serving one port (node:cluster). */
+  workers: number;
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
   /** Connection hygiene of the Node server (docs/http-hardening.md). */
@@ -234,6 +253,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
           },
         }
       : {}),
+    store: e.STORE_URL,
+    workers: e.WORKERS,
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
     connections: {

@@ -1,11 +1,14 @@
+import cluster from 'node:cluster';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
 import { readConfig } from './config.js';
+import { superviseWorkers } from './cluster.js';
 import { createLogger } from './http/log.js';
 import { limitConnections, serverOptions } from './node/connections.js';
 import { createServices } from './services.js';
+import { openStore } from './store/open.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 
@@ -22,6 +25,13 @@ try {
   stop(error);
 }
 const log = createLogger(config.logLevel, (line) => process.stdout.write(`${line}\n`));
+if (config.workers > 1 && cluster.isPrimary) {
+  // Opened once here: a bad STORE_URL is one line, not one per worker, and the schema is
+  // migrated before the workers open it. Then the primary only supervises (src/cluster.ts).
+  const store = await openStore(config.store).catch(stop);
+  await store.close();
+  await superviseWorkers(config.workers, log);
+}
 const services = await createServices(config, log).catch(stop);
 const app = createApp({
   ...services,
@@ -52,6 +62,7 @@ const listener = serve(
       url: `http://${host}:${info.port}${config.basePath}`,
       configured: services.isConfigured(),
       zones: services.zones.length,
+      ...(cluster.isWorker ? { worker: cluster.worker?.id } : {}),
     });
   },
 );
@@ -75,13 +86,21 @@ server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
 
 /** Stop accepting, let in-flight requests finish, then exit; give up after 10 s. */
 function shutdown(signal: string): void {
+  // A cluster worker may get both the terminal's SIGINT and the primary's SIGTERM.
+  if (stopping) return;
   log('info', 'shutting down', { signal });
   stopping = true;
   services.monitor.stop();
   for (const response of pendingResponses) {
     if (!response.headersSent) response.setHeader('Connection', 'close');
   }
-  server.close(() => process.exit(0));
+  // The store last: in-flight requests still write their results and counters.
+  server.close(() => {
+    services.store.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
   setTimeout(() => process.exit(1), 10_000).unref();
 }
 process.once('SIGTERM', () => shutdown('SIGTERM'));

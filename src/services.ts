@@ -9,7 +9,7 @@ import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
 import { createCardPool } from './node/card-pool.js';
 import { createCardCache } from './share/card-cache.js';
-import { createMemoryStore } from './store/memory.js';
+import { openStore } from './store/open.js';
 
 /** About 650 cards of 35-65 KB. */
 const cardCacheBytes = 32 * 1024 * 1024;
@@ -24,11 +24,16 @@ export interface ServiceOptions {
 
 /**
  * Builds the services the app runs on from the configuration: resolver, zone list and its
- * self-test monitor, DNSBL engine, store, captcha rule. The first self-test has run when this
- * resolves, so `readiness` is meaningful from the first request; when no list can be proven the
- * start log says why and what to change.
+ * self-test monitor, DNSBL engine, store (opened from STORE_URL), captcha rule. The first
+ * self-test has run when this resolves, so `readiness` is meaningful from the first request; when
+ * no list can be proven the start log says why and what to change.
  */
 export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}) {
+  // First: a STORE_URL that cannot be opened stops the start before anything else is built.
+  const store = await openStore(config.store, {
+    onConnectionChange: (up, detail) =>
+      log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
+  });
   const zones = await loadZoneList(config.zonesFile);
   const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
   const stats = createListStats(
@@ -100,7 +105,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     resolver,
     monitor,
     dnsbl,
-    store: createMemoryStore(),
+    store,
     cards: createCardCache({ maxBytes: cardCacheBytes, render: cardPool.render }),
     /** The threads drawing cards: `close()` ends them. */
     cardPool,

@@ -28,6 +28,8 @@ describe('readConfig', () => {
       trustProxy: { mode: 'none' },
       corsOrigins: ['*'],
       logLevel: 'info',
+      store: { kind: 'sqlite', path: 'data/reputation.db' },
+      workers: 1,
     });
     expect(config.connections).toEqual({
       headersTimeoutMs: 10_000,
@@ -129,7 +131,13 @@ describe('readConfig', () => {
     ['CAPTCHA_SITE_KEY', { CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_SECRET: 'secret' }],
     ['CAPTCHA_PROVIDER', { CAPTCHA_PROVIDER: 'recaptcha' }],
     ['CAPTCHA_VERIFY_URL', { CAPTCHA_VERIFY_URL: 'ftp://example.net/verify' }],
-    ['STORE_URL', { STORE_URL: 'redis://x' }],
+    ['STORE_URL', { STORE_URL: 'postgres://db.example/reputation' }],
+    ['STORE_URL', { STORE_URL: 'sqlite:' }],
+    ['STORE_URL', { STORE_URL: 'memory' }],
+    ['STORE_URL', { STORE_URL: 'redis://cache.example/not-a-number' }],
+    ['STORE_URL', { STORE_URL: 'redis://cache.example:6379/0?tls=1' }],
+    ['WORKERS', { WORKERS: '0' }],
+    ['WORKERS', { WORKERS: 'two' }],
     ['DAILY_LIMIT', { DAILY_LIMIT: '0' }],
     ['DAILY_LIMIT', { DAILY_LIMIT: '2.5' }],
     ['DNS_TIMEOUT_MS', { DNS_TIMEOUT_MS: '-1' }],
@@ -144,6 +152,40 @@ describe('readConfig', () => {
     ['CARD_RENDER_QUEUE', { CARD_RENDER_QUEUE: '1.5' }],
   ])('refuses a bad %s with a message naming it', (name, env) => {
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it.each([
+    ['memory:', { kind: 'memory' }],
+    [
+      'sqlite:/var/lib/reputation/state.db',
+      { kind: 'sqlite', path: '/var/lib/reputation/state.db' },
+    ],
+    ['sqlite:relative/file.db', { kind: 'sqlite', path: 'relative/file.db' }],
+    ['redis://127.0.0.1:6379/2', { kind: 'redis', url: 'redis://127.0.0.1:6379/2' }],
+    [
+      'redis://user:pass@cache.internal:6380',
+      { kind: 'redis', url: 'redis://user:pass@cache.internal:6380' },
+    ],
+    ['rediss://cache.example:6380/0', { kind: 'redis', url: 'rediss://cache.example:6380/0' }],
+  ])('reads STORE_URL=%s', (url, store) => {
+    expect(readConfig({ STORE_URL: url }).store).toEqual(store);
+  });
+
+  it('refuses WORKERS above 1 with the memory store, naming both variables', () => {
+    expect(() => readConfig({ WORKERS: '2', STORE_URL: 'memory:' })).toThrow(
+      /WORKERS[\s\S]*STORE_URL=memory:/,
+    );
+    expect(readConfig({ WORKERS: '4' }).workers).toBe(4);
+    expect(readConfig({ WORKERS: '2', STORE_URL: 'redis://127.0.0.1:6379' }).workers).toBe(2);
+  });
+
+  it('never repeats a Redis password in its message', () => {
+    expect(() => readConfig({ STORE_URL: 'redis://user:hunter2@cache.example/x' })).toThrow(
+      /STORE_URL/,
+    );
+    expect(() => readConfig({ STORE_URL: 'redis://user:hunter2@cache.example/x' })).not.toThrow(
+      /hunter2/,
+    );
   });
 
   it('names every bad variable at once', () => {
@@ -167,7 +209,7 @@ describe('readConfig', () => {
 describe('the server with a bad variable', () => {
   async function startServer(env: Record<string, string>) {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', STORE_URL: 'memory:', ...env },
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

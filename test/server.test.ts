@@ -50,6 +50,7 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
       DNS_SERVERS: dns.address,
       DNS_TIMEOUT_MS: '1000',
       DNS_RETRIES: '0',
+      STORE_URL: 'memory:',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

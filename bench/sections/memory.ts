@@ -2,10 +2,14 @@ import { cacheBounds } from '../cache-bounds.js';
 import { FullGcLog } from '../gc-log.js';
 import { ratioOf } from '../report.js';
 import { startService, waitForCardThreads } from '../service.js';
+import { sqliteFileMiB, sweptSqliteFile } from '../sqlite-file.js';
 import { round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
-/** 6. Memory: RSS of a fresh service process after 20,000 distinct checks. */
+/**
+ * 6. Memory: RSS of a fresh service process after 20,000 distinct checks; and its SQLite file
+ * (the default store) after them, and once their TTLs have passed and the sweep has run.
+ */
 export async function measureMemory({
   settings,
   world,
@@ -42,6 +46,12 @@ export async function measureMemory({
   } finally {
     await fresh.stop();
   }
+  const storeFile = fresh.storeUrl.replace(/^sqlite:/, '');
+  const fileAfterChecks = await sqliteFileMiB(storeFile);
+  // Past RESULT_TTL_S (600 s: the result cache's copies go), then past TOKEN_TTL_DAYS (30, the
+  // longest TTL of what a check stores) and a day.
+  const cacheSwept = await sweptSqliteFile(storeFile, 11 * 60_000);
+  const swept = await sweptSqliteFile(storeFile, 31 * 86_400_000);
   const bounds = await cacheBounds();
   // What full caches may hold, as bytes: the store's chars (one-byte JSON strings), the cards,
   // and 1 KiB per DNS cache entry; the RSS may grow that much above the fresh process's.
@@ -66,6 +76,28 @@ export async function measureMemory({
       },
       {
         section: 6,
+        measurement: `SQLite store file after ${run.done} checks (results, result cache, counters; WAL included)`,
+        value: fileAfterChecks,
+        unit: 'MiB',
+      },
+      {
+        section: 6,
+        measurement: `SQLite store file once the result cache's 600 s have passed (sweep: ${cacheSwept.deleted} rows in ${cacheSwept.sweepMs} ms)`,
+        value: cacheSwept.mib,
+        unit: 'MiB',
+        reference: { label: 'after the checks', value: fileAfterChecks },
+        ratio: ratioOf(cacheSwept.mib, fileAfterChecks),
+      },
+      {
+        section: 6,
+        measurement: `SQLite store file once every TTL has passed (sweep: ${swept.deleted} rows in ${swept.sweepMs} ms)`,
+        value: swept.mib,
+        unit: 'MiB',
+        reference: { label: 'after the checks', value: fileAfterChecks },
+        ratio: ratioOf(swept.mib, fileAfterChecks),
+      },
+      {
+        section: 6,
         measurement: `V8 live heap after the last full GC (${heap?.fullGcs ?? 0} full GCs, max ${heap?.max ?? '?'} MB)`,
         value: heap?.last ?? Number.NaN,
         unit: 'MB',
@@ -80,6 +112,11 @@ export async function measureMemory({
       rate: run.rate,
       bounds,
       allowanceMiB,
+      sqliteFile: {
+        afterChecksMiB: fileAfterChecks,
+        afterResultCache: cacheSwept,
+        afterAll: swept,
+      },
       heapAfterFullGcMB: heap,
       averageResultChars,
       storedResultsMiB: round((run.done * averageResultChars) / 2 ** 20),

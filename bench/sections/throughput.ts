@@ -51,7 +51,7 @@ export async function measureThroughput({
     rows: [
       {
         section: 2,
-        measurement: `uncached checks/s, concurrency ${concurrency} (n=${serviceDone}; service CPU ${cpuPerCheckMs} ms/check)`,
+        measurement: `uncached checks/s, concurrency ${concurrency}, SQLite store (n=${serviceDone}; service CPU ${cpuPerCheckMs} ms/check)`,
         value: serviceRate,
         unit: '/s',
         reference: { label: 'ceiling', value: ceilingRate },

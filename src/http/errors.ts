@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'not_configured'
   | 'dns_unavailable'
   | 'busy'
+  | 'store_unavailable'
   | 'internal';
 
 const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
@@ -36,6 +37,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   not_configured: 503,
   dns_unavailable: 503,
   busy: 503,
+  store_unavailable: 503,
   internal: 500,
 };
 

@@ -1,12 +1,14 @@
 import type { Store } from '../store/store.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { ApiError } from './errors.js';
-import { createUtcDays } from './utc-day.js';
+import { type UtcDay, createUtcDays } from './utc-day.js';
 
 /**
  * The quota and captcha rules of DESIGN.md: checks are counted per tool, per caller, per UTC day;
  * a fresh check costs one unit and a cached one none; past `freeChecks` a day a captcha token is
- * required on every POST.
+ * required on every POST. The quota is judged before the captcha: a caller with nothing left is
+ * refused without a call to the provider, and failed verifications per caller per day are
+ * bounded (docs/storage.md).
  */
 
 /** The five fields of every status endpoint and every POST response (the contract's names). */
@@ -27,6 +29,13 @@ export interface CaptchaRule {
   freeChecks: number;
 }
 
+/**
+ * Failed captcha verifications a caller may cause per UTC day, all tools together; past it the
+ * provider is not asked again until the day ends. A passed one costs a solved captcha, so this
+ * bounds the provider calls a caller can cause without solving one.
+ */
+export const failedCaptchasPerDay = 20;
+
 export interface GuardOptions {
   store: Store;
   clock: () => Date;
@@ -38,38 +47,40 @@ export interface GuardOptions {
 }
 
 export interface Guard {
+  /** The caller's status, read without creating a counter. */
   status(tool: string, subject: string): Promise<QuotaStatus>;
-  /** Throws 403 `captcha_required` / `captcha_failed` when a captcha is due and not solved. */
-  requireCaptcha(
-    tool: string,
-    subject: string,
-    token: string | undefined,
-    callerIp: string,
-  ): Promise<void>;
-  /** Takes one unit, or throws 429 `quota_exceeded` with Retry-After at the next UTC midnight. */
-  consume(tool: string, subject: string): Promise<QuotaStatus>;
-  /** Gives a unit back when the service, not the caller, made the check fail. */
-  refund(tool: string, subject: string): Promise<void>;
+  /** Reads the caller's count once: a POST judges everything on this one reading and its day. */
+  read(tool: string, subject: string): Promise<QuotaReading>;
+}
+
+export interface QuotaReading {
+  status: QuotaStatus;
+  /** Throws 429 `quota_exceeded` when nothing is left: before any captcha provider is asked. */
+  requireUnitLeft(): void;
+  /**
+   * Throws 403 `captcha_required` / `captcha_failed` when a captcha is due and not solved, or
+   * when the caller has used up today's failed verifications (then without asking the provider).
+   */
+  requireCaptcha(token: string | undefined, callerIp: string): Promise<void>;
+  /** Takes one unit in one atomic step, or throws 429 when another request took the last one. */
+  consume(): Promise<QuotaStatus>;
+  /** Gives the unit back when the service, not the caller, made the check fail. */
+  refund(): Promise<void>;
 }
 
 export function createGuard(options: GuardOptions): Guard {
   const { store, clock, dailyLimit, captcha } = options;
   const dayOf = createUtcDays();
 
-  /** A caller's counter for today and the ms until it resets, from one reading of the clock. */
-  function counter(tool: string, subject: string) {
+  /** Today's day and how long its keys live: a minute past its end, so none resets early. */
+  function today() {
     const now = clock();
     const day = dayOf(now);
     const msLeft = day.endsAt - now.getTime();
-    // Counters outlive their day by a minute, so a request at 23:59:59.9 never sees a reset counter.
-    return { key: `quota:${tool}:${subject}:${day.key}`, ttl: msLeft + 60_000, msLeft };
+    return { day, msLeft, ttl: msLeft + 60_000 };
   }
-
-  /** Adding nothing reads the counter (Store has no separate read for counters). */
-  function used(tool: string, subject: string): Promise<number> {
-    const { key, ttl } = counter(tool, subject);
-    return store.increment(key, 0, ttl);
-  }
+  const quotaKey = (tool: string, subject: string, day: UtcDay) =>
+    `quota:${tool}:${subject}:${day.key}`;
 
   function statusFor(count: number): QuotaStatus {
     const captchaRequired = captcha !== undefined && count >= captcha.freeChecks;
@@ -85,46 +96,80 @@ export function createGuard(options: GuardOptions): Guard {
     };
   }
 
+  function quotaExceeded(msLeft: number): ApiError {
+    return new ApiError(
+      'quota_exceeded',
+      `the daily limit of ${dailyLimit} checks is used up; it resets at 00:00 UTC`,
+      { 'Retry-After': String(Math.ceil(msLeft / 1000)) },
+      { ...statusFor(dailyLimit) },
+    );
+  }
+
+  async function verifyCaptcha(
+    rule: CaptchaRule,
+    token: string,
+    callerIp: string,
+    subject: string,
+    when: ReturnType<typeof today>,
+  ): Promise<void> {
+    // A failure is reserved before the provider is asked and given back when the token passes:
+    // however many requests arrive at once, at most failedCaptchasPerDay calls can fail.
+    const failures = `captcha-failures:${subject}:${when.day.key}`;
+    const reserved = await store.incrementWithin(failures, failedCaptchasPerDay, when.ttl);
+    if (reserved === undefined) {
+      throw new ApiError(
+        'captcha_failed',
+        `too many failed captcha verifications today; try again after 00:00 UTC`,
+        { 'Retry-After': String(Math.ceil(when.msLeft / 1000)) },
+      );
+    }
+    const verdict = await rule.verifier.verify(token, callerIp);
+    if (verdict.ok) {
+      await store.increment(failures, -1, when.ttl);
+      return;
+    }
+    const why =
+      verdict.reason === 'rejected'
+        ? 'the captcha token was rejected'
+        : 'the captcha could not be verified';
+    throw new ApiError('captcha_failed', why);
+  }
+
   return {
-    status: async (tool, subject) => statusFor(await used(tool, subject)),
-
-    async requireCaptcha(tool, subject, token, callerIp) {
-      if (!captcha || (await used(tool, subject)) < captcha.freeChecks) return;
-      if (token === undefined || token === '') {
-        throw new ApiError(
-          'captcha_required',
-          'a captcha token is required (body field smart-token or header X-Captcha-Token)',
-        );
-      }
-      const verdict = await captcha.verifier.verify(token, callerIp);
-      if (!verdict.ok) {
-        const why =
-          verdict.reason === 'rejected'
-            ? 'the captcha token was rejected'
-            : 'the captcha could not be verified';
-        throw new ApiError('captcha_failed', why);
-      }
+    async status(tool, subject) {
+      const { day } = today();
+      return statusFor(await store.count(quotaKey(tool, subject, day)));
     },
 
-    async consume(tool, subject) {
-      const { key, ttl, msLeft } = counter(tool, subject);
-      const count = await store.increment(key, 1, ttl);
-      if (count > dailyLimit) {
-        await store.increment(key, -1, ttl);
-        const retryAfter = Math.ceil(msLeft / 1000);
-        throw new ApiError(
-          'quota_exceeded',
-          `the daily limit of ${dailyLimit} checks is used up; it resets at 00:00 UTC`,
-          { 'Retry-After': String(retryAfter) },
-          { ...statusFor(dailyLimit) },
-        );
-      }
-      return statusFor(count);
-    },
-
-    async refund(tool, subject) {
-      const { key, ttl } = counter(tool, subject);
-      await store.increment(key, -1, ttl);
+    async read(tool, subject) {
+      const when = today();
+      const key = quotaKey(tool, subject, when.day);
+      const count = await store.count(key);
+      return {
+        status: statusFor(count),
+        requireUnitLeft() {
+          if (count >= dailyLimit) throw quotaExceeded(when.msLeft);
+        },
+        async requireCaptcha(token, callerIp) {
+          if (!captcha || count < captcha.freeChecks) return;
+          if (token === undefined || token === '') {
+            throw new ApiError(
+              'captcha_required',
+              'a captcha token is required (body field smart-token or header X-Captcha-Token)',
+            );
+          }
+          await verifyCaptcha(captcha, token, callerIp, subject, when);
+        },
+        async consume() {
+          const taken = await store.incrementWithin(key, dailyLimit, when.ttl);
+          if (taken === undefined) throw quotaExceeded(when.msLeft);
+          return statusFor(taken);
+        },
+        async refund() {
+          // The counter of the day the unit was taken from, even if the check ran past midnight.
+          await store.increment(key, -1, when.ttl);
+        },
+      };
     },
   };
 }

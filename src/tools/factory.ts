@@ -13,7 +13,8 @@ import { errorResponses, quotaStatusSchema } from './schemas.js';
 
 /**
  * What every tool has in common: its status endpoint, the POST pipeline (parse body and aliases
- * -> validate -> captcha -> result cache -> quota -> check -> store under a new token -> respond
+ * -> validate -> read the quota and the result cache -> a cached result (after the captcha, if
+ * due) or: quota left? -> captcha -> take a unit -> check -> store under a new token -> respond
  * with the quota fields) and GET by token. A tool brings only its body schema, how to read a
  * request, and the check itself.
  */
@@ -140,36 +141,43 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       const prepared = await route.prepare(body);
       if (!deps.isConfigured()) throw notConfigured();
       const { address, subject } = c.get('caller');
-      await deps.guard.requireCaptcha(spec.name, subject, captchaTokenOf(c, body), address);
-
+      const captchaToken = captchaTokenOf(c, body);
       // After a lie is caught or a list comes back the key changes: nothing cached before answers.
       const epoch = deps.verdictEpoch?.() ?? 0;
       const requestKey =
         epoch === 0 ? prepared.requestKey : `epoch ${epoch} ${prepared.requestKey}`;
-      const cachedToken = await deps.results.cached(spec.name, requestKey);
-      const cached = cachedToken && (await deps.results.loadJson(spec.name, cachedToken));
-      if (cachedToken && cached) {
-        const status = await deps.guard.status(spec.name, subject);
-        return jsonResponse(c, respond(cached, cachedToken, true, status));
+      // One reading of the caller's count and one of the result cache, side by side: with Redis
+      // they share a round trip.
+      const [reading, cached] = await Promise.all([
+        deps.guard.read(spec.name, subject),
+        deps.results.cached(spec.name, requestKey),
+      ]);
+      if (cached) {
+        await reading.requireCaptcha(captchaToken, address);
+        return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
       }
 
-      const quota = await deps.guard.consume(spec.name, subject);
+      // The quota before the captcha: nothing left is a 429 without a call to the provider.
+      reading.requireUnitLeft();
+      await reading.requireCaptcha(captchaToken, address);
+      const quota = await reading.consume();
       const confirmation = deps.confirmResolver?.();
       const outcome = await prepared.run();
       if ((await confirmation?.settle(confirmationGraceMs)) === 'lying') {
         // The resolver answered a documented test entry falsely during this check: none of its
         // answers can be stored or shown, and the caller is not charged for our resolver's fault.
-        await deps.guard.refund(spec.name, subject);
+        await reading.refund();
         throw notConfigured();
       }
       if (!outcome.ok) {
         // A failure of ours (DNS) gives the unit back; a bad target found by DNS costs it.
-        if (outcome.error === 'dns_unavailable') await deps.guard.refund(spec.name, subject);
+        if (outcome.error === 'dns_unavailable') await reading.refund();
         throw new ApiError(outcome.error, outcome.reason);
       }
       const resultJson = JSON.stringify(outcome.result);
+      // A result over the bound costs its unit as a bad target does: the DNS work was done.
       const token = await deps.results.save(spec.name, resultJson);
-      await deps.results.remember(spec.name, requestKey, token);
+      await deps.results.remember(spec.name, requestKey, token, resultJson);
       return jsonResponse(c, respond(resultJson, token, false, quota));
     });
   }
@@ -204,6 +212,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
             content: { 'application/json': { schema: spec.stored } },
           },
           404: errorResponses[404],
+          503: errorResponses[503],
         },
       }),
     );

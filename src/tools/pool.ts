@@ -161,19 +161,12 @@ export function createPoolTool(deps: PoolToolDeps) {
       const ips = given.map((ip) => poolAddress(ip)!);
       const twice = ips.find((ip, index) => ips.indexOf(ip) !== index);
       if (twice !== undefined) throw new ApiError('invalid_request', `${twice} is listed twice`);
-      const discovered = await deps.discoveries.latest(pool);
-      if (discovered === undefined) {
-        throw new ApiError(
-          'invalid_target',
-          `${pool} has not been discovered: POST /pool/v1/discover first`,
-        );
-      }
-      const known = new Set(discovered);
+      const known = await deps.discoveries.alive(pool);
       const stranger = ips.find((ip) => !known.has(ip));
       if (stranger !== undefined) {
         throw new ApiError(
           'invalid_target',
-          `${stranger} was not found by the latest discover of ${pool}`,
+          `${stranger} was not found by a discover of ${pool} (POST /pool/v1/discover first)`,
         );
       }
       return {

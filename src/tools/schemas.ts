@@ -39,7 +39,9 @@ export const errorResponses = {
   413: errorResponse('body_too_large'),
   415: errorResponse('unsupported_media_type'),
   429: errorResponse('quota_exceeded (Retry-After: seconds to 00:00 UTC)'),
-  503: errorResponse('not_configured (see the status reason) or dns_unavailable'),
+  503: errorResponse(
+    'not_configured (see the status reason), dns_unavailable, store_unavailable or busy (Retry-After)',
+  ),
 } as const;
 
 /** The result fields every POST adds to its tool's result. */

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { CaptchaProvider } from '../../src/http/captcha.js';
+import { failedCaptchasPerDay } from '../../src/http/guard.js';
 import {
   type FakeCaptchaProvider,
   startFakeCaptchaProvider,
@@ -174,5 +175,76 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
     expect(s.logs.length).toBeGreaterThan(0);
     const logged = s.logs.join('\n');
     for (const text of [secret, goodToken, badToken]) expect(logged).not.toContain(text);
+  });
+});
+
+describe('provider calls a caller can cause', () => {
+  it('answers 429 with nothing left, without asking the provider or spending the token', async () => {
+    const s = await start('turnstile', { DAILY_LIMIT: '1' });
+    onTestFinished(() => s.close());
+    expect((await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken })).status).toBe(
+      200,
+    );
+    const before = provider.requests.length;
+    const refused = await s.post('/ip/v1', { target: '8.8.8.8', 'smart-token': goodToken });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'quota_exceeded', dailyRemaining: 0 });
+    const noToken = await s.post('/ip/v1', { target: '1.1.1.1' });
+    expect(noToken.status).toBe(429);
+    expect(provider.requests.length).toBe(before);
+    // A cached result costs no unit: with a solved captcha it is still answered.
+    const cached = await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
+    expect(cached.status).toBe(200);
+    expect(await cached.json()).toMatchObject({ from_cache: true, dailyRemaining: 0 });
+  });
+
+  it(`asks the provider about at most ${failedCaptchasPerDay} failed tokens of a caller a day, even all at once`, async () => {
+    const now = new Date('2026-05-10T12:00:00Z');
+    const s = await startTestService({
+      now,
+      env: {
+        CAPTCHA_PROVIDER: 'hcaptcha',
+        CAPTCHA_SITE_KEY: siteKey,
+        CAPTCHA_SECRET: secret,
+        CAPTCHA_VERIFY_URL: provider.urlFor('hcaptcha'),
+      },
+    });
+    onTestFinished(() => s.close());
+    const before = provider.requests.length;
+    const answers = await Promise.all(
+      Array.from({ length: failedCaptchasPerDay + 10 }, (_, i) =>
+        s.post('/ip/v1', { target: `185.40.0.${i + 1}`, 'smart-token': `${badToken}-${i}` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(
+      Array(failedCaptchasPerDay + 10).fill(403),
+    );
+    expect(provider.requests.length - before).toBe(failedCaptchasPerDay);
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{
+      code: string;
+    }>;
+    expect(bodies.every((body) => body.code === 'captcha_failed')).toBe(true);
+    // Past the bound even a good token waits for the next UTC day; nothing was charged.
+    const refused = await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('retry-after')).toBe(String(12 * 3600));
+    expect(await refused.json()).toMatchObject({ code: 'captcha_failed', dailyRemaining: 50 });
+    expect(provider.requests.length - before).toBe(failedCaptchasPerDay);
+    s.setNow(new Date('2026-05-11T00:00:00Z'));
+    expect((await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken })).status).toBe(
+      200,
+    );
+  });
+
+  it('does not count passed verifications against the bound', async () => {
+    const s = await start('turnstile', { DAILY_LIMIT: '100' });
+    onTestFinished(() => s.close());
+    for (let i = 0; i < failedCaptchasPerDay + 5; i++) {
+      const response = await s.post('/ip/v1', {
+        target: `185.41.0.${i + 1}`,
+        captchaToken: goodToken,
+      });
+      expect(response.status).toBe(200);
+    }
   });
 });

@@ -90,6 +90,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '1500',
     LOG_LEVEL: 'info',
+    // Not the default sqlite:data/reputation.db: a test never writes into the repository.
+    STORE_URL: 'memory:',
     ...(typeof options.env === 'function' ? options.env(dns) : options.env),
   });
   const logs: string[] = [];
@@ -130,6 +132,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await doh?.close();
       await lying?.close();
+      await services.store.close();
       await dns.close();
     },
   };

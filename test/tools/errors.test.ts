@@ -397,13 +397,14 @@ describe('500 internal', () => {
       DNS_SERVERS: '127.0.0.1:9',
       DNS_TIMEOUT_MS: '100',
       DNS_RETRIES: '0',
+      STORE_URL: 'memory:',
     });
     const services = await createServices(config, () => {});
     services.monitor.stop();
     const logs: string[] = [];
     const failingStore: Store = {
       ...services.store,
-      increment: () => Promise.reject(new Error('store exploded at /var/lib/secret-path')),
+      count: () => Promise.reject(new Error('store exploded at /var/lib/secret-path')),
     };
     const app = createApp({
       ...services,

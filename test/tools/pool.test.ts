@@ -598,7 +598,7 @@ describe('POST /pool/v1/check, errors', () => {
     await expectRefused(
       { pool: 'mx-only.pool-one.net', ips: [cleanIp] },
       'invalid_target',
-      'mx-only.pool-one.net has not been discovered',
+      `${cleanIp} was not found by a discover of mx-only.pool-one.net`,
     );
   });
 

@@ -1,0 +1,109 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * `src/server.ts` in a process of its own, as `npm start` runs it (node with tsx's loader), from
+ * any working directory: for tests of what outlives a process (a restart, two processes on one
+ * store, WORKERS). The caller names the store; nothing here defaults to the repository's data/.
+ */
+
+type Child = ChildProcessByStdio<null, Readable, Readable>;
+
+export interface ServerProcess {
+  /** `http://127.0.0.1:<port>/tools/ip-reputation`, from the first `listening` log line. */
+  url: string;
+  /** The JSON log lines so far. */
+  lines: Array<Record<string, unknown>>;
+  /** SIGTERM (or the signal given) and the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const serverScript = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
+const tsxLoader = import.meta.resolve('tsx');
+const running = new Set<Child>();
+
+/** Kills whatever a test left running (afterEach). */
+export function killServerProcesses(): void {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  running.clear();
+}
+
+function spawnServer(env: Record<string, string>, cwd?: string): Child {
+  const child = spawn(process.execPath, ['--import', tsxLoader, serverScript], {
+    ...(cwd ? { cwd } : {}),
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DNS_TIMEOUT_MS: '1000',
+      DNS_RETRIES: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Starts the service and resolves once it listens; rejects with its output if it exits first. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { cwd?: string; listeners?: number } = {},
+): Promise<ServerProcess> {
+  const child = spawnServer(env, options.cwd);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines: Array<Record<string, unknown>> = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let pending = '';
+    let listening: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const complete = pending.split('\n');
+      pending = complete.pop() ?? '';
+      for (const text of complete) {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        lines.push(line);
+        if (line.msg === 'listening' && typeof line.url === 'string') {
+          listening = [...listening, line.url];
+          // With WORKERS, every worker says where it listens: wait for all of them.
+          if (listening.length === (options.listeners ?? 1)) resolve(line.url);
+        }
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited (${code}): ${stderr}`)));
+  });
+  return {
+    url,
+    lines,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs a start that is expected to fail: its exit code and everything it wrote. */
+export async function failedStart(
+  env: Record<string, string>,
+  options: { cwd?: string } = {},
+): Promise<{ code: number | null; output: string }> {
+  const child = spawnServer(env, options.cwd);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}
+
+/** POST a JSON body. */
+export function postJson(url: string, body: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}

@@ -1,0 +1,113 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../src/http/context.js';
+import { corsMiddleware } from '../../src/http/cors.js';
+import { ApiError, errorBody } from '../../src/http/errors.js';
+import { createGuard } from '../../src/http/guard.js';
+import { createCardCache } from '../../src/share/card-cache.js';
+import { createMemoryStore } from '../../src/store/memory.js';
+import { createTool } from '../../src/tools/factory.js';
+import { createResultStore, maxResultBytes } from '../../src/tools/results.js';
+import { summariseIp } from '../../src/tools/share-summaries.js';
+
+/**
+ * The shared POST pipeline with a tool whose check returns a result of the size asked for: a
+ * result over the stored-result bound is a clear 400, costs its unit (the check's work was
+ * done), stores nothing and is not answered from the result cache. No real tool can produce
+ * such a result once its fields are capped, so the bound is shown here, where it is enforced.
+ */
+
+function sizedTool() {
+  const store = createMemoryStore();
+  const guard = createGuard({
+    store,
+    clock: () => new Date('2026-05-10T12:00:00Z'),
+    dailyLimit: 10,
+    isConfigured: () => true,
+  });
+  const results = createResultStore(store, { tokenMs: 60_000, resultMs: 60_000 });
+  let runs = 0;
+  const tool = createTool(
+    { name: 'ip', title: 'Sized', stored: z.object({}).loose(), summarise: summariseIp },
+    {
+      guard,
+      results,
+      isConfigured: () => true,
+      cards: createCardCache({
+        maxBytes: 1024,
+        render: () => Promise.reject(new Error('no cards here')),
+      }),
+    },
+  );
+  tool.addCheck({
+    path: '/',
+    summary: 'A check whose result has the size asked for',
+    body: z.object({ filler: z.string(), count: z.number().int() }),
+    result: z.object({}).loose(),
+    prepare: ({ filler, count }) => ({
+      requestKey: `sized ${filler} ${count}`,
+      async run() {
+        runs++;
+        return { ok: true, result: { ip: filler.repeat(count) } };
+      },
+    }),
+  });
+  tool.addTokenRoutes();
+
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('caller', { address: '192.0.2.1', subject: '192.0.2.1' });
+    await next();
+  });
+  app.use('*', corsMiddleware(['*']));
+  app.route('/ip', tool.app);
+  app.onError((error, c) => {
+    const apiError = error instanceof ApiError ? error : new ApiError('internal', 'internal error');
+    return c.json(errorBody(apiError), apiError.status);
+  });
+  /** A result of `bytes` bytes of JSON in all: {"ip":"…"} around `filler` repeated. */
+  const post = (bytes: number, filler = 'x') =>
+    app.request('/ip', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        filler,
+        count: (bytes - '{"ip":""}'.length) / new TextEncoder().encode(filler).length,
+      }),
+    });
+  const remaining = async () =>
+    ((await (await app.request('/ip/status')).json()) as { dailyRemaining: number }).dailyRemaining;
+  return { post, remaining, runs: () => runs };
+}
+
+describe('a result over the stored-result bound', () => {
+  it('stores a result of exactly the bound', async () => {
+    const tool = sizedTool();
+    const response = await tool.post(maxResultBytes);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ from_cache: false, dailyRemaining: 9 });
+  });
+
+  it('is a 400 invalid_target naming the bound, charged one unit, stored nowhere', async () => {
+    const tool = sizedTool();
+    const response = await tool.post(maxResultBytes + 1);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      status: 'error',
+      code: 'invalid_target',
+      error: `the result of this check is larger than the ${maxResultBytes / 1024} KiB the service stores`,
+    });
+    expect(await tool.remaining()).toBe(9);
+    // Not cached: the same request runs (and is charged) again.
+    expect((await tool.post(maxResultBytes + 1)).status).toBe(400);
+    expect(tool.runs()).toBe(2);
+    expect(await tool.remaining()).toBe(8);
+  });
+
+  it('is counted in UTF-8 bytes, not in characters', async () => {
+    const tool = sizedTool();
+    // 2 bytes a character: about half as many characters as the bound, and 9 bytes over it.
+    expect((await tool.post(maxResultBytes + 9, 'é')).status).toBe(400);
+    expect((await tool.post(maxResultBytes - 1, 'é')).status).toBe(200);
+  });
+});
