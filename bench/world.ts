@@ -102,7 +102,10 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
   }
   // IPv6 listings on the two lists that cover IPv6 (SEM's under its IPv6 zone).
   for (const address of sets.latency6Listed) {
-    listings[address] = { 'zen.spamhaus.org': ['127.0.0.3'], 'bl.spameatingmonkey.net': ['127.0.0.2'] };
+    listings[address] = {
+      'zen.spamhaus.org': ['127.0.0.3'],
+      'bl.spameatingmonkey.net': ['127.0.0.2'],
+    };
   }
   // Every 20th peer address is listed on three lists (both sides must find all of them).
   const peerListed = sets.peer.flat().filter((_, index) => index % 20 === 7);
@@ -166,4 +169,3 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     soak,
   };
 }
-

@@ -26,8 +26,7 @@ export interface ListCoverage {
 }
 
 export function coverageOf(lists: readonly ListResult[]): ListCoverage {
-  const { listed, answered, not_answered, on_hold, disabled, not_covered, total } =
-    countsOf(lists);
+  const { listed, answered, not_answered, on_hold, disabled, not_covered, total } = countsOf(lists);
   const informational = lists.filter(
     (list) => list.status === 'listed' && isInformational(list),
   ).length;

@@ -220,8 +220,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   return {
     async check(target, deadline) {
       const label = targetLabel(target);
-      const side: ListSide =
-        target.kind === 'ip' && isIpv6(target.address) ? 'ipv6' : 'primary';
+      const side: ListSide = target.kind === 'ip' && isIpv6(target.address) ? 'ipv6' : 'primary';
       const lists = await Promise.all(
         zonesByType[target.kind].map((zone) => checkZone(zone, label, side, deadline)),
       );

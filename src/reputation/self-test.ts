@@ -20,13 +20,14 @@ import type { DnsblZone } from './zones.js';
  */
 
 /** `side`: which side of the list `zone` the verdict is about (list-sides.ts). */
-export type SelfTestVerdict = { zone: string; side: ListSide } & (
+export type SelfTestVerdict = { zone: string; side: ListSide } &
   /** `positive`: the zone's own documented test entry answered as documented. */
-  | { state: 'passed'; positive: boolean }
-  | { state: 'failed'; reason: string }
-  /** No usable answer (timeout, SERVFAIL, REFUSED): `silent` when nothing came back at all. */
-  | { state: 'inconclusive'; reason: string; silent: boolean }
-);
+  (
+    | { state: 'passed'; positive: boolean }
+    | { state: 'failed'; reason: string }
+    /** No usable answer (timeout, SERVFAIL, REFUSED): `silent` when nothing came back at all. */
+    | { state: 'inconclusive'; reason: string; silent: boolean }
+  );
 
 /** What the run's probes say about the resolver path as a whole (see resolver-diagnosis.ts). */
 export interface ProbeTally {

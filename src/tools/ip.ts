@@ -22,12 +22,15 @@ const ipScoreSchema = z
     ),
     listed: z.number().int(),
     answered: z.number().int(),
-    not_covered: z.number().int().openapi({
-      description:
-        'Lists that do not answer for IPv6 addresses (an IPv6 address only; 0 otherwise). They are ' +
-        'in lists with status disabled, not_covered true and error "does not cover IPv6", and not ' +
-        'counted in total.',
-    }),
+    not_covered: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          'Lists that do not answer for IPv6 addresses (an IPv6 address only; 0 otherwise). They are ' +
+          'in lists with status disabled, not_covered true and error "does not cover IPv6", and not ' +
+          'counted in total.',
+      }),
     total: z.number().int().openapi({ description: 'The lists that cover the address.' }),
     lists: z.array(
       z
@@ -76,12 +79,16 @@ const ipResult = {
 
 const bodySchema = z
   .object({
-    target: z.string().max(1024).optional().openapi({
-      description:
-        'IPv4 address, IPv6 address (any RFC 4291 text form) or host name. Give it or its alias ' +
-        'q; if both, the first non-empty one wins.',
-      example: '198.51.100.7',
-    }),
+    target: z
+      .string()
+      .max(1024)
+      .optional()
+      .openapi({
+        description:
+          'IPv4 address, IPv6 address (any RFC 4291 text form) or host name. Give it or its alias ' +
+          'q; if both, the first non-empty one wins.',
+        example: '198.51.100.7',
+      }),
     q: z
       .string()
       .max(1024)

@@ -146,7 +146,9 @@ describe('renderBadge', () => {
   it('keeps the longest canonical IPv6 address whole, the badge as wide as its text', () => {
     const svg = renderBadge(summaryFor('ip', { target: longestIpv6 }), 'flat');
     expect(titleOf(svg)).toMatch(new RegExp(`^IP ${longestIpv6}: `));
-    const texts = [...allElements(parseStrictSvg(svg))].filter((element) => element.name === 'text');
+    const texts = [...allElements(parseStrictSvg(svg))].filter(
+      (element) => element.name === 'text',
+    );
     // badge-maker draws each text three times (two shadows, then itself), at a tenth of the
     // scale, each held to its textLength: the label's box must be at least that wide.
     const label = texts.filter((element) => element.text === `IP ${longestIpv6}`);
