@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reversedNibbles } from '../../src/reputation/ipv6.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';
 
@@ -256,6 +258,46 @@ describe('POST /ip/v1, IPv6', () => {
       ip: senderIp6,
       ptr: 'mail6.sender-fixture.net',
     });
+  });
+
+  it("never reads a list's NXDOMAIN for an IPv6 address as clean while its IPv6 side is unproven", async () => {
+    const zones = await loadZoneList();
+    const unproven = await startTestService({ services: { selfTestIntervalMs: 200 } });
+    try {
+      // ZEN stops listing its IPv6 test entry (::FFFF:7F00:2); its IPv4 side still answers as documented.
+      const entry = `${reversedNibbles('::ffff:7f00:2')}.zen.spamhaus.org`;
+      unproven.dns.setZones(
+        dnsblWorld(zones, {}).map((zone) => ({
+          ...zone,
+          records: Object.fromEntries(
+            Object.entries(zone.records ?? {}).filter(([name]) => name !== entry),
+          ),
+        })),
+      );
+      await expect
+        .poll(
+          async () => {
+            const { lists } = (await (await unproven.get('/lists')).json()) as {
+              lists: { zone: string; ipv6: { state: string } | null }[];
+            };
+            return lists.find((list) => list.zone === 'zen.spamhaus.org')?.ipv6?.state;
+          },
+          { timeout: 5000, interval: 100 },
+        )
+        .toBe('disabled');
+      const v6 = (await (await unproven.post('/ip/v1', { target: cleanIp6 })).json()) as IpResult;
+      expect(v6.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')).toMatchObject({
+        status: 'disabled',
+        error: 'self-test: test entry ::ffff:7f00:2 is not listed',
+      });
+      expect(v6.ip_score).toMatchObject({ answered: 1, disabled: 1, total: 2 });
+      const v4 = (await (await unproven.post('/ip/v1', { target: cleanIp })).json()) as IpResult;
+      expect(v4.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')?.status).toBe(
+        'clean',
+      );
+    } finally {
+      await unproven.close();
+    }
   });
 
   it('answers every spelling of one IPv6 address from one cached result, spending one unit', async () => {
