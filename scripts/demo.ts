@@ -25,6 +25,9 @@ const post = (path: string, body: object) =>
   `curl -s -X POST ${base}${path} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
 
+  # the check page, in a browser (Russian: ?lang=ru)
+  open ${base}/
+
   # quota status, and every blocklist's health (state, reason, self-test, traffic)
   curl -s ${base}/ip/v1/status
   curl -s ${base}/lists

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from './config.js';
 import type { Resolver } from './dns/index.js';
@@ -9,8 +9,13 @@ import type { AppEnv } from './http/context.js';
 import { corsMiddleware } from './http/cors.js';
 import { ApiError, errorBody } from './http/errors.js';
 import { type CaptchaRule, createGuard } from './http/guard.js';
+import { headContentLength } from './http/head.js';
 import type { Logger } from './http/log.js';
 import { answerMethodNotAllowed } from './http/method-not-allowed.js';
+import { createPublicOrigin } from './http/public-origin.js';
+import type { PageAssets } from './pages/assets.js';
+import { addPageRoutes, htmlNotFound } from './pages/routes.js';
+import { createSite } from './pages/site.js';
 import type { DnsblEngine } from './reputation/dnsbl.js';
 import type {
   ListHealth,
@@ -22,6 +27,7 @@ import { type Store, StoreUnavailableError } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';
 import { createIpTool } from './tools/ip.js';
 import { createListsRoute } from './tools/lists.js';
+import { addOpenApiDocument } from './tools/openapi-document.js';
 import { createPoolDiscoveries } from './tools/pool-discoveries.js';
 import { createPoolTool } from './tools/pool.js';
 import { createResultStore } from './tools/results.js';
@@ -50,6 +56,10 @@ export interface AppDeps {
   cards: CardCache;
   /** The socket peer's address (the runtime knows how to read it). */
   peerAddress: (c: Context) => string;
+  /** The pages' script and stylesheet. */
+  pageAssets: PageAssets;
+  /** Response compression, where the runtime does not compress itself (Node: node/compression.ts). */
+  compression?: MiddlewareHandler;
 }
 
 export function createApp(deps: AppDeps) {
@@ -87,7 +97,23 @@ export function createApp(deps: AppDeps) {
       caller: address,
     });
   });
+  app.use('*', headContentLength);
+  if (deps.compression) app.use('*', deps.compression);
   app.use('*', corsMiddleware(config.corsOrigins));
+
+  const site = createSite({
+    basePath: config.basePath,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    publicOrigin: createPublicOrigin({
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+      trustProxy: config.trustProxy,
+      peerAddress: deps.peerAddress,
+    }),
+    assets: deps.pageAssets,
+    ...(config.captcha ? { captchaProvider: config.captcha.provider } : {}),
+    poolMaxIps: config.poolMaxIps,
+    tokenTtlMs: config.tokenTtlMs,
+  });
 
   const toolDeps = {
     guard,
@@ -101,6 +127,7 @@ export function createApp(deps: AppDeps) {
     dnsbl: deps.dnsbl,
     deadlineMs: config.checkDeadlineMs,
     now: deps.clock,
+    site,
   };
   app.route(`${config.basePath}/ip/v1`, createIpTool(toolDeps));
   app.route(`${config.basePath}/domain/v1`, createDomainTool(toolDeps));
@@ -125,14 +152,21 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  // The base path: the check page for a browser (src/pages/routes.ts), which hands any other
+  // client on to the JSON index of the tools.
+  addPageRoutes(app, site);
   addToolIndex(app, config.basePath);
-  app.doc31(`${config.basePath}/openapi.json`, {
-    openapi: '3.1.0',
-    info: { title: 'Reputation Tools API', version: '1.0.0' },
+  addOpenApiDocument(app, {
+    path: `${config.basePath}/openapi.json`,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   });
   answerMethodNotAllowed(app);
 
-  app.notFound((c) => c.json(errorBody(new ApiError('not_found', 'no such route')), 404));
+  app.notFound(
+    async (c) =>
+      (await htmlNotFound(c, site, 'route')) ??
+      c.json(errorBody(new ApiError('not_found', 'no such route')), 404),
+  );
 
   app.onError(async (error, c) => {
     if (isClientAbort(error, c.req.raw)) {

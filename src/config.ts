@@ -109,6 +109,13 @@ const envSchema = z
         }
       }),
     WORKERS: integer(1, 1, 256),
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine((text) => {
+        const url = new URL(text);
+        return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+      }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
+      .optional(),
     CORS_ORIGINS: list.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
     HEADERS_TIMEOUT_MS: integer(10_000, 100, 600_000),
@@ -191,6 +198,12 @@ export interface Config {
   store: StoreLocation;
   /** WORKERS: processes serving one port (node:cluster). */
   workers: number;
+  /**
+   * Where the public reaches the service, e.g. `https://rep.example.org` (a path is the prefix a
+   * proxy mounts it under); every absolute URL starts with it followed by BASE_PATH. Without a
+   * trailing slash.
+   */
+  publicUrl?: string;
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
   /** Connection hygiene of the Node server (docs/http-hardening.md). */
@@ -255,6 +268,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       : {}),
     store: e.STORE_URL,
     workers: e.WORKERS,
+    ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
     connections: {

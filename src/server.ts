@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { readConfig } from './config.js';
 import { superviseWorkers } from './cluster.js';
 import { createLogger } from './http/log.js';
+import { compressResponses } from './node/compression.js';
 import { limitConnections, serverOptions } from './node/connections.js';
 import { createServices } from './services.js';
 import { openStore } from './store/open.js';
@@ -39,6 +40,7 @@ const app = createApp({
   clock: () => new Date(),
   log,
   peerAddress: (c) => getConnInfo(c).remote.address ?? '',
+  compression: compressResponses(),
 });
 
 // The first card of a thread pays about half a second of loading (fonts, renderers): done now, in

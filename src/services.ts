@@ -9,6 +9,7 @@ import { createZoneMonitor } from './reputation/zone-monitor.js';
 import { loadZoneList } from './reputation/zones.js';
 import { createCardPool } from './node/card-pool.js';
 import { createCardCache } from './share/card-cache.js';
+import { readPageAssets } from './pages/read-assets.js';
 import { openStore } from './store/open.js';
 
 /** About 650 cards of 35-65 KB. */
@@ -106,6 +107,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     monitor,
     dnsbl,
     store,
+    pageAssets: await readPageAssets(),
     cards: createCardCache({ maxBytes: cardCacheBytes, render: cardPool.render }),
     /** The threads drawing cards: `close()` ends them. */
     cardPool,

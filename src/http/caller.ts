@@ -92,6 +92,38 @@ export function callerAddress(
   }
 }
 
+/**
+ * How many proxies in front of this server TRUST_PROXY believes, the socket peer being the first:
+ * 0 when the peer is not trusted. `cloudflare` trusts the one edge that connects to the origin;
+ * `hops: N` trusts N; `cidrs` counts the peer and then each X-Forwarded-For entry, from the right,
+ * while it lies in a trusted range (the walk `callerAddress` does). The forwarding headers' entry
+ * written by the outermost of them describes the request as the client made it (docs/pages.md).
+ */
+export function trustedProxyCount(
+  peer: string,
+  header: (name: string) => string | undefined,
+  trust: TrustProxy,
+): number {
+  switch (trust.mode) {
+    case 'none':
+      return 0;
+    case 'cloudflare':
+      return 1;
+    case 'hops':
+      return trust.hops;
+    case 'cidrs': {
+      const entries = (header('x-forwarded-for') ?? '').split(',').reverse();
+      let current = parseAddress(peer);
+      let count = 0;
+      while (current && trust.cidrs.some((range) => inRange(current!, range))) {
+        count++;
+        current = parseAddress(entries[count - 1] ?? '');
+      }
+      return count;
+    }
+  }
+}
+
 /** The walk of proxy-addr, the module behind Express's `trust proxy`, with hop 0 being the peer. */
 function walkForwardedFor(
   peer: Address,

@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { ApiError } from './errors.js';
+import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
 
 /**
@@ -11,16 +12,7 @@ import { type UtcDay, createUtcDays } from './utc-day.js';
  * bounded (docs/storage.md).
  */
 
-/** The five fields of every status endpoint and every POST response (the contract's names). */
-export interface QuotaStatus {
-  configured: boolean;
-  /** Why the service is not configured, in plain words; absent when it is. */
-  reason?: string;
-  dailyLimit: number;
-  dailyRemaining: number;
-  captchaRequired: boolean;
-  siteKey?: string;
-}
+export type { QuotaStatus } from './quota-status.js';
 
 export interface CaptchaRule {
   verifier: CaptchaVerifier;

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../http/log.js';
 import { CardRendererBusy } from '../share/card-cache.js';
 import { warmUpSummary } from '../share/card.js';
+import type { Lang } from '../i18n/index.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { CardJob, CardReply } from './card-worker.js';
 
@@ -26,7 +27,8 @@ export interface CardPoolOptions {
 }
 
 export interface CardPool {
-  render(summary: ShareSummary): Promise<Buffer>;
+  /** A card in `lang` (English without it). */
+  render(summary: ShareSummary, lang?: Lang): Promise<Buffer>;
   /** Starts every thread and draws one card on each, so no caller pays the first card's loading. */
   warmUp(): Promise<void>;
   /** Cards being drawn and waiting, for tests and logs. */
@@ -36,6 +38,7 @@ export interface CardPool {
 
 interface Job {
   summary: ShareSummary;
+  lang: Lang;
   resolve(png: Buffer): void;
   reject(error: Error): void;
 }
@@ -140,7 +143,7 @@ export function createCardPool(options: CardPoolOptions): CardPool {
     const id = nextId++;
     thread.job = { id, job, started: performance.now() };
     if (thread.ready) startDeadline(thread, worker);
-    worker.postMessage({ id, summary: job.summary } satisfies CardJob);
+    worker.postMessage({ id, summary: job.summary, lang: job.lang } satisfies CardJob);
   }
 
   function dispatch(): void {
@@ -155,13 +158,13 @@ export function createCardPool(options: CardPoolOptions): CardPool {
     return Math.max(1, Math.ceil((ahead * meanRenderMs) / threadCount / 1000));
   }
 
-  function render(summary: ShareSummary): Promise<Buffer> {
+  function render(summary: ShareSummary, lang: Lang = 'en'): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       if (closed) {
         reject(new Error('the card pool is closed'));
         return;
       }
-      const job = { summary, resolve, reject };
+      const job = { summary, lang, resolve, reject };
       const free = threads.find((thread) => !thread.job);
       if (free) run(free, job);
       else if (waiting.length < options.queue) waiting.push(job);

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { createCardRenderer } from '../share/card.js';
 import { createFontLoader } from '../share/fonts.js';
+import type { Lang } from '../i18n/index.js';
 import type { ShareSummary } from '../share/summary.js';
 
 /**
@@ -8,7 +9,7 @@ import type { ShareSummary } from '../share/summary.js';
  * time, and hands each PNG back as a transferred buffer (no copy between the threads).
  */
 
-export type CardJob = { id: number; summary: ShareSummary };
+export type CardJob = { id: number; summary: ShareSummary; lang: Lang };
 export type CardReply =
   | { id: number; png: Uint8Array }
   | { id: number; error: string }
@@ -19,8 +20,8 @@ const port = parentPort;
 if (!port) throw new Error('card-worker.ts runs as a worker thread');
 const render = createCardRenderer(createFontLoader());
 
-port.on('message', ({ id, summary }: CardJob) => {
-  render(summary).then(
+port.on('message', ({ id, summary, lang }: CardJob) => {
+  render(summary, lang).then(
     (png) => {
       // A copy of its own: sharp's buffer may be a view of a larger one, which cannot be moved.
       const bytes = new Uint8Array(png);

@@ -1,34 +1,16 @@
 import { coverageOf, describeCoverage, missingParts } from './coverage.js';
 import type { Deadline } from './deadline.js';
 import type { DnsblEngine } from './dnsbl.js';
+import type { AddressSummary } from './result-schemas.js';
+import { listingFactors, scoreOf } from './score.js';
 import type { Severity } from './zones.js';
-import { type Score, listingFactors, scoreOf } from './score.js';
 
 /**
  * One address's DNSBL result in brief, as the domain and pool tools show it for each address they
  * check: the score (listings and grades only: these tools do no reverse DNS) and where it is listed.
  */
-export interface AddressSummary extends Pick<Score, 'score' | 'verdict' | 'confidence'> {
-  ip: string;
-  listed: number;
-  answered: number;
-  not_answered: number;
-  on_hold: number;
-  disabled: number;
-  /** Lists that do not answer for IPv6 addresses (an IPv6 address only), not in `total`. */
-  not_covered: number;
-  /** The lists that cover the address. */
-  total: number;
-  /** The counts in words: `listed on 2 of 16 lists that answered; 2 did not answer`. */
-  summary: string;
-  /** The lists that list it, with the meaning of their codes and their most severe listing. */
-  listings: { zone: string; name: string; severity: Severity; detail: string }[];
-  /**
-   * Lists that could not answer (timeout, error, disabled): what the result is unsure about. Lists
-   * that do not cover IPv6 are counted in `not_covered`, not listed here.
-   */
-  unanswered: { zone: string; status: string }[];
-}
+
+export type { AddressSummary } from './result-schemas.js';
 
 export async function summariseAddress(
   dnsbl: DnsblEngine,

@@ -1,31 +1,14 @@
 import { getDomain } from 'tldts';
 import type { DnsOutcome } from '../dns/index.js';
 import { clip, maxRecordChars } from './result-limits.js';
+import type { DmarcPolicy, DmarcRecord } from './result-schemas.js';
 
 /**
  * DMARC policy discovery (RFC 7489 §6.6.3): the record at `_dmarc.<domain>`, or when there is
  * none, the one at `_dmarc.<organisational domain>`, which the Public Suffix List defines (§3.2).
  */
 
-export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
-
-export interface DmarcRecord {
-  /** `multiple`: several v=DMARC1 records, which §6.6.3 treats as none. */
-  status: 'found' | 'none' | 'multiple' | 'unavailable';
-  present: boolean;
-  /** The record that applies, as published (at most `maxRecordChars` characters shown). */
-  record: string | null;
-  /**
-   * The policy for mail from the checked domain: the p tag (§6.3), or for a subdomain covered by
-   * its organisational domain's record, that record's sp tag when it has one. Null when absent or
-   * not one of the three values.
-   */
-  policy: DmarcPolicy | null;
-  /** Whose record applies: the domain's own, or its organisational domain's; null with none. */
-  applied: 'domain' | 'organizational' | null;
-  /** The domain whose `_dmarc` record applies; null with none. */
-  domain: string | null;
-}
+export type { DmarcPolicy, DmarcRecord } from './result-schemas.js';
 
 /**
  * The organisational domain (§3.2): the public suffix plus one label, by the Public Suffix List

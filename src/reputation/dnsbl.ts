@@ -1,43 +1,18 @@
 import type { DnsStatus, Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
-import type { Grade } from './grades.js';
 import { reversedOctets } from './ipv4.js';
 import { isIpv6, reversedNibbles } from './ipv6.js';
 import { type ListSide, sideName, sideZone } from './list-sides.js';
-import { type Listing, readAnswer } from './return-codes.js';
-import type { DnsblZone, Severity } from './zones.js';
+import type { ListResult } from './result-schemas.js';
+import { readAnswer } from './return-codes.js';
+import type { DnsblZone } from './zones.js';
 
 /**
  * The DNSBL engine: every zone of a check asked at once, each answer read through the zone's code
  * table, the TXT reason fetched for listings, all within the check's deadline.
  */
 
-export type ListStatus = 'listed' | 'clean' | 'error' | 'timeout' | 'disabled';
-
-export interface ListResult {
-  /** The zone asked: for an IPv6 address, the list's IPv6 zone when it has one of its own. */
-  zone: string;
-  name: string;
-  type: 'ip' | 'domain';
-  severity: Severity;
-  status: ListStatus;
-  /** The raw A answers, for listings and errors. */
-  codes?: string[];
-  listings?: Listing[];
-  grade?: Grade;
-  /** The list's TXT record for a listing (RFC 5782 §2.1). */
-  reason?: string;
-  /** Why the status is error, timeout or disabled. */
-  error?: string;
-  /** The list is on hold (it stopped answering): reported as a timeout without being asked. */
-  on_hold?: true;
-  /**
-   * The list does not answer for IPv6 addresses (its operator documents no IPv6 support): reported
-   * as `disabled` with the reason "does not cover IPv6", never asked, and counted apart.
-   */
-  not_covered?: true;
-  delist_url?: string;
-}
+export type { ListResult, ListStatus } from './result-schemas.js';
 
 export interface DnsblReport {
   lists: ListResult[];

@@ -3,7 +3,6 @@ import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createCheckDns } from './check-dns.js';
 import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
-import type { DmarcRecord } from './dmarc.js';
 import type { DnsblEngine, ListResult } from './dnsbl.js';
 import { noPublicAddress } from './host-address.js';
 import { isIpv6 } from './ipv6.js';
@@ -14,15 +13,9 @@ import {
   maxRecordChars,
   maxTermChars,
 } from './result-limits.js';
-import {
-  type Score,
-  type ScoreFactor,
-  hasMajorListing,
-  listingFactors,
-  scoreFrom,
-} from './score.js';
-import type { SenderRange } from './sender-addresses.js';
-import { type MailExchanger, type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
+import type { DomainCheckResult, SpfSummary } from './result-schemas.js';
+import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
+import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from './spf.js';
 
 /**
@@ -47,72 +40,7 @@ const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
 const spfPenalty = 10;
 const dmarcPenalty = 5;
 
-export interface DomainScore extends Score {
-  listed: number;
-  answered: number;
-  not_answered: number;
-  on_hold: number;
-  disabled: number;
-  total: number;
-  /** The counts in words, the sender IPs' too: `not listed on any of 5 lists; 2 of 16 sender IPs listed`. */
-  summary: string;
-  /** The domain itself on the domain lists (DBL, SURBL, URIBL, ...). */
-  lists: ListResult[];
-}
-
-/** The SPF evaluation as a result shows it: its addresses are in `ips`, `ranges` and `ip6`. */
-export type SpfSummary = Omit<SpfExpansion, 'ip4' | 'ip6'> & {
-  /** How many mechanisms were qualified -, ~ or ?, when more than `nonPass` lists. */
-  nonPassTotal?: number;
-  /** The record is longer than shown. */
-  recordTruncated?: boolean;
-};
-
-export interface DomainCheckResult {
-  domain: string;
-  /** The name as people write it, when it is an IDN. */
-  display?: string;
-  /**
-   * Single public sender addresses: IPv4 sorted numerically, then IPv6 (RFC 5952 form) sorted
-   * numerically; the first `maxListedAddresses` of both together.
-   */
-  ips: string[];
-  /** Every single sender address found. */
-  ips_total: number;
-  /** True when `ips` lists fewer than `ips_total`. */
-  ips_truncated: boolean;
-  /** IPv4 sender networks of more than 16 addresses, with their sizes. */
-  ranges: SenderRange[];
-  ranges_total: number;
-  /**
-   * Always true: a domain with no public address is refused with a 400 (docs/checks.md). Kept
-   * for clients of earlier results, which answered `false` for a domain that does not exist.
-   */
-  exists: true;
-  /** IPv6 sender networks of more than 16 addresses (`address/len`): the IPv6 ranges. */
-  ip6: string[];
-  ip6_total: number;
-  /** The MX hosts looked up (at most `maxMxHosts`, most preferred first). */
-  mx: MailExchanger[];
-  /** MX records the domain publishes. */
-  mx_total: number;
-  spf: SpfSummary;
-  dmarc: DmarcRecord;
-  domain_score: DomainScore;
-  addresses: {
-    /** Single addresses of `ips` checked on the IP lists (at most `maxAddressesChecked`). */
-    checked: number;
-    listed: number;
-    /** Addresses of `ips` not checked: past the bound. */
-    not_checked: string[];
-    /** Ranges are not checked address by address; this says so and why. */
-    ranges: { checked: number; how: string };
-    results: AddressSummary[];
-  };
-  /** Where a bound cut the check short, in words. */
-  notes: string[];
-  checked_at: string;
-}
+export type { DomainCheckResult, DomainScore, SpfSummary } from './result-schemas.js';
 
 export interface DomainCheckDeps {
   resolver: Resolver;

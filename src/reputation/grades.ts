@@ -1,4 +1,5 @@
 import type { GradeDecoder } from './zones.js';
+import type { Grade } from './result-schemas.js';
 
 /**
  * Reputation lists answer with a grade, not a yes/no listing. Each decoder reads one list's
@@ -6,11 +7,7 @@ import type { GradeDecoder } from './zones.js';
  * also a listing; the others are grades whatever their value.
  */
 
-export interface Grade {
-  label: string;
-  points: number;
-  listed: boolean;
-}
+export type { Grade } from './result-schemas.js';
 
 export type GradeReading = { grade: Grade } | { error: string };
 

@@ -2,11 +2,12 @@ import type { Resolver } from '../dns/index.js';
 import { createCheckDns } from './check-dns.js';
 import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
-import type { DnsblEngine, DnsblReport, ListResult } from './dnsbl.js';
+import type { DnsblEngine, DnsblReport } from './dnsbl.js';
 import { publicAddressesOf } from './host-address.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
 import { maxAddressesPerHost } from './result-limits.js';
-import { type Score, listingFactors, reverseDnsFactors, scoreOf } from './score.js';
+import type { IpCheckResult } from './result-schemas.js';
+import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
 
 /**
@@ -14,40 +15,7 @@ import type { Target } from './targets.js';
  * address), then the score.
  */
 
-export interface IpScore extends Score {
-  listed: number;
-  answered: number;
-  not_answered: number;
-  on_hold: number;
-  disabled: number;
-  /** Lists that do not answer for IPv6 addresses, for an IPv6 address (in `lists`, not in `total`). */
-  not_covered: number;
-  /** The lists that cover the address. */
-  total: number;
-  /** The counts in words: `listed on 2 of 16 lists that answered; 2 did not answer`. */
-  summary: string;
-  lists: ListResult[];
-  rdns: ReverseDns;
-  /**
-   * The public addresses of a host name target, IPv4 then IPv6, each sorted numerically (the first
-   * `maxAddressesPerHost`). `ip` is the one checked: the first IPv4 address, or with none the
-   * first IPv6 address.
-   */
-  addresses?: string[];
-  /** How many public addresses the host name has, when more than `addresses` lists. */
-  addresses_total?: number;
-  checked_at: string;
-}
-
-export interface IpCheckResult {
-  kind: 'ipv4' | 'ipv6' | 'domain';
-  /** The address as checked (IPv6 in RFC 5952 form), or the host name's ASCII form. */
-  target: string;
-  /** The address checked (IPv6 in RFC 5952 form). */
-  ip: string;
-  ptr: string;
-  ip_score: IpScore;
-}
+export type { IpCheckResult, IpScore } from './result-schemas.js';
 
 export type IpCheckOutcome =
   | { ok: true; result: IpCheckResult }

@@ -1,23 +1,14 @@
 import { type AddressSummary, describeAddressLine, summariseAddress } from './address-summary.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine } from './dnsbl.js';
+import type { PoolCheckResult } from './result-schemas.js';
 
 /**
  * The pool tool's check: each selected address on the IP lists, each result also written as one
  * line a person can read.
  */
 
-export interface PoolCheckResult {
-  pool: string;
-  /** One line per address, in the caller's order. */
-  results: string[];
-  /** The structured result per address, in the same order. */
-  details: AddressSummary[];
-  /** Addresses listed on at least one list. */
-  listed: number;
-  checked: number;
-  checked_at: string;
-}
+export type { PoolCheckResult } from './result-schemas.js';
 
 export async function checkPoolAddresses(
   deps: { dnsbl: DnsblEngine; deadlineMs: number; now: () => Date },
@@ -32,6 +23,7 @@ export async function checkPoolAddresses(
     // in-flight cap the queries on the wire.
     const details = await Promise.all(ips.map((ip) => summariseAddress(deps.dnsbl, ip, deadline)));
     return {
+      kind: 'check',
       pool,
       results: details.map(describeAddress),
       details,

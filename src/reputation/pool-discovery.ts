@@ -14,6 +14,7 @@ import {
   noProgress,
   poolStopReason,
 } from './pool-saturation.js';
+import type { PoolDiscovery } from './result-schemas.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
@@ -52,34 +53,7 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   maxAuthoritativeServers: 4,
 };
 
-/**
- * What discovery found. Nothing in it tells which internal names exist or which server answered
- * (docs/checks.md): non-public addresses are left out uncounted, an alias into a special-use name
- * is not shown, and the pool's name servers are counted, not named.
- */
-export interface PoolDiscovery {
-  /** `dns_unavailable` when no query about the pool got a response (the route answers 503). */
-  status: 'ok' | 'dns_unavailable';
-  pool: string;
-  /** The end of the alias chain, when `pool` is a CNAME (RFC 1034 §3.6.2) to a public name. */
-  canonicalName?: string;
-  /**
-   * Public addresses seen, at most `maxAddresses`: IPv4 sorted numerically, then IPv6 (RFC 5952
-   * form) sorted numerically.
-   */
-  addresses: string[];
-  rounds: number;
-  /** A and AAAA queries about the pool; finding aliases and name servers is not counted. */
-  queries: number;
-  saturated: boolean;
-  stopReason: PoolStopReason;
-  /**
-   * Whether the configured resolvers responded, and how many of the zone's public name servers
-   * were asked; which of those answered is not said (that would be a port-53 reachability probe).
-   */
-  sources: { resolver: boolean; authoritative: number };
-  notes: string[];
-}
+export type { PoolDiscovery } from './result-schemas.js';
 
 /** IPv4 addresses sorted numerically, then IPv6 ones. */
 function ipv4ThenIpv6(addresses: readonly string[]): string[] {

@@ -1,20 +1,12 @@
+import type { PoolStopReason } from './result-schemas.js';
+
 /**
  * When pool discovery stops asking. A pool answers each query with a few of its addresses, so
  * discovery is sampling: it stops once further queries have stopped turning up new addresses
  * (saturation), or when its budget of queries or time is spent.
  */
 
-export type PoolStopReason =
-  /** No new address for long enough that one still missing would very likely have shown up. */
-  | 'saturated'
-  /** The servers answered NXDOMAIN or NODATA (RFC 2308): there are no addresses to sample. */
-  | 'no_addresses'
-  /** Every source kept failing (timeouts, SERVFAIL, REFUSED) and was given up. */
-  | 'sources_failed'
-  | 'deadline'
-  | 'query_budget'
-  /** As many public addresses found as one pool check takes (`maxAddresses`). */
-  | 'address_limit';
+export type { PoolStopReason } from './result-schemas.js';
 
 export interface DiscoveryProgress {
   rounds: number;

@@ -3,6 +3,7 @@ import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
 import { canonicalIpv6, isIpv6, parseIpv6, reversedNibbles } from './ipv6.js';
 import { maxListedNames } from './result-limits.js';
+import type { ReverseDns } from './result-schemas.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
@@ -11,21 +12,7 @@ import { isSpecialUseName } from './targets.js';
  * for an IPv4 address, AAAA for an IPv6 one).
  */
 
-export type Fcrdns = 'pass' | 'fail' | 'none' | 'error';
-
-export interface ReverseDns {
-  /** The first PTR name, or "" when there is none. */
-  ptr: string;
-  /** The PTR names, the first `maxListedNames` of them. */
-  names: string[];
-  /** How many PTR names the address has, when more than `names` lists. */
-  names_total?: number;
-  /** pass: a PTR name resolves back; fail: none does; none: no PTR; error: no usable answer. */
-  fcrdns: Fcrdns;
-  /** PTR names whose A (IPv4) or AAAA (IPv6) records include the address. */
-  confirmed: string[];
-  error?: string;
-}
+export type { Fcrdns, ReverseDns } from './result-schemas.js';
 
 /** Many PTR records on one address are a misconfiguration; confirming the first few is enough. */
 const maxNamesConfirmed = 10;

@@ -1,5 +1,6 @@
 import { gradeDecoders, type Grade } from './grades.js';
 import type { DnsblZone, Severity } from './zones.js';
+import type { Listing } from './result-schemas.js';
 
 /**
  * What a list's A answer means (RFC 5782 §2.1: a listing is an A record, conventionally inside
@@ -7,12 +8,7 @@ import type { DnsblZone, Severity } from './zones.js';
  * must see, never a silent "listed" or "clean".
  */
 
-export interface Listing {
-  code: string;
-  meaning: string;
-  severity: Severity;
-  weight: number;
-}
+export type { Listing } from './result-schemas.js';
 
 export type Reading =
   | { status: 'listed'; listings: Listing[]; grade?: Grade }

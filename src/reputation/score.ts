@@ -1,5 +1,6 @@
 import type { DnsblReport } from './dnsbl.js';
 import type { ReverseDns } from './rdns.js';
+import type { Confidence, Score, ScoreFactor, Verdict } from './result-schemas.js';
 
 /**
  * The reputation score: 100 minus what each finding costs, plus what allowlists and good grades
@@ -7,23 +8,7 @@ import type { ReverseDns } from './rdns.js';
  * unanswered list is unknown, not a listing. The same findings always give the same score.
  */
 
-export interface ScoreFactor {
-  /** What moved the score: a listing, a reputation grade, or a reverse DNS finding. */
-  kind: 'listing' | 'grade' | 'reverse_dns' | 'sender_ip' | 'spf' | 'dmarc';
-  source: string;
-  detail: string;
-  points: number;
-}
-
-export type Verdict = 'good' | 'fair' | 'poor' | 'unknown';
-export type Confidence = 'high' | 'medium' | 'low' | 'none';
-
-export interface Score {
-  score: number;
-  verdict: Verdict;
-  confidence: Confidence;
-  factors: ScoreFactor[];
-}
+export type { Confidence, Score, ScoreFactor, Verdict } from './result-schemas.js';
 
 /** Missing or unconfirmed reverse DNS is the first thing large receivers reject on (RFC 8601 iprev). */
 export const reverseDnsPenalty = { missingPtr: 10, failedFcrdns: 10 } as const;

@@ -1,6 +1,7 @@
 import { ipv4ToNumber, isPublicNetwork, numberToIpv4 } from './ipv4.js';
 import { bigIntToIpv6, ipv6ToBigInt, isIpv6, isPublicIpv6Network } from './ipv6.js';
 import { maxListedAddresses, maxListedNetworks } from './result-limits.js';
+import type { SenderRange } from './result-schemas.js';
 
 /**
  * A domain's senders as a result lists them: single addresses apart from ranges (issue 17). A
@@ -11,12 +12,7 @@ import { maxListedAddresses, maxListedNetworks } from './result-limits.js';
 /** The largest network written out address by address: a /28, or an IPv6 /124. */
 export const maxExpandedRange = 16;
 
-export interface SenderRange {
-  /** `a.b.c.d/len`, host bits cleared. */
-  network: string;
-  /** Addresses in it: 2^(32 - len). */
-  size: number;
-}
+export type { SenderRange } from './result-schemas.js';
 
 export interface SenderAddresses {
   /**

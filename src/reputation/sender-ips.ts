@@ -9,6 +9,7 @@ import {
 } from './dmarc.js';
 import { publicIpv4Of, publicIpv6Of } from './host-address.js';
 import { maxAddressesPerHost } from './result-limits.js';
+import type { MailExchanger } from './result-schemas.js';
 import { type SenderAddresses, senderAddresses } from './sender-addresses.js';
 import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from './spf.js';
 import { isSpecialUseName } from './targets.js';
@@ -21,17 +22,7 @@ import { isSpecialUseName } from './targets.js';
  * looked up.
  */
 
-export interface MailExchanger {
-  exchange: string;
-  priority: number;
-  /**
-   * Public addresses, IPv4 sorted numerically then IPv6 (RFC 5952 form) sorted numerically: the
-   * first `maxAddressesPerHost`.
-   */
-  addresses: string[];
-  /** How many public addresses the host has, when more than are listed. */
-  addresses_total?: number;
-}
+export type { MailExchanger } from './result-schemas.js';
 
 /** A lookup of the domain's own records that gave no usable answer. */
 export interface LookupFailure {

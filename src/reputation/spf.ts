@@ -3,6 +3,7 @@ import { createDeadline, type Deadline } from './deadline.js';
 import { isPublicIpv4 } from './ipv4.js';
 import { isPublicIpv6 } from './ipv6.js';
 import { clip, maxTermChars } from './result-limits.js';
+import type { SpfError, SpfExpansion, SpfTermAt } from './result-schemas.js';
 import {
   type DomainSpec,
   ip4Network,
@@ -22,49 +23,7 @@ import { isSpecialUseName } from './targets.js';
  * together with everything found before it.
  */
 
-/** A term and the domain whose record holds it. */
-export interface SpfTermAt {
-  term: string;
-  domain: string;
-}
-
-export interface SpfError {
-  /** §2.6.7 permerror: the records must be fixed. §2.6.6 temperror: DNS failed, may pass later. */
-  kind: 'permerror' | 'temperror';
-  reason: string;
-  /** The domain whose record holds the failing term. */
-  at: string;
-  /** The failing term, or null when the queried domain's own record is at fault. */
-  term: string | null;
-}
-
-export interface SpfExpansion {
-  domain: string;
-  /** The queried domain's SPF record as published. */
-  record: string | null;
-  /** `unavailable`: the domain's TXT lookup failed (`error` says how). */
-  status: 'found' | 'none' | 'multiple' | 'unavailable';
-  /** Authorised IPv4 senders, `a.b.c.d` or `a.b.c.d/len` (host bits cleared), in walk order. */
-  ip4: string[];
-  /**
-   * Authorised IPv6 senders, `address` or `address/len` (RFC 5952 form, host bits cleared), from
-   * ip6 terms and the AAAA records of a and mx terms.
-   */
-  ip6: string[];
-  /** DNS-querying terms evaluated, counted as §4.6.4 counts them: at most 10. */
-  lookups: number;
-  /** Terms whose lookup answered NXDOMAIN or no records (§4.6.4: a third is a permerror). */
-  voidLookups: number;
-  /** Every domain whose SPF record was evaluated, the queried one first. */
-  domains: string[];
-  /** exists and ptr terms (§5.5, §5.7): they test the client, there is no address list to read. */
-  notEnumerable: SpfTermAt[];
-  /** Terms not followed, and why. */
-  skipped: (SpfTermAt & { reason: string })[];
-  /** Mechanisms qualified -, ~ or ?: evaluated for the limits, but what they match is no sender. */
-  nonPass: SpfTermAt[];
-  error?: SpfError;
-}
+export type { SpfError, SpfExpansion, SpfTermAt } from './result-schemas.js';
 
 export interface SpfOptions {
   /** Everything not answered by then is given up and reported as a temperror. */

@@ -1,6 +1,7 @@
 import { makeBadge } from 'badge-maker';
+import { type Lang, type Translate, translator } from '../i18n/index.js';
 import { shortenMiddle } from './shorten.js';
-import { type ShareSummary, type Verdict, addressCount, foundAddresses } from './summary.js';
+import { type ShareSummary, type Verdict, foundAddresses } from './summary.js';
 
 /** The shields.io styles a badge URL may ask for (badge-maker's `social` is left out: it has no colour). */
 export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge'] as const;
@@ -17,58 +18,54 @@ const verdictColours: Record<Verdict, string> = {
   unknown: 'lightgrey',
 };
 
-const toolLabels: Record<ShareSummary['tool'], string> = {
-  ip: 'IP',
-  domain: 'domain',
-  pool: 'pool',
-};
-
 /** Lists that did not contribute, short: `2 no answer`, `1 on hold`, `1 disabled`. */
-function missingParts(summary: ShareSummary): string[] {
+function missingParts(summary: ShareSummary, t: Translate): string[] {
   const coverage = summary.coverage;
   if (!coverage) return [];
   return [
-    ...(coverage.not_answered > 0 ? [`${coverage.not_answered} no answer`] : []),
-    ...(coverage.on_hold > 0 ? [`${coverage.on_hold} on hold`] : []),
-    ...(coverage.disabled > 0 ? [`${coverage.disabled} disabled`] : []),
+    ...(coverage.not_answered > 0 ? [t('badge.noAnswer', { n: coverage.not_answered })] : []),
+    ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
+    ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
   ];
 }
-
-const lists = (count: number) => `${count} list${count === 1 ? '' : 's'}`;
 
 /**
  * What the lists said, e.g. `listed on 2 of 16 · 2 no answer · 0/100`, `clean on 18 lists ·
  * 1 info · 95/100`, `2 of 16 sender IPs listed · domain clean on 5 lists · 75/100`. Never a
  * plain "clean" while a sender address is listed or a list did not answer.
  */
-function message(summary: ShareSummary): string {
+function message(summary: ShareSummary, t: Translate): string {
   const found = foundAddresses(summary);
-  if (found !== undefined) return `${addressCount(found)} found`;
-  const missing = missingParts(summary);
+  if (found !== undefined) return t('count.found', { n: found });
+  const missing = missingParts(summary, t);
   if (summary.verdict === 'unknown' || summary.checked === 0)
-    return ['unknown', ...missing].join(' · ');
+    return [t('badge.unknown'), ...missing].join(' · ');
   if (summary.tool === 'pool') {
-    const listed = summary.listed === 0 ? 'none' : String(summary.listed);
-    return [`${listed} of ${summary.checked} listed`, ...missing].join(' · ');
+    const listed =
+      summary.listed === 0
+        ? t('badge.poolNone', { n: summary.checked })
+        : t('badge.poolListed', { listed: summary.listed, n: summary.checked });
+    return [listed, ...missing].join(' · ');
   }
   const informational = summary.coverage?.informational ?? 0;
   const senders = summary.tool === 'domain' ? summary.addresses : undefined;
   const sendersListed = senders && senders.listed > 0;
   const lead =
     summary.listed > 0
-      ? [`listed on ${summary.listed} of ${summary.checked}`]
+      ? [t('badge.listedOn', { listed: summary.listed, n: summary.checked })]
       : sendersListed
         ? [
-            `${senders.listed} of ${senders.total} sender IPs listed`,
-            `domain clean on ${lists(summary.checked)}`,
+            t('count.sendersListed', { listed: senders.listed, n: senders.total }),
+            t('badge.domainClean', { n: summary.checked }),
           ]
-        : [`clean on ${lists(summary.checked)}`];
+        : [t('badge.clean', { n: summary.checked })];
   const senderNote =
-    summary.listed > 0 && sendersListed ? [`${senders.listed} sender IPs listed`] : [];
-  const score = summary.score === null ? [] : [`${Math.round(summary.score)}/100`];
+    summary.listed > 0 && sendersListed ? [t('badge.sendersListed', { n: senders.listed })] : [];
+  const score =
+    summary.score === null ? [] : [t('score.value', { score: Math.round(summary.score) })];
   return [
     ...lead,
-    ...(informational > 0 ? [`${informational} info`] : []),
+    ...(informational > 0 ? [t('badge.info', { n: informational })] : []),
     ...senderNote,
     ...missing,
     ...score,
@@ -76,19 +73,27 @@ function message(summary: ShareSummary): string {
 }
 
 /**
- * A shields.io-style SVG badge, e.g. `IP 203.0.113.7 | clean on 18 lists · 97/100`. badge-maker escapes the
- * text (the target comes from the user) and adds `<title>` and `aria-label` from label and message.
+ * A shields.io-style SVG badge in `lang`, e.g. `IP 203.0.113.7 | clean on 18 lists · 97/100`,
+ * `IP 203.0.113.7 | чисто в 18 списках · 97/100`. badge-maker escapes the text (the target comes
+ * from the user) and adds `<title>` and `aria-label` from label and message.
  */
-export function renderBadge(summary: ShareSummary, style: BadgeStyle): string {
+export function renderBadge(summary: ShareSummary, style: BadgeStyle, lang: Lang = 'en'): string {
+  const t = translator(lang);
   return makeBadge({
-    label: `${toolLabels[summary.tool]} ${shortenMiddle(summary.target, maxTargetLength)}`,
-    message: message(summary),
+    label: `${t(`badge.tool.${summary.tool}`)} ${shortenMiddle(summary.target, maxTargetLength)}`,
+    message: message(summary, t),
     color: verdictColours[summary.verdict],
     style,
   });
 }
 
 /** For a share token that is unknown or has expired: the badge still renders, and says so. */
-export function renderMissingBadge(style: BadgeStyle): string {
-  return makeBadge({ label: 'reputation', message: 'not found', color: 'lightgrey', style });
+export function renderMissingBadge(style: BadgeStyle, lang: Lang = 'en'): string {
+  const t = translator(lang);
+  return makeBadge({
+    label: t('badge.missing.label'),
+    message: t('badge.missing.message'),
+    color: 'lightgrey',
+    style,
+  });
 }

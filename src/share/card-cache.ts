@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { Lang } from '../i18n/index.js';
 import type { ShareSummary } from './summary.js';
 
 /**
@@ -9,13 +10,19 @@ import type { ShareSummary } from './summary.js';
  */
 
 export interface CardCache {
-  get(key: string, summary: ShareSummary): Promise<Buffer>;
+  /** The card of `summary` in `lang`, kept under `key` (the share token) and the language. */
+  get(key: string, summary: ShareSummary, lang: Lang): Promise<Buffer>;
 }
 
 export interface CardCacheOptions {
   /** Total size of the PNGs kept; a single card larger than this is rendered but not kept. */
   maxBytes: number;
-  render: (summary: ShareSummary) => Promise<Buffer>;
+  render: (summary: ShareSummary, lang: Lang) => Promise<Buffer>;
+}
+
+/** The cache key of a card: the same result draws a different card in each language. */
+export function cardKey(key: string, lang: Lang): string {
+  return `${lang}:${key}`;
 }
 
 export function createCardCache({ maxBytes, render }: CardCacheOptions): CardCache {
@@ -26,15 +33,16 @@ export function createCardCache({ maxBytes, render }: CardCacheOptions): CardCac
   const rendering = new Map<string, Promise<Buffer>>();
 
   return {
-    get(key, summary) {
+    get(id, summary, lang) {
+      const key = cardKey(id, lang);
       const cached = cards.get(key);
       if (cached) return Promise.resolve(cached);
       const pending = rendering.get(key);
       if (pending) return pending;
       // Chained from a resolved promise so that even a render throwing synchronously settles
       // `fresh`, and the in-flight entry is always removed after it was added.
-      const fresh = Promise.resolve(summary)
-        .then(render)
+      const fresh = Promise.resolve()
+        .then(() => render(summary, lang))
         .then((png) => {
           cards.set(key, png);
           return png;

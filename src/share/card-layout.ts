@@ -1,56 +1,64 @@
-import { notCoveredPart } from '../reputation/coverage.js';
 import { oneLine } from './card-line.js';
 import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
 import { targetBlock } from './card-target.js';
+import { notCoveredTexts } from './count-texts.js';
 import {
   cardHeight,
   cardWidth,
   colours,
   contentWidth,
   paddingX,
-  targetKinds,
   verdictColours,
-  verdictWords,
 } from './card-theme.js';
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
 import { estimateWidth } from './text-width.js';
-import { type ShareSummary, type Verdict, addressCount, foundAddresses } from './summary.js';
+import { type ShareSummary, type Verdict, foundAddresses } from './summary.js';
+import { type Lang, type Translate, translator } from '../i18n/index.js';
 
 /**
  * The share card as an element tree for satori: a header (service, date), the target with its
  * verdict beside the score ring, and the listings panel along the bottom. Every text that comes
- * from a result is fitted before layout, by a width estimate that errs wide, so nothing overflows.
+ * from a result or a catalog (English or Russian, src/i18n) is fitted before layout, by a width
+ * estimate that errs wide, so nothing overflows in either language.
  */
+
+/** What the card's parts need besides the summary: its language and that language's texts. */
+export interface CardText {
+  lang: Lang;
+  t: Translate;
+}
 
 const columnGap = 48;
 /** The width of the target, headline and detail lines, left of the score ring. */
 export const textColumnWidth = contentWidth - ringSize - columnGap;
 
 type Fcrdns = NonNullable<ShareSummary['rdns']>['fcrdns'];
-const fcrdnsStates: Record<Fcrdns, { text: string; colour: string }> = {
-  pass: { text: 'forward-confirmed', colour: verdictColours.good },
-  fail: { text: 'not forward-confirmed', colour: verdictColours.poor },
-  none: { text: 'no PTR record', colour: verdictColours.fair },
-  error: { text: 'lookup failed', colour: verdictColours.unknown },
+const fcrdnsColours: Record<Fcrdns, string> = {
+  pass: verdictColours.good,
+  fail: verdictColours.poor,
+  none: verdictColours.fair,
+  error: verdictColours.unknown,
 };
 
-/** Made once: building an Intl.DateTimeFormat costs more than formatting with it. */
-const checkedAtFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+/** Made once per language: building an Intl.DateTimeFormat costs more than formatting with it. */
+const checkedAtFormats = new Map<Lang, Intl.DateTimeFormat>();
 
-function formatCheckedAt(checkedAt: string): string {
+function formatCheckedAt(checkedAt: string, lang: Lang): string {
   const date = new Date(checkedAt);
   if (Number.isNaN(date.getTime())) return checkedAt;
-  return `${checkedAtFormat.format(date)} UTC`;
-}
-
-function counted(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+  let format = checkedAtFormats.get(lang);
+  if (format === undefined) {
+    // en-GB: "14 Jun 2025, 09:41", a day-month order every English reader parses.
+    format = new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : lang, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    });
+    checkedAtFormats.set(lang, format);
+  }
+  return `${format.format(date)} UTC`;
 }
 
 /** Whether every list of the check answered; without counts (older summaries), as if so. */
@@ -58,21 +66,28 @@ function allAnswered(summary: ShareSummary): boolean {
   return !summary.coverage || summary.coverage.answered === summary.coverage.total;
 }
 
-function headline(summary: ShareSummary): string {
+function capitalise(text: string, lang: Lang): string {
+  return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+}
+
+function headline(summary: ShareSummary, { lang, t }: CardText): string {
   const { tool, listed, checked } = summary;
   const found = foundAddresses(summary);
-  if (found !== undefined) return `${addressCount(found)} found`;
-  if (checked === 0) return tool === 'pool' ? 'No address checked' : 'No list answered';
+  if (found !== undefined) return capitalise(t('count.found', { n: found }), lang);
+  if (checked === 0) return tool === 'pool' ? t('card.noAddressChecked') : t('card.noListAnswered');
   if (tool === 'pool') {
-    return `${listed === 0 ? 'None' : listed} of ${counted(checked, 'address', 'addresses')} listed`;
+    return listed === 0
+      ? t('card.poolNone', { n: checked })
+      : t('card.poolListed', { listed, n: checked });
   }
-  const lists = counted(checked, 'list', 'lists');
-  const asked = allAnswered(summary) ? lists : `${lists} that answered`;
-  if (listed > 0) return `Listed on ${listed} of ${asked}`;
+  const lists = allAnswered(summary)
+    ? t('count.lists', { n: checked })
+    : t('count.listsThatAnswered', { n: checked });
+  if (listed > 0) return t('card.listedOn', { listed, lists });
   // An informational entry (Spamhaus PBL) is not a blocklisting: the headline says so, the panel
   // below shows the entry, and neither contradicts a good verdict.
-  if ((summary.coverage?.informational ?? 0) > 0) return `Not blocklisted on ${asked}`;
-  return `Not listed on any of ${asked}`;
+  if ((summary.coverage?.informational ?? 0) > 0) return t('card.notBlocklisted', { lists });
+  return t('card.notListed', { lists });
 }
 
 /**
@@ -80,27 +95,28 @@ function headline(summary: ShareSummary): string {
  * not answer · 1 on hold`, plus informational entries. For a pool, those of its least-answered
  * address.
  */
-export function coverageLine(summary: ShareSummary): string | undefined {
+export function coverageLine(
+  summary: ShareSummary,
+  t: Translate = translator('en'),
+): string | undefined {
   const coverage = summary.coverage;
   if (!coverage || foundAddresses(summary) !== undefined) return undefined;
   const answered =
     coverage.answered === coverage.total
-      ? `All ${counted(coverage.total, 'list', 'lists')} answered`
-      : `${coverage.answered} of ${counted(coverage.total, 'list', 'lists')} answered`;
+      ? t('card.allAnswered', { n: coverage.total })
+      : t('card.someAnswered', { answered: coverage.answered, n: coverage.total });
   const parts = [
     answered,
-    ...(coverage.not_answered > 0 ? [`${coverage.not_answered} did not answer`] : []),
-    ...(coverage.on_hold > 0 ? [`${coverage.on_hold} on hold`] : []),
-    ...(coverage.disabled > 0 ? [`${coverage.disabled} disabled`] : []),
-    ...notCoveredPart(coverage),
-    ...(coverage.informational > 0
-      ? [counted(coverage.informational, 'informational entry', 'informational entries')]
-      : []),
+    ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
+    ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
+    ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...notCoveredTexts(coverage, t),
+    ...(coverage.informational > 0 ? [t('card.informational', { n: coverage.informational })] : []),
   ];
   return parts.join(' · ');
 }
 
-function brand(): Element {
+function brand(t: Translate): Element {
   const shield = svg(
     'svg',
     { width: 36, height: 36, viewBox: '0 0 36 36' },
@@ -114,20 +130,24 @@ function brand(): Element {
     'div',
     { display: 'flex', alignItems: 'center', gap: 14 },
     shield,
-    h('div', { fontSize: 26, fontWeight: 700, color: colours.ink }, 'Reputation Tools'),
+    h('div', { fontSize: 26, fontWeight: 700, color: colours.ink }, t('site.name')),
   );
 }
 
-function header(checkedAt: string): Element {
+function header(checkedAt: string, { lang, t }: CardText): Element {
   return h(
     'div',
     { display: 'flex', alignItems: 'center', justifyContent: 'space-between', height: 40 },
-    brand(),
-    h('div', { fontSize: 22, color: colours.muted }, `Checked ${formatCheckedAt(checkedAt)}`),
+    brand(t),
+    h(
+      'div',
+      { fontSize: 22, color: colours.muted },
+      t('card.checkedAt', { date: formatCheckedAt(checkedAt, lang) }),
+    ),
   );
 }
 
-function verdictPill(verdict: Verdict): Element {
+function verdictPill(verdict: Verdict, t: Translate): Element {
   return h(
     'div',
     {
@@ -144,17 +164,16 @@ function verdictPill(verdict: Verdict): Element {
       letterSpacing: 1.5,
       textTransform: 'uppercase',
     },
-    verdictWords[verdict],
+    t(`verdict.${verdict}`),
   );
 }
 
 /** The ip tool's reverse DNS: the PTR name and whether it resolves back to the address. */
-function reverseDnsLine(rdns: NonNullable<ShareSummary['rdns']>): Element {
+function reverseDnsLine(rdns: NonNullable<ShareSummary['rdns']>, t: Translate): Element {
   const fontSize = 24;
   // "rDNS", the postmaster's word, leaves the PTR name room on the line.
-  const label = 'rDNS';
-  const state = fcrdnsStates[rdns.fcrdns];
-  const stateText = `· ${state.text}`;
+  const label = t('card.rdns');
+  const stateText = `· ${t(`card.fcrdns.${rdns.fcrdns}`)}`;
   const gap = 10;
   const ptrWidth =
     textColumnWidth - estimateWidth(label, fontSize) - estimateWidth(stateText, fontSize) - 2 * gap;
@@ -169,20 +188,21 @@ function reverseDnsLine(rdns: NonNullable<ShareSummary['rdns']>): Element {
           style: { fontWeight: 600, color: colours.ink },
         })
       : null,
-    h('div', { flexShrink: 0, fontWeight: 600, color: state.colour }, stateText),
+    h('div', { flexShrink: 0, fontWeight: 600, color: fcrdnsColours[rdns.fcrdns] }, stateText),
   );
 }
 
 /** What else the tool found, under the headline: reverse DNS (ip) or the sender IPs (domain). */
-function detailLine(summary: ShareSummary): Element | null {
-  if (summary.tool === 'ip' && summary.rdns) return reverseDnsLine(summary.rdns);
+function detailLine(summary: ShareSummary, t: Translate): Element | null {
+  if (summary.tool === 'ip' && summary.rdns) return reverseDnsLine(summary.rdns, t);
   if (summary.tool === 'domain' && summary.addresses) {
     const { total, listed } = summary.addresses;
-    return h(
-      'div',
-      { fontSize: 24, color: colours.muted },
-      `Sender IPs: ${listed} of ${counted(total, 'address', 'addresses')} listed`,
-    );
+    return oneLine(t('card.senderIps', { listed, n: total }), {
+      fontSize: 24,
+      maxWidth: textColumnWidth,
+      cut: 'end',
+      style: { color: colours.muted },
+    });
   }
   return null;
 }
@@ -190,22 +210,22 @@ function detailLine(summary: ShareSummary): Element | null {
 const pillGap = 16;
 
 /** The pill's width: its word in capitals at 20 px with 1.5 px letter spacing, 16 px padding. */
-function pillWidth(verdict: Verdict): number {
-  const word = verdictWords[verdict].toUpperCase();
+function pillWidth(verdict: Verdict, { lang, t }: CardText): number {
+  const word = t(`verdict.${verdict}`).toLocaleUpperCase(lang);
   return estimateWidth(word, 20) + 1.5 * word.length + 32;
 }
 
 /** The headline at 28 px, smaller (down to 22) rather than cut when it is long. */
-function headlineElement(summary: ShareSummary): Element {
-  const text = headline(summary);
-  const room = textColumnWidth - pillWidth(summary.verdict) - pillGap;
+function headlineElement(summary: ShareSummary, text: CardText): Element {
+  const words = headline(summary, text);
+  const room = textColumnWidth - pillWidth(summary.verdict, text) - pillGap;
   let fontSize = 28;
-  while (fontSize > 22 && estimateWidth(text, fontSize) > room) fontSize--;
-  return h('div', { fontSize, fontWeight: 600, color: colours.ink, flexShrink: 1 }, text);
+  while (fontSize > 22 && estimateWidth(words, fontSize) > room) fontSize--;
+  return h('div', { fontSize, fontWeight: 600, color: colours.ink, flexShrink: 1 }, words);
 }
 
-function coverageElement(summary: ShareSummary): Element | null {
-  const text = coverageLine(summary);
+function coverageElement(summary: ShareSummary, t: Translate): Element | null {
+  const text = coverageLine(summary, t);
   if (text === undefined) return null;
   // Smaller rather than cut, down to 18 px; past that the end goes.
   let fontSize = 22;
@@ -218,7 +238,7 @@ function coverageElement(summary: ShareSummary): Element | null {
   });
 }
 
-function textColumn(summary: ShareSummary): Element {
+function textColumn(summary: ShareSummary, text: CardText): Element {
   return h(
     'div',
     { display: 'flex', flexDirection: 'column', width: textColumnWidth, gap: 10 },
@@ -231,21 +251,22 @@ function textColumn(summary: ShareSummary): Element {
         textTransform: 'uppercase',
         color: colours.faint,
       },
-      targetKinds[summary.tool],
+      text.t(`card.kind.${summary.tool}`),
     ),
     targetBlock(summary.target, textColumnWidth),
     h(
       'div',
       { display: 'flex', alignItems: 'center', gap: pillGap, marginTop: 6 },
-      verdictPill(summary.verdict),
-      headlineElement(summary),
+      verdictPill(summary.verdict, text.t),
+      headlineElement(summary, text),
     ),
-    coverageElement(summary),
-    detailLine(summary),
+    coverageElement(summary, text.t),
+    detailLine(summary, text.t),
   );
 }
 
-export function cardLayout(summary: ShareSummary, fontFamily: string): Element {
+export function cardLayout(summary: ShareSummary, fontFamily: string, lang: Lang = 'en'): Element {
+  const text: CardText = { lang, t: translator(lang) };
   return h(
     'div',
     {
@@ -266,14 +287,14 @@ export function cardLayout(summary: ShareSummary, fontFamily: string): Element {
         flexGrow: 1,
         padding: `30px ${paddingX}px 40px`,
       },
-      header(summary.checkedAt),
+      header(summary.checkedAt, text),
       h(
         'div',
         { display: 'flex', alignItems: 'center', flexGrow: 1, gap: columnGap, marginBottom: 24 },
-        textColumn(summary),
-        scoreRing(summary),
+        textColumn(summary, text),
+        scoreRing(summary, text.t),
       ),
-      listingsPanel(summary),
+      listingsPanel(summary, text),
     ),
   );
 }

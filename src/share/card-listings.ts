@@ -2,6 +2,9 @@ import { oneLine } from './card-line.js';
 import { colours, contentWidth, severityColours, verdictColours } from './card-theme.js';
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
+import type { Translate } from '../i18n/index.js';
+import type { CardText } from './card-layout.js';
+import { estimateWidth } from './text-width.js';
 import { type ShareListing, type ShareSummary, foundAddresses } from './summary.js';
 
 /**
@@ -14,14 +17,40 @@ const rowsShown = 4;
 const rowHeight = 38;
 const panelPaddingX = 24;
 const nameWidth = 380;
-const severityWidth = 80;
 const gap = 18;
 const dotSize = 14;
-const detailWidth =
-  contentWidth - 2 * panelPaddingX - dotSize - nameWidth - severityWidth - 3 * gap;
+const severityFont = { size: 16, letterSpacing: 1.2 };
 
-function listingRow(listing: ShareListing): Element {
+/** As wide as the language's longest severity word in capitals (`MAJOR`, `ВЫСОКИЙ`), 80 at least. */
+function severityWidthOf({ lang, t }: CardText): number {
+  const widest = Math.max(
+    ...(['major', 'minor', 'info'] as const).map((severity) => {
+      const word = t(`card.severity.${severity}`).toLocaleUpperCase(lang);
+      return estimateWidth(word, severityFont.size) + severityFont.letterSpacing * word.length;
+    }),
+  );
+  return Math.max(80, Math.ceil(widest));
+}
+
+/**
+ * The row's name and detail in the card's language: a list with the meaning of its code as the
+ * list publishes it, or an address (a domain's sender IP, a pool's address) and the lists it is on.
+ */
+function rowTexts(listing: ShareListing, t: Translate): { name: string; detail: string } {
+  const { address } = listing;
+  if (!address) return { name: listing.list, detail: listing.detail };
+  return {
+    name: address.sender ? t('card.senderIp', { ip: address.ip }) : address.ip,
+    detail: t('card.listedOnLists', { lists: address.lists.join(', ') }),
+  };
+}
+
+function listingRow(listing: ShareListing, text: CardText): Element {
   const colour = severityColours[listing.severity];
+  const severityWidth = severityWidthOf(text);
+  const detailWidth =
+    contentWidth - 2 * panelPaddingX - dotSize - nameWidth - severityWidth - 3 * gap;
+  const { name, detail } = rowTexts(listing, text.t);
   return h(
     'div',
     { display: 'flex', alignItems: 'center', height: rowHeight, gap },
@@ -32,12 +61,12 @@ function listingRow(listing: ShareListing): Element {
       backgroundColor: colour,
       flexShrink: 0,
     }),
-    oneLine(listing.list, {
+    oneLine(name, {
       fontSize: 24,
       maxWidth: nameWidth,
       style: { width: nameWidth, fontWeight: 600, color: colours.ink },
     }),
-    oneLine(listing.detail, {
+    oneLine(detail, {
       fontSize: 22,
       maxWidth: detailWidth,
       cut: 'end',
@@ -48,18 +77,18 @@ function listingRow(listing: ShareListing): Element {
       {
         width: severityWidth,
         textAlign: 'right',
-        fontSize: 16,
+        fontSize: severityFont.size,
         fontWeight: 700,
-        letterSpacing: 1.2,
+        letterSpacing: severityFont.letterSpacing,
         textTransform: 'uppercase',
         color: colour,
       },
-      listing.severity,
+      text.t(`card.severity.${listing.severity}`),
     ),
   );
 }
 
-function moreRow(count: number, noun: string): Element {
+function moreRow(text: string): Element {
   return h(
     'div',
     {
@@ -70,7 +99,7 @@ function moreRow(count: number, noun: string): Element {
       color: colours.muted,
       paddingLeft: dotSize + gap,
     },
-    `+ ${count} more ${noun}`,
+    text,
   );
 }
 
@@ -90,30 +119,35 @@ function checkIcon(): Element {
   );
 }
 
-function note(summary: ShareSummary): Element {
-  if (foundAddresses(summary) !== undefined) {
-    return h(
-      'div',
-      { fontSize: 24, color: colours.muted },
-      'Not checked yet: pick addresses for a blocklist check.',
-    );
-  }
-  if (summary.checked === 0) {
-    return h(
-      'div',
-      { fontSize: 24, color: colours.muted },
-      'No answers: the check could not be completed.',
-    );
-  }
-  const text =
+function noteText(text: string): Element {
+  return oneLine(text, {
+    fontSize: 24,
+    maxWidth: contentWidth - 2 * panelPaddingX,
+    cut: 'end',
+    style: { color: colours.muted },
+  });
+}
+
+function note(summary: ShareSummary, t: Translate): Element {
+  if (foundAddresses(summary) !== undefined) return noteText(t('card.notCheckedYet'));
+  if (summary.checked === 0) return noteText(t('card.noAnswers'));
+  const clean =
     summary.tool === 'pool'
-      ? 'No address in the pool is on any list that answered.'
-      : `No list that answered lists this ${summary.tool === 'ip' ? 'address' : 'domain'}.`;
+      ? t('card.poolClean')
+      : summary.tool === 'ip'
+        ? t('card.ipClean')
+        : t('card.domainClean');
+  const iconGap = 16;
   return h(
     'div',
-    { display: 'flex', alignItems: 'center', gap: 16 },
+    { display: 'flex', alignItems: 'center', gap: iconGap },
     checkIcon(),
-    h('div', { fontSize: 26, fontWeight: 600, color: colours.ink }, text),
+    oneLine(clean, {
+      fontSize: 26,
+      maxWidth: contentWidth - 2 * panelPaddingX - 36 - iconGap,
+      cut: 'end',
+      style: { fontWeight: 600, color: colours.ink },
+    }),
   );
 }
 
@@ -132,12 +166,15 @@ function panel(children: Element[]): Element {
 }
 
 /** Null when the result counts listings but carries none to show: the headline says it all. */
-export function listingsPanel(summary: ShareSummary): Element | null {
+export function listingsPanel(summary: ShareSummary, text: CardText): Element | null {
   const { listings } = summary;
-  if (listings.length === 0) return summary.listed === 0 ? panel([note(summary)]) : null;
+  if (listings.length === 0) return summary.listed === 0 ? panel([note(summary, text.t)]) : null;
   const shown = listings.length > rowsShown ? listings.slice(0, rowsShown - 1) : listings;
-  const rows = shown.map(listingRow);
+  const rows = shown.map((listing) => listingRow(listing, text));
   const hidden = listings.length - shown.length;
-  if (hidden > 0) rows.push(moreRow(hidden, summary.tool === 'pool' ? 'addresses' : 'lists'));
+  if (hidden > 0) {
+    const more = summary.tool === 'pool' ? 'card.moreAddresses' : 'card.moreLists';
+    rows.push(moreRow(text.t(more, { n: hidden })));
+  }
   return panel(rows);
 }

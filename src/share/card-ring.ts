@@ -1,6 +1,7 @@
 import { colours, verdictColours } from './card-theme.js';
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
+import { type Translate, translator } from '../i18n/index.js';
 import { type ShareSummary, foundAddresses } from './summary.js';
 
 /**
@@ -12,31 +13,35 @@ import { type ShareSummary, foundAddresses } from './summary.js';
 export const ringSize = 236;
 const stroke = 20;
 
-export function ringFigures(summary: ShareSummary): {
+export function ringFigures(
+  summary: ShareSummary,
+  t: Translate = translator('en'),
+): {
   fraction: number;
   figure: string;
   caption: string;
 } {
   const found = foundAddresses(summary);
   if (found !== undefined)
-    return { fraction: found > 0 ? 1 : 0, figure: String(found), caption: 'found' };
-  if (summary.checked === 0) return { fraction: 0, figure: '–', caption: 'not checked' };
+    return { fraction: found > 0 ? 1 : 0, figure: String(found), caption: t('card.ring.found') };
+  if (summary.checked === 0)
+    return { fraction: 0, figure: '–', caption: t('card.ring.notChecked') };
   if (summary.score !== null) {
     return {
       fraction: summary.score / 100,
       figure: String(Math.round(summary.score)),
-      caption: 'out of 100',
+      caption: t('card.ring.outOf100'),
     };
   }
   return {
     fraction: summary.listed / summary.checked,
     figure: `${summary.listed}/${summary.checked}`,
-    caption: 'listed',
+    caption: t('card.ring.listed'),
   };
 }
 
-export function scoreRing(summary: ShareSummary): Element {
-  const { fraction, figure, caption } = ringFigures(summary);
+export function scoreRing(summary: ShareSummary, t: Translate): Element {
+  const { fraction, figure, caption } = ringFigures(summary, t);
   const centre = ringSize / 2;
   const radius = (ringSize - stroke) / 2;
   const circumference = 2 * Math.PI * radius;

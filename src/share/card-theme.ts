@@ -1,5 +1,5 @@
 import type { Severity } from '../reputation/zones.js';
-import type { ShareTool, Verdict } from './summary.js';
+import type { Verdict } from './summary.js';
 
 /** The Open Graph image size, which every social network crops least. */
 export const cardWidth = 1200;
@@ -25,22 +25,8 @@ export const verdictColours: Record<Verdict, string> = {
   unknown: '#64748b',
 };
 
-export const verdictWords: Record<Verdict, string> = {
-  good: 'Good',
-  fair: 'Fair',
-  poor: 'Poor',
-  unknown: 'Unknown',
-};
-
 export const severityColours: Record<Severity, string> = {
   major: '#dc2626',
   minor: '#d97706',
   info: '#0284c7',
-};
-
-/** What the target is, shown above it. */
-export const targetKinds: Record<ShareTool, string> = {
-  ip: 'IP address',
-  domain: 'Domain',
-  pool: 'Mail server pool',
 };

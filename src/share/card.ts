@@ -4,6 +4,7 @@ import satori from 'satori';
 import sharp from 'sharp';
 import { cardLayout } from './card-layout.js';
 import { cardHeight, cardWidth, colours } from './card-theme.js';
+import type { Lang } from '../i18n/index.js';
 import type { CardFonts } from './fonts.js';
 import type { ShareSummary } from './summary.js';
 
@@ -24,17 +25,23 @@ function drawableTarget(target: string, fonts: CardFonts): string {
 const rasterOptions = { font: { loadSystemFonts: false }, background: colours.paper };
 
 /**
- * The share card: a 1200x630 PNG, drawn as SVG by satori, rasterised by resvg (3-4× faster than
+ * The share card in `lang` (English or Russian; the fonts hold Cyrillic): a 1200x630 PNG, drawn
+ * as SVG by satori, rasterised by resvg (3-4× faster than
  * sharp's librsvg) and encoded by sharp: zlib level 3 without adaptive filtering takes about 8 ms
  * for 47 KB, against 11 ms for 41 KB at level 6, 40 ms with adaptive filtering and 20 ms for
  * resvg's own encoder. resvg renders synchronously on the thread drawing the card (`renderAsync`
  * measured 5-7 ms slower a card on this 2-core machine); the Node server draws cards in worker
  * threads (src/node/card-pool.ts), so that thread is never the event loop.
  */
-export async function renderCard(summary: ShareSummary, fonts: CardFonts): Promise<Buffer> {
+export async function renderCard(
+  summary: ShareSummary,
+  fonts: CardFonts,
+  lang: Lang = 'en',
+): Promise<Buffer> {
   const element = cardLayout(
     { ...summary, target: drawableTarget(summary.target, fonts) },
     fonts.fontFamily,
+    lang,
   );
   const svg = await satori(element, { width: cardWidth, height: cardHeight, fonts: fonts.fonts });
   const { pixels, width, height } = new Resvg(svg, rasterOptions).render();
@@ -62,6 +69,6 @@ export const warmUpSummary: ShareSummary = {
 /** `renderCard` with its fonts bound, e.g. as the `render` of a card cache. */
 export function createCardRenderer(
   loadFonts: () => Promise<CardFonts>,
-): (summary: ShareSummary) => Promise<Buffer> {
-  return async (summary) => renderCard(summary, await loadFonts());
+): (summary: ShareSummary, lang?: Lang) => Promise<Buffer> {
+  return async (summary, lang) => renderCard(summary, await loadFonts(), lang);
 }

@@ -15,6 +15,12 @@ export interface ShareListing {
   list: string;
   detail: string;
   severity: Severity;
+  /**
+   * When the row is an address on lists (a domain's sender IP, a pool's address) rather than a
+   * list: the address and the names of the lists, so a renderer writes the row in its own
+   * language; `list` and `detail` then hold the English form.
+   */
+  address?: { ip: string; sender: boolean; lists: string[] };
 }
 
 export interface ShareSummary {
@@ -57,8 +63,4 @@ export interface ShareSummary {
 /** A pool discover: addresses found, none checked yet. Its artefacts count what it found. */
 export function foundAddresses(summary: ShareSummary): number | undefined {
   return summary.tool === 'pool' && summary.checked === 0 ? summary.addresses?.total : undefined;
-}
-
-export function addressCount(count: number): string {
-  return `${count} address${count === 1 ? '' : 'es'}`;
 }

@@ -9,7 +9,13 @@ import type { ResolverConfirmation } from '../reputation/zone-monitor.js';
 import type { ShareSummary } from '../share/summary.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
-import { errorResponses, quotaStatusSchema } from './schemas.js';
+import {
+  captchaHeader,
+  captchaSecurity,
+  checkErrorResponses,
+  errorResponses,
+  quotaStatusSchema,
+} from './schemas.js';
 
 /**
  * What every tool has in common: its status endpoint, the POST pipeline (parse body and aliases
@@ -44,6 +50,8 @@ export const captchaFields = {
 
 export interface CheckRoute<B extends z.ZodObject> {
   path: string;
+  /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
+  operationId: string;
   summary: string;
   body: B;
   result: z.ZodType;
@@ -69,6 +77,7 @@ const confirmationGraceMs = 250;
 
 export interface ToolSpec {
   name: ToolName;
+  /** `IP`, `Domain`, `Pool`: the OpenAPI tag and the stem of operationIds (`getIpResult`). */
   title: string;
   /** What GET by token returns beside `token` (documented fields; more may follow). */
   stored: z.ZodType;
@@ -89,6 +98,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     await next();
   };
   const tag = spec.title;
+  const operationStem = spec.title.charAt(0) + spec.title.slice(1).toLowerCase();
   const notConfigured = () =>
     new ApiError(
       'not_configured',
@@ -100,6 +110,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
     createRoute({
       method: 'get',
       path: '/status',
+      operationId: `get${operationStem}Status`,
       tags: [tag],
       summary: 'Quota status of the caller',
       responses: {
@@ -107,6 +118,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
           description: 'Quota status',
           content: { 'application/json': { schema: quotaStatusSchema } },
         },
+        503: errorResponses[503],
       },
     }),
     async (c) => c.json(await deps.guard.status(spec.name, subjectOf(c)), 200),
@@ -122,9 +134,12 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
       createRoute({
         method: 'post',
         path: route.path,
+        operationId: route.operationId,
         tags: [tag],
         summary: route.summary,
+        security: captchaSecurity,
         request: {
+          headers: captchaHeader,
           body: { required: true, content: { 'application/json': { schema: route.body } } },
         },
         responses: {
@@ -132,7 +147,7 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
             description: 'Check result',
             content: { 'application/json': { schema: route.result } },
           },
-          ...errorResponses,
+          ...checkErrorResponses,
         },
       }),
     );
@@ -194,13 +209,14 @@ export function createTool(spec: ToolSpec, deps: ToolDeps) {
         throw new ApiError('method_not_allowed', 'this path answers POST only', { Allow: 'POST' });
       });
     }
-    addShareRoutes(app, spec.name, deps, spec.summarise);
+    addShareRoutes(app, { tool: spec.name, operationStem }, deps, spec.summarise);
     // Documented, then served without the param validator app.openapi() would add: any string is
     // a token to look up, and an unknown one is a 404.
     app.openAPIRegistry.registerPath(
       createRoute({
         method: 'get',
         path: '/{token}',
+        operationId: `get${operationStem}Result`,
         tags: [tag],
         summary: 'A stored result by its token',
         request: {

@@ -94,6 +94,7 @@ export function createListsRoute(deps: {
     createRoute({
       method: 'get',
       path: '/lists',
+      operationId: 'getLists',
       tags: ['Lists'],
       summary: "Every configured blocklist's health: state, reason, self-test, answers, latency",
       responses: {

@@ -6,12 +6,17 @@ import { canonicalIpv6, parseIpv6 } from '../reputation/ipv6.js';
 import { noPublicAddress } from '../reputation/host-address.js';
 import { checkPoolAddresses } from '../reputation/pool-check.js';
 import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
+import {
+  poolCheckResultSchema,
+  poolDiscoverResultSchema,
+  type PoolDiscoverResult,
+} from '../reputation/result-schemas.js';
 import { parseHostName } from '../reputation/targets.js';
 import type { Resolver } from '../dns/index.js';
 import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import type { PoolDiscoveries } from './pool-discoveries.js';
-import { postFields, quotaStatusSchema } from './schemas.js';
+import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
 import { summarisePool } from './share-summaries.js';
 
 /** The pool tool: discover every address a DNS pool hands out, then check the ones selected. */
@@ -26,38 +31,69 @@ export interface PoolToolDeps extends ToolDeps {
   discovery: Pick<PoolDiscoveryOptions, 'nameServerPort' | 'allowNonPublicNameServers'>;
 }
 
-const poolField = z.string().openapi({ example: 'smtp.pool.example.net' });
+/** What the service itself checks: the demo world's pool (`npm run demo`). */
+const examplePool = 'pool.demo-sender.com';
 
-const discoverBody = z
-  .object({
-    pool: z.string().max(1024).optional().openapi({
-      description:
-        'Host name of the pool. Give it or its alias domain; if both, the first non-empty one wins.',
-      example: 'smtp.pool.example.net',
-    }),
-    domain: z
-      .string()
-      .max(1024)
-      .optional()
-      .openapi({ description: 'Alias of pool, used when pool is absent or empty' }),
-    ...captchaFields,
-  })
-  .openapi('PoolDiscoverRequest');
+const discoverResponse = poolDiscoverResultSchema
+  .extend({ ...postFields, ...quotaStatusSchema.shape })
+  .openapi('PoolDiscoverResponse');
 
-const checkBody = z
-  .object({
-    pool: z.string().max(1024).openapi({ description: 'Host name of the pool' }),
-    ips: z
-      .array(z.string().max(64))
-      .max(1024)
-      .openapi({
+const checkResponse = poolCheckResultSchema
+  .extend({ ...postFields, ...quotaStatusSchema.shape })
+  .openapi('PoolCheckResponse');
+
+const storedResult = z
+  .discriminatedUnion('kind', [
+    poolDiscoverResultSchema.extend({ token: postFields.token }),
+    poolCheckResultSchema.extend({ token: postFields.token }),
+  ])
+  .openapi('PoolStoredResult', {
+    description: 'A discover (kind discover: results holds the addresses) or a check (kind check).',
+  });
+
+const discoverBody = requiredWithAlias(
+  z
+    .object({
+      pool: z.string().max(1024).optional().openapi({
         description:
-          'Addresses taken from discover: IPv4, or IPv6 in any RFC 4291 text form (compared and ' +
-          'shown in RFC 5952 canonical form)',
+          'Host name of the pool. Give it or its alias domain; if both, the first non-empty one wins.',
+        example: examplePool,
       }),
-    ...captchaFields,
-  })
-  .openapi('PoolCheckRequest');
+      domain: z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({ description: 'Alias of pool, used when pool is absent or empty' }),
+      ...captchaFields,
+    })
+    .openapi('PoolDiscoverRequest', { example: { pool: examplePool } }),
+  'pool',
+  'domain',
+);
+
+/** `ips` holds 1 to POOL_MAX_IPS addresses: the schema says what the service enforces. */
+function checkBodyFor(maxIps: number) {
+  const limit = `ips must hold 1 to ${maxIps} addresses`;
+  return z
+    .object({
+      pool: z
+        .string()
+        .max(1024)
+        .openapi({ description: 'Host name of the pool', example: examplePool }),
+      ips: z
+        .array(z.string().max(64))
+        .min(1, limit)
+        .max(maxIps, limit)
+        .openapi({
+          description: `1 to ${maxIps} distinct addresses, each found by the latest discover of the pool: IPv4, or IPv6 in any RFC 4291 text form (compared and shown in RFC 5952 canonical form)`,
+          example: ['192.0.3.100', '192.0.3.101'],
+        }),
+      ...captchaFields,
+    })
+    .openapi('PoolCheckRequest', {
+      example: { pool: examplePool, ips: ['192.0.3.100', '192.0.3.101'] },
+    });
+}
 
 /**
  * An address of a pool check as discovery stores it: a dotted quad as it is, IPv6 in RFC 5952
@@ -84,25 +120,17 @@ export function createPoolTool(deps: PoolToolDeps) {
       name: 'pool',
       title: 'Pool',
       summarise: summarisePool,
-      stored: z
-        .object({ token: z.string(), pool: poolField, results: z.array(z.string()) })
-        .loose()
-        .openapi('PoolStoredResult', {
-          description: 'For a discover token, results holds the addresses.',
-        }),
+      stored: storedResult,
     },
     deps,
   );
 
   tool.addCheck({
     path: '/discover',
+    operationId: 'discoverPool',
     summary: "Find a DNS pool's addresses",
     body: discoverBody,
-    result: z
-      .object({ pool: poolField, ips: z.array(z.string()), ...postFields })
-      .extend(quotaStatusSchema.shape)
-      .loose()
-      .openapi('PoolDiscoverResult'),
+    result: discoverResponse,
     prepare(body) {
       const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)');
       return {
@@ -122,19 +150,17 @@ export function createPoolTool(deps: PoolToolDeps) {
           }
           await deps.discoveries.record(pool, found.addresses);
           const { status: _status, addresses, ...about } = found;
-          return {
-            ok: true,
-            result: {
-              kind: 'discover',
-              ...about,
-              pool,
-              ips: addresses,
-              results: addresses,
-              // Always true: a pool without a public address is a 400 (docs/checks.md).
-              exists: true,
-              checked_at: deps.now().toISOString(),
-            },
+          const result: PoolDiscoverResult = {
+            kind: 'discover',
+            ...about,
+            pool,
+            ips: addresses,
+            results: addresses,
+            // Always true: a pool without a public address is a 400 (docs/checks.md).
+            exists: true,
+            checked_at: deps.now().toISOString(),
           };
+          return { ok: true, result };
         },
       };
     },
@@ -142,13 +168,10 @@ export function createPoolTool(deps: PoolToolDeps) {
 
   tool.addCheck({
     path: '/check',
+    operationId: 'checkPool',
     summary: 'Check the selected addresses of a pool',
-    body: checkBody,
-    result: z
-      .object({ pool: poolField, results: z.array(z.string()), ...postFields })
-      .extend(quotaStatusSchema.shape)
-      .loose()
-      .openapi('PoolCheckResult'),
+    body: checkBodyFor(deps.maxIps),
+    result: checkResponse,
     async prepare(body) {
       const pool = poolName(body.pool, 'pool');
       const given = body.ips.map((ip) => ip.trim());
@@ -172,10 +195,7 @@ export function createPoolTool(deps: PoolToolDeps) {
       return {
         requestKey: `check ${pool} ${ips.join(',')}`,
         async run() {
-          return {
-            ok: true,
-            result: { kind: 'check', ...(await checkPoolAddresses(deps, pool, ips)) },
-          };
+          return { ok: true, result: await checkPoolAddresses(deps, pool, ips) };
         },
       };
     },

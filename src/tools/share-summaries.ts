@@ -64,10 +64,17 @@ export function summariseIp(stored: Record<string, unknown>): ShareSummary {
 
 /** A sender address's listings, as severe as its worst one. */
 function senderListing(address: AddressSummary): ShareListing {
+  return addressListing(address, true);
+}
+
+/** An address and the lists it is on, as severe as its worst listing. */
+function addressListing(address: AddressSummary, sender: boolean): ShareListing {
+  const lists = address.listings.map((listing) => listing.name);
   return {
-    list: `Sender IP ${address.ip}`,
-    detail: `listed on ${address.listings.map((listing) => listing.name).join(', ')}`,
-    severity: worst(address.listings.map((listing) => listing.severity as Severity)),
+    list: sender ? `Sender IP ${address.ip}` : address.ip,
+    detail: `listed on ${lists.join(', ')}`,
+    severity: worst(address.listings.map((listing) => listing.severity)),
+    address: { ip: address.ip, sender, lists },
   };
 }
 
@@ -165,11 +172,7 @@ export function summarisePool(stored: Record<string, unknown>): ShareSummary {
     ...(coverage ? { coverage } : {}),
     listings: result.details
       .filter((detail) => detail.listed > 0)
-      .map((detail) => ({
-        list: detail.ip,
-        detail: `listed on ${detail.listings.map((listing) => listing.name).join(', ')}`,
-        severity: worst(detail.listings.map((listing) => listing.severity as Severity)),
-      }))
+      .map((detail) => addressListing(detail, false))
       .sort((a, b) => severityRank[a.severity] - severityRank[b.severity]),
     addresses: { total: result.checked, listed: listed.length },
     checkedAt: result.checked_at,

@@ -5,8 +5,8 @@ import type { AppEnv } from '../http/context.js';
 
 /**
  * What the base path itself answers (issue 17): an index of the tools, so the URL the start log
- * prints leads somewhere. It is JSON today; a page for browsers (the people's check page) plugs
- * in as one more entry of `representations`, chosen by the request's Accept header.
+ * prints leads somewhere. A browser gets the check page instead (src/pages/routes.ts, added before
+ * this route: it answers a client that prefers text/html and hands any other on to this index).
  */
 
 const checkSchema = z.object({
@@ -103,12 +103,17 @@ export function addToolIndex(app: OpenAPIHono<AppEnv>, basePath: string): void {
     createRoute({
       method: 'get',
       path,
+      operationId: 'getToolIndex',
       tags: ['Index'],
       summary: 'The tools and their routes',
       responses: {
         200: {
-          description: 'The index of the tools',
-          content: { 'application/json': { schema: toolIndexSchema } },
+          description:
+            'The index of the tools; a client that prefers text/html (a browser) gets the check page',
+          content: {
+            'application/json': { schema: toolIndexSchema },
+            'text/html': { schema: z.string() },
+          },
         },
       },
     }),

@@ -25,13 +25,15 @@ describe('with a list of origins', () => {
       fresh,
       await service.post('/ip/v1', { target: '8.8.4.4' }, origin),
       await service.get(`/ip/v1/${token}`, origin),
-      await service.get(`/ip/v1/share/${token}/badge.svg`, origin),
+      // As the embed snippets name it: without ?lang= it would vary on Accept-Language too.
+      await service.get(`/ip/v1/share/${token}/badge.svg?lang=en`, origin),
     ];
     for (const answer of answers) {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
       expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After');
-      expect(answer.headers.get('vary')).toBe('Origin');
+      // Accept-Encoding joins it where the answer was large enough to be compressed.
+      expect(answer.headers.get('vary')).toMatch(/^Origin(, Accept-Encoding)?$/);
     }
   });
 
@@ -75,7 +77,7 @@ describe('with the default', () => {
     expect(error.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('allows any origin on a cached check and on GET by token, without Vary', async () => {
+  it('allows any origin on a cached check and on GET by token, without Vary: Origin', async () => {
     const first = await service.post('/ip/v1', { target: '8.8.4.4' });
     const { token } = (await first.json()) as { token: string };
     const cached = await service.post('/ip/v1', { target: '8.8.4.4' });
@@ -84,7 +86,7 @@ describe('with the default', () => {
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
       expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After');
       expect(answer.headers.get('content-type')).toBe('application/json');
-      expect(answer.headers.get('vary')).toBeNull();
+      expect(answer.headers.get('vary') ?? '').not.toMatch(/Origin/);
     }
   });
 });

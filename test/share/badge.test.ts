@@ -168,6 +168,91 @@ describe('renderBadge', () => {
   });
 });
 
+describe('renderBadge in Russian', () => {
+  const coverage = {
+    blocking: 2,
+    informational: 0,
+    answered: 16,
+    not_answered: 2,
+    on_hold: 1,
+    disabled: 1,
+    total: 20,
+  };
+
+  it.each([
+    ['a listed IP', summaryFor('ip'), 'IP 203.0.113.7: в списках: 2 из 48 · 61/100'],
+    [
+      'a clean IP',
+      summaryFor('ip', { verdict: 'good', score: 97, listed: 0, listings: [] }),
+      'IP 203.0.113.7: чисто в 48 списках · 97/100',
+    ],
+    [
+      'an IP some lists did not answer for',
+      summaryFor('ip', { listed: 2, checked: 16, coverage }),
+      'IP 203.0.113.7: в списках: 2 из 16 · без ответа: 2 · 1 приостановлен · 1 отключён · 61/100',
+    ],
+    [
+      'a domain whose sender addresses are listed',
+      summaryFor('domain', { verdict: 'fair', score: 75, listed: 0, listings: [] }),
+      'домен example.com: в списках 1 из 4 IP-адресов отправителя · домен чист в 12 списках · 75/100',
+    ],
+    ['a pool', summaryFor('pool'), 'пул mx.example.net: в списках: 1 из 16'],
+    [
+      'a result no list answered',
+      summaryFor('domain', { verdict: 'unknown', checked: 0, listed: 0, listings: [] }),
+      'домен example.com: неизвестно',
+    ],
+  ])('says what the lists said about %s', (_name, summary, title) => {
+    const svg = renderBadge(summary, 'flat', 'ru');
+    expect(titleOf(svg)).toBe(title);
+    expect(parseStrictSvg(svg).attributes['aria-label']).toBe(title);
+  });
+
+  it.each([
+    [1, 'чисто в 1 списке'],
+    [3, 'чисто в 3 списках'],
+    [18, 'чисто в 18 списках'],
+    [21, 'чисто в 21 списке'],
+  ])('declines the count of %i lists', (checked, words) => {
+    const summary = summaryFor('ip', { verdict: 'good', score: 97, listed: 0, checked });
+    expect(titleOf(renderBadge(summary, 'flat', 'ru'))).toBe(`IP 203.0.113.7: ${words} · 97/100`);
+  });
+
+  it('draws the same Russian badge every time, and a different one from the English', () => {
+    const summary = summaryFor('ip');
+    expect(renderBadge(summary, 'flat', 'ru')).toBe(renderBadge(summary, 'flat', 'ru'));
+    expect(renderBadge(summary, 'flat', 'ru')).not.toBe(renderBadge(summary, 'flat', 'en'));
+  });
+
+  it('keeps the longest canonical IPv6 address whole, counting the lists that cover it', () => {
+    const summary = summaryFor('ip', {
+      target: longestIpv6,
+      verdict: 'good',
+      score: 100,
+      listed: 0,
+      checked: 2,
+      listings: [],
+      coverage: {
+        ...coverage,
+        blocking: 0,
+        answered: 2,
+        not_answered: 0,
+        on_hold: 0,
+        disabled: 0,
+        not_covered: 16,
+        total: 2,
+      },
+    });
+    expect(titleOf(renderBadge(summary, 'flat', 'ru'))).toBe(
+      `IP ${longestIpv6}: чисто в 2 списках · 100/100`,
+    );
+  });
+
+  it('says a missing result is not found', () => {
+    expect(titleOf(renderMissingBadge('flat', 'ru'))).toBe('репутация: не найдено');
+  });
+});
+
 describe('renderMissingBadge', () => {
   it.each(badgeStyles)('says not found in the %s style', (style) => {
     const svg = renderMissingBadge(style);

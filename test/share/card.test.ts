@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
+import { cardLayout } from '../../src/share/card-layout.js';
 import { createCardRenderer, warmUpSummary } from '../../src/share/card.js';
+import type { Child, Element } from '../../src/share/element.js';
 import { createFontLoader, readCardFonts } from '../../src/share/fonts.js';
 import type { CardFonts } from '../../src/share/fonts.js';
 import type { ShareSummary } from '../../src/share/summary.js';
@@ -118,6 +120,108 @@ describe('renderCard', () => {
     const cyrillic = await renderCard(summaryFor('domain', { target: cyrillicName }));
     const ascii = await renderCard(summaryFor('domain', { target: 'xn--e1afmkfd.xn--p1ai' }));
     expect(cyrillic.equals(ascii)).toBe(false);
+  });
+});
+
+/** Every text drawn on a card, in the order it is laid out. */
+function textsOf(child: Child | Child[] | undefined): string[] {
+  if (child === null || child === undefined) return [];
+  if (typeof child === 'string') return [child];
+  if (Array.isArray(child)) return child.flatMap(textsOf);
+  return textsOf((child as Element).props.children);
+}
+
+describe('the card in Russian', () => {
+  for (const tool of tools) {
+    it.each(cases)(`draws a 1200x630 ${tool} card for %s`, async (_, overrides) => {
+      const russian = await renderCard(summaryFor(tool, overrides), 'ru');
+      await expectCard(russian);
+      expect(russian.equals(await renderCard(summaryFor(tool, overrides), 'en'))).toBe(false);
+    });
+  }
+
+  it('writes every text of its own in Russian', () => {
+    const summary = summaryFor('ip', {
+      coverage: {
+        blocking: 2,
+        informational: 0,
+        answered: 16,
+        not_answered: 2,
+        on_hold: 1,
+        disabled: 1,
+        total: 20,
+      },
+      listed: 2,
+      checked: 16,
+    });
+    const texts = textsOf(cardLayout(summary, 'Inter', 'ru'));
+    expect(texts).toEqual([
+      'Проверка репутации',
+      'Проверено 14 июн. 2025 г., 09:41 UTC',
+      'IP-адрес',
+      '203.0.113.7',
+      'Плохая',
+      'Внесён в 2 из 16 ответивших списков',
+      'Ответили 16 из 20 списков · 2 не ответили · 1 приостановлен · 1 отключён',
+      'rDNS',
+      'mail.example.net',
+      '· подтверждено прямой зоной',
+      '61',
+      'из 100',
+      'Spamhaus ZEN',
+      'SBL spam source',
+      'высокий',
+      'Barracuda BRBL',
+      'Listed for sending spam',
+      'низкий',
+    ]);
+  });
+
+  it('draws the longest canonical IPv6 address whole, and counts the lists that do not cover IPv6', async () => {
+    const summary = summaryFor('ip', {
+      target: longestIpv6,
+      verdict: 'good',
+      score: 100,
+      listed: 0,
+      checked: 2,
+      listings: [],
+      coverage: {
+        blocking: 0,
+        informational: 0,
+        answered: 2,
+        not_answered: 0,
+        on_hold: 0,
+        disabled: 0,
+        not_covered: 16,
+        total: 2,
+      },
+    });
+    const texts = textsOf(cardLayout(summary, 'Inter', 'ru'));
+    // The same two lines as in English: the target's fit does not depend on the language.
+    const { lines } = fitTarget(longestIpv6, textColumnWidth);
+    const at = texts.indexOf(lines[0]!);
+    expect(texts.slice(at, at + lines.length)).toEqual(lines);
+    expect(texts).toContain('Ответили все 2 списка · 16 не поддерживают IPv6');
+    await expectCard(await renderCard(summary, 'ru'));
+  });
+
+  it('writes the addresses a domain or pool row names, and the rest it counts, in Russian', () => {
+    const domain = summaryFor('domain', {
+      listings: [
+        {
+          list: 'Sender IP 192.0.3.20',
+          detail: 'listed on Spamhaus ZEN',
+          severity: 'major',
+          address: { ip: '192.0.3.20', sender: true, lists: ['Spamhaus ZEN'] },
+        },
+      ],
+    });
+    const texts = textsOf(cardLayout(domain, 'Inter', 'ru'));
+    expect(texts).toContain('IP отправителя 192.0.3.20');
+    expect(texts).toContain('в списках: Spamhaus ZEN');
+    expect(texts).toContain('IP отправителя: в списках 1 из 4');
+    const pool = summaryFor('pool', { listings: everyListing(6) });
+    expect(textsOf(cardLayout(pool, 'Inter', 'ru'))).toContain('+ ещё 3 адреса');
   });
 });
 

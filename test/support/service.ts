@@ -5,6 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/log.js';
+import { compressResponses } from '../../src/node/compression.js';
 import { type ServiceOptions, createServices } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
 import {
@@ -13,6 +14,7 @@ import {
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { assertDocumented, documentedSchema } from './documented.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 import {
   type LyingMode,
@@ -28,6 +30,8 @@ import {
 
 export interface TestService {
   url(path: string): string;
+  /** The app, for its OpenAPI registry. */
+  app: ReturnType<typeof createApp>;
   dns: FixtureDnsServer;
   /** With `transport: 'doh'`: the DoH endpoint the service resolves through, in front of `dns`. */
   doh?: FixtureDohServer;
@@ -43,6 +47,8 @@ export interface TestService {
 }
 
 export interface TestServiceOptions {
+  /** The whole DNS world, instead of the default zone list's world with `listings` and `zones`. */
+  world?: FixtureZone[];
   listings?: Listings;
   zones?: FixtureZone[];
   /**
@@ -70,7 +76,10 @@ export const basePath = '/tools/ip-reputation';
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const zoneList = await loadZoneList();
   const dns = await startFixtureDnsServer({
-    zones: [...dnsblWorld(zoneList, options.listings ?? {}), ...(options.zones ?? [])],
+    zones: options.world ?? [
+      ...dnsblWorld(zoneList, options.listings ?? {}),
+      ...(options.zones ?? []),
+    ],
     latencyMs: options.latencyMs ?? 0,
   });
   const doh = options.transport === 'doh' ? await startFixtureDohServer({ dns }) : undefined;
@@ -104,14 +113,25 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock: () => now,
     log,
     peerAddress: (c) => getConnInfo(c).remote.address ?? '',
+    compression: compressResponses(),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const url = (path: string) => `http://127.0.0.1:${port}${basePath}${path}`;
+  /** Every 200 JSON answer a test reads is first checked against its documented schema. */
+  async function documented(method: string, path: string, response: Response) {
+    if (response.status !== 200) return response;
+    if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return response;
+    const route = `${basePath}${path.split('?')[0]}`;
+    const schema = documentedSchema(app, method, route);
+    if (schema) assertDocumented(schema, await response.clone().json(), `${method} ${route}`);
+    return response;
+  }
 
   return {
     url,
+    app,
     dns,
     ...(doh ? { doh } : {}),
     ...(lying ? { lying } : {}),
@@ -119,13 +139,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     setNow: (date) => {
       now = date;
     },
-    post: (path, body, headers = {}) =>
-      fetch(url(path), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    get: (path, headers = {}) => fetch(url(path), { headers }),
+    post: async (path, body, headers = {}) =>
+      documented(
+        'POST',
+        path,
+        await fetch(url(path), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+    get: async (path, headers = {}) => documented('GET', path, await fetch(url(path), { headers })),
     async close() {
       services.monitor.stop();
       await services.cardPool.close();

@@ -761,7 +761,7 @@ describe('the OpenAPI document of the domain tool', () => {
       components: { schemas: Record<string, { properties: Record<string, unknown> }> };
     };
     const { schemas } = document.components;
-    const result = schemas.DomainCheckResult?.properties ?? {};
+    const result = schemas.DomainCheckResponse?.properties ?? {};
     for (const field of [
       'ips',
       'ips_total',

@@ -4,6 +4,9 @@ import type { AppEnv } from '../../src/http/context.js';
 import { corsMiddleware } from '../../src/http/cors.js';
 import { ApiError, errorBody } from '../../src/http/errors.js';
 import { createGuard } from '../../src/http/guard.js';
+import { createPublicOrigin } from '../../src/http/public-origin.js';
+import { preparePageAssets } from '../../src/pages/assets.js';
+import { createSite } from '../../src/pages/site.js';
 import { createCardCache } from '../../src/share/card-cache.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createTool } from '../../src/tools/factory.js';
@@ -17,7 +20,7 @@ import { summariseIp } from '../../src/tools/share-summaries.js';
  * such a result once its fields are capped, so the bound is shown here, where it is enforced.
  */
 
-function sizedTool() {
+async function sizedTool() {
   const store = createMemoryStore();
   const guard = createGuard({
     store,
@@ -37,10 +40,22 @@ function sizedTool() {
         maxBytes: 1024,
         render: () => Promise.reject(new Error('no cards here')),
       }),
+      site: createSite({
+        basePath: '',
+        publicOrigin: createPublicOrigin({
+          publicUrl: 'https://rep.example.org',
+          trustProxy: { mode: 'none' },
+          peerAddress: () => '192.0.2.1',
+        }),
+        assets: await preparePageAssets({ script: '', style: '' }),
+        poolMaxIps: 32,
+        tokenTtlMs: 60_000,
+      }),
     },
   );
   tool.addCheck({
     path: '/',
+    operationId: 'checkSized',
     summary: 'A check whose result has the size asked for',
     body: z.object({ filler: z.string(), count: z.number().int() }),
     result: z.object({}).loose(),
@@ -82,14 +97,14 @@ function sizedTool() {
 
 describe('a result over the stored-result bound', () => {
   it('stores a result of exactly the bound', async () => {
-    const tool = sizedTool();
+    const tool = await sizedTool();
     const response = await tool.post(maxResultBytes);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ from_cache: false, dailyRemaining: 9 });
   });
 
   it('is a 400 invalid_target naming the bound, charged one unit, stored nowhere', async () => {
-    const tool = sizedTool();
+    const tool = await sizedTool();
     const response = await tool.post(maxResultBytes + 1);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
@@ -105,7 +120,7 @@ describe('a result over the stored-result bound', () => {
   });
 
   it('is counted in UTF-8 bytes, not in characters', async () => {
-    const tool = sizedTool();
+    const tool = await sizedTool();
     // 2 bytes a character: about half as many characters as the bound, and 9 bytes over it.
     expect((await tool.post(maxResultBytes + 9, 'é')).status).toBe(400);
     expect((await tool.post(maxResultBytes - 1, 'é')).status).toBe(200);

@@ -427,12 +427,12 @@ describe('the OpenAPI document of the IP tool', () => {
       };
     };
     const { schemas } = document.components;
-    for (const schema of ['IpCheckResult', 'IpStoredResult']) {
+    for (const schema of ['IpCheckResponse', 'IpStoredResult']) {
       expect(schemas[schema]?.properties.kind?.enum).toEqual(['ipv4', 'ipv6', 'domain']);
     }
     const score = JSON.stringify(schemas.IpScore);
     expect(score).toContain('"not_covered"');
-    expect(score).toContain('does not cover IPv6');
+    expect(JSON.stringify(schemas.ListResult)).toContain('does not cover IPv6');
     expect(JSON.stringify(schemas.IpCheckRequest)).toContain('RFC 4291');
   });
 });

@@ -93,7 +93,12 @@ describe('summariseDomain', () => {
     });
     expect(summary).toMatchObject({ listed: 0, checked: 2, addresses: { total: 3, listed: 1 } });
     expect(summary.listings).toEqual([
-      { list: 'Sender IP 192.0.3.20', detail: 'listed on Spamhaus ZEN', severity: 'major' },
+      {
+        list: 'Sender IP 192.0.3.20',
+        detail: 'listed on Spamhaus ZEN',
+        severity: 'major',
+        address: { ip: '192.0.3.20', sender: true, lists: ['Spamhaus ZEN'] },
+      },
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badgeStyles } from '../../src/share/badge.js';
 import { createCardRenderer } from '../../src/share/card.js';
 import { createFontLoader } from '../../src/share/fonts.js';
-import { summariseDomain } from '../../src/tools/share-summaries.js';
+import { summariseDomain, summariseIp } from '../../src/tools/share-summaries.js';
 import { parseStrictSvg } from '../share/svg-structure.js';
 import { type TestService, startTestService } from '../support/service.js';
 
@@ -73,8 +73,18 @@ describe('the longest canonical IPv6 address', () => {
   it('is whole in the page heading, which may wrap it on a narrow screen', async () => {
     const page = await (await service.get(`/ip/v1/share/${tokens.ipv6}`)).text();
     expect(page).toContain(`<h1>IP address ${longIpv6}</h1>`);
-    expect(page).toMatch(/h1\{[^}]*overflow-wrap:anywhere/);
+    const stylesheet = /<link rel="stylesheet" href="[^"]*(\/assets\/[^"]+)"/.exec(page)?.[1];
+    const style = await (await service.get(stylesheet!)).text();
+    expect(style).toMatch(/\nh1 \{[^}]*overflow-wrap: anywhere;/);
     expect(page).toContain('not listed on any of 2 lists; 16 do not cover IPv6');
+  });
+
+  it('is shown with the lists that do not cover IPv6 folded apart, in both languages', async () => {
+    const english = await (await service.get(`/ip/v1/share/${tokens.ipv6}?lang=en`)).text();
+    expect(english).toMatch(/<summary>does not cover IPv6: 16<\/summary>/);
+    const russian = await (await service.get(`/ip/v1/share/${tokens.ipv6}?lang=ru`)).text();
+    expect(russian).toContain('не внесён ни в один из 2 списков; 16 не поддерживают IPv6');
+    expect(russian).toMatch(/<summary>не поддерживает IPv6: 16<\/summary>/);
   });
 });
 
@@ -103,6 +113,21 @@ describe('badge', () => {
     expect(await odd.text()).toBe(flat);
   });
 
+  it('reads the first of a repeated style, and falls back to flat when it is unknown', async () => {
+    const badge = (query: string) =>
+      service.get(`/ip/v1/share/${tokens.ip}/badge.svg${query}`).then(async (response) => {
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+        return response.text();
+      });
+    const [flat, plastic] = [await badge(''), await badge('?style=plastic')];
+    expect(plastic).not.toBe(flat);
+    expect(await badge('?style=plastic&style=flat')).toBe(plastic);
+    expect(await badge('?style=unknown&style=plastic')).toBe(flat);
+    expect(await badge('?style=&style=')).toBe(flat);
+    expect(await badge('?style[]=plastic')).toBe(flat);
+  });
+
   it('answers an unknown token with a 404 that is still an SVG badge saying so', async () => {
     const response = await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA/badge.svg');
     expect(response.status).toBe(404);
@@ -113,7 +138,8 @@ describe('badge', () => {
   it('answers 304 to a matching If-None-Match and 200 to a stale one', async () => {
     const first = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`);
     const etag = first.headers.get('etag')!;
-    expect(etag).toMatch(/^".+"$/);
+    // Weak when the badge went out compressed (fetch asks for gzip and brotli).
+    expect(etag).toMatch(/^(W\/)?".+"$/);
     const again = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`, {
       'If-None-Match': etag,
     });
@@ -167,18 +193,89 @@ describe('card', () => {
   });
 });
 
+describe('in Russian', () => {
+  const etagOf = (response: Response) => response.headers.get('etag')?.replace(/^W\//, '') ?? '';
+
+  it('writes the badge in the language ?lang= names, the same for every client', async () => {
+    const path = `/ip/v1/share/${tokens.ip}/badge.svg?lang=ru`;
+    const response = await service.get(path, { 'Accept-Language': 'en' });
+    expect(response.status).toBe(200);
+    const label = parseStrictSvg(await response.text()).attributes['aria-label'];
+    expect(label).toMatch(new RegExp(`^IP ${listedIp}: в списках: 2 из \\d+ · \\d+/100$`));
+    expect(response.headers.get('vary') ?? '').not.toMatch(/Accept-Language/);
+    expect(etagOf(response)).toMatch(/^"ru-/);
+    const again = await service.get(path, { 'Accept-Language': 'ru' });
+    expect(etagOf(again)).toBe(etagOf(response));
+    // An explicit English badge stays English for a Russian reader.
+    const english = await service.get(`/ip/v1/share/${tokens.ip}/badge.svg?lang=en`, {
+      'Accept-Language': 'ru',
+    });
+    expect(parseStrictSvg(await english.text()).attributes['aria-label']).toMatch(/listed on 2/);
+  });
+
+  it('follows Accept-Language without ?lang=, and says the badge varies on it', async () => {
+    const response = await service.get(`/ip/v1/share/${tokens.ip}/badge.svg`, {
+      'Accept-Language': 'ru-RU,ru;q=0.9,en;q=0.5',
+    });
+    expect(parseStrictSvg(await response.text()).attributes['aria-label']).toMatch(/в списках/);
+    expect(response.headers.get('vary')).toMatch(/Accept-Language/);
+    const missing = await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA/badge.svg?lang=ru');
+    expect(missing.status).toBe(404);
+    expect(parseStrictSvg(await missing.text()).attributes['aria-label']).toBe(
+      'репутация: не найдено',
+    );
+  });
+
+  it('draws a Russian card: a real 1200x630 PNG, kept apart from the English one', async () => {
+    const path = `/ip/v1/share/${tokens.ip}/card`;
+    const russian = await service.get(`${path}?lang=ru`);
+    expect(russian.status).toBe(200);
+    const png = Buffer.from(await russian.arrayBuffer());
+    const { format, width, height } = await sharp(png).metadata();
+    expect({ format, width, height }).toEqual({ format: 'png', width: 1200, height: 630 });
+    const english = Buffer.from(await (await service.get(`${path}?lang=en`)).arrayBuffer());
+    expect(png.equals(english)).toBe(false);
+    // The same card the renderer draws in Russian from the stored result.
+    const stored = (await (await service.get(`/ip/v1/${tokens.ip}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    const render = createCardRenderer(createFontLoader());
+    expect(png.equals(await render(summariseIp(stored), 'ru'))).toBe(true);
+    // Its validator names the language; an English one never revalidates it.
+    const etag = etagOf(russian);
+    expect(etag).toMatch(/^"ru-/);
+    expect(russian.headers.get('vary') ?? '').not.toMatch(/Accept-Language/);
+    expect((await service.get(`${path}?lang=ru`, { 'If-None-Match': etag })).status).toBe(304);
+    const englishEtag = etag.replace('"ru-', '"en-');
+    expect((await service.get(`${path}?lang=ru`, { 'If-None-Match': englishEtag })).status).toBe(
+      200,
+    );
+    const negotiated = await service.get(path, { 'Accept-Language': 'ru' });
+    expect(Buffer.from(await negotiated.arrayBuffer()).equals(png)).toBe(true);
+    expect(negotiated.headers.get('vary')).toMatch(/Accept-Language/);
+  });
+
+  it('points the Russian share page at the Russian card and badge', async () => {
+    const page = await (await service.get(`/ip/v1/share/${tokens.ip}?lang=ru`)).text();
+    const card = service.url(`/ip/v1/share/${tokens.ip}/card?lang=ru`);
+    expect(page).toContain(`<meta property="og:image" content="${card}"`);
+    expect(page).toContain(service.url(`/ip/v1/share/${tokens.ip}/badge.svg?lang=ru`));
+  });
+});
+
 describe('share page', () => {
   it('carries Open Graph and Twitter tags pointing at the card, and the badge embed snippets', async () => {
     const response = await service.get(`/ip/v1/share/${tokens.ip}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const page = await response.text();
-    const card = service.url(`/ip/v1/share/${tokens.ip}/card`);
+    const card = service.url(`/ip/v1/share/${tokens.ip}/card?lang=en`);
     expect(page).toContain(`<meta property="og:image" content="${card}"`);
     expect(page).toContain('<meta name="twitter:card" content="summary_large_image"');
     expect(page).toContain('og:image:width" content="1200"');
     expect(page).toContain(
-      `[![${listedIp}](${service.url(`/ip/v1/share/${tokens.ip}/badge.svg`)})]`,
+      `[![${listedIp}](${service.url(`/ip/v1/share/${tokens.ip}/badge.svg?lang=en`)})]`,
     );
     expect(page).toContain('&lt;img src=');
   });

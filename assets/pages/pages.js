@@ -1,0 +1,382 @@
+/*
+ * The little JavaScript of the check page and the share pages, served as a static asset with a
+ * hashed name (a strict Content-Security-Policy allows no inline script; docs/pages.md). Plain
+ * JavaScript for today's browsers, no build step. Every text comes from the page's own data
+ * block (the server's catalog in the page's language); every value from the service is written
+ * with textContent, never as markup.
+ */
+(function () {
+  'use strict';
+
+  const dataElement = document.getElementById('page-data');
+  const data = dataElement ? JSON.parse(dataElement.textContent || '{}') : {};
+  const lang = document.documentElement.lang || 'en';
+  const plurals = new Intl.PluralRules(lang);
+
+  /** The catalog's message with `{name}` filled in; a plural picks its form by `n`. */
+  function t(key, params) {
+    const values = params || {};
+    const message = (data.messages || {})[key];
+    if (message === undefined) return key;
+    const text =
+      typeof message === 'string'
+        ? message
+        : message[plurals.select(Number(values.n || 0))] || message.other;
+    return text.replace(/\{(\w+)\}/g, (whole, name) =>
+      name in values ? String(values[name]) : whole,
+    );
+  }
+
+  function element(tag, attributes, children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
+    }
+    for (const child of children || []) {
+      node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+
+  /** Server-rendered times are in UTC (one page for every reader); show them in the reader's zone. */
+  function localiseTimes(root) {
+    const format = new Intl.DateTimeFormat(lang, {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    for (const time of root.querySelectorAll('time[datetime]')) {
+      const date = new Date(time.getAttribute('datetime'));
+      if (!Number.isNaN(date.getTime())) {
+        time.title = time.textContent;
+        time.textContent = format.format(date);
+      }
+    }
+  }
+
+  /** Buttons with `data-copy="<id>"` copy that element's text. */
+  function setUpCopyButtons(root) {
+    for (const button of root.querySelectorAll('button[data-copy]')) {
+      button.hidden = false;
+      button.addEventListener('click', async () => {
+        const source = document.getElementById(button.dataset.copy);
+        if (!source) return;
+        try {
+          await navigator.clipboard.writeText(source.textContent);
+        } catch {
+          // No clipboard permission (an insecure origin): select the text for a manual copy.
+          const range = document.createRange();
+          range.selectNodeContents(source);
+          const selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          return;
+        }
+        const label = button.textContent;
+        button.textContent = button.dataset.copied || label;
+        setTimeout(() => {
+          button.textContent = label;
+        }, 1500);
+      });
+    }
+  }
+
+  localiseTimes(document);
+  setUpCopyButtons(document);
+  const form = document.getElementById('check-form');
+  if (form) setUpCheckForm(form);
+
+  function setUpCheckForm(form) {
+    const base = data.base;
+    const input = document.getElementById('target');
+    const label = document.getElementById('target-label');
+    const hint = document.getElementById('tool-hint');
+    const submit = document.getElementById('submit');
+    const quota = document.getElementById('quota');
+    const formError = document.getElementById('form-error');
+    const captchaBox = document.getElementById('captcha');
+    const outcome = document.getElementById('outcome');
+    const fields = { ip: 'target', domain: 'domain', pool: 'pool' };
+    const checkPaths = { ip: 'ip/v1', domain: 'domain/v1', pool: 'pool/v1/discover' };
+    const captcha = { widget: undefined, api: undefined, token: '', required: false };
+    let statusRequest = 0;
+
+    const tool = () => form.elements.namedItem('tool').value;
+
+    function showTool() {
+      const name = tool();
+      label.textContent = t(`tool.${name}.label`);
+      hint.textContent = t(`tool.${name}.hint`);
+      input.placeholder = t(`tool.${name}.placeholder`);
+      submit.textContent = t(name === 'pool' ? 'check.discover' : 'check.submit');
+      const url = new URL(window.location.href);
+      url.searchParams.set('tool', name);
+      window.history.replaceState(null, '', url);
+      refreshStatus(name);
+    }
+
+    async function refreshStatus(name) {
+      const request = ++statusRequest;
+      try {
+        const response = await fetch(`${base}/${name}/v1/status`, {
+          headers: { Accept: 'application/json' },
+        });
+        const status = await response.json();
+        if (request === statusRequest) applyQuota(status);
+      } catch {
+        // The form still works; the POST will say what is wrong.
+      }
+    }
+
+    /** Every status and every POST answer carries the quota fields. */
+    function applyQuota(status) {
+      if (typeof status.dailyRemaining === 'number') {
+        quota.textContent = t('check.remaining', { n: status.dailyRemaining });
+      }
+      captcha.required = status.captchaRequired === true;
+      if (captcha.required && status.siteKey) showCaptcha(status.siteKey);
+      else captchaBox.hidden = true;
+    }
+
+    function loadScript(src) {
+      return new Promise((resolve, reject) => {
+        const script = element('script', { src, async: '' });
+        script.addEventListener('load', resolve);
+        script.addEventListener('error', reject);
+        document.head.append(script);
+      });
+    }
+
+    async function showCaptcha(siteKey) {
+      captchaBox.hidden = false;
+      if (captcha.widget !== undefined || !data.captcha) return;
+      captcha.widget = null;
+      try {
+        if (!window[data.captcha.global]) await loadScript(data.captcha.script);
+        captcha.api = window[data.captcha.global];
+        captcha.widget = captcha.api.render(captchaBox, {
+          sitekey: siteKey,
+          hl: lang,
+          language: lang,
+          callback: (token) => {
+            captcha.token = token;
+            formError.hidden = true;
+          },
+        });
+      } catch {
+        captcha.widget = undefined;
+        showError(formError, { code: 'network' });
+      }
+    }
+
+    /** A captcha token is good for one check: after each POST the widget starts afresh. */
+    function resetCaptcha() {
+      captcha.token = '';
+      if (captcha.api && captcha.widget !== undefined && captcha.widget !== null) {
+        try {
+          captcha.api.reset(captcha.widget);
+        } catch {
+          // A widget that cannot reset is simply solved again.
+        }
+      }
+    }
+
+    function showError(where, body) {
+      const code = body && typeof body.code === 'string' ? body.code : 'other';
+      const known = (data.messages || {})[`error.${code}`] !== undefined;
+      const text = known ? t(`error.${code}`) : t('error.other');
+      const detail = body && typeof body.error === 'string' ? body.error : '';
+      where.replaceChildren(
+        element('strong', {}, [text]),
+        ...(detail ? [' ', element('span', { class: 'detail', lang: 'en' }, [`(${detail})`])] : []),
+      );
+      where.hidden = false;
+    }
+
+    async function post(path, body) {
+      const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+      if (captcha.token) body['smart-token'] = captcha.token;
+      try {
+        const response = await fetch(`${base}/${path}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+        });
+        const answer = await response.json().catch(() => ({ code: 'internal' }));
+        return { ok: response.ok, body: answer };
+      } catch {
+        return { ok: false, body: { code: 'network' } };
+      } finally {
+        resetCaptcha();
+      }
+    }
+
+    /** The share page's result section, in this page's language: one renderer for both pages. */
+    async function resultSection(name, token) {
+      const response = await fetch(
+        `${base}/${name}/v1/share/${encodeURIComponent(token)}?lang=${lang}`,
+        { headers: { Accept: 'text/html' } },
+      );
+      const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const section = page.getElementById('result');
+      if (!section) throw new Error('no result section');
+      const imported = document.importNode(section, true);
+      imported.removeAttribute('id');
+      localiseTimes(imported);
+      return imported;
+    }
+
+    function shareLinks(name, token) {
+      const share = `${base}/${name}/v1/share/${encodeURIComponent(token)}`;
+      const links = [
+        [`${share}?lang=${lang}`, 'share.page'],
+        [`${share}/badge.svg?lang=${lang}`, 'share.badge'],
+        [`${share}/card?lang=${lang}`, 'share.card'],
+        [`${base}/${name}/v1/${encodeURIComponent(token)}`, 'share.json'],
+      ];
+      return element('nav', { class: 'share-links', 'aria-label': t('share.links') }, [
+        element('h2', {}, [t('share.links')]),
+        element(
+          'ul',
+          {},
+          links.map(([href, key]) =>
+            element('li', {}, [element('a', { href, 'data-link': key.split('.')[1] }, [t(key)])]),
+          ),
+        ),
+      ]);
+    }
+
+    async function showResult(where, name, answer) {
+      const parts = [];
+      if (answer.from_cache) parts.push(element('p', { class: 'note' }, [t('check.cached')]));
+      try {
+        parts.push(await resultSection(name, answer.token));
+      } catch {
+        parts.push(element('p', { class: 'error' }, [t('error.other')]));
+      }
+      parts.push(shareLinks(name, answer.token));
+      where.replaceChildren(element('section', { class: 'panel outcome' }, parts));
+    }
+
+    /** An IPv6 address may break after its colons, as the server writes it (result-view.ts). */
+    function addressParts(address) {
+      return address
+        .split(':')
+        .flatMap((group, index, groups) =>
+          index === groups.length - 1 ? [group] : [`${group}:`, element('wbr')],
+        );
+    }
+
+    function poolPicker(answer) {
+      const max = data.poolMaxIps;
+      const boxes = answer.ips.map((ip, index) =>
+        element('input', {
+          type: 'checkbox',
+          name: 'ip',
+          value: ip,
+          checked: index < max ? '' : undefined,
+        }),
+      );
+      const list = element(
+        'ul',
+        {},
+        boxes.map((box) =>
+          element('li', {}, [
+            element('label', {}, [box, element('span', {}, addressParts(box.value))]),
+          ]),
+        ),
+      );
+      const error = element('p', { class: 'error', role: 'alert', hidden: '' });
+      const checked = element('div', { class: 'pool-check' });
+      const checkButton = element('button', { type: 'button', id: 'check-selected' }, [
+        t('check.checkSelected'),
+      ]);
+      const selectFirst = element('button', { type: 'button', class: 'secondary' }, [
+        t('check.pickAll', { max }),
+      ]);
+      const clear = element('button', { type: 'button', class: 'secondary' }, [
+        t('check.pickNone'),
+      ]);
+      selectFirst.addEventListener('click', () => {
+        boxes.forEach((box, index) => (box.checked = index < max));
+      });
+      clear.addEventListener('click', () => {
+        boxes.forEach((box) => (box.checked = false));
+      });
+      checkButton.addEventListener('click', async () => {
+        const ips = boxes.filter((box) => box.checked).map((box) => box.value);
+        error.hidden = true;
+        if (ips.length === 0 || ips.length > max) {
+          error.textContent = t('check.pick', { max });
+          error.hidden = false;
+          return;
+        }
+        if (captcha.required && !captcha.token) {
+          error.textContent = t('check.captcha');
+          error.hidden = false;
+          return;
+        }
+        checkButton.disabled = true;
+        checkButton.textContent = t('check.busy');
+        const { ok, body } = await post('pool/v1/check', { pool: answer.pool, ips });
+        applyQuota(body);
+        checkButton.disabled = false;
+        checkButton.textContent = t('check.checkSelected');
+        if (!ok) {
+          showError(error, body);
+          return;
+        }
+        await showResult(checked, 'pool', body);
+      });
+      if (answer.ips.length === 0) return element('div');
+      return element('section', { class: 'panel picker' }, [
+        element('h2', {}, [t('check.pick', { max })]),
+        list,
+        element('div', { class: 'actions' }, [checkButton, selectFirst, clear]),
+        error,
+        checked,
+      ]);
+    }
+
+    form.addEventListener('change', (event) => {
+      if (event.target.name === 'tool') showTool();
+    });
+
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const name = tool();
+      const value = input.value.trim();
+      formError.hidden = true;
+      if (value === '') {
+        input.focus();
+        return;
+      }
+      if (captcha.required && !captcha.token) {
+        formError.textContent = t('check.captcha');
+        formError.hidden = false;
+        return;
+      }
+      submit.disabled = true;
+      submit.textContent = t('check.busy');
+      outcome.replaceChildren();
+      const { ok, body } = await post(checkPaths[name], { [fields[name]]: value });
+      applyQuota(body);
+      submit.disabled = false;
+      submit.textContent = t(name === 'pool' ? 'check.discover' : 'check.submit');
+      if (!ok) {
+        showError(formError, body);
+        return;
+      }
+      const result = element('div');
+      outcome.replaceChildren(result);
+      await showResult(result, name, body);
+      if (name === 'pool') outcome.append(poolPicker(body));
+    });
+
+    form.hidden = false;
+    showTool();
+  }
+})();

@@ -1,0 +1,125 @@
+import { html } from 'hono/html';
+import { type Lang, type MessageKey, type Translate, messagesFor } from '../i18n/index.js';
+import { renderPage } from './layout.js';
+import type { Site } from './site.js';
+
+/**
+ * The check page: one form for the three tools. The server draws the form in the reader's
+ * language; the page script posts the check, shows the captcha widget when the status asks for
+ * one, and shows the result section of the share page (docs/pages.md).
+ */
+
+export const pageTools = ['ip', 'domain', 'pool'] as const;
+export type PageTool = (typeof pageTools)[number];
+
+/** The messages the page script formats itself. */
+const scriptMessages: readonly MessageKey[] = [
+  ...pageTools.flatMap(
+    (tool) =>
+      [`tool.${tool}.label`, `tool.${tool}.hint`, `tool.${tool}.placeholder`] as MessageKey[],
+  ),
+  'check.submit',
+  'check.discover',
+  'check.busy',
+  'check.remaining',
+  'check.captcha',
+  'check.cached',
+  'check.pick',
+  'check.pickAll',
+  'check.pickNone',
+  'check.checkSelected',
+  'error.invalid_json',
+  'error.invalid_request',
+  'error.invalid_target',
+  'error.captcha_required',
+  'error.captcha_failed',
+  'error.not_found',
+  'error.method_not_allowed',
+  'error.body_too_large',
+  'error.unsupported_media_type',
+  'error.quota_exceeded',
+  'error.not_configured',
+  'error.dns_unavailable',
+  'error.store_unavailable',
+  'error.busy',
+  'error.internal',
+  'error.network',
+  'error.other',
+  'share.links',
+  'share.page',
+  'share.badge',
+  'share.card',
+  'share.json',
+];
+
+export interface CheckPage {
+  site: Site;
+  lang: Lang;
+  t: Translate;
+  tool: PageTool;
+  /** Filled into the field (a form sent without the script, or a link). */
+  target: string;
+  languageHref: (lang: Lang) => string;
+}
+
+export function renderCheckPage(page: CheckPage): Promise<string> {
+  const { site, lang, t, tool } = page;
+  const content = html`<h1>${t('check.title')}</h1>
+    <p class="lead">${t('site.tagline')}</p>
+    <form id="check-form" class="panel" novalidate>
+      <input type="hidden" name="lang" value="${lang}" />
+      <fieldset class="tools">
+        <legend>${t('check.what')}</legend>
+        ${pageTools.map(
+          (name) =>
+            html`<label
+              ><input type="radio" name="tool" value="${name}" ${name === tool ? 'checked' : ''} />
+              ${t(`tool.${name}`)}</label
+            >`,
+        )}
+      </fieldset>
+      <label class="field-label" id="target-label" for="target">${t(`tool.${tool}.label`)}</label>
+      <div class="row">
+        <input
+          type="text"
+          id="target"
+          name="target"
+          value="${page.target}"
+          placeholder="${t(`tool.${tool}.placeholder`)}"
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck="false"
+          maxlength="1024"
+        />
+        <button type="submit" id="submit">
+          ${t(tool === 'pool' ? 'check.discover' : 'check.submit')}
+        </button>
+      </div>
+      <p id="tool-hint" class="hint">${t(`tool.${tool}.hint`)}</p>
+      <div id="captcha" class="captcha" hidden></div>
+      <p id="quota" class="quota" aria-live="polite"></p>
+      <p id="form-error" class="error" role="alert" hidden></p>
+      <noscript><p class="note">${t('check.noScript')}</p></noscript>
+    </form>
+    <div id="outcome" aria-live="polite"></div>
+    <p class="note">${t('check.intro')}</p>`;
+  return renderPage({
+    site,
+    lang,
+    t,
+    title: `${t('check.title')} – ${t('site.name')}`,
+    description: t('site.tagline'),
+    head: html`<meta property="og:type" content="website" />
+      <meta property="og:site_name" content="${t('site.name')}" />
+      <meta property="og:title" content="${t('check.title')}" />
+      <meta property="og:description" content="${t('site.tagline')}" />`,
+    languageHref: page.languageHref,
+    data: {
+      base: site.root,
+      poolMaxIps: site.poolMaxIps,
+      captcha: site.captcha ? { script: site.captcha.script, global: site.captcha.global } : null,
+      messages: messagesFor(lang, scriptMessages),
+    },
+    content,
+  });
+}

@@ -1,0 +1,116 @@
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../http/context.js';
+import { prefersHtml } from '../http/negotiate.js';
+import { type Lang, isLang, pickLanguage, translator } from '../i18n/index.js';
+import { type PageTool, pageTools, renderCheckPage } from './check-page.js';
+import { pageContentSecurityPolicy } from './csp.js';
+import { renderNotFoundPage } from './not-found-page.js';
+import type { Site } from './site.js';
+
+/**
+ * The people's side of the service: the check page at the base path (for browsers: an API client
+ * asking for JSON goes on to the next handler), the pages' static assets, and the HTML 404.
+ */
+
+/** A year: the file name changes with its bytes (assets.ts). */
+const assetCaching = 'public, max-age=31536000, immutable';
+
+export function addPageRoutes(app: Hono<AppEnv>, site: Site): void {
+  app.get(`${site.basePath}/assets/:file`, (c) => {
+    const asset = site.assets.byFile.get(c.req.param('file'));
+    if (!asset) return c.notFound();
+    // RFC 9110 §13.1.2: weak comparison, so a compressed copy's W/ tag matches too.
+    const ifNoneMatch = c.req.header('if-none-match') ?? '';
+    if (ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) {
+      return c.body(null, 304, { ETag: asset.etag, 'Cache-Control': assetCaching });
+    }
+    return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': asset.contentType,
+      'Cache-Control': assetCaching,
+      ETag: asset.etag,
+    });
+  });
+
+  const checkPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!prefersHtml(c.req.header('accept'))) {
+      await next();
+      // RFC 9110 §12.5.5: the answer depends on Accept (the page or what follows).
+      c.res.headers.append('Vary', 'Accept');
+      return;
+    }
+    const lang = languageOf(c);
+    const asked = c.req.query('tool');
+    const tool: PageTool = pageTools.includes(asked as PageTool) ? (asked as PageTool) : 'ip';
+    const body = await renderCheckPage({
+      site,
+      lang,
+      t: translator(lang),
+      tool,
+      target: (c.req.query('target') ?? '').slice(0, 1024),
+      languageHref: (other) => `${site.root}/?lang=${other}&tool=${tool}`,
+    });
+    return htmlResponse(c, site, {
+      body,
+      status: 200,
+      cacheControl: 'no-cache',
+      vary: 'Accept, Accept-Language',
+    });
+  };
+  app.get(`${site.basePath}/`, checkPage);
+  if (site.basePath !== '') app.get(site.basePath, checkPage);
+}
+
+/** `?lang=` or Accept-Language (the first value of a repeated parameter). */
+export function languageOf(c: Context): Lang {
+  return pickLanguage(c.req.query('lang'), c.req.header('accept-language'));
+}
+
+/**
+ * The language of an answer, and whether the URL named it: an answer chosen by `?lang=` is the
+ * same for every client (an embedded badge stays as it was embedded), while one chosen by
+ * Accept-Language says `Vary: Accept-Language` (RFC 9110 §12.5.5).
+ */
+export function languageChoiceOf(c: Context): { lang: Lang; explicit: boolean } {
+  return {
+    lang: languageOf(c),
+    explicit: isLang(c.req.query('lang')?.trim().toLowerCase()),
+  };
+}
+
+/** An HTML page with the pages' headers: the CSP, its caching, and what it varies on. */
+export function htmlResponse(
+  c: Context,
+  site: Site,
+  page: { body: string; status: 200 | 404; cacheControl: string; vary: string },
+): Response {
+  return c.body(page.body, page.status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': page.cacheControl,
+    'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
+    Vary: page.vary,
+  });
+}
+
+/** The HTML 404 for a browser; undefined for an API client, which gets the JSON error. */
+export async function htmlNotFound(
+  c: Context,
+  site: Site,
+  kind: 'result' | 'route',
+): Promise<Response | undefined> {
+  if (!prefersHtml(c.req.header('accept'))) return undefined;
+  const lang = languageOf(c);
+  const url = new URL(c.req.url);
+  const body = await renderNotFoundPage({
+    site,
+    lang,
+    t: translator(lang),
+    kind,
+    languageHref: (other) => `${url.pathname}?lang=${other}`,
+  });
+  return htmlResponse(c, site, {
+    body,
+    status: 404,
+    cacheControl: 'no-cache',
+    vary: 'Accept, Accept-Language',
+  });
+}

@@ -1,0 +1,55 @@
+import type { Context } from 'hono';
+import type { PublicOriginOf } from '../http/public-origin.js';
+import type { PageAssets } from './assets.js';
+import { type CaptchaProviderName, type CaptchaWidget, captchaWidgets } from './captcha-widgets.js';
+
+/** What every page needs to know about the service it belongs to. */
+export interface Site {
+  /** BASE_PATH, which follows the public origin in absolute URLs. */
+  basePath: string;
+  /**
+   * The base as a path the browser resolves on the page's own origin: PUBLIC_URL's path (the
+   * prefix a proxy mounts the service under) followed by BASE_PATH. Links between pages use it,
+   * so they need no host at all.
+   */
+  root: string;
+  publicOrigin: PublicOriginOf;
+  assets: PageAssets;
+  /** The configured provider's widget; none without a captcha. */
+  captcha?: CaptchaWidget;
+  poolMaxIps: number;
+  tokenTtlDays: number;
+}
+
+export function siteRoot(publicUrl: string | undefined, basePath: string): string {
+  const prefix = publicUrl === undefined ? '' : new URL(publicUrl).pathname.replace(/\/+$/, '');
+  return `${prefix}${basePath}`;
+}
+
+/** The absolute URL of a path under BASE_PATH, from the public origin (docs/pages.md). */
+export function absoluteUrl(site: Site, c: Context, path: string) {
+  const origin = site.publicOrigin(c);
+  return { url: `${origin.base}${site.basePath}${path}`, source: origin.source };
+}
+
+export interface SiteOptions {
+  basePath: string;
+  publicUrl?: string;
+  publicOrigin: PublicOriginOf;
+  assets: PageAssets;
+  captchaProvider?: CaptchaProviderName;
+  poolMaxIps: number;
+  tokenTtlMs: number;
+}
+
+export function createSite(options: SiteOptions): Site {
+  return {
+    basePath: options.basePath,
+    root: siteRoot(options.publicUrl, options.basePath),
+    publicOrigin: options.publicOrigin,
+    assets: options.assets,
+    ...(options.captchaProvider ? { captcha: captchaWidgets[options.captchaProvider] } : {}),
+    poolMaxIps: options.poolMaxIps,
+    tokenTtlDays: Math.round(options.tokenTtlMs / 86_400_000),
+  };
+}

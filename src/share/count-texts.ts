@@ -1,0 +1,116 @@
+import type { Translate } from '../i18n/index.js';
+import type { ListCoverage } from '../reputation/coverage.js';
+import { type ShareSummary, foundAddresses } from './summary.js';
+
+/**
+ * How many lists a verdict rests on, in the reader's language, for the share page, the check
+ * page, the card and the badge. The English catalog writes exactly what `describeCoverage`
+ * (src/reputation/coverage.ts) writes into the JSON `summary` field: every list counted, a list
+ * that did not answer never read as clean, informational entries apart (docs/verdicts.md).
+ */
+
+/**
+ * The lists that cannot answer for an IPv6 address, `16 do not cover IPv6` (docs/ipv6.md); none
+ * for an IPv4 address or a coverage stored before IPv6.
+ */
+export function notCoveredTexts(
+  coverage: Pick<ListCoverage, 'not_covered'>,
+  t: Translate,
+): string[] {
+  const count = coverage.not_covered ?? 0;
+  return count > 0 ? [t('count.notCovered', { n: count })] : [];
+}
+
+/**
+ * The lists that did not contribute: `2 did not answer`, `1 on hold`, `1 disabled`, and for an
+ * IPv6 address `16 do not cover IPv6`.
+ */
+export function missingTexts(coverage: ListCoverage, t: Translate): string[] {
+  return [
+    ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
+    ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
+    ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...notCoveredTexts(coverage, t),
+  ];
+}
+
+/**
+ * `listed on 2 of 16 lists that answered; 2 did not answer`, `not listed on any of 18 lists;
+ * 1 lists it for information only`, `no list answered; 18 on hold`, and for an IPv6 address
+ * `not listed on any of 2 lists; 16 do not cover IPv6`.
+ */
+export function coverageText(coverage: ListCoverage, t: Translate): string {
+  const { blocking, informational, answered, total } = coverage;
+  const lists =
+    answered === total
+      ? t('count.lists', { n: total })
+      : t('count.listsThatAnswered', { n: answered });
+  const head =
+    answered === 0
+      ? t('count.noneAnswered')
+      : blocking > 0
+        ? t('count.listedOn', { listed: blocking, lists })
+        : t('count.notListedOn', { lists });
+  const note = informational > 0 ? [t('count.informational', { n: informational })] : [];
+  return [head, ...note, ...missingTexts(coverage, t)].join('; ');
+}
+
+/**
+ * What a result comes to, without target or verdict: `listed on 2 of 16 lists that answered;
+ * 2 did not answer`, `not listed on any of 5 lists; 1 of 4 sender IPs listed`, `1 of 16 addresses
+ * listed; lists: 2 did not answer`, `12 addresses found, none checked yet`.
+ */
+export function findingsOf(summary: ShareSummary, t: Translate): string {
+  const { coverage } = summary;
+  const found = foundAddresses(summary);
+  if (found !== undefined) return t('count.foundNotChecked', { n: found });
+  if (summary.tool === 'pool') {
+    const missing = coverage ? missingTexts(coverage, t) : [];
+    return [
+      t('count.poolListed', { listed: summary.listed, n: summary.checked }),
+      ...(missing.length > 0 ? [t('count.poolLists', { missing: missing.join(', ') })] : []),
+    ].join('; ');
+  }
+  // Summaries made without counts (older results, tests) count only what answered.
+  const lists = coverageText(
+    { ...(coverage ?? withoutCounts(summary)), blocking: summary.listed },
+    t,
+  );
+  const senders =
+    summary.tool === 'domain' && summary.addresses && summary.addresses.total > 0
+      ? [t('count.sendersListed', { listed: summary.addresses.listed, n: summary.addresses.total })]
+      : [];
+  return [lists, ...senders].join('; ');
+}
+
+function withoutCounts(summary: ShareSummary): ListCoverage {
+  return {
+    blocking: summary.listed,
+    informational: 0,
+    answered: summary.checked,
+    not_answered: 0,
+    on_hold: 0,
+    disabled: 0,
+    total: summary.checked,
+  };
+}
+
+/**
+ * The result in one sentence, counting every list: `203.0.113.7: poor, score 0/100; listed on 2 of
+ * 16 lists that answered; 2 did not answer.` A pool discover has no verdict yet: `pool.example:
+ * 12 addresses found, none checked yet.`
+ */
+export function sentenceOf(summary: ShareSummary, t: Translate): string {
+  const findings = findingsOf(summary, t);
+  if (foundAddresses(summary) !== undefined)
+    return t('sentence.found', { target: summary.target, findings });
+  const verdict = t(`sentence.verdict.${summary.verdict}`);
+  return summary.score === null
+    ? t('sentence.plain', { target: summary.target, verdict, findings })
+    : t('sentence.scored', {
+        target: summary.target,
+        verdict,
+        score: Math.round(summary.score),
+        findings,
+      });
+}

@@ -1,0 +1,352 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoWorld } from '../../scripts/demo-world.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import {
+  type FakeCaptchaProvider,
+  startFakeCaptchaProvider,
+} from '../fixtures/captcha-provider.js';
+import { type TestBrowser, launchChromium } from '../support/browser.js';
+import { type TestService, startTestService } from '../support/service.js';
+
+/**
+ * The check page and the share pages in a real browser (Debian's Chromium), over the demo DNS
+ * world: an IP check, a domain check and a pool discover-then-check, in English (the browser's
+ * default) and in Russian (Accept-Language), each followed to its share page. Every page must
+ * run without a console error, which includes any Content-Security-Policy violation.
+ *
+ * `UPDATE_SCREENSHOTS=1` writes full-page screenshots to docs/screenshots/ (committed).
+ */
+
+const screenshotDirectory = process.env.UPDATE_SCREENSHOTS
+  ? join(import.meta.dirname, '../../docs/screenshots')
+  : undefined;
+
+let service: TestService;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  const world = [
+    ...demoWorld(await loadZoneList()),
+    // A domain that sends from the longest canonical IPv6 address, for the page at phone width.
+    {
+      origin: 'demo-mail.net',
+      records: {
+        'v6.demo-mail.net': {
+          AAAA: ['2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8'],
+          TXT: ['v=spf1 ip6:2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8 ip6:2d8b:d8b9::/32 -all'],
+        },
+        'pool.demo-mail.net': {
+          A: ['192.0.3.120'],
+          AAAA: ['2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8', '2d8b:d8b9::25'],
+        },
+      },
+    },
+  ];
+  [service, browser] = await Promise.all([
+    startTestService({
+      world,
+      env: (dns) => ({
+        POOL_NS_PORT: String(dns.port),
+        POOL_NS_ALLOW_NON_PUBLIC: 'true',
+        // The domain check asks 16 sender addresses at once: room for a busy machine.
+        CHECK_DEADLINE_MS: '4000',
+      }),
+    }),
+    launchChromium(),
+  ]);
+  if (screenshotDirectory) mkdirSync(screenshotDirectory, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+/**
+ * Full-page screenshots take about a second each here: taken only when they are to be kept, and
+ * written as palette PNGs (a third of the bytes, no visible difference on these flat pages).
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!screenshotDirectory) return;
+  const image = await page.screenshot({ fullPage: true });
+  await sharp(image)
+    .png({ palette: true, compressionLevel: 9 })
+    .toFile(join(screenshotDirectory, `${name}.png`));
+}
+
+const languages = {
+  en: {
+    headers: {},
+    submit: 'Check',
+    discover: 'Find addresses',
+    listed: /^Listed on 3 of \d+ lists( that answered)?[.;]/,
+    ipv6: /^Not listed on any of 2 lists; 16 do not cover IPv6\.$/,
+    notCovered: 'does not cover IPv6: 16',
+    found: /^\d+ addresses found, none checked yet\.$/,
+    poolListed: /^1 of \d+ addresses listed[.;]/,
+    checkAnother: 'Check another',
+    copy: 'Copy',
+  },
+  ru: {
+    headers: { 'Accept-Language': 'ru-RU,ru;q=0.9,en;q=0.5' },
+    submit: 'Проверить',
+    discover: 'Найти адреса',
+    listed: /^Внесён в 3 из \d+ (ответивших )?списков[.;]/,
+    ipv6: /^Не внесён ни в один из 2 списков; 16 не поддерживают IPv6\.$/,
+    notCovered: 'не поддерживает IPv6: 16',
+    found: /^Найдено \d+ адрес(а|ов), ещё не проверены\.$/,
+    poolListed: /^В списках 1 из \d+ адрес(а|ов)[.;]/,
+    checkAnother: 'Проверить другой',
+    copy: 'Копировать',
+  },
+} as const;
+
+type Language = keyof typeof languages;
+
+/** Runs a check from the check page and waits for its result section. */
+async function check(page: Page, tool: 'ip' | 'domain' | 'pool', target: string) {
+  await page.check(`input[name=tool][value=${tool}]`);
+  await page.fill('#target', target);
+  await page.click('#submit');
+  await page.waitForSelector('#outcome .outcome [data-verdict]');
+}
+
+/** Follows the result's share link and checks the page a person and an unfurler see. */
+async function expectSharePage(page: Page, lang: Language, name: string, target: string) {
+  const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+  expect(href).toContain(`lang=${lang}`);
+  await page.goto(new URL(href!, page.url()).href);
+  expect(await page.getAttribute('html', 'lang')).toBe(lang);
+  expect(await page.textContent('h1')).toContain(target);
+  const image = await page.getAttribute('meta[property="og:image"]', 'content');
+  expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+\/share\/[\w-]{22}\/card\?lang=(en|ru)$/);
+  expect(image).toMatch(new RegExp(`lang=${lang}$`));
+  // The PNG card in the page's language loaded and decoded at its size (evaluated in the page),
+  // and so did the badge.
+  expect(await page.getAttribute('img.card', 'src')).toMatch(new RegExp(`/card\\?lang=${lang}$`));
+  await page.waitForFunction(
+    "(() => { const card = document.querySelector('img.card'); return card?.complete && card.naturalWidth === 1200 && card.naturalHeight === 630; })()",
+  );
+  await page.waitForFunction(
+    "(() => { const badge = document.querySelector('section.share img'); return badge?.complete && badge.naturalWidth > 0; })()",
+  );
+  expect(await page.textContent('button[data-copy="snippet-markdown"]')).toContain(
+    languages[lang].copy,
+  );
+  expect(await page.isVisible('button[data-copy="snippet-markdown"]')).toBe(true);
+  expect(await page.textContent('a.button')).toContain(languages[lang].checkAnother);
+  await screenshot(page, `share-${name}-${lang}`);
+}
+
+describe.each(Object.keys(languages) as Language[])('the check page in %s', (lang) => {
+  const words = languages[lang];
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    ({ page, problems } = await browser.page());
+    await page.setExtraHTTPHeaders(words.headers);
+  });
+  afterAll(async () => {
+    await page.close();
+  });
+
+  async function open() {
+    await page.goto(service.url('/'));
+    expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    await page.waitForSelector('#quota:not(:empty)');
+  }
+
+  it('checks an IP address and shows its verdict, lists and reverse DNS', async () => {
+    await open();
+    expect((await page.textContent('#submit'))?.trim()).toBe(words.submit);
+    await check(page, 'ip', '192.0.3.20');
+    const result = page.locator('#outcome .outcome').first();
+    expect(await result.locator('[data-verdict]').getAttribute('data-verdict')).toBe('poor');
+    expect((await result.locator('.sentence').textContent())?.trim()).toMatch(words.listed);
+    expect(await result.locator('.status-listed').count()).toBeGreaterThanOrEqual(3);
+    expect(await result.textContent()).toContain('host-20.broadband.demo-isp.net');
+    for (const link of ['badge', 'card', 'json'])
+      expect(await result.locator(`a[data-link=${link}]`).count()).toBe(1);
+    await screenshot(page, `check-ip-${lang}`);
+    await expectSharePage(page, lang, 'ip', '192.0.3.20');
+    expect(problems).toEqual([]);
+  });
+
+  it('checks a sending domain and shows its SPF record and sender addresses', async () => {
+    await open();
+    await check(page, 'domain', 'demo-sender.com');
+    const result = page.locator('#outcome .outcome').first();
+    const text = await result.textContent();
+    expect(text).toContain('v=spf1 mx include:_spf.demo-sender.com');
+    expect(text).toContain('192.0.3.20');
+    expect(text).toContain('v=DMARC1; p=quarantine');
+    await screenshot(page, `check-domain-${lang}`);
+    await expectSharePage(page, lang, 'domain', 'demo-sender.com');
+    expect(problems).toEqual([]);
+  });
+
+  it('discovers a pool, then checks the addresses picked', async () => {
+    await open();
+    await page.check('input[name=tool][value=pool]');
+    expect((await page.textContent('#submit'))?.trim()).toBe(words.discover);
+    await check(page, 'pool', 'pool.demo-sender.com');
+    expect((await page.textContent('#outcome .sentence'))?.trim()).toMatch(words.found);
+    const boxes = page.locator('.picker input[type=checkbox]');
+    const found = await boxes.count();
+    expect(found).toBeGreaterThanOrEqual(10);
+    // Leave one address out: the check covers the picked ones only.
+    await boxes.nth(0).uncheck();
+    await page.click('#check-selected');
+    const checked = page.locator('.pool-check .outcome');
+    await checked.waitFor();
+    expect(await checked.locator('tbody tr').count()).toBe(found - 1);
+    expect(await checked.textContent()).toContain('SpamCop Blocking List');
+    expect((await checked.locator('.sentence').textContent())?.trim()).toMatch(words.poolListed);
+    await screenshot(page, `check-pool-${lang}`);
+    await expectSharePage(page, lang, 'pool', 'pool.demo-sender.com');
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The longest canonical IPv6 address (39 characters), of the widest hexadecimal glyphs. */
+const longestIpv6 = '2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8';
+
+/** Nothing of the page reaches past the right edge of the window: no sideways scrolling. */
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(
+    true,
+  );
+}
+
+describe.each(Object.keys(languages) as Language[])('an IPv6 check on a phone in %s', (lang) => {
+  const words = languages[lang];
+
+  it('fits the longest canonical IPv6 address on the check page and the share page', async () => {
+    const { page, problems } = await browser.page();
+    await page.setExtraHTTPHeaders(words.headers);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(service.url('/'));
+    await check(page, 'ip', longestIpv6.toUpperCase());
+    const result = page.locator('#outcome .outcome').first();
+    expect((await result.locator('.sentence').textContent())?.trim()).toMatch(words.ipv6);
+    expect((await result.locator('details.not-covered summary').textContent())?.trim()).toBe(
+      words.notCovered,
+    );
+    await expectNoSidewaysScroll(page);
+    const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+    await page.goto(new URL(href!, page.url()).href);
+    expect(await page.textContent('h1')).toContain(longestIpv6);
+    await page.waitForFunction(
+      "(() => { const card = document.querySelector('img.card'); return card?.complete && card.naturalWidth === 1200; })()",
+    );
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, `share-ipv6-${lang}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a domain that sends from it on the check page and the share page', async () => {
+    const { page, problems } = await browser.page();
+    await page.setExtraHTTPHeaders(words.headers);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(service.url('/'));
+    await check(page, 'domain', 'v6.demo-mail.net');
+    const result = page.locator('#outcome .outcome').first();
+    expect(await result.textContent()).toContain(longestIpv6);
+    await expectNoSidewaysScroll(page);
+    const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+    await page.goto(new URL(href!, page.url()).href);
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a pool that hands it out in the address picker and the pool check', async () => {
+    const { page, problems } = await browser.page();
+    await page.setExtraHTTPHeaders(words.headers);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(service.url('/'));
+    await check(page, 'pool', 'pool.demo-mail.net');
+    const boxes = page.locator('.picker input[type=checkbox]');
+    expect(
+      await boxes.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value'))),
+    ).toEqual(['192.0.3.120', '2d8b:d8b9::25', longestIpv6]);
+    await expectNoSidewaysScroll(page);
+    await page.click('#check-selected');
+    const checked = page.locator('.pool-check .outcome');
+    await checked.waitFor();
+    expect(await checked.locator('tbody tr').count()).toBe(3);
+    expect(await checked.textContent()).toContain(longestIpv6);
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the check page with a captcha', () => {
+  const siteKey = 'site-key-for-the-page';
+  let captchaService: TestService;
+  let provider: FakeCaptchaProvider;
+
+  beforeAll(async () => {
+    provider = await startFakeCaptchaProvider({ goodTokens: ['solved-by-a-person'] });
+    captchaService = await startTestService({
+      env: {
+        CAPTCHA_PROVIDER: 'smartcaptcha',
+        CAPTCHA_SITE_KEY: siteKey,
+        CAPTCHA_SECRET: 'secret',
+        CAPTCHA_VERIFY_URL: provider.urlFor('smartcaptcha'),
+      },
+    });
+  });
+  afterAll(async () => {
+    await captchaService?.close();
+    await provider?.close();
+  });
+
+  it('shows the provider widget with the site key and sends its token with the check', async () => {
+    const { page, problems } = await browser.page();
+    // A stand-in for SmartCaptcha's script, served from its real address so the page's CSP is
+    // what allows it: a widget that hands over a token when clicked.
+    let renderedWith: unknown;
+    await page.exposeFunction('reportRender', (options: unknown) => {
+      renderedWith = options;
+    });
+    await page.route('https://smartcaptcha.yandexcloud.net/captcha.js', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.smartCaptcha = {
+          render(container, options) {
+            window.reportRender({ sitekey: options.sitekey, hl: options.hl });
+            const button = document.createElement('button');
+            button.type = 'button';
+            button.id = 'fake-captcha';
+            button.textContent = 'I am a person';
+            button.addEventListener('click', () => options.callback('solved-by-a-person'));
+            container.append(button);
+            return 1;
+          },
+          reset() {},
+        };`,
+      }),
+    );
+    await page.goto(captchaService.url('/'));
+    await page.waitForSelector('#fake-captcha');
+    expect(renderedWith).toEqual({ sitekey: siteKey, hl: 'en' });
+    await page.fill('#target', '8.8.8.8');
+    await page.click('#submit');
+    expect(await page.textContent('#form-error')).toBe('Please complete the captcha first.');
+    await page.click('#fake-captcha');
+    await page.click('#submit');
+    await page.waitForSelector('#outcome .outcome [data-verdict]');
+    expect(provider.requests.map((request) => request.fields.token)).toEqual([
+      'solved-by-a-person',
+    ]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

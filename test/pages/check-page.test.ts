@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestService, startTestService } from '../support/service.js';
+
+/**
+ * The check page at BASE_PATH, as served (its behaviour in a browser is browser.test.ts): HTML for
+ * browsers, the way on for API clients, its assets, its language and its Content-Security-Policy.
+ */
+
+const html = { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+function dataOf(page: string): Record<string, unknown> {
+  const match = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page);
+  return JSON.parse(match?.[1] ?? 'null') as Record<string, unknown>;
+}
+
+describe('GET {BASE_PATH}/', () => {
+  it.each(['/', ''])(
+    'answers a browser at "%s" with the form for the three tools',
+    async (path) => {
+      const response = await service.get(path, html);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('vary')).toMatch(/^Accept, Accept-Language(, Accept-Encoding)?$/);
+      const page = await response.text();
+      expect(page).toContain('<form id="check-form"');
+      for (const tool of ['ip', 'domain', 'pool'])
+        expect(page).toContain(`name="tool" value="${tool}"`);
+      expect(dataOf(page)).toMatchObject({
+        base: '/tools/ip-reputation',
+        poolMaxIps: 32,
+        captcha: null,
+      });
+    },
+  );
+
+  it.each([
+    ['application/json', { Accept: 'application/json' }],
+    ['*/*', { Accept: '*/*' }],
+    ['no Accept', {}],
+  ])(
+    'answers an API client (%s) the JSON index of the tools, saying the answer varies on Accept',
+    async (_name, headers) => {
+      const response = await service.get('/', headers);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('vary')).toMatch(/Accept/);
+      const index = (await response.json()) as { tools: { tool: string }[] };
+      expect(index.tools.map((tool) => tool.tool)).toEqual(['ip', 'domain', 'pool']);
+    },
+  );
+
+  it('selects the tool and fills the field a link names, escaped', async () => {
+    const page = await (await service.get('/?tool=domain&target=%22%3E%3Cscript%3Ex', html)).text();
+    expect(page).toMatch(/name="tool" value="domain"\s+checked/);
+    expect(page).toContain('value="&quot;&gt;&lt;script&gt;x"');
+    expect(page).toContain('Domain name');
+  });
+
+  it('speaks Russian by ?lang= or Accept-Language, and lists its messages for the script', async () => {
+    for (const [query, headers] of [
+      ['?lang=ru', html],
+      ['', { ...html, 'Accept-Language': 'ru' }],
+    ] as const) {
+      const page = await (await service.get(`/${query}`, headers)).text();
+      expect(page).toContain('<html lang="ru">');
+      expect(page).toContain('Проверка IP-адреса, домена или DNS-пула');
+      const data = dataOf(page) as { messages: Record<string, unknown> };
+      expect(data.messages['check.remaining']).toBe('Осталось проверок на сегодня: {n}');
+      expect(data.messages['error.quota_exceeded']).toMatch(/00:00 UTC/);
+    }
+  });
+
+  it('reads the first of a repeated ?lang=, and ignores one that names no language', async () => {
+    const first = await (await service.get('/?lang=ru&lang=en', html)).text();
+    expect(first).toContain('<html lang="ru">');
+    const unknown = await (
+      await service.get('/?lang=de', { ...html, 'Accept-Language': 'ru' })
+    ).text();
+    expect(unknown).toContain('<html lang="ru">');
+  });
+
+  it('has no inline script, style or event handler, and a CSP that allows none', async () => {
+    const response = await service.get('/', html);
+    const page = await response.text();
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    const scripts = [...page.matchAll(/<script([^>]*)>/g)].map((match) => match[1]);
+    expect(scripts).toEqual([
+      expect.stringMatching(
+        /^ src="\/tools\/ip-reputation\/assets\/pages\.[0-9a-f]{10}\.js" defer$/,
+      ),
+      ' type="application/json" id="page-data"',
+    ]);
+    expect(page).not.toMatch(/<style|\sstyle=|\son[a-z]+=/);
+  });
+
+  it('serves its script and stylesheet under hashed names, cached for a year', async () => {
+    const page = await (await service.get('/', html)).text();
+    const files = [...page.matchAll(/\/assets\/(pages\.[0-9a-f]{10}\.(?:js|css))"/g)].map(
+      (match) => match[1],
+    );
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const response = await service.get(`/assets/${file}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(
+        file!.endsWith('.js') ? /^text\/javascript/ : /^text\/css/,
+      );
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect((await response.text()).length).toBeGreaterThan(1000);
+    }
+    const etag = (await service.get(`/assets/${files[0]}`)).headers.get('etag')!;
+    for (const tag of [etag, `W/${etag.replace(/^W\//, '')}`]) {
+      expect((await service.get(`/assets/${files[0]}`, { 'If-None-Match': tag })).status).toBe(304);
+    }
+    expect((await service.get('/assets/pages.0000000000.js')).status).toBe(404);
+  });
+});
+
+describe('with a captcha', () => {
+  let captchaService: TestService;
+  beforeAll(async () => {
+    captchaService = await startTestService({
+      env: {
+        CAPTCHA_PROVIDER: 'turnstile',
+        CAPTCHA_SITE_KEY: 'site-key',
+        CAPTCHA_SECRET: 'secret',
+        CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/siteverify',
+      },
+    });
+  });
+  afterAll(() => captchaService.close());
+
+  it('names the provider widget for the script and allows its origin in the CSP', async () => {
+    const response = await captchaService.get('/', html);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("script-src 'self' https://challenges.cloudflare.com");
+    expect(policy).toContain('frame-src https://challenges.cloudflare.com');
+    expect(dataOf(await response.text()).captcha).toEqual({
+      script: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+      global: 'turnstile',
+    });
+  });
+});

@@ -1,0 +1,190 @@
+import { validate } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoWorld } from '../../scripts/demo-world.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import { assertDocumented, documentedSchema } from '../support/documented.js';
+import { type TestService, startTestService } from '../support/service.js';
+
+/**
+ * The served OpenAPI document (docs/openapi.md): valid OpenAPI 3.1 by a real validator, complete
+ * for client generators, and true to the service: its limits are the service's, its examples are
+ * requests the service answers, and what the routes answer is what it documents (the drift check
+ * every route test runs through test/support/service.ts).
+ */
+
+interface Operation {
+  operationId?: string;
+  parameters?: { name: string; in: string; required?: boolean }[];
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+interface Document {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: {
+    schemas: Record<string, Record<string, unknown>>;
+    securitySchemes: Record<string, Record<string, unknown>>;
+  };
+}
+
+const poolMaxIps = 12;
+const base = '/tools/ip-reputation';
+let service: TestService;
+let document: Document;
+
+beforeAll(async () => {
+  service = await startTestService({
+    world: demoWorld(await loadZoneList()),
+    env: (dns) => ({
+      POOL_NS_PORT: String(dns.port),
+      POOL_NS_ALLOW_NON_PUBLIC: 'true',
+      POOL_MAX_IPS: String(poolMaxIps),
+    }),
+  });
+  document = (await (await service.get('/openapi.json')).json()) as Document;
+});
+afterAll(() => service.close());
+
+function operations(): [string, string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => [path, method, operation] as const),
+  ) as [string, string, Operation][];
+}
+
+const posts = () => operations().filter(([, method]) => method === 'post');
+
+function requestSchema(operation: Operation): Record<string, unknown> {
+  const ref = operation.requestBody?.content['application/json']?.schema.$ref ?? '';
+  return document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {};
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 for @readme/openapi-parser, the swagger-parser successor', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('would fail that validation with an operationId used twice (the check can fail)', async () => {
+    const broken = structuredClone(document);
+    broken.paths[`${base}/domain/v1`]!.post!.operationId = 'checkIp';
+    const result = await validate(broken as never);
+    expect(result.valid).toBe(false);
+  });
+
+  it('names every operation with a unique operationId', () => {
+    const ids = operations().map(([, , operation]) => operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        ...['getIpStatus', 'checkIp', 'getIpResult', 'getIpBadge', 'getIpCard', 'getIpSharePage'],
+        ...['checkDomain', 'getDomainResult', 'discoverPool', 'checkPool', 'getPoolResult'],
+      ]),
+    );
+  });
+
+  it('declares the captcha token as a security scheme and a header on every check', () => {
+    expect(document.components.securitySchemes.captchaToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Captcha-Token',
+    });
+    expect(posts()).toHaveLength(4);
+    for (const [, , operation] of posts()) {
+      expect(operation.security).toEqual([{}, { captchaToken: [] }]);
+      expect(operation.parameters).toContainEqual(
+        expect.objectContaining({ name: 'X-Captcha-Token', in: 'header', required: false }),
+      );
+    }
+  });
+
+  it('documents Retry-After on the 429 and 503 of every check', () => {
+    for (const [, , operation] of posts()) {
+      for (const status of ['429', '503'])
+        expect(Object.keys(operation.responses[status]?.headers ?? {})).toEqual(['Retry-After']);
+    }
+  });
+
+  it('requires each check’s target, alias or not, as the alias rule says', () => {
+    const rules: Record<string, string[]> = {
+      [`${base}/ip/v1`]: ['target', 'q'],
+      [`${base}/domain/v1`]: ['domain', 'target'],
+      [`${base}/pool/v1/discover`]: ['pool', 'domain'],
+    };
+    for (const [path, [field, alias]] of Object.entries(rules)) {
+      const schema = requestSchema(document.paths[path]!.post!);
+      expect(schema.anyOf ?? schema.oneOf).toEqual([{ required: [field] }, { required: [alias] }]);
+    }
+    expect(requestSchema(document.paths[`${base}/pool/v1/check`]!.post!).required).toEqual([
+      'pool',
+      'ips',
+    ]);
+  });
+
+  it('limits ips to what the service takes: 1 to POOL_MAX_IPS', async () => {
+    const ips = requestSchema(document.paths[`${base}/pool/v1/check`]!.post!).properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(ips.ips).toMatchObject({ minItems: 1, maxItems: poolMaxIps });
+    const tooMany = Array.from({ length: poolMaxIps + 1 }, (_, i) => `192.0.3.${100 + i}`);
+    const response = await service.post('/pool/v1/check', {
+      pool: 'pool.demo-sender.com',
+      ips: tooMany,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toContain(`1 to ${poolMaxIps}`);
+  });
+
+  it('gives examples the service itself answers with 200', async () => {
+    const examples = posts().flatMap(([path, , operation]) => {
+      const schema = requestSchema(operation);
+      const more = (schema.examples ?? []) as Record<string, unknown>[];
+      return [schema.example as Record<string, unknown>, ...more].map((example) => ({
+        path: path.slice(base.length),
+        example,
+      }));
+    });
+    expect(examples.map(({ example }) => example)).not.toContain(undefined);
+    // An IPv6 address among them, on the demo world's lists that cover IPv6 (docs/ipv6.md).
+    expect(examples.map(({ example }) => example.target)).toContain('2a0b:4e07:b3::66');
+    // Discover first: a check takes only addresses a discover of the pool found.
+    examples.sort((a, b) => Number(a.path.endsWith('/check')) - Number(b.path.endsWith('/check')));
+    for (const { path, example } of examples) {
+      const response = await service.post(path, example);
+      expect(response.status, `${path} ${await response.clone().text()}`).toBe(200);
+    }
+  });
+});
+
+describe('the drift check of route answers', () => {
+  it('rejects an answer with a field its schema does not document, or of another type', async () => {
+    const response = await service.post('/ip/v1', { target: '192.0.3.10' });
+    const answer = (await response.json()) as Record<string, unknown>;
+    const schema = documentedSchema(service.app, 'POST', `${base}/ip/v1`)!;
+    expect(() => assertDocumented(schema, answer, 'answer')).not.toThrow();
+    expect(() => assertDocumented(schema, { ...answer, surprise: 1 }, 'answer')).toThrow(
+      /fields its schema does not document: \.surprise/,
+    );
+    const ipScore = answer.ip_score as Record<string, unknown>;
+    expect(() =>
+      assertDocumented(schema, { ...answer, ip_score: { ...ipScore, extra: true } }, 'answer'),
+    ).toThrow(/\.ip_score\.extra/);
+    expect(() => assertDocumented(schema, { ...answer, ip: 7 }, 'answer')).toThrow(
+      /does not match its schema/,
+    );
+  });
+
+  it('finds the documented schema of the literal path before a templated one', () => {
+    const status = documentedSchema(service.app, 'GET', `${base}/ip/v1/status`);
+    const stored = documentedSchema(service.app, 'GET', `${base}/ip/v1/AAAAAAAAAAAAAAAAAAAAAA`);
+    expect(status).toBeDefined();
+    expect(stored).toBeDefined();
+    expect(status).not.toBe(stored);
+  });
+});
