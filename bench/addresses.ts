@@ -1,4 +1,5 @@
 import { reversedOctets } from '../src/reputation/ipv4.js';
+import { reversedNibbles } from '../src/reputation/ipv6.js';
 import type { FixtureRecords, FixtureZone } from '../test/fixtures/dns-server.js';
 
 /**
@@ -56,4 +57,46 @@ export function reverseDnsZones(count: number, latencyMs?: number): FixtureZone[
     ...(latencyMs === undefined ? {} : { latencyMs }),
   });
   return [zone('185.in-addr.arpa', ptr), zone(hostsZone, forward)];
+}
+
+/**
+ * The benchmark's IPv6 addresses, numbered from 0 under one public /48 (2a0b:4e07:b3::1, ::2,
+ * ...): each with a PTR name under ip6.arpa whose AAAA record points back, so an IPv6 check costs
+ * the same two round trips as an IPv4 one (the lists that cover IPv6, in parallel with PTR then
+ * AAAA).
+ */
+const ipv6Prefix = '2a0b:4e07:b3';
+
+export function benchAddress6(index: number): string {
+  return `${ipv6Prefix}::${(index + 1).toString(16)}`;
+}
+
+/** Where the IPv6 addresses' PTR names live: a zone of their own under the hosts zone. */
+const ipv6HostsZone = `six.${hostsZone}`;
+
+export function hostNameOf6(index: number): string {
+  return `h${index}.${ipv6HostsZone}`;
+}
+
+/** The first `count` IPv6 addresses, handed out once each. */
+export function ipv6Addresses(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => benchAddress6(index));
+}
+
+/** PTR records for the first `count` IPv6 addresses (their /48's zone) and the AAAA records they name. */
+export function ipv6ReverseDnsZones(count: number, latencyMs?: number): FixtureZone[] {
+  const ptr: Record<string, FixtureRecords> = {};
+  const forward: Record<string, FixtureRecords> = {};
+  for (let index = 0; index < count; index++) {
+    const address = benchAddress6(index);
+    ptr[`${reversedNibbles(address)}.ip6.arpa`] = { PTR: [hostNameOf6(index)] };
+    forward[hostNameOf6(index)] = { AAAA: [address] };
+  }
+  // The /48's reverse zone: its 12 nibbles, least significant first (RFC 3596 §2.5).
+  const nibbles = reversedNibbles(`${ipv6Prefix}::`).split('.').slice(20).join('.');
+  const latency = latencyMs === undefined ? {} : { latencyMs };
+  return [
+    { origin: `${nibbles}.ip6.arpa`, records: ptr, ...latency },
+    { origin: ipv6HostsZone, records: forward, ...latency },
+  ];
 }

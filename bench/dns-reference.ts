@@ -2,7 +2,9 @@ import { promises as dns } from 'node:dns';
 import { readConfig } from '../src/node/config.js';
 import { createResolver } from '../src/dns/index.js';
 import { recordsOf } from '../src/dns/resolver.js';
-import { reversedOctets } from '../src/reputation/ipv4.js';
+import { isIpv6 } from '../src/reputation/ipv6.js';
+import { reverseName } from '../src/reputation/rdns.js';
+import { targetLabel } from '../src/reputation/dnsbl.js';
 
 /**
  * The reference of sections 1 and 2 (issue 17): the DNS work of one check, done by the service's
@@ -12,7 +14,8 @@ import { reversedOctets } from '../src/reputation/ipv4.js';
  * listed nowhere (the TXT reason of a listing aside: the measured addresses are listed nowhere).
  * The service does all of this and more (HTTP, the DNSBL engine, the score, the store) for each
  * check, so it can neither be faster than this one at a time (a floor for its latency) nor do
- * more of them per second at the same concurrency (a ceiling for its throughput).
+ * more of them per second at the same concurrency (a ceiling for its throughput). An IPv6
+ * address is asked of the IPv6 zones only, in nibble format, with PTR under ip6.arpa then AAAA.
  */
 
 export interface DnsReference {
@@ -20,17 +23,24 @@ export interface DnsReference {
   check(address: string): Promise<void>;
 }
 
-export function createDnsReference(server: string, ipZones: readonly string[]): DnsReference {
+export function createDnsReference(
+  server: string,
+  ipZones: readonly string[],
+  ipv6Zones: readonly string[] = [],
+): DnsReference {
   const config = readConfig({ DNS_SERVERS: server });
   const resolver = createResolver(config.dns);
   return {
     async check(address) {
-      const reversed = reversedOctets(address);
+      const ipv6 = isIpv6(address);
+      const label = targetLabel({ kind: 'ip', address });
       const forward = resolver
-        .query(`${reversed}.in-addr.arpa`, 'PTR')
-        .then((ptr) => Promise.all(recordsOf(ptr).map((name) => resolver.query(name, 'A'))));
+        .query(reverseName(address), 'PTR')
+        .then((ptr) =>
+          Promise.all(recordsOf(ptr).map((name) => resolver.query(name, ipv6 ? 'AAAA' : 'A'))),
+        );
       await Promise.all([
-        ...ipZones.map((zone) => resolver.query(`${reversed}.${zone}`, 'A')),
+        ...(ipv6 ? ipv6Zones : ipZones).map((zone) => resolver.query(`${label}.${zone}`, 'A')),
         forward,
       ]);
     },

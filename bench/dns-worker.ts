@@ -7,7 +7,7 @@ import {
 } from '../test/fixtures/dns-server.js';
 import { dnsblWorld, type Listings } from '../test/fixtures/dnsbl-world.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../test/fixtures/doh-server.js';
-import { reverseDnsZones } from './addresses.js';
+import { ipv6ReverseDnsZones, reverseDnsZones } from './addresses.js';
 
 /**
  * The fixture DNS server in a worker thread: at full load it takes a core (plain UDP queries go
@@ -19,6 +19,8 @@ import { reverseDnsZones } from './addresses.js';
 export interface WorldSpec {
   /** Addresses (from index 0) that get PTR and forward A records. */
   addressCount: number;
+  /** IPv6 addresses (from index 0) that get PTR records under ip6.arpa and forward AAAA records. */
+  ipv6AddressCount: number;
   listings: Listings;
   latencyMs: number;
   /** More zones served as they are (the soak's domains and pools). */
@@ -47,7 +49,12 @@ async function world(spec: WorldSpec, overrides: ZoneOverride[]): Promise<Fixtur
     const override = overrides.find((entry) => entry.zone === zone.origin);
     return override ? { ...zone, ...override, origin: zone.origin } : zone;
   });
-  return [...zones, ...reverseDnsZones(spec.addressCount), ...(spec.extraZones ?? [])];
+  return [
+    ...zones,
+    ...reverseDnsZones(spec.addressCount),
+    ...ipv6ReverseDnsZones(spec.ipv6AddressCount),
+    ...(spec.extraZones ?? []),
+  ];
 }
 
 const port = parentPort;

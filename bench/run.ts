@@ -91,6 +91,7 @@ const world = await buildWorld(settings);
 progress(`starting the fixture DNS (${world.addressCount} addresses with PTR and A records)`);
 const dns = await startBenchDns({
   addressCount: world.addressCount,
+  ipv6AddressCount: world.ipv6AddressCount,
   listings: world.listings,
   latencyMs: settings.injectedLatencyMs,
   extraZones: world.soak.zones,
@@ -116,7 +117,7 @@ const context: BenchContext = {
   service,
   serviceLaunch: { env: serviceEnv, nodeFlags },
   http,
-  reference: createDnsReference(dns.address, world.ipZoneNames),
+  reference: createDnsReference(dns.address, world.ipZoneNames, world.ipv6ZoneNames),
   checks: createIpChecks(http, service.base, settings.concurrency),
   progress,
 };

@@ -13,6 +13,8 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     injectedLatencyMs: 20,
     concurrency: 32,
     latencySamples: 240,
+    /** Section 1's IPv6 row: sequential uncached checks of IPv6 addresses. */
+    ipv6LatencySamples: 100,
     /** Addresses the doh section checks through both transports, one after the other. */
     dohSamples: 100,
     /** Checks measured with one list silent (after the ones that put it on hold). */

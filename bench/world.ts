@@ -1,6 +1,6 @@
 import { type DnsblZone, loadZoneList } from '../src/reputation/zones.js';
 import type { Listings } from '../test/fixtures/dnsbl-world.js';
-import { AddressAllocator } from './addresses.js';
+import { AddressAllocator, ipv6Addresses } from './addresses.js';
 import { buildSoakWorld, type SoakWorld } from './soak-world.js';
 import type { Settings } from './settings.js';
 
@@ -22,10 +22,18 @@ export interface BenchWorld {
   ipZoneNames: string[];
   /** How many addresses were handed out: the fixture serves PTR and A records for each. */
   addressCount: number;
+  /** How many IPv6 addresses there are: the fixture serves PTR and AAAA records for each. */
+  ipv6AddressCount: number;
+  /** The zones asked about IPv6 addresses: the IPv6 zones of the lists that cover IPv6. */
+  ipv6ZoneNames: string[];
   sets: {
     latencyWarmup: string[];
     latency: string[];
     latencyListed: string[];
+    /** Section 1's IPv6 row: warm-up, measured, and listed ones checked for their listing. */
+    latency6Warmup: string[];
+    latency6: string[];
+    latency6Listed: string[];
     /** Checked once through each transport, UDP and DoH, by the doh section. */
     dohLatency: string[];
     /** Checked while one list is silent: the first few put it on hold, the rest are measured. */
@@ -54,7 +62,14 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
   const zones = await loadZoneList();
   const ipZones = zones.filter((zone) => zone.type === 'ip');
   const allocator = new AddressAllocator(addressCapacity);
+  const ipv6 = ipv6Addresses(10 + settings.ipv6LatencySamples + 10);
+  const latency6Warmup = ipv6.slice(0, 10);
+  const latency6 = ipv6.slice(10, 10 + settings.ipv6LatencySamples);
+  const latency6Listed = ipv6.slice(10 + settings.ipv6LatencySamples);
   const sets = {
+    latency6Warmup,
+    latency6,
+    latency6Listed,
     latencyWarmup: allocator.take(10),
     latency: allocator.take(settings.latencySamples),
     latencyListed: allocator.take(20),
@@ -84,6 +99,13 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
   const cardWarmupListed = sets.cardWarmup.filter((_, index) => index % 2 === 0);
   for (const address of [...sets.latencyListed, ...cardWarmupListed]) {
     listings[address] = { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] };
+  }
+  // IPv6 listings on the two lists that cover IPv6 (SEM's under its IPv6 zone).
+  for (const address of sets.latency6Listed) {
+    listings[address] = {
+      'zen.spamhaus.org': ['127.0.0.3'],
+      'bl.spameatingmonkey.net': ['127.0.0.2'],
+    };
   }
   // Every 20th peer address is listed on three lists (both sides must find all of them).
   const peerListed = sets.peer.flat().filter((_, index) => index % 20 === 7);
@@ -137,7 +159,9 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
   return {
     ipZones,
     ipZoneNames: ipZones.map((zone) => zone.zone),
+    ipv6ZoneNames: ipZones.filter((zone) => zone.ipv6).map((zone) => zone.ipv6?.zone ?? zone.zone),
     addressCount: allocator.used,
+    ipv6AddressCount: ipv6.length,
     sets,
     listings,
     peerListed,

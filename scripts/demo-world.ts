@@ -1,3 +1,4 @@
+import { reversedNibbles } from '../src/reputation/ipv6.js';
 import type { DnsblZone } from '../src/reputation/zones.js';
 import type { FixtureZone } from '../test/fixtures/dns-server.js';
 import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
@@ -11,6 +12,10 @@ export const demoAddresses = {
   clean: '192.0.3.10',
   listed: '192.0.3.20',
   dynamic: '192.0.3.30',
+  /** The mail host's IPv6 address, with forward-confirmed reverse DNS under ip6.arpa. */
+  ipv6: '2a0b:4e07:b3::25',
+  /** An IPv6 address on the lists that cover IPv6. */
+  ipv6Listed: '2a0b:4e07:b3::66',
 } as const;
 
 export const demoNames = {
@@ -37,6 +42,10 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
         'score.senderscore.com': ['127.0.4.96'],
       },
       [poolAddresses[3]!]: { 'bl.spamcop.net': ['127.0.0.2'] },
+      [demoAddresses.ipv6Listed]: {
+        'zen.spamhaus.org': ['127.0.0.3'],
+        'bl.spameatingmonkey.net': ['127.0.0.2'],
+      },
       [demoNames.listedDomain]: {
         'dbl.spamhaus.org': ['127.0.1.2'],
         'multi.uribl.com': ['127.0.0.2'],
@@ -56,6 +65,12 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
       },
     },
     {
+      origin: 'ip6.arpa',
+      records: {
+        [`${reversedNibbles(demoAddresses.ipv6)}.ip6.arpa`]: { PTR: [demoNames.host] },
+      },
+    },
+    {
       origin: demoNames.domain,
       records: {
         [demoNames.domain]: {
@@ -69,7 +84,7 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
         '_dmarc.demo-sender.com': {
           TXT: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@demo-sender.com'],
         },
-        [demoNames.host]: { A: [demoAddresses.clean] },
+        [demoNames.host]: { A: [demoAddresses.clean], AAAA: [demoAddresses.ipv6] },
         'ns1.demo-sender.com': { A: ['127.0.0.1'] },
         [demoNames.pool]: { A: poolAddresses, pickA: 3 },
       },

@@ -36,6 +36,10 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   ${post('/ip/v1', { target: demoAddresses.clean })}
   ${post('/ip/v1', { target: demoAddresses.listed })}
 
+  # IPv6: an address in any RFC 4291 form (answered in RFC 5952 form), and a listed one
+  ${post('/ip/v1', { target: demoAddresses.ipv6.toUpperCase().replace('::', ':0:0:0:0:') })}
+  ${post('/ip/v1', { target: demoAddresses.ipv6Listed })}
+
   # a host name (alias q), and an address on Spamhaus PBL only
   ${post('/ip/v1', { q: demoNames.host })}
   ${post('/ip/v1', { target: demoAddresses.dynamic })}

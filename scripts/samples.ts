@@ -83,6 +83,19 @@ const samples: Record<string, ShareSummary> = {
     addresses: { total: 16, listed: 1 },
     checkedAt,
   },
+  ipv6: {
+    tool: 'ip',
+    // The longest canonical IPv6 address (39 characters, the widest hex glyphs): drawn whole.
+    target: '2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8',
+    verdict: 'good',
+    score: 100,
+    listed: 0,
+    checked: 2,
+    coverage: { ...allAnswered(2), not_covered: 16 },
+    listings: [],
+    rdns: { ptr: 'mail.example.net', fcrdns: 'pass' },
+    checkedAt,
+  },
   idn: {
     tool: 'domain',
     target: 'пример.рф',
@@ -124,6 +137,7 @@ const drawn: Array<[name: string, langs: readonly Lang[]]> = [
   ['ip', ['en', 'ru']],
   ['domain', ['en', 'ru']],
   ['pool', ['en', 'ru']],
+  ['ipv6', ['en', 'ru']],
   ['idn', ['en']],
   ['long', ['en']],
 ];

@@ -7,6 +7,7 @@ import { type Logger, createLogger } from './http/log.js';
 import type { Platform } from './platform.js';
 import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
 import { createListStats } from './reputation/list-stats.js';
+import type { ListSide } from './reputation/list-sides.js';
 import { createMonitorReplica } from './reputation/monitor-replica.js';
 import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.js';
 import type { DnsblZone } from './reputation/zones.js';
@@ -101,8 +102,8 @@ export async function createServices(
   const dnsbl = createDnsblEngine({
     resolver,
     zones,
-    gate: (zone) => verdicts.gate(zone),
-    onLookup: (zone, status) => verdicts.recordLookup(zone, status),
+    gate: (zone, side) => verdicts.gate(zone, side),
+    onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
     ...dqs,
   });
   const captcha: CaptchaRule | undefined = config.captcha && {
@@ -150,18 +151,31 @@ export function queryNames(
     zones.flatMap((zone): [string, string][] => [
       [zone.zone, zone.zone],
       [queryZone(zone, spamhausDqsKey), zone.zone],
+      // A list's IPv6 side under a zone of its own (SEM-IPV6BL) has traffic of its own.
+      ...(zone.ipv6?.zone
+        ? ([
+            [zone.ipv6.zone, zone.ipv6.zone],
+            [queryZone(zone, spamhausDqsKey, 'ipv6'), zone.ipv6.zone],
+          ] satisfies [string, string][])
+        : []),
     ]),
   );
 }
 
-/** One line per self-test run: how many lists passed, which were disabled. */
+/** One line per self-test run: how many list sides passed, which were disabled. */
 export function logRun(
   log: Logger,
-  verdicts: readonly { zone: string; state: 'passed' | 'failed' | 'inconclusive' }[],
+  verdicts: readonly {
+    zone: string;
+    side: ListSide;
+    state: 'passed' | 'failed' | 'inconclusive';
+  }[],
 ): void {
   log('info', 'self-test', {
     passed: verdicts.filter((verdict) => verdict.state === 'passed').length,
-    disabled: verdicts.filter((verdict) => verdict.state === 'failed').map((v) => v.zone),
+    disabled: verdicts
+      .filter((verdict) => verdict.state === 'failed')
+      .map((verdict) => (verdict.side === 'ipv6' ? `${verdict.zone} (IPv6)` : verdict.zone)),
     inconclusive: verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
   });
 }

@@ -261,6 +261,15 @@
       where.replaceChildren(element('section', { class: 'panel outcome' }, parts));
     }
 
+    /** An IPv6 address may break after its colons, as the server writes it (result-view.ts). */
+    function addressParts(address) {
+      return address
+        .split(':')
+        .flatMap((group, index, groups) =>
+          index === groups.length - 1 ? [group] : [`${group}:`, element('wbr')],
+        );
+    }
+
     function poolPicker(answer) {
       const max = data.poolMaxIps;
       const boxes = answer.ips.map((ip, index) =>
@@ -274,7 +283,11 @@
       const list = element(
         'ul',
         {},
-        boxes.map((box) => element('li', {}, [element('label', {}, [box, box.value])])),
+        boxes.map((box) =>
+          element('li', {}, [
+            element('label', {}, [box, element('span', {}, addressParts(box.value))]),
+          ]),
+        ),
       );
       const error = element('p', { class: 'error', role: 'alert', hidden: '' });
       const checked = element('div', { class: 'pool-check' });

@@ -15,7 +15,7 @@ export const en = {
   'tool.ip': 'IP address',
   'tool.domain': 'Sending domain',
   'tool.pool': 'DNS pool',
-  'tool.ip.label': 'IPv4 address or host name',
+  'tool.ip.label': 'IPv4 or IPv6 address, or host name',
   'tool.domain.label': 'Domain name',
   'tool.pool.label': 'Host name of the pool',
   'tool.ip.placeholder': 'e.g. 8.8.8.8 or mail.example.com',
@@ -93,6 +93,10 @@ export const en = {
   } satisfies EnglishPlural,
   'count.onHold': { one: '{n} on hold', other: '{n} on hold' } satisfies EnglishPlural,
   'count.disabled': { one: '{n} disabled', other: '{n} disabled' } satisfies EnglishPlural,
+  'count.notCovered': {
+    one: '{n} does not cover IPv6',
+    other: '{n} do not cover IPv6',
+  } satisfies EnglishPlural,
   'count.sendersListed': {
     one: '{listed} of {n} sender IP listed',
     other: '{listed} of {n} sender IPs listed',
@@ -180,6 +184,7 @@ export const en = {
   'status.timeout': 'no answer in time',
   'status.disabled': 'disabled (no self-test passed)',
   'status.onHold': 'on hold (stopped answering; not asked)',
+  'status.notCovered': 'does not cover IPv6',
 
   'fcrdns.pass': 'pass: a PTR name resolves back to the address',
   'fcrdns.fail': 'fail: no PTR name resolves back to the address',

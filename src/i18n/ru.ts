@@ -12,7 +12,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'tool.ip': 'IP-адрес',
   'tool.domain': 'Домен отправителя',
   'tool.pool': 'DNS-пул',
-  'tool.ip.label': 'IPv4-адрес или имя хоста',
+  'tool.ip.label': 'IPv4- или IPv6-адрес либо имя хоста',
   'tool.domain.label': 'Доменное имя',
   'tool.pool.label': 'Имя хоста пула',
   'tool.ip.placeholder': 'например, 8.8.8.8 или mail.example.com',
@@ -108,6 +108,12 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     few: '{n} отключены',
     many: '{n} отключено',
     other: '{n} отключено',
+  },
+  'count.notCovered': {
+    one: '{n} не поддерживает IPv6',
+    few: '{n} не поддерживают IPv6',
+    many: '{n} не поддерживают IPv6',
+    other: '{n} не поддерживают IPv6',
   },
   'count.sendersListed': {
     one: 'в списках {listed} из {n} IP-адреса отправителя',
@@ -217,6 +223,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'status.timeout': 'нет ответа вовремя',
   'status.disabled': 'отключён (самопроверка не пройдена)',
   'status.onHold': 'приостановлен (перестал отвечать; не опрашивается)',
+  'status.notCovered': 'не поддерживает IPv6',
 
   'fcrdns.pass': 'да: имя PTR указывает обратно на адрес',
   'fcrdns.fail': 'нет: ни одно имя PTR не указывает обратно на адрес',

@@ -34,6 +34,19 @@ export interface ResultContext {
 /** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
 const maxAddressesShown = 64;
 
+/**
+ * An address as the page writes it: an IPv6 address may break after a colon (`<wbr>`), so the
+ * longest canonical one (39 characters) fits a phone's column whole, broken between groups rather
+ * than anywhere; an IPv4 address never breaks (docs/ipv6.md).
+ */
+export function addressHtml(address: string): Html | string {
+  if (!address.includes(':')) return address;
+  const groups = address.split(':');
+  return html`${groups.map((group, index) =>
+    index === groups.length - 1 ? group : html`${group}:<wbr />`,
+  )}`;
+}
+
 function capitalise(text: string, lang: Lang): string {
   return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
 }
@@ -101,27 +114,29 @@ function factorsTable(factors: readonly ScoreFactor[], { t }: ResultContext): Ht
     return html`<h2>${t('result.factors')}</h2>
       <p class="note">${t('result.noFactors')}</p>`;
   return html`<h2>${t('result.factors')}</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>${t('result.factor')}</th>
-          <th>${t('result.details')}</th>
-          <th>${t('result.points')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${factors.map(
-          (factor) =>
-            html`<tr>
-              <td>${t(`factor.${factor.kind}`)}: ${factor.source}</td>
-              <td>${factor.detail}</td>
-              <td class="${factor.points < 0 ? 'points-negative' : 'points-positive'}">
-                ${factor.points > 0 ? `+${factor.points}` : String(factor.points)}
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    <div class="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th>${t('result.factor')}</th>
+            <th>${t('result.details')}</th>
+            <th>${t('result.points')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${factors.map(
+            (factor) =>
+              html`<tr>
+                <td>${t(`factor.${factor.kind}`)}: ${factor.source}</td>
+                <td>${factor.detail}</td>
+                <td class="${factor.points < 0 ? 'points-negative' : 'points-positive'}">
+                  ${factor.points > 0 ? `+${factor.points}` : String(factor.points)}
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 const statusOrder: Record<ListResult['status'], number> = {
@@ -138,20 +153,32 @@ function listDetail(list: ListResult): string {
     return [meanings || (list.codes ?? []).join(', '), list.reason].filter(Boolean).join(' — ');
   }
   if (list.grade) return list.grade.label;
+  // A list that does not cover IPv6 says so in its status; its error would repeat it in English.
+  if (list.not_covered) return '';
   return list.error ?? '';
 }
 
-/** Lists that list the target or could not answer, in full; the clean ones folded away. */
+function statusText(list: ListResult, t: Translate): string {
+  if (list.on_hold) return t('status.onHold');
+  if (list.not_covered) return t('status.notCovered');
+  return t(`status.${list.status}`);
+}
+
+/**
+ * Lists that list the target or could not answer, in full; the clean ones folded away, and for an
+ * IPv6 address the lists that do not cover IPv6 folded apart (they were not asked, docs/ipv6.md).
+ */
 function listsTable(heading: string, lists: readonly ListResult[], { t }: ResultContext): Html {
   const sorted = [...lists].sort((a, b) => statusOrder[a.status] - statusOrder[b.status]);
-  const notable = sorted.filter((list) => list.status !== 'clean' || list.grade !== undefined);
+  const notable = sorted.filter(
+    (list) => !list.not_covered && (list.status !== 'clean' || list.grade !== undefined),
+  );
   const clean = sorted.filter((list) => list.status === 'clean' && list.grade === undefined);
+  const notCovered = sorted.filter((list) => list.not_covered);
   const row = (list: ListResult) =>
     html`<tr>
       <td>${list.name} <span class="note">${list.zone}</span></td>
-      <td class="status-${list.status}">
-        ${list.on_hold ? t('status.onHold') : t(`status.${list.status}`)}
-      </td>
+      <td class="status-${list.status}">${statusText(list, t)}</td>
       <td>
         ${listDetail(list)}
         ${
@@ -171,24 +198,43 @@ function listsTable(heading: string, lists: readonly ListResult[], { t }: Result
   return html`<h2>${heading}</h2>
     ${
       notable.length > 0
-        ? html`<table>
-            ${head}
-            <tbody>
-              ${notable.map(row)}
-            </tbody>
-          </table>`
+        ? html`<div class="table-scroll">
+            <table>
+              ${head}
+              <tbody>
+                ${notable.map(row)}
+              </tbody>
+            </table>
+          </div>`
         : ''
     }
     ${
       clean.length > 0
         ? html`<details>
             <summary>${t('status.clean')}: ${clean.length}</summary>
-            <table>
-              ${head}
-              <tbody>
-                ${clean.map(row)}
-              </tbody>
-            </table>
+            <div class="table-scroll">
+              <table>
+                ${head}
+                <tbody>
+                  ${clean.map(row)}
+                </tbody>
+              </table>
+            </div>
+          </details>`
+        : ''
+    }
+    ${
+      notCovered.length > 0
+        ? html`<details class="not-covered">
+            <summary>${t('status.notCovered')}: ${notCovered.length}</summary>
+            <div class="table-scroll">
+              <table>
+                ${head}
+                <tbody>
+                  ${notCovered.map(row)}
+                </tbody>
+              </table>
+            </div>
           </details>`
         : ''
     }`;
@@ -202,7 +248,7 @@ function ipDetails(result: IpCheckResult, context: ResultContext): Html {
     <h2>${t('result.rdns')}</h2>
     <dl class="facts">
       <dt>${t('result.address')}</dt>
-      <dd>${result.ip}</dd>
+      <dd>${addressHtml(result.ip)}</dd>
       <dt>${t('result.ptr')}</dt>
       <dd>
         ${rdns.names.length > 0 ? rdns.names.join(', ') : t('result.noPtr')}
@@ -217,7 +263,7 @@ function ipDetails(result: IpCheckResult, context: ResultContext): Html {
       score.addresses && score.addresses.length > 0
         ? html`<h2>${t('result.addresses')}</h2>
             <ul class="addresses">
-              ${score.addresses.map((address) => html`<li>${address}</li>`)}
+              ${score.addresses.map((address) => html`<li>${addressHtml(address)}</li>`)}
             </ul>
             ${moreThanShown(score.addresses.length, score.addresses_total, t)}`
         : ''
@@ -226,40 +272,44 @@ function ipDetails(result: IpCheckResult, context: ResultContext): Html {
 }
 
 function addressesTable(addresses: readonly AddressSummary[], { t }: ResultContext): Html {
-  return html`<table>
-    <thead>
-      <tr>
-        <th>${t('result.address')}</th>
-        <th>${t('score.label')}</th>
-        <th>${t('result.listedOn')}</th>
-        <th>${t('result.notAnswered')}</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${addresses.map(
-        (address) =>
-          html`<tr>
-            <td class="nowrap">${address.ip}</td>
-            <td class="nowrap">
-              <span class="pill verdict-${address.verdict}"
-                >${t(`verdict.${address.verdict}`)}</span
-              >
-              ${address.answered > 0 ? t('score.value', { score: address.score }) : ''}
-            </td>
-            <td class="${address.listed > 0 ? 'status-listed' : ''}">
-              ${address.listings.map((listing) => listing.name).join(', ')}
-            </td>
-            <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
-              ${
-                address.unanswered.length > 0
-                  ? t('count.unanswered', { n: address.unanswered.length })
-                  : ''
-              }
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="table-scroll">
+    <table>
+      <thead>
+        <tr>
+          <th>${t('result.address')}</th>
+          <th>${t('score.label')}</th>
+          <th>${t('result.listedOn')}</th>
+          <th>${t('result.notAnswered')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${addresses.map(
+          (address) =>
+            html`<tr>
+              <td class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}">
+                ${addressHtml(address.ip)}
+              </td>
+              <td class="nowrap">
+                <span class="pill verdict-${address.verdict}"
+                  >${t(`verdict.${address.verdict}`)}</span
+                >
+                ${address.answered > 0 ? t('score.value', { score: address.score }) : ''}
+              </td>
+              <td class="${address.listed > 0 ? 'status-listed' : ''}">
+                ${address.listings.map((listing) => listing.name).join(', ')}
+              </td>
+              <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
+                ${
+                  address.unanswered.length > 0
+                    ? t('count.unanswered', { n: address.unanswered.length })
+                    : ''
+                }
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 /** `and 12 more`, when a result lists fewer items than there are. */
@@ -282,7 +332,9 @@ function domainDetails(result: DomainCheckResult, context: ResultContext): Html 
       result.ips.length === 0
         ? html`<p class="note">${t('result.noSenders')}</p>`
         : html`<ul class="addresses">
-              ${result.ips.slice(0, maxAddressesShown).map((ip) => html`<li>${ip}</li>`)}
+              ${result.ips
+                .slice(0, maxAddressesShown)
+                .map((ip) => html`<li>${addressHtml(ip)}</li>`)}
             </ul>
             ${
               result.ips_total > maxAddressesShown
@@ -375,7 +427,7 @@ function discoverDetails(result: PoolDiscoverResult, { t }: ResultContext): Html
     ${
       result.ips.length > 0
         ? html`<ul class="addresses">
-            ${result.ips.map((ip) => html`<li>${ip}</li>`)}
+            ${result.ips.map((ip) => html`<li>${addressHtml(ip)}</li>`)}
           </ul>`
         : ''
     }

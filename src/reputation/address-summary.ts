@@ -29,6 +29,7 @@ export async function summariseAddress(
     not_answered: report.not_answered,
     on_hold: report.on_hold,
     disabled: report.disabled,
+    not_covered: report.not_covered,
     total: report.total,
     summary: describeCoverage(coverageOf(report.lists)),
     listings: report.lists
@@ -42,7 +43,7 @@ export async function summariseAddress(
         detail: (list.listings ?? []).map((listing) => listing.meaning).join('; '),
       })),
     unanswered: report.lists
-      .filter((list) => list.status !== 'listed' && list.status !== 'clean')
+      .filter((list) => list.status !== 'listed' && list.status !== 'clean' && !list.not_covered)
       .map((list) => ({ zone: list.zone, status: list.status })),
   };
 }

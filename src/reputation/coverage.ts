@@ -16,11 +16,17 @@ export interface ListCoverage {
   not_answered: number;
   on_hold: number;
   disabled: number;
+  /**
+   * Lists that do not answer for the address's family (IPv6), left out of `total`. Optional: a
+   * coverage read from a result stored before IPv6 has none.
+   */
+  not_covered?: number;
+  /** The lists that cover the target. */
   total: number;
 }
 
 export function coverageOf(lists: readonly ListResult[]): ListCoverage {
-  const { listed, answered, not_answered, on_hold, disabled, total } = countsOf(lists);
+  const { listed, answered, not_answered, on_hold, disabled, not_covered, total } = countsOf(lists);
   const informational = lists.filter(
     (list) => list.status === 'listed' && isInformational(list),
   ).length;
@@ -31,6 +37,7 @@ export function coverageOf(lists: readonly ListResult[]): ListCoverage {
     not_answered,
     on_hold,
     disabled,
+    not_covered,
     total,
   };
 }
@@ -45,18 +52,29 @@ export function isInformational(list: Pick<ListResult, 'listings' | 'severity'>)
 
 const lists = (count: number) => `${count} list${count === 1 ? '' : 's'}`;
 
-/** The lists that did not contribute, e.g. `2 did not answer; 1 on hold; 1 disabled`. */
+/** The lists that could not answer for an IPv6 address: `16 do not cover IPv6`. */
+export function notCoveredPart(coverage: Pick<ListCoverage, 'not_covered'>): string[] {
+  const count = coverage.not_covered ?? 0;
+  return count > 0 ? [`${count} ${count === 1 ? 'does' : 'do'} not cover IPv6`] : [];
+}
+
+/**
+ * The lists that did not contribute, e.g. `2 did not answer; 1 on hold; 1 disabled`, and for an
+ * IPv6 address `16 do not cover IPv6`.
+ */
 export function missingParts(coverage: ListCoverage): string[] {
   return [
     ...(coverage.not_answered > 0 ? [`${coverage.not_answered} did not answer`] : []),
     ...(coverage.on_hold > 0 ? [`${coverage.on_hold} on hold`] : []),
     ...(coverage.disabled > 0 ? [`${coverage.disabled} disabled`] : []),
+    ...notCoveredPart(coverage),
   ];
 }
 
 /**
  * `listed on 2 of 16 lists that answered; 2 did not answer`, `not listed on any of 18 lists;
- * 1 lists it for information only`, `no list answered; 18 on hold`.
+ * 1 lists it for information only`, `no list answered; 18 on hold`, and for an IPv6 address
+ * `not listed on any of 2 lists; 16 do not cover IPv6`.
  */
 export function describeCoverage(coverage: ListCoverage): string {
   const { blocking, informational, answered, total } = coverage;

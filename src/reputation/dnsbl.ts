@@ -1,6 +1,8 @@
 import type { DnsStatus, Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
+import { isIpv6, reversedNibbles } from './ipv6.js';
+import { type ListSide, sideName, sideZone } from './list-sides.js';
 import type { ListResult } from './result-schemas.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';
@@ -24,10 +26,16 @@ export interface DnsblReport {
   on_hold: number;
   /** Lists not used: failed or not yet passed their self-test. */
   disabled: number;
-  /** Every zone of the list of that type: answered + not_answered + on_hold + disabled. */
+  /** Lists that do not answer for the address's family (IPv6): in `lists`, not in `total`. */
+  not_covered: number;
+  /**
+   * The lists that cover the target: answered + not_answered + on_hold + disabled. Lists that do
+   * not cover it (`not_covered`) are shown in `lists` but not counted here.
+   */
   total: number;
 }
 
+/** `address`: a dotted quad, or an IPv6 address in RFC 5952 form. */
 export type DnsblTarget = { kind: 'ip'; address: string } | { kind: 'domain'; name: string };
 
 export interface DnsblEngine {
@@ -46,30 +54,49 @@ export type ListGate =
 export interface DnsblEngineOptions {
   resolver: Resolver;
   zones: readonly DnsblZone[];
-  /** A list's standing; without it every list is asked and believed (tools and benchmarks). */
-  gate?: (zone: DnsblZone) => ListGate;
+  /**
+   * A list side's standing; without it every list is asked and believed (tools and benchmarks).
+   * A list's IPv6 side is proven apart from its IPv4 side (list-sides.ts).
+   */
+  gate?: (zone: DnsblZone, side: ListSide) => ListGate;
   /**
    * Each look-up's outcome, once: `timeout` when the check's deadline passed first, else its status
    * when it settles, even after the check (the hold rule).
    */
-  onLookup?: (zone: DnsblZone, status: DnsStatus) => void;
+  onLookup?: (zone: DnsblZone, status: DnsStatus, side: ListSide) => void;
   /** Spamhaus Data Query Service key; never shown in any result or message. */
   spamhausDqsKey?: string;
 }
 
 const believed: ListGate = { state: 'active' };
 
-/** The name a zone is asked under: Spamhaus zones move to DQS when a key is configured. */
-export function queryZone(zone: DnsblZone, spamhausDqsKey?: string): string {
+/**
+ * The name a list side is asked under: Spamhaus zones move to DQS when a key is configured (their
+ * IPv6 side too: DQS answers both families under one name).
+ */
+export function queryZone(
+  zone: DnsblZone,
+  spamhausDqsKey?: string,
+  side: ListSide = 'primary',
+): string {
+  const name = sideZone(zone, side);
   // A zone list without `dqs` labels still moves `<label>.spamhaus.org` zones to DQS.
-  const label = zone.dqs ?? /^([a-z-]+)\.spamhaus\.org$/.exec(zone.zone)?.[1];
-  return spamhausDqsKey && label ? `${spamhausDqsKey}.${label}.dq.spamhaus.net` : zone.zone;
+  const label =
+    (name === zone.zone ? zone.dqs : undefined) ?? /^([a-z-]+)\.spamhaus\.org$/.exec(name)?.[1];
+  return spamhausDqsKey && label ? `${spamhausDqsKey}.${label}.dq.spamhaus.net` : name;
 }
 
-/** What goes in front of a zone: RFC 5782 §2.1 (IPv4: reversed octets), §2.3 (domains: the name). */
-function targetLabel(target: DnsblTarget): string {
-  return target.kind === 'ip' ? reversedOctets(target.address) : target.name;
+/**
+ * What goes in front of a zone: RFC 5782 §2.1 (IPv4: reversed octets), §2.4 (IPv6: reversed
+ * nibbles), §2.3 (domains: the name).
+ */
+export function targetLabel(target: DnsblTarget): string {
+  if (target.kind === 'domain') return target.name;
+  return isIpv6(target.address) ? reversedNibbles(target.address) : reversedOctets(target.address);
 }
+
+/** Why a list that does not answer for IPv6 addresses is not asked about one. */
+export const notCoveredReason = 'does not cover IPv6';
 
 export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   const { resolver, zones, gate, onLookup, spamhausDqsKey } = options;
@@ -79,28 +106,35 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     domain: zones.filter((zone) => zone.type === 'domain'),
   };
   const askedZone = new Map(zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey)]));
+  const askedIpv6Zone = new Map(
+    zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey, 'ipv6')]),
+  );
 
   async function checkZone(
     zone: DnsblZone,
     label: string,
+    side: ListSide,
     deadline: Deadline,
   ): Promise<ListResult> {
     const base: ListResult = {
-      zone: zone.zone,
-      name: zone.name,
+      zone: sideZone(zone, side),
+      name: sideName(zone, side),
       type: zone.type,
       severity: zone.severity,
       status: 'clean',
       ...(zone.delistUrl ? { delist_url: zone.delistUrl } : {}),
     };
-    const standing = gate ? gate(zone) : believed;
+    if (side === 'ipv6' && zone.ipv6 === undefined) {
+      return { ...base, status: 'disabled', not_covered: true, error: notCoveredReason };
+    }
+    const standing = gate ? gate(zone, side) : believed;
     if (standing.state === 'disabled')
       return { ...base, status: 'disabled', error: standing.reason };
     if (standing.state === 'on_hold') {
       return { ...base, status: 'timeout', on_hold: true, error: standing.reason };
     }
 
-    const name = `${label}.${askedZone.get(zone)}`;
+    const name = `${label}.${(side === 'ipv6' ? askedIpv6Zone : askedZone).get(zone)}`;
     const lookup = resolver.query(name, 'A', deadline.queryOptions);
     // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
     // answer in time for the check), else with its outcome, even one that comes after the check.
@@ -108,7 +142,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     const tell = (status: DnsStatus) => {
       if (told || !onLookup) return;
       told = true;
-      onLookup(zone, status);
+      onLookup(zone, status, side);
     };
     if (onLookup)
       lookup.then(
@@ -161,23 +195,35 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   return {
     async check(target, deadline) {
       const label = targetLabel(target);
+      const side: ListSide = target.kind === 'ip' && isIpv6(target.address) ? 'ipv6' : 'primary';
       const lists = await Promise.all(
-        zonesByType[target.kind].map((zone) => checkZone(zone, label, deadline)),
+        zonesByType[target.kind].map((zone) => checkZone(zone, label, side, deadline)),
       );
       return { lists, ...countsOf(lists) };
     },
   };
 }
 
-/** How many lists listed, answered, did not answer, are on hold or disabled. */
+/**
+ * How many lists listed, answered, did not answer, are on hold or disabled, and how many do not
+ * cover the target at all (left out of `total`).
+ */
 export function countsOf(lists: readonly ListResult[]): Omit<DnsblReport, 'lists'> {
-  const counts = { listed: 0, answered: 0, not_answered: 0, on_hold: 0, disabled: 0 };
+  const counts = {
+    listed: 0,
+    answered: 0,
+    not_answered: 0,
+    on_hold: 0,
+    disabled: 0,
+    not_covered: 0,
+  };
   for (const list of lists) {
     if (list.status === 'listed') counts.listed++;
     if (list.status === 'listed' || list.status === 'clean') counts.answered++;
+    else if (list.not_covered) counts.not_covered++;
     else if (list.status === 'disabled') counts.disabled++;
     else if (list.on_hold) counts.on_hold++;
     else counts.not_answered++;
   }
-  return { ...counts, total: lists.length };
+  return { ...counts, total: lists.length - counts.not_covered };
 }

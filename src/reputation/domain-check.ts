@@ -5,6 +5,7 @@ import { coverageOf, describeCoverage } from './coverage.js';
 import { createDeadline } from './deadline.js';
 import type { DnsblEngine, ListResult } from './dnsbl.js';
 import { noPublicAddress } from './host-address.js';
+import { isIpv6 } from './ipv6.js';
 import {
   clip,
   maxListedAddresses,
@@ -18,20 +19,21 @@ import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from './spf.js';
 
 /**
- * The domain tool's check: the domain's sender IPs (SPF + MX), the domain itself on the domain
- * lists, and a DNSBL summary of its single sender addresses, scored like an IP.
+ * The domain tool's check: the domain's sender IPs (SPF + MX, IPv4 and IPv6), the domain itself
+ * on the domain lists, and a DNSBL summary of its single sender addresses, scored like an IP.
  */
 
 /** Sender addresses checked per domain: enough for a typical ESP setup, bounded for the lists' sake. */
 export const maxAddressesChecked = 16;
 
 /**
- * Queries a domain check may send while following the domain's records (SPF, MX, A, DMARC); its
- * DNSBL queries are bounded apart, by the zones and `maxAddressesChecked`. The SPF limits (RFC
- * 7208 §4.6.4: 10 DNS-querying terms, 10 hosts per mx) allow about 120 lookups, the prefetch
- * about as many again, MX, A and DMARC 13: a sound domain never comes near it.
+ * Queries a domain check may send while following the domain's records (SPF, MX, A, AAAA,
+ * DMARC); its DNSBL queries are bounded apart, by the zones and `maxAddressesChecked`. The SPF
+ * limits (RFC 7208 §4.6.4: 10 DNS-querying terms, 10 hosts per mx, each host asked A and AAAA)
+ * allow about 230 lookups, the prefetch about as many again; MX, A, AAAA, DMARC and the MX
+ * hosts' A and AAAA 25: a sound domain never comes near it.
  */
-export const domainQueryBudget = 256;
+export const domainQueryBudget = 512;
 
 /** What a listed sender address costs the domain (poor: it carries a major listing), capped in sum. */
 const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
@@ -79,14 +81,14 @@ export async function checkDomain(
     ) {
       return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
     }
-    if (senders.ipsTotal === 0 && senders.rangesTotal === 0) {
+    if (senders.ipsTotal === 0 && senders.rangesTotal === 0 && senders.ip6RangesTotal === 0) {
       if (ownLookupFailed) {
         return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
       }
       // One answer for a domain that does not exist, has no address, or only internal ones.
       return { ok: false, error: 'invalid_target', reason: noPublicAddress(domain.name) };
     }
-    const checked = senders.ips.slice(0, maxAddressesChecked);
+    const checked = addressesToCheck(senders.ips);
     // Every address at once: taken a few at a time, the later ones would find the shared deadline
     // spent by a list that does not answer. The resolver's in-flight cap bounds the queries.
     const results = await Promise.all(
@@ -126,8 +128,8 @@ export async function checkDomain(
       ranges: senders.ranges,
       ranges_total: senders.rangesTotal,
       exists: true,
-      ip6: senders.ip6,
-      ip6_total: senders.ip6Total,
+      ip6: senders.ip6Ranges,
+      ip6_total: senders.ip6RangesTotal,
       mx: senders.mx,
       mx_total: senders.mxTotal,
       spf: spfSummary(senders.spf),
@@ -146,7 +148,7 @@ export async function checkDomain(
       addresses: {
         checked: results.length,
         listed: results.filter((result) => result.listed > 0).length,
-        not_checked: senders.ips.slice(checked.length),
+        not_checked: senders.ips.filter((ip) => !checked.includes(ip)),
         ranges: { checked: 0, how: rangesNotChecked },
         results,
       },
@@ -157,6 +159,21 @@ export async function checkDomain(
   } finally {
     deadline.clear();
   }
+}
+
+/**
+ * The sender addresses checked on the IP lists: at most `maxAddressesChecked`, the first of each
+ * family in `ips` order, half the room for each when both have more (the other family's unused
+ * room goes to the one that needs it), so a domain with many IPv4 senders still has its IPv6
+ * ones checked, and the other way round.
+ */
+export function addressesToCheck(ips: readonly string[]): string[] {
+  const ipv6 = ips.filter(isIpv6);
+  const ipv4 = ips.filter((ip) => !isIpv6(ip));
+  const half = maxAddressesChecked / 2;
+  const ipv4Room = Math.max(half, maxAddressesChecked - ipv6.length);
+  const fromIpv4 = ipv4.slice(0, ipv4Room);
+  return [...fromIpv4, ...ipv6.slice(0, maxAddressesChecked - fromIpv4.length)];
 }
 
 function notesOf(senders: SenderIps, budgetSpent: boolean): string[] {

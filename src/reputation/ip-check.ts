@@ -10,7 +10,10 @@ import type { IpCheckResult } from './result-schemas.js';
 import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from './targets.js';
 
-/** The IP tool's check: DNSBL fan-out in parallel with PTR then forward A, then the score. */
+/**
+ * The IP tool's check: DNSBL fan-out in parallel with PTR then forward A (AAAA for an IPv6
+ * address), then the score.
+ */
 
 export type { IpCheckResult, IpScore } from './result-schemas.js';
 
@@ -40,8 +43,8 @@ function heardNothing(report: DnsblReport, rdns: ReverseDns): boolean {
 }
 
 /**
- * Queries an IP check may send besides its DNSBL queries: the host name's A records. Reverse DNS
- * keeps to its own bound (one PTR, ten names confirmed).
+ * Queries an IP check may send besides its DNSBL queries: the host name's A and AAAA records.
+ * Reverse DNS keeps to its own bound (one PTR, ten names confirmed).
  */
 const ipQueryBudget = 4;
 
@@ -50,7 +53,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
   try {
     let ip: string;
     let addresses: string[] | undefined;
-    if (target.kind === 'ipv4') {
+    if (target.kind !== 'domain') {
       ip = target.address;
     } else {
       const dns = createCheckDns(deps.resolver, deadline, ipQueryBudget);
@@ -61,7 +64,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
       });
       if (!resolved.ok) return resolved;
       addresses = resolved.addresses;
-      ip = addresses[0]!;
+      ip = resolved.checked;
     }
 
     const [report, rdns] = await Promise.all([
@@ -76,8 +79,8 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
     return {
       ok: true,
       result: {
-        kind: target.kind === 'ipv4' ? 'ipv4' : 'domain',
-        target: target.kind === 'ipv4' ? target.address : target.name,
+        kind: target.kind,
+        target: target.kind === 'domain' ? target.name : target.address,
         ip,
         ptr: rdns.ptr,
         ip_score: {
@@ -87,6 +90,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
           not_answered: report.not_answered,
           on_hold: report.on_hold,
           disabled: report.disabled,
+          not_covered: report.not_covered,
           total: report.total,
           summary: describeCoverage(coverageOf(report.lists)),
           lists: report.lists,

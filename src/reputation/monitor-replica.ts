@@ -1,5 +1,6 @@
 import type { DnsStatus, QueryObserver, RecordType, Resolver } from '../dns/index.js';
 import type { ListGate } from './dnsbl.js';
+import { type ListSide, sideKey } from './list-sides.js';
 import { probeTestEntry } from './self-test.js';
 import type {
   Confirmation,
@@ -31,8 +32,8 @@ export interface MonitorRemote {
 }
 
 export interface MonitorReport {
-  /** Check look-ups, in the order they ended: three timeouts in a row put a list on hold. */
-  lookups: { zone: string; status: DnsStatus }[];
+  /** Check look-ups, in the order they ended: three timeouts in a row put a list side on hold. */
+  lookups: { zone: string; side: ListSide; status: DnsStatus }[];
   /** Queries that reached the wire: per-list answers, timeouts and latency. */
   observations: { name: string; type: RecordType; status: DnsStatus; ms: number }[];
 }
@@ -153,9 +154,9 @@ export function createMonitorReplica(options: MonitorReplicaOptions): MonitorRep
     observe(name, type, status, ms) {
       if (observations.length < maxReportEntries) observations.push({ name, type, status, ms });
     },
-    gate: (zone) => view?.gates[zone.zone] ?? notTested,
-    recordLookup(zone, status) {
-      if (lookups.length < maxReportEntries) lookups.push({ zone: zone.zone, status });
+    gate: (zone, side = 'primary') => view?.gates[sideKey(zone, side)] ?? notTested,
+    recordLookup(zone, status, side = 'primary') {
+      if (lookups.length < maxReportEntries) lookups.push({ zone: zone.zone, side, status });
     },
     readiness,
     get epoch() {

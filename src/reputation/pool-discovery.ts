@@ -4,6 +4,7 @@ import { canonicalNameOf } from './canonical-name.js';
 import { createCheckDns } from './check-dns.js';
 import { createDeadline, type Deadline } from './deadline.js';
 import { compareIpv4, isPublicIpv4 } from './ipv4.js';
+import { compareIpv6, isIpv6, isPublicIpv6, parseIpv6 } from './ipv6.js';
 import {
   type DiscoveryProgress,
   type PoolStopReason,
@@ -17,10 +18,10 @@ import type { PoolDiscovery } from './result-schemas.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
- * Discovery of the addresses a DNS pool hands out. A pool (round robin, often by region) answers
- * each query with a few of its addresses, so the name is asked again and again, bypassing every
- * cache, of the configured resolvers and of the pool zone's own name servers, until new addresses
- * stop turning up.
+ * Discovery of the addresses a DNS pool hands out, IPv4 (A) and IPv6 (AAAA). A pool (round robin,
+ * often by region) answers each query with a few of its addresses, so the name is asked again and
+ * again, bypassing every cache, of the configured resolvers and of the pool zone's own name
+ * servers, until new addresses stop turning up.
  */
 
 export interface PoolDiscoveryOptions extends SaturationRule, NameServerOptions {
@@ -43,8 +44,9 @@ export interface PoolDiscoveryOptions extends SaturationRule, NameServerOptions 
 /**
  * A pool answering 4 of its 40 addresses per query, asked through one resolver, takes about 45
  * rounds to show all 40 and about 40 quiet rounds more to saturate (see `sightingsPerAddress`),
- * 142 queries in the worst of 20,000 simulated runs: 200 leave room for that. 4 seconds is what
- * an operator waits for a tool that samples a pool; local answers need far less.
+ * 142 queries in the worst of 20,000 simulated runs: 200 leave room for that. The budget is per
+ * family (A and AAAA are sampled apart), and a family without records costs one query per source.
+ * 4 seconds is what an operator waits for a tool that samples a pool; local answers need far less.
  */
 export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   saturationRounds: 5,
@@ -60,7 +62,14 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
 
 export type { PoolDiscovery } from './result-schemas.js';
 
-/** A place the pool's A records are asked: the configured resolvers, or one authoritative server. */
+/** IPv4 addresses sorted numerically, then IPv6 ones. */
+function ipv4ThenIpv6(addresses: readonly string[]): string[] {
+  const ipv6 = addresses.filter(isIpv6).sort(compareIpv6);
+  const ipv4 = addresses.filter((address) => !isIpv6(address)).sort(compareIpv4);
+  return [...ipv4, ...ipv6];
+}
+
+/** A place the pool's A and AAAA records are asked: the configured resolvers, or one authoritative server. */
 interface Source {
   /** `ip:port`; none for the configured resolvers. */
   server?: string;
@@ -106,7 +115,11 @@ export async function discoverPool(
   try {
     // Names under special-use suffixes are never asked, the queries are budgeted, and none is
     // sent after the deadline.
-    const dns = createCheckDns(resolver, deadline, settings.maxQueries + lookupQueries);
+    const dns = createCheckDns(
+      resolver,
+      deadline,
+      families.length * settings.maxQueries + lookupQueries,
+    );
     return await discoverWithin(dns, pool, settings, deadline);
   } finally {
     deadline.clear();
@@ -155,7 +168,7 @@ async function discoverWithin(
     deadline,
   );
   const { publicAddresses, progress } = sample;
-  const addresses = [...publicAddresses].slice(0, settings.maxAddresses).sort(compareIpv4);
+  const addresses = ipv4ThenIpv6([...publicAddresses].slice(0, settings.maxAddresses));
   if (sample.stopReason === 'address_limit') {
     notes.push(`Stopped at ${settings.maxAddresses} addresses, as many as one pool check takes.`);
   }
@@ -173,68 +186,145 @@ async function discoverWithin(
   };
 }
 
-/** What the answers to the pool's A queries have shown. */
+/** The record types a pool is sampled for: its IPv4 and its IPv6 addresses. */
+const families = ['A', 'AAAA'] as const;
+type Family = (typeof families)[number];
+
+/** One family's sampling: its own progress and stopping rule, in the same rounds as the other. */
+interface FamilySample {
+  type: Family;
+  progress: DiscoveryProgress;
+  /** Why this family needs no more rounds; the other may still. */
+  done?: PoolStopReason;
+  /** Failures in a row per source, for this family's queries. */
+  failures: Map<Source, number>;
+}
+
+/** What the answers to the pool's A and AAAA queries have shown. */
 interface PoolSample {
   /** Every distinct address, public or not. */
   seen: Set<string>;
-  /** The public ones, in the order found. */
+  /** The public ones, IPv4 as answered and IPv6 in RFC 5952 form, in the order found. */
   publicAddresses: Set<string>;
+  /** Both families together: rounds, queries and responses summed. */
   progress: DiscoveryProgress;
   stopReason: PoolStopReason;
 }
 
-/** Asks every source once per round, in parallel, until the stopping rule says enough. */
+/** Reasons a family stops for on its own; any other stops the whole discovery. */
+const familyReasons = new Set<PoolStopReason>([
+  'saturated',
+  'no_addresses',
+  'sources_failed',
+  'query_budget',
+]);
+
+/**
+ * The discovery's reason once every family has stopped: saturated when each family saturated or
+ * has no addresses (and one has some), no addresses when neither has any, else what stopped the
+ * family that fell short (its sources failed, or its query budget ran out).
+ */
+function combinedReason(samples: readonly FamilySample[]): PoolStopReason {
+  const reasons = samples.map((sample) => sample.done!);
+  if (reasons.every((reason) => reason === 'no_addresses')) return 'no_addresses';
+  const short = reasons.find((reason) => reason !== 'saturated' && reason !== 'no_addresses');
+  return short ?? 'saturated';
+}
+
+function sum(samples: readonly FamilySample[]): DiscoveryProgress {
+  return samples.reduce(
+    (total, { progress }) => ({
+      ...total,
+      rounds: Math.max(total.rounds, progress.rounds),
+      queries: total.queries + progress.queries,
+      responses: total.responses + progress.responses,
+      addressesSeen: total.addressesSeen + progress.addressesSeen,
+    }),
+    noProgress,
+  );
+}
+
+/**
+ * Asks every source once per round for each family still sampling (A and AAAA: each family is
+ * sampled and judged saturated on its own, with its own query budget), in parallel, until every
+ * family is done, enough public addresses are found or the deadline passes.
+ */
 async function samplePool(
   resolver: Resolver,
   sources: Source[],
   settings: PoolDiscoveryOptions,
   deadline: Deadline,
 ): Promise<PoolSample> {
-  const sample: Omit<PoolSample, 'stopReason'> = {
-    seen: new Set(),
-    publicAddresses: new Set(),
+  const seen = new Set<string>();
+  const publicAddresses = new Set<string>();
+  const samples: FamilySample[] = families.map((type) => ({
+    type,
     progress: noProgress,
-  };
+    failures: new Map(sources.map((source) => [source, 0])),
+  }));
+  const result = (stopReason: PoolStopReason): PoolSample => ({
+    seen,
+    publicAddresses,
+    progress: sum(samples),
+    stopReason,
+  });
   for (;;) {
-    const active = sources.filter((source) => source.consecutiveFailures < maxConsecutiveFailures);
-    const stopReason = poolStopReason(sample.progress, settings, {
-      activeSources: active.length,
-      deadlinePassed: deadline.expired,
-      publicAddresses: sample.publicAddresses.size,
-    });
-    if (stopReason) return { ...sample, stopReason };
+    const asked: { sample: FamilySample; source: Source }[] = [];
+    for (const sample of samples.filter((each) => each.done === undefined)) {
+      const active = sources.filter(
+        (source) => sample.failures.get(source)! < maxConsecutiveFailures,
+      );
+      const reason = poolStopReason(sample.progress, settings, {
+        activeSources: active.length,
+        deadlinePassed: deadline.expired,
+        publicAddresses: publicAddresses.size,
+      });
+      if (reason !== undefined && !familyReasons.has(reason)) return result(reason);
+      if (reason !== undefined) sample.done = reason;
+      else asked.push(...active.map((source) => ({ sample, source })));
+    }
+    if (asked.length === 0) return result(combinedReason(samples));
 
     const answers = await Promise.all(
-      active.map(async (source) => ({
+      asked.map(async ({ sample, source }) => ({
+        sample,
         source,
-        outcome: await resolver.query(source.name, 'A', {
+        outcome: await resolver.query(source.name, sample.type, {
           bypassCache: true,
           servers: source.server === undefined ? undefined : [source.server],
         }),
       })),
     );
-    const round: RoundTally = {
-      queries: active.length,
-      responses: 0,
-      newAddresses: 0,
-      sightings: 0,
-    };
-    for (const { source, outcome } of answers) {
+    const rounds = new Map<FamilySample, RoundTally>(
+      samples
+        .filter((sample) => sample.done === undefined)
+        .map((sample) => [sample, { queries: 0, responses: 0, newAddresses: 0, sightings: 0 }]),
+    );
+    for (const { sample, source, outcome } of answers) {
+      const round = rounds.get(sample)!;
+      round.queries++;
       if (failed(outcome)) {
-        source.consecutiveFailures++;
+        sample.failures.set(source, sample.failures.get(source)! + 1);
         continue;
       }
-      source.consecutiveFailures = 0;
+      sample.failures.set(source, 0);
       source.responded = true;
       round.responses++;
-      for (const address of recordsOf(outcome)) {
+      for (const answered of recordsOf(outcome)) {
         round.sightings++;
-        if (sample.seen.has(address)) continue;
-        sample.seen.add(address);
+        const address = sample.type === 'AAAA' ? canonicalAnswer(answered) : answered;
+        if (seen.has(address)) continue;
+        seen.add(address);
         round.newAddresses++;
-        if (isPublicIpv4(address)) sample.publicAddresses.add(address);
+        const isPublic = sample.type === 'AAAA' ? isPublicIpv6(address) : isPublicIpv4(address);
+        if (isPublic) publicAddresses.add(address);
       }
     }
-    sample.progress = afterRound(sample.progress, round);
+    for (const [sample, round] of rounds) sample.progress = afterRound(sample.progress, round);
   }
+}
+
+/** An AAAA answer in RFC 5952 form, so one address is counted once however it is written. */
+function canonicalAnswer(address: string): string {
+  return parseIpv6(address)?.toRFC5952String() ?? address;
 }

@@ -10,7 +10,7 @@ export type { PoolStopReason } from './result-schemas.js';
 
 export interface DiscoveryProgress {
   rounds: number;
-  /** A queries sent to the pool name, all sources together. */
+  /** Queries sent to the pool name (of one record type), all sources together. */
   queries: number;
   /** Queries answered with an answer, NXDOMAIN or NODATA; failures are no evidence either way. */
   responses: number;

@@ -1,13 +1,15 @@
 import type { Resolver } from '../dns/index.js';
 import type { Deadline } from './deadline.js';
 import { reversedOctets } from './ipv4.js';
+import { canonicalIpv6, isIpv6, parseIpv6, reversedNibbles } from './ipv6.js';
 import { maxListedNames } from './result-limits.js';
 import type { ReverseDns } from './result-schemas.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
  * Reverse DNS of a sending address and forward-confirmed reverse DNS (FCrDNS, RFC 8601 §3's
- * "iprev"): the PTR names of the address, and whether any of them resolves back to it.
+ * "iprev"): the PTR names of the address, and whether any of them resolves back to it (through A
+ * for an IPv4 address, AAAA for an IPv6 one).
  */
 
 export type { Fcrdns, ReverseDns } from './result-schemas.js';
@@ -15,16 +17,33 @@ export type { Fcrdns, ReverseDns } from './result-schemas.js';
 /** Many PTR records on one address are a misconfiguration; confirming the first few is enough. */
 const maxNamesConfirmed = 10;
 
+/**
+ * Where an address's PTR records live: RFC 1035 §3.5, `d.c.b.a.in-addr.arpa` for `a.b.c.d`;
+ * RFC 3596 §2.5, the 32 reversed nibbles under `ip6.arpa` for an IPv6 address.
+ */
+export function reverseName(address: string): string {
+  return isIpv6(address)
+    ? `${reversedNibbles(address)}.ip6.arpa`
+    : `${reversedOctets(address)}.in-addr.arpa`;
+}
+
+/** Whether a forward answer holds the address; an AAAA record may be written in any RFC 4291 form. */
+function includesAddress(records: readonly string[], address: string): boolean {
+  if (!isIpv6(address)) return records.includes(address);
+  const wanted = canonicalIpv6(address);
+  return records.some((record) => parseIpv6(record)?.toRFC5952String() === wanted);
+}
+
 export async function reverseDns(
   resolver: Resolver,
   address: string,
   deadline: Deadline,
 ): Promise<ReverseDns> {
-  // RFC 1035 §3.5: the PTR of a.b.c.d lives at d.c.b.a.in-addr.arpa.
   const ptr = await deadline.race(
-    resolver.query(`${reversedOctets(address)}.in-addr.arpa`, 'PTR', deadline.queryOptions),
+    resolver.query(reverseName(address), 'PTR', deadline.queryOptions),
     null,
   );
+  const forwardType = isIpv6(address) ? 'AAAA' : 'A';
   if (ptr === null || ptr.status === 'timeout') return failed('no PTR answer in time');
   if (ptr.status === 'servfail' || ptr.status === 'refused')
     return failed(`PTR lookup ${ptr.status}`);
@@ -42,11 +61,16 @@ export async function reverseDns(
       .filter((name) => !isSpecialUseName(name))
       .map(async (name) => ({
         name,
-        outcome: await deadline.race(resolver.query(name, 'A', deadline.queryOptions), null),
+        outcome: await deadline.race(
+          resolver.query(name, forwardType, deadline.queryOptions),
+          null,
+        ),
       })),
   );
   const confirmed = forward
-    .filter(({ outcome }) => outcome?.status === 'answer' && outcome.records.includes(address))
+    .filter(
+      ({ outcome }) => outcome?.status === 'answer' && includesAddress(outcome.records, address),
+    )
     .map(({ name }) => name);
   const first = names[0] ?? '';
   if (confirmed.length > 0) return { ptr: first, ...listed, fcrdns: 'pass', confirmed };

@@ -72,8 +72,13 @@ export type ListStatus = z.infer<typeof listStatusSchema>;
 
 export const listResultSchema = z
   .object({
-    zone: z.string(),
-    name: z.string(),
+    zone: z.string().meta({
+      description:
+        'The zone asked: for an IPv6 address, the list’s IPv6 zone when it has one of its own (nibble format, RFC 5782 §2.4).',
+    }),
+    name: z.string().meta({
+      description: 'The list’s name; for an IPv6 address, its IPv6 side’s when that has its own.',
+    }),
     type: z.enum(['ip', 'domain']),
     severity: severitySchema,
     status: listStatusSchema,
@@ -94,6 +99,10 @@ export const listResultSchema = z
     on_hold: z.literal(true).optional().meta({
       description:
         'The list is on hold (it stopped answering): reported as a timeout without being asked.',
+    }),
+    not_covered: z.literal(true).optional().meta({
+      description:
+        'The list does not answer for IPv6 addresses (its operator documents no IPv6 support): reported as disabled with the error "does not cover IPv6", never asked, and counted in not_covered, not in total.',
     }),
     delist_url: z.string().optional(),
   })
@@ -116,9 +125,9 @@ export const reverseDnsSchema = z
       description: 'How many PTR names the address has, when more than names lists.',
     }),
     fcrdns: fcrdnsSchema,
-    confirmed: z
-      .array(z.string())
-      .meta({ description: 'PTR names whose A records include the address.' }),
+    confirmed: z.array(z.string()).meta({
+      description: 'PTR names whose A (IPv4) or AAAA (IPv6) records include the address.',
+    }),
     error: z.string().optional(),
   })
   .meta({ id: 'ReverseDns' });
@@ -153,16 +162,37 @@ const listCounts = {
   }),
 };
 
+/**
+ * The counts of an address's result: for an IPv6 address the lists that do not cover IPv6 are
+ * counted apart (docs/ipv6.md), so `total` is the lists that cover the address and
+ * `lists.length = total + not_covered`.
+ */
+const addressListCounts = {
+  ...listCounts,
+  not_covered: z.number().int().meta({
+    description:
+      'Lists that do not answer for IPv6 addresses (an IPv6 address only; 0 otherwise): in lists with status disabled, not_covered true and error "does not cover IPv6", and not counted in total.',
+  }),
+  total: z.number().int().meta({
+    description:
+      'The lists of that type that cover the address: answered + not_answered + on_hold + disabled.',
+  }),
+  summary: z.string().meta({
+    description:
+      'The counts in words: "listed on 2 of 16 lists that answered; 2 did not answer", for an IPv6 address "not listed on any of 2 lists; 16 do not cover IPv6".',
+  }),
+};
+
 export const ipScoreSchema = scoreSchema
   .extend({
-    ...listCounts,
+    ...addressListCounts,
     lists: z.array(listResultSchema),
     rdns: reverseDnsSchema,
     addresses: z
       .array(z.string())
       .optional()
       .meta({
-        description: `The public addresses of a host name target (the first ${maxAddressesPerHost}); the first one is checked.`,
+        description: `The public addresses of a host name target, IPv4 sorted numerically, then IPv6 (RFC 5952 form) sorted numerically: the first ${maxAddressesPerHost}. ip is the one checked: the first IPv4 address, or with none the first IPv6 address.`,
       }),
     addresses_total: z.number().int().optional().meta({
       description: 'How many public addresses the host name has, when more than addresses lists.',
@@ -173,11 +203,17 @@ export const ipScoreSchema = scoreSchema
 export type IpScore = z.infer<typeof ipScoreSchema>;
 
 export const ipCheckResultSchema = z.object({
-  kind: z.enum(['ipv4', 'domain']).meta({ description: 'What the target was.' }),
-  target: z.string().meta({ description: 'The checked IPv4 address or host name (ASCII form).' }),
-  ip: z
-    .string()
-    .meta({ description: 'The address checked: the target, or its first public address.' }),
+  kind: z.enum(['ipv4', 'ipv6', 'domain']).meta({
+    description: 'What the target was: an IPv4 address, an IPv6 address or a host name.',
+  }),
+  target: z.string().meta({
+    description: 'The checked address (IPv6 in RFC 5952 canonical form) or host name (ASCII form).',
+    example: '2a0b:4e07:b3::66',
+  }),
+  ip: z.string().meta({
+    description:
+      'The address checked (IPv6 in RFC 5952 form): the target, or for a host name its first public IPv4 address, else its first public IPv6 address (ip_score.addresses lists them all).',
+  }),
   ptr: z.string().meta({ description: 'The first PTR name, or "".' }),
   ip_score: ipScoreSchema,
 });
@@ -187,8 +223,8 @@ export type IpCheckResult = z.infer<typeof ipCheckResultSchema>;
 export const addressSummarySchema = scoreSchema
   .pick({ score: true, verdict: true, confidence: true })
   .extend({
-    ip: z.string(),
-    ...listCounts,
+    ip: z.string().meta({ description: 'The address (IPv6 in RFC 5952 form).' }),
+    ...addressListCounts,
     listings: z
       .array(
         z.object({
@@ -202,9 +238,10 @@ export const addressSummarySchema = scoreSchema
         description:
           'The lists that list it, with the meaning of their codes and their most severe listing.',
       }),
-    unanswered: z
-      .array(z.object({ zone: z.string(), status: z.string() }))
-      .meta({ description: 'Lists that could not answer (timeout, error, disabled).' }),
+    unanswered: z.array(z.object({ zone: z.string(), status: z.string() })).meta({
+      description:
+        'Lists that could not answer (timeout, error, disabled); the lists that do not cover IPv6 are counted in not_covered, not listed here.',
+    }),
   })
   .meta({ id: 'AddressSummary' });
 export type AddressSummary = z.infer<typeof addressSummarySchema>;
@@ -214,7 +251,7 @@ export const mailExchangerSchema = z
     exchange: z.string(),
     priority: z.number().int(),
     addresses: z.array(z.string()).meta({
-      description: `Public IPv4 addresses, sorted numerically: the first ${maxAddressesPerHost}.`,
+      description: `Public addresses, A then AAAA: IPv4 sorted numerically, then IPv6 (RFC 5952 form) sorted numerically; the first ${maxAddressesPerHost}.`,
     }),
     addresses_total: z.number().int().optional().meta({
       description: 'How many public addresses the host has, when more than are listed.',
@@ -275,8 +312,14 @@ export const spfExpansionSchema = z
       .nullable()
       .meta({ description: 'The queried domain’s SPF record as published.' }),
     status: z.enum(['found', 'none', 'multiple', 'unavailable']),
-    ip4: z.array(z.string()).meta({ description: 'Authorised IPv4 senders, in walk order.' }),
-    ip6: z.array(z.string()),
+    ip4: z.array(z.string()).meta({
+      description:
+        'Authorised IPv4 senders, a.b.c.d or a.b.c.d/len (host bits cleared), in walk order.',
+    }),
+    ip6: z.array(z.string()).meta({
+      description:
+        'Authorised IPv6 senders, address or address/len (RFC 5952 form, host bits cleared), from ip6 terms and the AAAA records of a and mx terms, in walk order.',
+    }),
     lookups: z
       .number()
       .int()
@@ -341,14 +384,15 @@ export const domainCheckResultSchema = z.object({
     .optional()
     .meta({ description: 'The name as people write it, when it is an IDN.' }),
   ips: z.array(z.string()).meta({
-    description: `Sender IPs: single public IPv4 addresses only (SPF terms of up to 16 addresses written out, MX hosts, the A fallback), sorted numerically; at most ${maxListedAddresses} (see ips_total).`,
+    description: `Sender IPs: single public addresses (SPF ip4/ip6 terms of up to 16 addresses written out, the addresses of a and mx terms, MX hosts' A and AAAA, the A and AAAA fallback), IPv4 sorted numerically first, then IPv6 in RFC 5952 form sorted numerically; at most ${maxListedAddresses} of both together (see ips_total). Each can be sent to POST /ip/v1.`,
+    example: ['192.0.3.10', '192.0.3.20', '2a0b:4e07:b3::25'],
   }),
   ips_total: z.number().int().meta({ description: 'How many single sender addresses were found.' }),
   ips_truncated: z.boolean().meta({
     description: `True when ips lists only the first ${maxListedAddresses} of ips_total.`,
   }),
   ranges: z.array(senderRangeSchema).meta({
-    description: `SPF networks of more than 16 addresses, with their sizes, sorted; at most ${maxListedNetworks} (see ranges_total). Not checked address by address: addresses.ranges says so.`,
+    description: `IPv4 SPF networks of more than 16 addresses, with their sizes, sorted; at most ${maxListedNetworks} (see ranges_total). Not checked address by address: addresses.ranges says so. IPv6 networks are in ip6.`,
   }),
   ranges_total: z.number().int(),
   exists: z.literal(true).meta({
@@ -356,7 +400,8 @@ export const domainCheckResultSchema = z.object({
       'Always true: a domain with no public address is a 400 invalid_target (kept for clients of earlier results).',
   }),
   ip6: z.array(z.string()).meta({
-    description: `Public IPv6 networks of the SPF record: the first ${maxListedNetworks}.`,
+    description: `IPv6 SPF networks of more than 16 addresses (larger than a /124), as address/len in RFC 5952 form, sorted; at most ${maxListedNetworks} (see ip6_total). Apart from ranges because their sizes pass JSON's safe integers. Not checked address by address.`,
+    example: ['2a0b:4e07:b3::/48'],
   }),
   ip6_total: z.number().int(),
   mx: z
@@ -367,14 +412,14 @@ export const domainCheckResultSchema = z.object({
   dmarc: dmarcRecordSchema,
   domain_score: domainScoreSchema,
   addresses: z.object({
-    checked: z
-      .number()
-      .int()
-      .meta({ description: 'Single addresses of ips checked on the IP lists (at most 16).' }),
+    checked: z.number().int().meta({
+      description:
+        'Single addresses of ips checked on the IP lists (at most 16: the first of each family, half the room for each when both have more); an IPv6 address only on the lists that cover IPv6.',
+    }),
     listed: z.number().int(),
     not_checked: z
       .array(z.string())
-      .meta({ description: 'Addresses of ips not checked: past the bound.' }),
+      .meta({ description: 'Every address of ips not checked: past the bound.' }),
     ranges: z
       .object({ checked: z.number().int(), how: z.string() })
       .meta({ description: 'Ranges are not checked address by address; this says so and why.' }),
@@ -411,7 +456,8 @@ export const poolDiscoveryFields = {
   }),
   rounds: z.number().int(),
   queries: z.number().int().meta({
-    description: 'A queries about the pool; finding aliases and name servers is not counted.',
+    description:
+      'A and AAAA queries about the pool; finding aliases and name servers is not counted.',
   }),
   saturated: z.boolean(),
   stopReason: poolStopReasonSchema,
@@ -429,7 +475,8 @@ export const poolDiscoverResultSchema = z.object({
     .literal(true)
     .meta({ description: 'Always true: a pool without a public address is a 400 invalid_target.' }),
   ips: z.array(z.string()).meta({
-    description: 'Public IPv4 addresses seen, sorted numerically: at most POOL_MAX_IPS.',
+    description:
+      'Public addresses seen, IPv4 sorted numerically, then IPv6 (RFC 5952 form) sorted numerically: at most POOL_MAX_IPS of both together.',
   }),
   results: z
     .array(z.string())
@@ -458,7 +505,10 @@ export const poolDiscoverySchema = z.object({
   /** `dns_unavailable` when no query about the pool got a response (the route answers 503). */
   status: z.enum(['ok', 'dns_unavailable']),
   ...poolDiscoveryFields,
-  /** Public IPv4 addresses seen, sorted numerically: at most `maxAddresses`. */
+  /**
+   * Public addresses seen, at most `maxAddresses`: IPv4 sorted numerically, then IPv6 (RFC 5952
+   * form) sorted numerically.
+   */
   addresses: z.array(z.string()),
 });
 export type PoolDiscovery = z.infer<typeof poolDiscoverySchema>;

@@ -1,6 +1,8 @@
 import type { DnsOutcome, Resolver } from '../dns/index.js';
 import { queryZone } from './dnsbl.js';
 import { reversedOctets } from './ipv4.js';
+import { canonicalIpv6, reversedNibbles } from './ipv6.js';
+import { type ListSide, ipv6TestEntries, sidesOf } from './list-sides.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';
 
@@ -11,14 +13,21 @@ import type { DnsblZone } from './zones.js';
  * zone "lists" everything (as bl.spamcop.net did for a day when its domain lapsed in 2021) or the
  * resolver rewrites NXDOMAIN. A resolver that answers NXDOMAIN to everything passes every negative
  * probe and no positive one, which is why a pass needs both.
+ *
+ * A list that answers for IPv6 addresses has its IPv6 side tested apart, with RFC 5782 §5's IPv6
+ * entries (`::FFFF:7F00:2` listed, `::FFFF:7F00:1` not, a random name NXDOMAIN) asked in the
+ * nibble format of §2.4: an IPv6 "not listed" is believed only while that side is proven.
  */
 
-export type SelfTestVerdict =
+/** `side`: which side of the list `zone` the verdict is about (list-sides.ts). */
+export type SelfTestVerdict = { zone: string; side: ListSide } &
   /** `positive`: the zone's own documented test entry answered as documented. */
-  | { zone: string; state: 'passed'; positive: boolean }
-  | { zone: string; state: 'failed'; reason: string }
-  /** No usable answer (timeout, SERVFAIL, REFUSED): `silent` when nothing came back at all. */
-  | { zone: string; state: 'inconclusive'; reason: string; silent: boolean };
+  (
+    | { state: 'passed'; positive: boolean }
+    | { state: 'failed'; reason: string }
+    /** No usable answer (timeout, SERVFAIL, REFUSED): `silent` when nothing came back at all. */
+    | { state: 'inconclusive'; reason: string; silent: boolean }
+  );
 
 /** What the run's probes say about the resolver path as a whole (see resolver-diagnosis.ts). */
 export interface ProbeTally {
@@ -37,7 +46,9 @@ export interface ProbeTally {
 }
 
 export interface SelfTestRun {
+  /** Every list's primary side, in the zone list's order, then the IPv6 sides. */
   verdicts: SelfTestVerdict[];
+  /** The primary sides' probes: IPv6 sides tell nothing more about the resolver. */
   tally: ProbeTally;
 }
 
@@ -54,33 +65,54 @@ interface TestEntry {
 
 type Probed = TestEntry & { outcome: Probe };
 
+/**
+ * Self-tests the sides of `zones`: every side of each (its IPv6 one too, where it has one), or
+ * only `side` when given (a side on hold is probed alone).
+ */
 export async function selfTestZones(
   resolver: Resolver,
   zones: readonly DnsblZone[],
   spamhausDqsKey?: string,
+  side?: ListSide,
 ): Promise<SelfTestRun> {
-  const probed: { zone: DnsblZone; probes: Probed[] }[] = await Promise.all(
-    zones.map(async (zone) => {
+  const tested = (['primary', 'ipv6'] as const)
+    .filter((each) => side === undefined || each === side)
+    .flatMap((each) =>
+      zones.filter((zone) => sidesOf(zone).includes(each)).map((zone) => ({ zone, side: each })),
+    );
+  const probed: { zone: DnsblZone; side: ListSide; probes: Probed[] }[] = await Promise.all(
+    tested.map(async ({ zone, side: tests }) => {
       const probes = await Promise.all(
-        testEntries(zone).map(async (entry) => {
-          const name = `${entry.label}.${queryZone(zone, spamhausDqsKey)}`;
+        testEntries(zone, tests).map(async (entry) => {
+          const name = `${entry.label}.${queryZone(zone, spamhausDqsKey, tests)}`;
           const outcome = await resolver.query(name, 'A', { bypassCache: true });
           return { ...entry, outcome };
         }),
       );
-      return { zone, probes };
+      return { zone, side: tests, probes };
     }),
   );
-  const verdicts = probed.map(({ zone, probes }) => judge(zone, probes, spamhausDqsKey));
-  const tally = tallyOf(probed);
+  const verdicts = probed.map(({ zone, side: tests, probes }) =>
+    judge(zone, tests, probes, spamhausDqsKey),
+  );
+  const tally = tallyOf(probed.filter((each) => each.side === 'primary'));
   tally.provenLists = verdicts.filter(
-    (verdict) => verdict.state === 'passed' && verdict.positive,
+    (verdict) => verdict.side === 'primary' && verdict.state === 'passed' && verdict.positive,
   ).length;
   return { verdicts, tally };
 }
 
-/** The documented positive entry of a zone, or undefined when its operator documents none. */
-export function positiveEntry(zone: DnsblZone): string | undefined {
+/**
+ * The documented positive entry of a zone's side, or undefined when its operator documents none
+ * (or the list has no IPv6 side). IPv6 entries in RFC 5952 form.
+ */
+export function positiveEntry(zone: DnsblZone, side: ListSide = 'primary'): string | undefined {
+  if (side === 'ipv6') {
+    if (zone.ipv6 === undefined) return undefined;
+    const listed = zone.ipv6.selfTest?.listed;
+    if (listed === null) return undefined;
+    return canonicalIpv6(listed ?? ipv6TestEntries.listed);
+  }
   const listed = zone.selfTest?.listed;
   if (listed === null) return undefined;
   return listed ?? (zone.type === 'ip' ? '127.0.0.2' : 'test');
@@ -113,14 +145,19 @@ export async function probeTestEntry(
     : { kind: 'wrong', reason: `${zone.zone}: ${failure}` };
 }
 
-function testEntries(zone: DnsblZone): TestEntry[] {
-  const ip = zone.type === 'ip';
-  const notListed =
-    zone.selfTest?.notListed === undefined
-      ? ip
-        ? '127.0.0.1'
-        : 'invalid'
-      : zone.selfTest.notListed;
+/** The entry a side must not list: RFC 5782 §5's, unless its `selfTest` says otherwise. */
+function negativeEntry(zone: DnsblZone, side: ListSide): string | null {
+  if (side === 'ipv6') {
+    const notListed = zone.ipv6?.selfTest?.notListed;
+    if (notListed === null) return null;
+    return canonicalIpv6(notListed ?? ipv6TestEntries.notListed);
+  }
+  if (zone.selfTest?.notListed !== undefined) return zone.selfTest.notListed;
+  return zone.type === 'ip' ? '127.0.0.1' : 'invalid';
+}
+
+function testEntries(zone: DnsblZone, side: ListSide): TestEntry[] {
+  const notListed = negativeEntry(zone, side);
   const entries: TestEntry[] = [
     // A label no list can hold: an answer means the zone answers everything, or the resolver
     // invents answers for names that do not exist.
@@ -133,24 +170,27 @@ function testEntries(zone: DnsblZone): TestEntry[] {
   ];
   if (notListed !== null) {
     entries.push({
-      label: entryLabel(zone, notListed),
+      label: entryLabel(zone, notListed, side),
       expect: 'not listed',
       what: `test entry ${notListed}`,
     });
   }
-  const positive = positiveTestEntry(zone);
+  const positive = positiveTestEntry(zone, side);
   if (positive) entries.push(positive);
   return entries;
 }
 
-function positiveTestEntry(zone: DnsblZone): TestEntry | undefined {
-  const listed = positiveEntry(zone);
+function positiveTestEntry(zone: DnsblZone, side: ListSide = 'primary'): TestEntry | undefined {
+  const listed = positiveEntry(zone, side);
   if (listed === undefined) return undefined;
+  // The IPv4 side's documented answers are not the IPv6 side's: ZEN documents what 127.0.0.2
+  // answers, nothing of ::FFFF:7F00:2.
+  const answers = side === 'ipv6' ? zone.ipv6?.selfTest?.answers : zone.selfTest?.answers;
   return {
-    label: entryLabel(zone, listed),
+    label: entryLabel(zone, listed, side),
     expect: 'listed',
     what: `test entry ${listed}`,
-    ...(zone.selfTest?.answers ? { answers: zone.selfTest.answers } : {}),
+    ...(answers ? { answers } : {}),
   };
 }
 
@@ -160,7 +200,9 @@ function randomHex(bytes: number): string {
   return Array.from(values, (value) => value.toString(16).padStart(2, '0')).join('');
 }
 
-function entryLabel(zone: DnsblZone, entry: string): string {
+/** RFC 5782 §2.1 reversed octets, §2.4 reversed nibbles, §2.3 a domain list's name as it is. */
+function entryLabel(zone: DnsblZone, entry: string, side: ListSide): string {
+  if (side === 'ipv6') return reversedNibbles(entry);
   return zone.type === 'ip' ? reversedOctets(entry) : entry;
 }
 
@@ -183,16 +225,22 @@ function publicResolverHint(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: 
 }
 
 /** A failure found by any probe wins over a probe that got no answer; all must pass to pass. */
-function judge(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: string): SelfTestVerdict {
+function judge(
+  zone: DnsblZone,
+  side: ListSide,
+  probes: Probed[],
+  spamhausDqsKey?: string,
+): SelfTestVerdict {
   const failures = probes.map((probe) => failureOf(zone, probe)).filter((reason) => !!reason);
   if (failures.length > 0) {
     const hint = publicResolverHint(zone, probes, spamhausDqsKey);
-    return { zone: zone.zone, state: 'failed', reason: `self-test: ${failures[0]}${hint}` };
+    return { zone: zone.zone, side, state: 'failed', reason: `self-test: ${failures[0]}${hint}` };
   }
   const silent = probes.find(({ outcome }) => !answeredAtAll(outcome));
   if (silent) {
     return {
       zone: zone.zone,
+      side,
       state: 'inconclusive',
       reason: `${silent.what}: ${silent.outcome.status}`,
       silent: probes.every(({ outcome }) => outcome.status === 'timeout'),
@@ -200,6 +248,7 @@ function judge(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: string): Self
   }
   return {
     zone: zone.zone,
+    side,
     state: 'passed',
     positive: probes.some((probe) => probe.expect === 'listed'),
   };

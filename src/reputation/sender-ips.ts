@@ -7,19 +7,19 @@ import {
   organizationalDomain,
   readDmarcLookup,
 } from './dmarc.js';
-import { isPublicIpv6Network } from './ipv6.js';
-import { compareIpv4, isPublicIpv4 } from './ipv4.js';
-import { maxAddressesPerHost, maxListedNetworks } from './result-limits.js';
+import { publicIpv4Of, publicIpv6Of } from './host-address.js';
+import { maxAddressesPerHost } from './result-limits.js';
 import type { MailExchanger } from './result-schemas.js';
 import { type SenderAddresses, senderAddresses } from './sender-addresses.js';
 import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from './spf.js';
 import { isSpecialUseName } from './targets.js';
 
 /**
- * Which IPv4 addresses send a domain's mail: those its SPF record authorises, and its MX hosts
- * (mail exchangers commonly send too, and an `mx` term would name them anyway). Alongside: the
- * MX list, the SPF evaluation and the DMARC record, all from one set of parallel lookups. Only
- * public addresses are kept, and names under special-use suffixes are not looked up.
+ * Which addresses send a domain's mail, IPv4 and IPv6: those its SPF record authorises, and its
+ * MX hosts (mail exchangers commonly send too, and an `mx` term would name them anyway), A and
+ * AAAA. Alongside: the MX list, the SPF evaluation and the DMARC record, all from one set of
+ * parallel lookups. Only public addresses are kept, and names under special-use suffixes are not
+ * looked up.
  */
 
 export type { MailExchanger } from './result-schemas.js';
@@ -33,9 +33,6 @@ export interface LookupFailure {
 
 export interface SenderIps extends SenderAddresses {
   domain: string;
-  /** IPv6 networks of the SPF record's ip6 terms, public ones: the first `maxListedNetworks`. */
-  ip6: string[];
-  ip6Total: number;
   /** The MX hosts looked up, lowest preference first: at most `maxMxHosts`. */
   mx: MailExchanger[];
   /** MX records the domain publishes. */
@@ -65,9 +62,9 @@ function isNullMx(exchange: string): boolean {
 
 const timedOut = { status: 'timeout' } as const;
 
-function publicAddressesOf(outcome: DnsOutcome<string>): string[] {
-  if (outcome.status !== 'answer') return [];
-  return [...new Set(outcome.records)].filter(isPublicIpv4).sort(compareIpv4);
+/** A host's public addresses from its A and AAAA answers: IPv4 first, then IPv6. */
+function publicAddressesOf(a: DnsOutcome<string>, aaaa: DnsOutcome<string>): string[] {
+  return [...publicIpv4Of(a), ...publicIpv6Of(aaaa)];
 }
 
 function exchangerOf(exchange: string, priority: number, addresses: string[]): MailExchanger {
@@ -131,19 +128,22 @@ export async function discoverSenderIps(
     if (isNullMx(exchange)) return { exchange: '.', priority, addresses: [] };
     const host = exchange.toLowerCase().replace(/\.$/, '');
     // A host under a special-use suffix is listed as published, never looked up.
-    const addresses = isSpecialUseName(host) ? [] : publicAddressesOf(await ask(host, 'A'));
+    const addresses = isSpecialUseName(host)
+      ? []
+      : publicAddressesOf(...(await Promise.all([ask(host, 'A'), ask(host, 'AAAA')])));
     hostAddresses.push(addresses);
     return exchangerOf(host, priority, addresses);
   };
 
   try {
-    const [spf, mxOutcome, ownOutcome, dmarc] = await Promise.all([
+    const [spf, mxOutcome, ownA, ownAaaa, dmarc] = await Promise.all([
       expandSpf(resolver, name, { deadlineMs, within: deadline }),
       ask(name, 'MX'),
       ask(name, 'A'),
+      ask(name, 'AAAA'),
       discoverDmarc(name, (queried) => ask(queried, 'TXT')),
     ]);
-    const ownAddresses = publicAddressesOf(ownOutcome);
+    const ownAddresses = publicAddressesOf(ownA, ownAaaa);
     // RFC 5321 §5.1: with no MX records, the domain's own address is an implicit MX of priority 0.
     const noMx = mxOutcome.status === 'nodata' || mxOutcome.status === 'nxdomain';
     const implicitMx = noMx && ownAddresses.length > 0;
@@ -158,12 +158,9 @@ export async function discoverSenderIps(
       mx = await Promise.all(exchangers.map(lookUpExchanger));
     }
 
-    const ip6 = spf.ip6.filter(isPublicIpv6Network);
     return {
       domain: name,
-      ...senderAddresses([...spf.ip4, ...hostAddresses.flat()]),
-      ip6: ip6.slice(0, maxListedNetworks),
-      ip6Total: ip6.length,
+      ...senderAddresses([...spf.ip4, ...spf.ip6, ...hostAddresses.flat()]),
       mx,
       mxTotal: mxOutcome.status === 'answer' ? mxOutcome.records.length : 0,
       implicitMx,

@@ -23,8 +23,11 @@ interface Term {
 export type SpfMechanism =
   | (Term & { kind: 'all' })
   | (Term & { kind: 'include' | 'exists'; target: DomainSpec })
-  /** `target` null is the domain of the record itself (§5.3, §5.4); `ip4Prefix` 32 when absent. */
-  | (Term & { kind: 'a' | 'mx'; target: DomainSpec | null; ip4Prefix: number })
+  /**
+   * `target` null is the domain of the record itself (§5.3, §5.4); `ip4Prefix` 32 and `ip6Prefix`
+   * 128 when absent (§5.6 dual-cidr-length).
+   */
+  | (Term & { kind: 'a' | 'mx'; target: DomainSpec | null; ip4Prefix: number; ip6Prefix: number })
   | (Term & { kind: 'ptr'; target: DomainSpec | null })
   /** `network` normalised: host bits cleared, `/32` (`/128`) dropped. */
   | (Term & { kind: 'ip4' | 'ip6'; network: string });
@@ -72,9 +75,14 @@ export function ip4Network(address: string, prefix: number): string {
   return `${numberToIpv4(Math.floor(ipv4ToNumber(address) / size) * size)}/${prefix}`;
 }
 
-function ip6Network(address: string, prefix: number): string {
-  if (prefix === 128) return ipaddr.IPv6.parse(address).toString();
-  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address}/${prefix}`).toString()}/${prefix}`;
+/**
+ * An IPv6 network as `address/len` with the host bits cleared, or the bare address for a /128,
+ * in RFC 5952 canonical form.
+ */
+export function ip6Network(address: string, prefix: number): string {
+  if (prefix === 128) return ipaddr.IPv6.parse(address).toRFC5952String();
+  const network = ipaddr.IPv6.networkAddressFromCIDR(`${address}/${prefix}`) as ipaddr.IPv6;
+  return `${network.toRFC5952String()}/${prefix}`;
 }
 
 /** Thrown inside the parser only; `parseSpfRecord` turns it into its result. */
@@ -145,13 +153,12 @@ function parseMechanism(term: Term, name: string, rest: string): SpfMechanism {
       const parts = domainAndDualCidr.exec(rest);
       if (!parts) break;
       const [, target, ip4Length, ip6Length] = parts;
-      // The IPv6 length is checked for syntax only: a and mx are resolved to IPv4 addresses.
-      cidrLength(ip6Length, 128);
       return {
         ...term,
         kind: name,
         target: target === undefined ? null : domainSpec(target),
         ip4Prefix: cidrLength(ip4Length, 32),
+        ip6Prefix: cidrLength(ip6Length, 128),
       };
     }
     case 'ip4': {

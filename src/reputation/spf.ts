@@ -1,11 +1,13 @@
 import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../dns/index.js';
 import { createDeadline, type Deadline } from './deadline.js';
 import { isPublicIpv4 } from './ipv4.js';
+import { isPublicIpv6 } from './ipv6.js';
 import { clip, maxTermChars } from './result-limits.js';
 import type { SpfError, SpfExpansion, SpfTermAt } from './result-schemas.js';
 import {
   type DomainSpec,
   ip4Network,
+  ip6Network,
   type ParsedSpfRecord,
   parseSpfRecord,
   selectSpfRecord,
@@ -146,6 +148,12 @@ function isSpecialName(target: DomainSpec | null | undefined): boolean {
   return target?.macro === false && isSpecialUseName(target.name);
 }
 
+/** The dual-cidr-length of an a or mx term (§5.6). */
+interface Prefixes {
+  ip4Prefix: number;
+  ip6Prefix: number;
+}
+
 class SpfEvaluation {
   readonly #resolver: Resolver;
   readonly #deadline: Deadline;
@@ -171,7 +179,21 @@ class SpfEvaluation {
     this.#deadlineMs = deadlineMs;
   }
 
+  /**
+   * The AAAA lookups of a and mx terms that authorise (§5.3, §5.4: a receiver asks AAAA for an
+   * IPv6 client). They are waited for once the walk is over, within the deadline, and never change
+   * its course: the limits, void lookups and errors are those of the walk for an IPv4 client,
+   * whose A lookups they are.
+   */
+  readonly #ipv6Lookups: Promise<void>[] = [];
+
   async run(domain: string): Promise<SpfExpansion> {
+    const expansion = await this.#walk(domain);
+    await Promise.all(this.#ipv6Lookups);
+    return { ...expansion, ip6: [...this.#ip6] };
+  }
+
+  async #walk(domain: string): Promise<SpfExpansion> {
     try {
       this.#prefetch(domain);
       const loaded = await this.#record(domain);
@@ -304,10 +326,10 @@ class SpfEvaluation {
       case 'include':
         return this.#follow(at, target.name, chain, senders);
       case 'a':
-        await this.#a(at, target.name, mechanism.ip4Prefix, senders);
+        await this.#a(at, target.name, mechanism, senders);
         return 'continue';
       case 'mx':
-        await this.#mx(at, target.name, mechanism.ip4Prefix, senders);
+        await this.#mx(at, target.name, mechanism, senders);
         return 'continue';
     }
   }
@@ -366,18 +388,40 @@ class SpfEvaluation {
   }
 
   /**
-   * §5.3: the target's A records, each widened to the term's IPv4 prefix. Non-public addresses are
-   * dropped, and a name that has only those reads as one with none (a void lookup): whether a name
-   * points into a private network must not show (docs/checks.md).
+   * §5.3: the target's A records, each widened to the term's IPv4 prefix, and its AAAA records,
+   * widened to its IPv6 prefix. Non-public addresses are dropped, and a name that has only those
+   * reads as one with none (a void lookup): whether a name points into a private network must not
+   * show (docs/checks.md).
    */
-  async #a(at: SpfTermAt, name: string, prefix: number, senders: boolean): Promise<void> {
+  async #a(at: SpfTermAt, name: string, prefixes: Prefixes, senders: boolean): Promise<void> {
+    if (senders) this.#ipv6Of(name, prefixes.ip6Prefix);
     const addresses = publicOnly(this.#answer(await this.#lookup(name, 'A'), at, name, 'A'));
     if (addresses === null) return this.#countVoid(at);
-    if (senders) for (const address of addresses) this.#ip4.add(ip4Network(address, prefix));
+    if (senders) {
+      for (const address of addresses) this.#ip4.add(ip4Network(address, prefixes.ip4Prefix));
+    }
   }
 
-  /** §5.4: the A records of the target's MX hosts, each widened to the term's IPv4 prefix. */
-  async #mx(at: SpfTermAt, name: string, prefix: number, senders: boolean): Promise<void> {
+  /** A name's public AAAA records as IPv6 senders, widened to `prefix`, whenever they come. */
+  #ipv6Of(name: string, prefix: number): void {
+    this.#ipv6Lookups.push(
+      this.#lookup(name, 'AAAA').then(
+        (outcome) => {
+          if (outcome.status !== 'answer') return;
+          for (const address of outcome.records.filter(isPublicIpv6)) {
+            this.#ip6.add(ip6Network(address, prefix));
+          }
+        },
+        () => {},
+      ),
+    );
+  }
+
+  /**
+   * §5.4: the A records of the target's MX hosts, each widened to the term's IPv4 prefix, and
+   * their AAAA records, to its IPv6 prefix.
+   */
+  async #mx(at: SpfTermAt, name: string, prefixes: Prefixes, senders: boolean): Promise<void> {
     const exchangers = this.#answer(await this.#lookup(name, 'MX'), at, name, 'MX');
     if (exchangers === null) return this.#countVoid(at);
     // §4.6.4: more than 10 address lookups for one mx term is a permerror; none is made.
@@ -385,12 +429,14 @@ class SpfEvaluation {
       throw stop('permerror', at, `${name} has ${exchangers.length} MX hosts, over the 10 allowed`);
     }
     const hosts = mailHosts(exchangers);
+    if (senders) for (const host of hosts) this.#ipv6Of(host, prefixes.ip6Prefix);
     const outcomes = await Promise.all(hosts.map((host) => this.#lookup(host, 'A')));
     outcomes.forEach((outcome, index) => {
       const host = hosts[index] ?? '';
       // §4.6.4 counts void lookups per term: an MX host without an address is not one.
       const addresses = publicOnly(this.#answer(outcome, at, host, 'A')) ?? [];
-      if (senders) for (const address of addresses) this.#ip4.add(ip4Network(address, prefix));
+      if (!senders) return;
+      for (const address of addresses) this.#ip4.add(ip4Network(address, prefixes.ip4Prefix));
     });
   }
 
@@ -469,7 +515,7 @@ class SpfEvaluation {
           this.#prefetchedTerms++;
           const name = query.name ?? domain;
           if (query.kind === 'record') this.#prefetch(name);
-          else if (query.kind === 'a') void this.#lookup(name, 'A');
+          else if (query.kind === 'a') this.#prefetchAddresses(name);
           else this.#prefetchMx(name);
         }
       },
@@ -477,11 +523,17 @@ class SpfEvaluation {
     );
   }
 
+  /** A name's A and AAAA records, asked ahead of the walk. */
+  #prefetchAddresses(name: string): void {
+    void this.#lookup(name, 'A');
+    void this.#lookup(name, 'AAAA');
+  }
+
   #prefetchMx(name: string): void {
     void this.#lookup(name, 'MX').then(
       (outcome) => {
         if (outcome.status !== 'answer' || outcome.records.length > maxMxHosts) return;
-        for (const host of mailHosts(outcome.records)) void this.#lookup(host, 'A');
+        for (const host of mailHosts(outcome.records)) this.#prefetchAddresses(host);
       },
       () => {},
     );

@@ -1,15 +1,18 @@
 import tr46 from 'tr46';
 import { isMixedScript, unicodeScripts } from 'unicode-script';
 import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
+import { canonicalIpv6, isPublicIpv6, parseIpv6 } from './ipv6.js';
 
 /**
- * What a caller may ask about: a public IPv4 address or a public host name. Anything that names
- * the service's own network (private ranges, `localhost`, `.internal` ...) is refused, so the
+ * What a caller may ask about: a public IPv4 or IPv6 address or a public host name. Anything that
+ * names the service's own network (private ranges, `localhost`, `.internal` ...) is refused, so the
  * service never becomes an oracle for internal DNS.
  */
 
 export type Target =
   | { kind: 'ipv4'; address: string }
+  /** `address` in RFC 5952 canonical form, whatever RFC 4291 form was typed. */
+  | { kind: 'ipv6'; address: string }
   /**
    * `name` is the ASCII (A-label) form that is queried; `display` the form shown to people: the
    * Unicode form, or `name` itself when a label mixes scripts (see `displayName`).
@@ -67,13 +70,30 @@ export function parseTarget(input: string): TargetParse {
   // Everything made only of digits and dots that is not a dotted quad is a malformed address
   // (`1.2.3`, `01.2.3.4`, `1.2.3.4.5`), never a host name: a top-level label is never numeric.
   if (/^[0-9.]+$/.test(text)) return { ok: false, reason: `${text} is not a valid IPv4 address` };
+  // A network (`2001:db8::/32`, `192.0.2.0/24`) is not one address to check.
+  if (text.includes('/')) return { ok: false, reason: 'expected an IP address or a host name' };
+  // A colon is in no host name: it is an IPv6 address or nothing.
+  if (text.includes(':')) return parseIpv6Target(text);
   return parseHostName(text);
+}
+
+/**
+ * Any RFC 4291 §2.2 text form, checked by the same rule as IPv4 (docs/ipv6.md): the IPv4-mapped,
+ * NAT64, 6to4 and Teredo forms of an address are refused like a private address, so none of them
+ * is a way around the IPv4 rule.
+ */
+function parseIpv6Target(text: string): TargetParse {
+  const address = parseIpv6(text);
+  if (address === undefined) return { ok: false, reason: `${text} is not a valid IPv6 address` };
+  return isPublicIpv6(text)
+    ? { ok: true, target: { kind: 'ipv6', address: canonicalIpv6(address) } }
+    : { ok: false, reason: `${text} is not a public IPv6 address` };
 }
 
 export function parseHostName(input: string): TargetParse {
   const text = input.trim().replace(/\.$/, '');
   if (text.includes(':') || text.includes('/')) {
-    return { ok: false, reason: 'expected an IPv4 address or a host name' };
+    return { ok: false, reason: 'expected a host name, not an address or a network' };
   }
   // UTS #46 processing (IDNA2008 with Unicode mapping) as browsers do; the LDH rule of RFC 1123
   // is checked on the ASCII result below rather than by tr46's STD3 flag.

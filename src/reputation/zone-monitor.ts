@@ -9,6 +9,7 @@ import {
   stateOf,
   standingOf,
 } from './list-health.js';
+import { type ListSide, sideKey, sideName, sideZone, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
 import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
 import { type SelfTestRun, positiveEntry, probeTestEntry, selfTestZones } from './self-test.js';
@@ -28,11 +29,8 @@ export interface ServiceReadiness {
   reason?: string;
 }
 
-/** One list as `GET /lists` shows it. */
-export interface ListHealth {
-  zone: string;
-  name: string;
-  type: 'ip' | 'domain';
+/** One side of a list: its state, why, and its last self-test. */
+export interface SideHealth {
   state: ListState;
   reason: string;
   test_entry: string | null;
@@ -41,6 +39,28 @@ export interface ListHealth {
   answers_last_hour: number;
   timeouts_last_hour: number;
   latency_ms: { p50: number | null; p95: number | null };
+}
+
+/**
+ * The IPv6 side of a list that answers for IPv6 addresses: the zone it is asked under, where its
+ * operator documents IPv6 support, and its own state (list-sides.ts). The traffic figures are
+ * those of its zone: both families together when that is the list's own zone.
+ */
+export interface Ipv6SideHealth extends SideHealth {
+  zone: string;
+  name: string;
+  source: string;
+}
+
+/**
+ * One list as `GET /lists` shows it. Its own fields are its primary side (IPv4 for an ip list);
+ * `ipv6` is its IPv6 side, or null when the list does not cover IPv6.
+ */
+export interface ListHealth extends SideHealth {
+  zone: string;
+  name: string;
+  type: 'ip' | 'domain';
+  ipv6: Ipv6SideHealth | null;
 }
 
 export type Confirmation = 'honest' | 'lying' | 'unknown';
@@ -56,9 +76,10 @@ export interface ResolverConfirmation {
  * monitor-replica.ts and docs/edge.md).
  */
 export interface ListVerdicts {
-  gate(zone: DnsblZone): ListGate;
-  /** The outcome of a check's look-up on a list (not of probes): feeds the hold rule. */
-  recordLookup(zone: DnsblZone, status: DnsStatus): void;
+  /** Whether a list side may be asked now; its IPv6 side is proven on its own. */
+  gate(zone: DnsblZone, side?: ListSide): ListGate;
+  /** The outcome of a check's look-up on a list side (not of probes): feeds the hold rule. */
+  recordLookup(zone: DnsblZone, status: DnsStatus, side?: ListSide): void;
   readiness(): ServiceReadiness;
   /** See ZoneMonitor.epoch. */
   readonly epoch: number;
@@ -70,7 +91,7 @@ export interface ListVerdicts {
 export interface MonitorView {
   readiness: ServiceReadiness;
   epoch: number;
-  /** Every list's gate, by zone. */
+  /** Every list side's gate, by side key (list-sides.ts `sideKey`). */
   gates: Record<string, ListGate>;
   lists: ListHealth[];
   /** The zones whose documented test entry may confirm a check now (proven, answering lately). */
@@ -78,9 +99,6 @@ export interface MonitorView {
 }
 
 export interface ZoneMonitor extends ListVerdicts {
-  gate(zone: DnsblZone): ListGate;
-  /** The outcome of a check's look-up on a list (not of probes): feeds the hold rule. */
-  recordLookup(zone: DnsblZone, status: DnsStatus): void;
   readiness(): ServiceReadiness;
   /**
    * Grows whenever results made before may no longer be the best answer: a list or the resolver
@@ -153,8 +171,12 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   const holdProbeMs = options.holdProbeMs ?? defaults.holdProbeMs;
   const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
   const resolverName = options.resolverName ?? 'the configured resolver';
+  /** Every side of every list, with the key its record is kept under. */
+  const sides = zones.flatMap((zone) =>
+    sidesOf(zone).map((side) => ({ zone, side, key: sideKey(zone, side) })),
+  );
   const records = new Map<string, ListRecord>(
-    zones.map((zone) => [zone.zone, { positive: false, timeoutsInARow: 0 }]),
+    sides.map(({ key }) => [key, { positive: false, timeoutsInARow: 0 }]),
   );
   let resolverProvenAt: number | undefined;
   let diagnosis: ResolverDiagnosis = { kind: 'unproven' };
@@ -170,8 +192,9 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   let holdProbeAt = 0;
   let lastReadiness: ServiceReadiness | undefined;
 
-  const recordOf = (zone: DnsblZone | string) =>
-    records.get(typeof zone === 'string' ? zone : zone.zone)!;
+  /** A side's record, by its key (`sideKey`) or by its list and side. */
+  const recordOf = (zone: DnsblZone | string, side: ListSide = 'primary') =>
+    records.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
 
   function proofWindow(at = now()) {
     return {
@@ -181,13 +204,13 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     };
   }
 
-  function standing(zone: DnsblZone | string): ListStanding {
-    return standingOf(recordOf(zone), proofWindow());
+  function standing(zone: DnsblZone | string, side: ListSide = 'primary'): ListStanding {
+    return standingOf(recordOf(zone, side), proofWindow());
   }
 
   /**
-   * Every list's state, worked out at most once a second and again whenever a record changes:
-   * each check asks it of every list, and readiness of one list at least.
+   * Every side's state, by side key, worked out at most once a second and again whenever a record
+   * changes: each check asks it of every list, and readiness of one list at least.
    */
   let states: Map<string, ListState> | undefined;
   let statesUntil = 0;
@@ -195,22 +218,22 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     states = undefined;
   };
 
-  function state(zone: DnsblZone | string): ListState {
+  function state(zone: DnsblZone | string, side: ListSide = 'primary'): ListState {
     const at = now();
     if (!states || at >= statesUntil) {
       const window = proofWindow(at);
-      states = new Map(zones.map((each) => [each.zone, stateOf(recordOf(each), window)]));
+      states = new Map(sides.map(({ key }) => [key, stateOf(recordOf(key), window)]));
       statesUntil = at + 1000;
     }
-    return states.get(typeof zone === 'string' ? zone : zone.zone)!;
+    return states.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
   }
 
   function readiness(): ServiceReadiness {
     if (suspicion !== undefined) return { configured: false, reason: suspicion };
-    if (zones.some((zone) => state(zone) === 'active')) return { configured: true };
+    if (sides.some(({ key }) => state(key) === 'active')) return { configured: true };
     const explained = explain(diagnosis, resolverName);
     if (explained !== undefined) return { configured: false, reason: explained };
-    const held = zones.every((zone) => state(zone) === 'on_hold');
+    const held = sides.every(({ key }) => state(key) === 'on_hold');
     return {
       configured: false,
       reason: held
@@ -248,11 +271,15 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   function apply(run: SelfTestRun, at: number): void {
     let lied = false;
     let cameBack = false;
-    const before = new Map(run.verdicts.map((verdict) => [verdict.zone, state(verdict.zone)]));
+    const keyOf = (verdict: SelfTestRun['verdicts'][number]) => sideKey(verdict.zone, verdict.side);
+    const before = new Map(run.verdicts.map((verdict) => [keyOf(verdict), state(keyOf(verdict))]));
     for (const verdict of run.verdicts) {
-      const wasActive = before.get(verdict.zone) === 'active';
-      applyVerdict(recordOf(verdict.zone), verdict, at);
-      if (verdict.state === 'passed' && verdict.positive) resolverProvenAt = at;
+      const wasActive = before.get(keyOf(verdict)) === 'active';
+      applyVerdict(recordOf(keyOf(verdict)), verdict, at);
+      // The resolver is proven by a primary side: the lists without a test entry lean on it.
+      if (verdict.state === 'passed' && verdict.positive && verdict.side === 'primary') {
+        resolverProvenAt = at;
+      }
       if (verdict.state === 'failed' && wasActive) lied = true;
       if (verdict.state === 'passed' && !wasActive && lastReadiness !== undefined) cameBack = true;
     }
@@ -289,8 +316,8 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   /** An interval, or at most 30 s while nothing is proven or a list awaits its first proof. */
   function runDelay(): number {
-    const waiting = zones.some((zone) => {
-      const record = recordOf(zone);
+    const waiting = sides.some(({ key }) => {
+      const record = recordOf(key);
       return record.failure === undefined && record.provenAt === undefined;
     });
     return readiness().configured && !waiting
@@ -305,24 +332,27 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     return inFlight;
   }
 
-  /** One list on hold asked again (its whole self-test): it comes back as soon as it answers. */
-  async function probeHeld(zone: DnsblZone): Promise<void> {
-    probing.add(zone.zone);
+  /** One list side on hold asked again (its whole self-test): it comes back as soon as it answers. */
+  async function probeHeld(zone: DnsblZone, side: ListSide, key: string): Promise<void> {
+    probing.add(key);
     try {
-      const probe = await selfTestZones(resolver, [zone], spamhausDqsKey);
+      const probe = await selfTestZones(resolver, [zone], spamhausDqsKey, side);
       apply(probe, now());
       noteReadiness();
     } finally {
-      probing.delete(zone.zone);
+      probing.delete(key);
     }
   }
 
-  function heldLists(): DnsblZone[] {
-    return zones.filter((zone) => !probing.has(zone.zone) && state(zone) === 'on_hold');
+  /** The list sides on hold that no probe is asking yet. */
+  function heldSides(): typeof sides {
+    return sides.filter(({ key }) => !probing.has(key) && state(key) === 'on_hold');
   }
 
   async function probeHeldLists(): Promise<void> {
-    await Promise.all(heldLists().map((zone) => probeHeld(zone).catch(() => undefined)));
+    await Promise.all(
+      heldSides().map(({ zone, side, key }) => probeHeld(zone, side, key).catch(() => undefined)),
+    );
   }
 
   /** The lists whose test entry may confirm a check: proven, documented, answering lately. */
@@ -381,7 +411,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   function wakeAt(): number {
     const runAt = nextRunAt ?? now();
-    return heldLists().length > 0 ? Math.min(runAt, holdProbeAt) : runAt;
+    return heldSides().length > 0 ? Math.min(runAt, holdProbeAt) : runAt;
   }
 
   async function tick(): Promise<void> {
@@ -392,7 +422,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       await run();
       return;
     }
-    if (at >= holdProbeAt && heldLists().length > 0) {
+    if (at >= holdProbeAt && heldSides().length > 0) {
       holdProbeAt = at + holdProbeMs;
       await probeHeldLists();
     }
@@ -428,37 +458,50 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     options.onScheduleChange?.();
   }
 
-  function gate(zone: DnsblZone): ListGate {
-    if (state(zone) === 'active') return active;
-    const { state: current, reason } = standing(zone);
+  function gate(zone: DnsblZone, side: ListSide = 'primary'): ListGate {
+    if (state(zone, side) === 'active') return active;
+    const { state: current, reason } = standing(zone, side);
     return current === 'active' ? active : { state: current, reason };
   }
 
   function lists(): ListHealth[] {
-    return zones.map((zone) => {
-      const record = recordOf(zone);
-      const { state, reason } = standing(zone);
-      const traffic = options.stats?.traffic(zone.zone);
-      return {
-        zone: zone.zone,
-        name: zone.name,
-        type: zone.type,
-        state,
-        reason,
-        test_entry: positiveEntry(zone) ?? null,
-        last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
-        last_self_test_result: record.lastTest?.result ?? null,
-        answers_last_hour: traffic?.answers ?? 0,
-        timeouts_last_hour: traffic?.timeouts ?? 0,
-        latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
-      };
-    });
+    return zones.map((zone) => ({
+      zone: zone.zone,
+      name: zone.name,
+      type: zone.type,
+      ...sideHealth(zone, 'primary'),
+      ipv6: zone.ipv6
+        ? {
+            zone: sideZone(zone, 'ipv6'),
+            name: sideName(zone, 'ipv6'),
+            source: zone.ipv6.source,
+            ...sideHealth(zone, 'ipv6'),
+          }
+        : null,
+    }));
+  }
+
+  /** A side as `GET /lists` shows it, without the list's name. */
+  function sideHealth(zone: DnsblZone, side: ListSide): SideHealth {
+    const record = recordOf(zone, side);
+    const { state, reason } = standing(zone, side);
+    const traffic = options.stats?.traffic(sideZone(zone, side));
+    return {
+      state,
+      reason,
+      test_entry: positiveEntry(zone, side) ?? null,
+      last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
+      last_self_test_result: record.lastTest?.result ?? null,
+      answers_last_hour: traffic?.answers ?? 0,
+      timeouts_last_hour: traffic?.timeouts ?? 0,
+      latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
+    };
   }
 
   return {
     gate,
-    recordLookup(zone, status) {
-      const record = records.get(zone.zone);
+    recordLookup(zone, status, side = 'primary') {
+      const record = records.get(sideKey(zone, side));
       if (!record) return;
       if (recordLookup(record, status === 'timeout', now(), holdAfter)) {
         forgetStates();
@@ -477,7 +520,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     view: () => ({
       readiness: readiness(),
       epoch,
-      gates: Object.fromEntries(zones.map((zone) => [zone.zone, gate(zone)])),
+      gates: Object.fromEntries(sides.map(({ zone, side, key }) => [key, gate(zone, side)])),
       lists: lists(),
       canaries: canaries().map((zone) => zone.zone),
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import bundledZones from '../../assets/dnsbl-zones.json' with { type: 'json' };
+import { isIpv6Text } from './ipv6.js';
 
 /**
  * The DNSBL zone list: which lists are asked, and what each of their answers means. Following
@@ -43,11 +44,38 @@ export type GradeDecoder = (typeof gradeDecoders)[number];
  * checker loads. Without a code table, RFC 5782 §2.1's convention holds: an answer in
  * 127.0.0.2-127.0.0.254 is a listing (see return-codes.ts).
  */
+const zoneName = z
+  .string()
+  .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lowercase DNS zone name');
+
+/** An IPv6 test entry, in any RFC 4291 text form (RFC 5782 §5 writes `::FFFF:7F00:2`). */
+const ipv6Entry = z.string().refine(isIpv6Text, 'an IPv6 address');
+
+/**
+ * The list answers for IPv6 addresses, asked in the nibble format of RFC 5782 §2.4. Set only where
+ * the list's operator documents it: `source` is that page. `zone`: where the list answers for
+ * IPv6 when that is not its own zone (Spam Eating Monkey's SEM-IPV6BL), and `name` what that
+ * zone is called. `selfTest`: the IPv6 test
+ * entries, by default RFC 5782 §5's `::FFFF:7F00:2` (listed) and `::FFFF:7F00:1` (not listed);
+ * `answers` as for IPv4, and without it any code the list documents as a listing passes.
+ */
+const ipv6Schema = z.object({
+  source: z.url(),
+  zone: zoneName.optional(),
+  name: z.string().min(1).optional(),
+  selfTest: z
+    .object({
+      listed: ipv6Entry.nullable().optional(),
+      answers: z.array(ipv4InLoopback).min(1).optional(),
+      notListed: ipv6Entry.nullable().optional(),
+      source: z.url().optional(),
+    })
+    .optional(),
+});
+
 const zoneSchema = z
   .object({
-    zone: z
-      .string()
-      .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lowercase DNS zone name'),
+    zone: zoneName,
     name: z.string().min(1),
     type: z.enum(['ip', 'domain']),
     severity: z.enum(severities),
@@ -84,11 +112,16 @@ const zoneSchema = z
         source: z.url().optional(),
       })
       .optional(),
+    ipv6: ipv6Schema.optional(),
   })
   .refine(
     (zone) => [zone.codes, zone.bitmask, zone.grade].filter((x) => x !== undefined).length <= 1,
     { message: 'a zone has at most one of codes, bitmask or grade' },
   )
+  .refine((zone) => zone.ipv6 === undefined || zone.type === 'ip', {
+    message: 'only an ip list answers for IPv6 addresses',
+    path: ['ipv6'],
+  })
   .transform((zone) => ({ ...zone, weight: zone.weight ?? defaultWeights[zone.severity] }));
 
 /** Weights of zones that give none: what the default list gives most zones of each severity. */

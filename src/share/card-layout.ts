@@ -2,6 +2,7 @@ import { oneLine } from './card-line.js';
 import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
 import { targetBlock } from './card-target.js';
+import { notCoveredTexts } from './count-texts.js';
 import {
   cardHeight,
   cardWidth,
@@ -30,7 +31,8 @@ export interface CardText {
 }
 
 const columnGap = 48;
-const textColumnWidth = contentWidth - ringSize - columnGap;
+/** The width of the target, headline and detail lines, left of the score ring. */
+export const textColumnWidth = contentWidth - ringSize - columnGap;
 
 type Fcrdns = NonNullable<ShareSummary['rdns']>['fcrdns'];
 const fcrdnsColours: Record<Fcrdns, string> = {
@@ -108,6 +110,7 @@ export function coverageLine(
     ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
     ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
     ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...notCoveredTexts(coverage, t),
     ...(coverage.informational > 0 ? [t('card.informational', { n: coverage.informational })] : []),
   ];
   return parts.join(' · ');

@@ -9,18 +9,35 @@ import { type ShareSummary, foundAddresses } from './summary.js';
  * that did not answer never read as clean, informational entries apart (docs/verdicts.md).
  */
 
-/** The lists that did not contribute: `2 did not answer`, `1 on hold`, `1 disabled`. */
+/**
+ * The lists that cannot answer for an IPv6 address, `16 do not cover IPv6` (docs/ipv6.md); none
+ * for an IPv4 address or a coverage stored before IPv6.
+ */
+export function notCoveredTexts(
+  coverage: Pick<ListCoverage, 'not_covered'>,
+  t: Translate,
+): string[] {
+  const count = coverage.not_covered ?? 0;
+  return count > 0 ? [t('count.notCovered', { n: count })] : [];
+}
+
+/**
+ * The lists that did not contribute: `2 did not answer`, `1 on hold`, `1 disabled`, and for an
+ * IPv6 address `16 do not cover IPv6`.
+ */
 export function missingTexts(coverage: ListCoverage, t: Translate): string[] {
   return [
     ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
     ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
     ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...notCoveredTexts(coverage, t),
   ];
 }
 
 /**
  * `listed on 2 of 16 lists that answered; 2 did not answer`, `not listed on any of 18 lists;
- * 1 lists it for information only`, `no list answered; 18 on hold`.
+ * 1 lists it for information only`, `no list answered; 18 on hold`, and for an IPv6 address
+ * `not listed on any of 2 lists; 16 do not cover IPv6`.
  */
 export function coverageText(coverage: ListCoverage, t: Translate): string {
   const { blocking, informational, answered, total } = coverage;

@@ -8,7 +8,7 @@ import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
 import { summariseDomain } from './share-summaries.js';
 
-/** The domain tool: a sending domain's sender IPs (SPF + MX) and its reputation. */
+/** The domain tool: a sending domain's sender IPs (SPF + MX, IPv4 and IPv6) and its reputation. */
 
 /** What the service itself checks: the demo world's sending domain (`npm run demo`). */
 const exampleDomain = 'demo-sender.com';

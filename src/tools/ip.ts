@@ -8,10 +8,14 @@ import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';
 import { summariseIp } from './share-summaries.js';
 
-/** The IP tool: one IPv4 address or host name against the blocklists, with reverse DNS and a score. */
+/**
+ * The IP tool: one IPv4 or IPv6 address or host name against the blocklists, with reverse DNS and
+ * a score.
+ */
 
-/** What the service itself checks: the demo world's listed address (`npm run demo`). */
+/** What the service itself checks: the demo world's listed addresses (`npm run demo`). */
 const exampleTarget = '192.0.3.20';
+const exampleIpv6Target = '2a0b:4e07:b3::66';
 
 const ipStoredResult = ipCheckResultSchema
   .extend({ token: postFields.token })
@@ -24,11 +28,16 @@ const ipCheckResponse = ipCheckResultSchema
 const bodySchema = requiredWithAlias(
   z
     .object({
-      target: z.string().max(1024).optional().openapi({
-        description:
-          'IPv4 address or host name. Give it or its alias q; if both, the first non-empty one wins.',
-        example: exampleTarget,
-      }),
+      target: z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({
+          description:
+            'IPv4 address, IPv6 address (any RFC 4291 text form) or host name. Give it or its alias ' +
+            'q; if both, the first non-empty one wins.',
+          example: exampleTarget,
+        }),
       q: z
         .string()
         .max(1024)
@@ -36,7 +45,10 @@ const bodySchema = requiredWithAlias(
         .openapi({ description: 'Alias of target, used when target is absent or empty' }),
       ...captchaFields,
     })
-    .openapi('IpCheckRequest', { example: { target: exampleTarget } }),
+    .openapi('IpCheckRequest', {
+      example: { target: exampleTarget },
+      examples: [{ target: exampleTarget }, { target: exampleIpv6Target }],
+    }),
   'target',
   'q',
 );
@@ -54,7 +66,7 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
   tool.addCheck({
     path: '/',
     operationId: 'checkIp',
-    summary: 'Check an IPv4 address or host name',
+    summary: 'Check an IPv4 or IPv6 address or a host name',
     body: bodySchema,
     result: ipCheckResponse,
     prepare(body) {
@@ -63,7 +75,8 @@ export function createIpTool(deps: ToolDeps & IpCheckDeps) {
       const parsed = parseTarget(text);
       if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
       const { target } = parsed;
-      const requestKey = target.kind === 'ipv4' ? target.address : target.name;
+      // IPv6 in its canonical form: every spelling of one address is one request.
+      const requestKey = target.kind === 'domain' ? target.name : target.address;
       return {
         requestKey,
         run() {

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.js';
 import type { DnsblEngine } from '../reputation/dnsbl.js';
 import { isDottedQuad } from '../reputation/ipv4.js';
+import { canonicalIpv6, parseIpv6 } from '../reputation/ipv6.js';
 import { noPublicAddress } from '../reputation/host-address.js';
 import { checkPoolAddresses } from '../reputation/pool-check.js';
 import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
@@ -87,7 +88,7 @@ function checkBodyFor(maxIps: number) {
         .min(1, limit)
         .max(maxIps, limit)
         .openapi({
-          description: `1 to ${maxIps} distinct IPv4 addresses, each found by the latest discover of the pool`,
+          description: `1 to ${maxIps} distinct addresses, each found by the latest discover of the pool: IPv4, or IPv6 in any RFC 4291 text form (compared and shown in RFC 5952 canonical form)`,
           example: ['192.0.3.100', '192.0.3.101'],
         }),
       ...captchaFields,
@@ -95,6 +96,16 @@ function checkBodyFor(maxIps: number) {
     .openapi('PoolCheckRequest', {
       example: { pool: examplePool, ips: ['192.0.3.100', '192.0.3.101'] },
     });
+}
+
+/**
+ * An address of a pool check as discovery stores it: a dotted quad as it is, IPv6 in RFC 5952
+ * form (so `2001:DB8:0::1` is the `2001:db8::1` discovery found); undefined when it is neither.
+ */
+function poolAddress(text: string): string | undefined {
+  if (isDottedQuad(text)) return text;
+  const ipv6 = parseIpv6(text);
+  return ipv6 === undefined ? undefined : canonicalIpv6(ipv6);
 }
 
 function poolName(text: string | undefined, field: string): string {
@@ -166,13 +177,14 @@ export function createPoolTool(deps: PoolToolDeps) {
     result: checkResponse,
     async prepare(body) {
       const pool = poolName(body.pool, 'pool');
-      const ips = body.ips.map((ip) => ip.trim());
-      if (ips.length === 0 || ips.length > deps.maxIps) {
+      const given = body.ips.map((ip) => ip.trim());
+      if (given.length === 0 || given.length > deps.maxIps) {
         throw new ApiError('invalid_request', `ips must hold 1 to ${deps.maxIps} addresses`);
       }
-      const malformed = ips.find((ip) => !isDottedQuad(ip));
+      const malformed = given.find((ip) => poolAddress(ip) === undefined);
       if (malformed !== undefined)
-        throw new ApiError('invalid_target', `${malformed} is not a valid IPv4 address`);
+        throw new ApiError('invalid_target', `${malformed} is not a valid IP address`);
+      const ips = given.map((ip) => poolAddress(ip)!);
       const twice = ips.find((ip, index) => ips.indexOf(ip) !== index);
       if (twice !== undefined) throw new ApiError('invalid_request', `${twice} is listed twice`);
       const known = await deps.discoveries.alive(pool);

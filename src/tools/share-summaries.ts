@@ -126,6 +126,7 @@ function poolCoverage(details: readonly AddressSummary[]): ListCoverage | undefi
     not_answered: weakest.not_answered ?? weakest.total - weakest.answered - onHold - disabled,
     on_hold: onHold,
     disabled,
+    not_covered: weakest.not_covered ?? 0,
     total: weakest.total,
   };
 }

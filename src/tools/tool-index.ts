@@ -37,8 +37,11 @@ export type ToolIndex = z.infer<typeof toolIndexSchema>;
 const tools = [
   {
     tool: 'ip',
-    summary: 'An IPv4 address or host name on the blocklists, with reverse DNS and a score',
-    checks: [{ path: '', summary: 'Check an IPv4 address or host name: {"target": "..."}' }],
+    summary:
+      'An IPv4 or IPv6 address or a host name on the blocklists, with reverse DNS and a score',
+    checks: [
+      { path: '', summary: 'Check an IPv4 or IPv6 address or a host name: {"target": "..."}' },
+    ],
   },
   {
     tool: 'domain',

@@ -69,9 +69,9 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
   /** What checks in an isolate saw: look-ups for the hold rule, queries for GET /lists. */
   async report(settings: MonitorSettings, report: MonitorReport): Promise<void> {
     const monitor = await this.monitorFor(settings);
-    for (const { zone, status } of report.lookups) {
+    for (const { zone, side, status } of report.lookups) {
       const known = this.zones.get(zone);
-      if (known) monitor.recordLookup(known, status);
+      if (known) monitor.recordLookup(known, status, side);
     }
     for (const { name, type, status, ms } of report.observations) {
       this.stats?.observe(name, type, status, ms);

@@ -111,3 +111,30 @@ describe('TRUST_PROXY=cloudflare', () => {
     expect(lastLoggedCaller(s)).toBe('127.0.0.1');
   });
 });
+
+describe('IPv6 callers checking IPv6 targets', () => {
+  it('count per /64 and pay for every fresh IPv6 target, whatever its spelling, up to the limit', async () => {
+    service = await startTestService({
+      env: { TRUST_PROXY: 'cloudflare', DAILY_LIMIT: '2' },
+    });
+    const s = service;
+    const from = (address: string) => ({ 'cf-connecting-ip': address });
+    const post = (target: string, caller: string) => s.post('/ip/v1', { target }, from(caller));
+    // Two addresses of one /64 are one caller: the second's check costs the same counter.
+    expect((await post('2a00:1450:4001:80b::1', '2a01:4f8:1:2::1')).status).toBe(200);
+    expect((await post('2a00:1450:4001:80b::2', '2a01:4f8:1:2:ffff::7')).status).toBe(200);
+    // Another spelling of a checked address is the same request: cached, free.
+    const cached = await post('2A00:1450:4001:080B:0:0:0:1', '2a01:4f8:1:2::42');
+    expect(cached.status).toBe(200);
+    expect((await cached.json()) as { from_cache: boolean }).toMatchObject({ from_cache: true });
+    // A fresh address is a fresh check: past the limit, 429 for every address of the /64.
+    const refused = await post('2a00:1450:4001:80b::3', '2a01:4f8:1:2::99');
+    expect(refused.status).toBe(429);
+    expect(await remaining(s, from('2a01:4f8:1:2::1234'))).toBe(0);
+    // The neighbouring /64 is someone else, with its own two checks.
+    expect(await remaining(s, from('2a01:4f8:1:3::1'))).toBe(2);
+    // The IPv4-mapped form a dual-stack socket reports is the IPv4 caller, not a new one.
+    expect((await post('2a00:1450:4001:80b::4', '185.1.1.1')).status).toBe(200);
+    expect(await remaining(s, from('::ffff:185.1.1.1'))).toBe(1);
+  });
+});

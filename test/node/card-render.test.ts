@@ -8,7 +8,16 @@ import type { Child, Element } from '../../src/share/element.js';
 import { createFontLoader } from '../../src/share/fonts.js';
 import type { CardFonts } from '../../src/share/fonts.js';
 import type { ShareSummary } from '../../src/share/summary.js';
-import { cyrillicName, everyListing, longestName, summaryFor, tools } from '../share/fixtures.js';
+import { textColumnWidth } from '../../src/share/card-layout.js';
+import { fitTarget } from '../../src/share/card-target.js';
+import {
+  cyrillicName,
+  everyListing,
+  longestIpv6,
+  longestName,
+  summaryFor,
+  tools,
+} from '../share/fixtures.js';
 
 const renderCard = createCardRenderer(createFontLoader(() => readCardFonts()));
 
@@ -46,6 +55,46 @@ describe('renderCard', () => {
       await expectCard(await renderCard(summaryFor(tool, overrides)));
     });
   }
+
+  it('fits the longest canonical IPv6 address whole, broken only after a colon', () => {
+    const { fontSize, lines } = fitTarget(longestIpv6, textColumnWidth);
+    expect(lines.join('')).toBe(longestIpv6);
+    expect(lines.every((line, index) => index === lines.length - 1 || line.endsWith(':'))).toBe(
+      true,
+    );
+    expect(fontSize).toBeGreaterThanOrEqual(44);
+  });
+
+  it('draws every group of the longest canonical IPv6 address: changing any one changes the card', async () => {
+    const summary = (target: string) =>
+      summaryFor('ip', {
+        target,
+        verdict: 'good',
+        score: 100,
+        listed: 0,
+        checked: 2,
+        listings: [],
+        coverage: {
+          blocking: 0,
+          informational: 0,
+          answered: 2,
+          not_answered: 0,
+          on_hold: 0,
+          disabled: 0,
+          not_covered: 16,
+          total: 2,
+        },
+      });
+    const drawn = await renderCard(summary(longestIpv6));
+    await expectCard(drawn);
+    const groups = longestIpv6.split(':');
+    for (let index = 0; index < groups.length; index++) {
+      // The group's last digit changed: a group cut off or shortened away would draw the same card.
+      const changed = groups.map((group, at) => (at === index ? `${group.slice(0, 3)}f` : group));
+      const other = await renderCard(summary(changed.join(':')));
+      expect(Buffer.from(other).equals(drawn), `group ${index + 1}`).toBe(false);
+    }
+  });
 
   it('draws the card the service warms up with at start', async () => {
     await expectCard(await renderCard(warmUpSummary));
@@ -130,6 +179,34 @@ describe('the card in Russian', () => {
       'Listed for sending spam',
       'низкий',
     ]);
+  });
+
+  it('draws the longest canonical IPv6 address whole, and counts the lists that do not cover IPv6', async () => {
+    const summary = summaryFor('ip', {
+      target: longestIpv6,
+      verdict: 'good',
+      score: 100,
+      listed: 0,
+      checked: 2,
+      listings: [],
+      coverage: {
+        blocking: 0,
+        informational: 0,
+        answered: 2,
+        not_answered: 0,
+        on_hold: 0,
+        disabled: 0,
+        not_covered: 16,
+        total: 2,
+      },
+    });
+    const texts = textsOf(cardLayout(summary, 'Inter', 'ru'));
+    // The same two lines as in English: the target's fit does not depend on the language.
+    const { lines } = fitTarget(longestIpv6, textColumnWidth);
+    const at = texts.indexOf(lines[0]!);
+    expect(texts.slice(at, at + lines.length)).toEqual(lines);
+    expect(texts).toContain('Ответили все 2 списка · 16 не поддерживают IPv6');
+    await expectCard(await renderCard(summary, 'ru'));
   });
 
   it('writes the addresses a domain or pool row names, and the rest it counts, in Russian', () => {

@@ -29,7 +29,23 @@ let service: TestService;
 let browser: TestBrowser;
 
 beforeAll(async () => {
-  const world = demoWorld(await loadZoneList());
+  const world = [
+    ...demoWorld(await loadZoneList()),
+    // A domain that sends from the longest canonical IPv6 address, for the page at phone width.
+    {
+      origin: 'demo-mail.net',
+      records: {
+        'v6.demo-mail.net': {
+          AAAA: ['2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8'],
+          TXT: ['v=spf1 ip6:2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8 ip6:2d8b:d8b9::/32 -all'],
+        },
+        'pool.demo-mail.net': {
+          A: ['192.0.3.120'],
+          AAAA: ['2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8', '2d8b:d8b9::25'],
+        },
+      },
+    },
+  ];
   [service, browser] = await Promise.all([
     startTestService({
       world,
@@ -67,6 +83,8 @@ const languages = {
     submit: 'Check',
     discover: 'Find addresses',
     listed: /^Listed on 3 of \d+ lists( that answered)?[.;]/,
+    ipv6: /^Not listed on any of 2 lists; 16 do not cover IPv6\.$/,
+    notCovered: 'does not cover IPv6: 16',
     found: /^\d+ addresses found, none checked yet\.$/,
     poolListed: /^1 of \d+ addresses listed[.;]/,
     checkAnother: 'Check another',
@@ -77,6 +95,8 @@ const languages = {
     submit: 'Проверить',
     discover: 'Найти адреса',
     listed: /^Внесён в 3 из \d+ (ответивших )?списков[.;]/,
+    ipv6: /^Не внесён ни в один из 2 списков; 16 не поддерживают IPv6\.$/,
+    notCovered: 'не поддерживает IPv6: 16',
     found: /^Найдено \d+ адрес(а|ов), ещё не проверены\.$/,
     poolListed: /^В списках 1 из \d+ адрес(а|ов)[.;]/,
     checkAnother: 'Проверить другой',
@@ -189,6 +209,81 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     await screenshot(page, `check-pool-${lang}`);
     await expectSharePage(page, lang, 'pool', 'pool.demo-sender.com');
     expect(problems).toEqual([]);
+  });
+});
+
+/** The longest canonical IPv6 address (39 characters), of the widest hexadecimal glyphs. */
+const longestIpv6 = '2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8';
+
+/** Nothing of the page reaches past the right edge of the window: no sideways scrolling. */
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(
+    true,
+  );
+}
+
+describe.each(Object.keys(languages) as Language[])('an IPv6 check on a phone in %s', (lang) => {
+  const words = languages[lang];
+
+  it('fits the longest canonical IPv6 address on the check page and the share page', async () => {
+    const { page, problems } = await browser.page();
+    await page.setExtraHTTPHeaders(words.headers);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(service.url('/'));
+    await check(page, 'ip', longestIpv6.toUpperCase());
+    const result = page.locator('#outcome .outcome').first();
+    expect((await result.locator('.sentence').textContent())?.trim()).toMatch(words.ipv6);
+    expect((await result.locator('details.not-covered summary').textContent())?.trim()).toBe(
+      words.notCovered,
+    );
+    await expectNoSidewaysScroll(page);
+    const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+    await page.goto(new URL(href!, page.url()).href);
+    expect(await page.textContent('h1')).toContain(longestIpv6);
+    await page.waitForFunction(
+      "(() => { const card = document.querySelector('img.card'); return card?.complete && card.naturalWidth === 1200; })()",
+    );
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, `share-ipv6-${lang}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a domain that sends from it on the check page and the share page', async () => {
+    const { page, problems } = await browser.page();
+    await page.setExtraHTTPHeaders(words.headers);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(service.url('/'));
+    await check(page, 'domain', 'v6.demo-mail.net');
+    const result = page.locator('#outcome .outcome').first();
+    expect(await result.textContent()).toContain(longestIpv6);
+    await expectNoSidewaysScroll(page);
+    const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+    await page.goto(new URL(href!, page.url()).href);
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a pool that hands it out in the address picker and the pool check', async () => {
+    const { page, problems } = await browser.page();
+    await page.setExtraHTTPHeaders(words.headers);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(service.url('/'));
+    await check(page, 'pool', 'pool.demo-mail.net');
+    const boxes = page.locator('.picker input[type=checkbox]');
+    expect(
+      await boxes.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value'))),
+    ).toEqual(['192.0.3.120', '2d8b:d8b9::25', longestIpv6]);
+    await expectNoSidewaysScroll(page);
+    await page.click('#check-selected');
+    const checked = page.locator('.pool-check .outcome');
+    await checked.waitFor();
+    expect(await checked.locator('tbody tr').count()).toBe(3);
+    expect(await checked.textContent()).toContain(longestIpv6);
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });
 

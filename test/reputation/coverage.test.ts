@@ -46,7 +46,23 @@ describe('coverageOf', () => {
       not_answered: 2,
       on_hold: 1,
       disabled: 1,
+      not_covered: 0,
       total: 7,
+    });
+  });
+
+  it('counts a list that does not cover IPv6 apart, outside the total, never as clean or disabled', () => {
+    const lists = [
+      list('clean'),
+      list('disabled', 'major', { not_covered: true, error: 'does not cover IPv6' }),
+      list('disabled', 'minor', { not_covered: true, error: 'does not cover IPv6' }),
+      list('disabled'),
+    ];
+    expect(coverageOf(lists)).toMatchObject({
+      answered: 1,
+      disabled: 1,
+      not_covered: 2,
+      total: 2,
     });
   });
 });
@@ -71,6 +87,16 @@ describe('describeCoverage', () => {
       'not listed on any of 18 lists; 1 lists it for information only',
     ],
     ['no list answered', { answered: 0, on_hold: 18 }, 'no list answered; 18 on hold'],
+    [
+      'an IPv6 address, most lists not covering IPv6',
+      { answered: 2, total: 2, not_covered: 16 },
+      'not listed on any of 2 lists; 16 do not cover IPv6',
+    ],
+    [
+      'an IPv6 address listed, one list not covering IPv6',
+      { blocking: 1, answered: 2, total: 3, not_answered: 1, not_covered: 1 },
+      'listed on 1 of 2 lists that answered; 1 did not answer; 1 does not cover IPv6',
+    ],
   ])('%s', (_, counts, sentence) => {
     expect(describeCoverage(coverage(counts))).toBe(sentence);
   });
@@ -87,6 +113,7 @@ describe('describeAddressLine', () => {
     not_answered: 0,
     on_hold: 0,
     disabled: 0,
+    not_covered: 0,
     total: 18,
     summary: 'not listed on any of 18 lists',
     listings: [],
@@ -110,6 +137,22 @@ describe('describeAddressLine', () => {
     );
     expect(line).toBe(
       '192.0.3.8: listed on 2 of 16 lists that answered: zen.spamhaus.org (SBL), bl.spamcop.net; 1 more for information only; 1 did not answer; 1 on hold',
+    );
+  });
+
+  it('counts the lists that do not cover an IPv6 address after the listing', () => {
+    const line = describeAddressLine(
+      address({
+        ip: '2a00:1450:4001:80b::200e',
+        listed: 1,
+        answered: 2,
+        total: 2,
+        not_covered: 16,
+        listings: [{ zone: 'zen.spamhaus.org', name: 'ZEN', severity: 'major', detail: 'CSS: x' }],
+      }),
+    );
+    expect(line).toBe(
+      '2a00:1450:4001:80b::200e: listed on 1 of 2 lists: zen.spamhaus.org (CSS); 16 do not cover IPv6',
     );
   });
 

@@ -7,6 +7,7 @@ import {
   type DnsblTarget,
   type ListResult,
 } from '../../src/reputation/dnsbl.js';
+import { reversedNibbles } from '../../src/reputation/ipv6.js';
 import { type DnsblZone, loadZoneList } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
@@ -40,6 +41,8 @@ interface Scenario {
   disabled?: Record<string, string>;
   /** Zones on hold, with the reason. */
   onHold?: Record<string, string>;
+  /** Zones whose IPv6 side is disabled, with the reason. */
+  ipv6Disabled?: Record<string, string>;
   spamhausDqsKey?: string;
   timeoutMs?: number;
 }
@@ -73,7 +76,9 @@ function scenario(options: Scenario) {
   const engine = createDnsblEngine({
     resolver,
     zones,
-    gate: (zone: DnsblZone) => {
+    gate: (zone: DnsblZone, side) => {
+      const ipv6Disabled = side === 'ipv6' ? options.ipv6Disabled?.[zone.zone] : undefined;
+      if (ipv6Disabled !== undefined) return { state: 'disabled' as const, reason: ipv6Disabled };
       const disabled = options.disabled?.[zone.zone];
       if (disabled !== undefined) return { state: 'disabled' as const, reason: disabled };
       const held = options.onHold?.[zone.zone];
@@ -328,6 +333,81 @@ describe('an IP check', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(seen).toContainEqual(['bl.spamcop.net', 'timeout']);
     expect(seen).toContainEqual(['zen.spamhaus.org', 'nxdomain']);
+  });
+
+  it("asks an IPv6 address in nibble format (RFC 5782 §2.4) of each list's IPv6 zone, and no other list", async () => {
+    const address = '2a01:4f8:50::25';
+    const nibbles = reversedNibbles(address);
+    const engine = scenario({
+      listings: { [address]: { 'bl.spameatingmonkey.net': ['127.0.0.2'] } },
+      txt: { [`${nibbles}.bl.ipv6.spameatingmonkey.net`]: 'IPv6 /64 hit our traps' },
+    });
+    const before = dns.queries.length;
+    const report = await engine.check(ip(address));
+    expect(dns.queries.slice(before)).toEqual([
+      { name: `${nibbles}.zen.spamhaus.org`, type: 'A' },
+      { name: `${nibbles}.bl.ipv6.spameatingmonkey.net`, type: 'A' },
+      { name: `${nibbles}.bl.ipv6.spameatingmonkey.net`, type: 'TXT' },
+    ]);
+    expect(list(report, 'bl.ipv6.spameatingmonkey.net')).toMatchObject({
+      name: 'Spam Eating Monkey SEM-IPV6BL',
+      status: 'listed',
+      reason: 'IPv6 /64 hit our traps',
+    });
+    expect(list(report, 'zen.spamhaus.org').status).toBe('clean');
+    expect(list(report, 'bl.spamcop.net')).toEqual({
+      zone: 'bl.spamcop.net',
+      name: 'SpamCop Blocking List',
+      type: 'ip',
+      severity: 'major',
+      status: 'disabled',
+      not_covered: true,
+      error: 'does not cover IPv6',
+    });
+    expect(report).toMatchObject({
+      listed: 1,
+      answered: 2,
+      not_answered: 0,
+      on_hold: 0,
+      disabled: 0,
+      not_covered: ipZones.length - 2,
+      total: 2,
+    });
+  });
+
+  it("gates a list's IPv6 side on its own: disabled there, asked for IPv4", async () => {
+    const engine = scenario({ ipv6Disabled: { 'zen.spamhaus.org': 'self-test: ::ffff:7f00:2' } });
+    const v6 = await engine.check(ip('2a01:4f8:50::26'));
+    expect(list(v6, 'zen.spamhaus.org')).toMatchObject({
+      status: 'disabled',
+      error: 'self-test: ::ffff:7f00:2',
+    });
+    expect(v6).toMatchObject({ answered: 1, disabled: 1, total: 2 });
+    const v4 = await engine.check(ip('192.0.2.26'));
+    expect(list(v4, 'zen.spamhaus.org').status).toBe('clean');
+  });
+
+  it('asks the Spamhaus DQS name for an IPv6 address too, and tells onLookup the side', async () => {
+    const key = 'k3yk3yk3yk3yk3yk3yk3yk3yk3';
+    const seen: [string, string, string][] = [];
+    dns.setZones(dnsblWorld(zones, {}));
+    const engine = createDnsblEngine({
+      resolver: createResolver({ servers: [dns.address], timeoutMs: 300, retries: 0 }),
+      zones: zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
+      spamhausDqsKey: key,
+      onLookup: (zone, status, side) => seen.push([zone.zone, status, side]),
+    });
+    const before = dns.queries.length;
+    const deadline = createDeadline(1000);
+    try {
+      await engine.check(ip('2a01:4f8:50::27'), deadline);
+    } finally {
+      deadline.clear();
+    }
+    expect(dns.queries.slice(before).map((query) => query.name)).toEqual([
+      `${reversedNibbles('2a01:4f8:50::27')}.${key}.zen.dq.spamhaus.net`,
+    ]);
+    expect(seen).toEqual([['zen.spamhaus.org', 'refused', 'ipv6']]);
   });
 
   it('reads graded lists as grades, not as listings', async () => {

@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver, type Resolver } from '../../src/dns/index.js';
 import { createDnsblEngine } from '../../src/reputation/dnsbl.js';
+import { reversedNibbles } from '../../src/reputation/ipv6.js';
 import { checkIp, type IpCheckDeps, type IpCheckOutcome } from '../../src/reputation/ip-check.js';
 import { parseTarget, type Target } from '../../src/reputation/targets.js';
 import { loadZoneList } from '../../src/reputation/zones.js';
@@ -19,6 +20,10 @@ const now = new Date('2025-06-01T12:00:00Z');
 /** Public addresses (nothing is ever sent to them: only DNS questions to the fixture). */
 const listedIp = '8.8.100.7';
 const cleanIp = '8.8.100.8';
+/** IPv6 senders, as RFC 4291 lets them be written and as RFC 5952 writes them. */
+const listedIp6 = '2a01:4f8:c17:1::25';
+const cleanIp6 = '2a01:4f8:c17:1::26';
+const nibbles = (address: string) => reversedNibbles(address);
 
 const hostZones: FixtureZone[] = [
   {
@@ -39,6 +44,29 @@ const hostZones: FixtureZone[] = [
     },
   },
   { origin: 'isp.net', records: { 'dynamic-8.isp.net': { A: ['8.8.200.200'] } } },
+  {
+    // RFC 3596 §2.5: the PTR records of the IPv6 senders, under ip6.arpa.
+    origin: 'ip6.arpa',
+    records: {
+      [`${nibbles(listedIp6)}.ip6.arpa`]: { PTR: ['mail6.sender6.net'] },
+      [`${nibbles(cleanIp6)}.ip6.arpa`]: { PTR: ['liar6.sender6.net'] },
+    },
+  },
+  {
+    origin: 'sender6.net',
+    records: {
+      // Written in a long form: a resolver may answer any form of the address.
+      'mail6.sender6.net': { AAAA: ['2a01:04f8:0c17:0001:0000:0000:0000:0025'] },
+      // An A record with the address's digits is no AAAA record: FCrDNS must fail.
+      'liar6.sender6.net': { AAAA: ['2a01:4f8:c17:1::99'], A: ['8.8.100.8'] },
+      'only6.sender6.net': { AAAA: [cleanIp6, listedIp6] },
+      'dual.sender6.net': { A: [cleanIp], AAAA: [listedIp6] },
+      // What a hostile server may answer: none of it public, none of it checked.
+      'inside6.sender6.net': {
+        AAAA: ['::ffff:10.0.0.1', 'fe80::1', 'fd00::5', '64:ff9b::a00:1', '2002:a00:1::1'],
+      },
+    },
+  },
 ];
 
 let dns: FixtureDnsServer;
@@ -48,6 +76,10 @@ beforeAll(async () => {
     zones: [
       ...dnsblWorld(zones, {
         [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+        [listedIp6]: {
+          'zen.spamhaus.org': ['127.0.0.3'],
+          'bl.spameatingmonkey.net': ['127.0.0.2'],
+        },
       }),
       ...hostZones,
     ],
@@ -143,7 +175,8 @@ describe('checkIp', () => {
   it.each([
     ['resolves only to non-public addresses', 'inside.sender.net'],
     ['does not exist (NXDOMAIN)', 'nowhere.sender.net'],
-    ['has no IPv4 address (NODATA)', 'noaddress.sender.net'],
+    ['has no address (NODATA)', 'noaddress.sender.net'],
+    ['resolves only to non-public IPv6 addresses', 'inside6.sender6.net'],
   ])(
     'refuses a host name that %s as invalid_target, in the same words as the others',
     async (_, name) => {
@@ -151,7 +184,7 @@ describe('checkIp', () => {
       expect(await checkIp(depsOver(freshResolver()), target(name))).toEqual({
         ok: false,
         error: 'invalid_target',
-        reason: `${name} has no public IPv4 address`,
+        reason: `${name} has no public IP address`,
       });
     },
   );
@@ -166,7 +199,10 @@ describe('checkIp', () => {
   it('asks no list about a refused host name', async () => {
     const before = dns.queries.length;
     await checkIp(depsOver(freshResolver()), target('inside.sender.net'));
-    expect(dns.queries.slice(before)).toEqual([{ name: 'inside.sender.net', type: 'A' }]);
+    expect(dns.queries.slice(before)).toEqual([
+      { name: 'inside.sender.net', type: 'A' },
+      { name: 'inside.sender.net', type: 'AAAA' },
+    ]);
   });
 
   it('reports dns_unavailable for a host name when the DNS server is dead', async () => {
@@ -272,5 +308,93 @@ describe('the speed of a check', () => {
     );
     expect(median).toBeGreaterThanOrEqual(2 * latencyMs - 2);
     expect(median).toBeLessThan(oneRoundTripPerList / 3);
+  });
+});
+
+describe('checkIp, IPv6', () => {
+  const ipv6Zones = ipZones.filter((zone) => zone.ipv6 !== undefined);
+
+  it('asks only the lists that cover IPv6, in nibble format under their IPv6 zones (RFC 5782 §2.4)', async () => {
+    const before = dns.queries.length;
+    const result = resultOf(await checkIp(depsOver(freshResolver()), target(listedIp6)));
+    const asked = dns.queries.slice(before).filter((query) => query.type === 'A');
+    expect(asked.map((query) => query.name).sort()).toEqual([
+      `${nibbles(listedIp6)}.bl.ipv6.spameatingmonkey.net`,
+      `${nibbles(listedIp6)}.zen.spamhaus.org`,
+    ]);
+    expect(result).toMatchObject({
+      kind: 'ipv6',
+      target: listedIp6,
+      ip: listedIp6,
+      ptr: 'mail6.sender6.net',
+      ip_score: {
+        listed: 2,
+        answered: 2,
+        total: 2,
+        not_covered: ipZones.length - 2,
+        disabled: 0,
+        confidence: 'high',
+        verdict: 'poor',
+        summary: `listed on 2 of 2 lists; ${ipZones.length - 2} do not cover IPv6`,
+        rdns: { fcrdns: 'pass', confirmed: ['mail6.sender6.net'] },
+      },
+    });
+    const sem = result.ip_score.lists.find((list) => list.name.includes('SEM-IPV6BL'));
+    expect(sem).toMatchObject({ zone: 'bl.ipv6.spameatingmonkey.net', status: 'listed' });
+    expect(result.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')).toMatchObject({
+      status: 'listed',
+      listings: [{ code: '127.0.0.3' }],
+    });
+  });
+
+  it('shows every list without IPv6 support as "does not cover IPv6", never clean', async () => {
+    const result = resultOf(await checkIp(depsOver(freshResolver()), target(cleanIp6)));
+    const uncovered = result.ip_score.lists.filter((list) => list.not_covered);
+    expect(uncovered).toHaveLength(ipZones.length - ipv6Zones.length);
+    for (const list of uncovered) {
+      expect(list).toMatchObject({ status: 'disabled', error: 'does not cover IPv6' });
+    }
+    expect(result.ip_score).toMatchObject({
+      listed: 0,
+      answered: ipv6Zones.length,
+      total: ipv6Zones.length,
+      summary: `not listed on any of 2 lists; ${ipZones.length - 2} do not cover IPv6`,
+    });
+    expect(result.ip_score.lists).toHaveLength(ipZones.length);
+  });
+
+  it('takes any RFC 4291 form and checks the RFC 5952 canonical one', async () => {
+    const result = resultOf(
+      await checkIp(depsOver(freshResolver()), target('2A01:04F8:0C17:0001:0:0:0:25')),
+    );
+    expect(result).toMatchObject({ kind: 'ipv6', target: listedIp6, ip: listedIp6 });
+  });
+
+  it('looks the PTR up under ip6.arpa and confirms it through AAAA, not A', async () => {
+    const before = dns.queries.length;
+    const result = resultOf(await checkIp(depsOver(freshResolver()), target(cleanIp6)));
+    const asked = dns.queries.slice(before).filter((query) => query.type !== 'A');
+    expect(asked).toEqual([
+      { name: `${nibbles(cleanIp6)}.ip6.arpa`, type: 'PTR' },
+      { name: 'liar6.sender6.net', type: 'AAAA' },
+    ]);
+    expect(result.ip_score.rdns).toMatchObject({
+      ptr: 'liar6.sender6.net',
+      fcrdns: 'fail',
+      confirmed: [],
+    });
+  });
+
+  it('checks the first IPv6 address of a host name that has no IPv4 address', async () => {
+    const result = resultOf(await checkIp(depsOver(freshResolver()), target('only6.sender6.net')));
+    expect(result).toMatchObject({ kind: 'domain', target: 'only6.sender6.net', ip: listedIp6 });
+    expect(result.ip_score.addresses).toEqual([listedIp6, cleanIp6]);
+  });
+
+  it('checks the IPv4 address of a host name that has both, and lists both', async () => {
+    const result = resultOf(await checkIp(depsOver(freshResolver()), target('dual.sender6.net')));
+    expect(result).toMatchObject({ kind: 'domain', ip: cleanIp });
+    expect(result.ip_score.addresses).toEqual([cleanIp, listedIp6]);
+    expect(result.ip_score.not_covered).toBe(0);
   });
 });

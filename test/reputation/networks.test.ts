@@ -34,6 +34,16 @@ describe('isPublicIpv6Network', () => {
     ['fe80::/64', false],
     ['fc00::/7', false],
     ['2001:db8::/48', false],
+    ['::ffff:0:0/96', false],
+    ['64:ff9b::/96', false],
+    ['2002::/16', false],
+    ['2001::/32', false],
+    ['3fff::/20', false],
+    ['4000::/3', false],
+    // IETF protocol assignments are not public, but AMT inside them is.
+    ['2001::/23', true],
+    ['2001:3::/32', true],
+    ['2000::/3', true],
   ])('%s: %s', (network, expected) => {
     expect(isPublicIpv6Network(network)).toBe(expected);
   });

@@ -204,8 +204,44 @@ describe('discoverPool', () => {
     const discovery = await discoverPool(resolver, 'smtp.pool.net', { maxAddresses: 256 });
     expect(discovery.addresses.length).toBeGreaterThanOrEqual(38);
     expect(poolAddresses).toEqual(expect.arrayContaining(discovery.addresses));
-    expect(discovery.queries).toBeLessThanOrEqual(defaultPoolDiscoveryOptions.maxQueries);
+    // The A budget, and the one AAAA query that found the pool has no IPv6 addresses.
+    expect(discovery.queries).toBeLessThanOrEqual(defaultPoolDiscoveryOptions.maxQueries + 1);
     expect(discovery).toMatchObject({ status: 'ok' });
+  });
+
+  it('asks AAAA once of a pool without IPv6 addresses, and A until saturated', async () => {
+    const before = recursive.queries.length;
+    const resolver = serve({ 'smtp.pool.net': { A: ['45.0.0.30', '45.0.0.4'] } });
+    const discovery = await discoverPool(resolver, 'smtp.pool.net');
+    const asked = recursive.queries.slice(before).filter((query) => query.name === 'smtp.pool.net');
+    expect(asked.filter((query) => query.type === 'AAAA')).toHaveLength(1);
+    expect(asked.filter((query) => query.type === 'A')).toHaveLength(discovery.rounds);
+    expect(discovery).toMatchObject({ addresses: ['45.0.0.4', '45.0.0.30'], saturated: true });
+  });
+
+  it('samples a dual-stack pool for A and AAAA, each family saturating on its own', async () => {
+    const resolver = serve({
+      'smtp.pool.net': {
+        A: ['45.0.0.30', '45.0.0.4'],
+        AAAA: ['2a01:4f8:40::10', '2A01:04F8:0040::0002', '2a01:4f8:40::1'],
+      },
+    });
+    const discovery = await discoverPool(resolver, 'smtp.pool.net');
+    expect(discovery).toMatchObject({
+      status: 'ok',
+      addresses: ['45.0.0.4', '45.0.0.30', '2a01:4f8:40::1', '2a01:4f8:40::2', '2a01:4f8:40::10'],
+      saturated: true,
+      stopReason: 'saturated',
+    });
+    expect(discovery.queries).toBe(2 * discovery.rounds);
+  });
+
+  it('samples an IPv6-only pool, leaving out its non-public addresses uncounted', async () => {
+    const resolver = serve({
+      'smtp.pool.net': { AAAA: ['2a01:4f8:40::1', 'fd00::1', '::ffff:10.0.0.1', '2002:a00:1::1'] },
+    });
+    const discovery = await discoverPool(resolver, 'smtp.pool.net');
+    expect(discovery).toMatchObject({ addresses: ['2a01:4f8:40::1'], saturated: true });
   });
 
   it('saturates on a small stable pool within saturationRounds + 1 rounds', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver, type Resolver } from '../../src/dns/index.js';
 import { createDeadline } from '../../src/reputation/deadline.js';
-import { type ReverseDns, reverseDns } from '../../src/reputation/rdns.js';
+import { type ReverseDns, reverseDns, reverseName } from '../../src/reputation/rdns.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,
@@ -66,6 +66,23 @@ async function rdnsOf(address: string, deadlineMs = 2000, on = resolver): Promis
     deadline.clear();
   }
 }
+
+describe('reverseName', () => {
+  it.each([
+    ['192.0.2.1', '1.2.0.192.in-addr.arpa'],
+    // RFC 3596 §2.5's own example address.
+    [
+      '4321:0:1:2:3:4:567:89ab',
+      'b.a.9.8.7.6.5.0.4.0.0.0.3.0.0.0.2.0.0.0.1.0.0.0.0.0.0.0.1.2.3.4.ip6.arpa',
+    ],
+    [
+      '2a00:1450:4001:80b::200e',
+      'e.0.0.2.0.0.0.0.0.0.0.0.0.0.0.0.b.0.8.0.1.0.0.4.0.5.4.1.0.0.a.2.ip6.arpa',
+    ],
+  ])('looks the PTR of %s up at %s', (address, name) => {
+    expect(reverseName(address)).toBe(name);
+  });
+});
 
 describe('reverseDns', () => {
   it('passes FCrDNS when the PTR name resolves back to the address', async () => {

@@ -54,15 +54,26 @@ function freshResolver(timeoutMs = 1000): Resolver {
   return createResolver({ servers: [dns.address], timeoutMs, retries: 0 });
 }
 
-function verdictOf(run: SelfTestRun, zone: string) {
-  return run.verdicts.find((verdict) => verdict.zone === zone);
+/** A list's verdict for its primary side (IPv4 for an ip list), or for its IPv6 side. */
+function verdictOf(run: SelfTestRun, zone: string, side: 'primary' | 'ipv6' = 'primary') {
+  return run.verdicts.find((verdict) => verdict.zone === zone && verdict.side === side);
 }
+
+const ipv6Lists = zones.filter((zone) => zone.ipv6 !== undefined);
+/** RFC 5782 §2.4: `::FFFF:7F00:2` and `::FFFF:7F00:1` in the nibble format. */
+const ipv6Listed = '2.0.0.0.0.0.f.7.f.f.f.f.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0';
+const ipv6NotListed = '1.0.0.0.0.0.f.7.f.f.f.f.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0';
 
 describe('the RFC 5782 self-test', () => {
   it('passes every zone of the default list on a healthy world', async () => {
     serve();
     const run = await selfTestZones(freshResolver(), zones);
-    expect(run.verdicts).toHaveLength(zones.length);
+    // Every list, then the IPv6 side of each list that covers IPv6.
+    expect(run.verdicts).toHaveLength(zones.length + ipv6Lists.length);
+    expect(ipv6Lists.map((zone) => zone.zone)).toEqual([
+      'zen.spamhaus.org',
+      'bl.spameatingmonkey.net',
+    ]);
     expect(run.verdicts.filter((verdict) => verdict.state !== 'passed')).toEqual([]);
     expect(diagnose(run.tally)).toEqual({ kind: 'honest' });
   });
@@ -75,12 +86,55 @@ describe('the RFC 5782 self-test', () => {
       zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
     );
     const asked = dns.queries.slice(before).map((query) => query.name);
-    expect(asked).toHaveLength(3);
+    // Three for its IPv4 side, three for its IPv6 side.
+    expect(asked).toHaveLength(6);
     expect(asked).toContain('1.0.0.127.zen.spamhaus.org');
     expect(asked).toContain('2.0.0.127.zen.spamhaus.org');
     expect(
       asked.filter((name) => /^selftest-[0-9a-f]{12}\.zen\.spamhaus\.org$/.test(name)),
-    ).toHaveLength(1);
+    ).toHaveLength(2);
+  });
+
+  it("asks the RFC 5782 §5 IPv6 entries in nibble format on a list's IPv6 side, under its IPv6 zone", async () => {
+    serve();
+    const before = dns.queries.length;
+    const run = await selfTestZones(freshResolver(), ipv6Lists, undefined, 'ipv6');
+    const asked = dns.queries.slice(before);
+    expect(asked.every((query) => query.type === 'A')).toBe(true);
+    const names = asked.map((query) => query.name);
+    expect(names).toHaveLength(6);
+    for (const zone of ['zen.spamhaus.org', 'bl.ipv6.spameatingmonkey.net']) {
+      expect(names).toContain(`${ipv6Listed}.${zone}`);
+      expect(names).toContain(`${ipv6NotListed}.${zone}`);
+    }
+    expect(names.some((name) => name.endsWith('.bl.spameatingmonkey.net'))).toBe(false);
+    expect(run.verdicts).toEqual([
+      { zone: 'zen.spamhaus.org', side: 'ipv6', state: 'passed', positive: true },
+      { zone: 'bl.spameatingmonkey.net', side: 'ipv6', state: 'passed', positive: true },
+    ]);
+  });
+
+  it("disables a list's IPv6 side alone when ::FFFF:7F00:2 is not listed", async () => {
+    serve({ missing: [`${ipv6Listed}.zen.spamhaus.org`] });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'zen.spamhaus.org', 'ipv6')).toEqual({
+      zone: 'zen.spamhaus.org',
+      side: 'ipv6',
+      state: 'failed',
+      reason: 'self-test: test entry ::ffff:7f00:2 is not listed',
+    });
+    expect(verdictOf(run, 'zen.spamhaus.org')).toMatchObject({ state: 'passed' });
+  });
+
+  it("disables a list's IPv6 side that lists ::FFFF:7F00:1", async () => {
+    serve({ listings: { '::ffff:7f00:1': { 'bl.spameatingmonkey.net': ['127.0.0.2'] } } });
+    const run = await selfTestZones(freshResolver(), zones);
+    expect(verdictOf(run, 'bl.spameatingmonkey.net', 'ipv6')).toMatchObject({
+      state: 'failed',
+      reason:
+        'self-test: test entry ::ffff:7f00:1 answered 127.0.0.2 (the zone answers everything)',
+    });
+    expect(verdictOf(run, 'bl.spameatingmonkey.net')).toMatchObject({ state: 'passed' });
   });
 
   it('disables a wildcard zone through the random-label probe', async () => {
@@ -89,6 +143,7 @@ describe('the RFC 5782 self-test', () => {
     const run = await selfTestZones(freshResolver(), zones);
     expect(verdictOf(run, 'hostkarma.junkemailfilter.com')).toEqual({
       zone: 'hostkarma.junkemailfilter.com',
+      side: 'primary',
       state: 'failed',
       reason: expect.stringMatching(
         /random label answered 127\.0\.0\.2 \(the zone answers everything\)/,
@@ -108,6 +163,7 @@ describe('the RFC 5782 self-test', () => {
     const run = await selfTestZones(freshResolver(), zones);
     expect(verdictOf(run, 'psbl.surriel.com')).toEqual({
       zone: 'psbl.surriel.com',
+      side: 'primary',
       state: 'failed',
       reason: expect.stringContaining('test entry 127.0.0.1 answered 127.0.0.2'),
     });
@@ -118,6 +174,7 @@ describe('the RFC 5782 self-test', () => {
     const run = await selfTestZones(freshResolver(), zones);
     expect(verdictOf(run, 'bl.spamcop.net')).toEqual({
       zone: 'bl.spamcop.net',
+      side: 'primary',
       state: 'failed',
       reason: 'self-test: test entry 127.0.0.2 is not listed',
     });
@@ -190,16 +247,18 @@ describe('the RFC 5782 self-test', () => {
     );
     const asked = dns.queries.slice(before).map((query) => query.name);
     expect(asked).toContain(`2.0.0.127.${key}.zen.dq.spamhaus.net`);
+    expect(asked).toContain(`${ipv6Listed}.${key}.zen.dq.spamhaus.net`);
     expect(asked.some((name) => name.endsWith('.zen.spamhaus.org'))).toBe(false);
     // The fixture does not serve the DQS zone (REFUSED): the zone is left as it was.
-    expect(run.verdicts).toEqual([
-      {
+    expect(run.verdicts).toEqual(
+      (['primary', 'ipv6'] as const).map((side) => ({
         zone: 'zen.spamhaus.org',
+        side,
         state: 'inconclusive',
         reason: expect.any(String),
         silent: false,
-      },
-    ]);
+      })),
+    );
     expect(JSON.stringify(run)).not.toContain(key);
   });
 
@@ -221,6 +280,20 @@ const documentedAnswers = zones.flatMap((zone) =>
 );
 
 describe('the documented test entries', () => {
+  it('gives every list that covers IPv6 the RFC 5782 §5 IPv6 test entry and where IPv6 support is documented', () => {
+    for (const zone of ipv6Lists) {
+      expect(positiveEntry(zone, 'ipv6')).toBe('::ffff:7f00:2');
+      expect(zone.ipv6?.source).toMatch(/^https?:\/\//);
+      expect(zone.ipv6?.selfTest?.source).toBe('https://www.rfc-editor.org/rfc/rfc5782#section-5');
+    }
+    expect(
+      positiveEntry(
+        zones.find((zone) => zone.zone === 'bl.spamcop.net')!,
+        'ipv6',
+      ),
+    ).toBe(undefined);
+  });
+
   it('gives every list of the default zone list a test entry and its source, but where its operator documents none', () => {
     const untested = zones.filter((zone) => positiveEntry(zone) === undefined);
     expect(untested.map((zone) => zone.zone).sort()).toEqual([
@@ -238,8 +311,10 @@ describe('the documented test entries', () => {
       const name =
         zone.type === 'ip' ? `${reversedOctets(entry)}.${zone.zone}` : `${entry}.${zone.zone}`;
       dns.setZones([{ origin: zone.zone, records: { [name]: { A: [answer] } } }]);
-      const run = await selfTestZones(freshResolver(), [zone]);
-      expect(run.verdicts).toEqual([{ zone: zoneName, state: 'passed', positive: true }]);
+      const run = await selfTestZones(freshResolver(), [zone], undefined, 'primary');
+      expect(run.verdicts).toEqual([
+        { zone: zoneName, side: 'primary', state: 'passed', positive: true },
+      ]);
     },
   );
 
@@ -271,6 +346,7 @@ describe('the documented test entries', () => {
     const run = await selfTestZones(freshResolver(), zones);
     expect(verdictOf(run, 'bl.spamcop.net')).toEqual({
       zone: 'bl.spamcop.net',
+      side: 'primary',
       state: 'failed',
       reason: 'self-test: test entry 127.0.0.2: undocumented return code 127.0.0.3',
     });
@@ -281,7 +357,7 @@ describe('the documented test entries', () => {
     const senderScore = zones.filter((zone) => zone.zone === 'score.senderscore.com');
     const run = await selfTestZones(freshResolver(), senderScore);
     expect(run.verdicts).toEqual([
-      { zone: 'score.senderscore.com', state: 'passed', positive: false },
+      { zone: 'score.senderscore.com', side: 'primary', state: 'passed', positive: false },
     ]);
   });
 });
@@ -298,6 +374,7 @@ describe('what a run says about the resolver', () => {
     // A list with no test entry of its own cannot fail, but it proves nothing either.
     expect(verdictOf(run, 'rep.mailspike.net')).toEqual({
       zone: 'rep.mailspike.net',
+      side: 'primary',
       state: 'passed',
       positive: false,
     });

@@ -40,6 +40,8 @@ describe('senderAddresses', () => {
         ipsTotal: ips.length,
         ranges,
         rangesTotal: ranges.length,
+        ip6Ranges: [],
+        ip6RangesTotal: 0,
       });
     },
   );
@@ -57,7 +59,71 @@ describe('senderAddresses', () => {
         '224.0.0.0/3',
         '185.9.0.1',
       ]),
-    ).toEqual({ ips: ['185.9.0.1'], ipsTotal: 1, ranges: [], rangesTotal: 0 });
+    ).toEqual({
+      ips: ['185.9.0.1'],
+      ipsTotal: 1,
+      ranges: [],
+      rangesTotal: 0,
+      ip6Ranges: [],
+      ip6RangesTotal: 0,
+    });
+  });
+
+  it('lists IPv6 senders after IPv4 ones, in RFC 5952 form, networks up to a /124 written out', () => {
+    expect(
+      senderAddresses([
+        '2a00:1450:4001:80b::200e',
+        '192.0.3.20',
+        '2a00:1450:4001:80b::200e',
+        '2a01:4f8::10/126',
+        '2001:0db8::1',
+        '2a00:1450::/32',
+        '2a03:2880::/48',
+      ]),
+    ).toEqual({
+      ips: [
+        '192.0.3.20',
+        '2a00:1450:4001:80b::200e',
+        '2a01:4f8::10',
+        '2a01:4f8::11',
+        '2a01:4f8::12',
+        '2a01:4f8::13',
+      ],
+      ipsTotal: 6,
+      ranges: [],
+      rangesTotal: 0,
+      ip6Ranges: ['2a00:1450::/32', '2a03:2880::/48'],
+      ip6RangesTotal: 2,
+    });
+  });
+
+  it('lists no IPv6 address or network that is not public, nor one that smuggles an IPv4 one', () => {
+    expect(
+      senderAddresses([
+        '::1',
+        'fe80::1',
+        'fc00::/7',
+        '::ffff:10.0.0.1',
+        '64:ff9b::a00:1',
+        '2002:a00:1::/48',
+        '2001:db8::/32',
+        '2a00:1450::1',
+      ]),
+    ).toMatchObject({ ips: ['2a00:1450::1'], ipsTotal: 1, ip6Ranges: [] });
+  });
+
+  it('keeps the 1,024 cap for both families together, IPv4 first', () => {
+    const ipv4 = Array.from({ length: 1020 }, (_, i) => `185.20.${Math.floor(i / 256)}.${i % 256}`);
+    const found = senderAddresses([...ipv4, '2a01:4f8::/124']);
+    expect(found.ips).toHaveLength(1024);
+    expect(found.ipsTotal).toBe(1036);
+    expect(found.ips.slice(1019)).toEqual([
+      '185.20.3.251',
+      '2a01:4f8::',
+      '2a01:4f8::1',
+      '2a01:4f8::2',
+      '2a01:4f8::3',
+    ]);
   });
 
   it('keeps a range that is partly public, such as one reaching past a private block', () => {

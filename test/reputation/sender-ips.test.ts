@@ -318,7 +318,82 @@ describe('discoverSenderIps', () => {
         { exchange: 'mx.example.net', addresses: ['192.0.3.10'] },
         { exchange: 'mx.slow.net', addresses: [] },
       ],
-      lookupFailures: [{ name: 'mx.slow.net', type: 'A', status: 'timeout' }],
+      lookupFailures: [
+        { name: 'mx.slow.net', type: 'A', status: 'timeout' },
+        { name: 'mx.slow.net', type: 'AAAA', status: 'timeout' },
+      ],
+    });
+  });
+
+  describe('IPv6 senders', () => {
+    it('writes out SPF ip6 terms of up to 16 addresses into ips, after IPv4, and keeps larger ones as IPv6 ranges', async () => {
+      const resolver = serve({
+        'example.net': {
+          TXT: [
+            'v=spf1 ip4:203.0.114.10 ip6:2A01:4F8:0:0::25 ip6:2a01:4f8:1::/126 ip6:2a00:1450::/32 ' +
+              'ip6:fd00::/8 ip6:2001:db8::1 ~all',
+          ],
+        },
+      });
+      const result = await discoverSenderIps(resolver, 'example.net');
+      expect(result).toMatchObject({
+        ips: [
+          '203.0.114.10',
+          '2a01:4f8::25',
+          '2a01:4f8:1::',
+          '2a01:4f8:1::1',
+          '2a01:4f8:1::2',
+          '2a01:4f8:1::3',
+        ],
+        ipsTotal: 6,
+        ip6Ranges: ['2a00:1450::/32'],
+        ip6RangesTotal: 1,
+      });
+    });
+
+    it('takes the AAAA records of the MX hosts and of the domain itself as senders, public ones only', async () => {
+      const resolver = serve({
+        'example.net': {
+          MX: [{ exchange: 'mx.example.net', priority: 10 }],
+          AAAA: ['2a01:4f8:2::1'],
+        },
+        'mx.example.net': {
+          A: ['192.0.3.10'],
+          AAAA: ['2a01:4f8:2::25', '::ffff:10.0.0.1', 'fe80::25', '2002:a00:1::25'],
+        },
+      });
+      const result = await discoverSenderIps(resolver, 'example.net');
+      expect(result).toMatchObject({
+        ips: ['192.0.3.10', '2a01:4f8:2::25'],
+        mx: [{ exchange: 'mx.example.net', addresses: ['192.0.3.10', '2a01:4f8:2::25'] }],
+      });
+    });
+
+    it('takes an IPv6-only domain without MX as its own implicit MX (RFC 5321 §5.1)', async () => {
+      const resolver = serve({ 'example.net': { AAAA: ['2a01:4f8:2::1'] } });
+      const result = await discoverSenderIps(resolver, 'example.net');
+      expect(result).toMatchObject({
+        ips: ['2a01:4f8:2::1'],
+        mx: [{ exchange: 'example.net', priority: 0, addresses: ['2a01:4f8:2::1'] }],
+        implicitMx: true,
+      });
+    });
+
+    it('takes the AAAA records of SPF a and mx terms, widened to their IPv6 prefix (RFC 7208 §5.6)', async () => {
+      const resolver = serve({
+        'example.net': { TXT: ['v=spf1 a:out.example.net//124 mx:relay.example.net -all'] },
+        'out.example.net': { A: ['192.0.3.20'], AAAA: ['2a01:4f8:3::17'] },
+        'relay.example.net': { MX: [{ exchange: 'mx.relay.example.net', priority: 5 }] },
+        'mx.relay.example.net': { A: ['192.0.3.30'], AAAA: ['2a01:4f8:4::1'] },
+      });
+      const result = await discoverSenderIps(resolver, 'example.net');
+      expect(result.ips).toEqual([
+        '192.0.3.20',
+        '192.0.3.30',
+        ...Array.from({ length: 16 }, (_, i) => `2a01:4f8:3::${(0x10 + i).toString(16)}`),
+        '2a01:4f8:4::1',
+      ]);
+      expect([...result.spf.ip6].sort()).toEqual(['2a01:4f8:3::10/124', '2a01:4f8:4::1']);
     });
   });
 });

@@ -36,8 +36,8 @@ describe('parseTarget: IPv4 addresses', () => {
     ['white space only', ' '],
     ['the empty string', ''],
     ['a hex octet', '0x7f.0.0.1'],
-    ['an IPv6 address', '2001:db8::1'],
     ['a CIDR range', '8.8.8.0/24'],
+    ['an IPv6 network', '2a00:1450::/32'],
     ['a URL', 'http://example.com/'],
   ])('refuses %s (%j)', (_, text) => {
     const parsed = parseTarget(text);
@@ -74,6 +74,89 @@ describe('parseTarget: IPv4 addresses', () => {
     expect(parseTarget(address)).toEqual({
       ok: false,
       reason: `${address} is not a public IPv4 address`,
+    });
+  });
+});
+
+describe('parseTarget: IPv6 addresses', () => {
+  // RFC 4291 §2.2's three text forms, each shown in the RFC 5952 canonical form.
+  it.each([
+    ['the canonical form', '2a00:1450:4001:80b::200e', '2a00:1450:4001:80b::200e'],
+    ['the full form', '2a00:1450:4001:080b:0000:0000:0000:200e', '2a00:1450:4001:80b::200e'],
+    ['upper case', '2A00:1450:4001:80B::200E', '2a00:1450:4001:80b::200e'],
+    ['zeros written out', '2a00:1450:4001:80b:0:0:0:200e', '2a00:1450:4001:80b::200e'],
+    ['"::" for one zero group', '2a00:1450::80b:1:2:3:200e', '2a00:1450:0:80b:1:2:3:200e'],
+    ['"::" at the end', '2a00:1450:4001::', '2a00:1450:4001::'],
+    ['the first of two equal zero runs compressed', '2a00:0:0:1:0:0:1:1', '2a00::1:0:0:1:1'],
+    ['the longer of two zero runs compressed', '2a00:0:1:0:0:0:1:1', '2a00:0:1::1:1'],
+    ['an embedded dotted quad', '2a00:1450:4001:80b::8.8.4.4', '2a00:1450:4001:80b::808:404'],
+    [
+      'the longest canonical address (39 characters)',
+      '2a00:1450:4001:80bd:abcd:ef01:2345:6789',
+      '2a00:1450:4001:80bd:abcd:ef01:2345:6789',
+    ],
+    ['white space around', ' 2001:4860:4860::8888\n', '2001:4860:4860::8888'],
+    ['an AMT relay (RFC 7450, globally reachable)', '2001:3::1', '2001:3::1'],
+    ['AS112 (RFC 7535, globally reachable)', '2001:4:112::1', '2001:4:112::1'],
+  ])('accepts %s', (_, text, address) => {
+    expect(parseTarget(text)).toEqual({ ok: true, target: { kind: 'ipv6', address } });
+  });
+
+  it.each([
+    ['two "::"', '2001:db8::1::2'],
+    ['nine groups', '1:2:3:4:5:6:7:8:9'],
+    ['seven groups without "::"', '2a00:1450:4001:80b:0:0:200e'],
+    ['a group of five digits', '2a00:14500::1'],
+    ['a letter past f', '2a00:145g::1'],
+    ['a zone index (RFC 4007)', 'fe80::1%eth0'],
+    ['brackets', '[2a00:1450::1]'],
+    ['a single colon at the start', ':2a00:1450::1'],
+    ['":::"', '2a00:::1'],
+    ['a dotted quad not at the end', '2a00:8.8.4.4::1'],
+    ['a short dotted quad', '::ffff:1.2.3'],
+    ['an octal-looking dotted quad', '::ffff:01.2.3.4'],
+    ['a lone colon', ':'],
+  ])('refuses %s as a malformed IPv6 address', (_, text) => {
+    expect(parseTarget(text)).toEqual({ ok: false, reason: `${text} is not a valid IPv6 address` });
+  });
+
+  // RFC 6890, the IANA IPv6 special-purpose registry, and docs/ipv6.md: none may be checked.
+  it.each([
+    ['unspecified ::/128', '::'],
+    ['loopback ::1/128', '::1'],
+    ['IPv4-mapped ::ffff:0:0/96, private', '::ffff:10.0.0.1'],
+    ['IPv4-mapped ::ffff:0:0/96, public', '::ffff:8.8.8.8'],
+    ['IPv4-mapped ::ffff:0:0/96, in hex', '::ffff:7f00:1'],
+    ['IPv4-compatible ::/96 (deprecated)', '::8.8.8.8'],
+    ['IPv4-translated ::ffff:0:0:0/96', '::ffff:0:8.8.8.8'],
+    ['NAT64 64:ff9b::/96', '64:ff9b::8.8.8.8'],
+    ['NAT64 local-use 64:ff9b:1::/48', '64:ff9b:1::a00:1'],
+    ['discard-only 100::/64', '100::1'],
+    ['dummy prefix 100:0:0:1::/64', '100:0:0:1::1'],
+    ['IETF protocol assignments 2001::/23', '2001:1::1'],
+    ['Teredo 2001::/32', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['benchmarking 2001:2::/48', '2001:2::1'],
+    ['ORCHID 2001:10::/28', '2001:10::1'],
+    ['ORCHIDv2 2001:20::/28', '2001:20::1'],
+    ['DRIP 2001:30::/28', '2001:30::1'],
+    ['documentation 2001:db8::/32', '2001:db8::1'],
+    ['documentation 2001:db8::/32, far end', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['documentation 3fff::/20', '3fff:fff::1'],
+    ['6to4 2002::/16', '2002:808:808::1'],
+    ['segment routing 5f00::/16', '5f00::1'],
+    ['unique local fc00::/7', 'fc00::1'],
+    ['unique local fc00::/7, fd00::/8', 'fdff:ffff:ffff::1'],
+    ['link-local fe80::/10', 'fe80::1'],
+    ['link-local fe80::/10, far end', 'febf:ffff::1'],
+    ['site-local fec0::/10 (deprecated)', 'fec0::1'],
+    ['multicast ff00::/8', 'ff02::1'],
+    ['multicast ff00::/8, global scope', 'ff0e::1'],
+    ['outside 2000::/3, reserved by the IETF', '4000::1'],
+    ['outside 2000::/3, reserved by the IETF, low', '1::1'],
+  ])('refuses %s (%s) as not public', (_, address) => {
+    expect(parseTarget(address)).toEqual({
+      ok: false,
+      reason: `${address} is not a public IPv6 address`,
     });
   });
 });

@@ -39,8 +39,8 @@ function monitorOf(options: Partial<Parameters<typeof createZoneMonitor>[0]> = {
   return monitor;
 }
 
-/** Every zone served, but every name NXDOMAIN: the world behind a resolver that lies so. */
-const nxdomainWorld = () => zones.map((zone) => ({ origin: zone.zone }));
+/** Every zone served (IPv6 zones of their own too), but every name NXDOMAIN: the world behind a resolver that lies so. */
+const nxdomainWorld = () => dnsblWorld(zones, {}).map((zone) => ({ origin: zone.origin }));
 
 describe('the zone monitor', () => {
   it('is not configured before its first run, and configured once lists prove themselves', async () => {
@@ -216,10 +216,64 @@ describe('the zone monitor', () => {
       answers_last_hour: 0,
       timeouts_last_hour: 0,
       latency_ms: { p50: null, p95: null },
+      ipv6: {
+        zone: 'zen.spamhaus.org',
+        name: 'Spamhaus ZEN',
+        source: expect.stringMatching(/^https:\/\/www\.spamhaus\.org\//),
+        state: 'active',
+        reason: expect.stringContaining('answers honestly'),
+        test_entry: '::ffff:7f00:2',
+        last_self_test: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        last_self_test_result: 'passed',
+        answers_last_hour: 0,
+        timeouts_last_hour: 0,
+        latency_ms: { p50: null, p95: null },
+      },
+    });
+    expect(lists.find((list) => list.zone === 'bl.spameatingmonkey.net')?.ipv6).toMatchObject({
+      zone: 'bl.ipv6.spameatingmonkey.net',
+      name: 'Spam Eating Monkey SEM-IPV6BL',
+      state: 'active',
     });
     expect(lists.find((list) => list.zone === 'rep.mailspike.net')).toMatchObject({
       test_entry: null,
       reason: expect.stringContaining('documents no test entry'),
+      ipv6: null,
     });
+  });
+
+  it("keeps a list's IPv6 side apart: disabled when its IPv6 test entry is missing, the IPv4 side active", async () => {
+    const monitor = monitorOf();
+    const ipv6Entry =
+      '2.0.0.0.0.0.f.7.f.f.f.f.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.zen.spamhaus.org';
+    dns.setZones(
+      dnsblWorld(zones, {}).map((zone) =>
+        zone.origin === 'zen.spamhaus.org'
+          ? {
+              ...zone,
+              records: Object.fromEntries(
+                Object.entries(zone.records ?? {}).filter(([name]) => name !== ipv6Entry),
+              ),
+            }
+          : zone,
+      ),
+    );
+    await monitor.run();
+    const zen = zoneNamed('zen.spamhaus.org');
+    expect(monitor.gate(zen)).toEqual({ state: 'active' });
+    expect(monitor.gate(zen, 'ipv6')).toEqual({
+      state: 'disabled',
+      reason: 'self-test: test entry ::ffff:7f00:2 is not listed',
+    });
+    expect(monitor.readiness()).toEqual({ configured: true });
+  });
+
+  it("puts a list's IPv6 side on hold after IPv6 look-ups time out, and leaves its IPv4 side asked", async () => {
+    const monitor = monitorOf();
+    await monitor.run();
+    const zen = zoneNamed('zen.spamhaus.org');
+    for (let i = 0; i < 3; i++) monitor.recordLookup(zen, 'timeout', 'ipv6');
+    expect(monitor.gate(zen, 'ipv6')).toMatchObject({ state: 'on_hold' });
+    expect(monitor.gate(zen)).toEqual({ state: 'active' });
   });
 });

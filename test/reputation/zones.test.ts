@@ -188,4 +188,55 @@ describe('parseZoneList', () => {
       /invalid zone list at 2\.severity/,
     );
   });
+
+  it('accepts an IPv6 side with its source, its own zone and test entries in any RFC 4291 form', () => {
+    const [zone] = parseZoneList([
+      {
+        ...validZone(),
+        ipv6: {
+          source: 'https://example.org/ipv6',
+          zone: 'bl.ipv6.example.org',
+          selfTest: { listed: '::FFFF:7F00:2', notListed: '0:0:0:0:0:ffff:7f00:1' },
+        },
+      },
+    ]);
+    expect(zone?.ipv6).toMatchObject({ zone: 'bl.ipv6.example.org' });
+  });
+
+  it.each([
+    ['without the page that documents it', { zone: 'bl.ipv6.example.org' }, /0\.ipv6\.source/],
+    [
+      'whose test entry is no IPv6 address',
+      { source: 'https://example.org/ipv6', selfTest: { listed: '127.0.0.2' } },
+      /0\.ipv6\.selfTest\.listed/,
+    ],
+    [
+      'whose zone is not a lowercase zone name',
+      { source: 'https://example.org/ipv6', zone: 'BL.IPv6' },
+      /0\.ipv6\.zone/,
+    ],
+  ])('rejects an IPv6 side %s', (_, ipv6, message) => {
+    expect(() => parseZoneList([{ ...validZone(), ipv6 }])).toThrow(message);
+  });
+
+  it('rejects an IPv6 side on a domain list', () => {
+    const zone = { ...validZone(), type: 'domain', ipv6: { source: 'https://example.org/ipv6' } };
+    expect(() => parseZoneList([zone])).toThrow(/only an ip list answers for IPv6 addresses/);
+  });
+});
+
+describe('the lists that cover IPv6', () => {
+  it('are the ones whose operators document it, each with that page', async () => {
+    const covering = (await loadZoneList()).filter((zone) => zone.ipv6 !== undefined);
+    expect(
+      covering.map((zone) => [zone.zone, zone.ipv6?.zone ?? zone.zone, zone.ipv6?.source]),
+    ).toEqual([
+      [
+        'zen.spamhaus.org',
+        'zen.spamhaus.org',
+        'https://www.spamhaus.org/organization/statement/012/spamhaus-ipv6-blocklists-strategy-statement',
+      ],
+      ['bl.spameatingmonkey.net', 'bl.ipv6.spameatingmonkey.net', 'http://spameatingmonkey.com/'],
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { badgeStyles, renderBadge, renderMissingBadge } from '../../src/share/badge.js';
-import { longestName, summaryFor, tools } from './fixtures.js';
+import { longestIpv6, longestName, summaryFor, tools } from './fixtures.js';
 import { allElements, parseStrictSvg } from './svg-structure.js';
 
 /** What badge-maker draws with; anything else (a script, a foreign object) got in from the text. */
@@ -143,6 +143,24 @@ describe('renderBadge', () => {
     expect(label.length).toBe('domain '.length + 40);
   });
 
+  it('keeps the longest canonical IPv6 address whole, the badge as wide as its text', () => {
+    const svg = renderBadge(summaryFor('ip', { target: longestIpv6 }), 'flat');
+    expect(titleOf(svg)).toMatch(new RegExp(`^IP ${longestIpv6}: `));
+    const texts = [...allElements(parseStrictSvg(svg))].filter(
+      (element) => element.name === 'text',
+    );
+    // badge-maker draws each text three times (two shadows, then itself), at a tenth of the
+    // scale, each held to its textLength: the label's box must be at least that wide.
+    const label = texts.filter((element) => element.text === `IP ${longestIpv6}`);
+    expect(label).toHaveLength(3);
+    const textWidth = Number(label[0]?.attributes.textLength) / 10;
+    const [labelBox] = [...allElements(parseStrictSvg(svg))].filter(
+      (element) => element.name === 'rect' && element.attributes.fill === '#555',
+    );
+    expect(textWidth).toBeGreaterThan(200);
+    expect(Number(labelBox?.attributes.width)).toBeGreaterThanOrEqual(textWidth + 10);
+  });
+
   it('keeps an IDN in Unicode', () => {
     expect(titleOf(renderBadge(summaryFor('domain', { target: 'пример.рф' }), 'flat'))).toMatch(
       /^domain пример\.рф: /,
@@ -204,6 +222,30 @@ describe('renderBadge in Russian', () => {
     const summary = summaryFor('ip');
     expect(renderBadge(summary, 'flat', 'ru')).toBe(renderBadge(summary, 'flat', 'ru'));
     expect(renderBadge(summary, 'flat', 'ru')).not.toBe(renderBadge(summary, 'flat', 'en'));
+  });
+
+  it('keeps the longest canonical IPv6 address whole, counting the lists that cover it', () => {
+    const summary = summaryFor('ip', {
+      target: longestIpv6,
+      verdict: 'good',
+      score: 100,
+      listed: 0,
+      checked: 2,
+      listings: [],
+      coverage: {
+        ...coverage,
+        blocking: 0,
+        answered: 2,
+        not_answered: 0,
+        on_hold: 0,
+        disabled: 0,
+        not_covered: 16,
+        total: 2,
+      },
+    });
+    expect(titleOf(renderBadge(summary, 'flat', 'ru'))).toBe(
+      `IP ${longestIpv6}: чисто в 2 списках · 100/100`,
+    );
   });
 
   it('says a missing result is not found', () => {

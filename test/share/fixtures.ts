@@ -9,6 +9,13 @@ export const longestName = `${['a', 'b', 'c'].map((letter) => `${letter}-${'x'.r
 
 export const cyrillicName = 'пример.рф';
 
+/**
+ * The longest canonical IPv6 address (RFC 5952: 39 characters, eight groups of four digits), of
+ * the widest hexadecimal glyphs (digits, `b`, `d`): the widest IPv6 target a card can be asked
+ * to draw.
+ */
+export const longestIpv6 = '2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8';
+
 const severities = ['major', 'minor', 'info'] as const;
 
 /** Every list listing the target. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { describeCoverage } from '../../src/reputation/coverage.js';
 import { coverageLine } from '../../src/share/card-layout.js';
 import { ringFigures } from '../../src/share/card-ring.js';
 import { translator } from '../../src/i18n/index.js';
 import { sentenceOf as sentenceIn } from '../../src/share/count-texts.js';
 import type { ShareSummary } from '../../src/share/summary.js';
-import { summaryFor } from './fixtures.js';
+import { longestIpv6, summaryFor } from './fixtures.js';
 
 /** The words of the share page and card: every list counted, informational entries apart. */
 
@@ -73,6 +74,62 @@ describe('the share page sentence', () => {
     const summary = summaryFor('pool', { coverage: { ...coverage, blocking: 0 } });
     expect(sentenceOf(summary)).toBe(
       'mx.example.net: fair; 1 of 16 addresses listed; lists: 2 did not answer, 1 on hold, 1 disabled.',
+    );
+  });
+});
+
+/** An IPv6 address answered by both lists that cover IPv6; the other 16 do not (docs/ipv6.md). */
+const ipv6Coverage = {
+  blocking: 0,
+  informational: 0,
+  answered: 2,
+  not_answered: 0,
+  on_hold: 0,
+  disabled: 0,
+  not_covered: 16,
+  total: 2,
+};
+const ipv6Summary = summaryFor('ip', {
+  target: longestIpv6,
+  verdict: 'good',
+  score: 100,
+  listed: 0,
+  checked: 2,
+  listings: [],
+  coverage: ipv6Coverage,
+});
+
+describe('the counts of an IPv6 address', () => {
+  it('count the lists that do not cover IPv6 apart, in the JSON summary’s words', () => {
+    expect(sentenceOf(ipv6Summary)).toBe(
+      `${longestIpv6}: good, score 100/100; not listed on any of 2 lists; 16 do not cover IPv6.`,
+    );
+    expect(sentenceOf(ipv6Summary)).toContain(describeCoverage(ipv6Coverage));
+    expect(sentenceOf(summaryFor('ip', { coverage: { ...ipv6Coverage, not_covered: 1 } }))).toMatch(
+      /; 1 does not cover IPv6\.$/,
+    );
+  });
+
+  it('say the same in Russian, with Russian plural forms', () => {
+    const ru = translator('ru');
+    expect(sentenceIn(ipv6Summary, ru)).toContain(
+      'не внесён ни в один из 2 списков; 16 не поддерживают IPv6.',
+    );
+    const one = summaryFor('ip', { coverage: { ...ipv6Coverage, not_covered: 21 } });
+    expect(sentenceIn(one, ru)).toMatch(/; 21 не поддерживает IPv6\.$/);
+  });
+
+  it('name them among a pool’s lists', () => {
+    const pool = summaryFor('pool', { coverage: ipv6Coverage });
+    expect(sentenceOf(pool)).toBe(
+      'mx.example.net: fair; 1 of 16 addresses listed; lists: 16 do not cover IPv6.',
+    );
+  });
+
+  it('go under the card’s headline in both languages', () => {
+    expect(coverageLine(ipv6Summary)).toBe('All 2 lists answered · 16 do not cover IPv6');
+    expect(coverageLine(ipv6Summary, translator('ru'))).toBe(
+      'Ответили все 2 списка · 16 не поддерживают IPv6',
     );
   });
 });

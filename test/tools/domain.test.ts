@@ -46,6 +46,16 @@ const senderZones: FixtureZone[] = [
     // One zone for the whole TLD: a name it does not hold is NXDOMAIN, as on the real `com`.
     origin: 'com',
     records: {
+      // IPv6 senders: an ip6 term, the MX host's AAAA, and nothing else.
+      'six-sender.com': {
+        TXT: ['v=spf1 mx ip6:2a01:4f8:20::7 -all'],
+        MX: [{ exchange: 'mx.six-sender.com', priority: 10 }],
+      },
+      '_dmarc.six-sender.com': dmarc('reject'),
+      'mx.six-sender.com': { A: ['185.60.2.10'], AAAA: ['2a01:4f8:20::25'] },
+      // Sends over IPv6 only: once refused for having no IPv4 address.
+      'only-six.com': { TXT: ['v=spf1 ip6:2a01:4f8:21::/64 -all'], AAAA: ['2a01:4f8:21::1'] },
+      '_dmarc.only-six.com': dmarc('none'),
       // Every way SPF names senders, plus the MX hosts (one of them also named by the include).
       'sender-one.com': {
         TXT: [
@@ -128,6 +138,7 @@ const senderZones: FixtureZone[] = [
 const listings: Listings = {
   '185.60.1.20': { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
   '185.60.1.21': { 'psbl.surriel.com': ['127.0.0.2'] },
+  '2a01:4f8:20::25': { 'zen.spamhaus.org': ['127.0.0.3'] },
   'spammy-sender.com': { 'dbl.spamhaus.org': ['127.0.1.2'] },
   // 127.0.1.255: DBL saying it was asked about an IP address, an error and never a listing.
   'odd-answer.com': { 'dbl.spamhaus.org': ['127.0.1.255'] },
@@ -339,6 +350,42 @@ describe('GET /domain/v1/status', () => {
   });
 });
 
+describe('IPv6 sender IPs', () => {
+  it('takes ip6 terms and MX hosts AAAA as sender addresses and checks them on the lists that cover IPv6', async () => {
+    const result = await check({ domain: 'six-sender.com' });
+    expect(result).toMatchObject({
+      ips: ['185.60.2.10', '2a01:4f8:20::7', '2a01:4f8:20::25'],
+      ips_total: 3,
+      ip6: [],
+      mx: [{ exchange: 'mx.six-sender.com', addresses: ['185.60.2.10', '2a01:4f8:20::25'] }],
+      addresses: { checked: 3, listed: 1, not_checked: [] },
+    });
+    const listed = result.addresses.results.find((address) => address.ip === '2a01:4f8:20::25');
+    expect(listed).toMatchObject({
+      listed: 1,
+      answered: 2,
+      total: 2,
+      summary: expect.stringMatching(/^listed on 1 of 2 lists; \d+ do not cover IPv6$/),
+      listings: [{ zone: 'zen.spamhaus.org', severity: 'major' }],
+      unanswered: [],
+    });
+    expect(result.domain_score.factors).toContainEqual(
+      expect.objectContaining({ kind: 'sender_ip', source: '2a01:4f8:20::25' }),
+    );
+  });
+
+  it('checks a domain that sends over IPv6 only, its /64 an IPv6 range', async () => {
+    const result = await check({ domain: 'only-six.com' });
+    expect(result).toMatchObject({
+      ips: ['2a01:4f8:21::1'],
+      ip6: ['2a01:4f8:21::/64'],
+      ip6_total: 1,
+      ranges: [],
+      addresses: { checked: 1 },
+    });
+  });
+});
+
 describe('sender IPs', () => {
   it('joins include, mx, a with a CIDR suffix and ip4 terms: single addresses in ips, sorted without duplicates, larger ranges apart with their sizes', async () => {
     const result = await check({ domain: 'sender-one.com' });
@@ -353,16 +400,20 @@ describe('sender IPs', () => {
       '185.40.1.9',
       // a:out.sender-one.com/30 around 185.50.2.5.
       ...range('185.50.2', 4, 4),
+      // The include's ip6 term, one address, after every IPv4 one.
+      '2a00:1450:4010::1',
     ]);
-    expect(result.ips.some((entry) => entry.includes(':') || entry.includes('/'))).toBe(false);
+    expect(result.ips.some((entry) => entry.includes('/'))).toBe(false);
     expect(result).toMatchObject({
-      ips_total: 24,
+      ips_total: 25,
       ips_truncated: false,
       // ip4 /24: a range, with its size.
       ranges: [{ network: '185.30.0.0/24', size: 256 }],
       ranges_total: 1,
+      // ip6 /36: an IPv6 range.
+      ip6: ['2a00:1450:4000::/36'],
+      ip6_total: 1,
     });
-    expect([...result.ip6].sort()).toEqual(['2a00:1450:4000::/36', '2a00:1450:4010::1']);
     expect(result.mx).toEqual([
       { exchange: 'mx1.sender-one.com', priority: 10, addresses: ['185.40.1.9'] },
       { exchange: 'mx2.sender-one.com', priority: 20, addresses: ['185.40.1.2'] },
@@ -374,14 +425,19 @@ describe('sender IPs', () => {
       lookups: 3,
     });
     expect(result.spf.error).toBeUndefined();
-    // The first 16 addresses are checked on the IP lists; the rest are not, nor is the range.
+    // 16 addresses are checked on the IP lists, the IPv6 one among them; the rest are not, nor
+    // are the ranges.
     expect(result.addresses.checked).toBe(16);
-    expect(result.addresses.results.map((address) => address.ip)).toEqual(result.ips.slice(0, 16));
+    expect(result.addresses.results.map((address) => address.ip)).toEqual([
+      ...result.ips.slice(0, 15),
+      '2a00:1450:4010::1',
+    ]);
     expect(result.addresses.ranges).toEqual({
       checked: 0,
       how: expect.stringMatching(/^not checked/),
     });
     expect(result.addresses.not_checked).toEqual([
+      '185.10.20.30',
       '185.10.20.31',
       '185.40.1.2',
       '185.40.1.7',
@@ -416,7 +472,7 @@ describe('sender IPs', () => {
     await expectError(
       await service.post('/domain/v1', { domain: 'nowhere-sender.com' }),
       400,
-      postError('invalid_target', 'nowhere-sender.com has no public IPv4 address'),
+      postError('invalid_target', 'nowhere-sender.com has no public IP address'),
     );
   });
 });
@@ -705,9 +761,20 @@ describe('the OpenAPI document of the domain tool', () => {
     };
     const { schemas } = document.components;
     const result = schemas.DomainCheckResponse?.properties ?? {};
-    for (const field of ['ips', 'ips_total', 'ips_truncated', 'ranges', 'ranges_total', 'dmarc']) {
+    for (const field of [
+      'ips',
+      'ips_total',
+      'ips_truncated',
+      'ranges',
+      'ranges_total',
+      'ip6',
+      'ip6_total',
+      'dmarc',
+    ]) {
       expect(result).toHaveProperty(field);
     }
+    // IPv6 sender addresses are in ips, in RFC 5952 form, after the IPv4 ones.
+    expect(JSON.stringify(result.ips)).toContain('RFC 5952');
     expect(schemas.SenderRange?.properties).toEqual({
       network: expect.objectContaining({ type: 'string' }),
       size: expect.objectContaining({ type: 'integer' }),

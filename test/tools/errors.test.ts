@@ -83,7 +83,13 @@ describe('400 on POST /ip/v1', () => {
     ['an empty string', ''],
     ['only spaces', '   '],
     ['a URL', 'http://8.8.4.4/'],
-    ['an IPv6 address', '2001:4860:4860::8844'],
+    ['two "::" in an IPv6 address', '2001:db8::1::1'],
+    ['nine IPv6 groups', '1:2:3:4:5:6:7:8:9'],
+    ['an IPv6 group of five digits', '2a00:14500::1'],
+    ['an IPv6 address with a zone index', 'fe80::1%eth0'],
+    ['an IPv6 address in brackets', '[2a00:1450::1]'],
+    ['an IPv6 network', '2a00:1450::/32'],
+    ['an IPv6 address ending in a short IPv4 form', '::ffff:1.2.3'],
     ['a label with an underscore', 'mail_1.sender-fixture.net'],
     ['a NUL byte', '8.8.4.4\u0000'],
     ['a NUL inside a host name', 'mail.sender\u0000fixture.net'],
@@ -114,6 +120,46 @@ describe('400 on POST /ip/v1', () => {
     await expectError(await service.post('/ip/v1', { target }), 400, postError('invalid_target'));
   });
 
+  /** RFC 6890 and the IANA IPv6 special-purpose registry, and what docs/ipv6.md adds to it. */
+  it.each([
+    ['the unspecified address', '::'],
+    ['loopback', '::1'],
+    ['IPv4-mapped, of a private address', '::ffff:10.0.0.1'],
+    ['IPv4-mapped, of a public address', '::ffff:8.8.4.4'],
+    ['IPv4-mapped, in hexadecimal', '::ffff:808:404'],
+    ['IPv4-compatible (deprecated)', '::8.8.4.4'],
+    ['IPv4-translated (RFC 6145)', '::ffff:0:808:404'],
+    ['NAT64 well-known prefix (RFC 6052)', '64:ff9b::808:404'],
+    ['NAT64 local-use prefix (RFC 8215)', '64:ff9b:1::a00:1'],
+    ['discard-only (RFC 6666)', '100::1'],
+    ['dummy prefix (RFC 9780)', '100:0:0:1::1'],
+    ['IETF protocol assignments', '2001:1::1'],
+    ['Teredo (RFC 4380)', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['benchmarking (RFC 5180)', '2001:2::1'],
+    ['ORCHID (RFC 4843)', '2001:10::1'],
+    ['ORCHIDv2 (RFC 7343)', '2001:20::1'],
+    ['DRIP entity tags (RFC 9374)', '2001:30::1'],
+    ['documentation (RFC 3849)', '2001:db8::1'],
+    ['documentation (RFC 9637)', '3fff::1'],
+    ['6to4 (RFC 3056)', '2002:a00:1::1'],
+    ['segment routing (RFC 9602)', '5f00::1'],
+    ['unique local (RFC 4193)', 'fd12:3456:789a::1'],
+    ['unique local, fc00::/8', 'fc00::1'],
+    ['link-local', 'fe80::1'],
+    ['site-local (deprecated, RFC 3879)', 'fec0::1'],
+    ['multicast', 'ff02::1'],
+    ['space the IETF still reserves', '4000::1'],
+  ])(
+    'invalid_target, as for a private IPv4 address, for an IPv6 address that is not public: %s',
+    async (_, target) => {
+      const response = await service.post('/ip/v1', { target });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        postError('invalid_target', `${target} is not a public IPv6 address`),
+      );
+    },
+  );
+
   it.each([
     ['only private addresses', 'intranet.sender-fixture.net'],
     ['only loopback', 'loopback.sender-fixture.net'],
@@ -134,7 +180,7 @@ describe('400 on POST /ip/v1', () => {
     );
   });
 
-  it('invalid_target for a host name with no IPv4 address', async () => {
+  it('invalid_target for a host name whose only address is a documentation IPv6 address', async () => {
     await expectError(
       await service.post('/ip/v1', { target: 'v6only.sender-fixture.net' }),
       400,

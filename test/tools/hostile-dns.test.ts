@@ -110,7 +110,7 @@ describe('the domain tool hands out no internal address', () => {
     await expectError(
       await service.post('/domain/v1', { domain }),
       400,
-      postError('invalid_target', `${domain} has no public IPv4 address`),
+      postError('invalid_target', `${domain} has no public IP address`),
     );
   });
 
@@ -170,7 +170,7 @@ describe('one domain check cannot starve the others', () => {
     await expectError(
       await hostile,
       400,
-      postError('invalid_target', 'flood-sender.com has no public IPv4 address'),
+      postError('invalid_target', 'flood-sender.com has no public IP address'),
     );
     expect(floodHostQueries()).toBeLessThanOrEqual(10);
   });

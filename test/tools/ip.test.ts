@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reversedNibbles } from '../../src/reputation/ipv6.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';
 
@@ -12,6 +15,10 @@ const listedIp = '185.220.101.5';
 const cleanIp = '8.8.4.4';
 const senderIp = '185.12.34.56';
 const mismatchedIp = '185.12.34.57';
+/** The issue's own example, and a sender with forward-confirmed reverse DNS. */
+const cleanIp6 = '2a00:1450:4001:80b::200e';
+const senderIp6 = '2a01:4f8:10a:1::25';
+const listedIp6 = '2a01:4f8:10a:1::66';
 
 const senderZones: FixtureZone[] = [
   {
@@ -27,7 +34,13 @@ const senderZones: FixtureZone[] = [
     records: {
       'mail.sender-fixture.net': { A: [senderIp] },
       'liar.sender-fixture.net': { A: ['185.12.34.99'] },
+      'mail6.sender-fixture.net': { AAAA: [senderIp6] },
+      'dual.sender-fixture.net': { A: [senderIp], AAAA: [senderIp6] },
     },
+  },
+  {
+    origin: 'ip6.arpa',
+    records: { [`${reversedNibbles(senderIp6)}.ip6.arpa`]: { PTR: ['mail6.sender-fixture.net'] } },
   },
   // mail.bücher-fixture.net, as DNS knows it (IDNA A-labels).
   {
@@ -54,6 +67,7 @@ interface IpResult {
     listed: number;
     answered: number;
     total: number;
+    summary: string;
     factors: { kind: string; source: string; detail: string; points: number }[];
     lists: { zone: string; status: string; listings?: { meaning: string }[] }[];
     rdns: { ptr: string; names: string[]; fcrdns: string };
@@ -67,6 +81,7 @@ beforeAll(async () => {
   service = await startTestService({
     listings: {
       [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+      [listedIp6]: { 'zen.spamhaus.org': ['127.0.0.3'] },
     },
     zones: senderZones,
   });
@@ -185,6 +200,116 @@ describe('POST /ip/v1, happy path', () => {
   });
 });
 
+describe('POST /ip/v1, IPv6', () => {
+  it('answers the contract fields for an IPv6 address, kind ipv6, in RFC 5952 form', async () => {
+    const result = await check({ target: '2A00:1450:4001:080B:0000:0000:0000:200E' });
+    expect(Object.keys(result).sort()).toEqual([...resultFields, ...quotaFields].sort());
+    expect(result).toMatchObject({ kind: 'ipv6', target: cleanIp6, ip: cleanIp6, ptr: '' });
+    expect(result.ip_score).toMatchObject({
+      listed: 0,
+      answered: 2,
+      total: 2,
+      verdict: 'good',
+      confidence: 'high',
+      rdns: { fcrdns: 'none' },
+    });
+    expect(result.ip_score.summary).toMatch(
+      /^not listed on any of 2 lists; \d+ do not cover IPv6$/,
+    );
+  });
+
+  it('asks the lists in the nibble format of RFC 5782 §2.4, and only those that cover IPv6', async () => {
+    const before = (await service.dnsQueries()).length;
+    await check({ target: '2a00:1450:4001:80b::200f' });
+    const queries = (await service.dnsQueries()).slice(before);
+    const asked = queries.filter(
+      (query) => query.type === 'A' && !/^[0-9.]+(in-addr)?/.test(query.name),
+    );
+    const nibbles = reversedNibbles('2a00:1450:4001:80b::200f');
+    expect(
+      asked
+        .map((query) => query.name)
+        .filter((name) => name.startsWith(nibbles))
+        .sort(),
+    ).toEqual([`${nibbles}.bl.ipv6.spameatingmonkey.net`, `${nibbles}.zen.spamhaus.org`]);
+    expect(queries).toContainEqual({
+      name: `${nibbles}.ip6.arpa`,
+      type: 'PTR',
+    });
+  });
+
+  it('reports a listed IPv6 address and forward-confirms an IPv6 PTR through AAAA', async () => {
+    const listed = await check({ target: listedIp6 });
+    expect(listed.ip_score).toMatchObject({ listed: 1, verdict: 'poor' });
+    const confirmed = await check({ target: senderIp6 });
+    expect(confirmed).toMatchObject({ ptr: 'mail6.sender-fixture.net' });
+    expect(confirmed.ip_score.rdns.fcrdns).toBe('pass');
+  });
+
+  it('checks the IPv4 address of a host name with both A and AAAA, and lists both', async () => {
+    const result = await check({ target: 'dual.sender-fixture.net' });
+    expect(result).toMatchObject({ kind: 'domain', ip: senderIp });
+    expect(result.ip_score.addresses).toEqual([senderIp, senderIp6]);
+  });
+
+  it('checks the IPv6 address of a host name with only AAAA', async () => {
+    const result = await check({ target: 'mail6.sender-fixture.net' });
+    expect(result).toMatchObject({
+      kind: 'domain',
+      ip: senderIp6,
+      ptr: 'mail6.sender-fixture.net',
+    });
+  });
+
+  it("never reads a list's NXDOMAIN for an IPv6 address as clean while its IPv6 side is unproven", async () => {
+    const zones = await loadZoneList();
+    const unproven = await startTestService({ services: { selfTestIntervalMs: 200 } });
+    try {
+      // ZEN stops listing its IPv6 test entry (::FFFF:7F00:2); its IPv4 side still answers as documented.
+      const entry = `${reversedNibbles('::ffff:7f00:2')}.zen.spamhaus.org`;
+      await unproven.setZones(
+        dnsblWorld(zones, {}).map((zone) => ({
+          ...zone,
+          records: Object.fromEntries(
+            Object.entries(zone.records ?? {}).filter(([name]) => name !== entry),
+          ),
+        })),
+      );
+      await expect
+        .poll(
+          async () => {
+            const { lists } = (await (await unproven.get('/lists')).json()) as {
+              lists: { zone: string; ipv6: { state: string } | null }[];
+            };
+            return lists.find((list) => list.zone === 'zen.spamhaus.org')?.ipv6?.state;
+          },
+          { timeout: 5000, interval: 100 },
+        )
+        .toBe('disabled');
+      const v6 = (await (await unproven.post('/ip/v1', { target: cleanIp6 })).json()) as IpResult;
+      expect(v6.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')).toMatchObject({
+        status: 'disabled',
+        error: 'self-test: test entry ::ffff:7f00:2 is not listed',
+      });
+      expect(v6.ip_score).toMatchObject({ answered: 1, disabled: 1, total: 2 });
+      const v4 = (await (await unproven.post('/ip/v1', { target: cleanIp })).json()) as IpResult;
+      expect(v4.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')?.status).toBe(
+        'clean',
+      );
+    } finally {
+      await unproven.close();
+    }
+  });
+
+  it('answers every spelling of one IPv6 address from one cached result, spending one unit', async () => {
+    const first = await check({ target: '2a00:1450:4001:80b::2010' });
+    const again = await check({ target: '2A00:1450:4001:80B:0:0:0:2010' });
+    expect(first.from_cache).toBe(false);
+    expect(again).toMatchObject({ from_cache: true, token: first.token, target: first.target });
+    expect(again.dailyRemaining).toBe(first.dailyRemaining);
+  });
+});
+
 describe('GET /ip/v1/{token}', () => {
   it('returns token, ip and ip_score equal to what the POST answered', async () => {
     const posted = await check({ target: '9.9.9.9' });
@@ -292,5 +417,23 @@ describe('OpenAPI document', () => {
         'get',
       ]);
     }
+  });
+});
+
+describe('the OpenAPI document of the IP tool', () => {
+  it('names ipv6 beside ipv4 and domain, and the lists that do not cover IPv6', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      components: {
+        schemas: Record<string, { properties: Record<string, Record<string, unknown>> }>;
+      };
+    };
+    const { schemas } = document.components;
+    for (const schema of ['IpCheckResponse', 'IpStoredResult']) {
+      expect(schemas[schema]?.properties.kind?.enum).toEqual(['ipv4', 'ipv6', 'domain']);
+    }
+    const score = JSON.stringify(schemas.IpScore);
+    expect(score).toContain('"not_covered"');
+    expect(JSON.stringify(schemas.ListResult)).toContain('does not cover IPv6');
+    expect(JSON.stringify(schemas.IpCheckRequest)).toContain('RFC 4291');
   });
 });

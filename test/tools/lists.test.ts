@@ -17,6 +17,7 @@ const fields = [
   'answers_last_hour',
   'timeouts_last_hour',
   'latency_ms',
+  'ipv6',
 ];
 
 interface Lists {
@@ -57,6 +58,28 @@ describe('GET /lists', () => {
       name: 'SURBL multi',
       type: 'domain',
       test_entry: 'test.surbl.org',
+      ipv6: null,
+    });
+  });
+
+  it('shows the IPv6 side of the lists that cover IPv6, proven by its own test entry, and null for the others', async () => {
+    const body = await lists();
+    const covering = body.lists.filter((list) => list.ipv6 !== null);
+    expect(covering.map((list) => list.zone)).toEqual([
+      'zen.spamhaus.org',
+      'bl.spameatingmonkey.net',
+    ]);
+    for (const list of covering) {
+      expect(list.ipv6).toMatchObject({
+        state: 'active',
+        test_entry: '::ffff:7f00:2',
+        last_self_test_result: 'passed',
+        source: expect.stringMatching(/^https?:\/\//),
+      });
+    }
+    expect(covering[1]?.ipv6).toMatchObject({
+      zone: 'bl.ipv6.spameatingmonkey.net',
+      name: 'Spam Eating Monkey SEM-IPV6BL',
     });
   });
 

@@ -142,11 +142,17 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives examples the service itself answers with 200', async () => {
-    const examples = posts().map(([path, , operation]) => ({
-      path: path.slice(base.length),
-      example: requestSchema(operation).example as Record<string, unknown>,
-    }));
+    const examples = posts().flatMap(([path, , operation]) => {
+      const schema = requestSchema(operation);
+      const more = (schema.examples ?? []) as Record<string, unknown>[];
+      return [schema.example as Record<string, unknown>, ...more].map((example) => ({
+        path: path.slice(base.length),
+        example,
+      }));
+    });
     expect(examples.map(({ example }) => example)).not.toContain(undefined);
+    // An IPv6 address among them, on the demo world's lists that cover IPv6 (docs/ipv6.md).
+    expect(examples.map(({ example }) => example.target)).toContain('2a0b:4e07:b3::66');
     // Discover first: a check takes only addresses a discover of the pool found.
     examples.sort((a, b) => Number(a.path.endsWith('/check')) - Number(b.path.endsWith('/check')));
     for (const { path, example } of examples) {

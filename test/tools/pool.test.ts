@@ -48,6 +48,13 @@ const poolZones: FixtureZone[] = [
       'mx-only.pool-one.net': { MX: [{ exchange: 'small.pool-one.net', priority: 10 }] },
       'inside.pool-one.net': { A: ['10.20.30.40', '127.0.0.1', '169.254.169.254'] },
       'alias.pool-one.net': { CNAME: 'vault.corp.internal' },
+      // A dual-stack pool: one IPv4 address, three IPv6 ones (one written in a long form).
+      'six.pool-one.net': {
+        A: ['185.44.0.1'],
+        AAAA: ['2a01:4f8:30::10', '2a01:04f8:0030:0000:0000:0000:0000:0002', '2a01:4f8:30::1'],
+      },
+      // IPv6 only, and nothing of it public: refused like the IPv4 ones.
+      'inside6.pool-one.net': { AAAA: ['fd00::1', '::ffff:10.0.0.1', 'fe80::1'] },
     },
   },
   {
@@ -64,8 +71,10 @@ const poolZones: FixtureZone[] = [
   { origin: 'silent-pool.net', behaviour: 'drop' },
 ];
 
+const listedIp6 = '2a01:4f8:30::1';
 const listings: Listings = {
   [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+  [listedIp6]: { 'zen.spamhaus.org': ['127.0.0.3'] },
 };
 
 const quotaFields = ['configured', 'dailyLimit', 'dailyRemaining', 'captchaRequired'];
@@ -281,7 +290,7 @@ describe('POST /pool/v1/discover, happy path', () => {
     await expectError(
       await service.post('/pool/v1/discover', { pool }),
       400,
-      postError('invalid_target', `${pool} has no public IPv4 address`),
+      postError('invalid_target', `${pool} has no public IP address`),
     );
   });
 
@@ -396,6 +405,66 @@ describe('POST /pool/v1/check, happy path', () => {
     const reordered = await check({ pool: 'small.pool-one.net', ips: [listedIp, '192.0.3.10'] });
     expect(reordered.from_cache).toBe(false);
     expect(reordered.dailyRemaining).toBe(first.dailyRemaining - 1);
+  });
+});
+
+describe('IPv6 pools', () => {
+  it('discovers AAAA as well as A: IPv4 addresses first, then IPv6 ones in RFC 5952 form, sorted', async () => {
+    const before = (await service.dnsQueries()).length;
+    const found = await discover({ pool: 'six.pool-one.net' });
+    expect(found.ips).toEqual(['185.44.0.1', listedIp6, '2a01:4f8:30::2', '2a01:4f8:30::10']);
+    expect(found).toMatchObject({ saturated: true, stopReason: 'saturated' });
+    const asked = (await service.dnsQueries())
+      .slice(before)
+      .filter((query) => query.name === 'six.pool-one.net' && query.type.startsWith('A'));
+    expect(asked.filter((query) => query.type === 'AAAA').length).toBeGreaterThan(0);
+    expect(asked.filter((query) => query.type === 'A').length).toBeGreaterThan(0);
+    expect(found.queries).toBe(asked.length);
+  });
+
+  it('refuses a pool whose AAAA records are none of them public', async () => {
+    const response = await service.post('/pool/v1/discover', { pool: 'inside6.pool-one.net' });
+    await expectError(
+      response,
+      400,
+      postError('invalid_target', 'inside6.pool-one.net has no public IP address'),
+    );
+  });
+
+  it('checks IPv6 addresses of the discover, in any RFC 4291 form, on the lists that cover IPv6', async () => {
+    await discover({ pool: 'six.pool-one.net' });
+    const result = await check({
+      pool: 'six.pool-one.net',
+      ips: ['2A01:4F8:30:0:0:0:0:1', '2a01:4f8:30::10', '185.44.0.1'],
+    });
+    expect(result.details.map((detail) => detail.ip)).toEqual([
+      listedIp6,
+      '2a01:4f8:30::10',
+      '185.44.0.1',
+    ]);
+    expect(result.results[0]).toMatch(
+      /^2a01:4f8:30::1: listed on 1 of 2 lists: zen\.spamhaus\.org; \d+ do not cover IPv6$/,
+    );
+    expect(result.results[1]).toMatch(/^2a01:4f8:30::10: not listed on any of 2 lists; \d+ do not/);
+    expect(result.details[2]?.total).toBeGreaterThan(2);
+    expect(result.listed).toBe(1);
+  });
+
+  it('refuses an IPv6 address the discover did not find, and one given twice in two forms', async () => {
+    await discover({ pool: 'six.pool-one.net' });
+    await expectError(
+      await service.post('/pool/v1/check', { pool: 'six.pool-one.net', ips: ['2a01:4f8:30::3'] }),
+      400,
+      postError('invalid_target', expect.stringContaining('2a01:4f8:30::3 was not found')),
+    );
+    await expectError(
+      await service.post('/pool/v1/check', {
+        pool: 'six.pool-one.net',
+        ips: [listedIp6, '2a01:4f8:30:0::1'],
+      }),
+      400,
+      postError('invalid_request', `${listedIp6} is listed twice`),
+    );
   });
 });
 
@@ -547,7 +616,8 @@ describe('POST /pool/v1/check, errors', () => {
     ['a leading zero', '192.0.3.07'],
     ['a short form', '192.0.3'],
     ['a host name', 'small.pool-one.net'],
-    ['an IPv6 address', '2a00:1450:4000::1'],
+    ['an IPv6 address with two "::"', '2a00:1450::1::1'],
+    ['an IPv6 address with a zone index', 'fe80::1%eth0'],
     ['an empty string', ''],
   ])('answers 400 naming a malformed address: %s', async (_, malformed) => {
     const response = await service.post('/pool/v1/check', {
@@ -557,7 +627,7 @@ describe('POST /pool/v1/check, errors', () => {
     expect(response.status).toBe(400);
     const body = (await response.json()) as { code: string; error: string };
     expect(body).toEqual(postError('invalid_target'));
-    expect(body.error).toContain(`${malformed} is not a valid IPv4 address`);
+    expect(body.error).toContain(`${malformed} is not a valid IP address`);
   });
 
   it('answers 400 invalid_request for an empty list', async () => {

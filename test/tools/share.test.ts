@@ -15,6 +15,8 @@ const listedIp = '192.0.3.20';
 const idnDomain = 'xn--e1afmkfd.xn--p1ai'; // пример.рф
 /** аpple.com with a Cyrillic а: a label mixing scripts, shown in ASCII. */
 const lookAlike = { unicode: 'аpple.com', ascii: 'xn--pple-43d.com' };
+/** A public IPv6 address as long as a canonical one gets (39 characters), of wide glyphs. */
+const longIpv6 = '2a0d:b8d9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8';
 const longDomain = `${['a', 'b', 'c'].map((l) => `${l}${'x'.repeat(62)}`).join('.')}.${'y'.repeat(57)}.com`;
 
 let service: TestService;
@@ -43,11 +45,50 @@ beforeAll(async () => {
   });
   expect(longDomain.length).toBe(253);
   tokens.ip = await tokenOf('/ip/v1', { target: listedIp });
+  tokens.ipv6 = await tokenOf('/ip/v1', { target: longIpv6.toUpperCase() });
   tokens.idn = await tokenOf('/domain/v1', { domain: 'пример.рф' });
   tokens.long = await tokenOf('/domain/v1', { domain: longDomain });
   tokens.lookAlike = await tokenOf('/domain/v1', { domain: lookAlike.unicode });
 });
 afterAll(() => service.close());
+
+describe('the longest canonical IPv6 address', () => {
+  it('is whole on the badge', async () => {
+    const svg = await (await service.get(`/ip/v1/share/${tokens.ipv6}/badge.svg`)).text();
+    expect(parseStrictSvg(svg).attributes['aria-label']).toMatch(
+      new RegExp(`^IP ${longIpv6}: clean on 2 lists`),
+    );
+  });
+
+  it('is drawn on a 1200x630 card, the card the tool summary gives', async () => {
+    const response = await service.get(`/ip/v1/share/${tokens.ipv6}/card`);
+    expect(response.status).toBe(200);
+    const card = new Uint8Array(await response.arrayBuffer());
+    expect(pngHeader(card)).toMatchObject({ width: 1200, height: 630 });
+    const stored = (await (await service.get(`/ip/v1/${tokens.ipv6}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(stored).toMatchObject({ kind: 'ipv6', target: longIpv6, ip: longIpv6 });
+  });
+
+  it('is whole in the page heading, which may wrap it on a narrow screen', async () => {
+    const page = await (await service.get(`/ip/v1/share/${tokens.ipv6}`)).text();
+    expect(page).toContain(`<h1>IP address ${longIpv6}</h1>`);
+    const stylesheet = /<link rel="stylesheet" href="[^"]*(\/assets\/[^"]+)"/.exec(page)?.[1];
+    const style = await (await service.get(stylesheet!)).text();
+    expect(style).toMatch(/\nh1 \{[^}]*overflow-wrap: anywhere;/);
+    expect(page).toContain('not listed on any of 2 lists; 16 do not cover IPv6');
+  });
+
+  it('is shown with the lists that do not cover IPv6 folded apart, in both languages', async () => {
+    const english = await (await service.get(`/ip/v1/share/${tokens.ipv6}?lang=en`)).text();
+    expect(english).toMatch(/<summary>does not cover IPv6: 16<\/summary>/);
+    const russian = await (await service.get(`/ip/v1/share/${tokens.ipv6}?lang=ru`)).text();
+    expect(russian).toContain('не внесён ни в один из 2 списков; 16 не поддерживают IPv6');
+    expect(russian).toMatch(/<summary>не поддерживает IPv6: 16<\/summary>/);
+  });
+});
 
 describe('badge', () => {
   it('is an SVG badge naming the target and its verdict, with embedding headers', async () => {

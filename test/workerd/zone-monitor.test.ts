@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { type DnsblZone, loadZoneList } from '../../src/reputation/zones.js';
+import { loadZoneList } from '../../src/reputation/zones.js';
 import { readWorkerConfig } from '../../src/workers/config.js';
 import { monitorName, monitorSettings } from '../../src/workers/monitor-remote.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
@@ -105,8 +105,9 @@ describe('one monitor for every isolate', () => {
     expect((await (await second.get('/ip/v1/status')).json()) as object).toMatchObject({
       configured: true,
     });
-    // The resolver turns: every name, documented test entries included, is NXDOMAIN now.
-    await first.setZones(zones.map((zone: DnsblZone) => ({ origin: zone.zone })));
+    // The resolver turns: every name, documented test entries included, is NXDOMAIN now (the
+    // IPv6 sides' own zones too).
+    await first.setZones(dnsblWorld(zones, {}).map(({ origin }) => ({ origin })));
     const caught = await first.post('/ip/v1', { target: '8.8.4.4' });
     expect(caught.status).toBe(503);
     expect(await caught.json()).toMatchObject({ code: 'not_configured' });
