@@ -28,7 +28,7 @@ function cell(value: number | undefined, unit = ''): string {
   return unit ? `${text} ${unit}` : text;
 }
 
-/** A Markdown table, readable in a terminal and pasteable into the README. */
+/** A Markdown table, readable in a terminal and pasteable into docs/benchmarks.md. */
 export function formatTable(rows: readonly Row[]): string {
   const header = ['#', 'Measurement', 'Value', 'Floor / ceiling / peer', 'Ratio', 'Target', 'Met'];
   const lines = rows.map((row) => [

@@ -76,7 +76,7 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
         [demoNames.domain]: {
           A: ['192.0.3.10'],
           MX: [{ exchange: demoNames.host, priority: 10 }],
-          TXT: ['v=spf1 mx include:_spf.demo-sender.com ip4:192.0.3.64/28 ~all'],
+          TXT: ['v=spf1 mx include:_spf.demo-sender.com ip4:192.0.3.64/28 ip4:192.0.4.0/24 ~all'],
           NS: ['ns1.demo-sender.com'],
         },
         '_spf.demo-sender.com': { TXT: ['v=spf1 ip4:192.0.3.20 a:relay.demo-sender.com -all'] },
