@@ -2,13 +2,14 @@ import type { DnsStatus, QueryObserver, RecordType, Resolver } from '../dns/inde
 import type { ListGate } from './dnsbl.js';
 import { type ListSide, sideKey } from './list-sides.js';
 import { probeTestEntry } from './self-test.js';
-import type {
-  Confirmation,
-  ListHealth,
-  ListVerdicts,
-  MonitorView,
-  ResolverConfirmation,
-  ServiceReadiness,
+import {
+  type ListHealth,
+  type ListVerdicts,
+  type MonitorView,
+  type ResolverConfirmation,
+  type ServiceReadiness,
+  confirmationOf,
+  unconfirmed,
 } from './zone-monitor.js';
 import type { DnsblZone } from './zones.js';
 
@@ -102,33 +103,17 @@ export function createMonitorReplica(options: MonitorReplicaOptions): MonitorRep
 
   function confirm(): ResolverConfirmation {
     const candidates = (view?.canaries ?? []).flatMap((name) => zoneByName.get(name) ?? []);
-    if (candidates.length === 0) return { settle: () => Promise.resolve('unknown') };
+    if (candidates.length === 0) return unconfirmed;
     canaryTurn = (canaryTurn + 1) % candidates.length;
     const zone = candidates[canaryTurn]!;
-    const confirmation: Promise<Confirmation> = probeTestEntry(resolver, zone, spamhausDqsKey).then(
-      (reading) => {
-        if (reading.kind === 'as-documented') return 'honest';
-        if (reading.kind === 'no-answer') return 'unknown';
-        if (suspicion === undefined) {
-          suspicion =
-            `The DNS resolver stopped answering honestly: ${reading.reason} during a check. ` +
-            'Every list is being tested again.';
-          // The next request reads the monitor's view again once it has heard of the lie.
-          suspecting = remote.suspect(reading.reason).catch(() => undefined);
-        }
-        return 'lying';
-      },
-      () => 'unknown',
-    );
-    return {
-      settle(graceMs) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<Confirmation>((resolve) => {
-          timer = setTimeout(() => resolve('unknown'), graceMs);
-        });
-        return Promise.race([confirmation, late]).finally(() => clearTimeout(timer));
-      },
-    };
+    return confirmationOf(probeTestEntry(resolver, zone, spamhausDqsKey), (reason) => {
+      if (suspicion !== undefined) return;
+      suspicion =
+        `The DNS resolver stopped answering honestly: ${reason} during a check. ` +
+        'Every list is being tested again.';
+      // The next request reads the monitor's view again once it has heard of the lie.
+      suspecting = remote.suspect(reason).catch(() => undefined);
+    });
   }
 
   const notTested: ListGate = { state: 'disabled', reason: 'not tested yet' };

@@ -12,7 +12,13 @@ import {
 import { type ListSide, sideKey, sideName, sideZone, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
 import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
-import { type SelfTestRun, positiveEntry, probeTestEntry, selfTestZones } from './self-test.js';
+import {
+  type SelfTestRun,
+  type TestEntryReading,
+  positiveEntry,
+  probeTestEntry,
+  selfTestZones,
+} from './self-test.js';
 import type { DnsblZone } from './zones.js';
 
 /**
@@ -68,6 +74,37 @@ export type Confirmation = 'honest' | 'lying' | 'unknown';
 /** A confirmation under way: `settle` waits for it at most `graceMs` more. */
 export interface ResolverConfirmation {
   settle(graceMs: number): Promise<Confirmation>;
+}
+
+/** The confirmation of a check when no list may confirm it now. */
+export const unconfirmed: ResolverConfirmation = { settle: () => Promise.resolve('unknown') };
+
+/**
+ * A check's confirmation from the reading of a documented test entry asked beside it: `onLie`
+ * hears of a false answer as soon as it comes, whether or not the check still waits for it.
+ */
+export function confirmationOf(
+  reading: Promise<TestEntryReading>,
+  onLie: (reason: string) => void,
+): ResolverConfirmation {
+  const confirmation: Promise<Confirmation> = reading.then(
+    (read) => {
+      if (read.kind === 'as-documented') return 'honest';
+      if (read.kind === 'no-answer') return 'unknown';
+      onLie(read.reason);
+      return 'lying';
+    },
+    () => 'unknown',
+  );
+  return {
+    settle(graceMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<Confirmation>((resolve) => {
+        timer = setTimeout(() => resolve('unknown'), graceMs);
+      });
+      return Promise.race([confirmation, late]).finally(() => clearTimeout(timer));
+    },
+  };
 }
 
 /**
@@ -376,26 +413,9 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   function confirm(): ResolverConfirmation {
     const zone = canaryZone();
-    if (!zone) return { settle: () => Promise.resolve('unknown') };
-    const confirmation: Promise<Confirmation> = probeTestEntry(resolver, zone, spamhausDqsKey).then(
-      (reading) => {
-        if (reading.kind === 'as-documented') return 'honest';
-        if (reading.kind === 'no-answer') return 'unknown';
-        // The resolver (or this list) just answered a documented entry falsely.
-        suspect(reading.reason);
-        return 'lying';
-      },
-      () => 'unknown',
-    );
-    return {
-      settle(graceMs) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<Confirmation>((resolve) => {
-          timer = setTimeout(() => resolve('unknown'), graceMs);
-        });
-        return Promise.race([confirmation, late]).finally(() => clearTimeout(timer));
-      },
-    };
+    if (!zone) return unconfirmed;
+    // A false answer: the resolver (or this list) just answered a documented entry falsely.
+    return confirmationOf(probeTestEntry(resolver, zone, spamhausDqsKey), suspect);
   }
 
   /** Stop answering until a full run says which lists can still be believed. */
