@@ -1,11 +1,11 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/fixtures/free-port.js';
 import { processTreeCpuMs } from './process-cpu.js';
 
 /**
@@ -32,18 +32,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const basePath = '/tools/ip-reputation';
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 15_000;
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 const started = new Set<ChildProcessByStdio<null, Readable, Readable>>();
 /** Whatever happens to the benchmark, no service process outlives it. */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { answerOf, startBareHttp } from '../bare-http.js';
 import { type CannonRun, cannon } from '../cannon.js';
-import { startBenchRedis } from '../redis.js';
+import { startRedisServer } from '../../test/fixtures/redis-server.js';
 import { type StoreReads, measureStoreReads } from '../store-reads.js';
 import type { Row } from '../report.js';
 import { ratioOf } from '../report.js';
@@ -54,7 +54,7 @@ export async function measureCachedPaths({
 
   progress('4. starting the memory, Redis and WORKERS=2 services beside the SQLite one');
   await dns.setLatency(0);
-  const redis = await startBenchRedis();
+  const redis = await startRedisServer();
   const backends: Backend[] = [{ label: 'sqlite', service, token, own: false }];
   const others: Array<[string, Record<string, string>]> = [
     ['memory', { STORE_URL: 'memory:' }],
