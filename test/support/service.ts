@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -152,7 +153,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ),
     get: async (path, headers = {}) => documented('GET', path, await fetch(url(path), { headers })),
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A test's server owes no client a graceful end: a browser's kept-alive or speculative
+      // connection would otherwise hold close() until it times out.
+      (server as Server).closeAllConnections();
+      await closed;
       await services.close();
       await doh?.close();
       await lying?.close();
