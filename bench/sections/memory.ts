@@ -86,7 +86,6 @@ export async function measureMemory({
         value: cacheSwept.mib,
         unit: 'MiB',
         reference: { label: 'after the checks', value: fileAfterChecks },
-        ratio: ratioOf(cacheSwept.mib, fileAfterChecks),
       },
       {
         section: 6,
@@ -94,7 +93,6 @@ export async function measureMemory({
         value: swept.mib,
         unit: 'MiB',
         reference: { label: 'after the checks', value: fileAfterChecks },
-        ratio: ratioOf(swept.mib, fileAfterChecks),
       },
       {
         section: 6,
