@@ -11,8 +11,10 @@ import type { ShareSummary } from '../../src/share/summary.js';
 import { textColumnWidth } from '../../src/share/card-layout.js';
 import { fitTarget } from '../../src/share/card-target.js';
 import {
+  coverageWith,
   cyrillicName,
   everyListing,
+  ipv6Coverage,
   longestIpv6,
   longestName,
   summaryFor,
@@ -74,16 +76,7 @@ describe('renderCard', () => {
         listed: 0,
         checked: 2,
         listings: [],
-        coverage: {
-          blocking: 0,
-          informational: 0,
-          answered: 2,
-          not_answered: 0,
-          on_hold: 0,
-          disabled: 0,
-          not_covered: 16,
-          total: 2,
-        },
+        coverage: ipv6Coverage,
       });
     const drawn = await renderCard(summary(longestIpv6));
     await expectCard(drawn);
@@ -146,15 +139,14 @@ describe('the card in Russian', () => {
 
   it('writes every text of its own in Russian', () => {
     const summary = summaryFor('ip', {
-      coverage: {
+      coverage: coverageWith({
         blocking: 2,
-        informational: 0,
         answered: 16,
         not_answered: 2,
         on_hold: 1,
         disabled: 1,
         total: 20,
-      },
+      }),
       listed: 2,
       checked: 16,
     });
@@ -189,16 +181,7 @@ describe('the card in Russian', () => {
       listed: 0,
       checked: 2,
       listings: [],
-      coverage: {
-        blocking: 0,
-        informational: 0,
-        answered: 2,
-        not_answered: 0,
-        on_hold: 0,
-        disabled: 0,
-        not_covered: 16,
-        total: 2,
-      },
+      coverage: ipv6Coverage,
     });
     const texts = textsOf(cardLayout(summary, 'Inter', 'ru'));
     // The same two lines as in English: the target's fit does not depend on the language.

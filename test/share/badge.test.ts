@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { badgeStyles, renderBadge, renderMissingBadge } from '../../src/share/badge.js';
-import { longestIpv6, longestName, summaryFor, tools } from './fixtures.js';
+import { coverageWith, longestIpv6, longestName, summaryFor, tools } from './fixtures.js';
 import { allElements, parseStrictSvg } from './svg-structure.js';
 
 /** What badge-maker draws with; anything else (a script, a foreign object) got in from the text. */
@@ -58,15 +58,14 @@ describe('renderBadge', () => {
     const summary = summaryFor('ip', {
       listed: 2,
       checked: 16,
-      coverage: {
+      coverage: coverageWith({
         blocking: 2,
-        informational: 0,
         answered: 16,
         not_answered: 2,
         on_hold: 1,
         disabled: 1,
         total: 20,
-      },
+      }),
     });
     expect(titleOf(renderBadge(summary, 'flat'))).toBe(
       'IP 203.0.113.7: listed on 2 of 16 · 2 no answer · 1 on hold · 1 disabled · 61/100',
@@ -79,15 +78,7 @@ describe('renderBadge', () => {
       score: 95,
       listed: 0,
       checked: 18,
-      coverage: {
-        blocking: 0,
-        informational: 1,
-        answered: 18,
-        not_answered: 0,
-        on_hold: 0,
-        disabled: 0,
-        total: 18,
-      },
+      coverage: coverageWith({ informational: 1, answered: 18, total: 18 }),
     });
     expect(titleOf(renderBadge(summary, 'flat'))).toBe(
       'IP 203.0.113.7: clean on 18 lists · 1 info · 95/100',
@@ -107,15 +98,7 @@ describe('renderBadge', () => {
       checked: 0,
       listed: 0,
       listings: [],
-      coverage: {
-        blocking: 0,
-        informational: 0,
-        answered: 0,
-        not_answered: 0,
-        on_hold: 18,
-        disabled: 0,
-        total: 18,
-      },
+      coverage: coverageWith({ on_hold: 18, total: 18 }),
     });
     expect(titleOf(renderBadge(summary, 'flat'))).toBe('IP 203.0.113.7: unknown · 18 on hold');
   });

@@ -1,8 +1,25 @@
+import type { ListCoverage } from '../../src/reputation/coverage.js';
 import type { ShareListing, ShareSummary, ShareTool } from '../../src/share/summary.js';
 
 /** Results as the tools would hand them to the share renderers. */
 
 export const checkedAt = '2025-06-14T09:41:00Z';
+
+/** A coverage with the counts given and every other count 0. */
+export function coverageWith(counts: Partial<ListCoverage> & { total: number }): ListCoverage {
+  return {
+    blocking: 0,
+    informational: 0,
+    answered: 0,
+    not_answered: 0,
+    on_hold: 0,
+    disabled: 0,
+    ...counts,
+  };
+}
+
+/** An IPv6 address answered by both lists that cover IPv6; the other 16 do not (docs/ipv6.md). */
+export const ipv6Coverage = coverageWith({ answered: 2, not_covered: 16, total: 2 });
 
 /** The longest name DNS allows: 253 characters, four labels of up to 63. */
 export const longestName = `${['a', 'b', 'c'].map((letter) => `${letter}-${'x'.repeat(61)}`).join('.')}.${'y'.repeat(57)}.com`;

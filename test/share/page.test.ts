@@ -5,21 +5,20 @@ import { ringFigures } from '../../src/share/card-ring.js';
 import { translator } from '../../src/i18n/index.js';
 import { sentenceOf as sentenceIn } from '../../src/share/count-texts.js';
 import type { ShareSummary } from '../../src/share/summary.js';
-import { longestIpv6, summaryFor } from './fixtures.js';
+import { coverageWith, ipv6Coverage, longestIpv6, summaryFor } from './fixtures.js';
 
 /** The words of the share page and card: every list counted, informational entries apart. */
 
 const sentenceOf = (summary: ShareSummary) => sentenceIn(summary, translator('en'));
 
-const coverage = {
+const coverage = coverageWith({
   blocking: 2,
-  informational: 0,
   answered: 16,
   not_answered: 2,
   on_hold: 1,
   disabled: 1,
   total: 20,
-};
+});
 
 describe('the share page sentence', () => {
   it('counts the lists that answered, did not, are on hold or disabled', () => {
@@ -78,17 +77,6 @@ describe('the share page sentence', () => {
   });
 });
 
-/** An IPv6 address answered by both lists that cover IPv6; the other 16 do not (docs/ipv6.md). */
-const ipv6Coverage = {
-  blocking: 0,
-  informational: 0,
-  answered: 2,
-  not_answered: 0,
-  on_hold: 0,
-  disabled: 0,
-  not_covered: 16,
-  total: 2,
-};
 const ipv6Summary = summaryFor('ip', {
   target: longestIpv6,
   verdict: 'good',
