@@ -6,6 +6,7 @@ import type { CaptchaRule } from './http/guard.js';
 import { type Logger, createLogger } from './http/log.js';
 import type { Platform } from './platform.js';
 import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
+import { askableZones, type ListKeys } from './reputation/list-keys.js';
 import { createListStats } from './reputation/list-stats.js';
 import type { ListSide } from './reputation/list-sides.js';
 import { createMonitorReplica } from './reputation/monitor-replica.js';
@@ -35,7 +36,8 @@ export async function createServices(
   options: ServiceOptions = {},
 ) {
   const log = createLogger(config.logLevel, platform.logSink, platform.clock);
-  const { zones } = platform;
+  // A list that answers only with a key is not asked while its variable is unset (list-keys.ts).
+  const zones = askableZones(platform.zones, listKeys(config.spamhausDqsKey));
   const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
   const perList = platform.dns.maxInFlightPerList;
   const resolverOver = (observe: QueryObserver) =>
@@ -141,6 +143,14 @@ export async function createServices(
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/**
+ * The list keys the configuration holds. ABUSIX_KEY is not read yet, so Abusix lists are never
+ * asked (docs/zone-list.md, "Keyed lists").
+ */
+export function listKeys(spamhausDqsKey: string | undefined): ListKeys {
+  return spamhausDqsKey ? { SPAMHAUS_DQS_KEY: spamhausDqsKey } : {};
+}
 
 /** Each name a list is asked under (its zone, or its Spamhaus DQS name), to the zone it reports as. */
 export function queryNames(

@@ -11,7 +11,8 @@ import {
   createZoneMonitor,
 } from '../reputation/zone-monitor.js';
 import { bundledZoneList } from '../reputation/zones.js';
-import { logReadiness, logRun, queryNames } from '../services.js';
+import { askableZones } from '../reputation/list-keys.js';
+import { listKeys, logReadiness, logRun, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
 /**
@@ -122,7 +123,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
   private async start(settings: MonitorSettings): Promise<ZoneMonitor> {
     await this.ctx.storage.put('settings', settings);
     const log = createLogger(settings.logLevel, (line) => console.log(line));
-    const zones = bundledZoneList();
+    const zones = askableZones(bundledZoneList(), listKeys(settings.spamhausDqsKey));
     const stats = createListStats(queryNames(zones, settings.spamhausDqsKey));
     const transport = createDohTransport({
       endpoints: settings.dohUrls,
