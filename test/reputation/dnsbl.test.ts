@@ -8,18 +8,17 @@ import {
   type ListResult,
 } from '../../src/reputation/dnsbl.js';
 import { reversedNibbles } from '../../src/reputation/ipv6.js';
-import { askableZones } from '../../src/reputation/list-keys.js';
 import { sideZone } from '../../src/reputation/list-sides.js';
-import { type DnsblZone, loadZoneList } from '../../src/reputation/zones.js';
+import type { DnsblZone } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
+import { keylessZoneList } from '../fixtures/keyless-lists.js';
 import { dnsblWorld, type Listings } from '../fixtures/dnsbl-world.js';
 
-/** What a service without list keys asks: the default list but its keyed lists (list-keys.ts). */
-const zones = askableZones(await loadZoneList(), {});
+const zones = await keylessZoneList();
 const ipZones = zones.filter((zone) => zone.type === 'ip');
 const ipv6Zones = ipZones.filter((zone) => zone.ipv6 !== undefined);
 const domainZones = zones.filter((zone) => zone.type === 'domain');

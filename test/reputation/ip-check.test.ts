@@ -5,18 +5,16 @@ import { createDnsblEngine } from '../../src/reputation/dnsbl.js';
 import { reversedNibbles } from '../../src/reputation/ipv6.js';
 import { checkIp, type IpCheckDeps, type IpCheckOutcome } from '../../src/reputation/ip-check.js';
 import { parseTarget, type Target } from '../../src/reputation/targets.js';
-import { askableZones } from '../../src/reputation/list-keys.js';
 import { sideZone } from '../../src/reputation/list-sides.js';
-import { loadZoneList } from '../../src/reputation/zones.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
+import { keylessZoneList } from '../fixtures/keyless-lists.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 
-/** What a service without list keys asks: the default list but its keyed lists (list-keys.ts). */
-const zones = askableZones(await loadZoneList(), {});
+const zones = await keylessZoneList();
 const ipZones = zones.filter((zone) => zone.type === 'ip');
 const now = new Date('2025-06-01T12:00:00Z');
 
