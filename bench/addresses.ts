@@ -1,5 +1,5 @@
-import { reversedOctets } from '../src/reputation/ipv4.js';
-import { reversedNibbles } from '../src/reputation/ipv6.js';
+import { reversedOctets } from '../src/reputation/targets/ipv4.js';
+import { reversedNibbles } from '../src/reputation/targets/ipv6.js';
 import type { FixtureRecords, FixtureZone } from '../test/fixtures/dns-server.js';
 
 /**

@@ -1,8 +1,8 @@
 import { batch } from 'dnsbl';
 import { createResolver } from '../src/dns/index.js';
-import { createDeadline } from '../src/reputation/deadline.js';
-import { createDnsblEngine, type ListStatus } from '../src/reputation/dnsbl.js';
-import type { DnsblZone } from '../src/reputation/zones.js';
+import { createDeadline } from '../src/reputation/lookups/deadline.js';
+import { createDnsblEngine, type ListStatus } from '../src/reputation/lists/dnsbl.js';
+import type { DnsblZone } from '../src/reputation/lists/zones.js';
 import { type PoolRun, runPool } from './stats.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createMemoryStore } from '../src/store/memory.js';
-import { openRedisStore } from '../src/store/redis.js';
-import { openSqliteStore } from '../src/store/sqlite.js';
+import { openRedisStore } from '../src/node/store/redis.js';
+import { openSqliteStore } from '../src/node/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { temporarySqliteFile } from './service.js';
 import { mainThreadCpuMs, round } from './stats.js';

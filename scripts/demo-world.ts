@@ -1,5 +1,5 @@
-import { reversedNibbles } from '../src/reputation/ipv6.js';
-import type { DnsblZone } from '../src/reputation/zones.js';
+import { reversedNibbles } from '../src/reputation/targets/ipv6.js';
+import type { DnsblZone } from '../src/reputation/lists/zones.js';
 import type { FixtureZone } from '../test/fixtures/dns-server.js';
 import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
 

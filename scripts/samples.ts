@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Lang } from '../src/i18n/index.js';
 import { renderBadge, renderMissingBadge } from '../src/share/badge.js';
-import { createCardRenderer } from '../src/node/card-render.js';
-import { readCardFonts } from '../src/node/fonts.js';
+import { createCardRenderer } from '../src/node/cards/card-render.js';
+import { readCardFonts } from '../src/node/cards/fonts.js';
 import { createFontLoader } from '../src/share/fonts.js';
 import type { ShareListing, ShareSummary } from '../src/share/summary.js';
 

@@ -16,12 +16,12 @@ import { createPublicOrigin } from './http/public-origin.js';
 import type { PageAssets } from './pages/assets.js';
 import { addPageRoutes, htmlNotFound } from './pages/routes.js';
 import { createSite } from './pages/site.js';
-import type { DnsblEngine } from './reputation/dnsbl.js';
+import type { DnsblEngine } from './reputation/lists/dnsbl.js';
 import type {
   ListHealth,
   ResolverConfirmation,
   ServiceReadiness,
-} from './reputation/zone-monitor.js';
+} from './reputation/lists/zone-monitor.js';
 import type { CardCache } from './share/card-cache.js';
 import { type Store, StoreUnavailableError } from './store/store.js';
 import { createDomainTool } from './tools/domain.js';

@@ -1,8 +1,8 @@
 import type { Resolver } from './dns/index.js';
 import type { Lang } from './i18n/index.js';
 import type { PageAssetSources } from './pages/assets.js';
-import type { MonitorRemote } from './reputation/monitor-replica.js';
-import type { DnsblZone } from './reputation/zones.js';
+import type { MonitorRemote } from './reputation/lists/monitor-replica.js';
+import type { DnsblZone } from './reputation/lists/zones.js';
 import type { ShareSummary } from './share/summary.js';
 import type { Store } from './store/store.js';
 

@@ -1,16 +1,16 @@
 import type { Config } from './config.js';
 import { type QueryObserver, withObserver } from './dns/observed.js';
 import { withResolverStack } from './dns/stack.js';
-import { createCaptchaVerifier } from './http/captcha.js';
+import { createCaptchaVerifier } from './http/captcha/verifier.js';
 import type { CaptchaRule } from './http/guard.js';
 import { type Logger, createLogger } from './http/log.js';
 import type { Platform } from './platform.js';
-import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
-import { createListStats } from './reputation/list-stats.js';
-import type { ListSide } from './reputation/list-sides.js';
-import { createMonitorReplica } from './reputation/monitor-replica.js';
-import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.js';
-import type { DnsblZone } from './reputation/zones.js';
+import { createDnsblEngine, queryZone } from './reputation/lists/dnsbl.js';
+import { createListStats } from './reputation/lists/list-stats.js';
+import type { ListSide } from './reputation/lists/list-sides.js';
+import { createMonitorReplica } from './reputation/lists/monitor-replica.js';
+import { type ListVerdicts, createZoneMonitor } from './reputation/lists/zone-monitor.js';
+import type { DnsblZone } from './reputation/lists/zones.js';
 import { preparePageAssets } from './pages/assets.js';
 import { createCardCache } from './share/card-cache.js';
 

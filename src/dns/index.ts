@@ -1,6 +1,6 @@
 import type { CacheOptions, CachingResolver } from './caching.js';
 import { createDohTransport } from './doh-transport.js';
-import { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
+import { createNodeTransport, type NodeTransportOptions } from '../node/dns/node-transport.js';
 import { type QueryObserver, withObserver } from './observed.js';
 import type { RecordType } from './resolver.js';
 import { withResolverStack } from './stack.js';

@@ -8,7 +8,7 @@ import type {
   PoolCheckResult,
   PoolDiscoverResult,
   ScoreFactor,
-} from '../reputation/result-schemas.js';
+} from '../reputation/results/result-schemas.js';
 import { findingsOf, sentenceOf } from '../share/count-texts.js';
 import type { ShareSummary } from '../share/summary.js';
 import type { Html } from './layout.js';

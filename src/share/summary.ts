@@ -1,5 +1,5 @@
-import type { ListCoverage } from '../reputation/coverage.js';
-import type { Severity } from '../reputation/zones.js';
+import type { ListCoverage } from '../reputation/lists/coverage.js';
+import type { Severity } from '../reputation/lists/zones.js';
 
 /**
  * The tool-independent input of every shareable artefact (badge, card). Each tool maps its stored

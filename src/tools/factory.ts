@@ -5,7 +5,7 @@ import { jsonResponse } from '../http/cors.js';
 import { ApiError } from '../http/errors.js';
 import type { Guard, QuotaStatus } from '../http/guard.js';
 import { invalidRequest, jsonBodyGate, readJsonBody } from '../http/json-body.js';
-import type { ResolverConfirmation } from '../reputation/zone-monitor.js';
+import type { ResolverConfirmation } from '../reputation/lists/zone-monitor.js';
 import type { ShareSummary } from '../share/summary.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';

@@ -1,17 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.js';
-import type { DnsblEngine } from '../reputation/dnsbl.js';
-import { isDottedQuad } from '../reputation/ipv4.js';
-import { canonicalIpv6, parseIpv6 } from '../reputation/ipv6.js';
-import { noPublicAddress } from '../reputation/host-address.js';
-import { checkPoolAddresses } from '../reputation/pool-check.js';
-import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
+import type { DnsblEngine } from '../reputation/lists/dnsbl.js';
+import { isDottedQuad } from '../reputation/targets/ipv4.js';
+import { canonicalIpv6, parseIpv6 } from '../reputation/targets/ipv6.js';
+import { noPublicAddress } from '../reputation/lookups/host-address.js';
+import { checkPoolAddresses } from '../reputation/checks/pool-check.js';
+import { type PoolDiscoveryOptions, discoverPool } from '../reputation/checks/pool-discovery.js';
 import {
   poolCheckResultSchema,
   poolDiscoverResultSchema,
   type PoolDiscoverResult,
-} from '../reputation/result-schemas.js';
-import { parseHostName } from '../reputation/targets.js';
+} from '../reputation/results/result-schemas.js';
+import { parseHostName } from '../reputation/targets/targets.js';
 import type { Resolver } from '../dns/index.js';
 import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';

@@ -10,7 +10,7 @@ import type { Lang } from '../i18n/index.js';
 import type { Site } from '../pages/site.js';
 import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
 import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
-import { renderSharePage } from '../share/page.js';
+import { renderSharePage } from '../pages/share-page.js';
 import type { ShareSummary } from '../share/summary.js';
 import { base64url } from './base64url.js';
 import type { ResultStore } from './results.js';

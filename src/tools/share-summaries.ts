@@ -1,11 +1,11 @@
-import type { AddressSummary } from '../reputation/address-summary.js';
-import { type ListCoverage, coverageOf } from '../reputation/coverage.js';
-import type { DomainCheckResult } from '../reputation/domain-check.js';
-import type { ListResult } from '../reputation/dnsbl.js';
-import type { IpCheckResult } from '../reputation/ip-check.js';
-import type { PoolCheckResult } from '../reputation/pool-check.js';
-import { displayName } from '../reputation/targets.js';
-import type { Severity } from '../reputation/zones.js';
+import type { AddressSummary } from '../reputation/checks/address-summary.js';
+import { type ListCoverage, coverageOf } from '../reputation/lists/coverage.js';
+import type { DomainCheckResult } from '../reputation/checks/domain-check.js';
+import type { ListResult } from '../reputation/lists/dnsbl.js';
+import type { IpCheckResult } from '../reputation/checks/ip-check.js';
+import type { PoolCheckResult } from '../reputation/checks/pool-check.js';
+import { displayName } from '../reputation/targets/targets.js';
+import type { Severity } from '../reputation/lists/zones.js';
 import type { ShareListing, ShareSummary } from '../share/summary.js';
 
 /** Each tool's stored result, read as the tool-independent summary its badge, card and page show. */

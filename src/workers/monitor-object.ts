@@ -3,14 +3,14 @@ import { createDohTransport } from '../dns/doh-transport.js';
 import { withObserver } from '../dns/observed.js';
 import { withResolverStack } from '../dns/stack.js';
 import { createLogger } from '../http/log.js';
-import { createListStats } from '../reputation/list-stats.js';
-import type { MonitorReport } from '../reputation/monitor-replica.js';
+import { createListStats } from '../reputation/lists/list-stats.js';
+import type { MonitorReport } from '../reputation/lists/monitor-replica.js';
 import {
   type MonitorView,
   type ZoneMonitor,
   createZoneMonitor,
-} from '../reputation/zone-monitor.js';
-import { bundledZoneList } from '../reputation/zones.js';
+} from '../reputation/lists/zone-monitor.js';
+import { bundledZoneList } from '../reputation/lists/zones.js';
 import { logReadiness, logRun, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 

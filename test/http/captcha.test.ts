@@ -3,7 +3,7 @@ import {
   createCaptchaVerifier,
   type CaptchaProvider,
   type CaptchaVerdict,
-} from '../../src/http/captcha.js';
+} from '../../src/http/captcha/verifier.js';
 import {
   startFakeCaptchaProvider,
   type FakeCaptchaProvider,
