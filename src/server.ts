@@ -3,13 +3,16 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
-import { superviseWorkers } from './node/cluster.js';
-import { createLogger } from './http/log.js';
-import { compressResponses } from './node/compression.js';
-import { readConfig } from './node/config.js';
-import { limitConnections, serverOptions } from './node/connections.js';
-import { createNodeServices } from './node/services.js';
-import { openStore } from './node/store/open.js';
+import {
+  compressResponses,
+  createNodeServices,
+  limitConnections,
+  openStore,
+  readConfig,
+  serverOptions,
+  superviseWorkers,
+} from './node/index.js';
+import { createLogger } from './http/index.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 

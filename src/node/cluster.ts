@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from '../http/log.js';
+import type { Logger } from '../http/index.js';
 
 /**
  * WORKERS=N (N > 1): this process becomes the primary of a node:cluster. It forks N workers, each

@@ -3,7 +3,7 @@ import type { Lang, Translate } from '../i18n/index.js';
 import { renderPage } from './layout.js';
 import { type ToolResult, describeResult, resultView } from './result-view.js';
 import type { Site } from './site.js';
-import type { ShareSummary } from '../share/summary.js';
+import type { ShareSummary } from '../share/index.js';
 
 /**
  * The share page: the result as a person reads it, the card, and the badge's embed snippets with

@@ -1,5 +1,5 @@
 import type { Translate } from '../i18n/index.js';
-import type { ListCoverage } from '../reputation/lists/coverage.js';
+import type { ListCoverage } from '../reputation/index.js';
 import { type ShareSummary, foundAddresses } from './summary.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { ListCoverage } from '../reputation/lists/coverage.js';
-import type { Severity } from '../reputation/lists/zones.js';
+import type { ListCoverage, Severity } from '../reputation/index.js';
 
 /**
  * The tool-independent input of every shareable artefact (badge, card). Each tool maps its stored

@@ -1,12 +1,15 @@
-import type { AddressSummary } from '../reputation/checks/address-summary.js';
-import { type ListCoverage, coverageOf } from '../reputation/lists/coverage.js';
-import type { DomainCheckResult } from '../reputation/checks/domain-check.js';
-import type { ListResult } from '../reputation/lists/dnsbl.js';
-import type { IpCheckResult } from '../reputation/checks/ip-check.js';
-import type { PoolCheckResult } from '../reputation/checks/pool-check.js';
-import { displayName } from '../reputation/targets/targets.js';
-import type { Severity } from '../reputation/lists/zones.js';
-import type { ShareListing, ShareSummary } from '../share/summary.js';
+import {
+  type AddressSummary,
+  coverageOf,
+  displayName,
+  type DomainCheckResult,
+  type IpCheckResult,
+  type ListCoverage,
+  type ListResult,
+  type PoolCheckResult,
+  type Severity,
+} from '../reputation/index.js';
+import type { ShareListing, ShareSummary } from '../share/index.js';
 
 /** Each tool's stored result, read as the tool-independent summary its badge, card and page show. */
 

@@ -1,16 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
-import { createDohTransport } from '../dns/doh-transport.js';
-import { withObserver } from '../dns/observed.js';
-import { withResolverStack } from '../dns/stack.js';
-import { createLogger } from '../http/log.js';
-import { createListStats } from '../reputation/lists/list-stats.js';
-import type { MonitorReport } from '../reputation/lists/monitor-replica.js';
+import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
+import { createLogger } from '../http/index.js';
 import {
+  bundledZoneList,
+  createListStats,
+  createZoneMonitor,
+  type MonitorReport,
   type MonitorView,
   type ZoneMonitor,
-  createZoneMonitor,
-} from '../reputation/lists/zone-monitor.js';
-import { bundledZoneList } from '../reputation/lists/zones.js';
+} from '../reputation/index.js';
 import { logReadiness, logRun, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 

@@ -1,10 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../../http/log.js';
-import { CardRendererBusy } from '../../share/card-cache.js';
-import { warmUpSummary } from '../../share/card.js';
+import type { Logger } from '../../http/index.js';
+import { CardRendererBusy, type ShareSummary, warmUpSummary } from '../../share/index.js';
 import type { Lang } from '../../i18n/index.js';
-import type { ShareSummary } from '../../share/summary.js';
 import type { CardJob, CardReply } from './card-worker.js';
 
 /**

@@ -2,10 +2,7 @@ import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import sharp from 'sharp';
 import type { Lang } from '../../i18n/index.js';
-import { cardSvg } from '../../share/card.js';
-import { colours } from '../../share/card-theme.js';
-import type { CardFonts } from '../../share/fonts.js';
-import type { ShareSummary } from '../../share/summary.js';
+import { type CardFonts, cardSvg, colours, type ShareSummary } from '../../share/index.js';
 
 /**
  * satori draws every glyph as a path, so resvg needs no fonts: scanning the system's costs it

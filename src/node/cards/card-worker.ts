@@ -1,9 +1,8 @@
 import { parentPort } from 'node:worker_threads';
-import { createFontLoader } from '../../share/fonts.js';
+import { createFontLoader, type ShareSummary } from '../../share/index.js';
 import type { Lang } from '../../i18n/index.js';
 import { createCardRenderer } from './card-render.js';
 import { readCardFonts } from './fonts.js';
-import type { ShareSummary } from '../../share/summary.js';
 
 /**
  * One card-drawing thread of the pool in `card-pool.ts`: it draws the cards it is sent, one at a

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type CardFonts, cardFontFiles, cardFontsFrom } from '../../share/fonts.js';
+import { type CardFonts, cardFontFiles, cardFontsFrom } from '../../share/index.js';
 
 /** Where the Node server reads the card's fonts: assets/fonts (its README names their licence). */
 export const fontDirectory = new URL('../../../assets/fonts/', import.meta.url);

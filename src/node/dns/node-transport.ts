@@ -7,7 +7,7 @@ import type {
   RecordData,
   RecordType,
   Resolver,
-} from '../../dns/resolver.js';
+} from '../../dns/index.js';
 
 /**
  * The DNS transport on Node: c-ares through `node:dns`'s `Resolver`. Measured here at about twice

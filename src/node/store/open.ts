@@ -1,8 +1,6 @@
-import type { StoreLocation } from '../../store/location.js';
-import { createMemoryStore } from '../../store/memory.js';
+import { createMemoryStore, type Store, type StoreLocation } from '../../store/index.js';
 import { openRedisStore } from './redis.js';
 import { openSqliteStore } from './sqlite.js';
-import type { Store } from '../../store/store.js';
 
 /** Opens the store STORE_URL names; a store that cannot be opened throws StoreOpenError. */
 export async function openStore(

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/store.js';
+import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/index.js';
 
 /**
  * The store of a fleet (`STORE_URL=redis://[user:pass@]host:port/db` or `rediss://` for TLS):

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { StoreOpenError } from '../../store/store.js';
+import { StoreOpenError } from '../../store/index.js';
 
 /**
  * The SQLite store's schema as numbered migrations. `schema_version` holds how many have been

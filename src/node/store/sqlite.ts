@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/store.js';
+import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/index.js';
 import { sqliteMigrations } from './sqlite-schema.js';
 
 /**

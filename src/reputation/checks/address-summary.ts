@@ -1,16 +1,14 @@
-import { coverageOf, describeCoverage, missingParts } from '../lists/coverage.js';
-import type { Deadline } from '../lookups/deadline.js';
-import type { DnsblEngine } from '../lists/dnsbl.js';
-import type { AddressSummary } from '../results/result-schemas.js';
+import { coverageOf, describeCoverage, type DnsblEngine, missingParts } from '../lists/index.js';
+import type { Deadline } from '../lookups/index.js';
+import type { AddressSummary, Severity } from '../results/index.js';
 import { listingFactors, scoreOf } from './score.js';
-import type { Severity } from '../lists/zones.js';
 
 /**
  * One address's DNSBL result in brief, as the domain and pool tools show it for each address they
  * check: the score (listings and grades only: these tools do no reverse DNS) and where it is listed.
  */
 
-export type { AddressSummary } from '../results/result-schemas.js';
+export type { AddressSummary } from '../results/index.js';
 
 export async function summariseAddress(
   dnsbl: DnsblEngine,

@@ -1,14 +1,13 @@
 import { getDomain } from 'tldts';
 import type { DnsOutcome } from '../../dns/index.js';
-import { clip, maxRecordChars } from '../results/result-limits.js';
-import type { DmarcPolicy, DmarcRecord } from '../results/result-schemas.js';
+import { clip, type DmarcPolicy, type DmarcRecord, maxRecordChars } from '../results/index.js';
 
 /**
  * DMARC policy discovery (RFC 7489 §6.6.3): the record at `_dmarc.<domain>`, or when there is
  * none, the one at `_dmarc.<organisational domain>`, which the Public Suffix List defines (§3.2).
  */
 
-export type { DmarcPolicy, DmarcRecord } from '../results/result-schemas.js';
+export type { DmarcPolicy, DmarcRecord } from '../results/index.js';
 
 /**
  * The organisational domain (§3.2): the public suffix plus one label, by the Public Suffix List

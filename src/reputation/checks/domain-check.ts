@@ -1,22 +1,20 @@
 import type { Resolver } from '../../dns/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
-import { createCheckDns } from '../lookups/check-dns.js';
-import { coverageOf, describeCoverage } from '../lists/coverage.js';
-import { createDeadline } from '../lookups/deadline.js';
-import type { DnsblEngine, ListResult } from '../lists/dnsbl.js';
-import { noPublicAddress } from '../lookups/host-address.js';
-import { isIpv6 } from '../targets/ipv6.js';
+import { createCheckDns, createDeadline, noPublicAddress } from '../lookups/index.js';
+import { coverageOf, describeCoverage, type DnsblEngine, type ListResult } from '../lists/index.js';
+import { isIpv6 } from '../targets/index.js';
 import {
   clip,
+  type DomainCheckResult,
   maxListedAddresses,
   maxListedTerms,
   maxRecordChars,
   maxTermChars,
-} from '../results/result-limits.js';
-import type { DomainCheckResult, SpfSummary } from '../results/result-schemas.js';
+  type SpfSummary,
+} from '../results/index.js';
 import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
 import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
-import type { SpfExpansion } from '../spf/spf.js';
+import type { SpfExpansion } from '../spf/index.js';
 
 /**
  * The domain tool's check: the domain's sender IPs (SPF + MX, IPv4 and IPv6), the domain itself
@@ -40,7 +38,7 @@ const senderIpPenalty = { poor: 10, other: 5, cap: 30 } as const;
 const spfPenalty = 10;
 const dmarcPenalty = 5;
 
-export type { DomainCheckResult, DomainScore, SpfSummary } from '../results/result-schemas.js';
+export type { DomainCheckResult, DomainScore, SpfSummary } from '../results/index.js';
 
 export interface DomainCheckDeps {
   resolver: Resolver;

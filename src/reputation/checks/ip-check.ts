@@ -1,21 +1,22 @@
 import type { Resolver } from '../../dns/index.js';
-import { createCheckDns } from '../lookups/check-dns.js';
-import { coverageOf, describeCoverage } from '../lists/coverage.js';
-import { createDeadline } from '../lookups/deadline.js';
-import type { DnsblEngine, DnsblReport } from '../lists/dnsbl.js';
-import { publicAddressesOf } from '../lookups/host-address.js';
+import { createCheckDns, createDeadline, publicAddressesOf } from '../lookups/index.js';
+import {
+  coverageOf,
+  describeCoverage,
+  type DnsblEngine,
+  type DnsblReport,
+} from '../lists/index.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
-import { maxAddressesPerHost } from '../results/result-limits.js';
-import type { IpCheckResult } from '../results/result-schemas.js';
+import { type IpCheckResult, maxAddressesPerHost } from '../results/index.js';
 import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
-import type { Target } from '../targets/targets.js';
+import type { Target } from '../targets/index.js';
 
 /**
  * The IP tool's check: DNSBL fan-out in parallel with PTR then forward A (AAAA for an IPv6
  * address), then the score.
  */
 
-export type { IpCheckResult, IpScore } from '../results/result-schemas.js';
+export type { IpCheckResult, IpScore } from '../results/index.js';
 
 export type IpCheckOutcome =
   | { ok: true; result: IpCheckResult }

@@ -1,14 +1,14 @@
 import { type AddressSummary, describeAddressLine, summariseAddress } from './address-summary.js';
-import { createDeadline } from '../lookups/deadline.js';
-import type { DnsblEngine } from '../lists/dnsbl.js';
-import type { PoolCheckResult } from '../results/result-schemas.js';
+import { createDeadline } from '../lookups/index.js';
+import type { DnsblEngine } from '../lists/index.js';
+import type { PoolCheckResult } from '../results/index.js';
 
 /**
  * The pool tool's check: each selected address on the IP lists, each result also written as one
  * line a person can read.
  */
 
-export type { PoolCheckResult } from '../results/result-schemas.js';
+export type { PoolCheckResult } from '../results/index.js';
 
 export async function checkPoolAddresses(
   deps: { dnsbl: DnsblEngine; deadlineMs: number; now: () => Date },

@@ -1,10 +1,20 @@
 import { type DnsOutcome, type Resolver, recordsOf } from '../../dns/index.js';
 import { type NameServerOptions, findAuthoritativeServers } from './authoritative-servers.js';
-import { canonicalNameOf } from '../lookups/canonical-name.js';
-import { createCheckDns } from '../lookups/check-dns.js';
-import { createDeadline, type Deadline } from '../lookups/deadline.js';
-import { compareIpv4, isPublicIpv4 } from '../targets/ipv4.js';
-import { compareIpv6, isIpv6, isPublicIpv6, parseIpv6 } from '../targets/ipv6.js';
+import {
+  canonicalNameOf,
+  createCheckDns,
+  createDeadline,
+  type Deadline,
+} from '../lookups/index.js';
+import {
+  compareIpv4,
+  compareIpv6,
+  isIpv6,
+  isPublicIpv4,
+  isPublicIpv6,
+  isSpecialUseName,
+  parseIpv6,
+} from '../targets/index.js';
 import {
   type DiscoveryProgress,
   type PoolStopReason,
@@ -14,8 +24,7 @@ import {
   noProgress,
   poolStopReason,
 } from './pool-saturation.js';
-import type { PoolDiscovery } from '../results/result-schemas.js';
-import { isSpecialUseName } from '../targets/targets.js';
+import type { PoolDiscovery } from '../results/index.js';
 
 /**
  * Discovery of the addresses a DNS pool hands out, IPv4 (A) and IPv6 (AAAA). A pool (round robin,
@@ -60,7 +69,7 @@ export const defaultPoolDiscoveryOptions: PoolDiscoveryOptions = {
   askNameServers: true,
 };
 
-export type { PoolDiscovery } from '../results/result-schemas.js';
+export type { PoolDiscovery } from '../results/index.js';
 
 /** IPv4 addresses sorted numerically, then IPv6 ones. */
 function ipv4ThenIpv6(addresses: readonly string[]): string[] {

@@ -1,4 +1,4 @@
-import type { PoolStopReason } from '../results/result-schemas.js';
+import type { PoolStopReason } from '../results/index.js';
 
 /**
  * When pool discovery stops asking. A pool answers each query with a few of its addresses, so
@@ -6,7 +6,7 @@ import type { PoolStopReason } from '../results/result-schemas.js';
  * (saturation), or when its budget of queries or time is spent.
  */
 
-export type { PoolStopReason } from '../results/result-schemas.js';
+export type { PoolStopReason } from '../results/index.js';
 
 export interface DiscoveryProgress {
   rounds: number;

@@ -1,10 +1,14 @@
 import type { Resolver } from '../../dns/index.js';
-import type { Deadline } from '../lookups/deadline.js';
-import { reversedOctets } from '../targets/ipv4.js';
-import { canonicalIpv6, isIpv6, parseIpv6, reversedNibbles } from '../targets/ipv6.js';
-import { maxListedNames } from '../results/result-limits.js';
-import type { ReverseDns } from '../results/result-schemas.js';
-import { isSpecialUseName } from '../targets/targets.js';
+import type { Deadline } from '../lookups/index.js';
+import {
+  canonicalIpv6,
+  isIpv6,
+  isSpecialUseName,
+  parseIpv6,
+  reversedNibbles,
+  reversedOctets,
+} from '../targets/index.js';
+import { maxListedNames, type ReverseDns } from '../results/index.js';
 
 /**
  * Reverse DNS of a sending address and forward-confirmed reverse DNS (FCrDNS, RFC 8601 §3's
@@ -12,7 +16,7 @@ import { isSpecialUseName } from '../targets/targets.js';
  * for an IPv4 address, AAAA for an IPv6 one).
  */
 
-export type { Fcrdns, ReverseDns } from '../results/result-schemas.js';
+export type { Fcrdns, ReverseDns } from '../results/index.js';
 
 /** Many PTR records on one address are a misconfiguration; confirming the first few is enough. */
 const maxNamesConfirmed = 10;

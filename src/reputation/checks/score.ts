@@ -1,6 +1,6 @@
-import type { DnsblReport } from '../lists/dnsbl.js';
+import type { DnsblReport } from '../lists/index.js';
 import type { ReverseDns } from './rdns.js';
-import type { Confidence, Score, ScoreFactor, Verdict } from '../results/result-schemas.js';
+import type { Confidence, Score, ScoreFactor, Verdict } from '../results/index.js';
 
 /**
  * The reputation score: 100 minus what each finding costs, plus what allowlists and good grades
@@ -8,7 +8,7 @@ import type { Confidence, Score, ScoreFactor, Verdict } from '../results/result-
  * unanswered list is unknown, not a listing. The same findings always give the same score.
  */
 
-export type { Confidence, Score, ScoreFactor, Verdict } from '../results/result-schemas.js';
+export type { Confidence, Score, ScoreFactor, Verdict } from '../results/index.js';
 
 /** Missing or unconfirmed reverse DNS is the first thing large receivers reject on (RFC 8601 iprev). */
 export const reverseDnsPenalty = { missingPtr: 10, failedFcrdns: 10 } as const;

@@ -1,7 +1,13 @@
-import { ipv4ToNumber, isPublicNetwork, numberToIpv4 } from '../targets/ipv4.js';
-import { bigIntToIpv6, ipv6ToBigInt, isIpv6, isPublicIpv6Network } from '../targets/ipv6.js';
-import { maxListedAddresses, maxListedNetworks } from '../results/result-limits.js';
-import type { SenderRange } from '../results/result-schemas.js';
+import {
+  bigIntToIpv6,
+  ipv4ToNumber,
+  ipv6ToBigInt,
+  isIpv6,
+  isPublicIpv6Network,
+  isPublicNetwork,
+  numberToIpv4,
+} from '../targets/index.js';
+import { maxListedAddresses, maxListedNetworks, type SenderRange } from '../results/index.js';
 
 /**
  * A domain's senders as a result lists them: single addresses apart from ranges (issue 17). A
@@ -12,7 +18,7 @@ import type { SenderRange } from '../results/result-schemas.js';
 /** The largest network written out address by address: a /28, or an IPv6 /124. */
 export const maxExpandedRange = 16;
 
-export type { SenderRange } from '../results/result-schemas.js';
+export type { SenderRange } from '../results/index.js';
 
 export interface SenderAddresses {
   /**

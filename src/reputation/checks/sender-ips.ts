@@ -1,5 +1,5 @@
 import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../../dns/index.js';
-import { createDeadline, type Deadline } from '../lookups/deadline.js';
+import { createDeadline, type Deadline, publicIpv4Of, publicIpv6Of } from '../lookups/index.js';
 import {
   type DmarcLookup,
   type DmarcRecord,
@@ -7,12 +7,10 @@ import {
   organizationalDomain,
   readDmarcLookup,
 } from './dmarc.js';
-import { publicIpv4Of, publicIpv6Of } from '../lookups/host-address.js';
-import { maxAddressesPerHost } from '../results/result-limits.js';
-import type { MailExchanger } from '../results/result-schemas.js';
+import { type MailExchanger, maxAddressesPerHost } from '../results/index.js';
 import { type SenderAddresses, senderAddresses } from './sender-addresses.js';
-import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from '../spf/spf.js';
-import { isSpecialUseName } from '../targets/targets.js';
+import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from '../spf/index.js';
+import { isSpecialUseName } from '../targets/index.js';
 
 /**
  * Which addresses send a domain's mail, IPv4 and IPv6: those its SPF record authorises, and its
@@ -22,7 +20,7 @@ import { isSpecialUseName } from '../targets/targets.js';
  * looked up.
  */
 
-export type { MailExchanger } from '../results/result-schemas.js';
+export type { MailExchanger } from '../results/index.js';
 
 /** A lookup of the domain's own records that gave no usable answer. */
 export interface LookupFailure {

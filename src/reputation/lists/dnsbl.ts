@@ -1,9 +1,8 @@
 import type { DnsStatus, Resolver } from '../../dns/index.js';
-import type { Deadline } from '../lookups/deadline.js';
-import { reversedOctets } from '../targets/ipv4.js';
-import { isIpv6, reversedNibbles } from '../targets/ipv6.js';
+import type { Deadline } from '../lookups/index.js';
+import { isIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
 import { type ListSide, sideName, sideZone } from './list-sides.js';
-import type { ListResult } from '../results/result-schemas.js';
+import type { ListResult } from '../results/index.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';
 
@@ -12,7 +11,7 @@ import type { DnsblZone } from './zones.js';
  * table, the TXT reason fetched for listings, all within the check's deadline.
  */
 
-export type { ListResult, ListStatus } from '../results/result-schemas.js';
+export type { ListResult, ListStatus } from '../results/index.js';
 
 export interface DnsblReport {
   lists: ListResult[];

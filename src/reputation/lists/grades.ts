@@ -1,5 +1,5 @@
 import type { GradeDecoder } from './zones.js';
-import type { Grade } from '../results/result-schemas.js';
+import type { Grade } from '../results/index.js';
 
 /**
  * Reputation lists answer with a grade, not a yes/no listing. Each decoder reads one list's
@@ -7,7 +7,7 @@ import type { Grade } from '../results/result-schemas.js';
  * also a listing; the others are grades whatever their value.
  */
 
-export type { Grade } from '../results/result-schemas.js';
+export type { Grade } from '../results/index.js';
 
 export type GradeReading = { grade: Grade } | { error: string };
 

@@ -1,6 +1,6 @@
 import { gradeDecoders, type Grade } from './grades.js';
-import type { DnsblZone, Severity } from './zones.js';
-import type { Listing } from '../results/result-schemas.js';
+import type { DnsblZone } from './zones.js';
+import type { Listing, Severity } from '../results/index.js';
 
 /**
  * What a list's A answer means (RFC 5782 §2.1: a listing is an A record, conventionally inside
@@ -8,7 +8,7 @@ import type { Listing } from '../results/result-schemas.js';
  * must see, never a silent "listed" or "clean".
  */
 
-export type { Listing } from '../results/result-schemas.js';
+export type { Listing } from '../results/index.js';
 
 export type Reading =
   | { status: 'listed'; listings: Listing[]; grade?: Grade }

@@ -1,7 +1,6 @@
 import type { DnsOutcome, Resolver } from '../../dns/index.js';
 import { queryZone } from './dnsbl.js';
-import { reversedOctets } from '../targets/ipv4.js';
-import { canonicalIpv6, reversedNibbles } from '../targets/ipv6.js';
+import { canonicalIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
 import { type ListSide, ipv6TestEntries, sidesOf } from './list-sides.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';

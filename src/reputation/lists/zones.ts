@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import bundledZones from '../../../assets/dnsbl-zones.json' with { type: 'json' };
-import { isIpv6Text } from '../targets/ipv6.js';
+import { severities, type Severity } from '../results/index.js';
+import { isIpv6Text } from '../targets/index.js';
 
 /**
  * The DNSBL zone list: which lists are asked, and what each of their answers means. Following
  * haraka-plugin-dns-list, a return code a zone does not document is never read as a listing.
  */
-
-export const severities = ['major', 'minor', 'info'] as const;
-export type Severity = (typeof severities)[number];
 
 const ipv4InLoopback = z
   .string()

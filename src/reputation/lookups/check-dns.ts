@@ -1,6 +1,12 @@
-import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from '../../dns/index.js';
+import type {
+  DnsOutcome,
+  QueryOptions,
+  RecordData,
+  RecordType,
+  Resolver,
+} from '../../dns/index.js';
 import type { Deadline } from './deadline.js';
-import { isSpecialUseName } from '../targets/targets.js';
+import { isSpecialUseName } from '../targets/index.js';
 
 /**
  * The DNS as one check sees it when it follows names taken from DNS data (SPF terms, MX hosts,

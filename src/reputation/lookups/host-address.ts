@@ -1,6 +1,11 @@
 import type { DnsOutcome, Resolver } from '../../dns/index.js';
-import { compareIpv4, isPublicIpv4 } from '../targets/ipv4.js';
-import { canonicalIpv6, compareIpv6, isPublicIpv6 } from '../targets/ipv6.js';
+import {
+  canonicalIpv6,
+  compareIpv4,
+  compareIpv6,
+  isPublicIpv4,
+  isPublicIpv6,
+} from '../targets/index.js';
 
 /**
  * The public addresses a host name stands for, IPv4 (A) and IPv6 (AAAA). A name that resolves

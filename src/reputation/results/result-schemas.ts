@@ -7,7 +7,6 @@ import {
   maxListedTerms,
   maxRecordChars,
 } from './result-limits.js';
-import { severities } from '../lists/zones.js';
 
 /**
  * The results of the checks, as zod schemas: each schema is both the TypeScript type the checks
@@ -15,6 +14,10 @@ import { severities } from '../lists/zones.js';
  * drift (docs/openapi.md). Plain zod only: the descriptions and component names are zod's own
  * `.meta()`, which the HTTP layer's OpenAPI generator reads; nothing here knows of HTTP.
  */
+
+/** How much a listing on a list weighs, as the zone list gives it (docs/zone-list.md). */
+export const severities = ['major', 'minor', 'info'] as const;
+export type Severity = (typeof severities)[number];
 
 export const verdictSchema = z.enum(['good', 'fair', 'poor', 'unknown']).meta({
   description:

@@ -1,9 +1,13 @@
 import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../../dns/index.js';
-import { createDeadline, type Deadline } from '../lookups/deadline.js';
-import { isPublicIpv4 } from '../targets/ipv4.js';
-import { isPublicIpv6 } from '../targets/ipv6.js';
-import { clip, maxTermChars } from '../results/result-limits.js';
-import type { SpfError, SpfExpansion, SpfTermAt } from '../results/result-schemas.js';
+import { createDeadline, type Deadline } from '../lookups/index.js';
+import { isPublicIpv4, isPublicIpv6, isSpecialUseName } from '../targets/index.js';
+import {
+  clip,
+  maxTermChars,
+  type SpfError,
+  type SpfExpansion,
+  type SpfTermAt,
+} from '../results/index.js';
 import {
   type DomainSpec,
   ip4Network,
@@ -13,7 +17,6 @@ import {
   selectSpfRecord,
   type SpfMechanism,
 } from './spf-record.js';
-import { isSpecialUseName } from '../targets/targets.js';
 
 /**
  * SPF expansion (RFC 7208): the addresses a domain's SPF record authorises to send its mail. The
@@ -23,7 +26,7 @@ import { isSpecialUseName } from '../targets/targets.js';
  * together with everything found before it.
  */
 
-export type { SpfError, SpfExpansion, SpfTermAt } from '../results/result-schemas.js';
+export type { SpfError, SpfExpansion, SpfTermAt } from '../results/index.js';
 
 export interface SpfOptions {
   /** Everything not answered by then is given up and reported as a temperror. */

@@ -1,9 +1,14 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver, type Resolver } from '../../../src/dns/index.js';
+import { type Resolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
 import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
-import { checkIp, type IpCheckDeps, type IpCheckOutcome } from '../../../src/reputation/checks/ip-check.js';
+import {
+  checkIp,
+  type IpCheckDeps,
+  type IpCheckOutcome,
+} from '../../../src/reputation/checks/ip-check.js';
 import { parseTarget, type Target } from '../../../src/reputation/targets/targets.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import {

@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { usableNameServers } from '../../../src/reputation/checks/authoritative-servers.js';
-import { defaultPoolDiscoveryOptions, discoverPool } from '../../../src/reputation/checks/pool-discovery.js';
+import {
+  defaultPoolDiscoveryOptions,
+  discoverPool,
+} from '../../../src/reputation/checks/pool-discovery.js';
 import {
   type DiscoveryProgress,
   afterRound,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver, type Resolver } from '../../../src/dns/index.js';
+import { type Resolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { createDeadline } from '../../../src/reputation/lookups/deadline.js';
 import { type ReverseDns, reverseDns, reverseName } from '../../../src/reputation/checks/rdns.js';
 import {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { discoverSenderIps, maxMxHosts } from '../../../src/reputation/checks/sender-ips.js';
 import {
   type FixtureDnsServer,

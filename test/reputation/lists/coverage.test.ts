@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type AddressSummary, describeAddressLine } from '../../../src/reputation/checks/address-summary.js';
-import { type ListCoverage, coverageOf, describeCoverage } from '../../../src/reputation/lists/coverage.js';
+import {
+  type AddressSummary,
+  describeAddressLine,
+} from '../../../src/reputation/checks/address-summary.js';
+import {
+  type ListCoverage,
+  coverageOf,
+  describeCoverage,
+} from '../../../src/reputation/lists/coverage.js';
 import type { ListResult, ListStatus } from '../../../src/reputation/lists/dnsbl.js';
-import type { Severity } from '../../../src/reputation/lists/zones.js';
+import type { Severity } from '../../../src/reputation/results/result-schemas.js';
 
 function list(status: ListStatus, severity: Severity = 'major', extra: Partial<ListResult> = {}) {
   return {

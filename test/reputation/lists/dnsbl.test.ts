@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { createDeadline } from '../../../src/reputation/lookups/deadline.js';
 import {
   createDnsblEngine,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type Grade, gradeDecoders } from '../../../src/reputation/lists/grades.js';
 import { readAnswer } from '../../../src/reputation/lists/return-codes.js';
-import { type DnsblZone, type GradeDecoder, loadZoneList } from '../../../src/reputation/lists/zones.js';
+import {
+  type DnsblZone,
+  type GradeDecoder,
+  loadZoneList,
+} from '../../../src/reputation/lists/zones.js';
 
 const zones = await loadZoneList();
 

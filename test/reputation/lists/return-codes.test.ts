@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readAnswer } from '../../../src/reputation/lists/return-codes.js';
-import { type DnsblZone, loadZoneList, parseZoneList } from '../../../src/reputation/lists/zones.js';
+import {
+  type DnsblZone,
+  loadZoneList,
+  parseZoneList,
+} from '../../../src/reputation/lists/zones.js';
 
 /** The tables run over the real default zone list, so a wrong code table fails here. */
 const zones = await loadZoneList();

@@ -1,9 +1,14 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver, type Resolver } from '../../../src/dns/index.js';
+import { type Resolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { diagnose } from '../../../src/reputation/lists/resolver-diagnosis.js';
 import { reversedOctets } from '../../../src/reputation/targets/ipv4.js';
-import { positiveEntry, selfTestZones, type SelfTestRun } from '../../../src/reputation/lists/self-test.js';
+import {
+  positiveEntry,
+  selfTestZones,
+  type SelfTestRun,
+} from '../../../src/reputation/lists/self-test.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import {
   type FixtureDnsServer,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/dns/index.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 import { createZoneMonitor, type ZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';

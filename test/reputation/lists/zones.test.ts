@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isDottedQuad } from '../../../src/reputation/targets/ipv4.js';
-import { loadZoneList, parseZoneList, type DnsblZone } from '../../../src/reputation/lists/zones.js';
+import {
+  loadZoneList,
+  parseZoneList,
+  type DnsblZone,
+} from '../../../src/reputation/lists/zones.js';
 
 /** Lists that closed, were parked or answer everything (research: dnsbl-lists.md). */
 const deadZones = [

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ip4Network, parseSpfRecord, selectSpfRecord } from '../../../src/reputation/spf/spf-record.js';
+import {
+  ip4Network,
+  parseSpfRecord,
+  selectSpfRecord,
+} from '../../../src/reputation/spf/spf-record.js';
 
 describe('selectSpfRecord', () => {
   it.each([
