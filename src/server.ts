@@ -32,7 +32,7 @@ const logSink = (line: string) => process.stdout.write(`${line}\n`);
 const log = createLogger(config.logLevel, logSink);
 if (config.workers > 1 && cluster.isPrimary) {
   // Opened once here: a bad STORE_URL is one line, not one per worker, and the schema is
-  // migrated before the workers open it. Then the primary only supervises (src/cluster.ts).
+  // migrated before the workers open it. Then the primary only supervises (src/node/cluster.ts).
   const store = await openStore(config.store).catch(stop);
   await store.close();
   await superviseWorkers(config.workers, log);

@@ -39,7 +39,7 @@ export interface SharePage {
 
 /**
  * Beside the ASCII form of a look-alike, and only there: its Unicode form, with why it is not
- * the one shown (UTS #39 mixed scripts; src/reputation/targets.ts).
+ * the one shown (UTS #39 mixed scripts; src/reputation/targets/targets.ts).
  */
 function lookAlikeWarning(
   { unicode, scripts }: NonNullable<ShareSummary['lookAlike']>,

@@ -25,7 +25,7 @@ export interface ShareListing {
 export interface ShareSummary {
   tool: ShareTool;
   /**
-   * What was checked, in display form (src/reputation/targets.ts `displayName`): an IDN in
+   * What was checked, in display form (src/reputation/targets/targets.ts `displayName`): an IDN in
    * Unicode, a look-alike in ASCII; up to 253 characters.
    */
   target: string;

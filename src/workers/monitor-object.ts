@@ -16,7 +16,7 @@ import { edgeMaxInFlight } from './limits.js';
  * The one zone monitor of a Worker (docs/edge.md): the self-test of every list and the verdicts
  * that follow, kept in a Durable Object so that every isolate answers from the same verdicts, and
  * run on the object's alarm instead of a timer (isolates keep no timers between requests). Each
- * isolate holds a replica (src/reputation/monitor-replica.ts) that reads `view()` at most once a
+ * isolate holds a replica (src/reputation/lists/monitor-replica.ts) that reads `view()` at most once a
  * second, reports what checks saw, and tells the object when a check caught the resolver lying.
  *
  * The settings come with every call, from the isolate's configuration: the object is named after

@@ -13,7 +13,7 @@ import {
 } from '../support/server-process.js';
 
 /**
- * WORKERS=N: N processes behind one port (src/cluster.ts), sharing the store, stopped together on
+ * WORKERS=N: N processes behind one port (src/node/cluster.ts), sharing the store, stopped together on
  * SIGTERM. (Refused with the memory store, which the workers could not share: test/config.test.ts.)
  */
 

@@ -59,7 +59,7 @@ export interface FixtureControl {
   close(): Promise<void>;
 }
 
-/** Spamhaus' lists: the zones the DQS key moves (src/reputation/dnsbl.ts). */
+/** Spamhaus' lists: the zones the DQS key moves (src/reputation/lists/dnsbl.ts). */
 const isSpamhaus = (zone: DnsblZone) => queryZone(zone, 'key') !== zone.zone;
 
 async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {

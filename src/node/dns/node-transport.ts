@@ -12,7 +12,7 @@ import type {
 /**
  * The DNS transport on Node: c-ares through `node:dns`'s `Resolver`. Measured here at about twice
  * the speed and a quarter of the CPU per query of dns2's client. It has no cache of its own (c-ares'
- * query cache is off in Node), so `caching.ts` above it is the only one.
+ * query cache is off in Node), so `src/dns/caching.ts` above it is the only one.
  */
 
 export interface NodeTransportOptions {

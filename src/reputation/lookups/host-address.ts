@@ -43,7 +43,7 @@ export function publicIpv4Of(outcome: DnsOutcome<string>): string[] {
 /**
  * Public IPv6 addresses of an AAAA answer in RFC 5952 form, sorted numerically, no duplicates.
  * Whatever a hostile server writes passes the same rule as a typed address: an IPv4-mapped or
- * 6to4 answer is not public (ipv6.ts).
+ * 6to4 answer is not public (targets/ipv6.ts).
  */
 export function publicIpv6Of(outcome: DnsOutcome<string>): string[] {
   if (outcome.status !== 'answer') return [];
