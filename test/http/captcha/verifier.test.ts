@@ -3,11 +3,11 @@ import {
   createCaptchaVerifier,
   type CaptchaProvider,
   type CaptchaVerdict,
-} from '../../src/http/captcha/verifier.js';
+} from '../../../src/http/captcha/verifier.js';
 import {
   startFakeCaptchaProvider,
   type FakeCaptchaProvider,
-} from '../fixtures/captcha-provider.js';
+} from '../../fixtures/captcha-provider.js';
 
 const secret = 'server-secret-123';
 const callerIp = '203.0.113.7';
