@@ -1,15 +1,7 @@
 /** The results as zod schemas (their types and the OpenAPI document) and the bounds on their size. */
 
-export {
-  clip,
-  maxAddressesPerHost,
-  maxListedAddresses,
-  maxListedNames,
-  maxListedNetworks,
-  maxListedTerms,
-  maxRecordChars,
-  maxTermChars,
-} from './result-limits.js';
+// Every bound on a result's size: the checks apply them, the schemas state them.
+export * from './result-limits.js';
 export {
   type AddressSummary,
   type Confidence,
