@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confidenceOf } from '../../src/reputation/score.js';
+import { confidenceOf } from '../../src/reputation/checks/score.js';
 import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
 import type { Listings } from '../fixtures/dnsbl-world.js';
 import { keylessCounts, keylessZoneList } from '../fixtures/keyless-lists.js';

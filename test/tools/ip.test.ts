@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reversedNibbles } from '../../src/reputation/ipv6.js';
-import { sideZone } from '../../src/reputation/list-sides.js';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { reversedNibbles } from '../../src/reputation/targets/ipv6.js';
+import { sideZone } from '../../src/reputation/lists/list-sides.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { keylessCounts, keylessZoneList } from '../fixtures/keyless-lists.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';

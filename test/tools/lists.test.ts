@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { keylessZoneList } from '../fixtures/keyless-lists.js';
 import { type TestService, startTestService } from '../support/service.js';
 
