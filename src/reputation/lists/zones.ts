@@ -33,28 +33,26 @@ const codeMeaningObject = z.object({
   /** On an allowlist: the trust the code encodes. */
   trust: z.enum(trustLevels).optional(),
 });
-/** A code's meaning, written out or as a bare string (`"127.0.0.2": "SBL"`). */
-const codeMeaningSchema = z.union([
-  codeMeaningObject,
-  z
-    .string()
-    .min(1)
-    .transform((meaning): CodeMeaning => ({ meaning })),
-]);
+/** A meaning written out, or as a bare English string (`"127.0.0.2": "SBL"`). */
+function writtenOutOrBare<Meaning extends { meaning: string }>(object: z.ZodType<Meaning>) {
+  return z.union([
+    object,
+    z
+      .string()
+      .min(1)
+      .transform((meaning) => ({ meaning }) as Meaning),
+  ]);
+}
+
+const codeMeaningSchema = writtenOutOrBare(codeMeaningObject);
 export type CodeMeaning = z.infer<typeof codeMeaningObject>;
 
+/** An error code's meaning, with its Russian text when written out. */
 const errorMeaningObject = z.object({
   meaning: z.string().min(1),
   ru: z.string().min(1).optional(),
 });
-/** An error code's meaning, written out with its Russian text or as a bare English string. */
-const errorMeaningSchema = z.union([
-  errorMeaningObject,
-  z
-    .string()
-    .min(1)
-    .transform((meaning): ErrorMeaning => ({ meaning })),
-]);
+const errorMeaningSchema = writtenOutOrBare(errorMeaningObject);
 export type ErrorMeaning = z.infer<typeof errorMeaningObject>;
 
 /** Text in English and Russian, the two languages of the pages (docs/pages.md). */
