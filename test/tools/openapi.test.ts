@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { assertDocumented, documentedSchema } from '../support/documented.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { type TestService, basePath, startTestService } from '../support/service.js';
 
 /**
  * The served OpenAPI document (docs/openapi.md): valid OpenAPI 3.1 by a real validator, complete
@@ -31,7 +31,8 @@ interface Document {
 }
 
 const poolMaxIps = 12;
-const base = '/tools/ip-reputation';
+/** Paths are relative to the base path, which `servers` carries (docs/openapi.md). */
+const base = '';
 let service: TestService;
 let document: Document;
 
@@ -166,7 +167,7 @@ describe('the drift check of route answers', () => {
   it('rejects an answer with a field its schema does not document, or of another type', async () => {
     const response = await service.post('/ip/v1', { target: '192.0.3.10' });
     const answer = (await response.json()) as Record<string, unknown>;
-    const schema = documentedSchema(service.app, 'POST', `${base}/ip/v1`)!;
+    const schema = documentedSchema(service.app, 'POST', `${basePath}/ip/v1`)!;
     expect(() => assertDocumented(schema, answer, 'answer')).not.toThrow();
     expect(() => assertDocumented(schema, { ...answer, surprise: 1 }, 'answer')).toThrow(
       /fields its schema does not document: \.surprise/,
@@ -181,8 +182,8 @@ describe('the drift check of route answers', () => {
   });
 
   it('finds the documented schema of the literal path before a templated one', () => {
-    const status = documentedSchema(service.app, 'GET', `${base}/ip/v1/status`);
-    const stored = documentedSchema(service.app, 'GET', `${base}/ip/v1/AAAAAAAAAAAAAAAAAAAAAA`);
+    const status = documentedSchema(service.app, 'GET', `${basePath}/ip/v1/status`);
+    const stored = documentedSchema(service.app, 'GET', `${basePath}/ip/v1/AAAAAAAAAAAAAAAAAAAAAA`);
     expect(status).toBeDefined();
     expect(stored).toBeDefined();
     expect(status).not.toBe(stored);
