@@ -40,8 +40,8 @@ function documentedRoute(app: OpenAPIHono<any>, method: string, path: string) {
 }
 
 /** The schema documented for a JSON answer of `method path` with `status` (200 by default). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function documentedSchema(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   app: OpenAPIHono<any>,
   method: string,
   path: string,
