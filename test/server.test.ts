@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadZoneList } from '../src/reputation/zones.js';
+import { loadZoneList } from '../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from './fixtures/dns-server.js';
 import { dnsblWorld } from './fixtures/dnsbl-world.js';
 import { freePort, takenPort } from './fixtures/free-port.js';

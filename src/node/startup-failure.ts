@@ -8,7 +8,7 @@ import cluster from 'node:cluster';
  * (docs/configuration.md#start-up-failures).
  *
  * Under WORKERS=N every worker would meet the same cause: a worker hands its line to the primary
- * (src/cluster.ts), which prints it once and stops the others.
+ * (src/node/cluster.ts), which prints it once and stops the others.
  */
 
 /** What a worker sends the primary when its start fails. */

@@ -7,7 +7,7 @@ import {
 
 /**
  * The one line a failed start prints. The processes that print it are spawned in
- * test/server.test.ts and test/cluster.test.ts; here every cause, including those a test cannot
+ * test/server.test.ts and test/node/cluster.test.ts; here every cause, including those a test cannot
  * bring about on any machine (a privileged port when the tests run as root).
  */
 
