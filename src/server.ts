@@ -15,7 +15,7 @@ import {
   startupFailureLine,
   superviseWorkers,
 } from './node/index.js';
-import { createLogger } from './http/index.js';
+import { corsHeaders, createLogger } from './http/index.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 
@@ -78,7 +78,7 @@ const server = listener as Server;
 const failToListen = (error: Error) => void failStart(listenFailureLine(error, config));
 server.once('error', failToListen);
 server.once('listening', () => server.off('error', failToListen));
-limitConnections(server, config.connections.max, log);
+limitConnections(server, config.connections.max, log, corsHeaders(config.corsOrigins));
 
 /**
  * Responses not yet sent. `server.close()` stops accepting connections but leaves kept-alive ones
