@@ -117,7 +117,7 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
     data: {
       base: site.root,
       poolMaxIps: site.poolMaxIps,
-      captcha: site.captcha ? { script: site.captcha.script, global: site.captcha.global } : null,
+      captcha: site.captcha?.widget ?? null,
       messages: messagesFor(lang, scriptMessages),
     },
     content,
