@@ -61,14 +61,14 @@ export const sharedVariables = {
     name: 'PUBLIC_URL',
     parser: publicUrl,
     meaning:
-      'Public address (`https://rep.example.org`, a path in it being a proxy’s prefix) of every absolute URL; without it, forwarded headers count only from `TRUST_PROXY` proxies ([`pages.md`](pages.md#public-urls)).',
+      "Public address (`https://rep.example.org`, a path in it being a proxy's prefix) of every absolute URL; without it, forwarded headers count only from `TRUST_PROXY` proxies ([`pages.md`](pages.md#public-urls)).",
   }),
   trustProxy: variable({
     name: 'TRUST_PROXY',
     parser: trustProxy,
     default: 'none',
     meaning:
-      'Where the caller’s address comes from: `none` (the socket peer), `cloudflare` (`CF-Connecting-IP`), a hop count for `X-Forwarded-For`, or a comma list of trusted proxy CIDRs.',
+      "Where the caller's address comes from: `none` (the socket peer), `cloudflare` (`CF-Connecting-IP`), a hop count for `X-Forwarded-For`, or a comma list of trusted proxy CIDRs.",
   }),
   corsOrigins: variable({
     name: 'CORS_ORIGINS',
@@ -116,7 +116,7 @@ export const sharedVariables = {
       name: 'CAPTCHA_SITE_KEY',
       parser: z.string(),
       default: '',
-      meaning: 'The widget’s public key, sent as `siteKey`; required with a provider.',
+      meaning: "The widget's public key, sent as `siteKey`; required with a provider.",
     }),
     secret: variable({
       name: 'CAPTCHA_SECRET',
@@ -127,7 +127,7 @@ export const sharedVariables = {
     verifyUrl: variable({
       name: 'CAPTCHA_VERIFY_URL',
       parser: z.url({ protocol: /^https?$/ }),
-      meaning: 'Replaces the provider’s verification endpoint (unset: the provider’s own).',
+      meaning: "Replaces the provider's verification endpoint (unset: the provider's own).",
     }),
     freeChecks: variable({
       name: 'CAPTCHA_FREE_CHECKS',
@@ -154,7 +154,7 @@ export const sharedVariables = {
       parser: integer(50, 30_000),
       default: '1500',
       meaning:
-        'Timeout of a DNS query’s first try (c-ares then adapts it to the server’s measured speed).',
+        "Timeout of a DNS query's first try (c-ares then adapts it to the server's measured speed).",
     }),
     retries: variable({
       name: 'DNS_RETRIES',
@@ -191,7 +191,7 @@ export const sharedVariables = {
       name: 'POOL_NS_PORT',
       parser: integer(1, 65535),
       default: '53',
-      meaning: 'Port of a pool zone’s name servers; for tests and `npm run demo` only.',
+      meaning: "Port of a pool zone's name servers; for tests and `npm run demo` only.",
     }),
     allowNonPublic: variable({
       name: 'POOL_NS_ALLOW_NON_PUBLIC',

@@ -73,7 +73,7 @@ export const nodeOnlyVariables = {
       ),
       default: '',
       meaning:
-        'Comma list of the resolvers asked over UDP, as `ip`, `ip:port` or `[ipv6]:port` (unset: the system’s).',
+        "Comma list of the resolvers asked over UDP, as `ip`, `ip:port` or `[ipv6]:port` (unset: the system's).",
     }),
     transport: variable({
       name: 'DNS_TRANSPORT',
@@ -95,7 +95,7 @@ export const nodeOnlyVariables = {
       parser: integer(100, 600_000),
       default: '10000',
       meaning:
-        'A request’s headers must arrive within this; else 408 and the connection is closed.',
+        "A request's headers must arrive within this, at most `REQUEST_TIMEOUT_MS`; else 408 and the connection is closed.",
     }),
     requestTimeoutMs: variable({
       name: 'REQUEST_TIMEOUT_MS',
