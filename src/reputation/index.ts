@@ -28,6 +28,7 @@ export {
   type DnsblZone,
   type ListCoverage,
   type ListHealth,
+  listHealthSchema,
   type ListResult,
   type ListSide,
   type ListStatus,
@@ -40,6 +41,7 @@ export {
   queryZone,
   type ResolverConfirmation,
   type ServiceReadiness,
+  serviceReadinessSchema,
   targetLabel,
   type ZoneMonitor,
 } from './lists/index.js';
