@@ -5,6 +5,8 @@
 
 export {
   type AddressSummary,
+  type CheckFailure,
+  type CheckOutcome,
   checkDomain,
   checkIp,
   checkPoolAddresses,
@@ -47,6 +49,8 @@ export {
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';
 export {
+  bySeverity,
+  type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
   poolCheckResultSchema,
@@ -54,6 +58,9 @@ export {
   poolDiscoverResultSchema,
   type ScoreFactor,
   type Severity,
+  severityRank,
+  type Verdict,
+  worstSeverity,
 } from './results/index.js';
 export {
   canonicalIpv6,
