@@ -151,8 +151,8 @@ export function environmentSchema<T extends Table>(table: T, rules: Rule<ConfigO
 
 /**
  * Parses an environment with a runtime's schema, or throws one Error listing every bad variable
- * by name (never its value: some are secrets). An empty variable counts as unset, as in most
- * shells' `VAR= cmd`; values that are not strings (Workers bindings) are not variables.
+ * by name on one line (never its value: some are secrets). An empty variable counts as unset, as
+ * in most shells' `VAR= cmd`; values that are not strings (Workers bindings) are not variables.
  */
 export function parseEnvironment<S extends z.ZodType>(
   schema: S,
@@ -163,14 +163,23 @@ export function parseEnvironment<S extends z.ZodType>(
   );
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    // One line: the Node server prints it as its only output, Workers answers it in a JSON error.
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new Error(`invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;
 }
 
-/** A whole number within bounds, from its decimal text. */
-export const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/**
+ * A whole number within bounds, from its decimal text; every way of missing them gets the one
+ * message saying them.
+ */
+export const integer = (min: number, max: number) => {
+  const expected = `an integer from ${min} to ${max}`;
+  return z.coerce.number(expected).int(expected).min(min, expected).max(max, expected);
+};
 
 /** A comma list; blanks around entries and empty entries are dropped. */
 export const commaList = z.string().transform((text) =>

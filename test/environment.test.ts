@@ -42,7 +42,9 @@ describe('a configuration table', () => {
 
   it('parses a default as if it had been set, so a default outside the bounds is caught', () => {
     const wrong = { n: variable({ name: 'N', parser: integer(1, 9), default: '0', meaning: '' }) };
-    expect(() => parseEnvironment(environmentSchema(wrong), {})).toThrow(/^invalid.*\n\s+N:/);
+    expect(() => parseEnvironment(environmentSchema(wrong), {})).toThrow(
+      /^invalid configuration: N: an integer from 1 to 9$/,
+    );
   });
 
   it('names every broken rule by its variable, after every variable has parsed', () => {
