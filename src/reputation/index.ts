@@ -32,6 +32,7 @@ export {
   type ListCoverage,
   type ListHealth,
   type ListKeys,
+  listHealthSchema,
   type ListResult,
   type ListSide,
   type ListStatus,
@@ -44,6 +45,7 @@ export {
   queryZone,
   type ResolverConfirmation,
   type ServiceReadiness,
+  serviceReadinessSchema,
   targetLabel,
   type ZoneMonitor,
 } from './lists/index.js';
