@@ -3,7 +3,15 @@
  * and captcha guard, logs.
  */
 
-export { callerAddress, parseTrustProxy, quotaSubject, type TrustProxy } from './caller.js';
+export {
+  type AddressRanges,
+  callerAddress,
+  inAddressRanges,
+  parseAddressRanges,
+  parseTrustProxy,
+  quotaSubject,
+  type TrustProxy,
+} from './caller.js';
 export {
   type CaptchaProvider,
   type CaptchaProviderFacts,

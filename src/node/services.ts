@@ -1,10 +1,16 @@
+import cluster from 'node:cluster';
+import { Registry } from 'prom-client';
+import { ApiError } from '../http/index.js';
+import type { MetricsEndpoint } from '../operations/index.js';
 import { type ServiceOptions, createServices } from '../services.js';
+import { answerMetricsCollects, scrapeThroughPrimary } from './cluster-metrics.js';
 import type { NodeConfig } from './config.js';
 import { createNodePlatform } from './platform.js';
+import type { NodeMetrics } from './prometheus.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
- * only Node has, the card threads, and one `close()` for a graceful stop.
+ * only Node has, the card threads and GET /metrics, and one `close()` for a graceful stop.
  */
 export async function createNodeServices(
   config: NodeConfig,
@@ -17,6 +23,10 @@ export async function createNodeServices(
     return {
       ...services,
       cardPool: platform.cardPool,
+      httpMetrics: platform.prometheus.httpMetrics,
+      metricsEndpoint: metricsEndpoint(config, platform.prometheus),
+      /** Counts a connection refused past MAX_CONNECTIONS. */
+      connectionRefused: platform.prometheus.connectionRefused,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),
       /** Stops the self-test timer and the card threads, then lets go of the store. */
@@ -30,6 +40,34 @@ export async function createNodeServices(
     await platform.cardPool.close();
     await platform.store.close();
     throw error;
+  }
+}
+
+/**
+ * GET /metrics of this process, or under WORKERS=N of every worker, summed by the primary
+ * (src/node/cluster-metrics.ts).
+ */
+function metricsEndpoint(config: NodeConfig, prometheus: NodeMetrics): MetricsEndpoint {
+  const { registry } = prometheus;
+  if (cluster.isWorker) answerMetricsCollects(registry);
+  return {
+    allow: config.metrics.allow,
+    ...(config.metrics.token ? { token: config.metrics.token } : {}),
+    scrape: async () => ({
+      contentType: Registry.PROMETHEUS_CONTENT_TYPE,
+      text: cluster.isWorker ? await throughPrimary() : await registry.metrics(),
+    }),
+  };
+}
+
+/** A primary too slow to sum the workers' metrics is a busy service, not a failed one. */
+async function throughPrimary(): Promise<string> {
+  try {
+    return await scrapeThroughPrimary();
+  } catch {
+    throw new ApiError('busy', "the workers' metrics did not come in time; try again", {
+      'Retry-After': '1',
+    });
   }
 }
 
