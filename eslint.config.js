@@ -26,6 +26,13 @@ export default tseslint.config(
     },
   },
   {
+    // The build step runs under plain Node before anything is compiled (scripts/build.mjs).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(['process', 'console', 'URL'].map((name) => [name, 'readonly'])),
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
