@@ -30,6 +30,8 @@ export const sharedRouteSuites = [
   'test/tools/pool.test.ts',
   'test/tools/share.test.ts',
   'test/http/captcha-flow.test.ts',
+  'test/operations/health.test.ts',
+  'test/operations/request-ids.test.ts',
 ];
 
 export default defineConfig({
