@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { parseTrustProxy, type TrustProxy } from './http/caller.js';
+import {
+  type AddressRange,
+  parseAddressRange,
+  parseTrustProxy,
+  type TrustProxy,
+} from './http/caller.js';
+import { maxIntervalS, type WatchLimits } from './watch/settings.js';
 
 /**
  * The configuration every runtime shares, read from the environment (`process.env` on Node, the
@@ -88,12 +94,34 @@ export const sharedVariables = {
     .optional(),
   CORS_ORIGINS: commaList.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  WATCH_INTERVAL_S: integer(3600, 1, maxIntervalS),
+  WATCH_MIN_INTERVAL_S: integer(900, 1, maxIntervalS),
+  WATCH_PER_CALLER: integer(5, 1, 1_000_000),
+  WATCH_MAX: integer(10_000, 1, 10_000_000),
+  WATCH_TTL_DAYS: integer(90, 1, 3650),
+  WEBHOOK_ALLOW_NETWORKS: commaList.transform((entries, ctx) => {
+    const ranges: AddressRange[] = [];
+    for (const entry of entries) {
+      const range = parseAddressRange(entry);
+      if (range) ranges.push(range);
+      else ctx.addIssue({ code: 'custom', message: `"${entry}" is not a CIDR such as 10.0.0.0/8` });
+    }
+    return ranges;
+  }),
+  WEBHOOK_TIMEOUT_MS: integer(10_000, 100, 60_000),
 };
 
 type SharedEnv = z.infer<z.ZodObject<typeof sharedVariables>>;
 
 /** The rules between shared variables; each runtime's schema applies them with `superRefine`. */
 export function refineShared(env: SharedEnv, ctx: z.RefinementCtx): void {
+  if (env.WATCH_INTERVAL_S < env.WATCH_MIN_INTERVAL_S) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WATCH_INTERVAL_S'],
+      message: `at least WATCH_MIN_INTERVAL_S (${env.WATCH_MIN_INTERVAL_S})`,
+    });
+  }
   if (env.CAPTCHA_PROVIDER === 'none') return;
   for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
     if (env[name] === '')
@@ -139,6 +167,13 @@ export interface Config {
   publicUrl?: string;
   corsOrigins: string[];
   logLevel: 'silent' | 'error' | 'info' | 'debug';
+  /** Watches and their webhooks (docs/watches.md). */
+  watch: WatchSettings;
+}
+
+export interface WatchSettings extends WatchLimits {
+  /** Networks a webhook may reach although they are not public (RFC 6890): none by default. */
+  webhookAllowNetworks: AddressRange[];
 }
 
 /** The shared part of a parsed environment, as the app reads it. */
@@ -172,6 +207,15 @@ export function sharedConfig(e: SharedEnv): Config {
     ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
+    watch: {
+      intervalS: e.WATCH_INTERVAL_S,
+      minIntervalS: e.WATCH_MIN_INTERVAL_S,
+      perCaller: e.WATCH_PER_CALLER,
+      max: e.WATCH_MAX,
+      ttlMs: e.WATCH_TTL_DAYS * 86_400_000,
+      webhookAllowNetworks: e.WEBHOOK_ALLOW_NETWORKS,
+      webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }
 

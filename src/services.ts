@@ -1,6 +1,8 @@
 import type { Config } from './config.js';
 import { type QueryObserver, withObserver } from './dns/observed.js';
+import { type Resolver, withFreshAnswers } from './dns/index.js';
 import { withResolverStack } from './dns/stack.js';
+import { inAddressRanges } from './http/caller.js';
 import { createCaptchaVerifier } from './http/captcha.js';
 import type { CaptchaRule } from './http/guard.js';
 import { type Logger, createLogger } from './http/log.js';
@@ -13,6 +15,14 @@ import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.
 import type { DnsblZone } from './reputation/zones.js';
 import { preparePageAssets } from './pages/assets.js';
 import { createCardCache } from './share/card-cache.js';
+import {
+  type LinksOf,
+  type RunnerOptions,
+  createRecheck,
+  createWatches,
+  listCatalogue,
+  watchLinks,
+} from './watch/index.js';
 
 /** What tests may change without the environment (whose minimums protect real lists). */
 export interface ServiceOptions {
@@ -20,6 +30,10 @@ export interface ServiceOptions {
   selfTestIntervalMs?: number;
   /** How often a list on hold is probed (default 2 s). */
   holdProbeMs?: number;
+  /** The links events give to a watch's page and badge (default: under PUBLIC_URL + BASE_PATH). */
+  watchLinks?: LinksOf;
+  /** Shorter webhook retries and leases than the real ones (5 s, 1 h, 24 h). */
+  watchRunner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
 }
 
 /**
@@ -99,12 +113,39 @@ export async function createServices(
     flushVerdicts = () => replica.flush();
   }
 
-  const dnsbl = createDnsblEngine({
+  const dnsblOver = (over: Resolver) =>
+    createDnsblEngine({
+      resolver: over,
+      zones,
+      gate: (zone, side) => verdicts.gate(zone, side),
+      onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
+      ...dqs,
+    });
+  const dnsbl = dnsblOver(resolver);
+  // A watch's re-check hears the lists now: past the DNS answer cache, with an engine of its own.
+  const freshResolver = withFreshAnswers(resolver);
+  const watches = createWatches({
+    store: platform.store,
+    clock: platform.clock,
+    randomBytes: platform.randomBytes,
+    digest: platform.digest,
+    limits: config.watch,
+    recheck: createRecheck({
+      resolver: freshResolver,
+      dnsbl: dnsblOver(freshResolver),
+      deadlineMs: config.checkDeadlineMs,
+      now: platform.clock,
+      isConfigured: () => verdicts.readiness().configured,
+      notConfiguredReason: () => verdicts.readiness().reason,
+      confirmResolver: () => verdicts.confirm(),
+      catalogue: listCatalogue(zones),
+    }),
+    links: options.watchLinks ?? watchLinks(`${config.publicUrl ?? ''}${config.basePath}`),
+    sender: platform.webhooks,
     resolver,
-    zones,
-    gate: (zone, side) => verdicts.gate(zone, side),
-    onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
-    ...dqs,
+    allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
+    log,
+    ...(options.watchRunner ? { runner: options.watchRunner } : {}),
   });
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
@@ -129,6 +170,7 @@ export async function createServices(
     cards: createCardCache({ maxBytes: platform.cardCacheBytes, render: platform.renderCard }),
     pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
+    watches,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     listHealth: () => verdicts.lists(),

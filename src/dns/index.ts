@@ -15,6 +15,7 @@ export type {
   Resolver,
 } from './resolver.js';
 export { recordsOf } from './resolver.js';
+export { withFreshAnswers } from './fresh.js';
 export type { CachingResolver } from './caching.js';
 export type { QueryObserver } from './observed.js';
 
