@@ -61,10 +61,11 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
     ...(attempt.status ? { status: attempt.status } : {}),
   };
   const attempts = pending.attempts + 1;
+  await records.putLastDelivery(watch, last);
   if (attempt.outcome === 'delivered' || attempt.outcome === 'gone') {
     await done();
+    await records.clearFailedEvents(watch.id);
     if (attempt.outcome === 'gone') await removeWebhook(deps, watch, url);
-    await records.putWebhookStatus(watch, { last_delivery: last, failed_events: 0, paused: false });
     return;
   }
   deps.log('info', 'webhook delivery failed', {
@@ -80,14 +81,15 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
     const due = at.getTime() + delay;
     await store.putDue(queues.deliveries, pending.id, due);
     deps.onScheduled(due);
-    await records.putWebhookStatus(watch, { ...status, last_delivery: last });
     return;
   }
+  // Counted before the delivery is let go: a process stopping in between counts it again,
+  // as the same member, rather than not at all.
+  await records.addFailedEvent(watch, pending.id);
   await done();
-  const failed = status.failed_events + 1;
-  const paused = failed >= pauseAfterFailedEvents;
-  if (paused) deps.log('info', 'webhook paused after failed events', { watch: watch.id, failed });
-  await records.putWebhookStatus(watch, { last_delivery: last, failed_events: failed, paused });
+  if (status.failed_events + 1 >= pauseAfterFailedEvents) {
+    deps.log('info', 'webhook deliveries paused after failed events', { watch: watch.id });
+  }
 }
 
 async function attemptDelivery(

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { pauseAfterFailedEvents } from './schedule.js';
 import {
   type PendingDelivery,
   pendingDeliverySchema,
@@ -10,11 +11,16 @@ import {
   webhookStatusSchema,
 } from './schemas.js';
 
+const lastDeliverySchema = webhookStatusSchema.shape.last_delivery;
+type LastDelivery = WebhookStatus['last_delivery'];
+
 /**
  * Where a watch lives in the store (docs/watches.md, "Store layout"). Its configuration, state
- * and webhook status are three keys, each written by one party (create and PATCH; the re-checks;
- * the deliveries), so a PATCH and a re-check never overwrite each other. They live until the
- * watch has been ended for `endedKeptMs`, so its badge can say it ended.
+ * and webhook status are apart, each written by one party (create and PATCH; the re-checks; the
+ * deliveries), so a PATCH and a re-check never overwrite each other. The events whose every
+ * attempt failed are members of a set (an atomic add from any process, where a count read and
+ * written back could lose one): deliveries pause when it holds `pauseAfterFailedEvents`. All of
+ * it lives until the watch has been ended for `endedKeptMs`, so its badge can say it ended.
  */
 
 export const queues = {
@@ -38,7 +44,8 @@ const deliveryTtlMs = 3 * 86_400_000;
 const keys = {
   config: (id: string) => `watch:${id}`,
   state: (id: string) => `watch-state:${id}`,
-  webhook: (id: string) => `watch-webhook:${id}`,
+  lastDelivery: (id: string) => `watch-delivery-outcome:${id}`,
+  failedEvents: (id: string) => `watch-failed-events:${id}`,
   delivery: (eventId: string) => `watch-delivery:${eventId}`,
 };
 
@@ -62,21 +69,38 @@ export function watchRecords(store: Store, now: () => number) {
     putState: (watch: WatchConfig, state: WatchState) =>
       store.set(keys.state(watch.id), JSON.stringify(state), ttlOf(watch)),
     async webhookStatus(id: string): Promise<WebhookStatus> {
-      return (await read(keys.webhook(id), (v) => webhookStatusSchema.parse(v))) ?? idleWebhook;
+      const [last, failed] = await Promise.all([
+        read(keys.lastDelivery(id), (v) => lastDeliverySchema.parse(v)),
+        store.members(keys.failedEvents(id)),
+      ]);
+      return {
+        last_delivery: last ?? null,
+        failed_events: failed.length,
+        paused: failed.length >= pauseAfterFailedEvents,
+      };
     },
-    putWebhookStatus: (watch: WatchConfig, status: WebhookStatus) =>
-      store.set(keys.webhook(watch.id), JSON.stringify(status), ttlOf(watch)),
+    putLastDelivery: (watch: WatchConfig, last: NonNullable<LastDelivery>) =>
+      store.set(keys.lastDelivery(watch.id), JSON.stringify(last), ttlOf(watch)),
+    /** An event whose every attempt failed. */
+    addFailedEvent: (watch: WatchConfig, eventId: string) =>
+      store.addMembers(keys.failedEvents(watch.id), [eventId], ttlOf(watch)),
+    /** A delivered event, or a PATCH of the webhook, starts the count of failures again. */
+    async clearFailedEvents(id: string): Promise<void> {
+      const key = keys.failedEvents(id);
+      await store.removeMembers(key, await store.members(key));
+    },
     delivery: (eventId: string) =>
       read(keys.delivery(eventId), (v) => pendingDeliverySchema.parse(v)),
     putDelivery: (delivery: PendingDelivery) =>
       store.set(keys.delivery(delivery.id), JSON.stringify(delivery), deliveryTtlMs),
     deleteDelivery: (eventId: string) => store.delete(keys.delivery(eventId)),
-    /** Forgets a watch's three keys (its queue entry and cap places are the caller's to end). */
+    /** Forgets what a watch keeps (its queue entry and cap places are the caller's to end). */
     async forget(id: string): Promise<void> {
       await Promise.all([
         store.delete(keys.config(id)),
         store.delete(keys.state(id)),
-        store.delete(keys.webhook(id)),
+        store.delete(keys.lastDelivery(id)),
+        this.clearFailedEvents(id),
       ]);
     },
   };

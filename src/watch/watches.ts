@@ -297,7 +297,7 @@ export function createWatches(deps: WatchDeps): Watches {
     await records.putConfig(renewed);
     // Naming the webhook again (even the same URL) starts its deliveries afresh: a PATCH is how
     // deliveries paused by failures resume.
-    if (request.webhook_url !== undefined) await records.putWebhookStatus(renewed, idleWebhook);
+    if (request.webhook_url !== undefined) await records.clearFailedEvents(id);
     const state = await records.state(id);
     if (interval !== watch.interval_s || (watch.paused && !renewed.paused)) {
       const checkedAt = state ? Date.parse(state.checked_at) : at;

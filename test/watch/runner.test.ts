@@ -1,0 +1,299 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startWatchTimer } from '../../src/node/watch-timer.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../fixtures/webhook-receiver.js';
+import {
+  type TestClock,
+  type WatchDns,
+  type WatchService,
+  startWatchDns,
+  startWatchService,
+  testClock,
+  verified,
+  watchedIp,
+} from './support.js';
+
+/**
+ * The runner over a fixture DNS world that lists and delists while it runs, delivering to a real
+ * receiver on 127.0.0.1 (WEBHOOK_ALLOW_NETWORKS=127.0.0.0/8): one event per change, each signed
+ * as Standard Webhooks verifies it; silence and a lying resolver change nothing; failed
+ * deliveries are retried with the same webhook-id, 410 removes the webhook, five failed events
+ * pause it. The clock is the test's (webhook timestamps stay within the verifier's five minutes),
+ * except in the one test that waits the real five seconds of the first retry.
+ */
+
+let dns: WatchDns;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  dns = await startWatchDns();
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await dns.close();
+});
+
+let service: WatchService | undefined;
+let clock: TestClock;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+  dns.list({});
+  dns.lying.setMode('honest');
+  dns.lying.silence([]);
+  receiver.answer(204);
+});
+
+const interval = 60;
+const zen = 'zen.spamhaus.org';
+const spamcop = 'bl.spamcop.net';
+
+async function start(options: { retryDelaysMs?: readonly number[] } = {}) {
+  clock = testClock();
+  service = await startWatchService(dns.address, {
+    clock,
+    ...options,
+    services: { holdProbeMs: 200 },
+  });
+  return service;
+}
+
+/** A watch of `watchedIp` whose webhook is this test's own path of the receiver. */
+async function watchWithWebhook(path: string) {
+  const created = await service!.watches.create({
+    target: watchedIp,
+    interval_s: interval,
+    webhook_url: receiver.url(path),
+    subject: '198.51.100.1',
+  });
+  if (!created.ok) throw new Error(created.reason);
+  return { id: created.watch.id, secret: created.webhook_secret! };
+}
+
+const receivedAt = (path: string) => receiver.received.filter((request) => request.path === path);
+
+/** One interval passes: the watch is due, is checked, and its deliveries are made. */
+async function nextInterval() {
+  clock.advance(interval * 1000);
+  await service!.runUntilIdle();
+}
+
+describe('a watched address listed, then delisted', () => {
+  it('sends exactly one watch.listed, then one watch.delisted, each signed', async () => {
+    await start();
+    const { id, secret } = await watchWithWebhook('/listed-delisted');
+    await service!.runUntilIdle();
+    expect(receivedAt('/listed-delisted')).toEqual([]);
+
+    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    await nextInterval();
+    await nextInterval();
+    dns.list({});
+    await nextInterval();
+    await nextInterval();
+
+    const requests = receivedAt('/listed-delisted');
+    const events = requests.map((request) => verified(secret, request));
+    expect(events.map((event) => event.type)).toEqual(['watch.listed', 'watch.delisted']);
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(2);
+    const [listed, delisted] = events;
+    expect(listed!.data).toMatchObject({
+      watch: { id, target: watchedIp, kind: 'ip', page_url: expect.stringContaining(id) },
+      added: [{ zone: zen, name: 'Spamhaus ZEN', code: '127.0.0.2', meaning: expect.any(String) }],
+      removed: [],
+      listed_on: [{ zone: zen, name: 'Spamhaus ZEN' }],
+      verdict: 'poor',
+    });
+    expect(listed!.data.added[0]!.delist_url).toMatch(/^https:/);
+    expect(delisted!.data).toMatchObject({
+      added: [],
+      removed: [{ zone: zen, code: '127.0.0.2' }],
+      listed_on: [],
+    });
+
+    const view = await service!.watches.view(id);
+    expect(view?.history.map((entry) => entry.added.length > 0)).toEqual([false, true]);
+    expect(view?.webhook).toMatchObject({
+      origin: `http://127.0.0.1:${receiver.port}`,
+      last_delivery: { outcome: 'delivered', status: 204 },
+      failed_events: 0,
+      paused: false,
+    });
+    expect(JSON.stringify(view)).not.toContain('/listed-delisted');
+    expect(JSON.stringify(view)).not.toContain(secret);
+  });
+
+  it('hears the lists afresh at each interval, past the DNS answer cache', async () => {
+    await start();
+    await watchWithWebhook('/fresh');
+    const asked = () =>
+      dns.dns.queries.filter((query) => query.name === `7.100.8.8.${zen}` && query.type === 'A')
+        .length;
+    const before = asked();
+    await nextInterval();
+    await nextInterval();
+    expect(asked()).toBe(before + 2);
+  });
+});
+
+describe('silence', () => {
+  it('never delists: a list that stops answering keeps its listing until it answers again', async () => {
+    dns.list({ [watchedIp]: { [spamcop]: ['127.0.0.2'] } });
+    await start();
+    const { secret } = await watchWithWebhook('/silent');
+    dns.lying.silence([spamcop]);
+    dns.list({});
+    await nextInterval();
+    await nextInterval();
+    expect(receivedAt('/silent')).toEqual([]);
+
+    dns.lying.silence([]);
+    // The list answers again once its hold is lifted (probed every 200 ms here).
+    await expect
+      .poll(async () => {
+        await nextInterval();
+        return receivedAt('/silent').length;
+      })
+      .toBe(1);
+    expect(verified(secret, receivedAt('/silent')[0]!)).toMatchObject({
+      type: 'watch.delisted',
+      data: { removed: [{ zone: spamcop }] },
+    });
+  });
+
+  it('records nothing from a resolver caught lying, and sends no delisting', async () => {
+    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    await start();
+    const { id } = await watchWithWebhook('/lying');
+    const checkedAt = (await service!.watches.view(id))?.checked_at;
+    dns.lying.setMode('nxdomain');
+    await nextInterval();
+    expect(receivedAt('/lying')).toEqual([]);
+    expect((await service!.watches.view(id))?.checked_at).toBe(checkedAt);
+  });
+});
+
+describe('failed deliveries', () => {
+  it('retry after 5 s with the same webhook-id, not before', async () => {
+    await start();
+    const { id, secret } = await watchWithWebhook('/retry');
+    let answered = 0;
+    receiver.answer(() => (answered++ === 0 ? 500 : 204));
+    expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
+    await service!.runUntilIdle();
+    expect(receivedAt('/retry')).toHaveLength(1);
+    expect((await service!.watches.view(id))?.webhook?.last_delivery).toMatchObject({
+      outcome: 'failed',
+      status: 500,
+    });
+
+    clock.advance(4999);
+    await service!.runUntilIdle();
+    expect(receivedAt('/retry')).toHaveLength(1);
+    clock.advance(1);
+    await service!.runUntilIdle();
+    const [first, second] = receivedAt('/retry');
+    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(verified(secret, second!).type).toBe('watch.test');
+    expect((await service!.watches.view(id))?.webhook).toMatchObject({
+      last_delivery: { outcome: 'delivered' },
+      failed_events: 0,
+    });
+  });
+
+  it('retry after a real 5 s under the real runner and clock', { timeout: 30_000 }, async () => {
+    const real = await startWatchService(dns.address, { services: { holdProbeMs: 200 } });
+    service = real;
+    const timer = startWatchTimer(real.watches.runner, {
+      clock: () => new Date(),
+      log: real.services.log,
+    });
+    try {
+      const created = await real.watches.create({
+        target: watchedIp,
+        interval_s: 3600,
+        webhook_url: receiver.url('/real-retry'),
+        subject: '198.51.100.2',
+      });
+      if (!created.ok) throw new Error(created.reason);
+      const arrivals: number[] = [];
+      receiver.answer(() => {
+        arrivals.push(performance.now());
+        return arrivals.length === 1 ? 503 : 204;
+      });
+      await real.watches.sendTest(created.watch.id);
+      await expect.poll(() => receivedAt('/real-retry').length, { timeout: 15_000 }).toBe(2);
+      const [first, second] = receivedAt('/real-retry');
+      expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+      expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(5000);
+    } finally {
+      await timer.stop();
+    }
+  });
+
+  it('410 Gone removes the webhook and sends nothing more', async () => {
+    await start();
+    const { id } = await watchWithWebhook('/gone');
+    receiver.answer(410);
+    await service!.watches.sendTest(id);
+    await service!.runUntilIdle();
+    const view = await service!.watches.view(id);
+    expect(view?.webhook).toBeNull();
+    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    await nextInterval();
+    clock.advance(5000);
+    await service!.runUntilIdle();
+    expect(receivedAt('/gone')).toHaveLength(1);
+    expect((await service!.watches.view(id))?.history).toHaveLength(1);
+    expect(await service!.watches.sendTest(id)).toMatchObject({
+      ok: false,
+      error: 'invalid_request',
+    });
+  });
+
+  it('pause deliveries after five events failed in a row, until a PATCH of the webhook', async () => {
+    await start({ retryDelaysMs: [1000, 1000, 1000] });
+    const { id } = await watchWithWebhook('/pause');
+    receiver.answer(500);
+    for (let event = 1; event <= 5; event++) {
+      expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
+      await service!.runUntilIdle();
+      for (let retry = 0; retry < 3; retry++) {
+        clock.advance(1000);
+        await service!.runUntilIdle();
+      }
+      expect((await service!.watches.view(id))?.webhook?.failed_events).toBe(event);
+    }
+    expect(receivedAt('/pause')).toHaveLength(20);
+    expect((await service!.watches.view(id))?.webhook).toMatchObject({ paused: true });
+    expect(await service!.watches.sendTest(id)).toMatchObject({
+      ok: false,
+      error: 'invalid_request',
+    });
+    // A change while paused is recorded, not sent.
+    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    await nextInterval();
+    expect(receivedAt('/pause')).toHaveLength(20);
+    expect((await service!.watches.view(id))?.history).toHaveLength(1);
+
+    receiver.answer(204);
+    const patched = await service!.watches.update(id, { webhook_url: receiver.url('/pause') });
+    expect(patched).toMatchObject({
+      ok: true,
+      watch: { webhook: { paused: false, failed_events: 0 } },
+    });
+    expect(patched.ok && patched.webhook_secret).toBe(undefined);
+    await service!.watches.sendTest(id);
+    await service!.runUntilIdle();
+    expect(receivedAt('/pause')).toHaveLength(21);
+  });
+
+  it('count events that fail at once each, none lost', async () => {
+    await start({ retryDelaysMs: [] });
+    const { id } = await watchWithWebhook('/together');
+    receiver.answer(500);
+    await Promise.all([1, 2, 3].map(() => service!.watches.sendTest(id)));
+    await service!.runUntilIdle();
+    expect(receivedAt('/together')).toHaveLength(3);
+    expect((await service!.watches.view(id))?.webhook?.failed_events).toBe(3);
+  });
+});
