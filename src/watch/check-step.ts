@@ -4,7 +4,7 @@ import { isChange, recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
 import { changeEventType, type LinksOf, watchEvent } from './events.js';
 import type { Recheck } from './recheck.js';
-import { hasEnded, queues, type WatchRecords } from './records.js';
+import { hasEnded, queues, releasePlaces, type WatchRecords } from './records.js';
 import { nextCheckAt } from './schedule.js';
 import { maxHistory, type WatchConfig, type WatchState } from './schemas.js';
 import type { RandomBytes } from './secrets.js';
@@ -33,6 +33,8 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   const watch = await records.config(claim.id);
   if (!watch || hasEnded(watch, deps.clock().getTime())) {
     await store.removeDue(queues.checks, claim.id);
+    // An ended watch gives its places under the caps back now (they would expire with it anyway).
+    if (watch) await releasePlaces(store, watch);
     return;
   }
   let state = await records.state(watch.id);

@@ -106,6 +106,15 @@ export function watchRecords(store: Store, now: () => number) {
   };
 }
 
+/** Gives a watch's places under the per-caller and service-wide caps back. */
+export async function releasePlaces(
+  store: Store,
+  watch: Pick<WatchConfig, 'id' | 'caller_hash'>,
+): Promise<void> {
+  await store.removeMembers(callerWatchesKey(watch.caller_hash), [watch.id]);
+  await store.removeMembers(allWatchesKey, [watch.id]);
+}
+
 /** Whether a watch has ended (not renewed by a PATCH within WATCH_TTL_DAYS). */
 export function hasEnded(watch: Pick<WatchConfig, 'expires_at'>, at: number): boolean {
   return Date.parse(watch.expires_at) <= at;

@@ -13,6 +13,7 @@ import {
   hasEnded,
   idleWebhook,
   queues,
+  releasePlaces,
   watchRecords,
 } from './records.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
@@ -200,10 +201,8 @@ export function createWatches(deps: WatchDeps): Watches {
     return undefined;
   }
 
-  async function releasePlace(id: string, callerHash: string): Promise<void> {
-    await store.removeMembers(callerWatchesKey(callerHash), [id]);
-    await store.removeMembers(allWatchesKey, [id]);
-  }
+  const releasePlace = (id: string, callerHash: string) =>
+    releasePlaces(store, { id, caller_hash: callerHash });
 
   async function create(request: CreateRequest): Promise<CreateOutcome> {
     const kind = request.kind ?? 'ip';

@@ -135,6 +135,57 @@ describe('a watched address listed, then delisted', () => {
   });
 });
 
+describe('a watched sending domain', () => {
+  const domain = 'watched-sender.com';
+  const sender = '8.8.100.20';
+  const senderZone = {
+    origin: domain,
+    records: {
+      [domain]: { TXT: ['v=spf1 ip4:8.8.100.20 ip4:8.8.100.21 -all'], A: [sender] },
+      [`_dmarc.${domain}`]: { TXT: ['v=DMARC1; p=reject'] },
+    },
+  };
+
+  it('sends watch.listed naming the sender address a list now lists, and the domain lists too', async () => {
+    dns.list({}, [senderZone]);
+    await start();
+    const created = await service!.watches.create({
+      target: domain,
+      kind: 'domain',
+      interval_s: interval,
+      webhook_url: receiver.url('/domain'),
+      subject: '198.51.100.3',
+    });
+    if (!created.ok) throw new Error(created.reason);
+    expect(created.watch.status?.addresses?.map((address) => address.ip)).toEqual([
+      sender,
+      '8.8.100.21',
+    ]);
+    dns.list(
+      { [sender]: { [spamcop]: ['127.0.0.2'] }, [domain]: { 'dbl.spamhaus.org': ['127.0.1.2'] } },
+      [senderZone],
+    );
+    await nextInterval();
+    const events = receivedAt('/domain').map((request) =>
+      verified(created.webhook_secret!, request),
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'watch.listed',
+      data: {
+        watch: { target: domain, kind: 'domain' },
+        added: [
+          { zone: 'dbl.spamhaus.org', code: '127.0.1.2' },
+          { zone: spamcop, code: '127.0.0.2', address: sender },
+        ],
+        listed_on: expect.arrayContaining([
+          { zone: spamcop, name: 'SpamCop Blocking List', address: sender },
+        ]),
+      },
+    });
+  });
+});
+
 describe('silence', () => {
   it('never delists: a list that stops answering keeps its listing until it answers again', async () => {
     dns.list({ [watchedIp]: { [spamcop]: ['127.0.0.2'] } });
