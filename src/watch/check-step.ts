@@ -49,6 +49,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     await reschedule();
     return;
   }
+  const started = deps.clock().getTime();
   const outcome = await deps.recheck(watch);
   if (!outcome.ok) {
     deps.log('info', 'watch check not recorded', { watch: watch.id, reason: outcome.reason });
@@ -56,6 +57,13 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     return;
   }
   const at = deps.clock();
+  // How late the check started, what the runner is judged by (docs/watches.md), and how long
+  // the lists took to answer.
+  deps.log('debug', 'watch checked', {
+    watch: watch.id,
+    lag_ms: started - claim.dueAt,
+    check_ms: at.getTime() - started,
+  });
   const { known, change } = recordObservation(state, outcome.observation);
   const { status } = outcome.observation;
   const reported = state !== undefined && isChange(change);
