@@ -4,8 +4,8 @@ import {
   parseAddressRange,
   parseTrustProxy,
   type TrustProxy,
-} from './http/caller.js';
-import { maxIntervalS, type WatchLimits } from './watch/settings.js';
+} from './http/index.js';
+import { maxIntervalS, type WatchLimits } from './watch/index.js';
 
 /**
  * The configuration every runtime shares, read from the environment (`process.env` on Node, the

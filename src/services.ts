@@ -1,20 +1,31 @@
 import type { Config } from './config.js';
-import { type QueryObserver, withObserver } from './dns/observed.js';
-import { type Resolver, withFreshAnswers } from './dns/index.js';
-import { withResolverStack } from './dns/stack.js';
-import { inAddressRanges } from './http/caller.js';
-import { createCaptchaVerifier } from './http/captcha.js';
-import type { CaptchaRule } from './http/guard.js';
-import { type Logger, createLogger } from './http/log.js';
+import {
+  type QueryObserver,
+  type Resolver,
+  withFreshAnswers,
+  withObserver,
+  withResolverStack,
+} from './dns/index.js';
+import {
+  type CaptchaRule,
+  createCaptchaVerifier,
+  createLogger,
+  inAddressRanges,
+  type Logger,
+} from './http/index.js';
 import type { Platform } from './platform.js';
-import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
-import { createListStats } from './reputation/list-stats.js';
-import type { ListSide } from './reputation/list-sides.js';
-import { createMonitorReplica } from './reputation/monitor-replica.js';
-import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.js';
-import type { DnsblZone } from './reputation/zones.js';
-import { preparePageAssets } from './pages/assets.js';
-import { createCardCache } from './share/card-cache.js';
+import {
+  createDnsblEngine,
+  createListStats,
+  createMonitorReplica,
+  createZoneMonitor,
+  type DnsblZone,
+  type ListSide,
+  type ListVerdicts,
+  queryZone,
+} from './reputation/index.js';
+import { preparePageAssets } from './pages/index.js';
+import { createCardCache } from './share/index.js';
 import {
   type LinksOf,
   type RunnerOptions,

@@ -7,7 +7,7 @@ import {
   type WebhookRequest,
   type WebhookSender,
   maxAnswerBytes,
-} from '../watch/index.js';
+} from '../webhooks/index.js';
 
 /**
  * Webhook deliveries on Node (docs/watches.md, "Safety"): one POST over node:http or node:https,

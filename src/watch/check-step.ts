@@ -1,5 +1,5 @@
-import type { Logger } from '../http/log.js';
-import type { DueClaim, Store } from '../store/store.js';
+import type { Logger } from '../http/index.js';
+import type { DueClaim, Store } from '../store/index.js';
 import { isChange, recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
 import { changeEventType, type LinksOf, watchEvent } from './events.js';

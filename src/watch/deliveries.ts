@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import type { RandomBytes } from './secrets.js';
 import { newEventId } from './secrets.js';
 import { queues, type WatchRecords } from './records.js';

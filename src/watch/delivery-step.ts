@@ -1,13 +1,15 @@
 import type { Resolver } from '../dns/index.js';
-import type { Logger } from '../http/log.js';
-import type { DueClaim, Store } from '../store/store.js';
+import type { Logger } from '../http/index.js';
+import type { DueClaim, Store } from '../store/index.js';
 import { hasEnded, queues, type WatchRecords } from './records.js';
 import { pauseAfterFailedEvents, retryDelay } from './schedule.js';
 import type { WatchConfig } from './schemas.js';
-import { signedHeaders } from './signing.js';
-import { webhookAddress } from './webhook-address.js';
-import type { WebhookSender } from './webhook-sender.js';
-import type { Reachable } from './webhook-url.js';
+import {
+  type Reachable,
+  signedHeaders,
+  webhookAddress,
+  type WebhookSender,
+} from '../webhooks/index.js';
 
 /**
  * One attempt at one pending delivery, claimed from the queue by this process (docs/watches.md,

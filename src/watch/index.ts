@@ -17,11 +17,4 @@ export { type LinksOf, type WatchLinks } from './events.js';
 export { watchLinks } from './links.js';
 export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
 export { type WatchLimits, maxIntervalS } from './settings.js';
-export {
-  type WebhookAnswer,
-  type WebhookRequest,
-  type WebhookSender,
-  maxAnswerBytes,
-} from './webhook-sender.js';
-export { checkWebhookUrl, reachableWith } from './webhook-url.js';
 export * from './schemas.js';

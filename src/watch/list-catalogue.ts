@@ -1,6 +1,4 @@
-import { isIpv6 } from '../reputation/ipv6.js';
-import { sideName, sideZone } from '../reputation/list-sides.js';
-import type { DnsblZone } from '../reputation/zones.js';
+import { type DnsblZone, isIpv6, sideName, sideZone } from '../reputation/index.js';
 
 /**
  * What the watch needs of the zone list beside a check's result: which IP lists a sender address

@@ -3,7 +3,7 @@ import type {
   DomainCheckResult,
   IpCheckResult,
   ListResult,
-} from '../reputation/result-schemas.js';
+} from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
 import type { KnownList, KnownLists, ListedOn, WatchStatus } from './schemas.js';
 

@@ -1,10 +1,14 @@
 import type { Resolver } from '../dns/index.js';
-import { checkDomain } from '../reputation/domain-check.js';
-import type { DnsblEngine } from '../reputation/dnsbl.js';
-import { checkIp } from '../reputation/ip-check.js';
-import type { DomainCheckResult, IpCheckResult } from '../reputation/result-schemas.js';
-import { parseHostName, parseTarget } from '../reputation/targets.js';
-import type { ResolverConfirmation } from '../reputation/zone-monitor.js';
+import {
+  checkDomain,
+  checkIp,
+  type DnsblEngine,
+  type DomainCheckResult,
+  type IpCheckResult,
+  parseHostName,
+  parseTarget,
+  type ResolverConfirmation,
+} from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
 import { type Observation, observeDomain, observeIp } from './observation.js';
 import type { WatchKind } from './schemas.js';

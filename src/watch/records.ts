@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 import {
   type PendingDelivery,

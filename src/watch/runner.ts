@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { type CheckStepDeps, runCheckStep } from './check-step.js';
 import { type DeliveryStepDeps, runDeliveryStep } from './delivery-step.js';
 import { queues } from './records.js';

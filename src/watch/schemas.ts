@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listStatusSchema, verdictSchema } from '../reputation/result-schemas.js';
+import { listStatusSchema, verdictSchema } from '../reputation/index.js';
 
 /**
  * A watch as zod schemas: the types the engine builds and stores, and (through part 2's routes)

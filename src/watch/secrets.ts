@@ -1,8 +1,9 @@
-import { base64url } from '../tools/base64url.js';
+import { base64url } from '../http/index.js';
 
 /**
  * The random names and keys of a watch, from the platform's random bytes (Web Crypto on both
- * runtimes), and the hashes that stand in for the manage key in the store.
+ * runtimes), and the hashes that stand in for the manage key in the store. Webhook secrets are
+ * src/webhooks/signing.ts's.
  */
 
 export type RandomBytes = (length: number) => Uint8Array;
@@ -16,14 +17,6 @@ export const newManageKey = (random: RandomBytes) => base64url(random(32));
 
 /** An event's id, the `webhook-id` of its every attempt: `evt_` and 128 random bits. */
 export const newEventId = (random: RandomBytes) => `evt_${base64url(random(16))}`;
-
-/**
- * A webhook secret as Standard Webhooks writes one: `whsec_` and the base64 (RFC 4648 §4, with
- * padding) of 32 random bytes, the HMAC key.
- */
-export function newWebhookSecret(random: RandomBytes): string {
-  return `whsec_${btoa(String.fromCharCode(...random(32)))}`;
-}
 
 /** SHA-256 of a text's UTF-8 bytes, base64url. */
 export async function hashOf(text: string, digest: Digest): Promise<string> {

@@ -1,8 +1,12 @@
 import type { Resolver } from '../dns/index.js';
-import type { Logger } from '../http/log.js';
-import type { DomainCheckResult, IpCheckResult } from '../reputation/result-schemas.js';
-import { parseHostName, parseTarget } from '../reputation/targets.js';
-import type { Store } from '../store/store.js';
+import type { Logger } from '../http/index.js';
+import {
+  type DomainCheckResult,
+  type IpCheckResult,
+  parseHostName,
+  parseTarget,
+} from '../reputation/index.js';
+import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
 import { type LinksOf, watchEvent } from './events.js';
@@ -24,14 +28,17 @@ import {
   hashOf,
   newManageKey,
   newWatchId,
-  newWebhookSecret,
   type RandomBytes,
   sameHash,
 } from './secrets.js';
 import { maxIntervalS, type WatchLimits } from './settings.js';
 import { watchView } from './view.js';
-import type { WebhookSender } from './webhook-sender.js';
-import { checkWebhookUrl, reachableWith } from './webhook-url.js';
+import {
+  checkWebhookUrl,
+  newWebhookSecret,
+  reachableWith,
+  type WebhookSender,
+} from '../webhooks/index.js';
 
 /**
  * The watches' face (docs/watches.md): what the routes call to create, read, change and delete a

@@ -3,7 +3,7 @@ import {
   type WebhookRequest,
   type WebhookSender,
   maxAnswerBytes,
-} from '../watch/index.js';
+} from '../webhooks/index.js';
 
 /**
  * Webhook deliveries on Workers (docs/watches.md, "Safety"): `fetch` with `redirect: 'manual'` (a

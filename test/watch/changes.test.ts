@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListResult } from '../../src/reputation/result-schemas.js';
+import type { ListResult } from '../../src/reputation/results/result-schemas.js';
 import { type Known, recordObservation } from '../../src/watch/changes.js';
 import { observeIp, type Observation } from '../../src/watch/observation.js';
 import type { KnownList, KnownLists } from '../../src/watch/schemas.js';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { readConfig } from '../../src/node/config.js';
 import { createNodePlatform } from '../../src/node/platform.js';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { type ServiceOptions, type Services, createServices } from '../../src/services.js';
 import type { Watches, WatchEvent } from '../../src/watch/index.js';
 import {

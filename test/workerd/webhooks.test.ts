@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webCrypto } from '../../src/platform.js';
-import { newEventId, newWebhookSecret } from '../../src/watch/secrets.js';
-import { signedHeaders } from '../../src/watch/signing.js';
+import { newEventId } from '../../src/watch/secrets.js';
+import { newWebhookSecret, signedHeaders } from '../../src/webhooks/signing.js';
 import { createFetchWebhookSender } from '../../src/workers/webhook-sender.js';
 import { startWebhookReceiver } from './support/service.js';
 

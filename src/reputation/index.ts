@@ -1,0 +1,73 @@
+/**
+ * The domain, no HTTP: what other folders use of the targets, lookups, lists, SPF, checks and
+ * their result schemas.
+ */
+
+export {
+  type AddressSummary,
+  checkDomain,
+  checkIp,
+  checkPoolAddresses,
+  discoverPool,
+  type DomainCheckDeps,
+  type DomainCheckResult,
+  type IpCheckDeps,
+  type IpCheckResult,
+  type PoolCheckResult,
+  type PoolDiscoveryOptions,
+  reverseName,
+} from './checks/index.js';
+export {
+  bundledZoneList,
+  coverageOf,
+  createDnsblEngine,
+  createListStats,
+  createMonitorReplica,
+  createZoneMonitor,
+  type DnsblEngine,
+  type DnsblZone,
+  type ListCoverage,
+  type ListHealth,
+  type ListResult,
+  type ListSide,
+  type ListStatus,
+  type ListVerdicts,
+  loadZoneList,
+  type MonitorRemote,
+  type MonitorReport,
+  type MonitorView,
+  parseZoneList,
+  queryZone,
+  type ResolverConfirmation,
+  type ServiceReadiness,
+  sideName,
+  sideZone,
+  targetLabel,
+  type ZoneMonitor,
+} from './lists/index.js';
+export { createDeadline, noPublicAddress } from './lookups/index.js';
+export {
+  domainCheckResultSchema,
+  ipCheckResultSchema,
+  listStatusSchema,
+  poolCheckResultSchema,
+  type PoolDiscoverResult,
+  poolDiscoverResultSchema,
+  type ScoreFactor,
+  type Severity,
+  verdictSchema,
+} from './results/index.js';
+export {
+  canonicalIpv6,
+  displayName,
+  isDottedQuad,
+  isIpv6,
+  isPublicIpv4,
+  isPublicIpv6,
+  isSpecialUseName,
+  parseHostName,
+  parseIpv6,
+  parseTarget,
+  reversedNibbles,
+  reversedOctets,
+} from './targets/index.js';
