@@ -12,7 +12,7 @@ import {
   serverOptions,
   superviseWorkers,
 } from './node/index.js';
-import { createLogger } from './http/index.js';
+import { corsHeaders, createLogger } from './http/index.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 
@@ -72,7 +72,7 @@ const listener = serve(
 );
 // serve() makes a plain node:http server unless given another createServer.
 const server = listener as Server;
-limitConnections(server, config.connections.max, log);
+limitConnections(server, config.connections.max, log, corsHeaders(config.corsOrigins));
 
 /**
  * Responses not yet sent. `server.close()` stops accepting connections but leaves kept-alive ones

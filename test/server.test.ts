@@ -249,6 +249,9 @@ describe('src/server.ts connection hygiene', () => {
     const [head = '', body = ''] = refused.received().split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 503 /);
     expect(head).toMatch(/\r\nRetry-After: 1\r\n/);
+    // The CORS headers every answer of the app carries, so a page's script can read it.
+    expect(head).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
+    expect(head).toMatch(/\r\nAccess-Control-Expose-Headers: Retry-After\r\n/);
     expect(JSON.parse(body)).toMatchObject({ status: 'error', code: 'busy' });
     // The held connections are still served.
     held[0]!.socket.write('GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\n\r\n');

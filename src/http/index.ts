@@ -12,12 +12,19 @@ export {
   quotaSubject,
   type TrustProxy,
 } from './caller.js';
-export { base64url } from './base64url.js';
 export { createCaptchaVerifier } from './captcha/index.js';
 export { clientClosedRequest, isClientAbort } from './client-abort.js';
 export type { AppEnv } from './context.js';
-export { corsMiddleware, jsonResponse } from './cors.js';
-export { ApiError, errorBody } from './errors.js';
+export { corsHeaders, corsMiddleware, jsonResponse, preflightMaxAgeS } from './cors.js';
+export {
+  cacheableHeaders,
+  errorResponses,
+  errorSchemaFor,
+  notModifiedResponse,
+  retryAfterHeader,
+} from './error-responses.js';
+export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
+export { base64url, matchesEtag } from './etag.js';
 export { type CaptchaRule, createGuard, type Guard, type QuotaStatus } from './guard.js';
 export { headContentLength } from './head.js';
 export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';
@@ -26,3 +33,10 @@ export { answerMethodNotAllowed } from './method-not-allowed.js';
 export { prefersHtml } from './negotiate.js';
 export { createPublicOrigin, type PublicOriginOf } from './public-origin.js';
 export { quotaStatusSchema } from './quota-status.js';
+export {
+  methodsMatcher,
+  type RegisteredRoute,
+  registeredRoutes,
+  serveRoute,
+  servedPath,
+} from './route.js';

@@ -5,6 +5,8 @@
 
 export {
   type AddressSummary,
+  type CheckFailure,
+  type CheckOutcome,
   checkDomain,
   checkIp,
   checkPoolAddresses,
@@ -47,6 +49,8 @@ export {
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';
 export {
+  bySeverity,
+  type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
   listStatusSchema,
@@ -55,7 +59,10 @@ export {
   poolDiscoverResultSchema,
   type ScoreFactor,
   type Severity,
+  severityRank,
+  type Verdict,
   verdictSchema,
+  worstSeverity,
 } from './results/index.js';
 export {
   canonicalIpv6,

@@ -39,3 +39,4 @@ export {
   type Verdict,
   verdictSchema,
 } from './result-schemas.js';
+export { bySeverity, severityRank, worstSeverity } from './severity.js';

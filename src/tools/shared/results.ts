@@ -1,5 +1,5 @@
-import { ApiError, base64url } from '../http/index.js';
-import type { Store } from '../store/index.js';
+import { ApiError, base64url } from '../../http/index.js';
+import type { Store } from '../../store/index.js';
 
 /**
  * Results kept under tokens, and the short-lived result cache that maps a normalised request to
