@@ -39,22 +39,18 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   }
   let state = await records.state(watch.id);
   if (state && state.outbox.length > 0) state = await flushOutbox(deps, watch, state);
-  const reschedule = async () => {
-    const next = nextCheckAt(claim.dueAt, watch.interval_s, deps.clock().getTime());
+  /** Puts the watch back in the queue one interval on: the end of this claim's lease. */
+  const reschedule = async (now: number) => {
+    const next = nextCheckAt(claim.dueAt, watch.interval_s, now);
     await store.putDue(queues.checks, watch.id, next);
     deps.onScheduled(next);
-    return next;
   };
-  if (watch.paused) {
-    await reschedule();
-    return;
-  }
+  if (watch.paused) return reschedule(deps.clock().getTime());
   const started = deps.clock().getTime();
   const outcome = await deps.recheck(watch);
   if (!outcome.ok) {
     deps.log('info', 'watch check not recorded', { watch: watch.id, reason: outcome.reason });
-    await reschedule();
-    return;
+    return reschedule(deps.clock().getTime());
   }
   const at = deps.clock();
   // How late the check started, what the runner is judged by (docs/watches.md), and how long
@@ -97,8 +93,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   // The state with its outbox is the commit point: from here the events are not lost.
   await records.putState(watch, recorded);
   if (outbox.length > 0) await flushOutbox(deps, watch, recorded);
-  await store.putDue(queues.checks, watch.id, next);
-  deps.onScheduled(next);
+  await reschedule(at.getTime());
 }
 
 /** Hands the outbox's deliveries to the delivery queue, then empties it. */

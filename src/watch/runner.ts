@@ -1,4 +1,3 @@
-import type { Store } from '../store/index.js';
 import { type CheckStepDeps, runCheckStep } from './check-step.js';
 import { type DeliveryStepDeps, runDeliveryStep } from './delivery-step.js';
 import { queues } from './records.js';
@@ -49,12 +48,10 @@ export interface WatchRunner {
   onWake(listener: () => void): void;
 }
 
-type StepDeps = Omit<CheckStepDeps & DeliveryStepDeps, 'onScheduled'> & {
-  store: Store;
-  log: CheckStepDeps['log'];
-};
+/** What both steps run on; the runner adds where they tell it of the due times they put. */
+export type RunnerDeps = Omit<CheckStepDeps & DeliveryStepDeps, 'onScheduled'>;
 
-export function createWatchRunner(deps: StepDeps, options: RunnerOptions): WatchRunner {
+export function createWatchRunner(deps: RunnerDeps, options: RunnerOptions): WatchRunner {
   let checksInFlight = 0;
   let deliveriesInFlight = 0;
   const running = new Set<Promise<void>>();
