@@ -281,6 +281,51 @@ describe('failed deliveries', () => {
     }
   });
 
+  it('count a redirect as a failed attempt, without following it', async () => {
+    await start();
+    const { id } = await watchWithWebhook('/redirect');
+    receiver.answer({ status: 301, location: receiver.url('/elsewhere') });
+    await service!.watches.sendTest(id);
+    await service!.runUntilIdle();
+    expect(receiver.received.filter((request) => request.path === '/elsewhere')).toEqual([]);
+    expect(receivedAt('/redirect')).toHaveLength(1);
+    expect((await service!.watches.view(id))?.webhook?.last_delivery).toMatchObject({
+      outcome: 'failed',
+      status: 301,
+    });
+  });
+
+  it('refuse a host name that resolves to a private address, and reach one that resolves to an allowed network by its checked address', async () => {
+    const hooks = 'hooks.watch-receiver.com';
+    dns.list({}, [
+      {
+        origin: hooks,
+        records: {
+          [`inside.${hooks}`]: { A: ['10.0.0.5'] },
+          [`local.${hooks}`]: { A: ['127.0.0.1'] },
+        },
+      },
+    ]);
+    await start();
+    const create = async (host: string) => {
+      const created = await service!.watches.create({
+        target: watchedIp,
+        webhook_url: `http://${host}:${receiver.port}/by-name`,
+        subject: '198.51.100.4',
+      });
+      if (!created.ok) throw new Error(created.reason);
+      await service!.watches.sendTest(created.watch.id);
+      await service!.runUntilIdle();
+      return (await service!.watches.view(created.watch.id))?.webhook?.last_delivery;
+    };
+    expect(await create(`inside.${hooks}`)).toMatchObject({ outcome: 'refused' });
+    expect(receivedAt('/by-name')).toEqual([]);
+    expect(await create(`local.${hooks}`)).toMatchObject({ outcome: 'delivered' });
+    expect(receivedAt('/by-name').map((request) => request.headers.host)).toEqual([
+      `local.${hooks}:${receiver.port}`,
+    ]);
+  });
+
   it('410 Gone removes the webhook and sends nothing more', async () => {
     await start();
     const { id } = await watchWithWebhook('/gone');
