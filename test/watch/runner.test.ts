@@ -1,13 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startWatchTimer } from '../../src/node/watch-timer.js';
-import { type WebhookReceiver, startWebhookReceiver } from '../fixtures/webhook-receiver.js';
 import {
   type TestClock,
-  type WatchDns,
   type WatchService,
-  startWatchDns,
   startWatchService,
   testClock,
+  useWatchWorld,
   verified,
   watchedIp,
 } from './support.js';
@@ -21,26 +19,17 @@ import {
  * except in the one test that waits the real five seconds of the first retry.
  */
 
-let dns: WatchDns;
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  dns = await startWatchDns();
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await dns.close();
-});
+const world = useWatchWorld();
 
 let service: WatchService | undefined;
 let clock: TestClock;
 afterEach(async () => {
   await service?.close();
   service = undefined;
-  dns.list({});
-  dns.lying.setMode('honest');
-  dns.lying.silence([]);
-  receiver.answer(204);
+  world.dns.list({});
+  world.dns.lying.setMode('honest');
+  world.dns.lying.silence([]);
+  world.receiver.answer(204);
 });
 
 const interval = 60;
@@ -49,7 +38,7 @@ const spamcop = 'bl.spamcop.net';
 
 async function start(options: { retryDelaysMs?: readonly number[] } = {}) {
   clock = testClock();
-  service = await startWatchService(dns.address, {
+  service = await startWatchService(world.dns.address, {
     clock,
     ...options,
     services: { holdProbeMs: 200 },
@@ -57,19 +46,20 @@ async function start(options: { retryDelaysMs?: readonly number[] } = {}) {
   return service;
 }
 
-/** A watch of `watchedIp` whose webhook is this test's own path of the receiver. */
+/** A watch of `watchedIp` whose webhook is this test's own path of the world.receiver. */
 async function watchWithWebhook(path: string) {
   const created = await service!.watches.create({
     target: watchedIp,
     interval_s: interval,
-    webhook_url: receiver.url(path),
+    webhook_url: world.receiver.url(path),
     subject: '198.51.100.1',
   });
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret! };
 }
 
-const receivedAt = (path: string) => receiver.received.filter((request) => request.path === path);
+const receivedAt = (path: string) =>
+  world.receiver.received.filter((request) => request.path === path);
 
 /** One interval passes: the watch is due, is checked, and its deliveries are made. */
 async function nextInterval() {
@@ -84,10 +74,10 @@ describe('a watched address listed, then delisted', () => {
     await service!.runUntilIdle();
     expect(receivedAt('/listed-delisted')).toEqual([]);
 
-    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await nextInterval();
     await nextInterval();
-    dns.list({});
+    world.dns.list({});
     await nextInterval();
     await nextInterval();
 
@@ -113,7 +103,7 @@ describe('a watched address listed, then delisted', () => {
     const view = await service!.watches.view(id);
     expect(view?.history.map((entry) => entry.added.length > 0)).toEqual([false, true]);
     expect(view?.webhook).toMatchObject({
-      origin: `http://127.0.0.1:${receiver.port}`,
+      origin: `http://127.0.0.1:${world.receiver.port}`,
       last_delivery: { outcome: 'delivered', status: 204 },
       failed_events: 0,
       paused: false,
@@ -126,8 +116,9 @@ describe('a watched address listed, then delisted', () => {
     await start();
     await watchWithWebhook('/fresh');
     const asked = () =>
-      dns.dns.queries.filter((query) => query.name === `7.100.8.8.${zen}` && query.type === 'A')
-        .length;
+      world.dns.dns.queries.filter(
+        (query) => query.name === `7.100.8.8.${zen}` && query.type === 'A',
+      ).length;
     const before = asked();
     await nextInterval();
     await nextInterval();
@@ -147,13 +138,13 @@ describe('a watched sending domain', () => {
   };
 
   it('sends watch.listed naming the sender address a list now lists, and the domain lists too', async () => {
-    dns.list({}, [senderZone]);
+    world.dns.list({}, [senderZone]);
     await start();
     const created = await service!.watches.create({
       target: domain,
       kind: 'domain',
       interval_s: interval,
-      webhook_url: receiver.url('/domain'),
+      webhook_url: world.receiver.url('/domain'),
       subject: '198.51.100.3',
     });
     if (!created.ok) throw new Error(created.reason);
@@ -161,7 +152,7 @@ describe('a watched sending domain', () => {
       sender,
       '8.8.100.21',
     ]);
-    dns.list(
+    world.dns.list(
       { [sender]: { [spamcop]: ['127.0.0.2'] }, [domain]: { 'dbl.spamhaus.org': ['127.0.1.2'] } },
       [senderZone],
     );
@@ -188,16 +179,16 @@ describe('a watched sending domain', () => {
 
 describe('silence', () => {
   it('never delists: a list that stops answering keeps its listing until it answers again', async () => {
-    dns.list({ [watchedIp]: { [spamcop]: ['127.0.0.2'] } });
+    world.dns.list({ [watchedIp]: { [spamcop]: ['127.0.0.2'] } });
     await start();
     const { secret } = await watchWithWebhook('/silent');
-    dns.lying.silence([spamcop]);
-    dns.list({});
+    world.dns.lying.silence([spamcop]);
+    world.dns.list({});
     await nextInterval();
     await nextInterval();
     expect(receivedAt('/silent')).toEqual([]);
 
-    dns.lying.silence([]);
+    world.dns.lying.silence([]);
     // The list answers again once its hold is lifted (probed every 200 ms here).
     await expect
       .poll(async () => {
@@ -212,11 +203,11 @@ describe('silence', () => {
   });
 
   it('records nothing from a resolver caught lying, and sends no delisting', async () => {
-    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await start();
     const { id } = await watchWithWebhook('/lying');
     const checkedAt = (await service!.watches.view(id))?.checked_at;
-    dns.lying.setMode('nxdomain');
+    world.dns.lying.setMode('nxdomain');
     await nextInterval();
     expect(receivedAt('/lying')).toEqual([]);
     expect((await service!.watches.view(id))?.checked_at).toBe(checkedAt);
@@ -228,7 +219,7 @@ describe('failed deliveries', () => {
     await start();
     const { id, secret } = await watchWithWebhook('/retry');
     let answered = 0;
-    receiver.answer(() => (answered++ === 0 ? 500 : 204));
+    world.receiver.answer(() => (answered++ === 0 ? 500 : 204));
     expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
     await service!.runUntilIdle();
     expect(receivedAt('/retry')).toHaveLength(1);
@@ -252,7 +243,7 @@ describe('failed deliveries', () => {
   });
 
   it('retry after a real 5 s under the real runner and clock', { timeout: 30_000 }, async () => {
-    const real = await startWatchService(dns.address, { services: { holdProbeMs: 200 } });
+    const real = await startWatchService(world.dns.address, { services: { holdProbeMs: 200 } });
     service = real;
     const timer = startWatchTimer(real.watches.runner, {
       clock: () => new Date(),
@@ -262,12 +253,12 @@ describe('failed deliveries', () => {
       const created = await real.watches.create({
         target: watchedIp,
         interval_s: 3600,
-        webhook_url: receiver.url('/real-retry'),
+        webhook_url: world.receiver.url('/real-retry'),
         subject: '198.51.100.2',
       });
       if (!created.ok) throw new Error(created.reason);
       const arrivals: number[] = [];
-      receiver.answer(() => {
+      world.receiver.answer(() => {
         arrivals.push(performance.now());
         return arrivals.length === 1 ? 503 : 204;
       });
@@ -284,10 +275,10 @@ describe('failed deliveries', () => {
   it('count a redirect as a failed attempt, without following it', async () => {
     await start();
     const { id } = await watchWithWebhook('/redirect');
-    receiver.answer({ status: 301, location: receiver.url('/elsewhere') });
+    world.receiver.answer({ status: 301, location: world.receiver.url('/elsewhere') });
     await service!.watches.sendTest(id);
     await service!.runUntilIdle();
-    expect(receiver.received.filter((request) => request.path === '/elsewhere')).toEqual([]);
+    expect(world.receiver.received.filter((request) => request.path === '/elsewhere')).toEqual([]);
     expect(receivedAt('/redirect')).toHaveLength(1);
     expect((await service!.watches.view(id))?.webhook?.last_delivery).toMatchObject({
       outcome: 'failed',
@@ -296,8 +287,8 @@ describe('failed deliveries', () => {
   });
 
   it('refuse a host name that resolves to a private address, and reach one that resolves to an allowed network by its checked address', async () => {
-    const hooks = 'hooks.watch-receiver.com';
-    dns.list({}, [
+    const hooks = 'hooks.watch-world.receiver.com';
+    world.dns.list({}, [
       {
         origin: hooks,
         records: {
@@ -310,7 +301,7 @@ describe('failed deliveries', () => {
     const create = async (host: string) => {
       const created = await service!.watches.create({
         target: watchedIp,
-        webhook_url: `http://${host}:${receiver.port}/by-name`,
+        webhook_url: `http://${host}:${world.receiver.port}/by-name`,
         subject: '198.51.100.4',
       });
       if (!created.ok) throw new Error(created.reason);
@@ -322,19 +313,19 @@ describe('failed deliveries', () => {
     expect(receivedAt('/by-name')).toEqual([]);
     expect(await create(`local.${hooks}`)).toMatchObject({ outcome: 'delivered' });
     expect(receivedAt('/by-name').map((request) => request.headers.host)).toEqual([
-      `local.${hooks}:${receiver.port}`,
+      `local.${hooks}:${world.receiver.port}`,
     ]);
   });
 
   it('410 Gone removes the webhook and sends nothing more', async () => {
     await start();
     const { id } = await watchWithWebhook('/gone');
-    receiver.answer(410);
+    world.receiver.answer(410);
     await service!.watches.sendTest(id);
     await service!.runUntilIdle();
     const view = await service!.watches.view(id);
     expect(view?.webhook).toBeNull();
-    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await nextInterval();
     clock.advance(5000);
     await service!.runUntilIdle();
@@ -349,7 +340,7 @@ describe('failed deliveries', () => {
   it('pause deliveries after five events failed in a row, until a PATCH of the webhook', async () => {
     await start({ retryDelaysMs: [1000, 1000, 1000] });
     const { id } = await watchWithWebhook('/pause');
-    receiver.answer(500);
+    world.receiver.answer(500);
     for (let event = 1; event <= 5; event++) {
       expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
       await service!.runUntilIdle();
@@ -366,13 +357,15 @@ describe('failed deliveries', () => {
       error: 'invalid_request',
     });
     // A change while paused is recorded, not sent.
-    dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await nextInterval();
     expect(receivedAt('/pause')).toHaveLength(20);
     expect((await service!.watches.view(id))?.history).toHaveLength(1);
 
-    receiver.answer(204);
-    const patched = await service!.watches.update(id, { webhook_url: receiver.url('/pause') });
+    world.receiver.answer(204);
+    const patched = await service!.watches.update(id, {
+      webhook_url: world.receiver.url('/pause'),
+    });
     expect(patched).toMatchObject({
       ok: true,
       watch: { webhook: { paused: false, failed_events: 0 } },
@@ -386,7 +379,7 @@ describe('failed deliveries', () => {
   it('count events that fail at once each, none lost', async () => {
     await start({ retryDelaysMs: [] });
     const { id } = await watchWithWebhook('/together');
-    receiver.answer(500);
+    world.receiver.answer(500);
     await Promise.all([1, 2, 3].map(() => service!.watches.sendTest(id)));
     await service!.runUntilIdle();
     expect(receivedAt('/together')).toHaveLength(3);

@@ -1,15 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type WebhookReceiver, startWebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freshRedisUrl } from '../support/redis.js';
 import {
-  type WatchDns,
   type WatchService,
-  startWatchDns,
   startWatchService,
   testClock,
+  useWatchWorld,
   verified,
 } from './support.js';
 
@@ -20,22 +18,13 @@ import {
  * store keep the watches and their pending deliveries.
  */
 
-let dns: WatchDns;
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  dns = await startWatchDns();
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await dns.close();
-});
+const world = useWatchWorld();
 
 const opened: WatchService[] = [];
 afterEach(async () => {
   for (const service of opened.splice(0)) await service.close();
-  dns.list({});
-  receiver.answer(204);
+  world.dns.list({});
+  world.receiver.answer(204);
 });
 
 const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'watch-store-')), 'store.db')}`;
@@ -49,7 +38,7 @@ describe.each([
   ['redis', freshRedisUrl],
 ])('one %s store', (name, storeUrl) => {
   async function open(url: string, clock: ReturnType<typeof testClock>) {
-    const service = await startWatchService(dns.address, {
+    const service = await startWatchService(world.dns.address, {
       storeUrl: url,
       clock,
       env: { WATCH_PER_CALLER: '100' },
@@ -67,25 +56,27 @@ describe.each([
       const created = await a.watches.create({
         target,
         interval_s: interval,
-        webhook_url: receiver.url(`/${name}/${target}`),
+        webhook_url: world.receiver.url(`/${name}/${target}`),
         subject: '198.51.100.9',
       });
       if (!created.ok) throw new Error(created.reason);
       secrets.set(target, created.webhook_secret!);
     }
     const asked = (target: string) =>
-      dns.dns.queries.filter(
+      world.dns.dns.queries.filter(
         (query) => query.name === `${reversed(target)}.${zen}` && query.type === 'A',
       ).length;
     const before = targets.map(asked);
 
-    dns.list(Object.fromEntries(targets.map((target) => [target, { [zen]: ['127.0.0.2'] }])));
+    world.dns.list(Object.fromEntries(targets.map((target) => [target, { [zen]: ['127.0.0.2'] }])));
     clock.advance(interval * 1000);
     await Promise.all([a.runUntilIdle(), b.runUntilIdle(), a.runUntilIdle(), b.runUntilIdle()]);
 
     expect(targets.map((target, i) => asked(target) - before[i]!)).toEqual(targets.map(() => 1));
     for (const target of targets) {
-      const requests = receiver.received.filter((request) => request.path === `/${name}/${target}`);
+      const requests = world.receiver.received.filter(
+        (request) => request.path === `/${name}/${target}`,
+      );
       expect(requests.map((request) => verified(secrets.get(target)!, request).type)).toEqual([
         'watch.listed',
       ]);
@@ -100,15 +91,15 @@ describe.each([
     const created = await first.watches.create({
       target: targets[0]!,
       interval_s: interval,
-      webhook_url: receiver.url(path),
+      webhook_url: world.receiver.url(path),
       subject: '198.51.100.10',
     });
     if (!created.ok) throw new Error(created.reason);
-    receiver.answer(500);
-    dns.list({ [targets[0]!]: { [zen]: ['127.0.0.2'] } });
+    world.receiver.answer(500);
+    world.dns.list({ [targets[0]!]: { [zen]: ['127.0.0.2'] } });
     clock.advance(interval * 1000);
     await first.runUntilIdle();
-    const failed = receiver.received.filter((request) => request.path === path);
+    const failed = world.receiver.received.filter((request) => request.path === path);
     expect(failed).toHaveLength(1);
     await first.close();
     opened.splice(opened.indexOf(first), 1);
@@ -119,10 +110,10 @@ describe.each([
       history: [{ added: [{ zone: zen }] }],
       webhook: { last_delivery: { outcome: 'failed', status: 500 } },
     });
-    receiver.answer(204);
+    world.receiver.answer(204);
     clock.advance(5000);
     await second.runUntilIdle();
-    const requests = receiver.received.filter((request) => request.path === path);
+    const requests = world.receiver.received.filter((request) => request.path === path);
     expect(requests).toHaveLength(2);
     expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
     expect(verified(created.webhook_secret!, requests[1]!).type).toBe('watch.listed');

@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll } from 'vitest';
 import { readConfig } from '../../src/node/config.js';
 import { createNodePlatform } from '../../src/node/platform.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
@@ -11,7 +12,11 @@ import {
 } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { type LyingResolver, startLyingResolver } from '../fixtures/lying-resolver.js';
-import type { ReceivedWebhook } from '../fixtures/webhook-receiver.js';
+import {
+  type ReceivedWebhook,
+  type WebhookReceiver,
+  startWebhookReceiver,
+} from '../fixtures/webhook-receiver.js';
 
 /**
  * What the watch tests run on: the default zone list's fixture DNS world behind a resolver that
@@ -52,6 +57,39 @@ export async function startWatchDns(
       await dns.close();
     },
   };
+}
+
+/** The fixture DNS world and a webhook receiver, as a test file of the runner starts them. */
+export interface WatchWorld {
+  dns: WatchDns;
+  receiver: WebhookReceiver;
+  close(): Promise<void>;
+}
+
+export async function startWatchWorld(): Promise<WatchWorld> {
+  const dns = await startWatchDns();
+  const receiver = await startWebhookReceiver();
+  return {
+    dns,
+    receiver,
+    async close() {
+      await receiver.close();
+      await dns.close();
+    },
+  };
+}
+
+/**
+ * The world of a test file: started before its tests, closed after them. Its members are there
+ * from the first test on.
+ */
+export function useWatchWorld(): WatchWorld {
+  const world = {} as WatchWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startWatchWorld());
+  });
+  afterAll(() => world.close());
+  return world;
 }
 
 /** A clock the test moves; it starts at the real time so webhook timestamps verify. */
