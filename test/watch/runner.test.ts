@@ -36,7 +36,9 @@ const interval = 60;
 const zen = 'zen.spamhaus.org';
 const spamcop = 'bl.spamcop.net';
 
-async function start(options: { retryDelaysMs?: readonly number[] } = {}) {
+async function start(
+  options: { retryDelaysMs?: readonly number[]; env?: Record<string, string> } = {},
+) {
   clock = testClock();
   service = await startWatchService(world.dns.address, {
     clock,
@@ -180,7 +182,8 @@ describe('a watched sending domain', () => {
 describe('silence', () => {
   it('never delists: a list that stops answering keeps its listing until it answers again', async () => {
     world.dns.list({ [watchedIp]: { [spamcop]: ['127.0.0.2'] } });
-    await start();
+    // A silent list holds each check until the deadline.
+    await start({ env: { CHECK_DEADLINE_MS: '1000', DNS_TIMEOUT_MS: '1000' } });
     const { secret } = await watchWithWebhook('/silent');
     world.dns.lying.silence([spamcop]);
     world.dns.list({});

@@ -133,17 +133,18 @@ export async function startWatchService(
 ): Promise<WatchService> {
   const config = readConfig({
     DNS_SERVERS: dnsAddress,
-    // Generous for a first self-test on a cold machine: a list that says nothing is cut off by
-    // the check's deadline anyway.
-    DNS_TIMEOUT_MS: '1000',
+    // Generous for a machine busy with other suites: a list that answers late is silent, and a
+    // silent list changes nothing, so a test that expects a change would miss it. The tests of
+    // silence shorten the deadline (a silent list holds each check that long).
+    DNS_TIMEOUT_MS: '2000',
     DNS_RETRIES: '0',
-    CHECK_DEADLINE_MS: '1000',
+    CHECK_DEADLINE_MS: '3000',
     STORE_URL: options.storeUrl ?? 'memory:',
     LOG_LEVEL: 'info',
     WATCH_MIN_INTERVAL_S: '1',
     WATCH_INTERVAL_S: '60',
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
-    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_TIMEOUT_MS: '5000',
     ...options.env,
   });
   const logSink = (line: string) => options.logs?.push(line);
