@@ -4,9 +4,6 @@ import { isDottedQuad } from '../reputation/index.js';
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
 
-/** Address ranges (CIDRs), as TRUST_PROXY and METRICS_ALLOW list them. */
-export type AddressRanges = readonly Range[];
-
 /** Which request headers, if any, may name the caller instead of the socket peer (DESIGN: TRUST_PROXY). */
 export type TrustProxy =
   | { mode: 'none' }
@@ -32,31 +29,33 @@ export function parseTrustProxy(value: string): TrustProxy {
     return { mode: 'hops', hops };
   }
   if (text === '') throw new Error(`TRUST_PROXY: empty; ${expected}`);
-  try {
-    return { mode: 'cidrs', cidrs: parseAddressRanges(text.split(',')) };
-  } catch (error) {
-    throw new Error(`TRUST_PROXY: ${(error as Error).message}; ${expected}`, { cause: error });
-  }
+  return { mode: 'cidrs', cidrs: text.split(',').map(parseRange) };
 }
+
+function parseRange(entry: string): Range {
+  const range = parseAddressRange(entry);
+  if (range) return range;
+  throw new Error(`TRUST_PROXY: "${entry.trim()}" is not an address range; ${expected}`);
+}
+
+/** A network: an address and a prefix length. */
+export type AddressRange = Range;
 
 /**
- * Address ranges such as `10.0.0.0/8` or `::1/128`, a bare address counting as a range of one;
- * throws naming the first entry that is neither.
+ * `10.0.0.0/8`, `fc00::/7` or a bare address (a single-address range); undefined for anything
+ * else. IPv4-mapped ranges are read as the IPv4 ranges they stand for.
  */
-export function parseAddressRanges(entries: readonly string[]): Range[] {
-  return entries.map((entry) => {
-    const text = entry.trim();
-    if (ipaddr.IPv4.isValidCIDRFourPartDecimal(text) || ipaddr.IPv6.isValidCIDR(text)) {
-      return unmapRange(ipaddr.parseCIDR(text));
-    }
-    const address = parseAddress(text);
-    if (address) return [address, address.kind() === 'ipv4' ? 32 : 128];
-    throw new Error(`"${text}" is not an address range`);
-  });
+export function parseAddressRange(entry: string): AddressRange | undefined {
+  const text = entry.trim();
+  if (ipaddr.IPv4.isValidCIDRFourPartDecimal(text) || ipaddr.IPv6.isValidCIDR(text)) {
+    return unmapRange(ipaddr.parseCIDR(text));
+  }
+  const address = parseAddress(text);
+  return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : undefined;
 }
 
-/** Whether an address (as `callerAddress` gives it) lies in one of the ranges. */
-export function inAddressRanges(address: string, ranges: AddressRanges): boolean {
+/** Whether an address (any text form; IPv4-mapped IPv6 as its IPv4 address) lies in a range. */
+export function inAddressRanges(address: string, ranges: readonly AddressRange[]): boolean {
   const parsed = parseAddress(address);
   return parsed !== undefined && ranges.some((range) => inRange(parsed, range));
 }

@@ -4,10 +4,10 @@
  */
 
 export {
-  type AddressRanges,
+  type AddressRange,
   callerAddress,
   inAddressRanges,
-  parseAddressRanges,
+  parseAddressRange,
   parseTrustProxy,
   quotaSubject,
   type TrustProxy,
@@ -30,7 +30,7 @@ export {
   retryAfterHeader,
 } from './error-responses.js';
 export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
-export { matchesEtag } from './etag.js';
+export { base64url, matchesEtag } from './etag.js';
 export { type CaptchaRule, createGuard, type Guard, type QuotaStatus } from './guard.js';
 export { headContentLength } from './head.js';
 export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';

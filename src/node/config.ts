@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { sharedRules, sharedVariables } from '../config.js';
+import { networks, sharedRules, sharedVariables } from '../config.js';
 import {
   type ConfigOf,
   commaList,
@@ -10,7 +10,6 @@ import {
   parseEnvironment,
   variable,
 } from '../environment.js';
-import { parseAddressRanges } from '../http/index.js';
 import { defaultStoreUrl, parseStoreUrl } from '../store/index.js';
 
 /**
@@ -34,15 +33,6 @@ const storeUrl = z.string().transform((url, ctx) => {
     return parseStoreUrl(url);
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-});
-
-const addressRanges = commaList.transform((entries, ctx) => {
-  try {
-    return parseAddressRanges(entries);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `${(error as Error).message}; a comma list of CIDRs` });
     return z.NEVER;
   }
 });
@@ -131,7 +121,7 @@ export const nodeOnlyVariables = {
   metrics: {
     allow: variable({
       name: 'METRICS_ALLOW',
-      parser: addressRanges,
+      parser: networks,
       default: '',
       meaning:
         'Comma list of CIDRs that may read `GET /metrics` besides loopback callers (the caller as `TRUST_PROXY` names it); anyone else gets a 404 ([`operations.md`](operations.md#who-may-read-metrics)).',

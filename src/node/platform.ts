@@ -9,6 +9,7 @@ import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
 import { readPageAssetSources } from './page-assets.js';
 import { createPrometheusMetrics, type NodeMetrics } from './prometheus.js';
+import { createNodeWebhookSender } from './webhook-sender.js';
 import { readZoneListFile } from './zone-file.js';
 
 /**
@@ -84,5 +85,6 @@ export async function createNodePlatform(
     clock: () => new Date(),
     zones,
     pageAssets: await readPageAssetSources(),
+    webhooks: createNodeWebhookSender(),
   };
 }

@@ -7,10 +7,12 @@ import { answerMetricsCollects, scrapeThroughPrimary } from './cluster-metrics.j
 import type { NodeConfig } from './config.js';
 import { createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
+import { startWatchTimer } from './watch-timer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
- * only Node has, the card threads and GET /metrics, and one `close()` for a graceful stop.
+ * only Node has, the card threads, the timer that runs the watches and GET /metrics, and one
+ * `close()` for a graceful stop.
  */
 export async function createNodeServices(
   config: NodeConfig,
@@ -20,6 +22,10 @@ export async function createNodeServices(
   const platform = await createNodePlatform(config, logSink);
   try {
     const services = await createServices(config, platform, options);
+    const watchTimer = startWatchTimer(services.watches.runner, {
+      clock: platform.clock,
+      log: services.log,
+    });
     return {
       ...services,
       cardPool: platform.cardPool,
@@ -29,9 +35,12 @@ export async function createNodeServices(
       connectionRefused: platform.prometheus.connectionRefused,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),
-      /** Stops the self-test timer and the card threads, then lets go of the store. */
+      /** Ends the watch timer and waits for the checks and deliveries under way. */
+      stopWatches: () => watchTimer.stop(),
+      /** Stops the self-test and watch timers and the card threads, then lets go of the store. */
       async close() {
         services.stopMonitor();
+        await watchTimer.stop();
         await platform.cardPool.close();
         await platform.store.close();
       },

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import {
-  type AddressRanges,
+  type AddressRange,
   type AppEnv,
   callerAddress,
   inAddressRanges,
-  parseAddressRanges,
+  parseAddressRange,
 } from '../http/index.js';
 
 /**
@@ -19,13 +19,13 @@ import {
 
 export interface MetricsAccess {
   /** METRICS_ALLOW: ranges allowed besides loopback. */
-  allow: AddressRanges;
+  allow: readonly AddressRange[];
   /** METRICS_TOKEN. */
   token?: string;
 }
 
 /** RFC 1122 §3.2.1.3 (127.0.0.0/8) and RFC 4291 §2.5.3 (::1). */
-const loopback = parseAddressRanges(['127.0.0.0/8', '::1/128']);
+const loopback = ['127.0.0.0/8', '::1/128'].map((cidr) => parseAddressRange(cidr)!);
 
 const forwardingHeaders = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'cf-connecting-ip'];
 

@@ -48,6 +48,8 @@ export {
   type ResolverConfirmation,
   type ServiceReadiness,
   serviceReadinessSchema,
+  sideName,
+  sideZone,
   targetLabel,
   type ZoneMonitor,
 } from './lists/index.js';
@@ -57,6 +59,7 @@ export {
   type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
+  listStatusSchema,
   poolCheckResultSchema,
   type PoolDiscoverResult,
   poolDiscoverResultSchema,
@@ -64,6 +67,7 @@ export {
   type Severity,
   severityRank,
   type Verdict,
+  verdictSchema,
   worstSeverity,
 } from './results/index.js';
 export {
@@ -71,6 +75,9 @@ export {
   displayName,
   isDottedQuad,
   isIpv6,
+  isPublicIpv4,
+  isPublicIpv6,
+  isSpecialUseName,
   parseHostName,
   parseIpv6,
   parseTarget,
