@@ -7,6 +7,7 @@ export default tseslint.config(
       'node_modules/',
       'bench/results.json',
       'dist/',
+      'dist-worker/',
       '.wrangler/',
       'src/workers/generated/',
     ],

@@ -27,6 +27,7 @@ export function observeStore(store: Store, backend: string, metrics: Metrics): S
   return {
     get: timed('get', (key) => store.get(key)),
     set: timed('set', (key, value, ttlMs) => store.set(key, value, ttlMs)),
+    delete: timed('delete', (key) => store.delete(key)),
     count: timed('count', (key) => store.count(key)),
     increment: timed('increment', (key, by, ttlMs) => store.increment(key, by, ttlMs)),
     incrementWithin: timed('incrementWithin', (key, limit, ttlMs) =>
@@ -34,6 +35,16 @@ export function observeStore(store: Store, backend: string, metrics: Metrics): S
     ),
     addMembers: timed('addMembers', (key, members, ttlMs) => store.addMembers(key, members, ttlMs)),
     members: timed('members', (key) => store.members(key)),
+    addMemberWithin: timed('addMemberWithin', (key, member, limit, ttlMs) =>
+      store.addMemberWithin(key, member, limit, ttlMs),
+    ),
+    removeMembers: timed('removeMembers', (key, members) => store.removeMembers(key, members)),
+    putDue: timed('putDue', (queue, id, dueAt) => store.putDue(queue, id, dueAt)),
+    removeDue: timed('removeDue', (queue, id) => store.removeDue(queue, id)),
+    countDue: timed('countDue', (queue) => store.countDue(queue)),
+    claimDue: timed('claimDue', (queue, now, limit, leaseMs) =>
+      store.claimDue(queue, now, limit, leaseMs),
+    ),
     close: () => store.close(),
   };
 }
