@@ -190,7 +190,10 @@ export async function createServices(
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
     log,
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
+    onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
+    onAttempt: (outcome) => metrics.watchDelivery(outcome),
   });
+  metrics.readLiveWatches(() => watches.countLive());
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,

@@ -54,8 +54,8 @@ export interface Metrics {
   /** One card render (a cache miss), and how long it took to be drawn or refused. */
   cardRender(render: CardRender, seconds: number): void;
   /**
-   * The face the watch runner calls (src/watch/, once on main): how late a due watch's check
-   * started, how each delivery attempt ended, and where the number of live watches is read.
+   * The watches' (src/watch/, wired in src/services.ts): how late a due watch's check started,
+   * how each delivery attempt ended, and where the number of live watches is read.
    */
   watchChecked(lagSeconds: number): void;
   watchDelivery(delivery: WatchDelivery): void;
