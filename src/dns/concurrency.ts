@@ -1,4 +1,5 @@
 import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+import { createSignalWatches } from './signal-watches.js';
 
 /**
  * A global cap on queries in flight, shared fairly between checks. Without a cap a burst of checks
@@ -30,24 +31,6 @@ const defaultMinShare = 32;
 const timedOut = { status: 'timeout' } as const;
 
 type AnyOutcome = DnsOutcome<RecordData[RecordType]>;
-
-/**
- * The unsettled queries given one signal, behind one abort listener: a check asks dozens of
- * queries under one signal, and one listener each would be dozens (Node warns past ten).
- */
-class Watch {
-  readonly tickets = new Set<Ticket>();
-
-  constructor(
-    readonly limiter: FairLimiter,
-    readonly signal: AbortSignal,
-  ) {}
-
-  /** The abort listener (EventTarget calls `handleEvent` on a listener object). */
-  handleEvent(): void {
-    for (const ticket of [...this.tickets]) this.limiter.abandon(ticket);
-  }
-}
 
 /** The queries of one check, or of no check. */
 interface Lane {
@@ -86,7 +69,8 @@ class FairLimiter implements Resolver {
   readonly #lanes = new Map<symbol | undefined, Lane>();
   /** Lanes with waiting queries, in the order they take turns. */
   readonly #turns: Lane[] = [];
-  readonly #watches = new Map<AbortSignal, Watch>();
+  /** The unsettled queries given each signal, behind one abort listener per signal. */
+  readonly #watches = createSignalWatches<Ticket>((ticket) => this.abandon(ticket));
 
   constructor(
     readonly inner: Resolver,
@@ -111,7 +95,7 @@ class FairLimiter implements Resolver {
       ticket.resolve = resolve;
       ticket.reject = reject;
     });
-    if (signal) this.#watch(signal, ticket);
+    if (signal) this.#watches.watch(signal, ticket);
     if (lane.waiting === 0 && this.#mayStart(lane)) {
       this.#start(ticket).then(ticket.resolve, ticket.reject);
     } else {
@@ -150,24 +134,9 @@ class FairLimiter implements Resolver {
     }
   }
 
-  #watch(signal: AbortSignal, ticket: Ticket): void {
-    let watch = this.#watches.get(signal);
-    if (!watch) {
-      watch = new Watch(this, signal);
-      this.#watches.set(signal, watch);
-      signal.addEventListener('abort', watch, { once: true });
-    }
-    watch.tickets.add(ticket);
-  }
-
   #unwatch(ticket: Ticket): void {
     const signal = ticket.options?.signal;
-    const watch = signal && this.#watches.get(signal);
-    if (!watch) return;
-    watch.tickets.delete(ticket);
-    if (watch.tickets.size > 0) return;
-    this.#watches.delete(watch.signal);
-    watch.signal.removeEventListener('abort', watch);
+    if (signal) this.#watches.unwatch(signal, ticket);
   }
 
   #laneOf(key: symbol | undefined): Lane {
