@@ -40,7 +40,7 @@ const maxLabelBytes = 63;
 const maxNameBytes = 255;
 /** RFC 1035 §4.2.2 frames a message with a 16-bit length: no DNS message is longer. */
 export const maxMessageBytes = 0xffff;
-/** RFC 1035 §4.1.1: OPCODE 0 is a standard query. */
+/** RFC 1035 §4.1.1: the RCODE is the low four bits of the flags. */
 const rcodeMask = 0x0f;
 /** RFC 2181 §8: a TTL with the most significant bit set is treated as zero. */
 const maxTtl = 0x7fffffff;
@@ -73,17 +73,108 @@ function checkEncodable(name: string): void {
 
 /**
  * A recursive query (RD set) for one question of class IN. `id` is 0 by default: RFC 8484 §4.1
- * asks DoH clients to use 0 so that equal queries are equal HTTP requests (cacheable).
+ * asks DoH clients to use 0 so that equal queries are equal HTTP requests (cacheable). With
+ * `udpPayloadSize`, an EDNS0 OPT record (RFC 6891 §6.1.2) tells the server how large a UDP
+ * answer the client takes before it must truncate (TC).
  */
-export function encodeQuery(name: string, type: RecordType, id = 0): Uint8Array {
+export function encodeQuery(
+  name: string,
+  type: RecordType,
+  id = 0,
+  udpPayloadSize?: number,
+): Uint8Array {
   checkEncodable(name);
   const bytes = dnsPacket.encode({
     type: 'query',
     id,
     flags: dnsPacket.RECURSION_DESIRED,
     questions: [{ name, type, class: 'IN' }],
+    ...(udpPayloadSize === undefined
+      ? {}
+      : {
+          additionals: [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize,
+              extendedRcode: 0,
+              ednsVersion: 0,
+              flags: 0,
+              flag_do: false,
+              options: [],
+            },
+          ],
+        }),
   });
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** RFC 1035 §4.1.1: the header's 12 octets; the flags are octets 2 and 3, QDCOUNT octets 4-5. */
+const headerBytes = 12;
+const qrBit = 0x80;
+const opcodeBits = 0x78;
+const tcBit = 0x02;
+
+/** The message's ID (RFC 1035 §4.1.1), or -1 for fewer octets than a header. */
+export function messageId(message: Uint8Array): number {
+  return message.length < headerBytes ? -1 : (message[0]! << 8) | message[1]!;
+}
+
+/** A copy of `query` under another ID. */
+export function withId(query: Uint8Array, id: number): Uint8Array {
+  const copy = query.slice();
+  copy[0] = id >> 8;
+  copy[1] = id & 0xff;
+  return copy;
+}
+
+/** ASCII letters compare case-insensitively in names (RFC 4343 §3); no other octet does. */
+function sameNameOctet(a: number, b: number): boolean {
+  if (a === b) return true;
+  const lower = a | 0x20;
+  return lower === (b | 0x20) && lower >= 0x61 && lower <= 0x7a;
+}
+
+/**
+ * Whether `response` answers `query` (as encodeQuery wrote it): a response (QR) with its ID and
+ * OPCODE, and its one question, name compared case-insensitively, type and class alike (RFC 5452
+ * §3). Read on the octets, without decoding: every datagram that reaches a socket is checked, and
+ * a forged or stray one must cost next to nothing. The question name a server echoes is written
+ * without compression (nothing precedes it to point at), so it is the query's octets. Where the
+ * channel already pairs the answer with the query (an HTTP exchange), `echoRequired` false also
+ * accepts a response that echoes no question.
+ */
+export function answersQuery(query: Uint8Array, response: Uint8Array, echoRequired = true): boolean {
+  if (response.length < headerBytes || messageId(response) !== messageId(query)) return false;
+  const flags = response[2]!;
+  if ((flags & qrBit) === 0 || (flags & opcodeBits) !== (query[2]! & opcodeBits)) return false;
+  if (response[4] !== 0) return false;
+  if (response[5] === 0) return !echoRequired;
+  if (response[5] !== 1) return false;
+  // The question: labels (a length octet, then that many octets), the root's 0, TYPE and CLASS.
+  let at = headerBytes;
+  for (let length = query[at]!; length !== 0; length = query[at]!) {
+    if (response[at] !== length || at + length >= response.length) return false;
+    for (let octet = at + 1; octet <= at + length; octet++) {
+      if (!sameNameOctet(query[octet]!, response[octet]!)) return false;
+    }
+    at += length + 1;
+  }
+  if (at + 5 > response.length) return false;
+  for (let octet = at; octet < at + 5; octet++) {
+    if (query[octet] !== response[octet]) return false;
+  }
+  return true;
+}
+
+/** RFC 1035 §4.2.1: TC, the answer did not fit and was cut; the query goes again over TCP. */
+export function isTruncated(response: Uint8Array): boolean {
+  return (response[2]! & tcBit) !== 0;
+}
+
+/** The RCODE of a response header (RFC 1035 §4.1.1). */
+export function rcodeOf(response: Uint8Array): number {
+  return response[3]! & rcodeMask;
 }
 
 function ttlOf(ttl: number | undefined): number {
