@@ -120,12 +120,11 @@ export function messageId(message: Uint8Array): number {
   return message.length < headerBytes ? -1 : (message[0]! << 8) | message[1]!;
 }
 
-/** A copy of `query` under another ID. */
-export function withId(query: Uint8Array, id: number): Uint8Array {
-  const copy = query.slice();
-  copy[0] = id >> 8;
-  copy[1] = id & 0xff;
-  return copy;
+/** Writes `id` into the header of `message` (RFC 1035 §4.1.1) and returns it. */
+export function writeId(message: Uint8Array, id: number): Uint8Array {
+  message[0] = id >> 8;
+  message[1] = id & 0xff;
+  return message;
 }
 
 /** ASCII letters compare case-insensitively in names (RFC 4343 §3); no other octet does. */
