@@ -95,15 +95,7 @@ export function createDohTransport(options: DohTransportOptions): Resolver {
       return Promise.resolve(serverFailure);
     }
     return new Promise((settle) =>
-      new DohQuery(
-        policy,
-        queryOptions?.signal,
-        settle,
-        carrier,
-        message,
-        name,
-        type,
-      ).start(),
+      new DohQuery(policy, queryOptions?.signal, settle, carrier, message, name, type).start(),
     );
   }
 

@@ -143,7 +143,11 @@ function sameNameOctet(a: number, b: number): boolean {
  * channel already pairs the answer with the query (an HTTP exchange), `echoRequired` false also
  * accepts a response that echoes no question.
  */
-export function answersQuery(query: Uint8Array, response: Uint8Array, echoRequired = true): boolean {
+export function answersQuery(
+  query: Uint8Array,
+  response: Uint8Array,
+  echoRequired = true,
+): boolean {
   if (response.length < headerBytes || messageId(response) !== messageId(query)) return false;
   const flags = response[2]!;
   if ((flags & qrBit) === 0 || (flags & opcodeBits) !== (query[2]! & opcodeBits)) return false;

@@ -32,6 +32,8 @@ export interface DgramTransportOptions {
 }
 
 export interface DgramTransport extends Resolver {
+  /** The IDs queries hold on the sockets: what is waiting for an answer. */
+  waiting(): number;
   /** Closes every socket; queries still waiting answer `timeout`, and so does every later one. */
   close(): void;
 }
@@ -92,6 +94,10 @@ class ServerSet {
       sockets[turn] = socket;
     }
     return socket;
+  }
+
+  waiting(): number {
+    return this.#sockets.flat().reduce((sum, socket) => sum + socket.pending, 0);
   }
 
   /** Closes each socket once its queries are done. */
@@ -265,6 +271,11 @@ export function createDgramTransport(options: DgramTransportOptions): DgramTrans
       return new Promise((resolve) =>
         new UdpQuery(set, signal, resolve, message, name, type).start(),
       );
+    },
+    waiting() {
+      let waiting = configuredSet?.waiting() ?? 0;
+      for (const set of namedSets.values()) waiting += set.waiting();
+      return waiting;
     },
     close() {
       closed = true;

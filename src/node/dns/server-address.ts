@@ -1,4 +1,4 @@
-import { getServers } from 'node:dns';
+import dns from 'node:dns';
 import { isIP } from 'node:net';
 
 /** A DNS server as `DNS_SERVERS` and `QueryOptions.servers` name it. */
@@ -28,7 +28,10 @@ export function parseServerAddress(entry: string): ServerAddress | undefined {
   return { host, port: number, family: family as 4 | 6 };
 }
 
-/** The system's resolvers, as c-ares read them from /etc/resolv.conf when Node started. */
+/**
+ * The system's resolvers, as c-ares read them from /etc/resolv.conf when Node started (or as
+ * `dns.setServers` last set them: read through the module, whose `getServers` that replaces).
+ */
 export function systemServers(): string[] {
-  return getServers();
+  return dns.getServers();
 }
