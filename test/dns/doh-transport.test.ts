@@ -105,6 +105,8 @@ describe('the DoH transport, on the wire', () => {
       contentType: 'application/dns-message',
       accept: 'application/dns-message',
       dnsId: 0,
+      // `fetch` to an http:// URL: HTTP/1.1, on Node as in workerd.
+      httpVersion: '1.1',
     });
   });
 });
