@@ -1,5 +1,4 @@
-import { reversedOctets } from '../src/reputation/ipv4.js';
-import { reversedNibbles } from '../src/reputation/ipv6.js';
+import { reversedNibbles, reversedOctets } from '../src/reputation/index.js';
 import type { FixtureRecords, FixtureZone } from '../test/fixtures/dns-server.js';
 
 /**

@@ -1,6 +1,6 @@
-import { defaultCacheOptions } from '../src/dns/caching.js';
-import { cardCacheBytes } from '../src/node/platform.js';
-import { defaultMemoryStoreOptions } from '../src/store/memory.js';
+import { defaultCacheOptions } from '../src/dns/index.js';
+import { cardCacheBytes } from '../src/node/index.js';
+import { defaultMemoryStoreOptions } from '../src/store/index.js';
 
 /** The configured cache bounds of the Node server. */
 export async function cacheBounds() {

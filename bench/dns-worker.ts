@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadZoneList } from '../src/reputation/zones.js';
+import { loadZoneList } from '../src/reputation/index.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,

@@ -1,8 +1,11 @@
 import { batch } from 'dnsbl';
-import { createResolver } from '../src/dns/index.js';
-import { createDeadline } from '../src/reputation/deadline.js';
-import { createDnsblEngine, type ListStatus } from '../src/reputation/dnsbl.js';
-import type { DnsblZone } from '../src/reputation/zones.js';
+import { createResolver } from '../src/node/index.js';
+import {
+  createDeadline,
+  createDnsblEngine,
+  type DnsblZone,
+  type ListStatus,
+} from '../src/reputation/index.js';
 import { type PoolRun, runPool } from './stats.js';
 
 /**

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { openSqliteStore } from '../src/store/sqlite.js';
+import { openSqliteStore } from '../src/node/index.js';
 import { round } from './stats.js';
 
 /**

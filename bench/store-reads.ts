@@ -1,7 +1,5 @@
-import { createMemoryStore } from '../src/store/memory.js';
-import { openRedisStore } from '../src/store/redis.js';
-import { openSqliteStore } from '../src/store/sqlite.js';
-import type { Store } from '../src/store/store.js';
+import { createMemoryStore, type Store } from '../src/store/index.js';
+import { openRedisStore, openSqliteStore } from '../src/node/index.js';
 import { temporarySqliteFile } from './service.js';
 import { mainThreadCpuMs, round } from './stats.js';
 

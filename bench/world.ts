@@ -1,4 +1,4 @@
-import { type DnsblZone, loadZoneList } from '../src/reputation/zones.js';
+import { type DnsblZone, loadZoneList } from '../src/reputation/index.js';
 import type { Listings } from '../test/fixtures/dnsbl-world.js';
 import { AddressAllocator, ipv6Addresses } from './addresses.js';
 import { buildSoakWorld, type SoakWorld } from './soak-world.js';

@@ -1,4 +1,4 @@
-import { loadZoneList } from '../src/reputation/zones.js';
+import { loadZoneList } from '../src/reputation/index.js';
 import { startFixtureDnsServer } from '../test/fixtures/dns-server.js';
 import { startFixtureDohServer } from '../test/fixtures/doh-server.js';
 import { demoWorld } from './demo-world.js';

@@ -1,5 +1,4 @@
-import { reversedNibbles } from '../src/reputation/ipv6.js';
-import type { DnsblZone } from '../src/reputation/zones.js';
+import { type DnsblZone, reversedNibbles } from '../src/reputation/index.js';
 import type { FixtureZone } from '../test/fixtures/dns-server.js';
 import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
 

@@ -1,4 +1,4 @@
-import { loadZoneList } from '../src/reputation/zones.js';
+import { loadZoneList } from '../src/reputation/index.js';
 import { startFixtureDnsServer } from '../test/fixtures/dns-server.js';
 import { demoAddresses, demoNames, demoWorld } from './demo-world.js';
 

@@ -1,10 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import type { Lang } from '../src/i18n/index.js';
-import { renderBadge, renderMissingBadge } from '../src/share/badge.js';
-import { createCardRenderer } from '../src/node/card-render.js';
-import { readCardFonts } from '../src/node/fonts.js';
-import { createFontLoader } from '../src/share/fonts.js';
-import type { ShareListing, ShareSummary } from '../src/share/summary.js';
+import {
+  createFontLoader,
+  renderBadge,
+  renderMissingBadge,
+  type ShareListing,
+  type ShareSummary,
+} from '../src/share/index.js';
+import { createCardRenderer, readCardFonts } from '../src/node/index.js';
 
 /**
  * `npm run samples`: the sample cards and badges in docs/ (shown in the README), drawn from fixed

@@ -3,35 +3,41 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from './config.js';
 import type { Resolver } from './dns/index.js';
-import { callerAddress, quotaSubject } from './http/caller.js';
-import { clientClosedRequest, isClientAbort } from './http/client-abort.js';
-import type { AppEnv } from './http/context.js';
-import { corsMiddleware } from './http/cors.js';
-import { ApiError, errorBody } from './http/errors.js';
-import { type CaptchaRule, createGuard } from './http/guard.js';
-import { headContentLength } from './http/head.js';
-import type { Logger } from './http/log.js';
-import { answerMethodNotAllowed } from './http/method-not-allowed.js';
-import { createPublicOrigin } from './http/public-origin.js';
-import type { PageAssets } from './pages/assets.js';
-import { addPageRoutes, htmlNotFound } from './pages/routes.js';
-import { createSite } from './pages/site.js';
-import type { DnsblEngine } from './reputation/dnsbl.js';
+import {
+  answerMethodNotAllowed,
+  ApiError,
+  type AppEnv,
+  callerAddress,
+  type CaptchaRule,
+  clientClosedRequest,
+  corsMiddleware,
+  createGuard,
+  createPublicOrigin,
+  errorBody,
+  headContentLength,
+  isClientAbort,
+  type Logger,
+  quotaSubject,
+} from './http/index.js';
+import { addPageRoutes, createSite, htmlNotFound, type PageAssets } from './pages/index.js';
 import type {
+  DnsblEngine,
   ListHealth,
   ResolverConfirmation,
   ServiceReadiness,
-} from './reputation/zone-monitor.js';
-import type { CardCache } from './share/card-cache.js';
-import { type Store, StoreUnavailableError } from './store/store.js';
-import { createDomainTool } from './tools/domain.js';
-import { createIpTool } from './tools/ip.js';
-import { createListsRoute } from './tools/lists.js';
-import { addOpenApiDocument } from './tools/openapi-document.js';
-import { createPoolDiscoveries } from './tools/pool-discoveries.js';
-import { createPoolTool } from './tools/pool.js';
-import { createResultStore } from './tools/results.js';
-import { addToolIndex } from './tools/tool-index.js';
+} from './reputation/index.js';
+import type { CardCache } from './share/index.js';
+import { type Store, StoreUnavailableError } from './store/index.js';
+import {
+  addOpenApiDocument,
+  addToolIndex,
+  createDomainTool,
+  createIpTool,
+  createListsRoute,
+  createPoolDiscoveries,
+  createPoolTool,
+  createResultStore,
+} from './tools/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTrustProxy, type TrustProxy } from './http/caller.js';
+import { parseTrustProxy, type TrustProxy } from './http/index.js';
 
 /**
  * The configuration every runtime shares, read from the environment (`process.env` on Node, the

@@ -1,10 +1,9 @@
 import type { Resolver } from './dns/index.js';
 import type { Lang } from './i18n/index.js';
-import type { PageAssetSources } from './pages/assets.js';
-import type { MonitorRemote } from './reputation/monitor-replica.js';
-import type { DnsblZone } from './reputation/zones.js';
-import type { ShareSummary } from './share/summary.js';
-import type { Store } from './store/store.js';
+import type { PageAssetSources } from './pages/index.js';
+import type { DnsblZone, MonitorRemote } from './reputation/index.js';
+import type { ShareSummary } from './share/index.js';
+import type { Store } from './store/index.js';
 
 /**
  * Everything the core needs from the runtime it runs on, in one object: the Node server builds it

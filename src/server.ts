@@ -3,13 +3,16 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
-import { superviseWorkers } from './cluster.js';
-import { createLogger } from './http/log.js';
-import { compressResponses } from './node/compression.js';
-import { readConfig } from './node/config.js';
-import { limitConnections, serverOptions } from './node/connections.js';
-import { createNodeServices } from './node/services.js';
-import { openStore } from './store/open.js';
+import {
+  compressResponses,
+  createNodeServices,
+  limitConnections,
+  openStore,
+  readConfig,
+  serverOptions,
+  superviseWorkers,
+} from './node/index.js';
+import { createLogger } from './http/index.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 
@@ -29,7 +32,7 @@ const logSink = (line: string) => process.stdout.write(`${line}\n`);
 const log = createLogger(config.logLevel, logSink);
 if (config.workers > 1 && cluster.isPrimary) {
   // Opened once here: a bad STORE_URL is one line, not one per worker, and the schema is
-  // migrated before the workers open it. Then the primary only supervises (src/cluster.ts).
+  // migrated before the workers open it. Then the primary only supervises (src/node/cluster.ts).
   const store = await openStore(config.store).catch(stop);
   await store.close();
   await superviseWorkers(config.workers, log);

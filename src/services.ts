@@ -1,18 +1,24 @@
 import type { Config } from './config.js';
-import { type QueryObserver, withObserver } from './dns/observed.js';
-import { withResolverStack } from './dns/stack.js';
-import { createCaptchaVerifier } from './http/captcha.js';
-import type { CaptchaRule } from './http/guard.js';
-import { type Logger, createLogger } from './http/log.js';
+import { type QueryObserver, withObserver, withResolverStack } from './dns/index.js';
+import {
+  type CaptchaRule,
+  createCaptchaVerifier,
+  createLogger,
+  type Logger,
+} from './http/index.js';
 import type { Platform } from './platform.js';
-import { createDnsblEngine, queryZone } from './reputation/dnsbl.js';
-import { createListStats } from './reputation/list-stats.js';
-import type { ListSide } from './reputation/list-sides.js';
-import { createMonitorReplica } from './reputation/monitor-replica.js';
-import { type ListVerdicts, createZoneMonitor } from './reputation/zone-monitor.js';
-import type { DnsblZone } from './reputation/zones.js';
-import { preparePageAssets } from './pages/assets.js';
-import { createCardCache } from './share/card-cache.js';
+import {
+  createDnsblEngine,
+  createListStats,
+  createMonitorReplica,
+  createZoneMonitor,
+  type DnsblZone,
+  type ListSide,
+  type ListVerdicts,
+  queryZone,
+} from './reputation/index.js';
+import { preparePageAssets } from './pages/index.js';
+import { createCardCache } from './share/index.js';
 
 /** What tests may change without the environment (whose minimums protect real lists). */
 export interface ServiceOptions {

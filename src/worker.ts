@@ -1,12 +1,12 @@
-import { type EdgeApp, type WorkerEnv, createEdgeApp, misconfigured } from './workers/app.js';
+import { type EdgeApp, type WorkerEnv, createEdgeApp, misconfigured } from './workers/index.js';
 
 /**
  * The Workers entry point (wrangler.toml): the whole API under BASE_PATH, as on Node, with the
  * store and the zone monitor in the Durable Objects exported below (docs/edge.md).
  */
 
-export { StoreObject } from './workers/store-object.js';
-export { ZoneMonitorObject } from './workers/monitor-object.js';
+export { StoreObject } from './workers/index.js';
+export { ZoneMonitorObject } from './workers/index.js';
 
 /** One app per isolate and configuration: its caches (DNS answers, cards) outlive a request. */
 const apps = new Map<string, Promise<EdgeApp>>();

@@ -1,26 +1,45 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { builtinModules } from 'node:module';
+import { join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * docs/DESIGN.md's layer rule, checked on the source: only the runtime entry points and their
- * adapters touch `node:` modules, `process` or Node's global `Buffer`; the core (reputation, tools,
- * http, share, dns, store, the app and its services) runs on Node and on Workers alike.
+ * docs/layout.md's table, checked on the source: which folders exist, what each may import, that
+ * code outside a folder goes through its face (index.ts), and that only the runtime adapters and
+ * entry points touch what ties code to Node or Workers. The table is the one description of the
+ * layout; this file holds no list of folders and no exceptions of its own.
  */
 
-const src = fileURLToPath(new URL('../src/', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
+const src = join(root, 'src');
 
-/** The entry points and adapters: the Node server, its processes and files, and the Worker. */
-const adapters = [
-  /^server\.ts$/,
-  /^cluster\.ts$/,
-  /^worker\.ts$/,
-  /^node\//,
-  /^workers\//,
-  /^dns\/node-transport\.ts$/,
-  /^store\/(sqlite|redis)\.ts$/,
+/** Where code may be bound to a runtime: the adapters and the entry points (docs/DESIGN.md). */
+const runtimeAdapters = [/^node\//, /^workers\//, /^server\.ts$/, /^worker\.ts$/];
+
+/** Modules that exist on one runtime only: Node's built-ins and native packages, Workers' own. */
+const runtimeBoundPackages = [
+  'better-sqlite3',
+  'ioredis',
+  'sharp',
+  '@resvg/resvg-js',
+  '@hono/node-server',
 ];
+/**
+ * A bare built-in name is Node's module as much as its `node:` form. `buffer` is the exception the
+ * rule itself makes: dns-packet's Buffer, imported by name, which Workers' `nodejs_compat` also
+ * provides (docs/edge.md); the global `Buffer` stays forbidden.
+ */
+const bareBuiltins = new Set(builtinModules.filter((name) => name !== 'buffer'));
+
+function isRuntimeBound(specifier: string): boolean {
+  if (specifier.startsWith('node:') || specifier.startsWith('cloudflare:')) return true;
+  const bare = specifier.split('/')[0] ?? specifier;
+  if (bareBuiltins.has(bare)) return true;
+  return runtimeBoundPackages.some(
+    (name) => specifier === name || specifier.startsWith(`${name}/`),
+  );
+}
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -31,37 +50,166 @@ function sourceFiles(directory: string): string[] {
 }
 
 /** The code of a file without its comments, so that prose may name what code may not use. */
-function codeOf(path: string): string {
-  return readFileSync(path, 'utf8')
+function codeOf(file: string): string {
+  return readFileSync(join(src, file), 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
-const core = sourceFiles(src)
-  .map((path) => relative(src, path))
-  .filter((file) => !adapters.some((adapter) => adapter.test(file)));
+/** Every module a file names: static and dynamic imports, re-exports, require. */
+function specifiersOf(file: string): string[] {
+  const code = codeOf(file);
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1]!));
+}
+
+/** The source file (relative to src/) a relative specifier names, if it names one. */
+function sourceTarget(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+  const asSource = target.replace(/\.js$/, '.ts');
+  return files.includes(asSource) ? asSource : undefined;
+}
+
+const files = sourceFiles(src).map((path) => relative(src, path).split('\\').join('/'));
+
+interface LayoutRow {
+  /** `src/` for the root, `src/reputation/lists/` for a folder, `src/server.ts` for an entry point. */
+  unit: string;
+  mayImport: string[];
+}
+
+/** The table of docs/layout.md, in its order (the layer order, top to bottom). */
+function readLayout(): LayoutRow[] {
+  const text = readFileSync(join(root, 'docs/layout.md'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => /^\|\s*`src\//.test(line))
+    .map((line) => {
+      const cells = line.split('|').map((cell) => cell.trim());
+      const unit = /^`([^`]+)`$/.exec(cells[1] ?? '')?.[1] ?? '';
+      const mayImport = [...(cells[3] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+      return { unit, mayImport };
+    });
+}
+
+const layout = readLayout();
+const units = layout.map((row) => row.unit);
+
+/** The table row a file belongs to: its entry point's own row, or its folder's. */
+function unitOf(file: string): string {
+  if (units.includes(`src/${file}`)) return `src/${file}`;
+  const folder = posix.dirname(file);
+  return folder === '.' ? 'src/' : `src/${folder}/`;
+}
+
+/**
+ * Whether `target` lies behind the face of a folder `file` is not in: below the folder both share,
+ * the target must be a file of that folder or the index.ts of one of its folders.
+ */
+function behindAFace(file: string, target: string): boolean {
+  const fromFolder = posix.dirname(file).split('/');
+  const parts = target.split('/');
+  let shared = 0;
+  while (shared < parts.length - 1 && fromFolder[shared] === parts[shared]) shared++;
+  const below = parts.slice(shared);
+  return below.length > 2 || (below.length === 2 && below[1] !== 'index.ts');
+}
+
+const imports = files.flatMap((file) =>
+  specifiersOf(file).flatMap((specifier) => {
+    const target = sourceTarget(file, specifier);
+    return target ? [{ file, target }] : [];
+  }),
+);
+
+const core = files.filter((file) => !runtimeAdapters.some((adapter) => adapter.test(file)));
 
 describe('the core', () => {
   it('is most of the source', () => {
-    expect(core.length).toBeGreaterThan(60);
+    expect(core.length).toBeGreaterThan(100);
     expect(core).toContain('app.ts');
-    expect(core).toContain('reputation/zones.ts');
+    expect(core).toContain('reputation/lists/zones.ts');
   });
 
   it.each(core)(
-    '%s imports no node: module and reads neither process nor the global Buffer',
+    '%s imports no runtime-bound module and reads neither process nor the global Buffer',
     (file) => {
-      const code = codeOf(join(src, file));
-      expect(code).not.toMatch(/from ['"]node:|import\(['"]node:|require\(['"]node:/);
+      expect(specifiersOf(file).filter(isRuntimeBound)).toEqual([]);
+      const code = codeOf(file);
       expect(code).not.toMatch(/\bprocess\./);
-      // `Buffer` only as imported from `buffer` (dns-packet's dependency, src/dns/wire.ts).
       if (/\bBuffer\b/.test(code)) expect(code).toMatch(/import \{ Buffer \} from 'buffer';/);
     },
   );
 
   it('reads no file at run time: the zone list and the fonts come as data or through the platform', () => {
     for (const file of core) {
-      expect(codeOf(join(src, file)), file).not.toMatch(/\breadFile|\bfs\b|import\.meta\.url/);
+      expect(codeOf(file), file).not.toMatch(/\breadFile|\bfs\b|import\.meta\.url/);
     }
+  });
+});
+
+describe('docs/layout.md', () => {
+  it('has a row for every folder of src/ and its entry points, and none for anything else', () => {
+    const present = [...new Set(files.map(unitOf))].sort();
+    expect([...units].sort()).toEqual(present);
+    expect(new Set(units).size).toBe(units.length);
+  });
+
+  it.each(layout)('lets $unit import only rows below it', ({ unit, mayImport }) => {
+    const below = units.slice(units.indexOf(unit) + 1);
+    expect(mayImport.filter((name) => !below.includes(name))).toEqual([]);
+  });
+});
+
+describe('the folders of src/', () => {
+  const folders = [...new Set(files.map((file) => posix.dirname(file)))];
+
+  it.each(folders)('%s holds at most 20 source files', (folder) => {
+    expect(files.filter((file) => posix.dirname(file) === folder).length).toBeLessThanOrEqual(20);
+  });
+
+  it.each(files)('%s imports only what its row of docs/layout.md allows', (file) => {
+    const allowed = layout.find((row) => row.unit === unitOf(file))?.mayImport ?? [];
+    const crossings = imports
+      .filter((edge) => edge.file === file && unitOf(edge.target) !== unitOf(file))
+      .map((edge) => unitOf(edge.target));
+    expect(crossings.filter((unit) => !allowed.includes(unit))).toEqual([]);
+  });
+
+  it.each(files)('%s imports other folders only through their faces', (file) => {
+    const behind = imports
+      .filter((edge) => edge.file === file && behindAFace(file, edge.target))
+      .map((edge) => edge.target);
+    expect(behind).toEqual([]);
+  });
+});
+
+describe('the reading of the tree', () => {
+  it('finds the imports of a file, its re-exports and its dynamic imports', () => {
+    expect(imports).toContainEqual({ file: 'app.ts', target: 'tools/index.ts' });
+    expect(imports).toContainEqual({
+      file: 'reputation/index.ts',
+      target: 'reputation/lists/index.ts',
+    });
+    expect(isRuntimeBound('node:dns')).toBe(true);
+    expect(isRuntimeBound('worker_threads')).toBe(true);
+    expect(isRuntimeBound('cloudflare:workers')).toBe(true);
+    expect(isRuntimeBound('@resvg/resvg-js')).toBe(true);
+    expect(isRuntimeBound('@resvg/resvg-wasm')).toBe(false);
+    expect(isRuntimeBound('buffer')).toBe(false);
+  });
+
+  it('tells a face from a file behind it', () => {
+    expect(behindAFace('app.ts', 'reputation/index.ts')).toBe(false);
+    expect(behindAFace('app.ts', 'reputation/lists/index.ts')).toBe(true);
+    expect(behindAFace('tools/ip.ts', 'reputation/lists/zones.ts')).toBe(true);
+    expect(behindAFace('reputation/checks/ip-check.ts', 'reputation/lists/index.ts')).toBe(false);
+    expect(behindAFace('reputation/checks/ip-check.ts', 'reputation/checks/rdns.ts')).toBe(false);
+    expect(behindAFace('node/platform.ts', 'platform.ts')).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { type Socket, connect } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadZoneList } from '../src/reputation/zones.js';
+import { loadZoneList } from '../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from './fixtures/dns-server.js';
 import { dnsblWorld } from './fixtures/dnsbl-world.js';
 

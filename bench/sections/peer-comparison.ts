@@ -1,4 +1,4 @@
-import type { ListStatus } from '../../src/reputation/dnsbl.js';
+import type { ListStatus } from '../../src/reputation/index.js';
 import { waitUntilIdle } from '../dns-reference.js';
 import { countListings, difference, runOurs, runPeerBatch, runPeerPerCheck } from '../peer.js';
 import { ratioOf, type Row } from '../report.js';

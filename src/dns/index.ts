@@ -1,60 +1,22 @@
-import type { CacheOptions, CachingResolver } from './caching.js';
-import { createDohTransport } from './doh-transport.js';
-import { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
-import { type QueryObserver, withObserver } from './observed.js';
-import type { RecordType } from './resolver.js';
-import { withResolverStack } from './stack.js';
+/**
+ * The DNS layer's face: the Resolver contract every transport and wrapper keeps, the DoH transport
+ * (the one both runtimes can use), the wrappers the services stack on a transport, and the wire
+ * codec a transport of another runtime builds on (c-ares and the Node stack: src/node/dns/).
+ */
 
-export type {
-  DnsOutcome,
-  DnsStatus,
-  MxRecord,
-  QueryOptions,
-  RecordData,
-  RecordType,
-  Resolver,
+export {
+  type DnsOutcome,
+  type DnsStatus,
+  type MxRecord,
+  type QueryOptions,
+  type RecordData,
+  type RecordType,
+  type Resolver,
+  recordsOf,
 } from './resolver.js';
-export { recordsOf } from './resolver.js';
-export type { CachingResolver } from './caching.js';
-export type { QueryObserver } from './observed.js';
-
-export interface ResolverOptions extends NodeTransportOptions {
-  /** `udp` (default): c-ares over UDP, TCP for truncated answers; `doh`: RFC 8484 to `dohUrls`. */
-  transport?: 'udp' | 'doh';
-  /** The DoH endpoints, in order of preference (`DOH_URL`). */
-  dohUrls?: readonly string[];
-  maxInFlight?: number;
-  cache?: Partial<CacheOptions>;
-  /** Sees every query of `observeTypes` (default A) that reaches the wire (per-list health). */
-  observe?: QueryObserver;
-  observeTypes?: readonly RecordType[];
-}
-
-/**
- * Each DoH query is an HTTP request, and over HTTP/1.1 a request in flight holds a connection:
- * fewer in flight than over UDP keeps the connections to an endpoint few and reused (docs/edge.md).
- */
-const defaultMaxInFlight = { udp: 512, doh: 64 };
-
-/**
- * The resolver the service runs on: c-ares or DoH transport, observed on the wire, capped in
- * flight, cached and coalesced.
- */
-export function createResolver(options: ResolverOptions): CachingResolver {
-  const kind = options.transport ?? 'udp';
-  const wire =
-    kind === 'doh'
-      ? createDohTransport({
-          endpoints: options.dohUrls ?? [],
-          timeoutMs: options.timeoutMs,
-          retries: options.retries,
-        })
-      : createNodeTransport(options);
-  const observed = options.observe
-    ? withObserver(wire, options.observe, options.observeTypes ?? ['A'])
-    : wire;
-  return withResolverStack(observed, {
-    maxInFlight: options.maxInFlight ?? defaultMaxInFlight[kind],
-    ...(options.cache ? { cache: options.cache } : {}),
-  });
-}
+export { type CacheOptions, type CachingResolver, defaultCacheOptions } from './caching.js';
+export { type QueryObserver, withObserver } from './observed.js';
+export { withResolverStack } from './stack.js';
+export { createDohTransport } from './doh-transport.js';
+export { outcomeOf } from './response-outcome.js';
+export { decodeResponse, encodeQuery, MalformedMessageError, maxMessageBytes } from './wire.js';

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { isDottedQuad } from '../reputation/ipv4.js';
+import { isDottedQuad } from '../reputation/index.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];

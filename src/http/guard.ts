@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.js';
-import type { CaptchaVerifier } from './captcha.js';
+import type { Store } from '../store/index.js';
+import type { CaptchaVerifier } from './captcha/index.js';
 import { ApiError } from './errors.js';
 import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';

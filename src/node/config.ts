@@ -9,7 +9,7 @@ import {
   sharedConfig,
   sharedVariables,
 } from '../config.js';
-import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from '../store/location.js';
+import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from '../store/index.js';
 
 /**
  * The Node server's configuration: the variables every runtime shares (src/config.ts) and the

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NodeConfig } from './config.js';
-import type { Logger } from '../http/log.js';
+import type { Logger } from '../http/index.js';
 
 /**
  * Connection hygiene of the Node server (issue 13, docs/http-hardening.md): a request must arrive

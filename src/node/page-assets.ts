@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { PageAssetSources } from '../pages/assets.js';
+import type { PageAssetSources } from '../pages/index.js';
 
 /** The Node side: reads the pages' script and stylesheet from assets/pages/ at start. */
 

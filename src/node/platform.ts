@@ -1,10 +1,10 @@
-import { createDohTransport } from '../dns/doh-transport.js';
-import { createNodeTransport } from '../dns/node-transport.js';
-import { createLogger } from '../http/log.js';
+import { createDohTransport } from '../dns/index.js';
+import { createNodeTransport } from './dns/index.js';
+import { createLogger } from '../http/index.js';
 import { type Platform, webCrypto } from '../platform.js';
-import { bundledZoneList } from '../reputation/zones.js';
-import { openStore } from '../store/open.js';
-import { type CardPool, createCardPool } from './card-pool.js';
+import { bundledZoneList } from '../reputation/index.js';
+import { openStore } from './store/index.js';
+import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
 import { readPageAssetSources } from './page-assets.js';
 import { readZoneListFile } from './zone-file.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type DnsblZone, parseZoneList } from '../reputation/zones.js';
+import { type DnsblZone, parseZoneList } from '../reputation/index.js';
 
 /** Reads the zone list DNSBL_ZONES_FILE names, in the bundled list's format (docs/zone-list.md). */
 export async function readZoneListFile(file: string): Promise<DnsblZone[]> {

@@ -8,9 +8,8 @@ import type {
   PoolCheckResult,
   PoolDiscoverResult,
   ScoreFactor,
-} from '../reputation/result-schemas.js';
-import { findingsOf, sentenceOf } from '../share/count-texts.js';
-import type { ShareSummary } from '../share/summary.js';
+} from '../reputation/index.js';
+import { findingsOf, sentenceOf, type ShareSummary } from '../share/index.js';
 import type { Html } from './layout.js';
 
 /**

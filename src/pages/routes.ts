@@ -1,6 +1,5 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../http/context.js';
-import { prefersHtml } from '../http/negotiate.js';
+import { type AppEnv, prefersHtml } from '../http/index.js';
 import { type Lang, isLang, pickLanguage, translator } from '../i18n/index.js';
 import { type PageTool, pageTools, renderCheckPage } from './check-page.js';
 import { pageContentSecurityPolicy } from './csp.js';

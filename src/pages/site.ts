@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { PublicOriginOf } from '../http/public-origin.js';
+import type { PublicOriginOf } from '../http/index.js';
 import type { PageAssets } from './assets.js';
 import { type CaptchaProviderName, type CaptchaWidget, captchaWidgets } from './captcha-widgets.js';
 

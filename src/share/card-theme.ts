@@ -1,4 +1,4 @@
-import type { Severity } from '../reputation/zones.js';
+import type { Severity } from '../reputation/index.js';
 import type { Verdict } from './summary.js';
 
 /** The Open Graph image size, which every social network crops least. */

@@ -8,7 +8,7 @@ import type { ShareSummary } from './summary.js';
 
 /**
  * The share card as SVG, the part every runtime shares: satori lays the card out and draws every
- * glyph as a path. Each runtime rasterises it to PNG its own way (src/node/card-render.ts with
+ * glyph as a path. Each runtime rasterises it to PNG its own way (src/node/cards/card-render.ts with
  * resvg-js and sharp, src/workers/card-render.ts with resvg-wasm), and each brings its own build
  * of satori (`satori` on Node; `satori/standalone` with its WebAssembly compiled at build time on
  * Workers, which compiles none at run time).

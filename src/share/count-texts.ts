@@ -1,11 +1,11 @@
 import type { Translate } from '../i18n/index.js';
-import type { ListCoverage } from '../reputation/coverage.js';
+import type { ListCoverage } from '../reputation/index.js';
 import { type ShareSummary, foundAddresses } from './summary.js';
 
 /**
  * How many lists a verdict rests on, in the reader's language, for the share page, the check
  * page, the card and the badge. The English catalog writes exactly what `describeCoverage`
- * (src/reputation/coverage.ts) writes into the JSON `summary` field: every list counted, a list
+ * (src/reputation/lists/coverage.ts) writes into the JSON `summary` field: every list counted, a list
  * that did not answer never read as clean, informational entries apart (docs/verdicts.md).
  */
 

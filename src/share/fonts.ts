@@ -72,7 +72,7 @@ function fontFileName(subset: Subset, weight: FontWeight): string {
 
 /**
  * The card's fonts from the files' bytes, however the runtime got them: read from assets/fonts
- * on Node (src/node/fonts.ts), bundled into the Worker on Workers (src/workers/fonts.ts).
+ * on Node (src/node/cards/fonts.ts), bundled into the Worker on Workers (src/workers/fonts.ts).
  */
 export function cardFontsFrom(files: ReadonlyMap<string, Uint8Array | ArrayBuffer>): CardFonts {
   const fonts = subsets.flatMap((subset) =>

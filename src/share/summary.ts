@@ -1,5 +1,4 @@
-import type { ListCoverage } from '../reputation/coverage.js';
-import type { Severity } from '../reputation/zones.js';
+import type { ListCoverage, Severity } from '../reputation/index.js';
 
 /**
  * The tool-independent input of every shareable artefact (badge, card). Each tool maps its stored
@@ -26,7 +25,7 @@ export interface ShareListing {
 export interface ShareSummary {
   tool: ShareTool;
   /**
-   * What was checked, in display form (src/reputation/targets.ts `displayName`): an IDN in
+   * What was checked, in display form (src/reputation/targets/targets.ts `displayName`): an IDN in
    * Unicode, a look-alike in ASCII; up to 253 characters.
    */
   target: string;

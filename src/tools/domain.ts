@@ -1,8 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { ApiError } from '../http/errors.js';
-import { type DomainCheckDeps, checkDomain } from '../reputation/domain-check.js';
-import { domainCheckResultSchema } from '../reputation/result-schemas.js';
-import { parseHostName } from '../reputation/targets.js';
+import { ApiError } from '../http/index.js';
+import {
+  checkDomain,
+  type DomainCheckDeps,
+  domainCheckResultSchema,
+  parseHostName,
+} from '../reputation/index.js';
 import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';

@@ -1,12 +1,17 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../http/context.js';
-import { jsonResponse } from '../http/cors.js';
-import { ApiError } from '../http/errors.js';
-import type { Guard, QuotaStatus } from '../http/guard.js';
-import { invalidRequest, jsonBodyGate, readJsonBody } from '../http/json-body.js';
-import type { ResolverConfirmation } from '../reputation/zone-monitor.js';
-import type { ShareSummary } from '../share/summary.js';
+import {
+  ApiError,
+  type AppEnv,
+  type Guard,
+  invalidRequest,
+  jsonBodyGate,
+  jsonResponse,
+  type QuotaStatus,
+  readJsonBody,
+} from '../http/index.js';
+import type { ResolverConfirmation } from '../reputation/index.js';
+import type { ShareSummary } from '../share/index.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
 import {

@@ -1,8 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { ApiError } from '../http/errors.js';
-import { type IpCheckDeps, checkIp } from '../reputation/ip-check.js';
-import { ipCheckResultSchema } from '../reputation/result-schemas.js';
-import { parseTarget } from '../reputation/targets.js';
+import { ApiError } from '../http/index.js';
+import {
+  checkIp,
+  type IpCheckDeps,
+  ipCheckResultSchema,
+  parseTarget,
+} from '../reputation/index.js';
 import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';
 import { postFields, quotaStatusSchema, requiredWithAlias } from './schemas.js';

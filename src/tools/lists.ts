@@ -1,6 +1,6 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../http/context.js';
-import type { ListHealth, ServiceReadiness } from '../reputation/zone-monitor.js';
+import type { AppEnv } from '../http/index.js';
+import type { ListHealth, ServiceReadiness } from '../reputation/index.js';
 
 /**
  * `GET {BASE_PATH}/lists`: every configured blocklist's health, the page an operator opens first

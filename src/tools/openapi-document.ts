@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../http/context.js';
+import type { AppEnv } from '../http/index.js';
 import { aliasRule, captchaScheme } from './schemas.js';
 
 /**

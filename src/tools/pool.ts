@@ -1,17 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { ApiError } from '../http/errors.js';
-import type { DnsblEngine } from '../reputation/dnsbl.js';
-import { isDottedQuad } from '../reputation/ipv4.js';
-import { canonicalIpv6, parseIpv6 } from '../reputation/ipv6.js';
-import { noPublicAddress } from '../reputation/host-address.js';
-import { checkPoolAddresses } from '../reputation/pool-check.js';
-import { type PoolDiscoveryOptions, discoverPool } from '../reputation/pool-discovery.js';
+import { ApiError } from '../http/index.js';
 import {
+  canonicalIpv6,
+  checkPoolAddresses,
+  discoverPool,
+  type DnsblEngine,
+  isDottedQuad,
+  noPublicAddress,
+  parseHostName,
+  parseIpv6,
   poolCheckResultSchema,
-  poolDiscoverResultSchema,
   type PoolDiscoverResult,
-} from '../reputation/result-schemas.js';
-import { parseHostName } from '../reputation/targets.js';
+  poolDiscoverResultSchema,
+  type PoolDiscoveryOptions,
+} from '../reputation/index.js';
 import type { Resolver } from '../dns/index.js';
 import { firstNonEmpty } from './aliases.js';
 import { captchaFields, createTool, type ToolDeps } from './factory.js';

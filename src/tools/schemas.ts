@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { quotaStatusSchema } from '../http/quota-status.js';
+import { quotaStatusSchema } from '../http/index.js';
 
 /** Schemas and OpenAPI pieces shared by the tools' routes (docs/openapi.md). */
 

@@ -1,17 +1,25 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/context.js';
-import { ApiError } from '../http/errors.js';
-import { translator } from '../i18n/index.js';
-import { pageContentSecurityPolicy } from '../pages/csp.js';
-import type { ToolResult } from '../pages/result-view.js';
-import { htmlNotFound, htmlResponse, languageChoiceOf } from '../pages/routes.js';
-import type { Lang } from '../i18n/index.js';
-import type { Site } from '../pages/site.js';
-import { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from '../share/badge.js';
-import { type CardCache, CardRendererBusy } from '../share/card-cache.js';
-import { renderSharePage } from '../share/page.js';
-import type { ShareSummary } from '../share/summary.js';
+import { ApiError, type AppEnv } from '../http/index.js';
+import { type Lang, translator } from '../i18n/index.js';
+import {
+  htmlNotFound,
+  htmlResponse,
+  languageChoiceOf,
+  pageContentSecurityPolicy,
+  renderSharePage,
+  type Site,
+  type ToolResult,
+} from '../pages/index.js';
+import {
+  type BadgeStyle,
+  badgeStyles,
+  type CardCache,
+  CardRendererBusy,
+  renderBadge,
+  renderMissingBadge,
+  type ShareSummary,
+} from '../share/index.js';
 import { base64url } from './base64url.js';
 import type { ResultStore } from './results.js';
 import { errorResponse, errorResponses, retryAfter } from './schemas.js';

@@ -1,12 +1,15 @@
-import type { AddressSummary } from '../reputation/address-summary.js';
-import { type ListCoverage, coverageOf } from '../reputation/coverage.js';
-import type { DomainCheckResult } from '../reputation/domain-check.js';
-import type { ListResult } from '../reputation/dnsbl.js';
-import type { IpCheckResult } from '../reputation/ip-check.js';
-import type { PoolCheckResult } from '../reputation/pool-check.js';
-import { displayName } from '../reputation/targets.js';
-import type { Severity } from '../reputation/zones.js';
-import type { ShareListing, ShareSummary } from '../share/summary.js';
+import {
+  type AddressSummary,
+  coverageOf,
+  displayName,
+  type DomainCheckResult,
+  type IpCheckResult,
+  type ListCoverage,
+  type ListResult,
+  type PoolCheckResult,
+  type Severity,
+} from '../reputation/index.js';
+import type { ShareListing, ShareSummary } from '../share/index.js';
 
 /** Each tool's stored result, read as the tool-independent summary its badge, card and page show. */
 

@@ -1,7 +1,7 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
-import type { AppEnv } from '../http/context.js';
+import type { AppEnv } from '../http/index.js';
 
 /**
  * What the base path itself answers (issue 17): an index of the tools, so the URL the start log

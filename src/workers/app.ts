@@ -1,5 +1,5 @@
 import { createApp } from '../app.js';
-import { ApiError, errorBody } from '../http/errors.js';
+import { ApiError, errorBody } from '../http/index.js';
 import { type Services, createServices } from '../services.js';
 import { readWorkerConfig } from './config.js';
 import { type WorkerBindings, createWorkersPlatform } from './platform.js';

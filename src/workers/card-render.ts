@@ -2,9 +2,7 @@ import { Resvg, initWasm } from '@resvg/resvg-wasm';
 import resvgWasm from '@resvg/resvg-wasm/index_bg.wasm';
 import yogaWasm from 'satori/layout.wasm';
 import type { Lang } from '../i18n/index.js';
-import { cardSvg } from '../share/card.js';
-import { colours } from '../share/card-theme.js';
-import type { ShareSummary } from '../share/summary.js';
+import { cardSvg, colours, type ShareSummary } from '../share/index.js';
 import { bundledCardFonts } from './fonts.js';
 import { initSatori, satori } from './satori.js';
 

@@ -1,4 +1,4 @@
-import { type Store, StoreUnavailableError } from '../store/store.js';
+import { type Store, StoreUnavailableError } from '../store/index.js';
 import type { StoreObject } from './store-object.js';
 
 /**

@@ -7,7 +7,7 @@ import latin700 from '../../assets/fonts/inter-latin-700-normal.woff';
 import latinExt400 from '../../assets/fonts/inter-latin-ext-400-normal.woff';
 import latinExt600 from '../../assets/fonts/inter-latin-ext-600-normal.woff';
 import latinExt700 from '../../assets/fonts/inter-latin-ext-700-normal.woff';
-import { type CardFonts, cardFontsFrom } from '../share/fonts.js';
+import { type CardFonts, cardFontsFrom } from '../share/index.js';
 
 /** The card's fonts, bundled into the Worker as Data modules (wrangler.toml `[[rules]]`). */
 const files = new Map<string, ArrayBuffer>([

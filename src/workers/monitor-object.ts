@@ -1,16 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
-import { createDohTransport } from '../dns/doh-transport.js';
-import { withObserver } from '../dns/observed.js';
-import { withResolverStack } from '../dns/stack.js';
-import { createLogger } from '../http/log.js';
-import { createListStats } from '../reputation/list-stats.js';
-import type { MonitorReport } from '../reputation/monitor-replica.js';
+import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
+import { createLogger } from '../http/index.js';
 import {
+  bundledZoneList,
+  createListStats,
+  createZoneMonitor,
+  type MonitorReport,
   type MonitorView,
   type ZoneMonitor,
-  createZoneMonitor,
-} from '../reputation/zone-monitor.js';
-import { bundledZoneList } from '../reputation/zones.js';
+} from '../reputation/index.js';
 import { logReadiness, logRun, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
@@ -18,7 +16,7 @@ import { edgeMaxInFlight } from './limits.js';
  * The one zone monitor of a Worker (docs/edge.md): the self-test of every list and the verdicts
  * that follow, kept in a Durable Object so that every isolate answers from the same verdicts, and
  * run on the object's alarm instead of a timer (isolates keep no timers between requests). Each
- * isolate holds a replica (src/reputation/monitor-replica.ts) that reads `view()` at most once a
+ * isolate holds a replica (src/reputation/lists/monitor-replica.ts) that reads `view()` at most once a
  * second, reports what checks saw, and tells the object when a check caught the resolver lying.
  *
  * The settings come with every call, from the isolate's configuration: the object is named after

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { MonitorRemote } from '../reputation/monitor-replica.js';
+import type { MonitorRemote } from '../reputation/index.js';
 import type { MonitorSettings, ZoneMonitorObject } from './monitor-object.js';
 
 /**

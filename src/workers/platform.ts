@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
-import { createDohTransport } from '../dns/doh-transport.js';
+import { createDohTransport } from '../dns/index.js';
 import { type Platform, webCrypto } from '../platform.js';
-import { bundledZoneList } from '../reputation/zones.js';
+import { bundledZoneList } from '../reputation/index.js';
 import { renderCard } from './card-render.js';
 import { createDurableStore } from './durable-store.js';
 import { edgeCardCacheBytes, edgeMaxInFlight, edgeMaxInFlightPerList } from './limits.js';

@@ -7,7 +7,8 @@ import {
   ttlSecondsFor,
   withCache,
 } from '../../src/dns/caching.js';
-import { createResolver, type DnsOutcome, type Resolver } from '../../src/dns/index.js';
+import { type DnsOutcome, type Resolver } from '../../src/dns/index.js';
+import { createResolver } from '../../src/node/dns/index.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,

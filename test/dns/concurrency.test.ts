@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withConcurrencyLimit } from '../../src/dns/concurrency.js';
-import { createResolver } from '../../src/dns/index.js';
+import { createResolver } from '../../src/node/dns/index.js';
 import type { DnsOutcome, Resolver } from '../../src/dns/resolver.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
 

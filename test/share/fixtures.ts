@@ -1,4 +1,4 @@
-import type { ListCoverage } from '../../src/reputation/coverage.js';
+import type { ListCoverage } from '../../src/reputation/lists/coverage.js';
 import type { ShareListing, ShareSummary, ShareTool } from '../../src/share/summary.js';
 
 /** Results as the tools would hand them to the share renderers. */

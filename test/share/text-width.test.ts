@@ -1,7 +1,7 @@
 import satori from 'satori';
 import { describe, expect, it } from 'vitest';
 import { fitTarget } from '../../src/share/card-target.js';
-import { readCardFonts } from '../../src/node/fonts.js';
+import { readCardFonts } from '../../src/node/cards/fonts.js';
 import { graphemesOf, shortenEnd, shortenMiddle } from '../../src/share/shorten.js';
 import { estimateWidth, wrapName } from '../../src/share/text-width.js';
 import { cyrillicName, longestName } from './fixtures.js';

@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../../src/app.js';
-import { createCardRenderer } from '../../src/node/card-render.js';
-import { readCardFonts } from '../../src/node/fonts.js';
+import { createCardRenderer } from '../../src/node/cards/card-render.js';
+import { readCardFonts } from '../../src/node/cards/fonts.js';
 import { createFontLoader } from '../../src/share/fonts.js';
 import { readConfig } from '../../src/node/config.js';
 import { compressResponses } from '../../src/node/compression.js';
 import { createNodeServices } from '../../src/node/services.js';
 import type { ServiceOptions } from '../../src/services.js';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,

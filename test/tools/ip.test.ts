@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reversedNibbles } from '../../src/reputation/ipv6.js';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { reversedNibbles } from '../../src/reputation/targets/ipv6.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';

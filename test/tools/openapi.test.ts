@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { assertDocumented, documentedSchema } from '../support/documented.js';
 import { type TestService, startTestService } from '../support/service.js';
 

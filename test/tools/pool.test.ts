@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadZoneList } from '../../src/reputation/zones.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { parseStrictSvg } from '../share/svg-structure.js';
@@ -18,7 +18,7 @@ import {
  * zone list plus the pools' own zones). The fixture server is also each pool zone's name server
  * (NS -> 127.0.0.1, POOL_NS_PORT = its port), so discovery asks it both as the configured resolver
  * and as the authoritative server. The discovery's stopping rule and sources have their own unit
- * tests (test/reputation/pool-discovery.test.ts); here each result is followed from the DNS data
+ * tests (test/reputation/checks/pool-discovery.test.ts); here each result is followed from the DNS data
  * to the JSON the caller reads. The same suite runs inside workerd against the Worker, which
  * resolves over DoH alone and so asks no name server itself (`asksNameServers`, docs/edge.md).
  */

@@ -8,7 +8,7 @@ import { type TestService, startTestService } from '../support/service.js';
 /**
  * The share routes of the IP and domain tools through HTTP (the pool's are in pool.test.ts), on
  * the Node server and inside workerd on the Worker. Whether a card's pixels are drawn at all is
- * measured on Node (test/node/card-render.test.ts); here its PNG header and weight.
+ * measured on Node (test/node/cards/card-render.test.ts); here its PNG header and weight.
  */
 
 const listedIp = '192.0.3.20';

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import satori from 'satori';
-import { readCardFonts } from '../../src/node/fonts.js';
-import { queryZone } from '../../src/reputation/dnsbl.js';
+import { readCardFonts } from '../../src/node/cards/fonts.js';
+import { queryZone } from '../../src/reputation/lists/dnsbl.js';
 import { cardSvg } from '../../src/share/card.js';
 import { createFontLoader } from '../../src/share/fonts.js';
 import type { ShareSummary } from '../../src/share/summary.js';
-import { type DnsblZone, loadZoneList } from '../../src/reputation/zones.js';
+import { type DnsblZone, loadZoneList } from '../../src/reputation/lists/zones.js';
 import {
   type FakeCaptchaProvider,
   startFakeCaptchaProvider,
@@ -59,7 +59,7 @@ export interface FixtureControl {
   close(): Promise<void>;
 }
 
-/** Spamhaus' lists: the zones the DQS key moves (src/reputation/dnsbl.ts). */
+/** Spamhaus' lists: the zones the DQS key moves (src/reputation/lists/dnsbl.ts). */
 const isSpamhaus = (zone: DnsblZone) => queryZone(zone, 'key') !== zone.zone;
 
 async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {

@@ -1,4 +1,4 @@
-import type { CaptchaVerdict } from '../captcha.js';
+import type { CaptchaVerdict } from './verifier.js';
 import { isRecord, postForm, type ProviderCall } from './post-form.js';
 
 export const smartCaptchaEndpoint = 'https://smartcaptcha.yandexcloud.net/validate';

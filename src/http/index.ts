@@ -1,0 +1,19 @@
+/**
+ * The web concerns every route shares: errors, JSON bodies, CORS, the caller's address, the quota
+ * and captcha guard, logs.
+ */
+
+export { callerAddress, parseTrustProxy, quotaSubject, type TrustProxy } from './caller.js';
+export { createCaptchaVerifier } from './captcha/index.js';
+export { clientClosedRequest, isClientAbort } from './client-abort.js';
+export type { AppEnv } from './context.js';
+export { corsMiddleware, jsonResponse } from './cors.js';
+export { ApiError, errorBody } from './errors.js';
+export { type CaptchaRule, createGuard, type Guard, type QuotaStatus } from './guard.js';
+export { headContentLength } from './head.js';
+export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';
+export { createLogger, type Logger } from './log.js';
+export { answerMethodNotAllowed } from './method-not-allowed.js';
+export { prefersHtml } from './negotiate.js';
+export { createPublicOrigin, type PublicOriginOf } from './public-origin.js';
+export { quotaStatusSchema } from './quota-status.js';

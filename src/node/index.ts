@@ -1,0 +1,14 @@
+/**
+ * The Node adapter's face for the entry point (src/server.ts) and the bench: configuration,
+ * services, the HTTP server's limits and compression, the cluster, stores, DNS and card drawing.
+ */
+
+export { createCardRenderer, readCardFonts } from './cards/index.js';
+export { superviseWorkers } from './cluster.js';
+export { compressResponses } from './compression.js';
+export { readConfig } from './config.js';
+export { limitConnections, serverOptions } from './connections.js';
+export { createResolver } from './dns/index.js';
+export { cardCacheBytes } from './platform.js';
+export { createNodeServices } from './services.js';
+export { openRedisStore, openSqliteStore, openStore } from './store/index.js';

@@ -1,0 +1,18 @@
+import { createMemoryStore, type Store, type StoreLocation } from '../../store/index.js';
+import { openRedisStore } from './redis.js';
+import { openSqliteStore } from './sqlite.js';
+
+/** Opens the store STORE_URL names; a store that cannot be opened throws StoreOpenError. */
+export async function openStore(
+  location: StoreLocation,
+  options: { onConnectionChange?: (up: boolean, detail: string) => void } = {},
+): Promise<Store> {
+  switch (location.kind) {
+    case 'memory':
+      return createMemoryStore();
+    case 'sqlite':
+      return openSqliteStore(location.path);
+    case 'redis':
+      return openRedisStore(location.url, options);
+  }
+}

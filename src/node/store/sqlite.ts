@@ -1,0 +1,204 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/index.js';
+import { sqliteMigrations } from './sqlite-schema.js';
+
+/**
+ * The default store (`STORE_URL=sqlite:PATH`): one file, shared by every process on the machine
+ * that opens it (WAL mode: readers never wait for the writer; writers take turns through
+ * SQLite's lock, waiting up to busyTimeoutMs). Each operation is one statement, so counters are
+ * atomic across processes. Expired rows are invisible at once and deleted by a periodic sweep in
+ * small batches; freed pages go back to the file system (auto_vacuum=INCREMENTAL), so the file
+ * follows what is alive. Layout, sweeping and measurements: docs/storage.md.
+ */
+
+export interface SqliteStoreOptions {
+  /** Epoch ms; injected so the benchmark can measure the file after the TTLs have passed. */
+  now?: () => number;
+  sweepIntervalMs?: number;
+  /** Rows deleted per statement: each batch is a short write, so other processes are not held up. */
+  sweepBatch?: number;
+  busyTimeoutMs?: number;
+}
+
+export interface SqliteStore extends Store {
+  /** Deletes every expired row, batch by batch, and gives the freed pages back; the rows deleted. */
+  sweep(): Promise<number>;
+}
+
+const defaults = { sweepIntervalMs: 60_000, sweepBatch: 500, busyTimeoutMs: 5000 };
+
+/** Opens (creating file, folder and schema as needed) or throws StoreOpenError in one line. */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+  const { sweepIntervalMs, sweepBatch, busyTimeoutMs } = { ...defaults, ...options };
+  const now = options.now ?? Date.now;
+  const file = resolve(path);
+  const db = openDatabase(file, busyTimeoutMs);
+  const incremental = db.pragma('auto_vacuum', { simple: true }) === 2;
+
+  const statements = {
+    get: db.prepare('SELECT value FROM entries WHERE key = ? AND expires_at > ?').pluck(),
+    set: db.prepare(
+      `INSERT INTO entries (key, value, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+    ),
+    count: db.prepare('SELECT value FROM counters WHERE key = ? AND expires_at > ?').pluck(),
+    // An expired row not yet swept counts as absent: it starts again with the new expiry. Every
+    // expression of an upsert's SET reads the row as it was before the statement.
+    increment: db
+      .prepare(
+        `INSERT INTO counters (key, value, expires_at) VALUES (@key, @by, @expiresAt)
+         ON CONFLICT (key) DO UPDATE SET
+           value = CASE WHEN expires_at <= @now THEN excluded.value ELSE value + excluded.value END,
+           expires_at = CASE WHEN expires_at <= @now THEN excluded.expires_at ELSE expires_at END
+         RETURNING value`,
+      )
+      .pluck(),
+    // The same with a condition: when the live counter has reached the limit the update is not
+    // made and RETURNING gives no row.
+    incrementWithin: db
+      .prepare(
+        `INSERT INTO counters (key, value, expires_at) VALUES (@key, 1, @expiresAt)
+         ON CONFLICT (key) DO UPDATE SET
+           value = CASE WHEN expires_at <= @now THEN 1 ELSE value + 1 END,
+           expires_at = CASE WHEN expires_at <= @now THEN excluded.expires_at ELSE expires_at END
+         WHERE expires_at <= @now OR value < @limit
+         RETURNING value`,
+      )
+      .pluck(),
+    addMember: db.prepare(
+      `INSERT INTO set_members (key, member, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key, member) DO UPDATE SET expires_at = max(expires_at, excluded.expires_at)`,
+    ),
+    members: db.prepare('SELECT member FROM set_members WHERE key = ? AND expires_at > ?').pluck(),
+    sweep: [
+      db.prepare(
+        'DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE expires_at <= ? LIMIT ?)',
+      ),
+      db.prepare(
+        'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at <= ? LIMIT ?)',
+      ),
+      db.prepare(
+        `DELETE FROM set_members WHERE (key, member) IN
+           (SELECT key, member FROM set_members WHERE expires_at <= ? LIMIT ?)`,
+      ),
+    ],
+    freePages: db.prepare('PRAGMA freelist_count').pluck(),
+  };
+  const addMembers = db.transaction((key: string, members: readonly string[], at: number) => {
+    for (const member of members) statements.addMember.run(key, member, at);
+  });
+
+  let closed = false;
+  let sweeping: Promise<number> | undefined;
+  async function sweepAll(): Promise<number> {
+    let deleted = 0;
+    for (const statement of statements.sweep) {
+      for (;;) {
+        const { changes } = guarded(() => statement.run(now(), sweepBatch));
+        deleted += changes;
+        if (changes < sweepBatch || closed) break;
+        // One batch per turn of the event loop: requests go on between batches.
+        await new Promise((next) => setImmediate(next));
+      }
+    }
+    // Give the freed pages back a batch at a time (incremental_vacuum moves no live data). A
+    // file made without auto_vacuum keeps its free pages for reuse instead.
+    let free = statements.freePages.get() as number;
+    while (incremental && !closed && free > 0) {
+      guarded(() => db.pragma(`incremental_vacuum(${sweepBatch})`));
+      const left = statements.freePages.get() as number;
+      if (left >= free) break;
+      free = left;
+      await new Promise((next) => setImmediate(next));
+    }
+    return deleted;
+  }
+  function sweep(): Promise<number> {
+    sweeping ??= sweepAll().finally(() => {
+      sweeping = undefined;
+    });
+    return sweeping;
+  }
+  // A failed sweep (the disk, a lock held by another process) is tried again at the next tick.
+  const sweepQuietly = () => void sweep().catch(() => undefined);
+  const firstSweep = setTimeout(sweepQuietly, 1000);
+  const sweeper = setInterval(sweepQuietly, sweepIntervalMs);
+  firstSweep.unref();
+  sweeper.unref();
+
+  return {
+    get: async (key) => guarded(() => statements.get.get(key, now()) as string | undefined),
+    async set(key, value, ttlMs) {
+      guarded(() => statements.set.run(key, value, now() + ttlMs));
+    },
+    count: async (key) => guarded(() => (statements.count.get(key, now()) as number) ?? 0),
+    increment: async (key, by, ttlMs) =>
+      guarded(() => {
+        const at = now();
+        return statements.increment.get({ key, by, expiresAt: at + ttlMs, now: at }) as number;
+      }),
+    incrementWithin: async (key, limit, ttlMs) =>
+      guarded(() => {
+        if (limit < 1) return undefined;
+        const at = now();
+        const params = { key, limit, expiresAt: at + ttlMs, now: at };
+        return statements.incrementWithin.get(params) as number | undefined;
+      }),
+    async addMembers(key, members, ttlMs) {
+      guarded(() => addMembers(key, members, now() + ttlMs));
+    },
+    members: async (key) => guarded(() => statements.members.all(key, now()) as string[]),
+    sweep,
+    async close() {
+      closed = true;
+      clearTimeout(firstSweep);
+      clearInterval(sweeper);
+      await sweeping?.catch(() => undefined);
+      db.close();
+    },
+  };
+}
+
+function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw new StoreOpenError(`cannot create the folder of ${file}: ${reason(error)}`);
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { timeout: busyTimeoutMs });
+    // Before the first table exists, or it has no effect: lets the sweep shrink the file.
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL: a commit survives a crash of the process; only a power loss can undo the
+    // last few, and never corrupts the file (https://www.sqlite.org/pragma.html#pragma_synchronous).
+    db.pragma('synchronous = NORMAL');
+    // Checkpoints bring the WAL back to this size once readers let go, so it does not keep a peak.
+    db.pragma('journal_size_limit = 16777216');
+    sqliteMigrations.apply(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError(`cannot open or write the SQLite file ${file}: ${reason(error)}`);
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A SQLite failure at run time (SQLITE_BUSY past the timeout, SQLITE_FULL, SQLITE_IOERR) is a 503. */
+function guarded<T>(operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof Database.SqliteError) {
+      throw new StoreUnavailableError(`the SQLite store failed (${error.code})`, { cause: error });
+    }
+    throw error;
+  }
+}

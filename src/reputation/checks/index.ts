@@ -1,0 +1,11 @@
+/**
+ * The checks: an IP, a sending domain, a pool (discovery and addresses), with the reverse DNS,
+ * sender addresses, DMARC and the score they are built from.
+ */
+
+export type { AddressSummary } from './address-summary.js';
+export { checkDomain, type DomainCheckDeps, type DomainCheckResult } from './domain-check.js';
+export { checkIp, type IpCheckDeps, type IpCheckResult } from './ip-check.js';
+export { checkPoolAddresses, type PoolCheckResult } from './pool-check.js';
+export { discoverPool, type PoolDiscoveryOptions } from './pool-discovery.js';
+export { reverseName } from './rdns.js';

@@ -1,0 +1,28 @@
+/**
+ * The blocklists: the zone list, the DNSBL engine and its return codes and grades, the self-test
+ * and the zone monitor that decide which lists count, and the coverage a result reports.
+ */
+
+export { coverageOf, describeCoverage, type ListCoverage, missingParts } from './coverage.js';
+export {
+  createDnsblEngine,
+  type DnsblEngine,
+  type DnsblReport,
+  type ListResult,
+  type ListStatus,
+  queryZone,
+  targetLabel,
+} from './dnsbl.js';
+export type { ListSide } from './list-sides.js';
+export { createListStats } from './list-stats.js';
+export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
+export {
+  createZoneMonitor,
+  type ListHealth,
+  type ListVerdicts,
+  type MonitorView,
+  type ResolverConfirmation,
+  type ServiceReadiness,
+  type ZoneMonitor,
+} from './zone-monitor.js';
+export { bundledZoneList, type DnsblZone, loadZoneList, parseZoneList } from './zones.js';

@@ -1,0 +1,560 @@
+import type { DnsStatus, Resolver } from '../../dns/index.js';
+import type { ListGate } from './dnsbl.js';
+import {
+  type ListRecord,
+  type ListStanding,
+  type ListState,
+  applyVerdict,
+  recordLookup,
+  stateOf,
+  standingOf,
+} from './list-health.js';
+import { type ListSide, sideKey, sideName, sideZone, sidesOf } from './list-sides.js';
+import type { ListStats } from './list-stats.js';
+import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
+import {
+  type SelfTestRun,
+  type TestEntryReading,
+  positiveEntry,
+  probeTestEntry,
+  selfTestZones,
+} from './self-test.js';
+import type { DnsblZone } from './zones.js';
+
+/**
+ * Keeps every list's standing between self-tests (list-health.ts) and decides whether the service
+ * can answer at all: it is configured while at least one list is proven honest. Re-tests every
+ * list on an interval, probes lists on hold until they answer, and confirms the resolver during
+ * each check, so a resolver that turns dishonest is caught by the next check or the next run,
+ * whichever comes first.
+ */
+
+export interface ServiceReadiness {
+  configured: boolean;
+  /** Why not, in plain words with what to change; absent when configured. */
+  reason?: string;
+}
+
+/** One side of a list: its state, why, and its last self-test. */
+export interface SideHealth {
+  state: ListState;
+  reason: string;
+  test_entry: string | null;
+  last_self_test: string | null;
+  last_self_test_result: 'passed' | 'failed' | 'inconclusive' | null;
+  answers_last_hour: number;
+  timeouts_last_hour: number;
+  latency_ms: { p50: number | null; p95: number | null };
+}
+
+/**
+ * The IPv6 side of a list that answers for IPv6 addresses: the zone it is asked under, where its
+ * operator documents IPv6 support, and its own state (list-sides.ts). The traffic figures are
+ * those of its zone: both families together when that is the list's own zone.
+ */
+export interface Ipv6SideHealth extends SideHealth {
+  zone: string;
+  name: string;
+  source: string;
+}
+
+/**
+ * One list as `GET /lists` shows it. Its own fields are its primary side (IPv4 for an ip list);
+ * `ipv6` is its IPv6 side, or null when the list does not cover IPv6.
+ */
+export interface ListHealth extends SideHealth {
+  zone: string;
+  name: string;
+  type: 'ip' | 'domain';
+  ipv6: Ipv6SideHealth | null;
+}
+
+export type Confirmation = 'honest' | 'lying' | 'unknown';
+
+/** A confirmation under way: `settle` waits for it at most `graceMs` more. */
+export interface ResolverConfirmation {
+  settle(graceMs: number): Promise<Confirmation>;
+}
+
+/** The confirmation of a check when no list may confirm it now. */
+export const unconfirmed: ResolverConfirmation = { settle: () => Promise.resolve('unknown') };
+
+/**
+ * A check's confirmation from the reading of a documented test entry asked beside it: `onLie`
+ * hears of a false answer as soon as it comes, whether or not the check still waits for it.
+ */
+export function confirmationOf(
+  reading: Promise<TestEntryReading>,
+  onLie: (reason: string) => void,
+): ResolverConfirmation {
+  const confirmation: Promise<Confirmation> = reading.then(
+    (read) => {
+      if (read.kind === 'as-documented') return 'honest';
+      if (read.kind === 'no-answer') return 'unknown';
+      onLie(read.reason);
+      return 'lying';
+    },
+    () => 'unknown',
+  );
+  return {
+    settle(graceMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<Confirmation>((resolve) => {
+        timer = setTimeout(() => resolve('unknown'), graceMs);
+      });
+      return Promise.race([confirmation, late]).finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+/**
+ * What a check needs to know of the lists, from wherever the monitor lives: in the same process
+ * (the zone monitor itself, on Node) or elsewhere (a replica of it, on Workers: see
+ * monitor-replica.ts and docs/edge.md).
+ */
+export interface ListVerdicts {
+  /** Whether a list side may be asked now; its IPv6 side is proven on its own. */
+  gate(zone: DnsblZone, side?: ListSide): ListGate;
+  /** The outcome of a check's look-up on a list side (not of probes): feeds the hold rule. */
+  recordLookup(zone: DnsblZone, status: DnsStatus, side?: ListSide): void;
+  readiness(): ServiceReadiness;
+  /** See ZoneMonitor.epoch. */
+  readonly epoch: number;
+  confirm(): ResolverConfirmation;
+  lists(): ListHealth[];
+}
+
+/** The monitor's verdicts at one moment, as a replica elsewhere reads them. */
+export interface MonitorView {
+  readiness: ServiceReadiness;
+  epoch: number;
+  /** Every list side's gate, by side key (list-sides.ts `sideKey`). */
+  gates: Record<string, ListGate>;
+  lists: ListHealth[];
+  /** The zones whose documented test entry may confirm a check now (proven, answering lately). */
+  canaries: string[];
+}
+
+export interface ZoneMonitor extends ListVerdicts {
+  readiness(): ServiceReadiness;
+  /**
+   * Grows whenever results made before may no longer be the best answer: a list or the resolver
+   * was caught answering falsely, or a list came back. The result cache keys on it.
+   */
+  readonly epoch: number;
+  /** Asks one proven list's documented test entry, past every cache, alongside a check. */
+  confirm(): ResolverConfirmation;
+  lists(): ListHealth[];
+  run(): Promise<SelfTestRun>;
+  /**
+   * A check elsewhere (a replica's confirmation) caught the resolver answering a documented test
+   * entry falsely: stop answering until a full run says which lists can still be believed.
+   */
+  suspect(reason: string): void;
+  view(): MonitorView;
+  /**
+   * When the monitor next has work: a full run on its interval (sooner while nothing is proven),
+   * or a probe of the lists on hold. Whoever schedules it (`start()`'s timer on Node, a Durable
+   * Object's alarm on Workers) calls `tick()` then.
+   */
+  wakeAt(): number;
+  /** Does what is due: a full run, or else a probe of the lists on hold. */
+  tick(): Promise<void>;
+  /**
+   * Schedules `tick()` on timers (a single one, re-armed when the work moves closer) until
+   * `stop()`; the timer never keeps a Node process alive.
+   */
+  start(): void;
+  stop(): void;
+}
+
+export interface ZoneMonitorOptions {
+  resolver: Resolver;
+  zones: readonly DnsblZone[];
+  spamhausDqsKey?: string;
+  /** SELFTEST_INTERVAL_S in ms. */
+  intervalMs: number;
+  /** How often a list on hold is probed. */
+  holdProbeMs?: number;
+  /** Look-ups in a row without an answer that put a list on hold. */
+  holdAfterTimeouts?: number;
+  /** Names the resolver in reasons: `DNS_SERVERS 127.0.0.1:53`. */
+  resolverName?: string;
+  stats?: ListStats;
+  now?: () => number;
+  /**
+   * Answers cached until now are suspect: a list or the resolver was caught answering falsely, or
+   * a list comes back after such a lie (answers of checks that were under way may have been cached
+   * since).
+   */
+  onLie?: () => void;
+  onRun?: (run: SelfTestRun) => void;
+  /** Readiness changed (configured or its reason). */
+  onReadiness?: (readiness: ServiceReadiness) => void;
+  /** `wakeAt()` may have moved sooner (a list went on hold, a run finished): re-arm an alarm. */
+  onScheduleChange?: () => void;
+}
+
+const defaults = { holdProbeMs: 2000, holdAfterTimeouts: 3 };
+const active: ListGate = { state: 'active' };
+/** While nothing is proven, or a list awaits its first proof, runs come at least this often. */
+const unprovenRetryMs = 30_000;
+/** A pass counts as recent for two intervals (one re-test may get no answer) and a minute. */
+const proofTtl = (intervalMs: number) => 2 * intervalMs + 60_000;
+
+export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
+  const { resolver, zones, spamhausDqsKey } = options;
+  const now = options.now ?? Date.now;
+  const holdProbeMs = options.holdProbeMs ?? defaults.holdProbeMs;
+  const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
+  const resolverName = options.resolverName ?? 'the configured resolver';
+  /** Every side of every list, with the key its record is kept under. */
+  const sides = zones.flatMap((zone) =>
+    sidesOf(zone).map((side) => ({ zone, side, key: sideKey(zone, side) })),
+  );
+  const records = new Map<string, ListRecord>(
+    sides.map(({ key }) => [key, { positive: false, timeoutsInARow: 0 }]),
+  );
+  let resolverProvenAt: number | undefined;
+  let diagnosis: ResolverDiagnosis = { kind: 'unproven' };
+  /** A check's confirmation caught the resolver lying; cleared by the run it started. */
+  let suspicion: string | undefined;
+  let epoch = 0;
+  let inFlight: Promise<SelfTestRun> | undefined;
+  const probing = new Set<string>();
+  let canaryTurn = 0;
+  /** When the next full run is due; undefined before the first: due at once. */
+  let nextRunAt: number | undefined;
+  /** When lists on hold may next be probed. */
+  let holdProbeAt = 0;
+  let lastReadiness: ServiceReadiness | undefined;
+
+  /** A side's record, by its key (`sideKey`) or by its list and side. */
+  const recordOf = (zone: DnsblZone | string, side: ListSide = 'primary') =>
+    records.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
+
+  function proofWindow(at = now()) {
+    return {
+      now: at,
+      ttlMs: proofTtl(options.intervalMs),
+      ...(resolverProvenAt !== undefined ? { resolverProvenAt } : {}),
+    };
+  }
+
+  function standing(zone: DnsblZone | string, side: ListSide = 'primary'): ListStanding {
+    return standingOf(recordOf(zone, side), proofWindow());
+  }
+
+  /**
+   * Every side's state, by side key, worked out at most once a second and again whenever a record
+   * changes: each check asks it of every list, and readiness of one list at least.
+   */
+  let states: Map<string, ListState> | undefined;
+  let statesUntil = 0;
+  const forgetStates = () => {
+    states = undefined;
+  };
+
+  function state(zone: DnsblZone | string, side: ListSide = 'primary'): ListState {
+    const at = now();
+    if (!states || at >= statesUntil) {
+      const window = proofWindow(at);
+      states = new Map(sides.map(({ key }) => [key, stateOf(recordOf(key), window)]));
+      statesUntil = at + 1000;
+    }
+    return states.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
+  }
+
+  function readiness(): ServiceReadiness {
+    if (suspicion !== undefined) return { configured: false, reason: suspicion };
+    if (sides.some(({ key }) => state(key) === 'active')) return { configured: true };
+    const explained = explain(diagnosis, resolverName);
+    if (explained !== undefined) return { configured: false, reason: explained };
+    const held = sides.every(({ key }) => state(key) === 'on_hold');
+    return {
+      configured: false,
+      reason: held
+        ? `No blocklist answers (every list is on hold): the DNS resolver (${resolverName}) or ` +
+          'the lists are unreachable. Point DNS_SERVERS at a recursive resolver that answers, ' +
+          'for example unbound on this machine.'
+        : (explain({ kind: 'unproven' }, resolverName) ?? ''),
+    };
+  }
+
+  function noteReadiness(): void {
+    const current = readiness();
+    if (
+      lastReadiness !== undefined &&
+      (lastReadiness.configured !== current.configured || lastReadiness.reason !== current.reason)
+    ) {
+      options.onReadiness?.(current);
+    }
+    lastReadiness = current;
+  }
+
+  /** A lie was caught and the answers it may have left in caches are not yet all forgotten. */
+  let liedSinceCleared = false;
+
+  function caughtLying(): void {
+    epoch++;
+    liedSinceCleared = true;
+    options.onLie?.();
+  }
+
+  /**
+   * Applies a run's verdicts. A list that was active and now fails was caught lying; a list that
+   * comes back makes results cached without it incomplete: either way the epoch moves on.
+   */
+  function apply(run: SelfTestRun, at: number): void {
+    let lied = false;
+    let cameBack = false;
+    const keyOf = (verdict: SelfTestRun['verdicts'][number]) => sideKey(verdict.zone, verdict.side);
+    const before = new Map(run.verdicts.map((verdict) => [keyOf(verdict), state(keyOf(verdict))]));
+    for (const verdict of run.verdicts) {
+      const wasActive = before.get(keyOf(verdict)) === 'active';
+      applyVerdict(recordOf(keyOf(verdict)), verdict, at);
+      // The resolver is proven by a primary side: the lists without a test entry lean on it.
+      if (verdict.state === 'passed' && verdict.positive && verdict.side === 'primary') {
+        resolverProvenAt = at;
+      }
+      if (verdict.state === 'failed' && wasActive) lied = true;
+      if (verdict.state === 'passed' && !wasActive && lastReadiness !== undefined) cameBack = true;
+    }
+    forgetStates();
+    if (lied) caughtLying();
+    else if (cameBack) {
+      epoch++;
+      // Checks already under way when the lie was caught may have cached its answers since: a
+      // list coming back must not read them.
+      if (liedSinceCleared) {
+        liedSinceCleared = false;
+        options.onLie?.();
+      }
+    }
+  }
+
+  async function fullRun(): Promise<SelfTestRun> {
+    const run = await selfTestZones(resolver, zones, spamhausDqsKey);
+    apply(run, now());
+    // Lists without a test entry of their own lean on the others: a run in which no list could
+    // prove the resolver honest withdraws that proof at once.
+    if (run.tally.provenLists === 0) {
+      resolverProvenAt = undefined;
+      forgetStates();
+    }
+    diagnosis = diagnose(run.tally);
+    suspicion = undefined;
+    nextRunAt = now() + runDelay();
+    options.onRun?.(run);
+    noteReadiness();
+    scheduleChanged();
+    return run;
+  }
+
+  /** An interval, or at most 30 s while nothing is proven or a list awaits its first proof. */
+  function runDelay(): number {
+    const waiting = sides.some(({ key }) => {
+      const record = recordOf(key);
+      return record.failure === undefined && record.provenAt === undefined;
+    });
+    return readiness().configured && !waiting
+      ? options.intervalMs
+      : Math.min(options.intervalMs, unprovenRetryMs);
+  }
+
+  function run(): Promise<SelfTestRun> {
+    inFlight ??= fullRun().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  /** One list side on hold asked again (its whole self-test): it comes back as soon as it answers. */
+  async function probeHeld(zone: DnsblZone, side: ListSide, key: string): Promise<void> {
+    probing.add(key);
+    try {
+      const probe = await selfTestZones(resolver, [zone], spamhausDqsKey, side);
+      apply(probe, now());
+      noteReadiness();
+    } finally {
+      probing.delete(key);
+    }
+  }
+
+  /** The list sides on hold that no probe is asking yet. */
+  function heldSides(): typeof sides {
+    return sides.filter(({ key }) => !probing.has(key) && state(key) === 'on_hold');
+  }
+
+  async function probeHeldLists(): Promise<void> {
+    await Promise.all(
+      heldSides().map(({ zone, side, key }) => probeHeld(zone, side, key).catch(() => undefined)),
+    );
+  }
+
+  /** The lists whose test entry may confirm a check: proven, documented, answering lately. */
+  function canaries(): DnsblZone[] {
+    return zones.filter(
+      (zone) =>
+        positiveEntry(zone) !== undefined &&
+        recordOf(zone).positive &&
+        recordOf(zone).timeoutsInARow === 0 &&
+        state(zone) === 'active',
+    );
+  }
+
+  /** The next list whose test entry confirms a check, in turn. */
+  function canaryZone(): DnsblZone | undefined {
+    const candidates = canaries();
+    if (candidates.length === 0) return undefined;
+    canaryTurn = (canaryTurn + 1) % candidates.length;
+    return candidates[canaryTurn];
+  }
+
+  function confirm(): ResolverConfirmation {
+    const zone = canaryZone();
+    if (!zone) return unconfirmed;
+    // A false answer: the resolver (or this list) just answered a documented entry falsely.
+    return confirmationOf(probeTestEntry(resolver, zone, spamhausDqsKey), suspect);
+  }
+
+  /** Stop answering until a full run says which lists can still be believed. */
+  function suspect(reason: string): void {
+    if (suspicion !== undefined) return;
+    suspicion =
+      `The DNS resolver (${resolverName}) stopped answering honestly: ${reason} ` +
+      'during a check. Every list is being tested again.';
+    caughtLying();
+    noteReadiness();
+    void run().catch(() => undefined);
+  }
+
+  function wakeAt(): number {
+    const runAt = nextRunAt ?? now();
+    return heldSides().length > 0 ? Math.min(runAt, holdProbeAt) : runAt;
+  }
+
+  async function tick(): Promise<void> {
+    const at = now();
+    if (nextRunAt === undefined || at >= nextRunAt) {
+      // Provisional, so that a run that throws is retried later rather than at once.
+      nextRunAt = at + Math.min(options.intervalMs, unprovenRetryMs);
+      await run();
+      return;
+    }
+    if (at >= holdProbeAt && heldSides().length > 0) {
+      holdProbeAt = at + holdProbeMs;
+      await probeHeldLists();
+    }
+  }
+
+  // start()'s timer: one at a time, armed for wakeAt() and moved sooner when the work does.
+  let started = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedAt: number | undefined;
+
+  function arm(): void {
+    if (!started) return;
+    const at = wakeAt();
+    if (armedAt !== undefined && armedAt <= at) return;
+    clearTimeout(timer);
+    armedAt = at;
+    timer = setTimeout(
+      () => {
+        armedAt = undefined;
+        timer = undefined;
+        void tick()
+          .catch(() => undefined)
+          .finally(arm);
+      },
+      Math.max(0, at - now()),
+    );
+    // Node's timers have unref() (the process may exit while it waits); other runtimes' do not.
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  function scheduleChanged(): void {
+    arm();
+    options.onScheduleChange?.();
+  }
+
+  function gate(zone: DnsblZone, side: ListSide = 'primary'): ListGate {
+    if (state(zone, side) === 'active') return active;
+    const { state: current, reason } = standing(zone, side);
+    return current === 'active' ? active : { state: current, reason };
+  }
+
+  function lists(): ListHealth[] {
+    return zones.map((zone) => ({
+      zone: zone.zone,
+      name: zone.name,
+      type: zone.type,
+      ...sideHealth(zone, 'primary'),
+      ipv6: zone.ipv6
+        ? {
+            zone: sideZone(zone, 'ipv6'),
+            name: sideName(zone, 'ipv6'),
+            source: zone.ipv6.source,
+            ...sideHealth(zone, 'ipv6'),
+          }
+        : null,
+    }));
+  }
+
+  /** A side as `GET /lists` shows it, without the list's name. */
+  function sideHealth(zone: DnsblZone, side: ListSide): SideHealth {
+    const record = recordOf(zone, side);
+    const { state, reason } = standing(zone, side);
+    const traffic = options.stats?.traffic(sideZone(zone, side));
+    return {
+      state,
+      reason,
+      test_entry: positiveEntry(zone, side) ?? null,
+      last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
+      last_self_test_result: record.lastTest?.result ?? null,
+      answers_last_hour: traffic?.answers ?? 0,
+      timeouts_last_hour: traffic?.timeouts ?? 0,
+      latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
+    };
+  }
+
+  return {
+    gate,
+    recordLookup(zone, status, side = 'primary') {
+      const record = records.get(sideKey(zone, side));
+      if (!record) return;
+      if (recordLookup(record, status === 'timeout', now(), holdAfter)) {
+        forgetStates();
+        noteReadiness();
+        scheduleChanged();
+      }
+    },
+    readiness,
+    get epoch() {
+      return epoch;
+    },
+    confirm,
+    lists,
+    run,
+    suspect,
+    view: () => ({
+      readiness: readiness(),
+      epoch,
+      gates: Object.fromEntries(sides.map(({ zone, side, key }) => [key, gate(zone, side)])),
+      lists: lists(),
+      canaries: canaries().map((zone) => zone.zone),
+    }),
+    wakeAt,
+    tick,
+    start() {
+      started = true;
+      arm();
+    },
+    stop() {
+      started = false;
+      clearTimeout(timer);
+      timer = undefined;
+      armedAt = undefined;
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import bundledZones from '../../../assets/dnsbl-zones.json' with { type: 'json' };
+import { severities, type Severity } from '../results/index.js';
+import { isIpv6Text } from '../targets/index.js';
+
+/**
+ * The DNSBL zone list: which lists are asked, and what each of their answers means. Following
+ * haraka-plugin-dns-list, a return code a zone does not document is never read as a listing.
+ */
+
+const ipv4InLoopback = z
+  .string()
+  .regex(
+    /^127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/,
+    'a return code is an address inside 127.0.0.0/8',
+  );
+
+const codeMeaningObject = z.object({
+  meaning: z.string().min(1),
+  /** Overrides the zone's severity for this code (Spamhaus PBL is `info` inside the `major` ZEN). */
+  severity: z.enum(severities).optional(),
+  /** Overrides the zone's score weight for this code. */
+  weight: z.number().min(0).max(100).optional(),
+});
+/** A code's meaning, written out or as a bare string (`"127.0.0.2": "SBL"`). */
+const codeMeaningSchema = z.union([
+  codeMeaningObject,
+  z
+    .string()
+    .min(1)
+    .transform((meaning): CodeMeaning => ({ meaning })),
+]);
+export type CodeMeaning = z.infer<typeof codeMeaningObject>;
+
+/** Graded lists answer with a grade, decoded by name (see grades.ts), not with a yes/no listing. */
+export const gradeDecoders = ['mailspike-rep', 'senderscore', 'dnswl', 'hostkarma'] as const;
+export type GradeDecoder = (typeof gradeDecoders)[number];
+
+/**
+ * DESIGN.md asks at least `zone`, `type`, `name` and `severity` of an entry; everything else has
+ * a default, and keys this service does not know are ignored, so a zone list written for another
+ * checker loads. Without a code table, RFC 5782 §2.1's convention holds: an answer in
+ * 127.0.0.2-127.0.0.254 is a listing (see return-codes.ts).
+ */
+const zoneName = z
+  .string()
+  .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lowercase DNS zone name');
+
+/** An IPv6 test entry, in any RFC 4291 text form (RFC 5782 §5 writes `::FFFF:7F00:2`). */
+const ipv6Entry = z.string().refine(isIpv6Text, 'an IPv6 address');
+
+/**
+ * The list answers for IPv6 addresses, asked in the nibble format of RFC 5782 §2.4. Set only where
+ * the list's operator documents it: `source` is that page. `zone`: where the list answers for
+ * IPv6 when that is not its own zone (Spam Eating Monkey's SEM-IPV6BL), and `name` what that
+ * zone is called. `selfTest`: the IPv6 test
+ * entries, by default RFC 5782 §5's `::FFFF:7F00:2` (listed) and `::FFFF:7F00:1` (not listed);
+ * `answers` as for IPv4, and without it any code the list documents as a listing passes.
+ */
+const ipv6Schema = z.object({
+  source: z.url(),
+  zone: zoneName.optional(),
+  name: z.string().min(1).optional(),
+  selfTest: z
+    .object({
+      listed: ipv6Entry.nullable().optional(),
+      answers: z.array(ipv4InLoopback).min(1).optional(),
+      notListed: ipv6Entry.nullable().optional(),
+      source: z.url().optional(),
+    })
+    .optional(),
+});
+
+const zoneSchema = z
+  .object({
+    zone: zoneName,
+    name: z.string().min(1),
+    type: z.enum(['ip', 'domain']),
+    severity: z.enum(severities),
+    /** Points a listing takes off the score of 100 (before a code's own weight); default by severity. */
+    weight: z.number().min(0).max(100).optional(),
+    delistUrl: z.url().optional(),
+    /** Where the code table comes from. */
+    source: z.url().optional(),
+    /** Spamhaus Data Query Service label: with a key the zone is asked as `<key>.<dqs>.dq.spamhaus.net`. */
+    dqs: z
+      .string()
+      .regex(/^[a-z]+$/)
+      .optional(),
+    /** Exact return codes that are listings. */
+    codes: z.record(ipv4InLoopback, codeMeaningSchema).optional(),
+    /** Return codes whose last octet is a bitmask (SURBL, URIBL): key is the bit value. */
+    bitmask: z.record(z.string().regex(/^(1|2|4|8|16|32|64|128)$/), codeMeaningSchema).optional(),
+    /** Answers the zone documents as errors (query refused, querier blocked, wrong query type). */
+    errors: z.record(ipv4InLoopback, z.string().min(1)).optional(),
+    grade: z.enum(gradeDecoders).optional(),
+    /**
+     * RFC 5782 §5 test entries: `listed` must answer, `notListed` must not. Defaults: 127.0.0.2 /
+     * 127.0.0.1 for IP lists, `test` / `invalid` for domain lists; `listed: null` where the list's
+     * operator documents no positive test entry, `notListed: null` where it answers for 127.0.0.1.
+     * `answers` are the codes the operator documents for `listed` (any of them passes; SURBL's
+     * test.surbl.org answers every bit, 127.0.0.254, which no real listing does); without it any
+     * code the zone documents as a listing passes. `source` is where the operator documents it.
+     */
+    selfTest: z
+      .object({
+        listed: z.string().nullable().optional(),
+        answers: z.array(ipv4InLoopback).min(1).optional(),
+        notListed: z.string().nullable().optional(),
+        source: z.url().optional(),
+      })
+      .optional(),
+    ipv6: ipv6Schema.optional(),
+  })
+  .refine(
+    (zone) => [zone.codes, zone.bitmask, zone.grade].filter((x) => x !== undefined).length <= 1,
+    { message: 'a zone has at most one of codes, bitmask or grade' },
+  )
+  .refine((zone) => zone.ipv6 === undefined || zone.type === 'ip', {
+    message: 'only an ip list answers for IPv6 addresses',
+    path: ['ipv6'],
+  })
+  .transform((zone) => ({ ...zone, weight: zone.weight ?? defaultWeights[zone.severity] }));
+
+/** Weights of zones that give none: what the default list gives most zones of each severity. */
+export const defaultWeights: Record<Severity, number> = { major: 30, minor: 10, info: 0 };
+
+export type DnsblZone = z.infer<typeof zoneSchema>;
+
+export const zoneListSchema = z.array(zoneSchema).min(1);
+
+/** Parses a zone list, naming the first offending entry on failure. */
+export function parseZoneList(json: unknown): DnsblZone[] {
+  const result = zoneListSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`invalid zone list at ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return result.data;
+}
+
+let bundled: DnsblZone[] | undefined;
+
+/**
+ * The zone list shipped in assets/dnsbl-zones.json, imported as data (bundled on Workers, where
+ * there is no file system) and parsed once. Node reads DNSBL_ZONES_FILE instead when it is set
+ * (src/node/zone-file.ts).
+ */
+export function bundledZoneList(): DnsblZone[] {
+  bundled ??= parseZoneList(bundledZones);
+  return bundled;
+}
+
+/** A fresh copy of the bundled zone list (tests and fixtures change their copies). */
+export async function loadZoneList(): Promise<DnsblZone[]> {
+  return parseZoneList(bundledZones);
+}

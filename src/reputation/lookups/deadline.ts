@@ -1,0 +1,55 @@
+import type { QueryOptions } from '../../dns/index.js';
+
+/**
+ * One deadline shared by every query of a check, so one slow list never holds the response: work
+ * still running when it passes is given up and reported as a timeout (never as clean). It is also
+ * the check's handle on the DNS: queries given its `queryOptions` are abandoned when it passes or
+ * when the check is done (their in-flight slots freed), and count as one check in the fair share
+ * of the in-flight cap (`src/dns/concurrency.ts`).
+ */
+export interface Deadline {
+  /** Resolves to `work`'s value, or to `onTimeout` once the deadline has passed. */
+  race<T, F>(work: Promise<T>, onTimeout: F): Promise<T | F>;
+  readonly expired: boolean;
+  /** Aborts when the deadline passes or `clear()` is called. */
+  readonly signal: AbortSignal;
+  /** What every query of the check carries: the signal, and the check it belongs to. */
+  readonly queryOptions: Readonly<QueryOptions>;
+  /** Releases the timer once the check is done, and abandons its queries still in flight. */
+  clear(): void;
+}
+
+/**
+ * A deadline `ms` from now. `within` a check's deadline, it is a shorter one for part of that
+ * check: it passes when either does, and its queries count as the same check.
+ */
+export function createDeadline(ms: number, within?: Deadline): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const pass = () => {
+    expired = true;
+    controller.abort();
+  };
+  const timer = setTimeout(pass, ms);
+  const outer = within?.signal;
+  if (outer?.aborted) pass();
+  else outer?.addEventListener('abort', pass, { once: true });
+  const passed = new Promise<void>((resolve) => {
+    if (controller.signal.aborted) resolve();
+    else controller.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  const queryOptions = { signal: controller.signal, check: within?.queryOptions.check ?? Symbol() };
+  return {
+    race: (work, onTimeout) => Promise.race([work, passed.then(() => onTimeout)]),
+    get expired() {
+      return expired;
+    },
+    signal: controller.signal,
+    queryOptions,
+    clear() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', pass);
+      controller.abort();
+    },
+  };
+}

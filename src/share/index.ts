@@ -1,0 +1,12 @@
+/**
+ * The shareable artefacts: the SVG badge, the PNG card's layout and its cache, and the summary
+ * and sentences both carry.
+ */
+
+export { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from './badge.js';
+export { type CardCache, CardRendererBusy, createCardCache } from './card-cache.js';
+export { colours } from './card-theme.js';
+export { cardSvg, warmUpSummary } from './card.js';
+export { findingsOf, sentenceOf } from './count-texts.js';
+export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
+export type { ShareListing, ShareSummary } from './summary.js';

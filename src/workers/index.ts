@@ -1,0 +1,8 @@
+/**
+ * The Workers adapter's face for the entry point (src/worker.ts): the app per isolate and the
+ * Durable Objects.
+ */
+
+export { createEdgeApp, type EdgeApp, misconfigured, type WorkerEnv } from './app.js';
+export { ZoneMonitorObject } from './monitor-object.js';
+export { StoreObject } from './store-object.js';

@@ -1,0 +1,80 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import {
+  failedStart,
+  killServerProcesses,
+  postJson,
+  startServerProcess,
+} from '../support/server-process.js';
+
+/**
+ * WORKERS=N: N processes behind one port (src/node/cluster.ts), sharing the store, stopped together on
+ * SIGTERM. (Refused with the memory store, which the workers could not share: test/config.test.ts.)
+ */
+
+let dns: FixtureDnsServer;
+beforeAll(async () => {
+  dns = await startFixtureDnsServer({ zones: dnsblWorld(await loadZoneList(), {}) });
+});
+afterAll(() => dns.close());
+afterEach(killServerProcesses);
+
+const temporaryFolder = () => mkdtempSync(join(tmpdir(), 'cluster-'));
+
+describe('WORKERS=2', () => {
+  it(
+    'serves one port from two workers sharing one store, and stops both on SIGTERM',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startServerProcess(
+        {
+          DNS_SERVERS: dns.address,
+          STORE_URL: `sqlite:${join(temporaryFolder(), 'reputation.db')}`,
+          WORKERS: '2',
+          DAILY_LIMIT: '3',
+        },
+        { listeners: 2 },
+      );
+      const listening = server.lines.filter((line) => line.msg === 'listening');
+      expect(new Set(listening.map((line) => line.worker))).toEqual(new Set([1, 2]));
+      expect(new Set(listening.map((line) => line.url))).toEqual(new Set([server.url]));
+
+      const made = (await (
+        await postJson(`${server.url}/ip/v1`, { target: '8.8.4.4' })
+      ).json()) as {
+        token: string;
+      };
+      // New connections go to the workers in turn: every one of them knows the token and the count.
+      for (let i = 0; i < 6; i++) {
+        const response = await fetch(`${server.url}/ip/v1/${made.token}`, {
+          headers: { connection: 'close' },
+        });
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+        const status = await fetch(`${server.url}/ip/v1/status`, {
+          headers: { connection: 'close' },
+        });
+        expect(await status.json()).toMatchObject({ dailyRemaining: 2 });
+      }
+      expect(await server.stop()).toBe(0);
+      expect(server.lines.filter((line) => line.msg === 'shutting down').length).toBe(3);
+    },
+  );
+
+  it('stops the start with one line from the primary when the store cannot be opened', async () => {
+    const notAFolder = join(temporaryFolder(), 'file');
+    writeFileSync(notAFolder, 'x');
+    const { code, output } = await failedStart({
+      DNS_SERVERS: dns.address,
+      WORKERS: '2',
+      STORE_URL: `sqlite:${join(notAFolder, 'reputation.db')}`,
+    });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toEqual([expect.stringMatching(/^STORE_URL: /)]);
+  });
+});

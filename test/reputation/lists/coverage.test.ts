@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AddressSummary,
+  describeAddressLine,
+} from '../../../src/reputation/checks/address-summary.js';
+import {
+  type ListCoverage,
+  coverageOf,
+  describeCoverage,
+} from '../../../src/reputation/lists/coverage.js';
+import type { ListResult, ListStatus } from '../../../src/reputation/lists/dnsbl.js';
+import type { Severity } from '../../../src/reputation/results/result-schemas.js';
+
+function list(status: ListStatus, severity: Severity = 'major', extra: Partial<ListResult> = {}) {
+  return {
+    zone: `z${Math.random()}`,
+    name: 'L',
+    type: 'ip',
+    severity,
+    status,
+    ...extra,
+  } as ListResult;
+}
+
+const coverage = (counts: Partial<ListCoverage>): ListCoverage => ({
+  blocking: 0,
+  informational: 0,
+  answered: 18,
+  not_answered: 0,
+  on_hold: 0,
+  disabled: 0,
+  total: 18,
+  ...counts,
+});
+
+describe('coverageOf', () => {
+  it('counts each list once: listed or clean answered, on hold, disabled, and the rest not answered', () => {
+    const pbl = { code: '127.0.0.10', meaning: 'PBL', severity: 'info' as const, weight: 5 };
+    const sbl = { code: '127.0.0.2', meaning: 'SBL', severity: 'major' as const, weight: 40 };
+    const lists = [
+      list('listed', 'major', { listings: [sbl, pbl] }),
+      list('listed', 'major', { listings: [pbl] }),
+      list('clean'),
+      list('timeout'),
+      list('error'),
+      list('timeout', 'minor', { on_hold: true }),
+      list('disabled'),
+    ];
+    expect(coverageOf(lists)).toEqual({
+      blocking: 1,
+      informational: 1,
+      answered: 3,
+      not_answered: 2,
+      on_hold: 1,
+      disabled: 1,
+      not_covered: 0,
+      total: 7,
+    });
+  });
+
+  it('counts a list that does not cover IPv6 apart, outside the total, never as clean or disabled', () => {
+    const lists = [
+      list('clean'),
+      list('disabled', 'major', { not_covered: true, error: 'does not cover IPv6' }),
+      list('disabled', 'minor', { not_covered: true, error: 'does not cover IPv6' }),
+      list('disabled'),
+    ];
+    expect(coverageOf(lists)).toMatchObject({
+      answered: 1,
+      disabled: 1,
+      not_covered: 2,
+      total: 2,
+    });
+  });
+});
+
+describe('describeCoverage', () => {
+  it.each<[string, Partial<ListCoverage>, string]>([
+    ['every list answered, none lists', {}, 'not listed on any of 18 lists'],
+    ['listed, every list answered', { blocking: 2 }, 'listed on 2 of 18 lists'],
+    [
+      'the issue’s own example',
+      { blocking: 2, answered: 16, not_answered: 2 },
+      'listed on 2 of 16 lists that answered; 2 did not answer',
+    ],
+    [
+      'lists on hold and disabled',
+      { answered: 14, not_answered: 1, on_hold: 2, disabled: 1 },
+      'not listed on any of 14 lists that answered; 1 did not answer; 2 on hold; 1 disabled',
+    ],
+    [
+      'an informational listing only',
+      { informational: 1 },
+      'not listed on any of 18 lists; 1 lists it for information only',
+    ],
+    ['no list answered', { answered: 0, on_hold: 18 }, 'no list answered; 18 on hold'],
+    [
+      'an IPv6 address, most lists not covering IPv6',
+      { answered: 2, total: 2, not_covered: 16 },
+      'not listed on any of 2 lists; 16 do not cover IPv6',
+    ],
+    [
+      'an IPv6 address listed, one list not covering IPv6',
+      { blocking: 1, answered: 2, total: 3, not_answered: 1, not_covered: 1 },
+      'listed on 1 of 2 lists that answered; 1 did not answer; 1 does not cover IPv6',
+    ],
+  ])('%s', (_, counts, sentence) => {
+    expect(describeCoverage(coverage(counts))).toBe(sentence);
+  });
+});
+
+describe('describeAddressLine', () => {
+  const address = (overrides: Partial<AddressSummary>): AddressSummary => ({
+    ip: '192.0.3.8',
+    score: 100,
+    verdict: 'good',
+    confidence: 'high',
+    listed: 0,
+    answered: 18,
+    not_answered: 0,
+    on_hold: 0,
+    disabled: 0,
+    not_covered: 0,
+    total: 18,
+    summary: 'not listed on any of 18 lists',
+    listings: [],
+    unanswered: [],
+    ...overrides,
+  });
+
+  it('names the blocking lists with their short codes and counts what did not answer', () => {
+    const line = describeAddressLine(
+      address({
+        listed: 3,
+        answered: 16,
+        not_answered: 1,
+        on_hold: 1,
+        listings: [
+          { zone: 'zen.spamhaus.org', name: 'ZEN', severity: 'major', detail: 'SBL: spam' },
+          { zone: 'bl.spamcop.net', name: 'SpamCop', severity: 'major', detail: 'listed: x' },
+          { zone: 'all.spamrats.com', name: 'RATS', severity: 'info', detail: 'RATS-Dyna: d' },
+        ],
+      }),
+    );
+    expect(line).toBe(
+      '192.0.3.8: listed on 2 of 16 lists that answered: zen.spamhaus.org (SBL), bl.spamcop.net; 1 more for information only; 1 did not answer; 1 on hold',
+    );
+  });
+
+  it('counts the lists that do not cover an IPv6 address after the listing', () => {
+    const line = describeAddressLine(
+      address({
+        ip: '2a00:1450:4001:80b::200e',
+        listed: 1,
+        answered: 2,
+        total: 2,
+        not_covered: 16,
+        listings: [{ zone: 'zen.spamhaus.org', name: 'ZEN', severity: 'major', detail: 'CSS: x' }],
+      }),
+    );
+    expect(line).toBe(
+      '2a00:1450:4001:80b::200e: listed on 1 of 2 lists: zen.spamhaus.org (CSS); 16 do not cover IPv6',
+    );
+  });
+
+  it('says the summary as it is for an address no list blocklists', () => {
+    expect(describeAddressLine(address({}))).toBe('192.0.3.8: not listed on any of 18 lists');
+  });
+});
