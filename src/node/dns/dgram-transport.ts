@@ -1,15 +1,18 @@
 import { LRUCache } from 'lru-cache';
-import { createEndpointFailover } from '../../dns/endpoint-failover.js';
-import { type AttemptPolicy, attemptPolicy, PendingQuery } from '../../dns/pending-query.js';
-import type {
-  DnsOutcome,
-  QueryOptions,
-  RecordData,
-  RecordType,
-  Resolver,
-} from '../../dns/resolver.js';
-import { readResponse } from '../../dns/response-outcome.js';
-import { encodeQuery, writeId } from '../../dns/wire.js';
+import {
+  attemptPolicy,
+  type AttemptPolicy,
+  createEndpointFailover,
+  type DnsOutcome,
+  encodeQuery,
+  PendingQuery,
+  type QueryOptions,
+  readResponse,
+  type RecordData,
+  type RecordType,
+  type Resolver,
+  writeId,
+} from '../../dns/index.js';
 import { createQueryIds } from './query-ids.js';
 import { parseServerAddress, type ServerAddress, systemServers } from './server-address.js';
 import { type DatagramReceiver, ServerSocket } from './server-socket.js';

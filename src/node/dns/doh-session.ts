@@ -14,8 +14,8 @@ import {
   fetchExchange,
   isDnsResponse,
   joinChunks,
-} from '../../dns/doh-exchange.js';
-import { maxMessageBytes } from '../../dns/wire.js';
+  maxMessageBytes,
+} from '../../dns/index.js';
 
 /**
  * DNS over HTTPS on Node over one HTTP/2 session per endpoint origin (RFC 8484 §5.2 names HTTP/2

@@ -1,5 +1,5 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { messageId } from '../../dns/wire.js';
+import { messageId } from '../../dns/index.js';
 import type { ServerAddress } from './server-address.js';
 
 /**

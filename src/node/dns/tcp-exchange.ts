@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import type { AttemptFailure } from '../../dns/pending-query.js';
+import type { AttemptFailure } from '../../dns/index.js';
 import type { ServerAddress } from './server-address.js';
 
 /** Who waits for a query sent over TCP. */
