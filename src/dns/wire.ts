@@ -54,20 +54,36 @@ export function canonicalName(name: string): string {
   return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** Throws unless `name` fits the wire: labels of 1 to 63 octets, 255 octets in all (RFC 1035 §2.3.4). */
-function checkEncodable(name: string): void {
-  const relative = name.endsWith('.') ? name.slice(0, -1) : name;
-  if (relative === '') return;
-  let wireBytes = 1;
-  for (const label of relative.split('.')) {
-    const bytes = utf8.encode(label).length;
-    if (bytes === 0 || bytes > maxLabelBytes) {
-      throw new MalformedMessageError(`DNS name ${name}: a label of ${bytes} octets`);
-    }
-    wireBytes += bytes + 1;
+/** RFC 1035 §3.2.2 and RFC 3596 §2.1: the TYPE codes of the questions the service asks. */
+const typeCodes: Record<RecordType, number> = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+};
+/** RFC 1035 §3.2.4: CLASS IN. */
+const classIn = 1;
+/** RFC 6891 §6.1.2: an OPT record without options takes 11 octets; its TYPE is 41. */
+const optBytes = 11;
+const optType = 41;
+/** RFC 1035 §4.1.1: RD is the lowest bit of octet 2. */
+const rdBit = 0x01;
+const dot = 0x2e;
+
+/** Whether every character of `text` is ASCII: then it is its own UTF-8, octet for character. */
+function isAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    if (text.charCodeAt(index) > 0x7f) return false;
   }
-  if (wireBytes > maxNameBytes) {
-    throw new MalformedMessageError(`DNS name ${name} is over ${maxNameBytes} octets`);
+  return true;
+}
+
+function checkLabel(name: string, octets: number): void {
+  if (octets === 0 || octets > maxLabelBytes) {
+    throw new MalformedMessageError(`DNS name ${name}: a label of ${octets} octets`);
   }
 }
 
@@ -75,7 +91,13 @@ function checkEncodable(name: string): void {
  * A recursive query (RD set) for one question of class IN. `id` is 0 by default: RFC 8484 §4.1
  * asks DoH clients to use 0 so that equal queries are equal HTTP requests (cacheable). With
  * `udpPayloadSize`, an EDNS0 OPT record (RFC 6891 §6.1.2) tells the server how large a UDP
- * answer the client takes before it must truncate (TC).
+ * answer the client takes before it must truncate (TC). Throws MalformedMessageError for a name
+ * the wire cannot carry: labels are 1 to 63 octets, a name 255 in all (RFC 1035 §2.3.4).
+ *
+ * Written here rather than by dns-packet: a query is a header, the name's labels and four
+ * octets (RFC 1035 §4.1), every query the service sends is one, and dns-packet's general
+ * encoder cost several times as much per query (docs/benchmarks.md). test/dns/wire.test.ts
+ * checks these are dns-packet's bytes.
  */
 export function encodeQuery(
   name: string,
@@ -83,30 +105,53 @@ export function encodeQuery(
   id = 0,
   udpPayloadSize?: number,
 ): Uint8Array {
-  checkEncodable(name);
-  const bytes = dnsPacket.encode({
-    type: 'query',
-    id,
-    flags: dnsPacket.RECURSION_DESIRED,
-    questions: [{ name, type, class: 'IN' }],
-    ...(udpPayloadSize === undefined
-      ? {}
-      : {
-          additionals: [
-            {
-              type: 'OPT',
-              name: '.',
-              udpPayloadSize,
-              extendedRcode: 0,
-              ednsVersion: 0,
-              flags: 0,
-              flag_do: false,
-              options: [],
-            },
-          ],
-        }),
-  });
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const relative = name.endsWith('.') ? name.slice(0, -1) : name;
+  // Labels as UTF-8, as dns-packet writes them; a service name is ASCII (IDNA) but input may not be.
+  const octets = isAscii(relative) ? undefined : utf8.encode(relative);
+  const length = octets ? octets.length : relative.length;
+  // A length octet per label (a dot's place, and the first label's), and the root's zero.
+  const nameBytes = length === 0 ? 1 : length + 2;
+  if (nameBytes > maxNameBytes) {
+    throw new MalformedMessageError(`DNS name ${name} is over ${maxNameBytes} octets`);
+  }
+  const edns = udpPayloadSize !== undefined;
+  const message = new Uint8Array(headerBytes + nameBytes + 4 + (edns ? optBytes : 0));
+  message[0] = id >> 8;
+  message[1] = id & 0xff;
+  message[2] = rdBit;
+  message[5] = 1;
+  if (edns) message[11] = 1;
+  let lengthAt = headerBytes;
+  let at = headerBytes + 1;
+  for (let index = 0; index < length; index++) {
+    const octet = octets ? octets[index]! : relative.charCodeAt(index);
+    if (octet !== dot) {
+      message[at++] = octet;
+      continue;
+    }
+    checkLabel(name, at - lengthAt - 1);
+    message[lengthAt] = at - lengthAt - 1;
+    lengthAt = at++;
+  }
+  if (length > 0) {
+    checkLabel(name, at - lengthAt - 1);
+    message[lengthAt] = at - lengthAt - 1;
+    // The root's zero is already there.
+    at++;
+  }
+  const code = typeCodes[type];
+  message[at++] = code >> 8;
+  message[at++] = code & 0xff;
+  message[at++] = 0;
+  message[at++] = classIn;
+  if (edns) {
+    // The root name (0), TYPE OPT, CLASS the payload size, TTL 0 (no extended RCODE, version 0,
+    // DO clear), RDLENGTH 0: zeros but for the TYPE and CLASS.
+    message[at + 2] = optType;
+    message[at + 3] = udpPayloadSize >> 8;
+    message[at + 4] = udpPayloadSize & 0xff;
+  }
+  return message;
 }
 
 /** RFC 1035 §4.1.1: the header's 12 octets; the flags are octets 2 and 3, QDCOUNT octets 4-5. */

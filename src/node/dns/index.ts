@@ -2,3 +2,9 @@
 
 export { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
 export { createResolver, type ResolverOptions } from './resolver.js';
+export {
+  createDgramTransport,
+  type DgramTransport,
+  type DgramTransportOptions,
+} from './dgram-transport.js';
+export { createHttp2Exchanges, type Http2Exchanges } from './doh-session.js';
