@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   type Config,
@@ -9,6 +8,7 @@ import {
   sharedConfig,
   sharedVariables,
 } from '../config.js';
+import { parseServerAddress } from './dns/index.js';
 import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from '../store/index.js';
 
 /**
@@ -16,25 +16,14 @@ import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from '../store/ind
  * ones only a Node process has, its socket, resolvers, files, processes and threads.
  */
 
-/** `ip`, `ip:port` or `[ipv6]:port`, the forms `node:dns` `setServers` takes. */
-function isDnsServer(entry: string): boolean {
-  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
-  const [host, port] = bracketed
-    ? [bracketed[1] ?? '', bracketed[2]]
-    : isIP(entry)
-      ? [entry, undefined]
-      : (entry.split(':') as [string, string | undefined]);
-  return isIP(host) !== 0 && (port === undefined || (Number(port) > 0 && Number(port) < 65536));
-}
-
 const nodeSchema = z
   .object({
     ...sharedVariables,
     PORT: integer(8787, 0, 65535),
     HOST: z.string().min(1).default('0.0.0.0'),
     DNS_SERVERS: commaList.refine(
-      (servers) => servers.every(isDnsServer),
-      'a comma list of ip or ip:port',
+      (servers) => servers.every((server) => parseServerAddress(server) !== undefined),
+      'a comma list of ip, ip:port or [ipv6]:port',
     ),
     DNS_TRANSPORT: z.enum(['udp', 'doh']).default('udp'),
     DNSBL_ZONES_FILE: z.string().min(1).optional(),
@@ -88,9 +77,9 @@ export interface NodeConfig extends Config {
   port: number;
   host: string;
   dns: Config['dns'] & {
-    /** `DNS_SERVERS`: the resolvers c-ares asks; empty means the system's. */
+    /** `DNS_SERVERS`: the resolvers asked over UDP; empty means the system's. */
     servers: string[];
-    /** `udp` (c-ares, `servers`) or `doh` (RFC 8484, `dohUrls`). */
+    /** `udp` (node:dgram, `servers`) or `doh` (RFC 8484 over HTTP/2, `dohUrls`). */
     transport: 'udp' | 'doh';
   };
   /** `DNSBL_ZONES_FILE`: a zone list read at start instead of the bundled one. */

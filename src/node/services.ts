@@ -19,14 +19,16 @@ export async function createNodeServices(
       cardPool: platform.cardPool,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),
-      /** Stops the self-test timer and the card threads, then lets go of the store. */
+      /** Stops the self-test timer, the card threads and the DNS sockets, then lets go of the store. */
       async close() {
         services.stopMonitor();
+        platform.closeDns();
         await platform.cardPool.close();
         await platform.store.close();
       },
     };
   } catch (error) {
+    platform.closeDns();
     await platform.cardPool.close();
     await platform.store.close();
     throw error;
