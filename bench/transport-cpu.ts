@@ -119,11 +119,8 @@ async function startFixture(addressCount: number): Promise<Fixture & { stop(): v
     ['--import', import.meta.resolve('tsx'), script, String(addressCount)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const [line] = await createInterface({ input: child.stdout })
-    [Symbol.asyncIterator]()
-    .next()
-    .then((next) => [next.value as string]);
-  const ready = JSON.parse(line!) as Fixture;
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const ready = JSON.parse((await lines.next()).value as string) as Fixture;
   return { ...ready, stop: () => child.stdin.end() };
 }
 
