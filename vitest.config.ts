@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['test/support/redis-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // A passing run prints its summary only: the logs of a test (the service's JSON lines, what it
+    // wrote to stdout and stderr) are shown when it fails.
+    silent: 'passed-only',
     projects: [
       {
         extends: true,

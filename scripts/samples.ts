@@ -40,6 +40,7 @@ const longName =
 const samples: Record<string, ShareSummary> = {
   ip: {
     tool: 'ip',
+    counts: 'lists',
     target: '203.0.113.7',
     verdict: 'poor',
     score: 61,
@@ -64,6 +65,7 @@ const samples: Record<string, ShareSummary> = {
   },
   domain: {
     tool: 'domain',
+    counts: 'lists',
     target: 'example.com',
     verdict: 'fair',
     score: 80,
@@ -76,6 +78,7 @@ const samples: Record<string, ShareSummary> = {
   },
   pool: {
     tool: 'pool',
+    counts: 'addresses',
     target: 'mx.example.net',
     verdict: 'fair',
     score: null,
@@ -88,6 +91,7 @@ const samples: Record<string, ShareSummary> = {
   },
   ipv6: {
     tool: 'ip',
+    counts: 'lists',
     // The longest canonical IPv6 address (39 characters, the widest hex glyphs): drawn whole.
     target: '2d8b:d8b9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8',
     verdict: 'good',
@@ -101,6 +105,7 @@ const samples: Record<string, ShareSummary> = {
   },
   idn: {
     tool: 'domain',
+    counts: 'lists',
     target: 'пример.рф',
     verdict: 'good',
     score: 100,
@@ -112,6 +117,7 @@ const samples: Record<string, ShareSummary> = {
   },
   long: {
     tool: 'domain',
+    counts: 'lists',
     target: longName,
     verdict: 'poor',
     score: 0,

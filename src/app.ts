@@ -17,9 +17,11 @@ import {
   headContentLength,
   isClientAbort,
   type Logger,
+  methodsMatcher,
   quotaSubject,
+  registeredRoutes,
 } from './http/index.js';
-import { addPageRoutes, createSite, htmlNotFound, type PageAssets } from './pages/index.js';
+import { createSite, htmlNotFound, type PageAssets } from './pages/index.js';
 import type {
   DnsblEngine,
   ListHealth,
@@ -28,16 +30,7 @@ import type {
 } from './reputation/index.js';
 import type { CardCache } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
-import {
-  addOpenApiDocument,
-  addToolIndex,
-  createDomainTool,
-  createIpTool,
-  createListsRoute,
-  createPoolDiscoveries,
-  createPoolTool,
-  createResultStore,
-} from './tools/index.js';
+import { createResultStore, createToolsApi } from './tools/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
@@ -111,7 +104,15 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', headContentLength);
   if (deps.compression) app.use('*', deps.compression);
-  app.use('*', corsMiddleware(config.corsOrigins));
+  // The methods of each path, read from the documented routes once they are all registered.
+  let methodsOf: ((path: string) => string[]) | undefined;
+  app.use(
+    '*',
+    corsMiddleware(config.corsOrigins, (path) => {
+      methodsOf ??= methodsMatcher(registeredRoutes(app));
+      return methodsOf(path);
+    }),
+  );
 
   const site = createSite({
     basePath: config.basePath,
@@ -127,54 +128,44 @@ export function createApp(deps: AppDeps) {
     tokenTtlMs: config.tokenTtlMs,
   });
 
-  const toolDeps = {
-    guard,
-    results,
-    isConfigured: deps.isConfigured,
-    notConfiguredReason: () => deps.readiness?.().reason,
-    ...(deps.confirmResolver ? { confirmResolver: deps.confirmResolver } : {}),
-    ...(deps.verdictEpoch ? { verdictEpoch: deps.verdictEpoch } : {}),
-    cards: deps.cards,
-    digest: deps.digest,
-    resolver: deps.resolver,
-    dnsbl: deps.dnsbl,
-    deadlineMs: config.checkDeadlineMs,
-    now: deps.clock,
-    site,
-  };
-  app.route(`${config.basePath}/ip/v1`, createIpTool(toolDeps));
-  app.route(`${config.basePath}/domain/v1`, createDomainTool(toolDeps));
-  app.route(
-    `${config.basePath}/pool/v1`,
-    createPoolTool({
-      ...toolDeps,
-      discoveries: createPoolDiscoveries(deps.store, config.tokenTtlMs),
-      maxIps: config.poolMaxIps,
-      discovery: {
-        nameServerPort: config.poolNameServers.port,
-        allowNonPublicNameServers: config.poolNameServers.allowNonPublic,
-        askNameServers: deps.asksNameServers,
+  const api = createToolsApi(
+    {
+      guard,
+      results,
+      isConfigured: deps.isConfigured,
+      notConfiguredReason: () => deps.readiness?.().reason,
+      ...(deps.confirmResolver ? { confirmResolver: deps.confirmResolver } : {}),
+      ...(deps.verdictEpoch ? { verdictEpoch: deps.verdictEpoch } : {}),
+      cards: deps.cards,
+      digest: deps.digest,
+      resolver: deps.resolver,
+      dnsbl: deps.dnsbl,
+      deadlineMs: config.checkDeadlineMs,
+      now: deps.clock,
+      site,
+      store: deps.store,
+      tokenTtlMs: config.tokenTtlMs,
+      pool: {
+        maxIps: config.poolMaxIps,
+        discovery: {
+          nameServerPort: config.poolNameServers.port,
+          allowNonPublicNameServers: config.poolNameServers.allowNonPublic,
+          askNameServers: deps.asksNameServers,
+        },
       },
-    }),
-  );
-
-  app.route(
-    config.basePath,
-    createListsRoute({
+    },
+    {
+      basePath: config.basePath,
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+      site,
       lists: deps.listHealth ?? (() => []),
       readiness: deps.readiness ?? (() => ({ configured: deps.isConfigured() })),
-    }),
+    },
   );
-
   // The base path: the check page for a browser (src/pages/routes.ts), which hands any other
   // client on to the JSON index of the tools.
-  addPageRoutes(app, site);
-  addToolIndex(app, config.basePath);
-  addOpenApiDocument(app, {
-    path: `${config.basePath}/openapi.json`,
-    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-  });
-  answerMethodNotAllowed(app);
+  app.route(config.basePath || '/', api);
+  answerMethodNotAllowed(app, registeredRoutes(app));
 
   app.notFound(
     async (c) =>
@@ -222,7 +213,6 @@ export function createApp(deps: AppDeps) {
 const storeUnavailable = new ApiError(
   'store_unavailable',
   'the service cannot reach its store right now; try again in a few seconds',
-  { 'Retry-After': '5' },
 );
 
 /** Errors Hono or a library raise themselves, in our error vocabulary; anything else is ours to fix. */

@@ -9,8 +9,16 @@ import { parseTrustProxy, type TrustProxy } from './http/index.js';
  * added by src/node/config.ts; what only Workers reads by src/workers/config.ts.
  */
 
-export const integer = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+/** A whole number within bounds; every way of missing them gets the one message saying them. */
+export const integer = (fallback: number, min: number, max: number) => {
+  const expected = `an integer from ${min} to ${max}`;
+  return z.coerce
+    .number(expected)
+    .int(expected)
+    .min(min, expected)
+    .max(max, expected)
+    .default(fallback);
+};
 
 /** An absolute http(s) URL without credentials: where DoH queries are POSTed (RFC 8484 §4.1). */
 function isDohEndpoint(entry: string): boolean {
@@ -177,7 +185,7 @@ export function sharedConfig(e: SharedEnv): Config {
 
 /**
  * Parses an environment with a runtime's schema, or throws one Error listing every bad variable
- * by name (never its value: some are secrets). An empty variable counts as unset, as in most
+ * by name on one line (never its value: some are secrets). An empty variable counts as unset, as in most
  * shells' `VAR= cmd`; values that are not strings (Workers bindings) are not variables.
  */
 export function parseEnvironment<S extends z.ZodType>(
@@ -189,8 +197,11 @@ export function parseEnvironment<S extends z.ZodType>(
   );
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    // One line: the Node server prints it as its only output, Workers answers it in a JSON error.
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new Error(`invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;
 }

@@ -6,38 +6,39 @@ import { createApp } from './app.js';
 import {
   compressResponses,
   createNodeServices,
+  failStart,
   limitConnections,
+  listenFailureLine,
   openStore,
   readConfig,
   serverOptions,
+  startupFailureLine,
   superviseWorkers,
 } from './node/index.js';
-import { createLogger } from './http/index.js';
+import { corsHeaders, createLogger } from './http/index.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 
-/** A bad configuration or zone list stops the process with its message, not a stack trace. */
-function stop(error: unknown): never {
-  console.error((error as Error).message);
-  process.exit(1);
+/** A step of the start that may fail for want of something: its failure is one line and exit 1. */
+async function orFail<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    return failStart(startupFailureLine(error));
+  }
 }
 
-let config;
-try {
-  config = readConfig(process.env);
-} catch (error) {
-  stop(error);
-}
+const config = await orFail(() => readConfig(process.env));
 const logSink = (line: string) => process.stdout.write(`${line}\n`);
 const log = createLogger(config.logLevel, logSink);
 if (config.workers > 1 && cluster.isPrimary) {
   // Opened once here: a bad STORE_URL is one line, not one per worker, and the schema is
   // migrated before the workers open it. Then the primary only supervises (src/node/cluster.ts).
-  const store = await openStore(config.store).catch(stop);
+  const store = await orFail(() => openStore(config.store));
   await store.close();
   await superviseWorkers(config.workers, log);
 }
-const services = await createNodeServices(config, logSink).catch(stop);
+const services = await orFail(() => createNodeServices(config, logSink));
 const app = createApp({
   ...services,
   config,
@@ -72,7 +73,12 @@ const listener = serve(
 );
 // serve() makes a plain node:http server unless given another createServer.
 const server = listener as Server;
-limitConnections(server, config.connections.max, log);
+// A port that is taken or may not be bound, or a HOST that is not this machine's, is reported
+// asynchronously as the server's `error`: one line, not an unhandled 'error' event's stack.
+const failToListen = (error: Error) => void failStart(listenFailureLine(error, config));
+server.once('error', failToListen);
+server.once('listening', () => server.off('error', failToListen));
+limitConnections(server, config.connections.max, log, corsHeaders(config.corsOrigins));
 
 /**
  * Responses not yet sent. `server.close()` stops accepting connections but leaves kept-alive ones
@@ -107,5 +113,9 @@ function shutdown(signal: string): void {
   });
   setTimeout(() => process.exit(1), 10_000).unref();
 }
-process.once('SIGTERM', () => shutdown('SIGTERM'));
-process.once('SIGINT', () => shutdown('SIGINT'));
+// Once listening: before that nothing is in flight, and a worker whose start failed is stopped
+// by the primary's SIGTERM without a graceful stop of a server that never ran.
+server.once('listening', () => {
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+});

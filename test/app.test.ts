@@ -54,15 +54,24 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-/** Every route of the OpenAPI document, as [method, path with its token filled in]. */
+/**
+ * Every route of the OpenAPI document, as [method, full path with its token or file filled in]:
+ * the document's paths are relative to the base path its `servers` carries.
+ */
 async function documentedRoutes(): Promise<Array<[string, string]>> {
   const document = (await (await service.get('/openapi.json')).json()) as {
     paths: Record<string, Record<string, unknown>>;
   };
+  const asset = /\/assets\/[^"]+\.css/.exec(
+    await (await service.get('/', { Accept: 'text/html' })).text(),
+  )?.[0];
   return Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.keys(operations).map((method): [string, string] => {
       const tool = /\/(ip|domain|pool)\/v1/.exec(path)?.[1] ?? '';
-      return [method.toUpperCase(), path.replace('{token}', tokens[tool] ?? '')];
+      const filled = path
+        .replace('{token}', tokens[tool] ?? '')
+        .replace('/assets/{file}', asset ?? '');
+      return [method.toUpperCase(), `${basePath}${filled === '/' ? '' : filled}`];
     }),
   );
 }
@@ -81,8 +90,8 @@ function send(method: string, fullPath: string): Promise<Response> {
 describe('a trailing slash', () => {
   it('is answered as the route itself, on every documented route', async () => {
     const routes = await documentedRoutes();
-    // 15 routes of the contract, the OpenAPI document itself is not in its own paths, the index is.
-    expect(routes.length).toBeGreaterThanOrEqual(16);
+    // 15 routes of the contract, the index, the OpenAPI document and the pages' files.
+    expect(routes.length).toBeGreaterThanOrEqual(18);
     for (const [method, path] of routes) {
       const plain = await send(method, path);
       const slashed = await send(method, `${path}/`);

@@ -1,11 +1,16 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { type Socket, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from './fixtures/dns-server.js';
 import { dnsblWorld } from './fixtures/dnsbl-world.js';
+import { freePort, takenPort } from './fixtures/free-port.js';
+import { expectOneLineFailure, failedStart } from './support/server-process.js';
 
 /**
  * `src/server.ts` as `npm start` runs it, in its own process: it reports where it listens, serves
@@ -129,6 +134,85 @@ describe('src/server.ts', { timeout: 60_000 }, () => {
   });
 });
 
+const temporaryFile = (name: string, text: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'server-start-')), name);
+  writeFileSync(file, text);
+  return file;
+};
+
+// docs/configuration.md#start-up-failures. Each start fails before it serves: seconds at most,
+// the Redis one after the 5 s it waits for Redis to answer.
+describe('a start that cannot succeed: exit 1, one line on stderr naming the cause, no stack', () => {
+  const env = (more: Record<string, string>) => ({
+    DNS_SERVERS: dns.address,
+    STORE_URL: 'memory:',
+    ...more,
+  });
+
+  it('says the port is in use and to set PORT', { timeout: 60_000 }, async () => {
+    const taken = await takenPort();
+    try {
+      const failure = await failedStart(env({ PORT: String(taken.port) }));
+      expect(expectOneLineFailure(failure)).toBe(
+        `port ${taken.port} is in use on 127.0.0.1: stop the other process or set PORT`,
+      );
+    } finally {
+      await taken.release();
+    }
+  });
+
+  it.each<[string, () => Promise<Record<string, string>> | Record<string, string>, RegExp]>([
+    [
+      'a HOST that is not an address of this machine',
+      () => ({ HOST: '192.0.2.1' }),
+      /^HOST 192\.0\.2\.1 is not an address of this machine: set HOST /,
+    ],
+    [
+      'bad variables, every one named with what it must be',
+      () => ({ PORT: 'eighty', DAILY_LIMIT: '0' }),
+      /^invalid configuration: .*PORT: an integer from 0 to 65535/,
+    ],
+    [
+      'a store in a folder no user may write',
+      () => ({ STORE_URL: 'sqlite:/proc/reputation.db' }),
+      /^STORE_URL: cannot open or write the SQLite file \/proc\/reputation\.db: .*set STORE_URL /,
+    ],
+    [
+      'a store whose folder is a file',
+      () => ({ STORE_URL: `sqlite:${join(temporaryFile('file', 'x'), 'reputation.db')}` }),
+      /^STORE_URL: cannot create the folder of .*: set STORE_URL to sqlite:PATH in a folder /,
+    ],
+    [
+      'a store that is not a SQLite database',
+      () => ({ STORE_URL: `sqlite:${temporaryFile('text.db', 'not SQLite at all '.repeat(40))}` }),
+      /^STORE_URL: .*text\.db is not a SQLite database: set STORE_URL to another file/,
+    ],
+    [
+      'a Redis that does not answer',
+      async () => ({ STORE_URL: `redis://127.0.0.1:${await freePort()}/0` }),
+      /^STORE_URL: cannot reach Redis at 127\.0\.0\.1:\d+\/0: .*: start Redis there, or set STORE_URL/,
+    ],
+    [
+      'a DNSBL_ZONES_FILE that cannot be read',
+      () => ({ DNSBL_ZONES_FILE: '/nonexistent/zones.json' }),
+      /^DNSBL_ZONES_FILE: \/nonexistent\/zones\.json cannot be read \(ENOENT.*\): .*unset DNSBL_ZONES_FILE/,
+    ],
+    [
+      'a DNSBL_ZONES_FILE with a bad entry, naming the entry',
+      () => ({
+        DNSBL_ZONES_FILE: temporaryFile(
+          'zones.json',
+          JSON.stringify([{ zone: 'Not A Zone', type: 'ip', name: 'x', severity: 'major' }]),
+        ),
+      }),
+      /^DNSBL_ZONES_FILE: .*zones\.json is not a zone list \(invalid zone list at 0\.zone: /,
+    ],
+  ])('says so for %s', { timeout: 60_000 }, async (_, more, line) => {
+    const failure = await failedStart(env(await more()));
+    expect(expectOneLineFailure(failure)).toMatch(line);
+  });
+});
+
 /** A raw TCP client: what it wrote, what came back, and when the server closed the connection. */
 interface RawConnection {
   socket: Socket;
@@ -249,6 +333,9 @@ describe('src/server.ts connection hygiene', () => {
     const [head = '', body = ''] = refused.received().split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 503 /);
     expect(head).toMatch(/\r\nRetry-After: 1\r\n/);
+    // The CORS headers every answer of the app carries, so a page's script can read it.
+    expect(head).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
+    expect(head).toMatch(/\r\nAccess-Control-Expose-Headers: Retry-After\r\n/);
     expect(JSON.parse(body)).toMatchObject({ status: 'error', code: 'busy' });
     // The held connections are still served.
     held[0]!.socket.write('GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\n\r\n');

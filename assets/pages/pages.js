@@ -99,8 +99,8 @@
     const formError = document.getElementById('form-error');
     const captchaBox = document.getElementById('captcha');
     const outcome = document.getElementById('outcome');
-    const fields = { ip: 'target', domain: 'domain', pool: 'pool' };
-    const checkPaths = { ip: 'ip/v1', domain: 'domain/v1', pool: 'pool/v1/discover' };
+    // Each tool's body field, check paths and button text, from its definition (check-page.ts).
+    const tools = data.tools || {};
     const captcha = { widget: undefined, api: undefined, token: '', required: false };
     let statusRequest = 0;
 
@@ -111,7 +111,7 @@
       label.textContent = t(`tool.${name}.label`);
       hint.textContent = t(`tool.${name}.hint`);
       input.placeholder = t(`tool.${name}.placeholder`);
-      submit.textContent = t(name === 'pool' ? 'check.discover' : 'check.submit');
+      submit.textContent = t(tools[name].submit);
       const url = new URL(window.location.href);
       url.searchParams.set('tool', name);
       window.history.replaceState(null, '', url);
@@ -270,7 +270,9 @@
         );
     }
 
-    function poolPicker(answer) {
+    /** The addresses a first check found (a pool's), to pick and post to the tool's second. */
+    function addressPicker(answer, name, path) {
+      const field = tools[name].field;
       const max = data.poolMaxIps;
       const boxes = answer.ips.map((ip, index) =>
         element('input', {
@@ -321,7 +323,7 @@
         }
         checkButton.disabled = true;
         checkButton.textContent = t('check.busy');
-        const { ok, body } = await post('pool/v1/check', { pool: answer.pool, ips });
+        const { ok, body } = await post(path, { [field]: answer[field], ips });
         applyQuota(body);
         checkButton.disabled = false;
         checkButton.textContent = t('check.checkSelected');
@@ -329,7 +331,7 @@
           showError(error, body);
           return;
         }
-        await showResult(checked, 'pool', body);
+        await showResult(checked, name, body);
       });
       if (answer.ips.length === 0) return element('div');
       return element('section', { class: 'panel picker' }, [
@@ -362,10 +364,11 @@
       submit.disabled = true;
       submit.textContent = t('check.busy');
       outcome.replaceChildren();
-      const { ok, body } = await post(checkPaths[name], { [fields[name]]: value });
+      const [firstCheck, pickedCheck] = tools[name].checks;
+      const { ok, body } = await post(firstCheck, { [tools[name].field]: value });
       applyQuota(body);
       submit.disabled = false;
-      submit.textContent = t(name === 'pool' ? 'check.discover' : 'check.submit');
+      submit.textContent = t(tools[name].submit);
       if (!ok) {
         showError(formError, body);
         return;
@@ -373,7 +376,7 @@
       const result = element('div');
       outcome.replaceChildren(result);
       await showResult(result, name, body);
-      if (name === 'pool') outcome.append(poolPicker(body));
+      if (pickedCheck) outcome.append(addressPicker(body, name, pickedCheck));
     });
 
     form.hidden = false;

@@ -20,22 +20,48 @@ export interface CorsState {
   sent: boolean;
 }
 
-export function corsMiddleware(origins: readonly string[]): MiddlewareHandler<AppEnv> {
+/**
+ * How long a browser may keep a preflight's answer (RFC 9110 has none; Fetch §3.2.3): the
+ * methods of a path change only with a new release. Chromium keeps it at most 2 hours.
+ */
+export const preflightMaxAgeS = 7200;
+
+/**
+ * The CORS and security headers of an answer to a request from `origin`: the middleware below
+ * adds them to every route's answer, and an answer written outside the app (the Node server's
+ * refusal of a connection past its limit, src/node/connections.ts) carries the same.
+ */
+export function corsHeaders(
+  origins: readonly string[],
+): (origin: string) => Record<string, string> {
   const anyOrigin = origins.includes('*');
-  const preflight = cors({
-    origin: anyOrigin ? '*' : [...origins],
-    exposeHeaders: ['Retry-After'],
-  });
   const exposed = { 'Access-Control-Expose-Headers': 'Retry-After', ...securityHeaders };
   const forAnyOrigin = { 'Access-Control-Allow-Origin': '*', ...exposed };
-
-  function headersFor(origin: string): Record<string, string> {
+  return (origin) => {
     if (anyOrigin) return forAnyOrigin;
     // RFC 9110 §12.5.5: the answer depends on Origin, so caches must key on it.
     const headers: Record<string, string> = { ...exposed, Vary: 'Origin' };
     if (origins.includes(origin)) headers['Access-Control-Allow-Origin'] = origin;
     return headers;
-  }
+  };
+}
+
+/**
+ * `methodsOf` names the methods a path answers (read from the documented routes): a preflight
+ * lists only those, so a browser learns from it what the 405 would say.
+ */
+export function corsMiddleware(
+  origins: readonly string[],
+  methodsOf: (path: string) => string[],
+): MiddlewareHandler<AppEnv> {
+  const anyOrigin = origins.includes('*');
+  const preflight = cors({
+    origin: anyOrigin ? '*' : [...origins],
+    exposeHeaders: ['Retry-After'],
+    allowMethods: (_origin, c) => methodsOf(c.req.path),
+    maxAge: preflightMaxAgeS,
+  });
+  const headersFor = corsHeaders(origins);
 
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') {

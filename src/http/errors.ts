@@ -6,24 +6,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
  * writes an error response by hand.
  */
 
-export type ErrorCode =
-  | 'invalid_json'
-  | 'invalid_target'
-  | 'invalid_request'
-  | 'captcha_required'
-  | 'captcha_failed'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'body_too_large'
-  | 'unsupported_media_type'
-  | 'quota_exceeded'
-  | 'not_configured'
-  | 'dns_unavailable'
-  | 'busy'
-  | 'store_unavailable'
-  | 'internal';
-
-const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
+/** Each error code and the status it is answered with. */
+export const statusOf = {
   invalid_json: 400,
   invalid_target: 400,
   invalid_request: 400,
@@ -39,6 +23,20 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   busy: 503,
   store_unavailable: 503,
   internal: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof statusOf;
+
+/**
+ * RFC 9110 §10.2.3: how many seconds a 503 that does not know better asks the caller to wait.
+ * The store and the DNS are usually back within seconds; a service that is not configured
+ * waits for its next self-test round (docs/openapi.md). A card renderer that is busy, or a quota
+ * that resets at midnight, says its own figure.
+ */
+const defaultRetryAfter: Partial<Record<ErrorCode, string>> = {
+  store_unavailable: '5',
+  dns_unavailable: '5',
+  not_configured: '30',
 };
 
 export class ApiError extends Error {
@@ -54,6 +52,9 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.status = statusOf[code];
+    const retryAfter = defaultRetryAfter[code];
+    if (retryAfter !== undefined && !('Retry-After' in headers))
+      this.headers = { 'Retry-After': retryAfter, ...headers };
   }
 
   /** The same error with more body fields. */

@@ -7,8 +7,16 @@ export { callerAddress, parseTrustProxy, quotaSubject, type TrustProxy } from '.
 export { createCaptchaVerifier } from './captcha/index.js';
 export { clientClosedRequest, isClientAbort } from './client-abort.js';
 export type { AppEnv } from './context.js';
-export { corsMiddleware, jsonResponse } from './cors.js';
-export { ApiError, errorBody } from './errors.js';
+export { corsHeaders, corsMiddleware, jsonResponse, preflightMaxAgeS } from './cors.js';
+export {
+  cacheableHeaders,
+  errorResponses,
+  errorSchemaFor,
+  notModifiedResponse,
+  retryAfterHeader,
+} from './error-responses.js';
+export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
+export { matchesEtag } from './etag.js';
 export { type CaptchaRule, createGuard, type Guard, type QuotaStatus } from './guard.js';
 export { headContentLength } from './head.js';
 export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';
@@ -17,3 +25,10 @@ export { answerMethodNotAllowed } from './method-not-allowed.js';
 export { prefersHtml } from './negotiate.js';
 export { createPublicOrigin, type PublicOriginOf } from './public-origin.js';
 export { quotaStatusSchema } from './quota-status.js';
+export {
+  methodsMatcher,
+  type RegisteredRoute,
+  registeredRoutes,
+  serveRoute,
+  servedPath,
+} from './route.js';

@@ -313,9 +313,9 @@ export const en = {
   } satisfies EnglishPlural,
   'card.notCheckedYet': 'Not checked yet: pick addresses for a blocklist check.',
   'card.noAnswers': 'No answers: the check could not be completed.',
-  'card.poolClean': 'No address in the pool is on any list that answered.',
-  'card.ipClean': 'No list that answered lists this address.',
-  'card.domainClean': 'No list that answered lists this domain.',
+  'card.clean.pool': 'No address in the pool is on any list that answered.',
+  'card.clean.ip': 'No list that answered lists this address.',
+  'card.clean.domain': 'No list that answered lists this domain.',
 
   'notFound.title': 'Result not found',
   'notFound.text': {

@@ -72,6 +72,30 @@ export function translator(lang: Lang): Translate {
   return (key, params) => formatMessage(lang, catalog[key], params);
 }
 
+/**
+ * Each tool's own texts stand in the catalogs under its name (docs/registry.md): its name
+ * (`tool.ip`), the form's label, hint and placeholder, the badge's label, the card's kind and
+ * its note when nothing is listed. A tool's definition states its name, and the compiler checks
+ * that both catalogs hold every one of these keys for it.
+ */
+export type ToolTextKey<Name extends string> =
+  | `tool.${Name}`
+  | `tool.${Name}.label`
+  | `tool.${Name}.hint`
+  | `tool.${Name}.placeholder`
+  | `badge.tool.${Name}`
+  | `card.kind.${Name}`
+  | `card.clean.${Name}`;
+
+/** One of a tool's texts, for code that knows the tool only by its name. */
+export function toolText(
+  t: Translate,
+  prefix: 'tool' | 'badge.tool' | 'card.kind' | 'card.clean',
+  tool: string,
+): string {
+  return t(`${prefix}.${tool}` as MessageKey);
+}
+
 /** The raw messages of some keys, for the check page's script (it formats them itself). */
 export function messagesFor(lang: Lang, keys: readonly MessageKey[]): Record<string, Message> {
   return Object.fromEntries(keys.map((key) => [key, catalogs[lang][key]]));

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../http/index.js';
+import { isStartupFailureMessage } from './startup-failure.js';
 
 /**
  * WORKERS=N (N > 1): this process becomes the primary of a node:cluster. It forks N workers, each
@@ -7,8 +8,9 @@ import type { Logger } from '../http/index.js';
  * and hands connections from in turn; it serves nothing itself. Their shared state is the store,
  * which is why config.ts refuses WORKERS > 1 with STORE_URL=memory:.
  *
- * - A worker that fails before it listens (a bad zone list, say) stops the start: the others are
- *   stopped and the primary exits 1, the worker's own message already on stderr.
+ * - A worker whose start fails (a taken port, a bad zone list) hands its one line to the primary
+ *   (src/node/startup-failure.ts), which prints it once, stops the others and exits 1. One that
+ *   dies before it listens without saying why stops the start the same way, with a log line.
  * - A worker that dies later is replaced after a second, so one crash does not halve the service.
  * - SIGTERM / SIGINT: each worker stops gracefully (its in-flight requests finish), then the
  *   primary exits 0; any worker still running after stopTimeoutMs is killed and the exit is 1.
@@ -28,6 +30,12 @@ export function superviseWorkers(count: number, log: Logger): Promise<never> {
   const fork = () => running.add(cluster.fork());
 
   cluster.on('listening', (worker) => listening.add(worker));
+  // Every worker meets the same cause: the first to say it is the one printed.
+  cluster.on('message', (_worker, message: unknown) => {
+    if (stopping || !isStartupFailureMessage(message)) return;
+    process.stderr.write(`${message.startupFailure}\n`);
+    stop(1);
+  });
   cluster.on('exit', (worker, code, signal) => {
     running.delete(worker);
     const listened = listening.delete(worker);

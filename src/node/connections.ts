@@ -33,16 +33,36 @@ const refusalBody = JSON.stringify({
   code: 'busy',
   error: 'too many open connections; try again shortly',
 });
-const refusal = [
-  'HTTP/1.1 503 Service Unavailable',
-  'Content-Type: application/json',
-  `Content-Length: ${Buffer.byteLength(refusalBody)}`,
-  'Retry-After: 1',
-  'X-Content-Type-Options: nosniff',
-  'Connection: close',
-  '',
-  refusalBody,
-].join('\r\n');
+
+/**
+ * The refusal with the CORS headers every answer of the app carries (src/http/cors.ts), so a
+ * browser's script can read the 503 and its Retry-After instead of a network error.
+ */
+function refusalFor(cors: Record<string, string>): string {
+  return [
+    'HTTP/1.1 503 Service Unavailable',
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(refusalBody)}`,
+    'Retry-After: 1',
+    ...Object.entries(cors).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+    '',
+    refusalBody,
+  ].join('\r\n');
+}
+
+/**
+ * The Origin header of a request's first bytes, read without the HTTP parser (RFC 9110 §5.1:
+ * the name is case-insensitive); empty when the head holds none.
+ */
+function originOf(head: string): string {
+  const end = head.indexOf('\r\n\r\n');
+  const headers = end === -1 ? head : head.slice(0, end);
+  return /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*(\r\n|$)/i.exec(headers)?.[1] ?? '';
+}
+
+/** How long a refused connection may take to send its request's head, for its Origin. */
+const refusalWaitMs = 200;
 /** A refused connection that does not close its side is cut after this. */
 const refusalLingerMs = 1000;
 const refusalLogIntervalMs = 10_000;
@@ -51,7 +71,12 @@ const refusalLogIntervalMs = 10_000;
  * Counts the server's open connections and refuses those past `max`: they get the 503 above and
  * never reach the HTTP parser. Called before the server accepts its first connection.
  */
-export function limitConnections(server: Server, max: number, log: Logger): void {
+export function limitConnections(
+  server: Server,
+  max: number,
+  log: Logger,
+  corsHeadersFor: (origin: string) => Record<string, string>,
+): void {
   // node:http parses every connection through the 'connection' listener its constructor added:
   // the limit goes in front of it, so a refused connection is never parsed nor dispatched.
   const parse = server.listeners('connection') as Array<(socket: Socket) => void>;
@@ -77,8 +102,15 @@ export function limitConnections(server: Server, max: number, log: Logger): void
     }
     lingering++;
     socket.once('close', () => lingering--);
+    let answered = false;
+    const answer = (head: string) => {
+      if (answered) return;
+      answered = true;
+      socket.end(refusalFor(corsHeadersFor(originOf(head))));
+    };
+    socket.once('data', (chunk: Buffer) => answer(chunk.toString('latin1')));
+    setTimeout(() => answer(''), refusalWaitMs).unref();
     socket.resume();
-    socket.end(refusal);
     setTimeout(() => socket.destroy(), refusalLingerMs).unref();
   }
 

@@ -1,25 +1,37 @@
 import { html } from 'hono/html';
-import { type Lang, type MessageKey, type Translate, messagesFor } from '../i18n/index.js';
+import {
+  type Lang,
+  type MessageKey,
+  type Translate,
+  messagesFor,
+  toolText,
+} from '../i18n/index.js';
 import { renderPage } from './layout.js';
 import type { Site } from './site.js';
 
 /**
- * The check page: one form for the three tools. The server draws the form in the reader's
- * language; the page script posts the check, shows the captcha widget when the status asks for
- * one, and shows the result section of the share page (docs/pages.md).
+ * The check page: one form for every tool of the registry (src/tools/registry.ts), in its order.
+ * The server draws the form in the reader's language; the page script posts the check, shows the
+ * captcha widget when the status asks for one, and shows the result section of the share page
+ * (docs/pages.md).
  */
 
-export const pageTools = ['ip', 'domain', 'pool'] as const;
-export type PageTool = (typeof pageTools)[number];
+/** A tool as the form offers it, read from the tool's definition and its routes. */
+export interface PageTool {
+  name: string;
+  /** The body field the form's one input fills (the first field of the first check's body). */
+  field: string;
+  /**
+   * Its checks' paths under the base path (`ip/v1`, `pool/v1/discover`): the form posts the
+   * first; where there is a second, the addresses the first found are picked and posted to it.
+   */
+  checks: string[];
+  /** The button's text. */
+  submit: MessageKey;
+}
 
-/** The messages the page script formats itself. */
+/** The messages the page script formats itself, besides the tools' own. */
 const scriptMessages: readonly MessageKey[] = [
-  ...pageTools.flatMap(
-    (tool) =>
-      [`tool.${tool}.label`, `tool.${tool}.hint`, `tool.${tool}.placeholder`] as MessageKey[],
-  ),
-  'check.submit',
-  'check.discover',
   'check.busy',
   'check.remaining',
   'check.captcha',
@@ -56,46 +68,59 @@ export interface CheckPage {
   site: Site;
   lang: Lang;
   t: Translate;
+  /** Every tool, in the registry's order. */
+  tools: readonly PageTool[];
+  /** The one chosen. */
   tool: PageTool;
   /** Filled into the field (a form sent without the script, or a link). */
   target: string;
   languageHref: (lang: Lang) => string;
 }
 
+/** The texts of the tools the script switches between (`tool.ip.label`, ...). */
+function toolMessages(tools: readonly PageTool[]): MessageKey[] {
+  return tools.flatMap((tool) =>
+    (['label', 'hint', 'placeholder'] as const).map(
+      (text) => `tool.${tool.name}.${text}` as MessageKey,
+    ),
+  );
+}
+
 export function renderCheckPage(page: CheckPage): Promise<string> {
-  const { site, lang, t, tool } = page;
+  const { site, lang, t, tools } = page;
+  const tool = page.tool.name;
   const content = html`<h1>${t('check.title')}</h1>
     <p class="lead">${t('site.tagline')}</p>
     <form id="check-form" class="panel" novalidate>
       <input type="hidden" name="lang" value="${lang}" />
       <fieldset class="tools">
         <legend>${t('check.what')}</legend>
-        ${pageTools.map(
-          (name) =>
+        ${tools.map(
+          ({ name }) =>
             html`<label
               ><input type="radio" name="tool" value="${name}" ${name === tool ? 'checked' : ''} />
-              ${t(`tool.${name}`)}</label
+              ${toolText(t, 'tool', name)}</label
             >`,
         )}
       </fieldset>
-      <label class="field-label" id="target-label" for="target">${t(`tool.${tool}.label`)}</label>
+      <label class="field-label" id="target-label" for="target"
+        >${t(`tool.${tool}.label` as MessageKey)}</label
+      >
       <div class="row">
         <input
           type="text"
           id="target"
           name="target"
           value="${page.target}"
-          placeholder="${t(`tool.${tool}.placeholder`)}"
+          placeholder="${t(`tool.${tool}.placeholder` as MessageKey)}"
           autocomplete="off"
           autocapitalize="off"
           spellcheck="false"
           maxlength="1024"
         />
-        <button type="submit" id="submit">
-          ${t(tool === 'pool' ? 'check.discover' : 'check.submit')}
-        </button>
+        <button type="submit" id="submit">${t(page.tool.submit)}</button>
       </div>
-      <p id="tool-hint" class="hint">${t(`tool.${tool}.hint`)}</p>
+      <p id="tool-hint" class="hint">${t(`tool.${tool}.hint` as MessageKey)}</p>
       <div id="captcha" class="captcha" hidden></div>
       <p id="quota" class="quota" aria-live="polite"></p>
       <p id="form-error" class="error" role="alert" hidden></p>
@@ -118,7 +143,13 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
       base: site.root,
       poolMaxIps: site.poolMaxIps,
       captcha: site.captcha ? { script: site.captcha.script, global: site.captcha.global } : null,
-      messages: messagesFor(lang, scriptMessages),
+      tools: Object.fromEntries(
+        tools.map(({ name, field, checks, submit }) => [name, { field, checks, submit }]),
+      ),
+      messages: messagesFor(lang, [
+        ...toolMessages(tools),
+        ...new Set([...scriptMessages, ...tools.map((entry) => entry.submit)]),
+      ]),
     },
     content,
   });

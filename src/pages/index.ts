@@ -2,7 +2,19 @@
 
 export { type PageAssets, type PageAssetSources, preparePageAssets } from './assets.js';
 export { pageContentSecurityPolicy } from './csp.js';
-export type { ToolResult } from './result-view.js';
-export { addPageRoutes, htmlNotFound, htmlResponse, languageChoiceOf } from './routes.js';
+export { type PageTool } from './check-page.js';
+export type { Html } from './layout.js';
+export {
+  addressesTable,
+  addressHtml,
+  factorsTable,
+  listsTable,
+  maxAddressesShown,
+  moreThanShown,
+  type ResultContext,
+  type ResultView,
+  shortList,
+} from './result-view.js';
+export { addPageRoutes, htmlNotFound, htmlResponse, languageChoiceOf, pagesTag } from './routes.js';
 export { renderSharePage } from './share-page.js';
 export { createSite, type Site } from './site.js';

@@ -1,27 +1,24 @@
 import { html } from 'hono/html';
 import { type Lang, type Translate, formatDate } from '../i18n/index.js';
-import type {
-  AddressSummary,
-  DomainCheckResult,
-  IpCheckResult,
-  ListResult,
-  PoolCheckResult,
-  PoolDiscoverResult,
-  ScoreFactor,
-} from '../reputation/index.js';
+import type { AddressSummary, Confidence, ListResult, ScoreFactor } from '../reputation/index.js';
 import { findingsOf, sentenceOf, type ShareSummary } from '../share/index.js';
 import type { Html } from './layout.js';
 
 /**
- * A stored result drawn as a person reads it: the verdict, the score and what moved it, each list
- * with its status, reverse DNS, and each tool's own findings. The share page shows it, and the
- * check page shows the same section, fetched from the share page, so there is one renderer.
+ * A stored result drawn as a person reads it: the verdict, the score and what moved it, and each
+ * tool's own findings, which the tool draws from the parts below (src/tools/<tool>/page.ts). The
+ * share page shows it, and the check page shows the same section, fetched from the share page,
+ * so there is one renderer.
  */
 
-export type ToolResult =
-  | { tool: 'ip'; result: IpCheckResult }
-  | { tool: 'domain'; result: DomainCheckResult }
-  | { tool: 'pool'; result: PoolDiscoverResult | PoolCheckResult };
+/** What a tool draws of its result: its own findings, and what the frame above them shows. */
+export interface ResultView {
+  details: Html;
+  /** How many lists answered, as the score states it; absent where there is no score. */
+  confidence?: Confidence;
+  /** False where there is no verdict yet (addresses found, none checked). */
+  verdictShown: boolean;
+}
 
 export interface ResultContext {
   lang: Lang;
@@ -31,7 +28,7 @@ export interface ResultContext {
 }
 
 /** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
-const maxAddressesShown = 64;
+export const maxAddressesShown = 64;
 
 /**
  * An address as the page writes it: an IPv6 address may break after a colon (`<wbr>`), so the
@@ -55,19 +52,13 @@ export function describeResult(context: ResultContext): string {
   return sentenceOf(context.summary, context.t);
 }
 
-export function resultView(view: ToolResult, context: ResultContext): Html {
+export function resultView(view: ResultView, context: ResultContext): Html {
   const { lang, t, summary } = context;
-  const discover = view.tool === 'pool' && view.result.kind === 'discover';
-  const confidence =
-    view.tool === 'ip'
-      ? view.result.ip_score.confidence
-      : view.tool === 'domain'
-        ? view.result.domain_score.confidence
-        : undefined;
+  const { confidence } = view;
   return html`<section id="result" class="result" data-verdict="${summary.verdict}">
     <div class="summary">
       ${
-        discover
+        !view.verdictShown
           ? ''
           : html`<span class="pill verdict-${summary.verdict}"
               >${t(`verdict.${summary.verdict}`)}</span
@@ -91,24 +82,11 @@ export function resultView(view: ToolResult, context: ResultContext): Html {
       ${t('result.checkedAt')}
       <time datetime="${summary.checkedAt}">${formatDate(lang, summary.checkedAt)}</time>
     </p>
-    ${details(view, context)}
+    ${view.details}
   </section>`;
 }
 
-function details(view: ToolResult, context: ResultContext): Html {
-  switch (view.tool) {
-    case 'ip':
-      return ipDetails(view.result, context);
-    case 'domain':
-      return domainDetails(view.result, context);
-    case 'pool':
-      return view.result.kind === 'discover'
-        ? discoverDetails(view.result, context)
-        : poolCheckDetails(view.result, context);
-  }
-}
-
-function factorsTable(factors: readonly ScoreFactor[], { t }: ResultContext): Html {
+export function factorsTable(factors: readonly ScoreFactor[], { t }: ResultContext): Html {
   if (factors.length === 0)
     return html`<h2>${t('result.factors')}</h2>
       <p class="note">${t('result.noFactors')}</p>`;
@@ -167,7 +145,11 @@ function statusText(list: ListResult, t: Translate): string {
  * Lists that list the target or could not answer, in full; the clean ones folded away, and for an
  * IPv6 address the lists that do not cover IPv6 folded apart (they were not asked, docs/ipv6.md).
  */
-function listsTable(heading: string, lists: readonly ListResult[], { t }: ResultContext): Html {
+export function listsTable(
+  heading: string,
+  lists: readonly ListResult[],
+  { t }: ResultContext,
+): Html {
   const sorted = [...lists].sort((a, b) => statusOrder[a.status] - statusOrder[b.status]);
   const notable = sorted.filter(
     (list) => !list.not_covered && (list.status !== 'clean' || list.grade !== undefined),
@@ -239,38 +221,7 @@ function listsTable(heading: string, lists: readonly ListResult[], { t }: Result
     }`;
 }
 
-function ipDetails(result: IpCheckResult, context: ResultContext): Html {
-  const { t } = context;
-  const score = result.ip_score;
-  const rdns = score.rdns;
-  return html`${factorsTable(score.factors, context)}
-    <h2>${t('result.rdns')}</h2>
-    <dl class="facts">
-      <dt>${t('result.address')}</dt>
-      <dd>${addressHtml(result.ip)}</dd>
-      <dt>${t('result.ptr')}</dt>
-      <dd>
-        ${rdns.names.length > 0 ? rdns.names.join(', ') : t('result.noPtr')}
-        ${moreThanShown(rdns.names.length, rdns.names_total, t)}
-      </dd>
-      <dt>${t('result.fcrdns')}</dt>
-      <dd class="status-${rdns.fcrdns === 'pass' ? 'clean' : 'error'}">
-        ${t(`fcrdns.${rdns.fcrdns}`)}
-      </dd>
-    </dl>
-    ${
-      score.addresses && score.addresses.length > 0
-        ? html`<h2>${t('result.addresses')}</h2>
-            <ul class="addresses">
-              ${score.addresses.map((address) => html`<li>${addressHtml(address)}</li>`)}
-            </ul>
-            ${moreThanShown(score.addresses.length, score.addresses_total, t)}`
-        : ''
-    }
-    ${listsTable(t('result.lists'), score.lists, context)}`;
-}
-
-function addressesTable(addresses: readonly AddressSummary[], { t }: ResultContext): Html {
+export function addressesTable(addresses: readonly AddressSummary[], { t }: ResultContext): Html {
   return html`<div class="table-scroll">
     <table>
       <thead>
@@ -312,131 +263,12 @@ function addressesTable(addresses: readonly AddressSummary[], { t }: ResultConte
 }
 
 /** `and 12 more`, when a result lists fewer items than there are. */
-function moreThanShown(shown: number, total: number | undefined, t: Translate): string {
+export function moreThanShown(shown: number, total: number | undefined, t: Translate): string {
   return total !== undefined && total > shown ? t('result.more', { n: total - shown }) : '';
 }
 
 /** The first items of a list, and how many more there are. */
-function shortList(items: readonly string[], max: number, t: Translate): string {
+export function shortList(items: readonly string[], max: number, t: Translate): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} ${t('result.more', { n: items.length - max })}` : shown;
-}
-
-function domainDetails(result: DomainCheckResult, context: ResultContext): Html {
-  const { t } = context;
-  const { spf, dmarc } = result;
-  return html`${factorsTable(result.domain_score.factors, context)}
-    <h2>${t('result.senderIps')}</h2>
-    ${
-      result.ips.length === 0
-        ? html`<p class="note">${t('result.noSenders')}</p>`
-        : html`<ul class="addresses">
-              ${result.ips
-                .slice(0, maxAddressesShown)
-                .map((ip) => html`<li>${addressHtml(ip)}</li>`)}
-            </ul>
-            ${
-              result.ips_total > maxAddressesShown
-                ? html`<p class="note">
-                    ${t('result.senderTotal', { shown: maxAddressesShown, n: result.ips_total })}
-                  </p>`
-                : ''
-            }`
-    }
-    ${
-      result.addresses.results.length > 0
-        ? html`<p class="note">${t('result.senderChecks', { n: result.addresses.checked })}</p>
-            ${addressesTable(result.addresses.results, context)}`
-        : ''
-    }
-    ${
-      result.addresses.not_checked.length > 0
-        ? html`<p class="note">
-            ${t('result.notChecked', {
-              list: shortList(result.addresses.not_checked, maxAddressesShown, t),
-            })}
-          </p>`
-        : ''
-    }
-    ${
-      result.ranges.length > 0
-        ? html`<h2>${t('result.ranges')}</h2>
-            <ul class="addresses">
-              ${result.ranges.slice(0, maxAddressesShown).map(
-                (range) =>
-                  html`<li>
-                    ${range.network}
-                    <span class="note">${t('result.rangeSize', { n: range.size })}</span>
-                  </li>`,
-              )}
-            </ul>
-            <p class="note">${t('result.rangesNotChecked')}</p>`
-        : ''
-    }
-    <h2>${t('result.spf')}, ${t('result.dmarc')}, MX</h2>
-    <dl class="facts">
-      <dt>${t('result.spf')}</dt>
-      <dd>
-        ${spf.record === null ? t(`spf.${spf.status}`) : html`<code>${spf.record}</code>`}
-        ${spf.error ? html`<br /><span class="status-error">${spf.error.kind}: ${spf.error.reason}</span>` : ''}
-      </dd>
-      <dt>${t('result.dmarc')}</dt>
-      <dd>
-        ${dmarc.record === null ? t(`dmarc.${dmarc.status}`) : html`<code>${dmarc.record}</code>`}
-        ${dmarc.policy ? html`<br />${t('result.policy', { policy: dmarc.policy })}` : ''}
-        ${
-          dmarc.applied === 'organizational' && dmarc.domain
-            ? html`<br /><span class="note"
-                  >${t('result.dmarcFrom', { domain: dmarc.domain })}</span
-                >`
-            : ''
-        }
-      </dd>
-      <dt>${t('result.mx')}</dt>
-      <dd>
-        ${
-          result.mx.length === 0
-            ? t('result.noRecord')
-            : result.mx.map(
-                (mx) =>
-                  html`${mx.priority} ${mx.exchange}
-                    ${mx.addresses.length > 0 ? `(${mx.addresses.join(', ')})` : ''}<br />`,
-              )
-        }
-      </dd>
-    </dl>
-    ${
-      result.notes.length > 0
-        ? html`<h2>${t('result.notes')}</h2>
-            <ul>
-              ${result.notes.map((note) => html`<li>${note}</li>`)}
-            </ul>`
-        : ''
-    }
-    ${listsTable(t('result.domainLists'), result.domain_score.lists, context)}`;
-}
-
-function discoverDetails(result: PoolDiscoverResult, { t }: ResultContext): Html {
-  return html`${
-      result.canonicalName
-        ? html`<p class="note">${t('result.canonical', { name: result.canonicalName })}</p>`
-        : ''
-    }
-    <h2>${t('result.poolAddresses')}</h2>
-    ${
-      result.ips.length > 0
-        ? html`<ul class="addresses">
-            ${result.ips.map((ip) => html`<li>${addressHtml(ip)}</li>`)}
-          </ul>`
-        : ''
-    }
-    <p class="note">
-      ${t(`stop.${result.stopReason}`, { max: result.ips.length })}
-      ${t('result.rounds', { n: result.rounds, queries: result.queries })}
-    </p>`;
-}
-
-function poolCheckDetails(result: PoolCheckResult, context: ResultContext): Html {
-  return html`<h2>${context.t('result.poolChecked')}</h2>
-    ${addressesTable(result.details, context)}`;
 }

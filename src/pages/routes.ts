@@ -1,26 +1,64 @@
-import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { type AppEnv, prefersHtml } from '../http/index.js';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import {
+  type AppEnv,
+  errorResponses,
+  matchesEtag,
+  notModifiedResponse,
+  prefersHtml,
+  serveRoute,
+} from '../http/index.js';
 import { type Lang, isLang, pickLanguage, translator } from '../i18n/index.js';
-import { type PageTool, pageTools, renderCheckPage } from './check-page.js';
+import { type PageTool, renderCheckPage } from './check-page.js';
 import { pageContentSecurityPolicy } from './csp.js';
 import { renderNotFoundPage } from './not-found-page.js';
 import type { Site } from './site.js';
 
 /**
  * The people's side of the service: the check page at the base path (for browsers: an API client
- * asking for JSON goes on to the next handler), the pages' static assets, and the HTML 404.
+ * asking for JSON goes on to the next handler), the pages' static assets, and the HTML 404. The
+ * routes are relative to the base path: the app mounts them under it.
  */
 
 /** A year: the file name changes with its bytes (assets.ts). */
 const assetCaching = 'public, max-age=31536000, immutable';
 
-export function addPageRoutes(app: Hono<AppEnv>, site: Site): void {
-  app.get(`${site.basePath}/assets/:file`, (c) => {
-    const asset = site.assets.byFile.get(c.req.param('file'));
+export const pagesTag = { name: 'Pages', description: "The pages' static files" };
+
+const assetRoute = createRoute({
+  method: 'get',
+  path: '/assets/{file}',
+  operationId: 'getPageAsset',
+  tags: [pagesTag.name],
+  summary: "The pages' script and stylesheet, under names that change with their bytes",
+  security: [],
+  request: {
+    params: z.object({
+      file: z.string().openapi({ param: { name: 'file', in: 'path' }, example: 'pages.css' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The file, cacheable for a year (immutable)',
+      content: {
+        'text/javascript': { schema: z.string() },
+        'text/css': { schema: z.string() },
+      },
+    },
+    304: notModifiedResponse,
+    ...errorResponses('getPageAsset', ['not_found']),
+  },
+});
+
+export function addPageRoutes(
+  app: OpenAPIHono<AppEnv>,
+  site: Site,
+  tools: readonly PageTool[],
+): void {
+  serveRoute(app, assetRoute, (c) => {
+    const asset = site.assets.byFile.get(c.req.param('file') ?? '');
     if (!asset) return c.notFound();
-    // RFC 9110 §13.1.2: weak comparison, so a compressed copy's W/ tag matches too.
-    const ifNoneMatch = c.req.header('if-none-match') ?? '';
-    if (ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) {
+    if (matchesEtag(c.req.header('if-none-match'), asset.etag)) {
       return c.body(null, 304, { ETag: asset.etag, 'Cache-Control': assetCaching });
     }
     return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {
@@ -39,14 +77,15 @@ export function addPageRoutes(app: Hono<AppEnv>, site: Site): void {
     }
     const lang = languageOf(c);
     const asked = c.req.query('tool');
-    const tool: PageTool = pageTools.includes(asked as PageTool) ? (asked as PageTool) : 'ip';
+    const tool = tools.find((entry) => entry.name === asked) ?? tools[0]!;
     const body = await renderCheckPage({
       site,
       lang,
       t: translator(lang),
+      tools,
       tool,
       target: (c.req.query('target') ?? '').slice(0, 1024),
-      languageHref: (other) => `${site.root}/?lang=${other}&tool=${tool}`,
+      languageHref: (other) => `${site.root}/?lang=${other}&tool=${tool.name}`,
     });
     return htmlResponse(c, site, {
       body,
@@ -55,8 +94,9 @@ export function addPageRoutes(app: Hono<AppEnv>, site: Site): void {
       vary: 'Accept, Accept-Language',
     });
   };
-  app.get(`${site.basePath}/`, checkPage);
-  if (site.basePath !== '') app.get(site.basePath, checkPage);
+  // Before the tool index (src/tools/tool-index.ts), which documents this path and answers the
+  // clients that do not prefer HTML.
+  app.get('/', checkPage);
 }
 
 /** `?lang=` or Accept-Language (the first value of a repeated parameter). */

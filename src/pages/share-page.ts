@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
-import type { Lang, Translate } from '../i18n/index.js';
+import { type Lang, type Translate, toolText } from '../i18n/index.js';
 import { renderPage } from './layout.js';
-import { type ToolResult, describeResult, resultView } from './result-view.js';
+import { type ResultView, describeResult, resultView } from './result-view.js';
 import type { Site } from './site.js';
 import type { ShareSummary } from '../share/index.js';
 
@@ -31,7 +31,8 @@ export interface SharePage {
   site: Site;
   lang: Lang;
   t: Translate;
-  view: ToolResult;
+  /** The tool's own drawing of the result (src/tools/<tool>/page.ts). */
+  view: ResultView;
   summary: ShareSummary;
   links: SharePageLinks;
   languageHref: (lang: Lang) => string;
@@ -54,9 +55,10 @@ const ogLocales: Record<Lang, string> = { en: 'en_US', ru: 'ru_RU' };
 export async function renderSharePage(page: SharePage): Promise<string> {
   const { t, summary, links, lang } = page;
   const context = { lang, t, summary };
-  const heading = t('share.heading', { tool: t(`tool.${summary.tool}`), target: summary.target });
+  const tool = toolText(t, 'tool', summary.tool);
+  const heading = t('share.heading', { tool, target: summary.target });
   const title = t('share.title', {
-    tool: t(`tool.${summary.tool}`),
+    tool,
     target: summary.target,
     site: t('site.name'),
   });

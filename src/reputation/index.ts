@@ -5,6 +5,8 @@
 
 export {
   type AddressSummary,
+  type CheckFailure,
+  type CheckOutcome,
   checkDomain,
   checkIp,
   checkPoolAddresses,
@@ -45,6 +47,8 @@ export {
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';
 export {
+  bySeverity,
+  type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
   poolCheckResultSchema,
@@ -52,6 +56,9 @@ export {
   poolDiscoverResultSchema,
   type ScoreFactor,
   type Severity,
+  severityRank,
+  type Verdict,
+  worstSeverity,
 } from './results/index.js';
 export {
   canonicalIpv6,

@@ -1,7 +1,7 @@
 import { makeBadge } from 'badge-maker';
-import { type Lang, type Translate, translator } from '../i18n/index.js';
+import { type Lang, type Translate, toolText, translator } from '../i18n/index.js';
 import { shortenMiddle } from './shorten.js';
-import { type ShareSummary, type Verdict, foundAddresses } from './summary.js';
+import { type ShareSummary, type Verdict, foundAddresses, senderAddresses } from './summary.js';
 
 /** The shields.io styles a badge URL may ask for (badge-maker's `social` is left out: it has no colour). */
 export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge'] as const;
@@ -40,7 +40,7 @@ function message(summary: ShareSummary, t: Translate): string {
   const missing = missingParts(summary, t);
   if (summary.verdict === 'unknown' || summary.checked === 0)
     return [t('badge.unknown'), ...missing].join(' · ');
-  if (summary.tool === 'pool') {
+  if (summary.counts === 'addresses') {
     const listed =
       summary.listed === 0
         ? t('badge.poolNone', { n: summary.checked })
@@ -48,7 +48,7 @@ function message(summary: ShareSummary, t: Translate): string {
     return [listed, ...missing].join(' · ');
   }
   const informational = summary.coverage?.informational ?? 0;
-  const senders = summary.tool === 'domain' ? summary.addresses : undefined;
+  const senders = senderAddresses(summary);
   const sendersListed = senders && senders.listed > 0;
   const lead =
     summary.listed > 0
@@ -80,7 +80,7 @@ function message(summary: ShareSummary, t: Translate): string {
 export function renderBadge(summary: ShareSummary, style: BadgeStyle, lang: Lang = 'en'): string {
   const t = translator(lang);
   return makeBadge({
-    label: `${t(`badge.tool.${summary.tool}`)} ${shortenMiddle(summary.target, maxTargetLength)}`,
+    label: `${toolText(t, 'badge.tool', summary.tool)} ${shortenMiddle(summary.target, maxTargetLength)}`,
     message: message(summary, t),
     color: verdictColours[summary.verdict],
     style,

@@ -14,8 +14,8 @@ import {
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
 import { estimateWidth } from './text-width.js';
-import { type ShareSummary, type Verdict, foundAddresses } from './summary.js';
-import { type Lang, type Translate, translator } from '../i18n/index.js';
+import { type ShareSummary, type Verdict, foundAddresses, senderAddresses } from './summary.js';
+import { type Lang, type Translate, toolText, translator } from '../i18n/index.js';
 
 /**
  * The share card as an element tree for satori: a header (service, date), the target with its
@@ -71,11 +71,12 @@ function capitalise(text: string, lang: Lang): string {
 }
 
 function headline(summary: ShareSummary, { lang, t }: CardText): string {
-  const { tool, listed, checked } = summary;
+  const { counts, listed, checked } = summary;
   const found = foundAddresses(summary);
   if (found !== undefined) return capitalise(t('count.found', { n: found }), lang);
-  if (checked === 0) return tool === 'pool' ? t('card.noAddressChecked') : t('card.noListAnswered');
-  if (tool === 'pool') {
+  if (checked === 0)
+    return counts === 'addresses' ? t('card.noAddressChecked') : t('card.noListAnswered');
+  if (counts === 'addresses') {
     return listed === 0
       ? t('card.poolNone', { n: checked })
       : t('card.poolListed', { listed, n: checked });
@@ -192,11 +193,12 @@ function reverseDnsLine(rdns: NonNullable<ShareSummary['rdns']>, t: Translate): 
   );
 }
 
-/** What else the tool found, under the headline: reverse DNS (ip) or the sender IPs (domain). */
+/** What else the tool found, under the headline: reverse DNS (an address) or the sender IPs (a domain). */
 function detailLine(summary: ShareSummary, t: Translate): Element | null {
-  if (summary.tool === 'ip' && summary.rdns) return reverseDnsLine(summary.rdns, t);
-  if (summary.tool === 'domain' && summary.addresses) {
-    const { total, listed } = summary.addresses;
+  if (summary.rdns) return reverseDnsLine(summary.rdns, t);
+  const senders = senderAddresses(summary);
+  if (senders) {
+    const { total, listed } = senders;
     return oneLine(t('card.senderIps', { listed, n: total }), {
       fontSize: 24,
       maxWidth: textColumnWidth,
@@ -251,7 +253,7 @@ function textColumn(summary: ShareSummary, text: CardText): Element {
         textTransform: 'uppercase',
         color: colours.faint,
       },
-      text.t(`card.kind.${summary.tool}`),
+      toolText(text.t, 'card.kind', summary.tool),
     ),
     targetBlock(summary.target, textColumnWidth),
     h(

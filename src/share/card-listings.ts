@@ -2,7 +2,7 @@ import { oneLine } from './card-line.js';
 import { colours, contentWidth, severityColours, verdictColours } from './card-theme.js';
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
-import type { Translate } from '../i18n/index.js';
+import { type Translate, toolText } from '../i18n/index.js';
 import type { CardText } from './card-layout.js';
 import { estimateWidth } from './text-width.js';
 import { type ShareListing, type ShareSummary, foundAddresses } from './summary.js';
@@ -131,12 +131,7 @@ function noteText(text: string): Element {
 function note(summary: ShareSummary, t: Translate): Element {
   if (foundAddresses(summary) !== undefined) return noteText(t('card.notCheckedYet'));
   if (summary.checked === 0) return noteText(t('card.noAnswers'));
-  const clean =
-    summary.tool === 'pool'
-      ? t('card.poolClean')
-      : summary.tool === 'ip'
-        ? t('card.ipClean')
-        : t('card.domainClean');
+  const clean = toolText(t, 'card.clean', summary.tool);
   const iconGap = 16;
   return h(
     'div',
@@ -173,7 +168,7 @@ export function listingsPanel(summary: ShareSummary, text: CardText): Element | 
   const rows = shown.map((listing) => listingRow(listing, text));
   const hidden = listings.length - shown.length;
   if (hidden > 0) {
-    const more = summary.tool === 'pool' ? 'card.moreAddresses' : 'card.moreLists';
+    const more = summary.counts === 'addresses' ? 'card.moreAddresses' : 'card.moreLists';
     rows.push(moreRow(text.t(more, { n: hidden })));
   }
   return panel(rows);

@@ -1,5 +1,5 @@
 import type { Severity } from '../reputation/index.js';
-import type { Verdict } from './summary.js';
+import type { Verdict } from '../reputation/index.js';
 
 /** The Open Graph image size, which every social network crops least. */
 export const cardWidth = 1200;

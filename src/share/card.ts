@@ -60,6 +60,7 @@ export async function cardSvg(
  */
 export const warmUpSummary: ShareSummary = {
   tool: 'ip',
+  counts: 'lists',
   target: '192.0.2.1',
   verdict: 'fair',
   score: 70,

@@ -1,6 +1,6 @@
 import type { Translate } from '../i18n/index.js';
 import type { ListCoverage } from '../reputation/index.js';
-import { type ShareSummary, foundAddresses } from './summary.js';
+import { type ShareSummary, foundAddresses, senderAddresses } from './summary.js';
 
 /**
  * How many lists a verdict rests on, in the reader's language, for the share page, the check
@@ -64,7 +64,7 @@ export function findingsOf(summary: ShareSummary, t: Translate): string {
   const { coverage } = summary;
   const found = foundAddresses(summary);
   if (found !== undefined) return t('count.foundNotChecked', { n: found });
-  if (summary.tool === 'pool') {
+  if (summary.counts === 'addresses') {
     const missing = coverage ? missingTexts(coverage, t) : [];
     return [
       t('count.poolListed', { listed: summary.listed, n: summary.checked }),
@@ -76,9 +76,10 @@ export function findingsOf(summary: ShareSummary, t: Translate): string {
     { ...(coverage ?? withoutCounts(summary)), blocking: summary.listed },
     t,
   );
+  const sent = senderAddresses(summary);
   const senders =
-    summary.tool === 'domain' && summary.addresses && summary.addresses.total > 0
-      ? [t('count.sendersListed', { listed: summary.addresses.listed, n: summary.addresses.total })]
+    sent && sent.total > 0
+      ? [t('count.sendersListed', { listed: sent.listed, n: sent.total })]
       : [];
   return [lists, ...senders].join('; ');
 }

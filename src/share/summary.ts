@@ -1,13 +1,11 @@
-import type { ListCoverage, Severity } from '../reputation/index.js';
+import type { ListCoverage, Severity, Verdict } from '../reputation/index.js';
 
 /**
  * The tool-independent input of every shareable artefact (badge, card). Each tool maps its stored
  * result to this shape, so the renderers never learn a tool's own result format.
  */
 
-export type ShareTool = 'ip' | 'domain' | 'pool';
-
-export type Verdict = 'good' | 'fair' | 'poor' | 'unknown';
+export type { Verdict };
 
 /** One list that lists the target, e.g. `{ list: 'Spamhaus ZEN', detail: 'SBL spam source', severity: 'major' }`. */
 export interface ShareListing {
@@ -23,7 +21,16 @@ export interface ShareListing {
 }
 
 export interface ShareSummary {
-  tool: ShareTool;
+  /**
+   * The tool that made it (src/tools/registry.ts): the badge's label, the card's kind and its
+   * note when nothing is listed are that tool's texts in the catalogs (src/i18n, `toolText`).
+   */
+  tool: string;
+  /**
+   * What `listed` and `checked` count: the lists that answered about one target (ip, domain), or
+   * the addresses of a set, each checked on the lists (pool).
+   */
+  counts: 'lists' | 'addresses';
   /**
    * What was checked, in display form (src/reputation/targets/targets.ts `displayName`): an IDN in
    * Unicode, a look-alike in ASCII; up to 253 characters.
@@ -38,11 +45,11 @@ export interface ShareSummary {
   /** 0..100; null where the tool has no score (pool discover). */
   score: number | null;
   /**
-   * Lists that blocklist the target (ip, domain: informational-only listings such as Spamhaus PBL
-   * are counted in `coverage.informational`, not here), or addresses blocklisted (pool).
+   * Lists that blocklist the target (counting lists: informational-only listings such as
+   * Spamhaus PBL are counted in `coverage.informational`, not here), or addresses blocklisted.
    */
   listed: number;
-  /** Lists that answered (ip, domain) or addresses checked (pool). */
+  /** Lists that answered, or addresses checked. */
   checked: number;
   /**
    * How many lists answered, did not, are on hold or disabled (for a pool, those of its
@@ -51,15 +58,22 @@ export interface ShareSummary {
   coverage?: ListCoverage;
   /** Most important first. */
   listings: ShareListing[];
-  /** ip tool: the PTR name and whether it resolves back to the address (forward-confirmed rDNS). */
+  /** An address's PTR name and whether it resolves back to the address (forward-confirmed rDNS). */
   rdns?: { ptr: string; fcrdns: 'pass' | 'fail' | 'none' | 'error' };
-  /** domain: its sender IPs; pool: its addresses. */
+  /** Counting lists: the target's sender IPs (a domain); counting addresses: the set's addresses. */
   addresses?: { total: number; listed: number };
   /** ISO 8601. */
   checkedAt: string;
 }
 
-/** A pool discover: addresses found, none checked yet. Its artefacts count what it found. */
+/** A set of addresses found, none checked yet (a pool discover): its artefacts count what was found. */
 export function foundAddresses(summary: ShareSummary): number | undefined {
-  return summary.tool === 'pool' && summary.checked === 0 ? summary.addresses?.total : undefined;
+  return summary.counts === 'addresses' && summary.checked === 0
+    ? summary.addresses?.total
+    : undefined;
+}
+
+/** The sender IPs of a target counted by lists (a domain's), when it has any. */
+export function senderAddresses(summary: ShareSummary): ShareSummary['addresses'] {
+  return summary.counts === 'lists' ? summary.addresses : undefined;
 }

@@ -1,13 +1,8 @@
 /**
- * The routes under BASE_PATH: the three tools, GET /lists, the stored results, the tool index and
- * the OpenAPI document.
+ * The routes under BASE_PATH, built from the registry of tools: each tool's routes, GET /lists,
+ * the check page and its files, the tool index and the OpenAPI document.
  */
 
-export { createDomainTool } from './domain.js';
-export { createIpTool } from './ip.js';
-export { createListsRoute } from './lists.js';
-export { addOpenApiDocument } from './openapi-document.js';
-export { createPoolDiscoveries } from './pool-discoveries.js';
-export { createPoolTool } from './pool.js';
-export { createResultStore } from './results.js';
-export { addToolIndex } from './tool-index.js';
+export { createToolsApi } from './api.js';
+export { type ToolName, tools, type ToolsDeps } from './registry.js';
+export { createResultStore } from './shared/index.js';

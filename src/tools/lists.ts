@@ -1,5 +1,5 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../http/index.js';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type AppEnv, errorResponses, serveRoute } from '../http/index.js';
 import type { ListHealth, ServiceReadiness } from '../reputation/index.js';
 
 /**
@@ -85,23 +85,27 @@ const listsSchema = z
   })
   .openapi('Lists');
 
-export function createListsRoute(deps: {
-  lists: () => ListHealth[];
-  readiness: () => ServiceReadiness;
-}) {
-  const app = new OpenAPIHono<AppEnv>();
-  app.openapi(
+export const listsTag = { name: 'Lists', description: 'The blocklists the service asks' };
+
+export function addListsRoute(
+  app: OpenAPIHono<AppEnv>,
+  deps: { lists: () => ListHealth[]; readiness: () => ServiceReadiness },
+): void {
+  serveRoute(
+    app,
     createRoute({
       method: 'get',
       path: '/lists',
       operationId: 'getLists',
-      tags: ['Lists'],
+      tags: [listsTag.name],
       summary: "Every configured blocklist's health: state, reason, self-test, answers, latency",
+      security: [],
       responses: {
         200: {
           description: 'Health of every configured list',
           content: { 'application/json': { schema: listsSchema } },
         },
+        ...errorResponses('getLists', []),
       },
     }),
     (c) => {
@@ -109,5 +113,4 @@ export function createListsRoute(deps: {
       return c.json({ configured, ...(reason ? { reason } : {}), lists: deps.lists() }, 200);
     },
   );
-  return app;
 }

@@ -1,28 +1,63 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../http/index.js';
-import { aliasRule, captchaScheme } from './schemas.js';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import {
+  type AppEnv,
+  errorResponses,
+  matchesEtag,
+  notModifiedResponse,
+  serveRoute,
+} from '../http/index.js';
+import { aliasRule, captchaScheme } from './shared/index.js';
 
 /**
- * The OpenAPI 3.1 document, generated once from the route definitions (docs/openapi.md): every
- * operation with an operationId, the captcha's security scheme, and `servers` from PUBLIC_URL, or
- * `/` (relative to where the document is served) without it, so a document fetched through a
- * proxy never names a host the client cannot reach.
+ * The OpenAPI 3.1 document, generated once from the route definitions of the API (docs/openapi.md):
+ * every operation with an operationId and its `security`, every tag it uses declared with a
+ * description, and `servers` holding the base path (behind PUBLIC_URL when set; without it the
+ * base path alone, relative to where the document is served), so `paths` are relative to it and
+ * a document fetched through a proxy never names a host the client cannot reach.
  */
 
 export interface OpenApiDocumentOptions {
-  path: string;
+  basePath: string;
   publicUrl?: string;
+  /** Every tag the routes use, with what it groups. */
+  tags: { name: string; description: string }[];
 }
+
+export const documentTag = { name: 'Document', description: 'This OpenAPI document' };
+
+/**
+ * The repository states no licence of its own (package.json is private): the API is offered
+ * under no public licence, and the document says so (docs/openapi.md).
+ */
+const license = { name: 'Proprietary: all rights reserved' };
 
 const description = [
   'Reputation of mail-sending infrastructure: DNSBL listings, reverse DNS and a score for an IPv4 address or host name, a sending domain, or the addresses of a DNS pool.',
   '',
-  'Every POST body is JSON. Errors are `{"status":"error","code":"...","error":"..."}`; the `code` is stable and never changes with the language, the `error` text is English. Errors of POST routes also carry the caller’s quota fields.',
+  'Every POST body is JSON. Errors are `{"status":"error","code":"...","error":"..."}`; the `code` is stable and never changes with the language, the `error` text is English, and each operation lists the codes it can answer. Errors of POST routes also carry the caller’s quota fields.',
   '',
   `Aliases: target|q (IP), domain|target (domain), pool|domain (pool discover). Rule: ${aliasRule === 'exclusive' ? 'exactly one of the two may be given' : 'the first non-empty of the two is used'}.`,
   '',
   'Captcha: while a status answer says captchaRequired, each POST needs a token from the widget whose siteKey it gives, in the X-Captcha-Token header or the body field smart-token (aliases captchaToken, smart_token).',
 ].join('\n');
+
+/** The document's own route, documented among the others. */
+const documentRoute = createRoute({
+  method: 'get',
+  path: '/openapi.json',
+  operationId: 'getOpenApiDocument',
+  tags: [documentTag.name],
+  summary: 'This OpenAPI 3.1 document',
+  security: [],
+  responses: {
+    200: {
+      description: 'The document; revalidate it with its ETag (Cache-Control: no-cache)',
+      content: { 'application/json': { schema: z.object({}).passthrough() } },
+    },
+    304: notModifiedResponse,
+    ...errorResponses('getOpenApiDocument', []),
+  },
+});
 
 export function addOpenApiDocument(
   app: OpenAPIHono<AppEnv>,
@@ -33,14 +68,16 @@ export function addOpenApiDocument(
     captchaScheme.name,
     captchaScheme.scheme,
   );
+  const server = `${options.publicUrl ?? ''}${options.basePath}` || '/';
   let served: { json: string; etag: string } | undefined;
-  app.get(options.path, async (c) => {
+  serveRoute(app, documentRoute, async (c) => {
     if (served === undefined) {
       const json = JSON.stringify(
         app.getOpenAPI31Document({
           openapi: '3.1.0',
-          info: { title: 'Reputation Tools API', version: '1.0.0', description },
-          servers: [{ url: options.publicUrl ?? '/' }],
+          info: { title: 'Reputation Tools API', version: '1.0.0', description, license },
+          servers: [{ url: server }],
+          tags: options.tags,
         }),
       );
       const digest = new Uint8Array(
@@ -50,7 +87,7 @@ export function addOpenApiDocument(
       served = { json, etag: `"${hash}"` };
     }
     const headers = { ETag: served.etag, 'Cache-Control': 'no-cache' };
-    if (c.req.header('if-none-match')?.replace(/^W\//, '') === served.etag) {
+    if (matchesEtag(c.req.header('if-none-match'), served.etag)) {
       return c.body(null, 304, headers);
     }
     return c.body(served.json, 200, { ...headers, 'Content-Type': 'application/json' });

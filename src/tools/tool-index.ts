@@ -1,13 +1,17 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
-import type { AppEnv } from '../http/index.js';
+import { type AppEnv, errorResponses, type RegisteredRoute, serveRoute } from '../http/index.js';
+import { snapshotOperations, type ToolDefinition } from './shared/index.js';
 
 /**
  * What the base path itself answers (issue 17): an index of the tools, so the URL the start log
  * prints leads somewhere. A browser gets the check page instead (src/pages/routes.ts, added before
  * this route: it answers a client that prefers text/html and hands any other on to this index).
+ * Every path in it is read from the routes the tools registered.
  */
+
+export const indexTag = { name: 'Index', description: 'The tools and their routes' };
 
 const checkSchema = z.object({
   method: z.literal('POST'),
@@ -21,12 +25,18 @@ const toolIndexSchema = z
     openapi: z.string().openapi({ description: 'Path of the OpenAPI document.' }),
     tools: z.array(
       z.object({
-        tool: z.enum(['ip', 'domain', 'pool']),
+        tool: z.string(),
         summary: z.string(),
-        status: z.string().openapi({ description: 'GET: the caller’s quota status.' }),
+        status: z.string().optional().openapi({ description: 'GET: the caller’s quota status.' }),
         checks: z.array(checkSchema),
-        result: z.string().openapi({ description: 'GET: a stored result by its token.' }),
-        share: z.object({ page: z.string(), badge: z.string(), card: z.string() }),
+        result: z
+          .string()
+          .optional()
+          .openapi({ description: 'GET: a stored result by its token.' }),
+        share: z
+          .object({ page: z.string(), badge: z.string(), card: z.string() })
+          .partial()
+          .optional(),
       }),
     ),
   })
@@ -34,58 +44,49 @@ const toolIndexSchema = z
 
 export type ToolIndex = z.infer<typeof toolIndexSchema>;
 
-const tools = [
-  {
-    tool: 'ip',
-    summary:
-      'An IPv4 or IPv6 address or a host name on the blocklists, with reverse DNS and a score',
-    checks: [
-      { path: '', summary: 'Check an IPv4 or IPv6 address or a host name: {"target": "..."}' },
-    ],
-  },
-  {
-    tool: 'domain',
-    summary: "A sending domain's sender IPs (SPF and MX), its lists and its DMARC record",
-    checks: [{ path: '', summary: 'Check a sending domain: {"domain": "..."}' }],
-  },
-  {
-    tool: 'pool',
-    summary: 'The addresses behind a DNS pool name, then the chosen ones on the blocklists',
-    checks: [
-      { path: '/discover', summary: 'Find the addresses of a pool: {"pool": "..."}' },
-      {
-        path: '/check',
-        summary: 'Check addresses a discover found: {"pool": "...", "ips": [...]}',
-      },
-    ],
-  },
-] as const;
+/** A tool with the routes it registered, paths relative to its root (`/status`, `/{token}`). */
+export interface ServedTool {
+  tool: Pick<ToolDefinition, 'name' | 'title' | 'description' | 'submit'>;
+  routes: RegisteredRoute[];
+}
 
 /** The index of the tools under `basePath`, as paths (the Host header never builds a URL). */
-export function toolIndex(basePath: string): ToolIndex {
+export function toolIndex(basePath: string, served: readonly ServedTool[]): ToolIndex {
   return {
     name: 'Reputation Tools API',
     openapi: `${basePath}/openapi.json`,
-    tools: tools.map(({ tool, summary, checks }) => {
-      const root = `${basePath}/${tool}/v1`;
-      return {
-        tool,
-        summary,
-        status: `${root}/status`,
-        checks: checks.map((check) => ({
-          method: 'POST' as const,
-          path: `${root}${check.path}`,
-          summary: check.summary,
-        })),
-        result: `${root}/{token}`,
-        share: {
-          page: `${root}/share/{token}`,
-          badge: `${root}/share/{token}/badge.svg`,
-          card: `${root}/share/{token}/card`,
-        },
+    tools: served.map(({ tool, routes }) => {
+      const root = `${basePath}/${tool.name}/v1`;
+      const operations = snapshotOperations(tool.title);
+      const pathOf = (operationId: string) => {
+        const route = routes.find((candidate) => candidate.operationId === operationId);
+        return route && `${root}${route.path === '/' ? '' : route.path}`;
       };
+      const share = {
+        page: pathOf(operations.sharePage),
+        badge: pathOf(operations.badge),
+        card: pathOf(operations.card),
+      };
+      return withoutUndefined({
+        tool: tool.name,
+        summary: tool.description,
+        status: pathOf(operations.status),
+        checks: routes
+          .filter((route) => route.method === 'post')
+          .map((route) => ({
+            method: 'POST' as const,
+            path: `${root}${route.path === '/' ? '' : route.path}`,
+            summary: route.summary ?? '',
+          })),
+        result: pathOf(operations.result),
+        share: Object.values(share).some(Boolean) ? withoutUndefined(share) : undefined,
+      });
     }),
   };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
 
 /** Each way the index can be written, by media type; the first is the default. */
@@ -93,19 +94,24 @@ const representations: Record<string, (c: Context<AppEnv>, index: ToolIndex) => 
   'application/json': (c, index) => c.json(index, 200),
 };
 
-export function addToolIndex(app: OpenAPIHono<AppEnv>, basePath: string): void {
-  const index = toolIndex(basePath);
-  const path = basePath || '/';
+/** Serves the index at `/` of the API (the base path), built from the tools' routes. */
+export function addToolIndex(
+  app: OpenAPIHono<AppEnv>,
+  basePath: string,
+  served: readonly ServedTool[],
+): void {
+  const index = toolIndex(basePath, served);
   const types = Object.keys(representations);
-  // Documented here, served below as a plain route: its answer is whichever representation the
-  // client accepts, not one typed response.
-  app.openAPIRegistry.registerPath(
+  // Its answer is whichever representation the client accepts, not one typed response.
+  serveRoute(
+    app,
     createRoute({
       method: 'get',
-      path,
+      path: '/',
       operationId: 'getToolIndex',
-      tags: ['Index'],
+      tags: [indexTag.name],
       summary: 'The tools and their routes',
+      security: [],
       responses: {
         200: {
           description:
@@ -115,13 +121,14 @@ export function addToolIndex(app: OpenAPIHono<AppEnv>, basePath: string): void {
             'text/html': { schema: z.string() },
           },
         },
+        ...errorResponses('getToolIndex', []),
       },
     }),
+    (c) => {
+      if (types.length === 1) return representations[types[0]!]!(c, index);
+      c.header('Vary', 'Accept');
+      const type = accepts(c, { header: 'Accept', supports: types, default: types[0]! });
+      return representations[type]!(c, index);
+    },
   );
-  app.get(path, (c) => {
-    if (types.length === 1) return representations[types[0]!]!(c, index);
-    c.header('Vary', 'Accept');
-    const type = accepts(c, { header: 'Accept', supports: types, default: types[0]! });
-    return representations[type]!(c, index);
-  });
 }

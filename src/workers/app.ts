@@ -15,6 +15,8 @@ export type WorkerEnv = WorkerBindings & Record<string, unknown>;
 export interface EdgeApp {
   fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response>;
   services: Services;
+  /** The app itself, for its documented routes (the tests check answers against them). */
+  app: ReturnType<typeof createApp>;
 }
 
 export interface EdgeAppOptions {
@@ -40,6 +42,7 @@ export async function createEdgeApp(
   });
   return {
     services,
+    app,
     async fetch(request, env, ctx) {
       // The monitor's view, read again when a second old; then what this request's checks saw
       // goes back to it once the response is out.

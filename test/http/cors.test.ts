@@ -56,6 +56,21 @@ describe('with a list of origins', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
     expect(response.headers.get('access-control-allow-methods')).toMatch(/POST/);
   });
+
+  it('lists in a preflight only the methods of the path, and how long to keep it', async () => {
+    const preflight = (path: string) =>
+      fetch(service.url(path), {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://app.sender-one.com', 'Access-Control-Request-Method': 'GET' },
+      });
+    const check = await preflight('/ip/v1');
+    expect(check.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(check.headers.get('access-control-max-age')).toBe('7200');
+    const status = await preflight('/ip/v1/status');
+    expect(status.headers.get('access-control-allow-methods')).toBe('GET,HEAD');
+    const discover = await preflight('/pool/v1/discover/');
+    expect(discover.headers.get('access-control-allow-methods')).toBe('POST');
+  });
 });
 
 describe('with the default', () => {

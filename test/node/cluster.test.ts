@@ -5,7 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { takenPort } from '../fixtures/free-port.js';
 import {
+  expectOneLineFailure,
   failedStart,
   killServerProcesses,
   postJson,
@@ -69,12 +71,33 @@ describe('WORKERS=2', () => {
   it('stops the start with one line from the primary when the store cannot be opened', async () => {
     const notAFolder = join(temporaryFolder(), 'file');
     writeFileSync(notAFolder, 'x');
-    const { code, output } = await failedStart({
+    const failure = await failedStart({
       DNS_SERVERS: dns.address,
       WORKERS: '2',
       STORE_URL: `sqlite:${join(notAFolder, 'reputation.db')}`,
     });
-    expect(code).not.toBe(0);
-    expect(output.trim().split('\n')).toEqual([expect.stringMatching(/^STORE_URL: /)]);
+    expect(expectOneLineFailure(failure)).toMatch(/^STORE_URL: /);
+    expect(failure.stdout).toBe('');
   });
+
+  it(
+    'prints a taken port once, from the primary, not once per worker',
+    { timeout: 60_000 },
+    async () => {
+      const taken = await takenPort();
+      try {
+        const failure = await failedStart({
+          DNS_SERVERS: dns.address,
+          WORKERS: '2',
+          PORT: String(taken.port),
+          STORE_URL: `sqlite:${join(temporaryFolder(), 'reputation.db')}`,
+        });
+        expect(expectOneLineFailure(failure)).toBe(
+          `port ${taken.port} is in use on 127.0.0.1: stop the other process or set PORT`,
+        );
+      } finally {
+        await taken.release();
+      }
+    },
+  );
 });

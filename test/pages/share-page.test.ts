@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, startTestService } from '../support/service.js';
+import { type TestService, basePath, startTestService } from '../support/service.js';
 
 /**
  * The share page's absolute URLs (og:url, og:image, the embed snippets) and its caching, by where
@@ -100,11 +100,11 @@ describe('with PUBLIC_URL', () => {
     );
   });
 
-  it('is the OpenAPI document’s server', async () => {
+  it('is the OpenAPI document’s server, with the base path its paths are relative to', async () => {
     const document = (await (await configured.service.get('/openapi.json')).json()) as {
       servers: { url: string }[];
     };
-    expect(document.servers).toEqual([{ url: 'https://rep.example.org' }]);
+    expect(document.servers).toEqual([{ url: `https://rep.example.org${basePath}` }]);
   });
 });
 
@@ -179,11 +179,11 @@ describe('without PUBLIC_URL or a trusted proxy', () => {
     }
   });
 
-  it('serves the OpenAPI document with a relative server', async () => {
+  it('serves the OpenAPI document with a relative server: the base path', async () => {
     const document = (await (await direct.service.get('/openapi.json')).json()) as {
       servers: { url: string }[];
     };
-    expect(document.servers).toEqual([{ url: '/' }]);
+    expect(document.servers).toEqual([{ url: basePath }]);
   });
 });
 

@@ -1,5 +1,8 @@
 import type { ListCoverage } from '../../src/reputation/lists/coverage.js';
-import type { ShareListing, ShareSummary, ShareTool } from '../../src/share/summary.js';
+import type { ShareListing, ShareSummary } from '../../src/share/summary.js';
+
+/** The tools whose summaries the share renderers are shown with. */
+type ShareTool = 'ip' | 'domain' | 'pool';
 
 /** Results as the tools would hand them to the share renderers. */
 
@@ -48,6 +51,7 @@ export function summaryFor(tool: ShareTool, overrides: Partial<ShareSummary> = {
   const base: Record<ShareTool, ShareSummary> = {
     ip: {
       tool: 'ip',
+      counts: 'lists',
       target: '203.0.113.7',
       verdict: 'poor',
       score: 61,
@@ -62,6 +66,7 @@ export function summaryFor(tool: ShareTool, overrides: Partial<ShareSummary> = {
     },
     domain: {
       tool: 'domain',
+      counts: 'lists',
       target: 'example.com',
       verdict: 'fair',
       score: 80,
@@ -76,6 +81,7 @@ export function summaryFor(tool: ShareTool, overrides: Partial<ShareSummary> = {
     },
     pool: {
       tool: 'pool',
+      counts: 'addresses',
       target: 'mx.example.net',
       verdict: 'fair',
       score: null,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,19 +8,14 @@ import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { freshRedisUrl } from '../support/redis.js';
-import {
-  failedStart,
-  killServerProcesses,
-  postJson,
-  startServerProcess,
-} from '../support/server-process.js';
+import { killServerProcesses, postJson, startServerProcess } from '../support/server-process.js';
 
 /**
  * What outlives a process, with real `npm start` processes (src/server.ts under tsx): a restart
  * on the SQLite store keeps tokens, badges, cards, the result cache and quota counts; two
  * processes on one SQLite file or one Redis share all of it, down to the last unit of a quota;
- * the default store is a file under the working directory; a store that cannot be opened stops
- * the start with one line.
+ * the default store is a file under the working directory. (A store that cannot be opened stops
+ * the start with one line: test/server.test.ts.)
  */
 
 let dns: FixtureDnsServer;
@@ -109,21 +104,6 @@ describe('the store when STORE_URL is unset', () => {
       expect(stored).toContain(`token:ip:${made.token}`);
     },
   );
-});
-
-describe('a store that cannot be opened', () => {
-  it('stops the start with one line naming STORE_URL, no stack trace', processTimeout, async () => {
-    const notAFolder = join(temporaryFolder(), 'file');
-    writeFileSync(notAFolder, 'x');
-    const { code, output } = await failedStart({
-      DNS_SERVERS: dns.address,
-      STORE_URL: `sqlite:${join(notAFolder, 'reputation.db')}`,
-    });
-    expect(code).not.toBe(0);
-    const lines = output.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^STORE_URL: cannot create the folder of /);
-  });
 });
 
 describe.each([

@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { chromiumPath } from '../../scripts/test-prerequisites.js';
 
 /**
  * Debian's Chromium driven by playwright-core (never a browser playwright downloads): headless,
  * no sandbox (CI runs as root), nothing that reaches the network on its own, and a fresh profile
- * that is removed afterwards. `.ci/run` installs the `chromium` package when it is missing.
+ * that is removed afterwards. `npm test` installs the `chromium` package when it is missing, or
+ * says how (scripts/pretest.ts).
  */
-
-export const chromiumPath = '/usr/bin/chromium';
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -20,7 +20,9 @@ export interface TestBrowser {
 
 export async function launchChromium(): Promise<TestBrowser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`${chromiumPath} is missing: apt-get install chromium (.ci/run does)`);
+    throw new Error(
+      `${chromiumPath} is missing: run npm test, whose pretest installs it or says how`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -1,6 +1,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 /**
  * `src/server.ts` in a process of its own, as `npm start` runs it (node with tsx's loader), from
@@ -86,17 +87,41 @@ export async function startServerProcess(
   };
 }
 
+/** What a start that was expected to fail printed, and its exit code. */
+export interface FailedStart {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs a start that is expected to fail: its exit code and everything it wrote. */
 export async function failedStart(
   env: Record<string, string>,
   options: { cwd?: string } = {},
-): Promise<{ code: number | null; output: string }> {
+): Promise<FailedStart> {
   const child = spawnServer(env, options.cwd);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, output };
+  return { code, stdout, stderr };
+}
+
+/**
+ * docs/configuration.md#start-up-failures: exit 1 with exactly one line on stderr, only JSON log
+ * lines on stdout, and no stack frame anywhere. Returns that line.
+ */
+export function expectOneLineFailure(failure: FailedStart): string {
+  expect(failure.code).toBe(1);
+  expect(`${failure.stdout}${failure.stderr}`).not.toMatch(/^\s+at /m);
+  const lines = failure.stderr.split('\n');
+  expect(lines.at(-1)).toBe('');
+  expect(lines).toHaveLength(2);
+  for (const line of failure.stdout.split('\n').filter((text) => text !== '')) {
+    expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+  }
+  return lines[0]!;
 }
 
 /** POST a JSON body. */

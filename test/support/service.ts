@@ -17,7 +17,7 @@ import {
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { assertDocumented, documentedSchema } from './documented.js';
+import { assertAnswerDocumented } from './documented.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 import {
   type LyingMode,
@@ -115,13 +115,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const url = (path: string) => `http://127.0.0.1:${port}${basePath}${path}`;
-  /** Every 200 JSON answer a test reads is first checked against its documented schema. */
+  /** Every JSON answer a test reads, result or error, is first checked against its documentation. */
   async function documented(method: string, path: string, response: Response) {
-    if (response.status !== 200) return response;
     if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return response;
     const route = `${basePath}${path.split('?')[0]}`;
-    const schema = documentedSchema(app, method, route);
-    if (schema) assertDocumented(schema, await response.clone().json(), `${method} ${route}`);
+    assertAnswerDocumented(app, method, route, response.status, await response.clone().json());
     return response;
   }
 

@@ -408,7 +408,8 @@ describe('OpenAPI document', () => {
     };
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.0.0');
-    const base = '/tools/ip-reputation';
+    // Paths are relative to the base path, which the document's `servers` carries.
+    const base = '';
     expect(Object.keys(document.paths[`${base}/ip/v1/status`] ?? {})).toEqual(['get']);
     expect(Object.keys(document.paths[`${base}/ip/v1`] ?? {})).toEqual(['post']);
     expect(Object.keys(document.paths[`${base}/ip/v1/{token}`] ?? {})).toEqual(['get']);

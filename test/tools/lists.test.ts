@@ -106,7 +106,8 @@ describe('GET /lists', () => {
       paths: Record<string, { get?: unknown }>;
       components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
     };
-    expect(document.paths['/tools/ip-reputation/lists']?.get).toBeDefined();
+    // Relative to the base path, which the document's `servers` carries.
+    expect(document.paths['/lists']?.get).toBeDefined();
     expect(document.components.schemas.ListHealth?.properties?.state?.enum).toEqual([
       'active',
       'on_hold',

@@ -2,8 +2,13 @@ import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { assertDocumented, documentedSchema } from '../support/documented.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { ApiError } from '../../src/http/errors.js';
+import {
+  assertAnswerDocumented,
+  assertDocumented,
+  documentedSchema,
+} from '../support/documented.js';
+import { type TestService, basePath, startTestService } from '../support/service.js';
 
 /**
  * The served OpenAPI document (docs/openapi.md): valid OpenAPI 3.1 by a real validator, complete
@@ -14,14 +19,23 @@ import { type TestService, startTestService } from '../support/service.js';
 
 interface Operation {
   operationId?: string;
+  tags?: string[];
   parameters?: { name: string; in: string; required?: boolean }[];
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, { schema: { $ref: string } }> };
-  responses: Record<string, { headers?: Record<string, unknown> }>;
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, unknown>;
+      content?: Record<string, { schema?: { $ref?: string } }>;
+    }
+  >;
 }
 
 interface Document {
   openapi: string;
+  info: { license?: { name: string } };
+  tags?: { name: string; description?: string }[];
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
@@ -31,7 +45,8 @@ interface Document {
 }
 
 const poolMaxIps = 12;
-const base = '/tools/ip-reputation';
+/** Paths are relative to the base path, which `servers` carries (docs/openapi.md). */
+const base = '';
 let service: TestService;
 let document: Document;
 
@@ -162,11 +177,126 @@ describe('the OpenAPI document', () => {
   });
 });
 
+/** The component a `$ref` names. */
+function component(ref: string | undefined): Record<string, unknown> {
+  return document.components.schemas[(ref ?? '').replace('#/components/schemas/', '')] ?? {};
+}
+
+describe('the OpenAPI document, as a client generator reads it', () => {
+  it('declares the security of every operation, [] where none', () => {
+    for (const [path, method, operation] of operations()) {
+      expect(operation.security, `${method} ${path}`).toBeDefined();
+      if (method !== 'post') expect(operation.security, `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it('gives each operation its own error schema, whose code is an enum of the codes it answers', () => {
+    const names = new Set<string>();
+    for (const [path, method, operation] of operations()) {
+      const refs = new Set(
+        Object.entries(operation.responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([, response]) => response.content?.['application/json']?.schema?.$ref)
+          .filter((ref): ref is string => ref !== undefined),
+      );
+      expect(refs.size, `${method} ${path}`).toBe(1);
+      const [ref] = [...refs];
+      const schema = component(ref);
+      const code = (schema.properties as Record<string, { enum?: string[] }>).code;
+      expect(code?.enum, `${method} ${path}`).toContain('method_not_allowed');
+      // Every status it documents is the status of one of its codes, and back.
+      const statuses = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+      expect(statuses).toContain('405');
+      names.add(ref!);
+    }
+    expect([...names].some((name) => /\/Error$/.test(name))).toBe(false);
+    expect(Object.keys(document.components.schemas)).not.toContain('Error');
+    expect(
+      (
+        component('#/components/schemas/CheckIpError').properties as Record<
+          string,
+          { enum?: string[] }
+        >
+      ).code?.enum,
+    ).toEqual(expect.arrayContaining(['invalid_target', 'quota_exceeded', 'dns_unavailable']));
+    expect(
+      (
+        component('#/components/schemas/GetIpResultError').properties as Record<
+          string,
+          { enum?: string[] }
+        >
+      ).code?.enum,
+    ).not.toContain('quota_exceeded');
+  });
+
+  it('carries the base path in servers, so paths are relative to it', () => {
+    expect(document.servers).toEqual([{ url: '/tools/ip-reputation' }]);
+    expect(Object.keys(document.paths)).toContain('/ip/v1');
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/tools/'))).toEqual([]);
+  });
+
+  it('declares every tag it uses, with a description, and states a licence', () => {
+    const declared = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description]));
+    for (const [, , operation] of operations()) {
+      for (const tag of operation.tags ?? []) expect(declared.get(tag), tag).toBeTruthy();
+    }
+    expect(document.info.license?.name).toBeTruthy();
+  });
+
+  it('documents 304 where an ETag is answered, and the document and page files as paths', () => {
+    for (const path of [
+      '/openapi.json',
+      '/assets/{file}',
+      '/ip/v1/{token}',
+      '/ip/v1/share/{token}',
+      '/ip/v1/share/{token}/card',
+      '/ip/v1/share/{token}/badge.svg',
+    ]) {
+      expect(Object.keys(document.paths[path]?.get?.responses ?? {}), path).toContain('304');
+    }
+  });
+
+  it('says the addresses of a pool check are distinct', () => {
+    const ips = (
+      requestSchema(document.paths['/pool/v1/check']!.post!).properties as Record<
+        string,
+        Record<string, unknown>
+      >
+    ).ips;
+    expect(ips).toMatchObject({ uniqueItems: true });
+  });
+
+  it('documents Retry-After on every 503, which dns_unavailable and not_configured send', () => {
+    for (const [path, method, operation] of operations()) {
+      expect(Object.keys(operation.responses['503']?.headers ?? {}), `${method} ${path}`).toEqual([
+        'Retry-After',
+      ]);
+    }
+    expect(new ApiError('dns_unavailable', 'no answer').headers['Retry-After']).toBe('5');
+    expect(new ApiError('not_configured', 'not yet').headers['Retry-After']).toBe('30');
+  });
+});
+
+describe('GET by token', () => {
+  it('sends an ETag of its bytes and an immutable Cache-Control, and answers 304 to it', async () => {
+    const posted = await service.post('/ip/v1', { target: '192.0.3.20' });
+    const { token } = (await posted.json()) as { token: string };
+    const first = await service.get(`/ip/v1/${token}`);
+    const etag = first.headers.get('etag');
+    // Weak once compressed (docs/openapi.md), strong as the bytes' hash otherwise.
+    expect(etag).toMatch(/^(W\/)?"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
+    const again = await service.get(`/ip/v1/${token}`, { 'If-None-Match': etag! });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+  });
+});
+
 describe('the drift check of route answers', () => {
   it('rejects an answer with a field its schema does not document, or of another type', async () => {
     const response = await service.post('/ip/v1', { target: '192.0.3.10' });
     const answer = (await response.json()) as Record<string, unknown>;
-    const schema = documentedSchema(service.app, 'POST', `${base}/ip/v1`)!;
+    const schema = documentedSchema(service.app, 'POST', `${basePath}/ip/v1`)!;
     expect(() => assertDocumented(schema, answer, 'answer')).not.toThrow();
     expect(() => assertDocumented(schema, { ...answer, surprise: 1 }, 'answer')).toThrow(
       /fields its schema does not document: \.surprise/,
@@ -180,9 +310,23 @@ describe('the drift check of route answers', () => {
     );
   });
 
+  it('checks an error answer against its operation’s error schema, the code among its own', async () => {
+    const response = await service.post('/ip/v1', { target: '10.0.0.1' });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as Record<string, unknown>;
+    const route = `${basePath}/ip/v1`;
+    expect(() => assertAnswerDocumented(service.app, 'POST', route, 400, body)).not.toThrow();
+    expect(() =>
+      assertAnswerDocumented(service.app, 'POST', route, 400, { ...body, code: 'not_found' }),
+    ).toThrow(/does not match its schema/);
+    expect(() => assertAnswerDocumented(service.app, 'POST', route, 409, body)).toThrow(
+      /status 409 is not documented/,
+    );
+  });
+
   it('finds the documented schema of the literal path before a templated one', () => {
-    const status = documentedSchema(service.app, 'GET', `${base}/ip/v1/status`);
-    const stored = documentedSchema(service.app, 'GET', `${base}/ip/v1/AAAAAAAAAAAAAAAAAAAAAA`);
+    const status = documentedSchema(service.app, 'GET', `${basePath}/ip/v1/status`);
+    const stored = documentedSchema(service.app, 'GET', `${basePath}/ip/v1/AAAAAAAAAAAAAAAAAAAAAA`);
     expect(status).toBeDefined();
     expect(stored).toBeDefined();
     expect(status).not.toBe(stored);

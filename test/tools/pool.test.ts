@@ -771,7 +771,8 @@ describe('the route table: OpenAPI document and 405', () => {
   it('documents the pool routes in the OpenAPI document, discover and check as POST only', async () => {
     const response = await service.fetch(`${service.url('')}/openapi.json`);
     const doc = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
-    const base = '/tools/ip-reputation/pool/v1';
+    // Paths are relative to the base path, which the document's `servers` carries.
+    const base = '/pool/v1';
     expect(Object.keys(doc.paths[`${base}/discover`] ?? {})).toEqual(['post']);
     expect(Object.keys(doc.paths[`${base}/check`] ?? {})).toEqual(['post']);
     expect(Object.keys(doc.paths[`${base}/status`] ?? {})).toEqual(['get']);

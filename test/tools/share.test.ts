@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badgeStyles } from '../../src/share/badge.js';
-import { summariseDomain, summariseIp } from '../../src/tools/share-summaries.js';
+import { summariseDomain } from '../../src/tools/domain/summary.js';
+import { summariseIp } from '../../src/tools/ip/summary.js';
 import { parseStrictSvg } from '../share/svg-structure.js';
 import { pngHeader } from '../support/png.js';
 import { type TestService, startTestService } from '../support/service.js';

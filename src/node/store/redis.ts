@@ -114,7 +114,9 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
     await withTimeout(ready, settings.startTimeoutMs);
   } catch {
     client.disconnect();
-    throw new StoreOpenError(`cannot reach Redis at ${where}: ${lastError}`);
+    throw new StoreOpenError(
+      `cannot reach Redis at ${where}: ${lastError}: start Redis there, or set STORE_URL to where it runs`,
+    );
   }
 
   return {

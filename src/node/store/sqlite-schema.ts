@@ -44,7 +44,7 @@ export const sqliteMigrations = {
       const from = version ?? 0;
       if (from > migrations.length) {
         throw new StoreOpenError(
-          `the SQLite file has schema version ${from}, newer than this build's ${migrations.length}`,
+          `the SQLite file has schema version ${from}, newer than this build's ${migrations.length}: run the newer build, or set STORE_URL to another file`,
         );
       }
       for (const migration of migrations.slice(from)) db.exec(migration);

@@ -165,7 +165,9 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (error) {
-    throw new StoreOpenError(`cannot create the folder of ${file}: ${reason(error)}`);
+    throw new StoreOpenError(
+      `cannot create the folder of ${file}: ${reason(error)}: set STORE_URL to sqlite:PATH in a folder this user may write`,
+    );
   }
   let db: Database.Database | undefined;
   try {
@@ -183,7 +185,14 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
   } catch (error) {
     db?.close();
     if (error instanceof StoreOpenError) throw error;
-    throw new StoreOpenError(`cannot open or write the SQLite file ${file}: ${reason(error)}`);
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
+      throw new StoreOpenError(
+        `${file} is not a SQLite database: set STORE_URL to another file, or move this one away`,
+      );
+    }
+    throw new StoreOpenError(
+      `cannot open or write the SQLite file ${file}: ${reason(error)}: let this user write it and its folder, or set STORE_URL to another path`,
+    );
   }
 }
 

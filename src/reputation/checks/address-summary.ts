@@ -1,6 +1,6 @@
 import { coverageOf, describeCoverage, type DnsblEngine, missingParts } from '../lists/index.js';
 import type { Deadline } from '../lookups/index.js';
-import type { AddressSummary, Severity } from '../results/index.js';
+import { type AddressSummary, worstSeverity } from '../results/index.js';
 import { listingFactors, scoreOf } from './score.js';
 
 /**
@@ -44,15 +44,6 @@ export async function summariseAddress(
       .filter((list) => list.status !== 'listed' && list.status !== 'clean' && !list.not_covered)
       .map((list) => ({ zone: list.zone, status: list.status })),
   };
-}
-
-const severityRank: Record<Severity, number> = { major: 0, minor: 1, info: 2 };
-
-function worstSeverity(severities: Severity[]): Severity {
-  return severities.reduce<Severity>(
-    (worst, severity) => (severityRank[severity] < severityRank[worst] ? severity : worst),
-    'info',
-  );
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
 import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from '../spf/index.js';
+import type { CheckOutcome } from './check-outcome.js';
 
 /**
  * The domain tool's check: the domain's sender IPs (SPF + MX, IPv4 and IPv6), the domain itself
@@ -47,9 +48,7 @@ export interface DomainCheckDeps {
   now: () => Date;
 }
 
-export type DomainCheckOutcome =
-  | { ok: true; result: DomainCheckResult }
-  | { ok: false; error: 'dns_unavailable' | 'invalid_target'; reason: string };
+export type DomainCheckOutcome = CheckOutcome<DomainCheckResult>;
 
 const rangesNotChecked =
   'not checked: a DNSBL is asked about one address at a time, and a range stands for many; ' +

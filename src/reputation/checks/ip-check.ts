@@ -10,6 +10,7 @@ import { type ReverseDns, reverseDns } from './rdns.js';
 import { type IpCheckResult, maxAddressesPerHost } from '../results/index.js';
 import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import type { Target } from '../targets/index.js';
+import type { CheckOutcome } from './check-outcome.js';
 
 /**
  * The IP tool's check: DNSBL fan-out in parallel with PTR then forward A (AAAA for an IPv6
@@ -18,9 +19,7 @@ import type { Target } from '../targets/index.js';
 
 export type { IpCheckResult, IpScore } from '../results/index.js';
 
-export type IpCheckOutcome =
-  | { ok: true; result: IpCheckResult }
-  | { ok: false; error: 'invalid_target' | 'dns_unavailable'; reason: string };
+export type IpCheckOutcome = CheckOutcome<IpCheckResult>;
 
 export interface IpCheckDeps {
   resolver: Resolver;

@@ -37,3 +37,4 @@ export {
   type SpfTermAt,
   type Verdict,
 } from './result-schemas.js';
+export { bySeverity, severityRank, worstSeverity } from './severity.js';

@@ -12,6 +12,7 @@ import {
   basePath,
 } from '../../support/harness.js';
 import type { WorldHandle, WorldSpec } from '../fixture-control.js';
+import { assertAnswerDocumented } from '../../support/documented.js';
 
 export {
   basePath,
@@ -117,6 +118,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     return response;
   }
 
+  /** As on Node (support/service.ts): every JSON answer is checked against its documentation. */
+  async function documented(method: string, path: string, response: Response) {
+    if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return response;
+    const route = `${basePath}${path.split('?')[0]}`;
+    assertAnswerDocumented(edge.app, method, route, response.status, await response.clone().json());
+    return response;
+  }
+
   return {
     url,
     ...(world ? { world } : {}),
@@ -133,13 +142,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await world?.setZones(zones);
     },
     renderCard,
-    post: (path, body, headers = {}) =>
-      fetchFromApp(url(path), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    get: (path, headers = {}) => fetchFromApp(url(path), { headers }),
+    post: async (path, body, headers = {}) =>
+      documented(
+        'POST',
+        path,
+        await fetchFromApp(url(path), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+    get: async (path, headers = {}) =>
+      documented('GET', path, await fetchFromApp(url(path), { headers })),
     async close() {
       await world?.close();
     },

@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 
 /**
  * The addresses discovers of each pool have found: a pool check only takes addresses a discover

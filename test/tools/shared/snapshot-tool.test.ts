@@ -1,18 +1,19 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../src/http/context.js';
-import { corsMiddleware } from '../../src/http/cors.js';
-import { ApiError, errorBody } from '../../src/http/errors.js';
-import { createGuard } from '../../src/http/guard.js';
-import { createPublicOrigin } from '../../src/http/public-origin.js';
-import { preparePageAssets } from '../../src/pages/assets.js';
-import { createSite } from '../../src/pages/site.js';
-import { webCrypto } from '../../src/platform.js';
-import { createCardCache } from '../../src/share/card-cache.js';
-import { createMemoryStore } from '../../src/store/memory.js';
-import { createTool } from '../../src/tools/factory.js';
-import { createResultStore, maxResultBytes } from '../../src/tools/results.js';
-import { summariseIp } from '../../src/tools/share-summaries.js';
+import type { AppEnv } from '../../../src/http/context.js';
+import { corsMiddleware } from '../../../src/http/cors.js';
+import { ApiError, errorBody } from '../../../src/http/errors.js';
+import { createGuard } from '../../../src/http/guard.js';
+import { createPublicOrigin } from '../../../src/http/public-origin.js';
+import { preparePageAssets } from '../../../src/pages/assets.js';
+import { createSite } from '../../../src/pages/site.js';
+import { webCrypto } from '../../../src/platform.js';
+import { createCardCache } from '../../../src/share/card-cache.js';
+import { createMemoryStore } from '../../../src/store/memory.js';
+import { ipPage } from '../../../src/tools/ip/page.js';
+import { summariseIp } from '../../../src/tools/ip/summary.js';
+import { createResultStore, maxResultBytes } from '../../../src/tools/shared/results.js';
+import { snapshotTool } from '../../../src/tools/shared/snapshot-tool.js';
 
 /**
  * The shared POST pipeline with a tool whose check returns a result of the size asked for: a
@@ -35,8 +36,10 @@ async function sizedTool() {
     webCrypto.randomBytes,
   );
   let runs = 0;
-  const tool = createTool(
-    { name: 'ip', title: 'Sized', stored: z.object({}).loose(), summarise: summariseIp },
+  const toolApp = new OpenAPIHono<AppEnv>();
+  const tool = snapshotTool(
+    toolApp,
+    { name: 'ip', title: 'Sized', summarise: summariseIp, page: ipPage },
     {
       guard,
       results,
@@ -59,7 +62,8 @@ async function sizedTool() {
       }),
     },
   );
-  tool.addCheck({
+  tool.status();
+  tool.check({
     path: '/',
     operationId: 'checkSized',
     summary: 'A check whose result has the size asked for',
@@ -73,15 +77,18 @@ async function sizedTool() {
       },
     }),
   });
-  tool.addTokenRoutes();
+  tool.tokenRoutes(z.object({}).loose());
 
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', async (c, next) => {
     c.set('caller', { address: '192.0.2.1', subject: '192.0.2.1' });
     await next();
   });
-  app.use('*', corsMiddleware(['*']));
-  app.route('/ip', tool.app);
+  app.use(
+    '*',
+    corsMiddleware(['*'], () => ['GET', 'POST']),
+  );
+  app.route('/ip', toolApp);
   app.onError((error, c) => {
     const apiError = error instanceof ApiError ? error : new ApiError('internal', 'internal error');
     return c.json(errorBody(apiError), apiError.status);

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstNonEmpty } from '../../src/tools/aliases.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import { type TestService, expectError, postError, startTestService } from '../support/service.js';
+import { firstNonEmpty } from '../../../src/tools/shared/aliases.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import {
+  type TestService,
+  expectError,
+  postError,
+  startTestService,
+} from '../../support/service.js';
 
 /**
  * One rule for a field and its alias, in every tool (docs/checks.md): the first of them that holds

@@ -1,5 +1,5 @@
-import { ApiError } from '../http/index.js';
-import type { Store } from '../store/index.js';
+import { ApiError } from '../../http/index.js';
+import type { Store } from '../../store/index.js';
 import { base64url } from './base64url.js';
 
 /**

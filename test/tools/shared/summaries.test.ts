@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { summariseDomain, summariseIp, summarisePool } from '../../src/tools/share-summaries.js';
+import { summariseDomain } from '../../../src/tools/domain/summary.js';
+import { summariseIp } from '../../../src/tools/ip/summary.js';
+import { summarisePool } from '../../../src/tools/pool/summary.js';
 
 /** Stored results read as what their badge, card and page show. */
 

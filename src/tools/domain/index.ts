@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi';
+import { ApiError } from '../../http/index.js';
+import {
+  checkDomain,
+  type DomainCheckDeps,
+  domainCheckResultSchema,
+  parseHostName,
+} from '../../reputation/index.js';
+import {
+  captchaFields,
+  defineTool,
+  firstNonEmpty,
+  postFields,
+  quotaStatusSchema,
+  requiredWithAlias,
+  type SnapshotDeps,
+  snapshotTool,
+} from '../shared/index.js';
+import { domainPage } from './page.js';
+import { summariseDomain } from './summary.js';
+
+/** The domain tool: a sending domain's sender IPs (SPF + MX, IPv4 and IPv6) and its reputation. */
+
+/** What the service itself checks: the demo world's sending domain (`npm run demo`). */
+const exampleDomain = 'demo-sender.com';
+
+const domainStoredResult = domainCheckResultSchema
+  .extend({ token: postFields.token })
+  .openapi('DomainStoredResult');
+
+const domainCheckResponse = domainCheckResultSchema
+  .extend({ ...postFields, ...quotaStatusSchema.shape })
+  .openapi('DomainCheckResponse');
+
+const bodySchema = requiredWithAlias(
+  z
+    .object({
+      domain: z.string().max(1024).optional().openapi({
+        description:
+          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
+        example: exampleDomain,
+      }),
+      target: z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
+      ...captchaFields,
+    })
+    .openapi('DomainCheckRequest', { example: { domain: exampleDomain } }),
+  'domain',
+  'target',
+);
+
+export const domainTool = defineTool({
+  name: 'domain',
+  title: 'Domain',
+  description: "A sending domain's sender IPs (SPF and MX), its lists and its DMARC record",
+  submit: 'check.submit',
+  summarise: summariseDomain,
+  page: domainPage,
+  serve(app, deps: SnapshotDeps & DomainCheckDeps): void {
+    const routes = snapshotTool(app, domainTool, deps);
+    routes.status();
+    routes.check({
+      path: '/',
+      operationId: 'checkDomain',
+      summary: "Find a domain's sender IPs and check its reputation",
+      body: bodySchema,
+      result: domainCheckResponse,
+      prepare(body) {
+        const text = firstNonEmpty(body.domain, body.target);
+        if (text === undefined)
+          throw new ApiError('invalid_request', 'domain is required (alias target)');
+        const parsed = parseHostName(text);
+        if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
+        if (parsed.target.kind !== 'domain')
+          throw new ApiError('invalid_target', 'expected a domain name');
+        const domain = parsed.target;
+        return {
+          requestKey: domain.name,
+          run() {
+            return checkDomain(deps, domain);
+          },
+        };
+      },
+    });
+    routes.tokenRoutes(domainStoredResult);
+  },
+});

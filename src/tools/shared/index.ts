@@ -1,0 +1,20 @@
+/**
+ * What the tool folders share: the tool contract, the snapshot tools' routes (status, the POST
+ * check pipeline, GET by token, the share routes), stored results, request schemas and aliases,
+ * and the summaries' common reading.
+ */
+
+export { firstNonEmpty } from './aliases.js';
+export { createResultStore, type ResultStore } from './results.js';
+export {
+  captchaFields,
+  captchaScheme,
+  postFields,
+  quotaStatusSchema,
+  requiredWithAlias,
+  aliasRule,
+} from './schemas.js';
+export { shareTag } from './share-routes.js';
+export { type SnapshotDeps, snapshotOperations, snapshotTool } from './snapshot-tool.js';
+export { addressListing, listingsOf, shownAs } from './summaries.js';
+export { defineTool, operationStem, type ToolDefinition } from './tool.js';

@@ -1,0 +1,283 @@
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import {
+  ApiError,
+  type AppEnv,
+  answerMethodNotAllowed,
+  cacheableHeaders,
+  type ErrorCode,
+  errorResponses,
+  type Guard,
+  jsonBodyGate,
+  jsonResponse,
+  notModifiedResponse,
+  type QuotaStatus,
+  readJsonBody,
+  registeredRoutes,
+  serveRoute,
+} from '../../http/index.js';
+import type { CheckOutcome, ResolverConfirmation } from '../../reputation/index.js';
+import { cacheable } from './cacheable.js';
+import { spliceJson } from './results.js';
+import { type ShareDeps, addShareRoutes } from './share-routes.js';
+import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
+import { operationStem, type ToolDefinition } from './tool.js';
+
+/**
+ * The routes of a tool whose results are snapshots (ip, domain, pool): its status, its checks'
+ * POST pipeline (parse body and aliases -> validate -> read the quota and the result cache -> a
+ * cached result (after the captcha, if due) or: quota left? -> captcha -> take a unit -> check ->
+ * store under a new token -> respond with the quota fields), and GET by token with the share
+ * routes. A tool brings only its body schemas, how to read a request, and the check itself.
+ */
+
+export interface PreparedCheck {
+  /** The normalised request: the same key within RESULT_TTL_S answers from the result cache. */
+  requestKey: string;
+  /**
+   * Made on every request, cached or not: write it as a method. tsx (esbuild's keepNames) wraps
+   * an arrow function assigned to `run` in a defineProperty call, measured at 2 % of a cached POST.
+   */
+  run(): Promise<CheckOutcome>;
+}
+
+export interface CheckRoute<B extends z.ZodObject> {
+  path: string;
+  /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
+  operationId: string;
+  summary: string;
+  body: B;
+  result: z.ZodType;
+  /** Reads the validated body; throws ApiError(400) on a bad target. */
+  prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
+}
+
+export interface SnapshotDeps extends ShareDeps {
+  guard: Guard;
+  isConfigured: () => boolean;
+  notConfiguredReason?: () => string | undefined;
+  /** Started with each fresh check; a resolver caught lying turns the check into a 503. */
+  confirmResolver?: () => ResolverConfirmation;
+  /** Part of the result cache key: results made before a lie was caught or a list came back are not served. */
+  verdictEpoch?: () => number;
+}
+
+/** Every error a check may answer (405 and `busy` come with every route). */
+const checkErrors: ErrorCode[] = [
+  'invalid_json',
+  'invalid_target',
+  'invalid_request',
+  'captcha_required',
+  'captcha_failed',
+  'body_too_large',
+  'unsupported_media_type',
+  'quota_exceeded',
+  'not_configured',
+  'dns_unavailable',
+  'store_unavailable',
+];
+
+/**
+ * How long a check waits, once done, for the confirmation started beside it: it asks one list's
+ * test entry, one round trip like the check's own queries, so it is normally in first.
+ */
+const confirmationGraceMs = 250;
+
+type SnapshotToolOf = Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page'>;
+
+/**
+ * The operationIds of a snapshot tool's routes, by what each route is (`getIpStatus`, ...): the
+ * routes are registered under them, and the tool index finds them by them.
+ */
+export function snapshotOperations(title: string) {
+  const stem = operationStem(title);
+  return {
+    status: `get${stem}Status`,
+    result: `get${stem}Result`,
+    sharePage: `get${stem}SharePage`,
+    badge: `get${stem}Badge`,
+    card: `get${stem}Card`,
+  };
+}
+
+export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, deps: SnapshotDeps) {
+  // Only the check routes name their tool: their errors carry the quota status (DESIGN.md), a
+  // 405 to POST /status or an error on GET by token does not.
+  const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
+    c.set('tool', tool.name);
+    await next();
+  };
+  const tags = [tool.title];
+  const operations = snapshotOperations(tool.title);
+  const notConfigured = () =>
+    new ApiError(
+      'not_configured',
+      deps.notConfiguredReason?.() ?? 'the service is not ready: its DNS resolver does not answer',
+    );
+  const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
+
+  function status(): void {
+    const operationId = operations.status;
+    serveRoute(
+      app,
+      createRoute({
+        method: 'get',
+        path: '/status',
+        operationId,
+        tags,
+        summary: 'Quota status of the caller',
+        security: [],
+        responses: {
+          200: {
+            description: 'Quota status',
+            content: { 'application/json': { schema: quotaStatusSchema } },
+          },
+          ...errorResponses(operationId, ['store_unavailable']),
+        },
+      }),
+      async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200),
+    );
+  }
+
+  function check<B extends z.ZodObject>(route: CheckRoute<B>): void {
+    // The body is read and validated once, by readJsonBody, against the schema documented here.
+    serveRoute(
+      app,
+      createRoute({
+        method: 'post',
+        path: route.path,
+        operationId: route.operationId,
+        tags,
+        summary: route.summary,
+        security: captchaSecurity,
+        request: {
+          headers: captchaHeader,
+          body: { required: true, content: { 'application/json': { schema: route.body } } },
+        },
+        responses: {
+          200: {
+            description: 'Check result',
+            content: { 'application/json': { schema: route.result } },
+          },
+          ...errorResponses(route.operationId, checkErrors, { withQuota: true }),
+        },
+      }),
+      namesTool,
+      jsonBodyGate,
+      async (c) => {
+        const body = await readJsonBody(c, route.body);
+        const prepared = await route.prepare(body);
+        if (!deps.isConfigured()) throw notConfigured();
+        const { address, subject } = c.get('caller');
+        const captchaToken = captchaTokenOf(c, body);
+        // After a lie is caught or a list comes back the key changes: nothing cached before answers.
+        const epoch = deps.verdictEpoch?.() ?? 0;
+        const requestKey =
+          epoch === 0 ? prepared.requestKey : `epoch ${epoch} ${prepared.requestKey}`;
+        // One reading of the caller's count and one of the result cache, side by side: with Redis
+        // they share a round trip.
+        const [reading, cached] = await Promise.all([
+          deps.guard.read(tool.name, subject),
+          deps.results.cached(tool.name, requestKey),
+        ]);
+        if (cached) {
+          await reading.requireCaptcha(captchaToken, address);
+          return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
+        }
+
+        // The quota before the captcha: nothing left is a 429 without a call to the provider.
+        reading.requireUnitLeft();
+        await reading.requireCaptcha(captchaToken, address);
+        const quota = await reading.consume();
+        const confirmation = deps.confirmResolver?.();
+        const outcome = await prepared.run();
+        if ((await confirmation?.settle(confirmationGraceMs)) === 'lying') {
+          // The resolver answered a documented test entry falsely during this check: none of its
+          // answers can be stored or shown, and the caller is not charged for our resolver's fault.
+          await reading.refund();
+          throw notConfigured();
+        }
+        if (!outcome.ok) {
+          // A failure of ours (DNS) gives the unit back; a bad target found by DNS costs it.
+          if (outcome.error === 'dns_unavailable') await reading.refund();
+          throw new ApiError(outcome.error, outcome.reason);
+        }
+        const resultJson = JSON.stringify(outcome.result);
+        // A result over the bound costs its unit as a bad target does: the DNS work was done.
+        const token = await deps.results.save(tool.name, resultJson);
+        await deps.results.remember(tool.name, requestKey, token, resultJson);
+        return jsonResponse(c, respond(resultJson, token, false, quota));
+      },
+    );
+  }
+
+  /**
+   * The share routes and GET by token, added last: after every literal path of the tool
+   * (`/status`, `/discover`, ...) that `/{token}` would otherwise read as a token. Those paths
+   * answer their own methods only, so any other is a 405 (RFC 9110 §15.5.6), put before the
+   * token routes.
+   */
+  function tokenRoutes(stored: z.ZodType): void {
+    answerMethodNotAllowed(app, registeredRoutes(app));
+    addShareRoutes(app, tool, operations, deps);
+    const operationId = operations.result;
+    serveRoute(
+      app,
+      createRoute({
+        method: 'get',
+        path: '/{token}',
+        operationId,
+        tags,
+        summary: 'A stored result by its token',
+        security: [],
+        request: {
+          // Any string is a token to look up: an unknown one is a 404, not a 400.
+          params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
+        },
+        responses: {
+          200: {
+            description: 'The stored result; it never changes',
+            headers: cacheableHeaders,
+            content: { 'application/json': { schema: stored } },
+          },
+          304: notModifiedResponse,
+          ...errorResponses(operationId, ['not_found', 'store_unavailable']),
+        },
+      }),
+      async (c) => {
+        const token = c.req.param('token')!;
+        const json = await deps.results.loadJson(tool.name, token);
+        if (json === undefined)
+          throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+        return cacheable(c, utf8.encode(spliceJson({ token }, json, {})), 'application/json', {
+          digest: deps.digest,
+        });
+      },
+    );
+  }
+
+  return { status, check, tokenRoutes };
+}
+
+const utf8 = new TextEncoder();
+
+/** A POST's answer: the result, its token, whether it came from the cache, the quota status. */
+function respond(
+  resultJson: string,
+  token: string,
+  fromCache: boolean,
+  quota: QuotaStatus,
+): string {
+  return spliceJson({}, resultJson, { token, from_cache: fromCache, ...quota });
+}
+
+/** DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */
+function captchaTokenOf(c: Context, body: Record<string, unknown>): string | undefined {
+  const candidates = [
+    body['smart-token'],
+    body.captchaToken,
+    body.smart_token,
+    c.req.header('x-captcha-token'),
+  ];
+  return candidates.find((value): value is string => typeof value === 'string' && value !== '');
+}

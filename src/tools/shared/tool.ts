@@ -1,0 +1,48 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../http/index.js';
+import type { MessageKey, ToolTextKey } from '../../i18n/index.js';
+import type { ResultContext, ResultView } from '../../pages/index.js';
+import type { ShareSummary } from '../../share/index.js';
+
+/**
+ * What a tool is, as its folder declares it (src/tools/<name>/index.ts) and the registry lists it
+ * (src/tools/registry.ts): the app, the tool index, the check page, the share routes and the
+ * OpenAPI document are built by walking the registry, so adding a tool is one folder and one line
+ * (docs/registry.md). `Deps` is what the tool's routes need; the app passes one object that
+ * holds what every tool of the registry needs.
+ */
+export interface ToolDefinition<Name extends string = string, Deps = never> {
+  /** The path segment (`/{name}/v1`) and the key of its texts in the catalogs (`tool.{name}`). */
+  name: Name;
+  /** `IP`, `Domain`, `Pool`: the OpenAPI tag and the stem of operationIds (`getIpResult`). */
+  title: string;
+  /** What the tool does, in a line: the tag's description and the tool index's summary. */
+  description: string;
+  /** The check page's button for its first check. */
+  submit: MessageKey;
+  /** Its stored result read as what the badge, card and share page show. */
+  summarise(stored: Record<string, unknown>): ShareSummary;
+  /** Its stored result drawn as the share page's (and the check page's) result section. */
+  page(stored: Record<string, unknown>, context: ResultContext): ResultView;
+  /** Documents and serves the tool's routes on `app`, which the app mounts at `/{name}/v1`. */
+  serve(app: OpenAPIHono<AppEnv>, deps: Deps): void;
+}
+
+/** The keys of a tool's texts that no catalog holds: `never` when both hold all of them. */
+type MissingTexts<Name extends string> = Exclude<ToolTextKey<Name>, MessageKey>;
+
+/**
+ * A tool's definition, checked: its name must have every one of its texts in the catalogs (the
+ * compiler names the missing keys).
+ */
+export function defineTool<const Name extends string, Deps>(
+  tool: ToolDefinition<Name, Deps> &
+    ([MissingTexts<Name>] extends [never] ? unknown : { missingTexts: MissingTexts<Name> }),
+): ToolDefinition<Name, Deps> {
+  return tool;
+}
+
+/** `IP` -> `Ip`: the stem of operationIds and error schema names (`getIpStatus`). */
+export function operationStem(title: string): string {
+  return title.charAt(0) + title.slice(1).toLowerCase();
+}
