@@ -10,6 +10,7 @@ import {
 import { createDgramTransport, createHttp2Exchanges } from '../src/node/dns/index.js';
 import { loadZoneList, reverseName, targetLabel } from '../src/reputation/index.js';
 import { benchAddress } from './addresses.js';
+import { openBareDgram } from './bare-dgram.js';
 import { createNodeTransport } from './c-ares-transport.js';
 import { round } from './stats.js';
 
@@ -25,7 +26,8 @@ import { round } from './stats.js';
  * cache, which every query passes (each check's address is fresh), as in the service.
  * Rounds take the transports in a turning order; the figures are each transport's median round.
  * Knobs: BENCH_TRANSPORT_CHECKS (default 1000: 20,000 queries a round), BENCH_TRANSPORT_ROUNDS
- * (default 3), BENCH_TRANSPORT_ONLY (a comma list of none, c-ares, dgram, doh-fetch, doh-h2).
+ * (default 3), BENCH_TRANSPORT_ONLY (a comma list of none, c-ares, bare-dgram, dgram, doh-fetch,
+ * doh-h2).
  */
 
 const checks = Number(process.env.BENCH_TRANSPORT_CHECKS ?? 1000);
@@ -40,7 +42,12 @@ interface Candidate {
   key: string;
   name: string;
   maxInFlight: number;
-  open(fixture: Fixture): { transport: Resolver; close(): void };
+  open(fixture: Fixture): Opened | Promise<Opened>;
+}
+
+interface Opened {
+  transport: Resolver;
+  close(): void;
 }
 
 interface Fixture {
@@ -69,8 +76,14 @@ const allCandidates: Candidate[] = [
     }),
   },
   {
+    key: 'bare-dgram',
+    name: 'bare node:dgram (bench/bare-dgram.ts)',
+    maxInFlight: 512,
+    open: (fixture) => openBareDgram(fixture.address),
+  },
+  {
     key: 'dgram',
-    name: 'dgram + dns-packet',
+    name: 'node:dgram + wire.ts (udp)',
     maxInFlight: 512,
     open: (fixture) => {
       const transport = createDgramTransport({ servers: [fixture.address], ...dnsOptions });
@@ -88,7 +101,7 @@ const allCandidates: Candidate[] = [
   },
   {
     key: 'doh-h2',
-    name: 'DoH, HTTP/2 session',
+    name: 'DoH, one HTTP/2 session (doh)',
     maxInFlight: 100,
     open: (fixture) => {
       const sessions = createHttp2Exchanges();
@@ -173,7 +186,7 @@ let nextAddress = 0;
 for (let round = 0; round < rounds; round++) {
   const order = candidates.map((_, index) => candidates[(index + round) % candidates.length]!);
   for (const candidate of order) {
-    const { transport, close } = candidate.open(fixture);
+    const { transport, close } = await candidate.open(fixture);
     // The service's stack: every address is fresh, so every query passes its cache to the wire.
     const capped = withResolverStack(transport, { maxInFlight: candidate.maxInFlight });
     await runChecks(capped, zones, nextAddress, warmupChecks);

@@ -14,9 +14,7 @@ import { createSignalWatches } from './signal-watches.js';
  *   in, first out. Queries of no check (the self-test) wait in one queue of their own, held by the
  *   global cap only.
  * - A query whose `signal` aborts leaves the queue or, in flight, gives its slot back at once, and
- *   answers `timeout`. The transport may still be waiting for its answer: c-ares cannot cancel one
- *   query, so it gives up at its own timeout, and what a check may leave behind that way is
- *   bounded by the check's query budget.
+ *   answers `timeout`; the transport below sees the same signal and lets go of the query too.
  */
 
 export interface ConcurrencyOptions {

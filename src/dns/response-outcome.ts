@@ -12,8 +12,9 @@ import {
 } from './wire.js';
 
 /**
- * What a decoded response means for the question asked: the same outcomes, records and TTLs the
- * c-ares transport reports, so the checks above cannot tell the transports apart.
+ * What a response means for the question asked: one reading for every transport that carries DNS
+ * messages (UDP, TCP, DoH), so the checks above cannot tell the transports apart; the outcomes
+ * are the ones the c-ares transport reported before it (docs/decisions.md).
  */
 
 /** RFC 1035 §4.1.1 RCODEs this file tells apart; the others are failures. */
@@ -40,7 +41,7 @@ function checkAnswers(response: DecodedResponse, name: string, type: RecordType,
 }
 
 /**
- * The name the answer ends at, following the CNAMEs of `name` in the answer section as c-ares does
+ * The name the answer ends at, following the CNAMEs of `name` in the answer section as c-ares did
  * for every record type (RFC 1034 §3.6.2, and RFC 2317 puts PTR records behind CNAMEs), and the
  * least TTL along the chain: the answer holds only as long as every alias in it.
  */
