@@ -110,7 +110,8 @@ function readRecord(outcome: Outcome<string>): LoadedRecord {
 
 /**
  * The MX hosts to look up. RFC 7505: an MX of `.` (the transports write the root so; c-ares wrote
- * '') says the domain takes no mail. A host under a special-use suffix is never looked up (docs/checks.md).
+ * '') says the domain takes no mail. A host under a special-use suffix is never looked up
+ * (docs/checks.md).
  */
 function mailHosts(exchangers: readonly MxRecord[]): string[] {
   return exchangers
