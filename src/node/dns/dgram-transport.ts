@@ -1,22 +1,16 @@
 import { LRUCache } from 'lru-cache';
 import {
-  attemptPolicy,
-  type AttemptPolicy,
-  createEndpointFailover,
   type DnsOutcome,
   encodeQuery,
-  PendingQuery,
   type QueryOptions,
-  readResponse,
   type RecordData,
   type RecordType,
   type Resolver,
-  writeId,
 } from '../../dns/index.js';
 import { createQueryIds } from './query-ids.js';
-import { parseServerAddress, type ServerAddress, systemServers } from './server-address.js';
-import { type DatagramReceiver, ServerSocket } from './server-socket.js';
-import { exchangeOverTcp, type TcpReceiver } from './tcp-exchange.js';
+import { systemServers } from './server-address.js';
+import { parseServers, ServerSet } from './server-set.js';
+import { UdpQuery } from './udp-query.js';
 
 /**
  * The DNS transport on Node: queries over UDP on `node:dgram`, encoded and read by the codec of
@@ -60,164 +54,6 @@ const maxNamedServerSets = 256;
 
 const timedOut = { status: 'timeout' } as const;
 const serverFailure = { status: 'servfail' } as const;
-
-function parseServers(servers: readonly string[]): ServerAddress[] {
-  return servers.map((entry) => {
-    const server = parseServerAddress(entry);
-    if (!server) throw new Error(`not a DNS server address: ${entry}`);
-    return server;
-  });
-}
-
-/** The servers a query may go to, their sockets, and the endpoint their queries start at. */
-class ServerSet {
-  readonly policy: AttemptPolicy;
-  readonly #sockets: ServerSocket[][];
-  readonly #turn: number[];
-
-  constructor(
-    readonly servers: readonly ServerAddress[],
-    readonly socketsPerServer: number,
-    options: DgramTransportOptions,
-    private readonly nextId: () => number,
-  ) {
-    this.policy = attemptPolicy(options, createEndpointFailover(servers.length));
-    this.#sockets = servers.map(() => []);
-    this.#turn = servers.map(() => 0);
-  }
-
-  /** The next of the server's sockets in turn, opened when first needed or lost. */
-  socketFor(endpoint: number): ServerSocket {
-    const sockets = this.#sockets[endpoint]!;
-    const turn = this.#turn[endpoint]!;
-    this.#turn[endpoint] = (turn + 1) % this.socketsPerServer;
-    let socket = sockets[turn];
-    if (!socket || socket.closed) {
-      socket = new ServerSocket(this.servers[endpoint]!, this.nextId);
-      sockets[turn] = socket;
-    }
-    return socket;
-  }
-
-  waiting(): number {
-    return this.#sockets.flat().reduce((sum, socket) => sum + socket.pending, 0);
-  }
-
-  /** Closes each socket once its queries are done. */
-  retire(): void {
-    for (const socket of this.#sockets.flat()) socket.retire();
-  }
-
-  close(): void {
-    for (const socket of this.#sockets.flat()) socket.close();
-  }
-}
-
-/** Where a query was sent before its attempt moved to another server: an answer there still counts. */
-interface EarlierSend {
-  socket: ServerSocket;
-  id: number;
-  message: Uint8Array;
-}
-
-class UdpQuery<T extends RecordType>
-  extends PendingQuery<RecordData[T]>
-  implements DatagramReceiver, TcpReceiver
-{
-  #socket: ServerSocket | undefined;
-  #id = 0;
-  #earlier: EarlierSend[] | undefined;
-  #overTcp = false;
-  #cancelTcp: (() => void) | undefined;
-
-  constructor(
-    private readonly set: ServerSet,
-    signal: AbortSignal | undefined,
-    resolve: (outcome: DnsOutcome<RecordData[T]>) => void,
-    /** The query as encoded, under the ID of `#socket` once sent. */
-    private message: Uint8Array,
-    private readonly name: string,
-    private readonly type: T,
-  ) {
-    super(set.policy, signal, resolve);
-  }
-
-  protected send(endpoint: number): void {
-    const server = this.set.servers[endpoint]!;
-    if (this.#overTcp) {
-      this.#cancelTcp = exchangeOverTcp(server, this.message, this);
-      return;
-    }
-    let socket = this.#socket;
-    // A retry to the same server goes out again under the same ID, so a late answer to the first
-    // still counts; another server's socket gives the query an ID of its own.
-    if (!socket || socket.closed || socket.server !== server) {
-      if (socket) {
-        (this.#earlier ??= []).push({ socket, id: this.#id, message: this.message });
-        this.message = this.message.slice();
-      }
-      socket = this.set.socketFor(endpoint);
-      this.#socket = socket;
-      this.#id = socket.register(this);
-      writeId(this.message, this.#id);
-    }
-    socket.send(this.message);
-  }
-
-  received(response: Uint8Array, socket: ServerSocket): void {
-    const query =
-      socket === this.#socket
-        ? this.message
-        : this.#earlier?.find((sent) => sent.socket === socket)?.message;
-    if (!query) return;
-    const reading = readResponse(query, response, this.name, this.type);
-    switch (reading) {
-      case 'mismatch':
-        // RFC 5452 §3: not the answer to this query (a forged or stray one); the answer may still come.
-        return;
-      case 'truncated':
-        // RFC 1035 §4.2.1, RFC 7766 §5: the whole answer over TCP, within the same attempt's time.
-        if (!this.#overTcp) {
-          this.#overTcp = true;
-          this.#cancelTcp = exchangeOverTcp(this.set.servers[this.endpoint]!, this.message, this);
-        }
-        return;
-      case 'malformed':
-        this.failed('bad-answer');
-        return;
-      default:
-        this.settle(reading);
-    }
-  }
-
-  answeredOverTcp(result: Uint8Array | 'no-answer' | 'bad-answer'): void {
-    this.#cancelTcp = undefined;
-    if (typeof result === 'string') {
-      this.failed(result);
-      return;
-    }
-    const reading = readResponse(this.message, result, this.name, this.type);
-    // On its own connection, anything but the answer is a broken server.
-    if (typeof reading === 'string') this.failed('bad-answer');
-    else this.settle(reading);
-  }
-
-  unreachable(socket: ServerSocket): void {
-    if (!this.#overTcp && socket === this.#socket) this.failed('no-answer');
-  }
-
-  protected abandonAttempt(): void {
-    // The UDP sends keep their IDs until the query ends: a late answer to them still counts.
-    this.#cancelTcp?.();
-    this.#cancelTcp = undefined;
-  }
-
-  protected release(): void {
-    this.abandonAttempt();
-    this.#socket?.unregister(this.#id);
-    for (const sent of this.#earlier ?? []) sent.socket.unregister(sent.id);
-  }
-}
 
 export function createDgramTransport(options: DgramTransportOptions): DgramTransport {
   const nextId = createQueryIds();

@@ -45,10 +45,13 @@ export class ServerSocket {
   #closed = false;
   #retired = false;
 
+  /** `retired`: closes as soon as no query waits on it, as after `retire()`. */
   constructor(
     readonly server: ServerAddress,
     private readonly nextId: () => number,
+    retired = false,
   ) {
+    this.#retired = retired;
     const socket = createSocket({
       type: server.family === 6 ? 'udp6' : 'udp4',
       recvBufferSize: receiveBufferBytes,
