@@ -5,6 +5,7 @@ import type { Resolver } from '../../src/dns/resolver.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
 import {
   badAnswerFaults,
+  rfc8484Post,
   type FixtureDohServer,
   startFixtureDohServer,
 } from '../fixtures/doh-server.js';
@@ -78,15 +79,8 @@ describe('the DoH transport, beyond the shared outcomes', () => {
 describe('the DoH transport, on the wire', () => {
   it('POSTs application/dns-message, accepts it back, and uses DNS ID 0 (RFC 8484 §4.1)', async () => {
     await transport.query('mail.example.org', 'MX');
-    expect(doh.requests.at(-1)).toEqual({
-      method: 'POST',
-      path: '/dns-query',
-      contentType: 'application/dns-message',
-      accept: 'application/dns-message',
-      dnsId: 0,
-      // `fetch` to an http:// URL: HTTP/1.1, on Node as in workerd.
-      httpVersion: '1.1',
-    });
+    // `fetch` to an http:// URL: HTTP/1.1, on Node as in workerd.
+    expect(doh.requests.at(-1)).toEqual(rfc8484Post('1.1'));
   });
 });
 
