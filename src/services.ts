@@ -8,11 +8,13 @@ import {
 } from './http/index.js';
 import type { Platform } from './platform.js';
 import {
+  askableZones,
   createDnsblEngine,
   createListStats,
   createMonitorReplica,
   createZoneMonitor,
   type DnsblZone,
+  type ListKeys,
   type ListSide,
   type ListVerdicts,
   queryZone,
@@ -41,7 +43,8 @@ export async function createServices(
   options: ServiceOptions = {},
 ) {
   const log = createLogger(config.logLevel, platform.logSink, platform.clock);
-  const { zones } = platform;
+  // A list that answers only with a key is not asked while its variable is unset (list-keys.ts).
+  const zones = askableZones(platform.zones, listKeys(config.spamhausDqsKey));
   const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
   const perList = platform.dns.maxInFlightPerList;
   const resolverOver = (observe: QueryObserver) =>
@@ -147,6 +150,14 @@ export async function createServices(
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/**
+ * The list keys the configuration holds. ABUSIX_KEY is not read yet, so Abusix lists are never
+ * asked (docs/zone-list.md, "Keyed lists").
+ */
+export function listKeys(spamhausDqsKey: string | undefined): ListKeys {
+  return spamhausDqsKey ? { SPAMHAUS_DQS_KEY: spamhausDqsKey } : {};
+}
 
 /** Each name a list is asked under (its zone, or its Spamhaus DQS name), to the zone it reports as. */
 export function queryNames(

@@ -4,7 +4,13 @@
  */
 
 export { callerAddress, parseTrustProxy, quotaSubject, type TrustProxy } from './caller.js';
-export { createCaptchaVerifier } from './captcha/index.js';
+export {
+  type CaptchaProvider,
+  type CaptchaProviderFacts,
+  captchaProviderNames,
+  captchaProviders,
+  createCaptchaVerifier,
+} from './captcha/index.js';
 export { clientClosedRequest, isClientAbort } from './client-abort.js';
 export type { AppEnv } from './context.js';
 export { corsHeaders, corsMiddleware, jsonResponse, preflightMaxAgeS } from './cors.js';

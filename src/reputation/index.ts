@@ -20,6 +20,7 @@ export {
   reverseName,
 } from './checks/index.js';
 export {
+  askableZones,
   bundledZoneList,
   coverageOf,
   createDnsblEngine,
@@ -30,6 +31,8 @@ export {
   type DnsblZone,
   type ListCoverage,
   type ListHealth,
+  type ListKeys,
+  listHealthSchema,
   type ListResult,
   type ListSide,
   type ListStatus,
@@ -42,6 +45,7 @@ export {
   queryZone,
   type ResolverConfirmation,
   type ServiceReadiness,
+  serviceReadinessSchema,
   targetLabel,
   type ZoneMonitor,
 } from './lists/index.js';

@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
 import { createLogger } from '../http/index.js';
 import {
+  askableZones,
   bundledZoneList,
   createListStats,
   createZoneMonitor,
@@ -9,7 +10,7 @@ import {
   type MonitorView,
   type ZoneMonitor,
 } from '../reputation/index.js';
-import { logReadiness, logRun, queryNames } from '../services.js';
+import { listKeys, logReadiness, logRun, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
 /**
@@ -120,7 +121,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
   private async start(settings: MonitorSettings): Promise<ZoneMonitor> {
     await this.ctx.storage.put('settings', settings);
     const log = createLogger(settings.logLevel, (line) => console.log(line));
-    const zones = bundledZoneList();
+    const zones = askableZones(bundledZoneList(), listKeys(settings.spamhausDqsKey));
     const stats = createListStats(queryNames(zones, settings.spamhausDqsKey));
     const transport = createDohTransport({
       endpoints: settings.dohUrls,

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
+import { keylessCounts } from '../fixtures/keyless-lists.js';
 import {
   type FakeCaptchaProvider,
   startFakeCaptchaProvider,
@@ -77,14 +78,21 @@ async function screenshot(page: Page, name: string): Promise<void> {
     .toFile(join(screenshotDirectory, `${name}.png`));
 }
 
+/** The lists the service asks about an IPv6 address, and those of its IPv4 lists that do not. */
+const counts = await keylessCounts();
+const ipv6Lists = counts.ipv6;
+const notCovering = counts.ipv4 - counts.ipv6;
+
 const languages = {
   en: {
     headers: {},
     submit: 'Check',
     discover: 'Find addresses',
     listed: /^Listed on 3 of \d+ lists( that answered)?[.;]/,
-    ipv6: /^Not listed on any of 2 lists; 16 do not cover IPv6\.$/,
-    notCovered: 'does not cover IPv6: 16',
+    ipv6: new RegExp(
+      `^Not listed on any of ${ipv6Lists} lists; ${notCovering} do not cover IPv6\\.$`,
+    ),
+    notCovered: `does not cover IPv6: ${notCovering}`,
     found: /^\d+ addresses found, none checked yet\.$/,
     poolListed: /^1 of \d+ addresses listed[.;]/,
     checkAnother: 'Check another',
@@ -95,8 +103,10 @@ const languages = {
     submit: 'Проверить',
     discover: 'Найти адреса',
     listed: /^Внесён в 3 из \d+ (ответивших )?списков[.;]/,
-    ipv6: /^Не внесён ни в один из 2 списков; 16 не поддерживают IPv6\.$/,
-    notCovered: 'не поддерживает IPv6: 16',
+    ipv6: new RegExp(
+      `^Не внесён ни в один из ${ipv6Lists} списк[а-я]*; ${notCovering} не поддержива[а-я]+ IPv6\\.$`,
+    ),
+    notCovered: `не поддерживает IPv6: ${notCovering}`,
     found: /^Найдено \d+ адрес(а|ов), ещё не проверены\.$/,
     poolListed: /^В списках 1 из \d+ адрес(а|ов)[.;]/,
     checkAnother: 'Проверить другой',

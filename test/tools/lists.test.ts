@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
+import { keylessZoneList } from '../fixtures/keyless-lists.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /** GET {BASE_PATH}/lists: every configured list's health, over real HTTP and the fixture DNS. */
 
-const zones = await loadZoneList();
+const zones = await keylessZoneList();
 const fields = [
   'zone',
   'name',
@@ -62,13 +63,25 @@ describe('GET /lists', () => {
     });
   });
 
+  it('leaves out the lists that answer only with a key, as no key is set, and never asks them', async () => {
+    const body = await lists();
+    const keyed = (await loadZoneList()).filter((zone) => zone.key !== undefined);
+    expect(keyed.length).toBeGreaterThan(0);
+    expect(body.lists.filter((list) => keyed.some((zone) => zone.zone === list.zone))).toEqual([]);
+    const check = await service.post('/ip/v1', { target: '8.8.4.4' });
+    expect(check.status).toBe(200);
+    const asked = (await service.dnsQueries()).map((query) => query.name);
+    expect(asked.filter((name) => keyed.some((zone) => name.endsWith(`.${zone.zone}`)))).toEqual(
+      [],
+    );
+  });
+
   it('shows the IPv6 side of the lists that cover IPv6, proven by its own test entry, and null for the others', async () => {
     const body = await lists();
     const covering = body.lists.filter((list) => list.ipv6 !== null);
-    expect(covering.map((list) => list.zone)).toEqual([
-      'zen.spamhaus.org',
-      'bl.spameatingmonkey.net',
-    ]);
+    expect(covering.map((list) => list.zone)).toEqual(
+      zones.filter((zone) => zone.ipv6 !== undefined).map((zone) => zone.zone),
+    );
     for (const list of covering) {
       expect(list.ipv6).toMatchObject({
         state: 'active',
@@ -77,7 +90,7 @@ describe('GET /lists', () => {
         source: expect.stringMatching(/^https?:\/\//),
       });
     }
-    expect(covering[1]?.ipv6).toMatchObject({
+    expect(covering.find((list) => list.zone === 'bl.spameatingmonkey.net')?.ipv6).toMatchObject({
       zone: 'bl.ipv6.spameatingmonkey.net',
       name: 'Spam Eating Monkey SEM-IPV6BL',
     });

@@ -29,7 +29,7 @@ export function parseServerAddress(entry: string): ServerAddress | undefined {
 }
 
 /**
- * The system's resolvers, as c-ares read them from /etc/resolv.conf when Node started (or as
+ * The system's resolvers, as Node's c-ares read them from /etc/resolv.conf at start (or as
  * `dns.setServers` last set them: read through the module, whose `getServers` that replaces).
  */
 export function systemServers(): string[] {

@@ -13,16 +13,21 @@ export {
   queryZone,
   targetLabel,
 } from './dnsbl.js';
+export { askableZones, type ListKeys, missingKey } from './list-keys.js';
+export {
+  type ListHealth,
+  listHealthSchema,
+  type ServiceReadiness,
+  serviceReadinessSchema,
+} from './list-health-schemas.js';
 export type { ListSide } from './list-sides.js';
 export { createListStats } from './list-stats.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
 export {
   createZoneMonitor,
-  type ListHealth,
   type ListVerdicts,
   type MonitorView,
   type ResolverConfirmation,
-  type ServiceReadiness,
   type ZoneMonitor,
 } from './zone-monitor.js';
 export { bundledZoneList, type DnsblZone, loadZoneList, parseZoneList } from './zones.js';

@@ -31,13 +31,27 @@ export function readAnswer(zone: DnsblZone, codes: readonly string[]): Reading {
   }
   for (const code of codes) {
     const documented = zone.errors?.[code];
-    if (documented !== undefined) return { status: 'error', error: `${code}: ${documented}` };
+    if (documented !== undefined)
+      return { status: 'error', error: `${code}: ${documented.meaning}` };
     if (inSpamhausErrorNet(code)) {
       return { status: 'error', error: `${code}: the list refused the query` };
     }
   }
   if (zone.grade !== undefined) return readGrade(zone, codes);
+  if (zone.allowlist) return readAllowlist(zone, codes);
   return readListings(zone, codes);
+}
+
+/**
+ * An allowlist's hit vouches for the target: never a listing, so it reads as clean with the
+ * vouching as its grade, worth no points until the score learns what each trust level is worth
+ * (docs/zone-list.md, "Allowlists"). An undocumented code stays an error, as on any list.
+ */
+function readAllowlist(zone: DnsblZone, codes: readonly string[]): Reading {
+  const reading = readListings(zone, codes);
+  if (reading.status !== 'listed') return reading;
+  const label = reading.listings.map((listing) => listing.meaning).join('; ');
+  return { status: 'clean', grade: { label: `allowlisted: ${label}`, points: 0, listed: false } };
 }
 
 function readGrade(zone: DnsblZone, codes: readonly string[]): Reading {

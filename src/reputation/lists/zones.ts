@@ -15,22 +15,48 @@ const ipv4InLoopback = z
     'a return code is an address inside 127.0.0.0/8',
   );
 
+/**
+ * How far an allowlist trusts what it lists, on DNSWL's scale (none: only avoid outright blocking
+ * ... high: never override), so allowlists of other operators read alike.
+ */
+export const trustLevels = ['none', 'low', 'medium', 'high'] as const;
+export type TrustLevel = (typeof trustLevels)[number];
+
 const codeMeaningObject = z.object({
   meaning: z.string().min(1),
+  /** The meaning in Russian, the pages' other language (docs/pages.md). */
+  ru: z.string().min(1).optional(),
   /** Overrides the zone's severity for this code (Spamhaus PBL is `info` inside the `major` ZEN). */
   severity: z.enum(severities).optional(),
   /** Overrides the zone's score weight for this code. */
   weight: z.number().min(0).max(100).optional(),
+  /** On an allowlist: the trust the code encodes. */
+  trust: z.enum(trustLevels).optional(),
 });
-/** A code's meaning, written out or as a bare string (`"127.0.0.2": "SBL"`). */
-const codeMeaningSchema = z.union([
-  codeMeaningObject,
-  z
-    .string()
-    .min(1)
-    .transform((meaning): CodeMeaning => ({ meaning })),
-]);
+/** A meaning written out, or as a bare English string (`"127.0.0.2": "SBL"`). */
+function writtenOutOrBare<Meaning extends { meaning: string }>(object: z.ZodType<Meaning>) {
+  return z.union([
+    object,
+    z
+      .string()
+      .min(1)
+      .transform((meaning) => ({ meaning }) as Meaning),
+  ]);
+}
+
+const codeMeaningSchema = writtenOutOrBare(codeMeaningObject);
 export type CodeMeaning = z.infer<typeof codeMeaningObject>;
+
+/** An error code's meaning, with its Russian text when written out. */
+const errorMeaningObject = z.object({
+  meaning: z.string().min(1),
+  ru: z.string().min(1).optional(),
+});
+const errorMeaningSchema = writtenOutOrBare(errorMeaningObject);
+export type ErrorMeaning = z.infer<typeof errorMeaningObject>;
+
+/** Text in English and Russian, the two languages of the pages (docs/pages.md). */
+const bilingual = z.object({ en: z.string().min(1), ru: z.string().min(1) });
 
 /** Graded lists answer with a grade, decoded by name (see grades.ts), not with a yes/no listing. */
 export const gradeDecoders = ['mailspike-rep', 'senderscore', 'dnswl', 'hostkarma'] as const;
@@ -45,6 +71,41 @@ export type GradeDecoder = (typeof gradeDecoders)[number];
 const zoneName = z
   .string()
   .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lowercase DNS zone name');
+
+/** The variables a list's key may come from: each is one operator's account key. */
+export const keyVariables = ['SPAMHAUS_DQS_KEY', 'ABUSIX_KEY'] as const;
+export type KeyVariable = (typeof keyVariables)[number];
+
+/**
+ * A list that answers only with its operator's key: the variable the key comes from, and the name
+ * the list is asked under with `{key}` where the key goes (`{key}.combined.mail.abusix.zone`).
+ */
+const keySchema = z.object({
+  variable: z.enum(keyVariables),
+  query: z
+    .string()
+    .regex(
+      /^\{key\}\.([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'a zone name with {key} as its first label',
+    ),
+});
+
+/** `{ip}`, `{domain}` or `{target}`: where a lookup page takes the checked target. */
+const lookupPlaceholder = /\{(ip|domain|target)\}/g;
+
+/** A page of the operator that shows a target's listing, with the target's placeholder in it. */
+const lookupUrl = z
+  .string()
+  .refine(
+    (text) =>
+      text.match(lookupPlaceholder) !== null &&
+      !/[{}]/.test(text.replace(lookupPlaceholder, '')) &&
+      URL.canParse(text.replace(lookupPlaceholder, 'x')),
+    'an http(s) URL with {ip}, {domain} or {target} where the target goes',
+  );
+
+/** What a lookup URL's placeholders accept: an IP list takes addresses, a domain list names. */
+const placeholdersOf = (url: string) => [...url.matchAll(lookupPlaceholder)].map((m) => m[1]);
 
 /** An IPv6 test entry, in any RFC 4291 text form (RFC 5782 §5 writes `::FFFF:7F00:2`). */
 const ipv6Entry = z.string().refine(isIpv6Text, 'an IPv6 address');
@@ -71,17 +132,30 @@ const ipv6Schema = z.object({
     .optional(),
 });
 
+/** What a list lists: addresses (`ip`) or domains. */
+export const zoneTypeSchema = z.enum(['ip', 'domain']);
+
 const zoneSchema = z
   .object({
     zone: zoneName,
     name: z.string().min(1),
-    type: z.enum(['ip', 'domain']),
+    type: zoneTypeSchema,
     severity: z.enum(severities),
     /** Points a listing takes off the score of 100 (before a code's own weight); default by severity. */
     weight: z.number().min(0).max(100).optional(),
     delistUrl: z.url().optional(),
     /** Where the code table comes from. */
     source: z.url().optional(),
+    /** What the list lists, in English and Russian. */
+    lists: bilingual.optional(),
+    /** Usage terms: free volume, registration or key, commercial use; `source` where they are stated. */
+    policy: bilingual.extend({ source: z.url().optional() }).optional(),
+    /** The operator's page for one target, `{ip}`, `{domain}` or `{target}` standing for it. */
+    lookupUrl: lookupUrl.optional(),
+    /** The list answers only with a key (never asked without it): see `keySchema`. */
+    key: keySchema.optional(),
+    /** An allowlist: a hit vouches for the target and is never a listing. */
+    allowlist: z.boolean().optional(),
     /** Spamhaus Data Query Service label: with a key the zone is asked as `<key>.<dqs>.dq.spamhaus.net`. */
     dqs: z
       .string()
@@ -92,7 +166,7 @@ const zoneSchema = z
     /** Return codes whose last octet is a bitmask (SURBL, URIBL): key is the bit value. */
     bitmask: z.record(z.string().regex(/^(1|2|4|8|16|32|64|128)$/), codeMeaningSchema).optional(),
     /** Answers the zone documents as errors (query refused, querier blocked, wrong query type). */
-    errors: z.record(ipv4InLoopback, z.string().min(1)).optional(),
+    errors: z.record(ipv4InLoopback, errorMeaningSchema).optional(),
     grade: z.enum(gradeDecoders).optional(),
     /**
      * RFC 5782 §5 test entries: `listed` must answer, `notListed` must not. Defaults: 127.0.0.2 /
@@ -120,6 +194,31 @@ const zoneSchema = z
     message: 'only an ip list answers for IPv6 addresses',
     path: ['ipv6'],
   })
+  .refine((zone) => zone.key === undefined || zone.key.query.endsWith(`.${zone.zone}`), {
+    message: 'a keyed query is the zone with the key in front of it',
+    path: ['key', 'query'],
+  })
+  // The Data Query Service is how the engine asks Spamhaus with a key (dnsbl.ts queryZone).
+  .refine(
+    (zone) =>
+      zone.key?.variable !== 'SPAMHAUS_DQS_KEY' ||
+      (zone.dqs !== undefined && zone.zone === `${zone.dqs}.dq.spamhaus.net`),
+    { message: 'a list keyed by SPAMHAUS_DQS_KEY is <dqs>.dq.spamhaus.net', path: ['key'] },
+  )
+  .refine(
+    (zone) =>
+      zone.lookupUrl === undefined ||
+      placeholdersOf(zone.lookupUrl).every(
+        (name) => name === 'target' || name === (zone.type === 'ip' ? 'ip' : 'domain'),
+      ),
+    { message: 'an ip list looks up {ip}, a domain list {domain}', path: ['lookupUrl'] },
+  )
+  .refine(
+    (zone) =>
+      zone.allowlist === true ||
+      Object.values({ ...zone.codes, ...zone.bitmask }).every((code) => code.trust === undefined),
+    { message: 'only an allowlist code carries a trust level', path: ['codes'] },
+  )
   .transform((zone) => ({ ...zone, weight: zone.weight ?? defaultWeights[zone.severity] }));
 
 /** Weights of zones that give none: what the default list gives most zones of each severity. */

@@ -10,15 +10,16 @@ import {
   type IpCheckOutcome,
 } from '../../../src/reputation/checks/ip-check.js';
 import { parseTarget, type Target } from '../../../src/reputation/targets/targets.js';
-import { loadZoneList } from '../../../src/reputation/lists/zones.js';
+import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
 } from '../../fixtures/dns-server.js';
+import { keylessZoneList } from '../../fixtures/keyless-lists.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 
-const zones = await loadZoneList();
+const zones = await keylessZoneList();
 const ipZones = zones.filter((zone) => zone.type === 'ip');
 const now = new Date('2025-06-01T12:00:00Z');
 
@@ -323,10 +324,12 @@ describe('checkIp, IPv6', () => {
     const before = dns.queries.length;
     const result = resultOf(await checkIp(depsOver(freshResolver()), target(listedIp6)));
     const asked = dns.queries.slice(before).filter((query) => query.type === 'A');
-    expect(asked.map((query) => query.name).sort()).toEqual([
+    expect(asked.map((query) => query.name).sort()).toEqual(
+      ipv6Zones.map((zone) => `${nibbles(listedIp6)}.${sideZone(zone, 'ipv6')}`).sort(),
+    );
+    expect(asked.map((query) => query.name)).toContain(
       `${nibbles(listedIp6)}.bl.ipv6.spameatingmonkey.net`,
-      `${nibbles(listedIp6)}.zen.spamhaus.org`,
-    ]);
+    );
     expect(result).toMatchObject({
       kind: 'ipv6',
       target: listedIp6,
@@ -334,13 +337,13 @@ describe('checkIp, IPv6', () => {
       ptr: 'mail6.sender6.net',
       ip_score: {
         listed: 2,
-        answered: 2,
-        total: 2,
-        not_covered: ipZones.length - 2,
+        answered: ipv6Zones.length,
+        total: ipv6Zones.length,
+        not_covered: ipZones.length - ipv6Zones.length,
         disabled: 0,
         confidence: 'high',
         verdict: 'poor',
-        summary: `listed on 2 of 2 lists; ${ipZones.length - 2} do not cover IPv6`,
+        summary: `listed on 2 of ${ipv6Zones.length} lists; ${ipZones.length - ipv6Zones.length} do not cover IPv6`,
         rdns: { fcrdns: 'pass', confirmed: ['mail6.sender6.net'] },
       },
     });
@@ -363,7 +366,7 @@ describe('checkIp, IPv6', () => {
       listed: 0,
       answered: ipv6Zones.length,
       total: ipv6Zones.length,
-      summary: `not listed on any of 2 lists; ${ipZones.length - 2} do not cover IPv6`,
+      summary: `not listed on any of ${ipv6Zones.length} lists; ${ipZones.length - ipv6Zones.length} do not cover IPv6`,
     });
     expect(result.ip_score.lists).toHaveLength(ipZones.length);
   });

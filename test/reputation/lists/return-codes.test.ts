@@ -240,6 +240,30 @@ describe('readAnswer: graded lists', () => {
   });
 });
 
+describe('readAnswer: allowlists', () => {
+  it('reads an allowlist hit as clean, vouched for, never as a listing', () => {
+    expect(readAnswer(zone('wl.mailspike.net'), ['127.0.0.20'])).toEqual({
+      status: 'clean',
+      grade: { label: 'allowlisted: H5: excellent reputation', points: 0, listed: false },
+    });
+  });
+
+  it('names every fact an allowlist answers with, as IADB answers several', () => {
+    const reading = readAnswer(zone('iadb.isipp.com'), ['127.0.0.1', '127.3.100.10']);
+    expect(reading).toMatchObject({
+      status: 'clean',
+      grade: { label: expect.stringContaining('confirmed (double) opt-in'), listed: false },
+    });
+  });
+
+  it('reads a code an allowlist does not document as an error, not as vouching', () => {
+    expect(readAnswer(zone('wl.mailspike.net'), ['127.0.0.3'])).toEqual({
+      status: 'error',
+      error: 'undocumented return code 127.0.0.3',
+    });
+  });
+});
+
 describe('a zone without a code table', () => {
   const [zone] = parseZoneList([
     { zone: 'bl.other-list.net', type: 'ip', name: 'Other', severity: 'major' },

@@ -33,6 +33,9 @@ const deadZones = [
   'spamtrap.drbl.drand.net',
   'ordb.org',
   'dsbl.org',
+  // Spamhaus' allowlists: rspamd dropped them in 2016 (rspamd/rspamd#1162), nothing shows they answer.
+  'swl.spamhaus.org',
+  'dwl.spamhaus.org',
 ];
 
 /** A zone is the dead zone itself or any zone under it (`*.sorbs.net`). */
@@ -87,10 +90,12 @@ describe('default DNSBL zone list', () => {
   });
 
   it('gives the Spamhaus zones the 127.255.255.x errors and a DQS label', () => {
-    const spamhaus = zones.filter((zone) => zone.zone.endsWith('.spamhaus.org'));
+    const spamhaus = zones.filter((zone) => /\.spamhaus\.(org|net)$/.test(zone.zone));
     expect(spamhaus.map((zone) => zone.zone).sort()).toEqual([
+      'authbl.dq.spamhaus.net',
       'dbl.spamhaus.org',
       'zen.spamhaus.org',
+      'zrd.dq.spamhaus.net',
     ]);
     for (const zone of spamhaus) {
       expect(Object.keys(zone.errors ?? {}), zone.zone).toEqual(
@@ -99,9 +104,9 @@ describe('default DNSBL zone list', () => {
       expect(zone.dqs, zone.zone).toMatch(/^[a-z]+$/);
     }
     expect(zones.find((zone) => zone.zone === 'zen.spamhaus.org')?.dqs).toBe('zen');
-    expect(zones.find((zone) => zone.zone === 'dbl.spamhaus.org')?.errors?.['127.0.1.255']).toBe(
-      'IP address queried on a domain list',
-    );
+    expect(
+      zones.find((zone) => zone.zone === 'dbl.spamhaus.org')?.errors?.['127.0.1.255']?.meaning,
+    ).toBe('IP address queried on a domain list');
   });
 
   it('reads Spamhaus PBL as information, not as a listing worth a major penalty', () => {
@@ -115,13 +120,14 @@ describe('default DNSBL zone list', () => {
   it('grades the reputation lists with no weight of their own', () => {
     const graded = zones.filter((zone) => zone.grade);
     expect(graded.map((zone) => zone.zone).sort()).toEqual([
+      'dwl.dnswl.org',
       'hostkarma.junkemailfilter.com',
       'list.dnswl.org',
       'rep.mailspike.net',
       'score.senderscore.com',
     ]);
     for (const zone of graded) {
-      expect(zone.type, zone.zone).toBe('ip');
+      expect(zone.type, zone.zone).toBe(zone.zone === 'dwl.dnswl.org' ? 'domain' : 'ip');
       expect(zone.severity, zone.zone).toBe('info');
       expect(zone.weight, zone.zone).toBe(0);
     }
@@ -139,14 +145,111 @@ describe('default DNSBL zone list', () => {
     expect(testEntry('dbl.spamhaus.org')).toBe('dbltest.com');
   });
 
-  it('orders IP lists by severity, then graded lists, then domain lists', () => {
+  it('orders IP lists by severity, allowlists last, then graded lists, then domain lists alike', () => {
+    const bySeverity = { major: 0, minor: 1, info: 2 };
     const rank = (zone: DnsblZone) => {
-      if (zone.type === 'domain') return 4;
+      const allowlist = zone.allowlist ? 0.5 : 0;
+      if (zone.type === 'domain') return 4 + bySeverity[zone.severity] / 10 + allowlist / 10;
       if (zone.grade) return 3;
-      return { major: 0, minor: 1, info: 2 }[zone.severity];
+      return bySeverity[zone.severity] + allowlist;
     };
     const ranks = zones.map(rank);
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+});
+
+describe('the catalogue', () => {
+  const ipLists = zones.filter((zone) => zone.type === 'ip');
+  const domainLists = zones.filter((zone) => zone.type === 'domain');
+
+  it('holds at least 40 lists: 30 for addresses and 8 for domains', () => {
+    expect(zones.length).toBeGreaterThanOrEqual(40);
+    expect(ipLists.length).toBeGreaterThanOrEqual(30);
+    expect(domainLists.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('says of every list what it lists and on what terms, in English and Russian, with the page that says so', () => {
+    for (const zone of zones) {
+      expect(zone.lists, zone.zone).toEqual({ en: expect.any(String), ru: expect.any(String) });
+      expect(zone.lists?.ru, zone.zone).toMatch(/[а-яё]/i);
+      expect(zone.policy, zone.zone).toMatchObject({
+        en: expect.any(String),
+        ru: expect.any(String),
+      });
+      expect(zone.policy?.ru, zone.zone).toMatch(/[а-яё]/i);
+      expect(zone.source, zone.zone).toMatch(/^https?:\/\//);
+    }
+  });
+
+  it('gives every return code and error code its meaning in Russian too', () => {
+    for (const zone of zones) {
+      const meanings = [
+        ...Object.values(zone.codes ?? {}),
+        ...Object.values(zone.bitmask ?? {}),
+        ...Object.values(zone.errors ?? {}),
+      ];
+      for (const meaning of meanings)
+        expect(meaning.ru, `${zone.zone} ${meaning.meaning}`).toMatch(/[а-яё]/i);
+    }
+  });
+
+  it('marks the allowlists, weighs none of them, and gives each of their codes a trust level', () => {
+    const allowlists = zones.filter((zone) => zone.allowlist);
+    expect(allowlists.map((zone) => zone.zone).sort()).toEqual([
+      'dnswl.spfbl.net',
+      'dwl.dnswl.org',
+      'iadb.isipp.com',
+      'list.dnswl.org',
+      'wl.mailspike.net',
+    ]);
+    for (const zone of allowlists) {
+      expect(zone.severity, zone.zone).toBe('info');
+      expect(zone.weight, zone.zone).toBe(0);
+      // DNSWL's grades carry the trust level in the last octet (grades.ts).
+      if (zone.grade === undefined) {
+        for (const code of Object.values(zone.codes ?? {}))
+          expect(code.trust, zone.zone).toBeDefined();
+      } else {
+        expect(zone.grade, zone.zone).toBe('dnswl');
+      }
+    }
+  });
+
+  it('names the variable of every list that answers only with a key, and the name it is asked under', () => {
+    const keyed = zones.filter((zone) => zone.key);
+    expect(keyed.map((zone) => [zone.zone, zone.key?.variable, zone.key?.query])).toEqual([
+      ['combined.mail.abusix.zone', 'ABUSIX_KEY', '{key}.combined.mail.abusix.zone'],
+      ['authbl.dq.spamhaus.net', 'SPAMHAUS_DQS_KEY', '{key}.authbl.dq.spamhaus.net'],
+      ['dblack.mail.abusix.zone', 'ABUSIX_KEY', '{key}.dblack.mail.abusix.zone'],
+      ['zrd.dq.spamhaus.net', 'SPAMHAUS_DQS_KEY', '{key}.zrd.dq.spamhaus.net'],
+    ]);
+  });
+
+  it('links the lookup pages the operators publish, with the target in place', () => {
+    const lookup = (name: string) => zones.find((zone) => zone.zone === name)?.lookupUrl;
+    expect(lookup('zen.spamhaus.org')).toBe(
+      'https://check.spamhaus.org/listed/?searchterm={target}',
+    );
+    expect(lookup('bl.spamcop.net')).toBe('https://www.spamcop.net/bl.shtml?{ip}');
+    expect(lookup('psbl.surriel.com')).toBe('https://psbl.org/listing?ip={ip}');
+    expect(lookup('dnsbl-1.uceprotect.net')).toBe(
+      'https://www.uceprotect.net/en/rblcheck.php?ipr={ip}',
+    );
+    expect(lookup('bl.blocklist.de')).toBe('https://www.blocklist.de/en/view.html?ip={ip}');
+    expect(lookup('combined.mail.abusix.zone')).toBe('https://lookup.abusix.com/search?q={target}');
+  });
+
+  it('never documents a test answer that is an error code or outside 127.0.0.0/8', () => {
+    for (const zone of zones) {
+      for (const answer of [
+        ...(zone.selfTest?.answers ?? []),
+        ...(zone.ipv6?.selfTest?.answers ?? []),
+      ]) {
+        expect(zone.errors?.[answer], `${zone.zone} ${answer}`).toBeUndefined();
+        expect(answer.startsWith('127.255.255.'), `${zone.zone} ${answer}`).toBe(false);
+        expect(inLoopbackNet(answer), `${zone.zone} ${answer}`).toBe(true);
+      }
+    }
   });
 });
 
@@ -223,6 +326,71 @@ describe('parseZoneList', () => {
     expect(() => parseZoneList([{ ...validZone(), ipv6 }])).toThrow(message);
   });
 
+  it('loads an entry written before the format had Russian texts, keys or allowlists', () => {
+    const [zone] = parseZoneList([
+      {
+        ...validZone(),
+        codes: { '127.0.0.2': 'listed' },
+        errors: { '127.255.255.254': 'public resolver refused' },
+      },
+    ]);
+    expect(zone?.errors?.['127.255.255.254']).toEqual({ meaning: 'public resolver refused' });
+    expect(zone?.allowlist).toBeUndefined();
+    expect(zone?.key).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a keyed query that is not the zone with the key in front',
+      { key: { variable: 'ABUSIX_KEY', query: '{key}.other.example.org' } },
+      /0\.key\.query: a keyed query is the zone with the key in front of it/,
+    ],
+    [
+      'a key variable the service does not know',
+      { key: { variable: 'OTHER_KEY', query: '{key}.bl.example.org' } },
+      /0\.key\.variable/,
+    ],
+    [
+      'a list keyed by SPAMHAUS_DQS_KEY outside the Data Query Service',
+      { key: { variable: 'SPAMHAUS_DQS_KEY', query: '{key}.bl.example.org' } },
+      /0\.key: a list keyed by SPAMHAUS_DQS_KEY is <dqs>\.dq\.spamhaus\.net/,
+    ],
+    [
+      'a lookup page of an IP list that takes a domain',
+      { lookupUrl: 'https://example.org/lookup?d={domain}' },
+      /0\.lookupUrl: an ip list looks up \{ip\}, a domain list \{domain\}/,
+    ],
+    [
+      'a lookup page without the target in it',
+      { lookupUrl: 'https://example.org/lookup' },
+      /0\.lookupUrl/,
+    ],
+    [
+      'a trust level on a list that is no allowlist',
+      { codes: { '127.0.0.2': { meaning: 'listed', trust: 'high' } } },
+      /0\.codes: only an allowlist code carries a trust level/,
+    ],
+    ['what it lists without its Russian text', { lists: { en: 'spam sources' } }, /0\.lists\.ru/],
+  ])('rejects %s, naming the field', (_, change, message) => {
+    expect(() => parseZoneList([{ ...validZone(), ...change }])).toThrow(message);
+  });
+
+  it('accepts an allowlist whose codes carry trust levels', () => {
+    const [zone] = parseZoneList([
+      {
+        ...validZone(),
+        allowlist: true,
+        severity: 'info',
+        codes: { '127.0.0.20': { meaning: 'excellent', ru: 'отличная', trust: 'high' } },
+      },
+    ]);
+    expect(zone?.codes?.['127.0.0.20']).toEqual({
+      meaning: 'excellent',
+      ru: 'отличная',
+      trust: 'high',
+    });
+  });
+
   it('rejects an IPv6 side on a domain list', () => {
     const zone = { ...validZone(), type: 'domain', ipv6: { source: 'https://example.org/ipv6' } };
     expect(() => parseZoneList([zone])).toThrow(/only an ip list answers for IPv6 addresses/);
@@ -240,7 +408,19 @@ describe('the lists that cover IPv6', () => {
         'zen.spamhaus.org',
         'https://www.spamhaus.org/organization/statement/012/spamhaus-ipv6-blocklists-strategy-statement',
       ],
+      [
+        'combined.mail.abusix.zone',
+        'combined.mail.abusix.zone',
+        'https://docs.abusix.com/docs/guardian-mail/production-zones',
+      ],
       ['bl.spameatingmonkey.net', 'bl.ipv6.spameatingmonkey.net', 'http://spameatingmonkey.com/'],
+      ['bl.nordspam.com', 'bl.nordspam.com', 'https://nordspam.com/usage'],
+      ['dnsbl.spfbl.net', 'dnsbl.spfbl.net', 'https://spfbl.net/en/dnsbl/'],
+      [
+        'authbl.dq.spamhaus.net',
+        'authbl.dq.spamhaus.net',
+        'https://github.com/spamhaus/rspamd-dqs',
+      ],
     ]);
   });
 });
