@@ -46,6 +46,8 @@ export {
   type ResolverConfirmation,
   type ServiceReadiness,
   serviceReadinessSchema,
+  sideName,
+  sideZone,
   targetLabel,
   type ZoneMonitor,
 } from './lists/index.js';
@@ -55,6 +57,7 @@ export {
   type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
+  listStatusSchema,
   poolCheckResultSchema,
   type PoolDiscoverResult,
   poolDiscoverResultSchema,
@@ -62,6 +65,7 @@ export {
   type Severity,
   severityRank,
   type Verdict,
+  verdictSchema,
   worstSeverity,
 } from './results/index.js';
 export {
@@ -69,6 +73,9 @@ export {
   displayName,
   isDottedQuad,
   isIpv6,
+  isPublicIpv4,
+  isPublicIpv6,
+  isSpecialUseName,
   parseHostName,
   parseIpv6,
   parseTarget,
