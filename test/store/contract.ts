@@ -50,7 +50,9 @@ export function describeStoreContract(
         await store.set('short', 'v', ms(200));
         await store.set('long', 'v', 60_000);
         expect(await store.get('short')).toBe('v');
-        await expect.poll(() => store.get('short'), { timeout: ms(2_000), interval: ms(20) }).toBeUndefined();
+        await expect
+          .poll(() => store.get('short'), { timeout: ms(2_000), interval: ms(20) })
+          .toBeUndefined();
         expect(await store.get('long')).toBe('v');
       });
 
