@@ -132,7 +132,13 @@ export function createPrometheusMetrics(): NodeMetrics {
     // Read from the store every worker shares: each would report the same number.
     aggregator: 'max',
     async collect() {
-      this.set(await readLiveWatches());
+      // A store that does not answer must not take the whole scrape down with it: the gauge
+      // keeps its last value, and reputation_store_errors_total says why.
+      try {
+        this.set(await readLiveWatches());
+      } catch {
+        return;
+      }
     },
   });
 
