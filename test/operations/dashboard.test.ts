@@ -23,7 +23,7 @@ function metricNames(expression: string): string[] {
 }
 
 let service: TestService;
-let families: Set<string>;
+let families: ReadonlyMap<string, string>;
 beforeAll(async () => {
   service = await startTestService();
   const response = await fetch(service.rootUrl('/metrics'));
