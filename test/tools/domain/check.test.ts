@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confidenceOf } from '../../src/reputation/checks/score.js';
-import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
-import type { Listings } from '../fixtures/dnsbl-world.js';
-import { keylessCounts, keylessZoneList } from '../fixtures/keyless-lists.js';
+import { confidenceOf } from '../../../src/reputation/checks/score.js';
+import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
+import type { Listings } from '../../fixtures/dnsbl-world.js';
+import { keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,
   expectQuotaStatus,
   postError,
   startTestService,
-} from '../support/service.js';
+} from '../../support/service.js';
 
 /**
  * The domain tool over real HTTP: POST /domain/v1, GET /domain/v1/{token}, GET /domain/v1/status,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { badgeStyles } from '../../src/share/badge.js';
-import { summariseDomain } from '../../src/tools/domain/summary.js';
-import { summariseIp } from '../../src/tools/ip/summary.js';
-import { keylessCounts } from '../fixtures/keyless-lists.js';
-import { parseStrictSvg } from '../share/svg-structure.js';
-import { pngHeader } from '../support/png.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { badgeStyles } from '../../../src/share/badge.js';
+import { summariseDomain } from '../../../src/tools/domain/summary.js';
+import { summariseIp } from '../../../src/tools/ip/summary.js';
+import { keylessCounts } from '../../fixtures/keyless-lists.js';
+import { parseStrictSvg } from '../../share/svg-structure.js';
+import { pngHeader } from '../../support/png.js';
+import { type TestService, startTestService } from '../../support/service.js';
 
 /**
  * The share routes of the IP and domain tools through HTTP (the pool's are in pool.test.ts), on

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reversedNibbles } from '../../src/reputation/targets/ipv6.js';
-import { sideZone } from '../../src/reputation/lists/list-sides.js';
-import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { keylessCounts, keylessZoneList } from '../fixtures/keyless-lists.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import { type TestService, expectQuotaStatus, startTestService } from '../support/service.js';
+import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { sideZone } from '../../../src/reputation/lists/list-sides.js';
+import { loadZoneList } from '../../../src/reputation/lists/zones.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import { type TestService, expectQuotaStatus, startTestService } from '../../support/service.js';
 
 /**
  * The IP tool over real HTTP: POST /ip/v1, GET /ip/v1/{token}, GET /ip/v1/status and the OpenAPI

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { keylessCounts } from '../fixtures/keyless-lists.js';
-import { parseStrictSvg } from '../share/svg-structure.js';
-import { pngHeader } from '../support/png.js';
+import { loadZoneList } from '../../../src/reputation/lists/zones.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import { type Listings, dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { keylessCounts } from '../../fixtures/keyless-lists.js';
+import { parseStrictSvg } from '../../share/svg-structure.js';
+import { pngHeader } from '../../support/png.js';
 import {
   type TestService,
   expectError,
   expectQuotaStatus,
   postError,
   startTestService,
-} from '../support/service.js';
+} from '../../support/service.js';
 
 /**
  * The pool tool over real HTTP: GET /pool/v1/status, POST /pool/v1/discover, POST /pool/v1/check,
