@@ -101,16 +101,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const transport = options.lying ? 'udp' : (options.transport ?? 'memory');
   const wire =
     transport === 'memory' ? undefined : await startFixtureDnsServer({ zones, latencyMs });
-  const doh =
-    wire && transport === 'doh' ? await startFixtureDohServer({ dns: wire }) : undefined;
+  const doh = wire && transport === 'doh' ? await startFixtureDohServer({ dns: wire }) : undefined;
   const lying =
     wire && options.lying
       ? await startLyingResolver({ upstream: wire.address, mode: options.lying })
       : undefined;
   const config = readConfig({
     // Over DoH, and in memory, UDP goes nowhere: a query that took it would time out and show.
-    DNS_SERVERS:
-      options.deadDns || !wire || doh ? '127.0.0.1:9' : (lying?.address ?? wire.address),
+    DNS_SERVERS: options.deadDns || !wire || doh ? '127.0.0.1:9' : (lying?.address ?? wire.address),
     ...(doh
       ? {
           DNS_TRANSPORT: 'doh',

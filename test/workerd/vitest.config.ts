@@ -26,9 +26,12 @@ export const sharedRouteSuites = [
   'test/tools/ip/check.test.ts',
   'test/tools/ip/share.test.ts',
   'test/tools/domain/check.test.ts',
-  'test/tools/errors.test.ts',
-  'test/tools/lists.test.ts',
+  'test/tools/domain/share.test.ts',
+  'test/tools/pool/discover.test.ts',
   'test/tools/pool/check.test.ts',
+  'test/tools/pool/share.test.ts',
+  'test/tools/shared/aliases.test.ts',
+  'test/tools/lists.test.ts',
   'test/http/captcha-flow.test.ts',
 ];
 

@@ -1,7 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
-import { type TestService, expectError, postError, startTestService } from '../../support/service.js';
+import {
+  type TestService,
+  expectError,
+  postError,
+  startTestService,
+} from '../../support/service.js';
 
 /**
  * Issue 13's findings, each reproduced over real HTTP against DNS data a hostile caller can
