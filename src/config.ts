@@ -1,24 +1,15 @@
 import { z } from 'zod';
-import { parseTrustProxy, type TrustProxy } from './http/index.js';
+import { captchaProviderNames, parseAddressRange, parseTrustProxy } from './http/index.js';
+import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
+import { maxIntervalS } from './watch/index.js';
 
 /**
- * The configuration every runtime shares, read from the environment (`process.env` on Node, the
- * Worker's `env` vars on Workers) and validated at start: a bad value stops the process, or
- * answers every request on Workers, with a message naming the variable (DESIGN.md,
- * Configuration). What only the Node server reads (ports, sockets, processes, files, threads) is
- * added by src/node/config.ts; what only Workers reads by src/workers/config.ts.
+ * The variables every runtime reads (`process.env` on Node, the Worker's `env` vars on Workers),
+ * as one table (src/environment.ts): a bad value stops the process, or answers every request on
+ * Workers, with a message naming the variable (docs/configuration.md). What only the Node server
+ * reads (ports, sockets, processes, files, threads) is src/node/config.ts's table; what only
+ * Workers reads, src/workers/config.ts's.
  */
-
-/** A whole number within bounds; every way of missing them gets the one message saying them. */
-export const integer = (fallback: number, min: number, max: number) => {
-  const expected = `an integer from ${min} to ${max}`;
-  return z.coerce
-    .number(expected)
-    .int(expected)
-    .min(min, expected)
-    .max(max, expected)
-    .default(fallback);
-};
 
 /** An absolute http(s) URL without credentials: where DoH queries are POSTed (RFC 8484 §4.1). */
 function isDohEndpoint(entry: string): boolean {
@@ -31,177 +22,275 @@ function isDohEndpoint(entry: string): boolean {
   );
 }
 
-export const commaList = z
-  .string()
-  .default('')
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ''),
-  );
+const trustProxy = z.string().transform((value, ctx) => {
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    ctx.addIssue({
+      code: 'custom',
+      message: (error as Error).message.replace(/^TRUST_PROXY: /, ''),
+    });
+    return z.NEVER;
+  }
+});
 
-/** The variables of every runtime, as zod reads them. */
+const publicUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((text) => {
+    const url = new URL(text);
+    return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
+  // Without a trailing slash: every absolute URL is it followed by BASE_PATH.
+  .transform((text) => new URL(text).href.replace(/\/+$/, ''));
+
+/** CIDRs (a bare address is a single-address network), each entry that is not one named. */
+const networks = commaList.transform((entries, ctx) =>
+  entries.flatMap((entry) => {
+    const range = parseAddressRange(entry);
+    if (range) return [range];
+    ctx.addIssue({ code: 'custom', message: `"${entry}" is not a CIDR such as 10.0.0.0/8` });
+    return [];
+  }),
+);
+
+const seconds = (min: number, max: number) => integer(min, max).transform((s) => s * 1000);
+const days = (min: number, max: number) => integer(min, max).transform((d) => d * 86_400_000);
+
 export const sharedVariables = {
-  BASE_PATH: z
-    .string()
-    .regex(
-      /^(\/[A-Za-z0-9._~-]+)*$/,
-      'a path such as /tools/ip-reputation, without a trailing slash',
-    )
-    .default('/tools/ip-reputation'),
-  DOH_URL: commaList.refine(
-    (urls) => urls.every(isDohEndpoint),
-    'a comma list of http:// or https:// URLs of RFC 8484 endpoints',
-  ),
-  DNS_TIMEOUT_MS: integer(1500, 50, 30_000),
-  DNS_RETRIES: integer(1, 0, 5),
-  CHECK_DEADLINE_MS: integer(4000, 100, 60_000),
-  SPAMHAUS_DQS_KEY: z
-    .string()
-    .regex(/^[a-z0-9]+$/, 'a Spamhaus DQS key (lowercase letters and digits)')
-    .optional(),
-  SELFTEST_INTERVAL_S: integer(1800, 10, 86_400),
-  DAILY_LIMIT: integer(50, 1, 10_000_000),
-  RESULT_TTL_S: integer(600, 0, 86_400),
-  TOKEN_TTL_DAYS: integer(30, 1, 3650),
-  POOL_MAX_IPS: integer(32, 1, 256),
-  POOL_NS_PORT: integer(53, 1, 65535),
-  POOL_NS_ALLOW_NON_PUBLIC: z.enum(['true', 'false']).default('false'),
-  TRUST_PROXY: z
-    .string()
-    .default('none')
-    .transform((value, ctx) => {
-      try {
-        return parseTrustProxy(value);
-      } catch (error) {
-        ctx.addIssue({
-          code: 'custom',
-          message: (error as Error).message.replace(/^TRUST_PROXY: /, ''),
-        });
-        return z.NEVER;
-      }
+  basePath: variable({
+    name: 'BASE_PATH',
+    parser: z
+      .string()
+      .regex(
+        /^(\/[A-Za-z0-9._~-]+)*$/,
+        'a path such as /tools/ip-reputation, without a trailing slash',
+      ),
+    default: '/tools/ip-reputation',
+    meaning: 'Prefix of every route, without a trailing slash.',
+  }),
+  publicUrl: variable({
+    name: 'PUBLIC_URL',
+    parser: publicUrl,
+    meaning:
+      "Public address (`https://rep.example.org`, a path in it being a proxy's prefix) of every absolute URL; without it, forwarded headers count only from `TRUST_PROXY` proxies ([`pages.md`](pages.md#public-urls)).",
+  }),
+  trustProxy: variable({
+    name: 'TRUST_PROXY',
+    parser: trustProxy,
+    default: 'none',
+    meaning:
+      "Where the caller's address comes from: `none` (the socket peer), `cloudflare` (`CF-Connecting-IP`), a hop count for `X-Forwarded-For`, or a comma list of trusted proxy CIDRs.",
+  }),
+  corsOrigins: variable({
+    name: 'CORS_ORIGINS',
+    parser: commaList.refine((origins) => origins.length > 0, 'a comma list of origins, or *'),
+    default: '*',
+    meaning: 'Comma list of the origins allowed to call the API from a browser.',
+  }),
+  logLevel: variable({
+    name: 'LOG_LEVEL',
+    parser: z.enum(['silent', 'error', 'info', 'debug']),
+    default: 'info',
+    meaning:
+      'One JSON line per request at `info`, without bodies, headers or query strings (captcha tokens never reach the log).',
+  }),
+  dailyLimit: variable({
+    name: 'DAILY_LIMIT',
+    parser: integer(1, 10_000_000),
+    default: '50',
+    meaning: 'Fresh checks per tool, per caller, per UTC day.',
+  }),
+  resultTtlMs: variable({
+    name: 'RESULT_TTL_S',
+    parser: seconds(0, 86_400),
+    default: '600',
+    meaning:
+      'Seconds within which the same request answers the stored result (`from_cache: true`, no quota); `0` turns it off.',
+  }),
+  tokenTtlMs: variable({
+    name: 'TOKEN_TTL_DAYS',
+    parser: days(1, 3650),
+    default: '30',
+    meaning: 'Days a result stays fetchable by its token.',
+  }),
+  captcha: section('provider', {
+    provider: variable({
+      name: 'CAPTCHA_PROVIDER',
+      parser: z
+        .enum(['none', ...captchaProviderNames])
+        .transform((name) => (name === 'none' ? undefined : name)),
+      default: 'none',
+      meaning:
+        'The captcha asked of callers past `CAPTCHA_FREE_CHECKS` a day ([`pages.md`](pages.md)).',
     }),
-  CAPTCHA_PROVIDER: z.enum(['none', 'smartcaptcha', 'turnstile', 'hcaptcha']).default('none'),
-  CAPTCHA_SITE_KEY: z.string().default(''),
-  CAPTCHA_SECRET: z.string().default(''),
-  CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
-  CAPTCHA_FREE_CHECKS: integer(0, 0, 10_000_000),
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/ })
-    .refine((text) => {
-      const url = new URL(text);
-      return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
-    }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
-    .optional(),
-  CORS_ORIGINS: commaList.transform((origins) => (origins.length === 0 ? ['*'] : origins)),
-  LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    siteKey: variable({
+      name: 'CAPTCHA_SITE_KEY',
+      parser: z.string(),
+      default: '',
+      meaning: "The widget's public key, sent as `siteKey`; required with a provider.",
+    }),
+    secret: variable({
+      name: 'CAPTCHA_SECRET',
+      parser: z.string(),
+      default: '',
+      meaning: 'The key the server verifies tokens with; required with a provider.',
+    }),
+    verifyUrl: variable({
+      name: 'CAPTCHA_VERIFY_URL',
+      parser: z.url({ protocol: /^https?$/ }),
+      meaning: "Replaces the provider's verification endpoint (unset: the provider's own).",
+    }),
+    freeChecks: variable({
+      name: 'CAPTCHA_FREE_CHECKS',
+      parser: integer(0, 10_000_000),
+      default: '0',
+      meaning: 'Checks per caller per day before a captcha is required.',
+    }),
+  }),
+  poolMaxIps: variable({
+    name: 'POOL_MAX_IPS',
+    parser: integer(1, 256),
+    default: '32',
+    meaning: 'Addresses per pool check, and the most a pool discovery lists.',
+  }),
+  checkDeadlineMs: variable({
+    name: 'CHECK_DEADLINE_MS',
+    parser: integer(100, 60_000),
+    default: '4000',
+    meaning: 'No check waits longer: lists that have not answered by then are `timeout`.',
+  }),
+  dns: {
+    timeoutMs: variable({
+      name: 'DNS_TIMEOUT_MS',
+      parser: integer(50, 30_000),
+      default: '1500',
+      meaning:
+        'Timeout of each try of a DNS query: a UDP query and its TCP retry when the answer comes back truncated, or one DoH exchange.',
+    }),
+    retries: variable({
+      name: 'DNS_RETRIES',
+      parser: integer(0, 5),
+      default: '1',
+      meaning: 'Retries per DNS query.',
+    }),
+    dohUrls: variable({
+      name: 'DOH_URL',
+      parser: commaList.refine(
+        (urls) => urls.every(isDohEndpoint),
+        'a comma list of http:// or https:// URLs of RFC 8484 endpoints',
+      ),
+      default: '',
+      meaning:
+        'Comma list of DNS-over-HTTPS endpoints (RFC 8484), e.g. `https://cloudflare-dns.com/dns-query`, asked in order, the first until it fails; required with `DNS_TRANSPORT=doh` and on Workers ([`edge.md`](edge.md)).',
+    }),
+  },
+  spamhausDqsKey: variable({
+    name: 'SPAMHAUS_DQS_KEY',
+    parser: z.string().regex(/^[a-z0-9]+$/, 'a Spamhaus DQS key (lowercase letters and digits)'),
+    meaning:
+      'Asks Spamhaus zones through its Data Query Service (`<key>.zen.dq.spamhaus.net`), which answers public resolvers too; the key never appears in any output.',
+  }),
+  selfTestIntervalMs: variable({
+    name: 'SELFTEST_INTERVAL_S',
+    parser: seconds(10, 86_400),
+    default: '1800',
+    meaning:
+      'Seconds between RFC 5782 self-tests of every list (every 30 s at most while a list is unproven; [`verdicts.md`](verdicts.md)).',
+  }),
+  poolNameServers: {
+    port: variable({
+      name: 'POOL_NS_PORT',
+      parser: integer(1, 65535),
+      default: '53',
+      meaning: "Port of a pool zone's name servers; for tests and `npm run demo` only.",
+    }),
+    allowNonPublic: variable({
+      name: 'POOL_NS_ALLOW_NON_PUBLIC',
+      parser: z.enum(['true', 'false']).transform((flag) => flag === 'true'),
+      default: 'false',
+      meaning:
+        'Lets pool discovery ask name servers at non-public addresses; for tests and `npm run demo` only ([`checks.md`](checks.md#pool-limits)).',
+    }),
+  },
+  watch: {
+    intervalS: variable({
+      name: 'WATCH_INTERVAL_S',
+      parser: integer(1, maxIntervalS),
+      default: '3600',
+      meaning:
+        "Seconds between a watch's re-checks when it names no interval; at least `WATCH_MIN_INTERVAL_S` ([`watches.md`](watches.md)).",
+    }),
+    minIntervalS: variable({
+      name: 'WATCH_MIN_INTERVAL_S',
+      parser: integer(1, maxIntervalS),
+      default: '900',
+      meaning:
+        'The shortest interval a watch may name, in seconds (down to 1 for tests and operators who need it).',
+    }),
+    perCaller: variable({
+      name: 'WATCH_PER_CALLER',
+      parser: integer(1, 1_000_000),
+      default: '5',
+      meaning:
+        'Live watches per caller (per /64 for IPv6); past it a creation is refused (`watch_limit`).',
+    }),
+    max: variable({
+      name: 'WATCH_MAX',
+      parser: integer(1, 10_000_000),
+      default: '10000',
+      meaning:
+        'Live watches in the whole service; past it a creation is refused (`watch_capacity`).',
+    }),
+    ttlMs: variable({
+      name: 'WATCH_TTL_DAYS',
+      parser: days(1, 3650),
+      default: '90',
+      meaning: 'Days after which a watch not renewed by a PATCH ends.',
+    }),
+    webhookAllowNetworks: variable({
+      name: 'WEBHOOK_ALLOW_NETWORKS',
+      parser: networks,
+      default: '',
+      meaning:
+        'Comma list of CIDRs (`10.0.0.0/8,fd00::/8`) a webhook may reach although they are not public; nothing else non-public is ever reached ([`watches.md`](watches.md#safety)).',
+    }),
+    webhookTimeoutMs: variable({
+      name: 'WEBHOOK_TIMEOUT_MS',
+      parser: integer(100, 60_000),
+      default: '10000',
+      meaning:
+        "A webhook delivery's whole exchange must end within this, else it is a failed attempt.",
+    }),
+  },
 };
 
-type SharedEnv = z.infer<z.ZodObject<typeof sharedVariables>>;
+/** What the app and its services read, on every runtime. */
+export type Config = ConfigOf<typeof sharedVariables>;
 
-/** The rules between shared variables; each runtime's schema applies them with `superRefine`. */
-export function refineShared(env: SharedEnv, ctx: z.RefinementCtx): void {
-  if (env.CAPTCHA_PROVIDER === 'none') return;
-  for (const name of ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'] as const) {
-    if (env[name] === '')
+/** The rules between shared variables; each runtime's schema applies them. */
+export const sharedRules: Rule<Config>[] = [
+  (config, ctx) => {
+    if (config.watch.intervalS < config.watch.minIntervalS) {
       ctx.addIssue({
         code: 'custom',
-        path: [name],
-        message: `required with CAPTCHA_PROVIDER=${env.CAPTCHA_PROVIDER}`,
+        path: ['WATCH_INTERVAL_S'],
+        message: `at least WATCH_MIN_INTERVAL_S (${config.watch.minIntervalS})`,
       });
-  }
-}
-
-/** What the app and its services read, on every runtime. */
-export interface Config {
-  basePath: string;
-  dns: {
-    timeoutMs: number;
-    retries: number;
-    /** RFC 8484 endpoints (`DOH_URL`), in order of preference. */
-    dohUrls: string[];
-  };
-  checkDeadlineMs: number;
-  spamhausDqsKey?: string;
-  selfTestIntervalMs: number;
-  dailyLimit: number;
-  resultTtlMs: number;
-  tokenTtlMs: number;
-  poolMaxIps: number;
-  /** Where pool discovery asks a pool's own name servers: their port, and whether private ones may be asked (tests, demo). */
-  poolNameServers: { port: number; allowNonPublic: boolean };
-  trustProxy: TrustProxy;
-  captcha?: {
-    provider: 'smartcaptcha' | 'turnstile' | 'hcaptcha';
-    siteKey: string;
-    secret: string;
-    verifyUrl?: string;
-    freeChecks: number;
-  };
-  /**
-   * Where the public reaches the service, e.g. `https://rep.example.org` (a path is the prefix a
-   * proxy mounts it under); every absolute URL starts with it followed by BASE_PATH. Without a
-   * trailing slash.
-   */
-  publicUrl?: string;
-  corsOrigins: string[];
-  logLevel: 'silent' | 'error' | 'info' | 'debug';
-}
-
-/** The shared part of a parsed environment, as the app reads it. */
-export function sharedConfig(e: SharedEnv): Config {
-  return {
-    basePath: e.BASE_PATH,
-    dns: { timeoutMs: e.DNS_TIMEOUT_MS, retries: e.DNS_RETRIES, dohUrls: e.DOH_URL },
-    checkDeadlineMs: e.CHECK_DEADLINE_MS,
-    ...(e.SPAMHAUS_DQS_KEY ? { spamhausDqsKey: e.SPAMHAUS_DQS_KEY } : {}),
-    selfTestIntervalMs: e.SELFTEST_INTERVAL_S * 1000,
-    dailyLimit: e.DAILY_LIMIT,
-    resultTtlMs: e.RESULT_TTL_S * 1000,
-    tokenTtlMs: e.TOKEN_TTL_DAYS * 86_400_000,
-    poolMaxIps: e.POOL_MAX_IPS,
-    poolNameServers: {
-      port: e.POOL_NS_PORT,
-      allowNonPublic: e.POOL_NS_ALLOW_NON_PUBLIC === 'true',
-    },
-    trustProxy: e.TRUST_PROXY,
-    ...(e.CAPTCHA_PROVIDER !== 'none'
-      ? {
-          captcha: {
-            provider: e.CAPTCHA_PROVIDER,
-            siteKey: e.CAPTCHA_SITE_KEY,
-            secret: e.CAPTCHA_SECRET,
-            ...(e.CAPTCHA_VERIFY_URL ? { verifyUrl: e.CAPTCHA_VERIFY_URL } : {}),
-            freeChecks: e.CAPTCHA_FREE_CHECKS,
-          },
-        }
-      : {}),
-    ...(e.PUBLIC_URL ? { publicUrl: new URL(e.PUBLIC_URL).href.replace(/\/+$/, '') } : {}),
-    corsOrigins: e.CORS_ORIGINS,
-    logLevel: e.LOG_LEVEL,
-  };
-}
-
-/**
- * Parses an environment with a runtime's schema, or throws one Error listing every bad variable
- * by name on one line (never its value: some are secrets). An empty variable counts as unset, as in most
- * shells' `VAR= cmd`; values that are not strings (Workers bindings) are not variables.
- */
-export function parseEnvironment<S extends z.ZodType>(
-  schema: S,
-  env: Record<string, unknown>,
-): z.infer<S> {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => typeof value === 'string' && value !== ''),
-  );
-  const parsed = schema.safeParse(present);
-  if (!parsed.success) {
-    // One line: the Node server prints it as its only output, Workers answers it in a JSON error.
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new Error(`invalid configuration: ${problems.join('; ')}`);
-  }
-  return parsed.data;
-}
+    }
+  },
+  (config, ctx) => {
+    if (config.captcha === undefined) return;
+    const { provider, siteKey, secret } = config.captcha;
+    for (const [name, value] of [
+      ['CAPTCHA_SITE_KEY', siteKey],
+      ['CAPTCHA_SECRET', secret],
+    ] as const) {
+      if (value === '')
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required with CAPTCHA_PROVIDER=${provider}`,
+        });
+    }
+  },
+];

@@ -1,137 +1,166 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
+import { sharedRules, sharedVariables } from '../config.js';
 import {
-  type Config,
+  type ConfigOf,
   commaList,
+  environmentSchema,
   integer,
+  mergeTables,
   parseEnvironment,
-  refineShared,
-  sharedConfig,
-  sharedVariables,
-} from '../config.js';
-import { type StoreLocation, defaultStoreUrl, parseStoreUrl } from '../store/index.js';
+  variable,
+} from '../environment.js';
+import { defaultStoreUrl, parseStoreUrl } from '../store/index.js';
+import { parseServerAddress } from './dns/index.js';
 
 /**
- * The Node server's configuration: the variables every runtime shares (src/config.ts) and the
- * ones only a Node process has, its socket, resolvers, files, processes and threads.
+ * The variables only the Node server reads, its socket, resolvers, files, processes and threads,
+ * as a table (src/environment.ts) added to the shared one (src/config.ts).
  */
 
-/** `ip`, `ip:port` or `[ipv6]:port`, the forms `node:dns` `setServers` takes. */
-function isDnsServer(entry: string): boolean {
-  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
-  const [host, port] = bracketed
-    ? [bracketed[1] ?? '', bracketed[2]]
-    : isIP(entry)
-      ? [entry, undefined]
-      : (entry.split(':') as [string, string | undefined]);
-  return isIP(host) !== 0 && (port === undefined || (Number(port) > 0 && Number(port) < 65536));
-}
+const storeUrl = z.string().transform((url, ctx) => {
+  try {
+    return parseStoreUrl(url);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
 
-const nodeSchema = z
-  .object({
-    ...sharedVariables,
-    PORT: integer(8787, 0, 65535),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    DNS_SERVERS: commaList.refine(
-      (servers) => servers.every(isDnsServer),
-      'a comma list of ip or ip:port',
-    ),
-    DNS_TRANSPORT: z.enum(['udp', 'doh']).default('udp'),
-    DNSBL_ZONES_FILE: z.string().min(1).optional(),
-    STORE_URL: z
-      .string()
-      .default(defaultStoreUrl)
-      .transform((url, ctx) => {
-        try {
-          return parseStoreUrl(url);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
-    WORKERS: integer(1, 1, 256),
-    HEADERS_TIMEOUT_MS: integer(10_000, 100, 600_000),
-    REQUEST_TIMEOUT_MS: integer(30_000, 100, 3_600_000),
-    KEEP_ALIVE_TIMEOUT_MS: integer(5000, 100, 600_000),
-    MAX_CONNECTIONS: integer(512, 1, 1_000_000),
-    CARD_RENDER_THREADS: integer(0, 0, 64),
-    CARD_RENDER_QUEUE: integer(64, 0, 100_000),
-  })
-  .superRefine(refineShared)
-  .superRefine((env, ctx) => {
-    if (env.DNS_TRANSPORT === 'doh' && env.DOH_URL.length === 0) {
+export const nodeOnlyVariables = {
+  port: variable({
+    name: 'PORT',
+    parser: integer(0, 65535),
+    default: '8787',
+    meaning: 'HTTP port (`0`: any free one).',
+  }),
+  host: variable({
+    name: 'HOST',
+    parser: z.string(),
+    default: '0.0.0.0',
+    meaning: 'Address to listen on.',
+  }),
+  store: variable({
+    name: 'STORE_URL',
+    parser: storeUrl,
+    default: defaultStoreUrl,
+    meaning:
+      'Where tokens, the result cache, quotas and pool discoveries live: `sqlite:PATH` (relative to the working directory), `redis://[user:pass@]host:port/db` or `rediss://…`, or `memory:` (lost at exit; [`storage.md`](storage.md)).',
+  }),
+  workers: variable({
+    name: 'WORKERS',
+    parser: integer(1, 256),
+    default: '1',
+    meaning:
+      'Processes serving the one port (`node:cluster`); above 1 needs a store they share (not `memory:`).',
+  }),
+  dns: {
+    servers: variable({
+      name: 'DNS_SERVERS',
+      parser: commaList.refine(
+        (servers) => servers.every((server) => parseServerAddress(server) !== undefined),
+        'a comma list of ip, ip:port or [ipv6]:port',
+      ),
+      default: '',
+      meaning:
+        "Comma list of the resolvers asked over UDP, as `ip`, `ip:port` or `[ipv6]:port` (port 53 unless given), the first until it fails (unset: the system's, read from `/etc/resolv.conf` at start).",
+    }),
+    transport: variable({
+      name: 'DNS_TRANSPORT',
+      parser: z.enum(['udp', 'doh']),
+      default: 'udp',
+      meaning:
+        'How DNS is asked: `udp` to `DNS_SERVERS` (TCP for truncated answers), or `doh`, DNS over HTTPS (RFC 8484) to `DOH_URL`, over one HTTP/2 session per endpoint.',
+    }),
+  },
+  zonesFile: variable({
+    name: 'DNSBL_ZONES_FILE',
+    parser: z.string(),
+    meaning:
+      'A zone list of the same format replacing the bundled `assets/dnsbl-zones.json` ([`zone-list.md`](zone-list.md)).',
+  }),
+  connections: {
+    headersTimeoutMs: variable({
+      name: 'HEADERS_TIMEOUT_MS',
+      parser: integer(100, 600_000),
+      default: '10000',
+      meaning:
+        "A request's headers must arrive within this, at most `REQUEST_TIMEOUT_MS`; else 408 and the connection is closed.",
+    }),
+    requestTimeoutMs: variable({
+      name: 'REQUEST_TIMEOUT_MS',
+      parser: integer(100, 3_600_000),
+      default: '30000',
+      meaning:
+        'The whole request (headers and body) must arrive within this; else 408 and the connection is closed.',
+    }),
+    keepAliveTimeoutMs: variable({
+      name: 'KEEP_ALIVE_TIMEOUT_MS',
+      parser: integer(100, 600_000),
+      default: '5000',
+      meaning: 'An idle kept-alive connection is closed after this.',
+    }),
+    max: variable({
+      name: 'MAX_CONNECTIONS',
+      parser: integer(1, 1_000_000),
+      default: '512',
+      meaning:
+        'Open connections per process, kept under its file-descriptor limit; past it a new connection reads a 503 `busy` (`Retry-After: 1`) and is closed.',
+    }),
+  },
+  cardRender: {
+    threads: variable({
+      name: 'CARD_RENDER_THREADS',
+      parser: integer(0, 64),
+      default: '0',
+      meaning: 'Worker threads drawing cards; `0` means one per core but one.',
+    }),
+    queue: variable({
+      name: 'CARD_RENDER_QUEUE',
+      parser: integer(0, 100_000),
+      default: '64',
+      meaning:
+        'Cards that may wait for a free thread; past it a card answers 503 `busy` with `Retry-After`.',
+    }),
+  },
+};
+
+const nodeVariables = mergeTables(sharedVariables, nodeOnlyVariables);
+
+export type NodeConfig = ConfigOf<typeof nodeVariables>;
+
+const nodeSchema = environmentSchema(nodeVariables, [
+  ...sharedRules,
+  (config, ctx) => {
+    if (config.dns.transport === 'doh' && config.dns.dohUrls.length === 0)
       ctx.addIssue({
         code: 'custom',
         path: ['DOH_URL'],
         message: 'required with DNS_TRANSPORT=doh',
       });
-    }
+  },
+  (config, ctx) => {
     // Node refuses a headers timeout longer than the whole request's (the headers are part of it).
-    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
+    const { headersTimeoutMs, requestTimeoutMs } = config.connections;
+    if (headersTimeoutMs > requestTimeoutMs)
       ctx.addIssue({
         code: 'custom',
         path: ['HEADERS_TIMEOUT_MS'],
-        message: `at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})`,
+        message: `at most REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
       });
+  },
+  (config, ctx) => {
     // Each worker would have its own memory: tokens made by one would be 404 on the others, and
     // every worker would count its own quota.
-    if (env.WORKERS > 1 && env.STORE_URL.kind === 'memory') {
+    if (config.workers > 1 && config.store.kind === 'memory')
       ctx.addIssue({
         code: 'custom',
         path: ['WORKERS'],
-        message: `WORKERS=${env.WORKERS} needs a store the workers share: STORE_URL=memory: keeps one per process; use sqlite:PATH or redis://`,
+        message: `WORKERS=${config.workers} needs a store the workers share: STORE_URL=memory: keeps one per process; use sqlite:PATH or redis://`,
       });
-    }
-  });
-
-export interface NodeConfig extends Config {
-  port: number;
-  host: string;
-  dns: Config['dns'] & {
-    /** `DNS_SERVERS`: the resolvers c-ares asks; empty means the system's. */
-    servers: string[];
-    /** `udp` (c-ares, `servers`) or `doh` (RFC 8484, `dohUrls`). */
-    transport: 'udp' | 'doh';
-  };
-  /** `DNSBL_ZONES_FILE`: a zone list read at start instead of the bundled one. */
-  zonesFile?: string;
-  /** STORE_URL: where tokens, the result cache, quotas and pool discoveries live. */
-  store: StoreLocation;
-  /** WORKERS: processes serving one port (node:cluster). */
-  workers: number;
-  /** Connection hygiene of the Node server (docs/http-hardening.md). */
-  connections: {
-    /** A request's headers must be in within this. */
-    headersTimeoutMs: number;
-    /** The whole request (headers and body) must be in within this. */
-    requestTimeoutMs: number;
-    /** An idle kept-alive connection is closed after this. */
-    keepAliveTimeoutMs: number;
-    /** Open connections per process; one more is refused with a 503. */
-    max: number;
-  };
-  /** Card rendering off the event loop: worker threads (0: one per core but one) and queued cards. */
-  cardRender: { threads: number; queue: number };
-}
+  },
+]);
 
 /** Reads the Node configuration, or throws one Error listing every bad variable by name. */
 export function readConfig(env: Record<string, string | undefined>): NodeConfig {
-  const e = parseEnvironment(nodeSchema, env);
-  const shared = sharedConfig(e);
-  return {
-    ...shared,
-    port: e.PORT,
-    host: e.HOST,
-    dns: { ...shared.dns, servers: e.DNS_SERVERS, transport: e.DNS_TRANSPORT },
-    ...(e.DNSBL_ZONES_FILE ? { zonesFile: e.DNSBL_ZONES_FILE } : {}),
-    store: e.STORE_URL,
-    workers: e.WORKERS,
-    connections: {
-      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-      max: e.MAX_CONNECTIONS,
-    },
-    cardRender: { threads: e.CARD_RENDER_THREADS, queue: e.CARD_RENDER_QUEUE },
-  };
+  return parseEnvironment(nodeSchema, env);
 }

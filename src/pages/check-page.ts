@@ -142,7 +142,7 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
     data: {
       base: site.root,
       poolMaxIps: site.poolMaxIps,
-      captcha: site.captcha ? { script: site.captcha.script, global: site.captcha.global } : null,
+      captcha: site.captcha?.widget ?? null,
       tools: Object.fromEntries(
         tools.map(({ name, field, checks, submit }) => [name, { field, checks, submit }]),
       ),

@@ -1,7 +1,11 @@
 import type { Context } from 'hono';
-import type { PublicOriginOf } from '../http/index.js';
+import {
+  type CaptchaProvider,
+  type CaptchaProviderFacts,
+  captchaProviders,
+  type PublicOriginOf,
+} from '../http/index.js';
 import type { PageAssets } from './assets.js';
-import { type CaptchaProviderName, type CaptchaWidget, captchaWidgets } from './captcha-widgets.js';
 
 /** What every page needs to know about the service it belongs to. */
 export interface Site {
@@ -15,8 +19,8 @@ export interface Site {
   root: string;
   publicOrigin: PublicOriginOf;
   assets: PageAssets;
-  /** The configured provider's widget; none without a captcha. */
-  captcha?: CaptchaWidget;
+  /** The configured captcha provider (its widget and CSP sources); none without a captcha. */
+  captcha?: CaptchaProviderFacts;
   poolMaxIps: number;
   tokenTtlDays: number;
 }
@@ -37,7 +41,7 @@ export interface SiteOptions {
   publicUrl?: string;
   publicOrigin: PublicOriginOf;
   assets: PageAssets;
-  captchaProvider?: CaptchaProviderName;
+  captchaProvider?: CaptchaProvider;
   poolMaxIps: number;
   tokenTtlMs: number;
 }
@@ -48,7 +52,7 @@ export function createSite(options: SiteOptions): Site {
     root: siteRoot(options.publicUrl, options.basePath),
     publicOrigin: options.publicOrigin,
     assets: options.assets,
-    ...(options.captchaProvider ? { captcha: captchaWidgets[options.captchaProvider] } : {}),
+    ...(options.captchaProvider ? { captcha: captchaProviders[options.captchaProvider] } : {}),
     poolMaxIps: options.poolMaxIps,
     tokenTtlDays: Math.round(options.tokenTtlMs / 86_400_000),
   };

@@ -32,6 +32,7 @@ export {
   type ListCoverage,
   type ListHealth,
   type ListKeys,
+  listHealthSchema,
   type ListResult,
   type ListSide,
   type ListStatus,
@@ -44,6 +45,9 @@ export {
   queryZone,
   type ResolverConfirmation,
   type ServiceReadiness,
+  serviceReadinessSchema,
+  sideName,
+  sideZone,
   targetLabel,
   type ZoneMonitor,
 } from './lists/index.js';
@@ -53,6 +57,7 @@ export {
   type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
+  listStatusSchema,
   poolCheckResultSchema,
   type PoolDiscoverResult,
   poolDiscoverResultSchema,
@@ -60,6 +65,7 @@ export {
   type Severity,
   severityRank,
   type Verdict,
+  verdictSchema,
   worstSeverity,
 } from './results/index.js';
 export {
@@ -67,6 +73,9 @@ export {
   displayName,
   isDottedQuad,
   isIpv6,
+  isPublicIpv4,
+  isPublicIpv6,
+  isSpecialUseName,
   parseHostName,
   parseIpv6,
   parseTarget,

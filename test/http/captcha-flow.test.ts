@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { CaptchaProvider } from '../../src/http/captcha/verifier.js';
+import type { CaptchaProvider } from '../../src/http/captcha/index.js';
 import { failedCaptchasPerDay } from '../../src/http/guard.js';
 import {
   type CaptchaProviderFixture,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CaptchaProvider } from '../../src/http/captcha/verifier.js';
+import type { CaptchaProvider } from '../../src/http/captcha/index.js';
 import type { Lang } from '../../src/i18n/index.js';
 import type { ShareSummary } from '../../src/share/summary.js';
 import type { FixtureQuery, FixtureZone } from '../fixtures/dns-server.js';

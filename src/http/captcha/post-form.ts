@@ -1,7 +1,6 @@
 /** Where and how to reach one captcha provider. */
 export interface ProviderCall {
   url: string;
-  secret: string;
   timeoutMs: number;
   fetch: typeof fetch;
 }
@@ -15,9 +14,9 @@ export type ProviderReply =
   { kind: 'json'; body: unknown } | { kind: 'unreadable' } | { kind: 'failed' };
 
 /**
- * POSTs the fields form-urlencoded, as all three providers expect. Errors are swallowed into a
- * reply kind rather than rethrown or logged: they could carry the request, which holds the secret
- * and the caller's token.
+ * POSTs the fields form-urlencoded, as every provider expects (providers.ts). Errors are
+ * swallowed into a reply kind rather than rethrown or logged: they could carry the request, which
+ * holds the secret and the caller's token.
  */
 export async function postForm(
   call: ProviderCall,

@@ -1,8 +1,5 @@
-import { smartCaptchaEndpoint, verifySmartCaptcha } from './smartcaptcha.js';
-import { hcaptchaEndpoint, turnstileEndpoint, verifySiteverify } from './siteverify.js';
-import type { ProviderCall } from './post-form.js';
-
-export type CaptchaProvider = 'smartcaptcha' | 'turnstile' | 'hcaptcha';
+import { type CaptchaProvider, type CaptchaProviderFacts, captchaProviders } from './providers.js';
+import { isRecord, postForm } from './post-form.js';
 
 /**
  * `provider_unavailable` is a refusal because the provider could not answer, as opposed to
@@ -26,28 +23,42 @@ export interface CaptchaVerifierOptions {
   fetch?: typeof fetch;
 }
 
-const endpoints: Record<CaptchaProvider, string> = {
-  smartcaptcha: smartCaptchaEndpoint,
-  turnstile: turnstileEndpoint,
-  hcaptcha: hcaptchaEndpoint,
-};
-
 // A captcha check sits in front of a request that should answer in well under a second.
 const defaultTimeoutMs = 1000;
 
+const unavailable: CaptchaVerdict = { ok: false, reason: 'provider_unavailable' };
+
 export function createCaptchaVerifier(options: CaptchaVerifierOptions): CaptchaVerifier {
-  const call: ProviderCall = {
-    url: options.verifyUrl ?? endpoints[options.provider],
-    secret: options.secret,
+  const { verify: rules }: CaptchaProviderFacts = captchaProviders[options.provider];
+  const call = {
+    url: options.verifyUrl ?? rules.url,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     fetch: options.fetch ?? globalThis.fetch,
   };
-  const check = options.provider === 'smartcaptcha' ? verifySmartCaptcha : verifySiteverify;
+
+  async function check(token: string, callerIp: string): Promise<CaptchaVerdict> {
+    const reply = await postForm(call, {
+      secret: options.secret,
+      [rules.tokenField]: token,
+      [rules.ipField]: callerIp,
+    });
+    switch (reply.kind) {
+      case 'failed':
+        return rules.fails === 'open' ? { ok: true } : unavailable;
+      case 'unreadable':
+        return unavailable;
+      case 'json':
+        return isRecord(reply.body) && rules.passed(reply.body)
+          ? { ok: true }
+          : { ok: false, reason: 'rejected' };
+    }
+  }
+
   return {
     provider: options.provider,
     // An empty token is refused here: sent on, a fail-open provider that happens to be down
     // would let it through.
     verify: async (token, callerIp) =>
-      token === '' ? { ok: false, reason: 'rejected' } : check(call, token, callerIp),
+      token === '' ? { ok: false, reason: 'rejected' } : check(token, callerIp),
   };
 }

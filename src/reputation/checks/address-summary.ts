@@ -39,6 +39,7 @@ export async function summariseAddress(
           list.listings?.map((listing) => listing.severity) ?? [list.severity],
         ),
         detail: (list.listings ?? []).map((listing) => listing.meaning).join('; '),
+        codes: list.codes ?? [],
       })),
     unanswered: report.lists
       .filter((list) => list.status !== 'listed' && list.status !== 'clean' && !list.not_covered)

@@ -14,16 +14,20 @@ export {
   targetLabel,
 } from './dnsbl.js';
 export { askableZones, type ListKeys, missingKey } from './list-keys.js';
-export type { ListSide } from './list-sides.js';
+export {
+  type ListHealth,
+  listHealthSchema,
+  type ServiceReadiness,
+  serviceReadinessSchema,
+} from './list-health-schemas.js';
+export { type ListSide, sideName, sideZone } from './list-sides.js';
 export { createListStats } from './list-stats.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
 export {
   createZoneMonitor,
-  type ListHealth,
   type ListVerdicts,
   type MonitorView,
   type ResolverConfirmation,
-  type ServiceReadiness,
   type ZoneMonitor,
 } from './zone-monitor.js';
 export { bundledZoneList, type DnsblZone, loadZoneList, parseZoneList } from './zones.js';

@@ -1,3 +1,4 @@
+import type { ListState } from './list-health-schemas.js';
 import type { SelfTestVerdict } from './self-test.js';
 
 /**
@@ -11,8 +12,6 @@ import type { SelfTestVerdict } from './self-test.js';
  * - `disabled`: it failed its self-test (it answers everything, misses its test entry, refuses the
  *   resolver), or it has not proven itself yet.
  */
-
-export type ListState = 'active' | 'on_hold' | 'disabled';
 
 export interface ListRecord {
   /** When its self-test last passed (ms since the epoch). */

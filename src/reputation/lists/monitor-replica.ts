@@ -1,13 +1,12 @@
 import type { DnsStatus, QueryObserver, RecordType, Resolver } from '../../dns/index.js';
 import type { ListGate } from './dnsbl.js';
+import type { ListHealth, ServiceReadiness } from './list-health-schemas.js';
 import { type ListSide, sideKey } from './list-sides.js';
 import { probeTestEntry } from './self-test.js';
 import {
-  type ListHealth,
   type ListVerdicts,
   type MonitorView,
   type ResolverConfirmation,
-  type ServiceReadiness,
   confirmationOf,
   unconfirmed,
 } from './zone-monitor.js';

@@ -3,12 +3,12 @@ import type { ListGate } from './dnsbl.js';
 import {
   type ListRecord,
   type ListStanding,
-  type ListState,
   applyVerdict,
   recordLookup,
   stateOf,
   standingOf,
 } from './list-health.js';
+import type { ListHealth, ListState, ServiceReadiness, SideHealth } from './list-health-schemas.js';
 import { type ListSide, sideKey, sideName, sideZone, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
 import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
@@ -28,46 +28,6 @@ import type { DnsblZone } from './zones.js';
  * each check, so a resolver that turns dishonest is caught by the next check or the next run,
  * whichever comes first.
  */
-
-export interface ServiceReadiness {
-  configured: boolean;
-  /** Why not, in plain words with what to change; absent when configured. */
-  reason?: string;
-}
-
-/** One side of a list: its state, why, and its last self-test. */
-export interface SideHealth {
-  state: ListState;
-  reason: string;
-  test_entry: string | null;
-  last_self_test: string | null;
-  last_self_test_result: 'passed' | 'failed' | 'inconclusive' | null;
-  answers_last_hour: number;
-  timeouts_last_hour: number;
-  latency_ms: { p50: number | null; p95: number | null };
-}
-
-/**
- * The IPv6 side of a list that answers for IPv6 addresses: the zone it is asked under, where its
- * operator documents IPv6 support, and its own state (list-sides.ts). The traffic figures are
- * those of its zone: both families together when that is the list's own zone.
- */
-export interface Ipv6SideHealth extends SideHealth {
-  zone: string;
-  name: string;
-  source: string;
-}
-
-/**
- * One list as `GET /lists` shows it. Its own fields are its primary side (IPv4 for an ip list);
- * `ipv6` is its IPv6 side, or null when the list does not cover IPv6.
- */
-export interface ListHealth extends SideHealth {
-  zone: string;
-  name: string;
-  type: 'ip' | 'domain';
-  ipv6: Ipv6SideHealth | null;
-}
 
 export type Confirmation = 'honest' | 'lying' | 'unknown';
 

@@ -132,11 +132,14 @@ const ipv6Schema = z.object({
     .optional(),
 });
 
+/** What a list lists: addresses (`ip`) or domains. */
+export const zoneTypeSchema = z.enum(['ip', 'domain']);
+
 const zoneSchema = z
   .object({
     zone: zoneName,
     name: z.string().min(1),
-    type: z.enum(['ip', 'domain']),
+    type: zoneTypeSchema,
     severity: z.enum(severities),
     /** Points a listing takes off the score of 100 (before a code's own weight); default by severity. */
     weight: z.number().min(0).max(100).optional(),

@@ -18,6 +18,7 @@ export {
   type Listing,
   type ListResult,
   type ListStatus,
+  listStatusSchema,
   type MailExchanger,
   type PoolCheckResult,
   poolCheckResultSchema,
@@ -36,5 +37,6 @@ export {
   type SpfSummary,
   type SpfTermAt,
   type Verdict,
+  verdictSchema,
 } from './result-schemas.js';
 export { bySeverity, severityRank, worstSeverity } from './severity.js';

@@ -235,6 +235,7 @@ export const addressSummarySchema = scoreSchema
           name: z.string(),
           severity: severitySchema,
           detail: z.string(),
+          codes: z.array(z.string()).optional().meta({ description: 'The list’s A answers.' }),
         }),
       )
       .meta({

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createCaptchaVerifier,
-  type CaptchaProvider,
-  type CaptchaVerdict,
-} from '../../../src/http/captcha/verifier.js';
+import type { CaptchaProvider } from '../../../src/http/captcha/providers.js';
+import { createCaptchaVerifier, type CaptchaVerdict } from '../../../src/http/captcha/verifier.js';
 import {
   startFakeCaptchaProvider,
   type FakeCaptchaProvider,
