@@ -191,7 +191,7 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
     },
     countDue: (queue) => guarded(client.zcard(queue)),
     async earliestDue(queue) {
-      const [, score] = await guarded(client.zrange(queue, 0, 0, 'WITHSCORES'));
+      const [, score] = await guarded(client.zrange(queue, '0', '0', 'WITHSCORES'));
       return score === undefined ? undefined : Number(score);
     },
     async claimDue(queue, now, limit, leaseMs) {
