@@ -102,7 +102,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(typeof options.env === 'function' ? options.env(dns) : options.env),
   });
   const logs: string[] = [];
-  const services = await createNodeServices(config, (line) => logs.push(line), options.services);
+  // The watches keep the real time until a test sets the clock: their runner's timer does.
+  let watchNow: Date | undefined = options.now;
+  const services = await createNodeServices(config, (line) => logs.push(line), {
+    watchClock: () => watchNow ?? new Date(),
+    ...options.services,
+  });
   let now = options.now ?? new Date();
   const app = createApp({
     ...services,
@@ -132,6 +137,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logs,
     setNow: (date) => {
       now = date;
+      watchNow = date;
     },
     fetch: (target, init) => fetch(target, init),
     asksNameServers: !doh,

@@ -1,4 +1,5 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import {
   ApiError,
   type AppEnv,
@@ -52,7 +53,7 @@ const tokenParams = z.object({
   token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: 'Result token' }),
 });
 
-const langField = (what: string) =>
+export const langField = (what: string) =>
   z
     .enum(['en', 'ru'])
     .optional()
@@ -61,8 +62,16 @@ const langField = (what: string) =>
     });
 
 /** Without `?lang=`, the answer depends on Accept-Language, and says so. */
-function varyOnLanguage(explicit: boolean): Record<string, string> {
+export function varyOnLanguage(explicit: boolean): Record<string, string> {
   return explicit ? {} : { Vary: 'Accept-Language' };
+}
+
+/** `?style=`, its first value; any other than a known style is `flat`. */
+export function badgeStyleOf(c: Context): BadgeStyle {
+  const requested = c.req.query('style') ?? 'flat';
+  return (badgeStyles as readonly string[]).includes(requested)
+    ? (requested as BadgeStyle)
+    : 'flat';
 }
 
 /** The OpenAPI tag of a tool's artefacts, `IP share`. */
@@ -122,10 +131,7 @@ export function addShareRoutes(
       },
     }),
     async (c) => {
-      const requested = c.req.query('style') ?? 'flat';
-      const style: BadgeStyle = (badgeStyles as readonly string[]).includes(requested)
-        ? (requested as BadgeStyle)
-        : 'flat';
+      const style = badgeStyleOf(c);
       const { lang, explicit } = languageChoiceOf(c);
       const found = await load(c.req.param('token')!);
       const svgType = 'image/svg+xml; charset=utf-8';
@@ -172,7 +178,7 @@ export function addShareRoutes(
       const token = c.req.param('token')!;
       const summary = await requireSummary(token);
       const { lang, explicit } = languageChoiceOf(c);
-      const png = await cardOf(`${tool.name}:${token}`, summary, lang);
+      const png = await cardOf(deps.cards, `${tool.name}:${token}`, summary, lang);
       return cacheable(c, png, 'image/png', {
         lang,
         headers: { ...embeddable, ...varyOnLanguage(explicit) },
@@ -265,17 +271,22 @@ export function addShareRoutes(
       });
     },
   );
+}
 
-  /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
-  async function cardOf(key: string, summary: ShareSummary, lang: Lang): Promise<Uint8Array> {
-    try {
-      return await deps.cards.get(key, summary, lang);
-    } catch (error) {
-      if (!(error instanceof CardRendererBusy)) throw error;
-      throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
-        'Retry-After': String(error.retryAfterS),
-      });
-    }
+/** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
+export async function cardOf(
+  cards: CardCache,
+  key: string,
+  summary: ShareSummary,
+  lang: Lang,
+): Promise<Uint8Array> {
+  try {
+    return await cards.get(key, summary, lang);
+  } catch (error) {
+    if (!(error instanceof CardRendererBusy)) throw error;
+    throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
+      'Retry-After': String(error.retryAfterS),
+    });
   }
 }
 
