@@ -17,7 +17,14 @@ export {
   requiredWithAlias,
   aliasRule,
 } from './schemas.js';
-export { badgeStyleOf, cardOf, langField, shareTag, varyOnLanguage } from './share-routes.js';
+export {
+  badgeStyleOf,
+  cardOf,
+  langField,
+  sharePageResponse,
+  shareTag,
+  varyOnLanguage,
+} from './share-routes.js';
 export {
   captchaTokenOf,
   type SnapshotDeps,

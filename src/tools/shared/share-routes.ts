@@ -249,28 +249,51 @@ export function addShareRoutes(
         },
         languageHref: (other) => `${site.root}${path}?lang=${other}`,
       });
-      // Absolute URLs from the Host header alone never go into a response a shared cache keeps.
-      const vary = [
-        'Accept',
-        ...(explicit ? [] : ['Accept-Language']),
-        ...(origin.source === 'forwarded'
-          ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto']
-          : []),
-      ].join(', ');
-      if (origin.source === 'host') {
-        return htmlResponse(c, site, { body, status: 200, cacheControl: 'no-store', vary });
-      }
-      return cacheable(c, utf8.encode(body), 'text/html; charset=utf-8', {
-        digest: deps.digest,
+      return sharePageResponse(c, site, deps.digest, {
+        body,
         lang,
-        headers: {
-          ...embeddable,
-          Vary: vary,
-          'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
-        },
+        explicit,
+        source: origin.source,
       });
     },
   );
+}
+
+/**
+ * A share page's answer, varying on what chose its language and its absolute URLs. Absolute URLs
+ * from the Host header alone never go into a response a shared cache keeps (docs/pages.md).
+ */
+export function sharePageResponse(
+  c: Context,
+  site: Site,
+  digest: (bytes: Uint8Array) => Promise<Uint8Array>,
+  page: {
+    body: string;
+    lang: Lang;
+    explicit: boolean;
+    source: 'configured' | 'forwarded' | 'host';
+    /** Besides the default (a result's page never changes). */
+    cacheControl?: string;
+  },
+): Response | Promise<Response> {
+  const vary = [
+    'Accept',
+    ...(page.explicit ? [] : ['Accept-Language']),
+    ...(page.source === 'forwarded' ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : []),
+  ].join(', ');
+  if (page.source === 'host') {
+    return htmlResponse(c, site, { body: page.body, status: 200, cacheControl: 'no-store', vary });
+  }
+  return cacheable(c, utf8.encode(page.body), 'text/html; charset=utf-8', {
+    digest,
+    lang: page.lang,
+    headers: {
+      ...embeddable,
+      Vary: vary,
+      ...(page.cacheControl ? { 'Cache-Control': page.cacheControl } : {}),
+      'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
+    },
+  });
 }
 
 /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */

@@ -8,13 +8,7 @@ import {
   serveRoute,
 } from '../../http/index.js';
 import { translator } from '../../i18n/index.js';
-import {
-  htmlNotFound,
-  htmlResponse,
-  languageChoiceOf,
-  pageContentSecurityPolicy,
-  renderSharePage,
-} from '../../pages/index.js';
+import { htmlNotFound, languageChoiceOf, renderSharePage } from '../../pages/index.js';
 import {
   badgeStyles,
   renderBadge,
@@ -28,6 +22,7 @@ import {
   cardOf,
   embeddable,
   langField,
+  sharePageResponse,
   shareTag,
   type ToolDefinition,
   varyOnLanguage,
@@ -231,26 +226,12 @@ export function addWatchViews(
         },
         languageHref: (other) => `${site.root}${path}/share?lang=${other}`,
       });
-      const vary = [
-        'Accept',
-        ...(explicit ? [] : ['Accept-Language']),
-        ...(origin.source === 'forwarded'
-          ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto']
-          : []),
-      ].join(', ');
-      // Absolute URLs from the Host header alone never go into a response a shared cache keeps.
-      if (origin.source === 'host') {
-        return htmlResponse(c, site, { body, status: 200, cacheControl: 'no-store', vary });
-      }
-      return cacheable(c, utf8.encode(body), 'text/html; charset=utf-8', {
-        digest: deps.digest,
+      return sharePageResponse(c, site, deps.digest, {
+        body,
         lang,
-        headers: {
-          ...embeddable,
-          Vary: vary,
-          'Cache-Control': liveCacheControl(watch),
-          'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
-        },
+        explicit,
+        source: origin.source,
+        cacheControl: liveCacheControl(watch),
       });
     },
   );
