@@ -7,9 +7,12 @@ import { type UtcDay, createUtcDays } from './utc-day.js';
 /**
  * The quota and captcha rules of DESIGN.md: checks are counted per tool, per caller, per UTC day;
  * a fresh check costs one unit and a cached one none; past `freeChecks` a day a captcha token is
- * required on every POST. The quota is judged before the captcha: a caller with nothing left is
- * refused without a call to the provider, and failed verifications per caller per day are
- * bounded (docs/storage.md).
+ * required on every POST. A fresh check takes its unit first, in one atomic step of the store,
+ * and the unit's number says whether it is one of the free ones: however many requests arrive at
+ * once, from however many processes, at most `freeChecks` pass without a captcha. A unit past the
+ * free ones whose captcha fails is given back. So the quota is judged before the captcha (nothing
+ * left is refused without a call to the provider), and failed verifications per caller per day
+ * are bounded (docs/storage.md).
  */
 
 export type { QuotaStatus } from './quota-status.js';
@@ -47,15 +50,18 @@ export interface Guard {
 
 export interface QuotaReading {
   status: QuotaStatus;
-  /** Throws 429 `quota_exceeded` when nothing is left: before any captcha provider is asked. */
-  requireUnitLeft(): void;
   /**
-   * Throws 403 `captcha_required` / `captcha_failed` when a captcha is due and not solved, or
-   * when the caller has used up today's failed verifications (then without asking the provider).
+   * For a cached result, which takes no unit: throws 403 `captcha_required` / `captcha_failed`
+   * when this reading says a captcha is due and it is not solved, or when the caller has used up
+   * today's failed verifications (then without asking the provider).
    */
   requireCaptcha(token: string | undefined, callerIp: string): Promise<void>;
-  /** Takes one unit in one atomic step, or throws 429 when another request took the last one. */
-  consume(): Promise<QuotaStatus>;
+  /**
+   * For a fresh check: takes one unit in one atomic step (429 `quota_exceeded` when none is left,
+   * before any provider is asked); a unit past the free ones needs the captcha solved, else it is
+   * given back and the 403 thrown.
+   */
+  take(token: string | undefined, callerIp: string): Promise<QuotaStatus>;
   /** Gives the unit back when the service, not the caller, made the check fail. */
   refund(): Promise<void>;
 }
@@ -137,24 +143,33 @@ export function createGuard(options: GuardOptions): Guard {
       const when = today();
       const key = quotaKey(tool, subject, when.day);
       const count = await store.count(key);
+      async function requireSolved(token: string | undefined, callerIp: string): Promise<void> {
+        if (token === undefined || token === '') {
+          throw new ApiError(
+            'captcha_required',
+            'a captcha token is required (body field smart-token or header X-Captcha-Token)',
+          );
+        }
+        await verifyCaptcha(captcha!, token, callerIp, subject, when);
+      }
       return {
         status: statusFor(count),
-        requireUnitLeft() {
-          if (count >= dailyLimit) throw quotaExceeded(when.msLeft);
-        },
         async requireCaptcha(token, callerIp) {
           if (!captcha || count < captcha.freeChecks) return;
-          if (token === undefined || token === '') {
-            throw new ApiError(
-              'captcha_required',
-              'a captcha token is required (body field smart-token or header X-Captcha-Token)',
-            );
-          }
-          await verifyCaptcha(captcha, token, callerIp, subject, when);
+          await requireSolved(token, callerIp);
         },
-        async consume() {
+        async take(token, callerIp) {
           const taken = await store.incrementWithin(key, dailyLimit, when.ttl);
           if (taken === undefined) throw quotaExceeded(when.msLeft);
+          // The taken unit's number, not an earlier reading, decides: units 1..freeChecks are free.
+          if (captcha && taken > captcha.freeChecks) {
+            try {
+              await requireSolved(token, callerIp);
+            } catch (error) {
+              await store.increment(key, -1, when.ttl);
+              throw error;
+            }
+          }
           return statusFor(taken);
         },
         async refund() {

@@ -168,6 +168,20 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
     );
   });
 
+  it('lets exactly CAPTCHA_FREE_CHECKS of 30 checks arriving at once through without a captcha', async () => {
+    const free = await start(name, { CAPTCHA_FREE_CHECKS: '2' });
+    onTestFinished(() => free.close());
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => free.post('/ip/v1', { target: `185.22.0.${i + 1}` })),
+    );
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(answers.length - refused.length).toBe(2);
+    const bodies = (await Promise.all(refused.map((answer) => answer.json()))) as Array<{
+      code: string;
+    }>;
+    expect(bodies.map((body) => body.code)).toEqual(Array(28).fill('captcha_required'));
+  });
+
   it('never writes the secret or a token to the log', async () => {
     await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
     await s.post('/ip/v1', { target: '8.8.8.8', captchaToken: badToken });
