@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { Config } from './config.js';
+import type { Config, ProxySettings } from './config.js';
 import type { Resolver } from './dns/index.js';
 import {
   answerMethodNotAllowed,
@@ -34,7 +34,8 @@ import { createResultStore, createToolsApi } from './tools/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
-  config: Config;
+  /** With the proxy settings on Node; on Workers without them, so no forwarded header counts. */
+  config: Config & Partial<ProxySettings>;
   resolver: Resolver;
   store: Store;
   dnsbl: DnsblEngine;
@@ -68,6 +69,8 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
+  const trustProxy = config.trustProxy ?? { mode: 'none' };
+  const forwardedHeaders = config.forwardedHeaders ?? 'x-forwarded';
   // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method (issue 17), rather than a 404
   // or a redirect a POST could not follow.
   const app = new OpenAPIHono<AppEnv>({ strict: false });
@@ -90,7 +93,8 @@ export function createApp(deps: AppDeps) {
     const address = callerAddress(
       deps.peerAddress(c),
       (name) => c.req.header(name),
-      config.trustProxy,
+      trustProxy,
+      forwardedHeaders,
     );
     c.set('caller', { address, subject: quotaSubject(address) });
     await next();
@@ -119,7 +123,8 @@ export function createApp(deps: AppDeps) {
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     publicOrigin: createPublicOrigin({
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-      trustProxy: config.trustProxy,
+      trustProxy,
+      forwardedHeaders,
       peerAddress: deps.peerAddress,
     }),
     assets: deps.pageAssets,

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { sharedRules, sharedVariables } from '../config.js';
+import { proxyVariables, sharedRules, sharedVariables } from '../config.js';
 import {
   type ConfigOf,
   commaList,
@@ -38,6 +38,7 @@ const storeUrl = z.string().transform((url, ctx) => {
 });
 
 export const nodeOnlyVariables = {
+  ...proxyVariables,
   port: variable({
     name: 'PORT',
     parser: integer(0, 65535),

@@ -243,15 +243,10 @@ export function addShareRoutes(
         },
         languageHref: (other) => `${site.root}${path}?lang=${other}`,
       });
-      // Absolute URLs from the Host header alone never go into a response a shared cache keeps.
-      const vary = [
-        'Accept',
-        ...(explicit ? [] : ['Accept-Language']),
-        ...(origin.source === 'forwarded'
-          ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto']
-          : []),
-      ].join(', ');
-      if (origin.source === 'host') {
+      // Absolute URLs from request headers (Host or forwarded) never go into a response a shared
+      // cache keeps: only PUBLIC_URL's are the same for every client.
+      const vary = ['Accept', ...(explicit ? [] : ['Accept-Language'])].join(', ');
+      if (origin.source !== 'configured') {
         return htmlResponse(c, site, { body, status: 200, cacheControl: 'no-store', vary });
       }
       return cacheable(c, utf8.encode(body), 'text/html; charset=utf-8', {
