@@ -74,7 +74,7 @@ export const proxyVariables = {
     parser: z.enum(['x-forwarded', 'forwarded']),
     default: 'x-forwarded',
     meaning:
-      'The one header family a `TRUST_PROXY` proxy is believed in: `x-forwarded` (`X-Forwarded-For`, `-Proto`, `-Host`) or `forwarded` (RFC 7239 `Forwarded`), never both; the proxy must clear the family it does not set ([`http-hardening.md`](http-hardening.md)).',
+      'The one header family a `TRUST_PROXY` proxy is believed in: `x-forwarded` (`X-Forwarded-For`, `-Proto`, `-Host`) or `forwarded` (RFC 7239 `Forwarded`), never both; the proxy must clear the family it does not set ([`pages.md`](pages.md#public-urls)).',
   }),
 };
 
@@ -183,7 +183,7 @@ export const sharedVariables = {
       parser: integer(50, 30_000),
       default: '1500',
       meaning:
-        "Timeout of a DNS query's first try (c-ares then adapts it to the server's measured speed).",
+        'Timeout of each try of a DNS query: a UDP query and its TCP retry when the answer comes back truncated, or one DoH exchange.',
     }),
     retries: variable({
       name: 'DNS_RETRIES',
