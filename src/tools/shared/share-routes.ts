@@ -212,7 +212,8 @@ export function addShareRoutes(
       const token = c.req.param('token')!;
       const found = await load(token);
       if (!found) {
-        const page = await htmlNotFound(c, site, 'result');
+        const path = `/${tool.name}/v1/share/${encodeURIComponent(token)}`;
+        const page = await htmlNotFound(c, site, 'result', path);
         if (page) return page;
         throw notFound();
       }
