@@ -80,6 +80,7 @@ export function createApp(deps: AppDeps) {
     dailyLimit: config.dailyLimit,
     isConfigured: deps.isConfigured,
     notConfiguredReason: () => deps.readiness?.().reason,
+    log,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
   });
   const results = createResultStore(

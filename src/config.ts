@@ -164,6 +164,13 @@ export const sharedVariables = {
       default: '0',
       meaning: 'Checks per caller per day before a captcha is required.',
     }),
+    failOpenPerDay: variable({
+      name: 'CAPTCHA_FAIL_OPEN_PER_DAY',
+      parser: integer(0, 10_000),
+      default: '3',
+      meaning:
+        'Checks per caller per day let through unverified while a fail-open provider (SmartCaptcha) fails; past it, 503 `captcha_unavailable` ([`storage.md`](storage.md#atomic-quotas-quota-before-captcha)).',
+    }),
   }),
   poolMaxIps: variable({
     name: 'POOL_MAX_IPS',

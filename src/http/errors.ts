@@ -22,6 +22,7 @@ export const statusOf = {
   dns_unavailable: 503,
   busy: 503,
   store_unavailable: 503,
+  captcha_unavailable: 503,
   internal: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -1,6 +1,7 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
 import { ApiError } from './errors.js';
+import type { Logger } from './log.js';
 import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
 
@@ -22,7 +23,15 @@ export interface CaptchaRule {
   siteKey: string;
   /** Checks per caller per day before a captcha is required. */
   freeChecks: number;
+  /**
+   * Checks per caller per day let through unverified while a fail-open provider fails; then 503
+   * `captcha_unavailable`. Unset: no bound (tests of other rules).
+   */
+  failOpenPerDay?: number;
 }
+
+/** How long a caller past its fail-open checks is asked to wait: a provider outage is short. */
+export const captchaUnavailableRetryS = 60;
 
 /**
  * Failed captcha verifications a caller may cause per UTC day, all tools together; past it the
@@ -39,6 +48,8 @@ export interface GuardOptions {
   isConfigured: () => boolean;
   /** Why not, when `isConfigured` is false. */
   notConfiguredReason?: () => string | undefined;
+  /** Where a check let through unverified, and one refused past the bound, are logged. */
+  log?: Logger;
 }
 
 export interface Guard {
@@ -124,6 +135,7 @@ export function createGuard(options: GuardOptions): Guard {
     const verdict = await rule.verifier.verify(token, callerIp);
     if (verdict.ok) {
       await store.increment(failures, -1, when.ttl);
+      if (verdict.failedOpen) await boundFailOpen(rule, subject, when);
       return;
     }
     const why =
@@ -131,6 +143,35 @@ export function createGuard(options: GuardOptions): Guard {
         ? 'the captcha token was rejected'
         : 'the captcha could not be verified';
     throw new ApiError('captcha_failed', why);
+  }
+
+  /**
+   * A fail-open provider that fails lets a token through unverified: at most `failOpenPerDay` of a
+   * caller's checks a day (all tools together, through the store, so across processes), or
+   * while it fails every token would pass.
+   */
+  async function boundFailOpen(
+    rule: CaptchaRule,
+    subject: string,
+    when: ReturnType<typeof today>,
+  ): Promise<void> {
+    if (rule.failOpenPerDay === undefined) return;
+    const key = `captcha-fail-open:${subject}:${when.day.key}`;
+    const used = await store.incrementWithin(key, rule.failOpenPerDay, when.ttl);
+    const fields = { provider: rule.verifier.provider, caller: subject };
+    if (used === undefined) {
+      options.log?.('error', 'captcha provider failing: check refused', fields);
+      throw new ApiError(
+        'captcha_unavailable',
+        'the captcha cannot be verified right now; try again shortly',
+        { 'Retry-After': String(captchaUnavailableRetryS) },
+      );
+    }
+    options.log?.('error', 'captcha provider failing: check let through unverified', {
+      ...fields,
+      used,
+      limit: rule.failOpenPerDay,
+    });
   }
 
   return {

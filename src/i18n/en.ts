@@ -60,6 +60,8 @@ export const en = {
   'error.store_unavailable':
     'The service cannot store results right now; please try again shortly.',
   'error.busy': 'The service is busy; please try again shortly.',
+  'error.captcha_unavailable':
+    'The captcha cannot be verified right now; please try again shortly.',
   'error.internal': 'Something went wrong on our side.',
   'error.network': 'The service did not answer.',
   'error.other': 'The check failed.',

@@ -55,6 +55,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'error.dns_unavailable': 'Нужный для проверки DNS-запрос не удался; попробуйте чуть позже.',
   'error.store_unavailable': 'Сервис сейчас не может сохранить результат; попробуйте чуть позже.',
   'error.busy': 'Сервис перегружен; попробуйте чуть позже.',
+  'error.captcha_unavailable': 'Капчу сейчас не удаётся проверить; попробуйте чуть позже.',
   'error.internal': 'Что-то пошло не так на нашей стороне.',
   'error.network': 'Сервис не ответил.',
   'error.other': 'Проверка не удалась.',

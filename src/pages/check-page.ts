@@ -53,6 +53,7 @@ const scriptMessages: readonly MessageKey[] = [
   'error.not_configured',
   'error.dns_unavailable',
   'error.store_unavailable',
+  'error.captcha_unavailable',
   'error.busy',
   'error.internal',
   'error.network',

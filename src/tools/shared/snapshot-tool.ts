@@ -69,6 +69,7 @@ const checkErrors: ErrorCode[] = [
   'invalid_request',
   'captcha_required',
   'captcha_failed',
+  'captcha_unavailable',
   'body_too_large',
   'unsupported_media_type',
   'quota_exceeded',
