@@ -38,8 +38,7 @@ export async function createNodePlatform(
   const store = await openStore(config.store, {
     onConnectionChange: (up, detail) =>
       log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
-    onExposedFile: (file, fix) =>
-      log('error', 'store file readable by other users', { file, fix }),
+    onExposedFile: (file, fix) => log('error', 'store file readable by other users', { file, fix }),
   });
   const zones = config.zonesFile ? await readZoneListFile(config.zonesFile) : bundledZoneList();
   const { dns } = config;
