@@ -36,6 +36,7 @@ export async function createNodePlatform(
 ): Promise<NodePlatform> {
   const log = createLogger(config.logLevel, logSink);
   const store = await openStore(config.store, {
+    namespace: config.storeNamespace,
     onConnectionChange: (up, detail) =>
       log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
     onExposedFile: (file, fix) => log('error', 'store file readable by other users', { file, fix }),
