@@ -6,7 +6,7 @@ import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
 
 /**
- * The quota and captcha rules of DESIGN.md: checks are counted per tool, per caller, per UTC day;
+ * The quota and captcha rules of docs/DESIGN.md: checks are counted per tool, per caller, per UTC day;
  * a fresh check costs one unit and a cached one none; past `freeChecks` a day a captcha token is
  * required on every POST. A fresh check takes its unit first, in one atomic step of the store,
  * and the unit's number says whether it is one of the free ones: however many requests arrive at
