@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
-import type { Config } from './config.js';
+import type { Config, ProxySettings } from './config.js';
 import type { Resolver } from './dns/index.js';
 import {
   answerMethodNotAllowed,
@@ -44,7 +44,8 @@ import type { Watches } from './watch/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
-  config: Config;
+  /** With the proxy settings on Node; on Workers without them, so no forwarded header counts. */
+  config: Config & Partial<ProxySettings>;
   resolver: Resolver;
   store: Store;
   dnsbl: DnsblEngine;
@@ -88,6 +89,8 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
+  const trustProxy = config.trustProxy ?? { mode: 'none' };
+  const forwardedHeaders = config.forwardedHeaders ?? 'x-forwarded';
   // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method (issue 17), rather than a 404
   // or a redirect a POST could not follow.
   const app = new OpenAPIHono<AppEnv>({ strict: false });
@@ -97,6 +100,7 @@ export function createApp(deps: AppDeps) {
     dailyLimit: config.dailyLimit,
     isConfigured: deps.isConfigured,
     notConfiguredReason: () => deps.readiness?.().reason,
+    log,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
   });
   const results = createResultStore(
@@ -111,7 +115,8 @@ export function createApp(deps: AppDeps) {
       log,
       logsRequests: config.logLevel === 'info' || config.logLevel === 'debug',
       peerAddress: deps.peerAddress,
-      trustProxy: config.trustProxy,
+      trustProxy,
+      forwardedHeaders,
       randomBytes: deps.randomBytes,
       hashCaller: deps.hashCaller ?? createCallerHash(deps.randomBytes, deps.digest),
       metrics: deps.metrics ?? noMetrics,
@@ -143,7 +148,8 @@ export function createApp(deps: AppDeps) {
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     publicOrigin: createPublicOrigin({
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-      trustProxy: config.trustProxy,
+      trustProxy,
+      forwardedHeaders,
       peerAddress: deps.peerAddress,
     }),
     assets: deps.pageAssets,

@@ -56,6 +56,31 @@ export const networks = commaList.transform((entries, ctx) =>
 const seconds = (min: number, max: number) => integer(min, max).transform((s) => s * 1000);
 const days = (min: number, max: number) => integer(min, max).transform((d) => d * 86_400_000);
 
+/**
+ * Which proxy headers name the caller and the public origin: read by the Node server only. On
+ * Workers the caller is `CF-Connecting-IP`, which Cloudflare sets on every request, and no
+ * forwarded header is believed (docs/edge.md), so these two are not in the shared table.
+ */
+export const proxyVariables = {
+  trustProxy: variable({
+    name: 'TRUST_PROXY',
+    parser: trustProxy,
+    default: 'none',
+    meaning:
+      "Where the caller's address comes from: `none` (the socket peer), `cloudflare` (`CF-Connecting-IP`), a hop count for `X-Forwarded-For`, or a comma list of trusted proxy CIDRs.",
+  }),
+  forwardedHeaders: variable({
+    name: 'FORWARDED_HEADERS',
+    parser: z.enum(['x-forwarded', 'forwarded']),
+    default: 'x-forwarded',
+    meaning:
+      'The one header family a `TRUST_PROXY` proxy is believed in: `x-forwarded` (`X-Forwarded-For`, `-Proto`, `-Host`) or `forwarded` (RFC 7239 `Forwarded`), never both; the proxy must clear the family it does not set ([`pages.md`](pages.md#public-urls)).',
+  }),
+};
+
+/** The proxy settings as the app reads them; absent on Workers, where nothing is believed. */
+export type ProxySettings = ConfigOf<typeof proxyVariables>;
+
 export const sharedVariables = {
   basePath: variable({
     name: 'BASE_PATH',
@@ -73,13 +98,6 @@ export const sharedVariables = {
     parser: publicUrl,
     meaning:
       "Public address (`https://rep.example.org`, a path in it being a proxy's prefix) of every absolute URL; without it, forwarded headers count only from `TRUST_PROXY` proxies ([`pages.md`](pages.md#public-urls)).",
-  }),
-  trustProxy: variable({
-    name: 'TRUST_PROXY',
-    parser: trustProxy,
-    default: 'none',
-    meaning:
-      "Where the caller's address comes from: `none` (the socket peer), `cloudflare` (`CF-Connecting-IP`), a hop count for `X-Forwarded-For`, or a comma list of trusted proxy CIDRs.",
   }),
   corsOrigins: variable({
     name: 'CORS_ORIGINS',
@@ -145,6 +163,13 @@ export const sharedVariables = {
       parser: integer(0, 10_000_000),
       default: '0',
       meaning: 'Checks per caller per day before a captcha is required.',
+    }),
+    failOpenPerDay: variable({
+      name: 'CAPTCHA_FAIL_OPEN_PER_DAY',
+      parser: integer(0, 10_000),
+      default: '3',
+      meaning:
+        'Checks per caller per day let through unverified while a fail-open provider (SmartCaptcha) fails; past it, 503 `captcha_unavailable` ([`storage.md`](storage.md#atomic-quotas-quota-before-captcha)).',
     }),
   }),
   poolMaxIps: variable({

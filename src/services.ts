@@ -204,6 +204,7 @@ export async function createServices(
     }),
     siteKey: config.captcha.siteKey,
     freeChecks: config.captcha.freeChecks,
+    failOpenPerDay: config.captcha.failOpenPerDay,
   };
   return {
     zones,

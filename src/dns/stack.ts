@@ -4,6 +4,7 @@ import {
   defaultCacheOptions,
   withCache,
 } from './caching.js';
+import { withCleanAnswers } from './clean-answers.js';
 import { withConcurrencyLimit } from './concurrency.js';
 import type { Resolver } from './resolver.js';
 import { type ZoneLimitOptions, withZoneLimit } from './zone-limit.js';
@@ -17,12 +18,12 @@ export interface StackOptions {
 }
 
 /**
- * What every transport is wrapped in, on Node and on Workers alike: a cap on queries in flight
- * (and, where slots are few, on those of each list), then the answer cache with in-flight
- * coalescing in front of it.
+ * What every transport is wrapped in, on Node and on Workers alike: its answers' text cleaned by
+ * one rule (clean-answers.ts), a cap on queries in flight (and, where slots are few, on those of
+ * each list), then the answer cache with in-flight coalescing in front of it.
  */
 export function withResolverStack(transport: Resolver, options: StackOptions): CachingResolver {
-  const capped = withConcurrencyLimit(transport, options.maxInFlight);
+  const capped = withConcurrencyLimit(withCleanAnswers(transport), options.maxInFlight);
   const perZone = options.zoneLimit ? withZoneLimit(capped, options.zoneLimit) : capped;
   return withCache(perZone, { ...defaultCacheOptions, ...options.cache });
 }

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { isDottedQuad } from '../reputation/index.js';
+import { parseForwarded } from './forwarded.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
@@ -10,6 +11,29 @@ export type TrustProxy =
   | { mode: 'cloudflare' }
   | { mode: 'hops'; hops: number }
   | { mode: 'cidrs'; cidrs: Range[] };
+
+/**
+ * The one family of forwarding headers a deployment believes (FORWARDED_HEADERS): the
+ * `X-Forwarded-*` headers most proxies set (nginx, HAProxy, load balancers), or `Forwarded` of
+ * RFC 7239. Never both: a proxy overwrites or appends to the family it sets and passes the other
+ * through as the client sent it, so believing both lets a client's own header win.
+ */
+export type ForwardedFamily = 'x-forwarded' | 'forwarded';
+
+/**
+ * The addresses the proxies appended, the nearest last: X-Forwarded-For's entries, or the `for`
+ * parameters of Forwarded's elements (RFC 7239 §5.2; an element without one is an empty entry,
+ * which stops a walk).
+ */
+export function forwardedForEntries(
+  header: (name: string) => string | undefined,
+  family: ForwardedFamily,
+): string[] {
+  if (family === 'forwarded') {
+    return parseForwarded(header('forwarded') ?? '').map((element) => element.for ?? '');
+  }
+  return (header('x-forwarded-for') ?? '').split(',');
+}
 
 const expected = 'expected none, cloudflare, a hop count or a comma list of CIDRs';
 
@@ -77,7 +101,8 @@ function unmapRange([network, prefix]: Range): Range {
  * - `none`: the peer, always; forwarding headers are anyone's to forge.
  * - `cloudflare`: `CF-Connecting-IP` when it holds an address, else the peer.
  * - `hops: N`: Express's numeric `trust proxy`: the address N hops away from this server, counting
- *   the peer as hop 0 and X-Forwarded-For entries from the right as hops 1, 2, ... With one proxy
+ *   the peer as hop 0 and X-Forwarded-For entries (or Forwarded's `for` parameters, with
+ *   `family` `forwarded`) from the right as hops 1, 2, ... With one proxy
  *   in front (N = 1) that is the right-most entry, the one the proxy appended itself. If the header
  *   has fewer entries, the left-most one is used.
  * - `cidrs`: starting at the peer, step leftwards through X-Forwarded-For while the current
@@ -91,6 +116,7 @@ export function callerAddress(
   peer: string,
   header: (name: string) => string | undefined,
   trust: TrustProxy,
+  family: ForwardedFamily = 'x-forwarded',
 ): string {
   // A plain dotted quad is already in canonical form: the common case skips parsing.
   if (trust.mode === 'none' && isDottedQuad(peer)) return peer;
@@ -102,9 +128,13 @@ export function callerAddress(
     case 'cloudflare':
       return (parseAddress(header('cf-connecting-ip') ?? '') ?? peerAddress).toString();
     case 'hops':
-      return walkForwardedFor(peerAddress, header, (_, hop) => hop < trust.hops).toString();
+      return walkForwardedFor(
+        peerAddress,
+        forwardedForEntries(header, family),
+        (_, hop) => hop < trust.hops,
+      ).toString();
     case 'cidrs':
-      return walkForwardedFor(peerAddress, header, (address) =>
+      return walkForwardedFor(peerAddress, forwardedForEntries(header, family), (address) =>
         trust.cidrs.some((range) => inRange(address, range)),
       ).toString();
   }
@@ -121,6 +151,7 @@ export function trustedProxyCount(
   peer: string,
   header: (name: string) => string | undefined,
   trust: TrustProxy,
+  family: ForwardedFamily = 'x-forwarded',
 ): number {
   switch (trust.mode) {
     case 'none':
@@ -130,7 +161,7 @@ export function trustedProxyCount(
     case 'hops':
       return trust.hops;
     case 'cidrs': {
-      const entries = (header('x-forwarded-for') ?? '').split(',').reverse();
+      const entries = forwardedForEntries(header, family).reverse();
       let current = parseAddress(peer);
       let count = 0;
       while (current && trust.cidrs.some((range) => inRange(current!, range))) {
@@ -145,10 +176,10 @@ export function trustedProxyCount(
 /** The walk of proxy-addr, the module behind Express's `trust proxy`, with hop 0 being the peer. */
 function walkForwardedFor(
   peer: Address,
-  header: (name: string) => string | undefined,
+  forwardedFor: readonly string[],
   trusted: (address: Address, hop: number) => boolean,
 ): Address {
-  const entries = (header('x-forwarded-for') ?? '').split(',').reverse();
+  const entries = [...forwardedFor].reverse();
   let current = peer;
   for (let hop = 0; hop < entries.length && trusted(current, hop); hop++) {
     const next = parseAddress(entries[hop] ?? '');

@@ -33,6 +33,8 @@ const meanings: Record<ErrorCode, string> = {
   dns_unavailable: 'dns_unavailable: no DNS answer in time; the unit is given back',
   busy: 'busy: too many cards being drawn, or too many open connections',
   store_unavailable: 'store_unavailable: the store does not answer right now',
+  captcha_unavailable:
+    'captcha_unavailable: the captcha provider fails, and the checks it let through unverified today are used up',
   internal: 'internal: a fault of the service',
 };
 

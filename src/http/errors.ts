@@ -27,6 +27,7 @@ export const statusOf = {
   busy: 503,
   store_unavailable: 503,
   watch_capacity: 503,
+  captcha_unavailable: 503,
   internal: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -1,15 +1,19 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
 import { ApiError } from './errors.js';
+import type { Logger } from './log.js';
 import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
 
 /**
  * The quota and captcha rules of docs/DESIGN.md: checks are counted per tool, per caller, per UTC day;
  * a fresh check costs one unit and a cached one none; past `freeChecks` a day a captcha token is
- * required on every POST. The quota is judged before the captcha: a caller with nothing left is
- * refused without a call to the provider, and failed verifications per caller per day are
- * bounded (docs/storage.md).
+ * required on every POST. A fresh check takes its unit first, in one atomic step of the store,
+ * and the unit's number says whether it is one of the free ones: however many requests arrive at
+ * once, from however many processes, at most `freeChecks` pass without a captcha. A unit past the
+ * free ones whose captcha fails is given back. So the quota is judged before the captcha (nothing
+ * left is refused without a call to the provider), and failed verifications per caller per day
+ * are bounded (docs/storage.md).
  */
 
 export type { QuotaStatus } from './quota-status.js';
@@ -19,7 +23,15 @@ export interface CaptchaRule {
   siteKey: string;
   /** Checks per caller per day before a captcha is required. */
   freeChecks: number;
+  /**
+   * Checks per caller per day let through unverified while a fail-open provider fails; then 503
+   * `captcha_unavailable`. Unset: no bound (tests of other rules).
+   */
+  failOpenPerDay?: number;
 }
+
+/** How long a caller past its fail-open checks is asked to wait: a provider outage is short. */
+export const captchaUnavailableRetryS = 60;
 
 /**
  * Failed captcha verifications a caller may cause per UTC day, all tools together; past it the
@@ -36,6 +48,8 @@ export interface GuardOptions {
   isConfigured: () => boolean;
   /** Why not, when `isConfigured` is false. */
   notConfiguredReason?: () => string | undefined;
+  /** Where a check let through unverified, and one refused past the bound, are logged. */
+  log?: Logger;
 }
 
 export interface Guard {
@@ -47,15 +61,18 @@ export interface Guard {
 
 export interface QuotaReading {
   status: QuotaStatus;
-  /** Throws 429 `quota_exceeded` when nothing is left: before any captcha provider is asked. */
-  requireUnitLeft(): void;
   /**
-   * Throws 403 `captcha_required` / `captcha_failed` when a captcha is due and not solved, or
-   * when the caller has used up today's failed verifications (then without asking the provider).
+   * For a cached result, which takes no unit: throws 403 `captcha_required` / `captcha_failed`
+   * when this reading says a captcha is due and it is not solved, or when the caller has used up
+   * today's failed verifications (then without asking the provider).
    */
   requireCaptcha(token: string | undefined, callerIp: string): Promise<void>;
-  /** Takes one unit in one atomic step, or throws 429 when another request took the last one. */
-  consume(): Promise<QuotaStatus>;
+  /**
+   * For a fresh check: takes one unit in one atomic step (429 `quota_exceeded` when none is left,
+   * before any provider is asked); a unit past the free ones needs the captcha solved, else it is
+   * given back and the 403 thrown.
+   */
+  take(token: string | undefined, callerIp: string): Promise<QuotaStatus>;
   /** Gives the unit back when the service, not the caller, made the check fail. */
   refund(): Promise<void>;
 }
@@ -118,6 +135,7 @@ export function createGuard(options: GuardOptions): Guard {
     const verdict = await rule.verifier.verify(token, callerIp);
     if (verdict.ok) {
       await store.increment(failures, -1, when.ttl);
+      if (verdict.failedOpen) await boundFailOpen(rule, subject, when);
       return;
     }
     const why =
@@ -125,6 +143,35 @@ export function createGuard(options: GuardOptions): Guard {
         ? 'the captcha token was rejected'
         : 'the captcha could not be verified';
     throw new ApiError('captcha_failed', why);
+  }
+
+  /**
+   * A fail-open provider that fails lets a token through unverified: at most `failOpenPerDay` of a
+   * caller's checks a day (all tools together, through the store, so across processes), or
+   * while it fails every token would pass.
+   */
+  async function boundFailOpen(
+    rule: CaptchaRule,
+    subject: string,
+    when: ReturnType<typeof today>,
+  ): Promise<void> {
+    if (rule.failOpenPerDay === undefined) return;
+    const key = `captcha-fail-open:${subject}:${when.day.key}`;
+    const used = await store.incrementWithin(key, rule.failOpenPerDay, when.ttl);
+    const fields = { provider: rule.verifier.provider, caller: subject };
+    if (used === undefined) {
+      options.log?.('error', 'captcha provider failing: check refused', fields);
+      throw new ApiError(
+        'captcha_unavailable',
+        'the captcha cannot be verified right now; try again shortly',
+        { 'Retry-After': String(captchaUnavailableRetryS) },
+      );
+    }
+    options.log?.('error', 'captcha provider failing: check let through unverified', {
+      ...fields,
+      used,
+      limit: rule.failOpenPerDay,
+    });
   }
 
   return {
@@ -137,24 +184,33 @@ export function createGuard(options: GuardOptions): Guard {
       const when = today();
       const key = quotaKey(tool, subject, when.day);
       const count = await store.count(key);
+      async function requireSolved(token: string | undefined, callerIp: string): Promise<void> {
+        if (token === undefined || token === '') {
+          throw new ApiError(
+            'captcha_required',
+            'a captcha token is required (body field smart-token or header X-Captcha-Token)',
+          );
+        }
+        await verifyCaptcha(captcha!, token, callerIp, subject, when);
+      }
       return {
         status: statusFor(count),
-        requireUnitLeft() {
-          if (count >= dailyLimit) throw quotaExceeded(when.msLeft);
-        },
         async requireCaptcha(token, callerIp) {
           if (!captcha || count < captcha.freeChecks) return;
-          if (token === undefined || token === '') {
-            throw new ApiError(
-              'captcha_required',
-              'a captcha token is required (body field smart-token or header X-Captcha-Token)',
-            );
-          }
-          await verifyCaptcha(captcha, token, callerIp, subject, when);
+          await requireSolved(token, callerIp);
         },
-        async consume() {
+        async take(token, callerIp) {
           const taken = await store.incrementWithin(key, dailyLimit, when.ttl);
           if (taken === undefined) throw quotaExceeded(when.msLeft);
+          // The taken unit's number, not an earlier reading, decides: units 1..freeChecks are free.
+          if (captcha && taken > captcha.freeChecks) {
+            try {
+              await requireSolved(token, callerIp);
+            } catch (error) {
+              await store.increment(key, -1, when.ttl);
+              throw error;
+            }
+          }
           return statusFor(taken);
         },
         async refund() {

@@ -6,6 +6,7 @@
 export {
   type AddressRange,
   callerAddress,
+  type ForwardedFamily,
   inAddressRanges,
   parseAddressRange,
   parseTrustProxy,

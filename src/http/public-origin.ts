@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { trustedProxyCount, type TrustProxy } from './caller.js';
+import { type ForwardedFamily, trustedProxyCount, type TrustProxy } from './caller.js';
 import { entryOfOutermost, hostOf, parseForwarded, parseList, schemeOf } from './forwarded.js';
 
 /**
@@ -7,14 +7,18 @@ import { entryOfOutermost, hostOf, parseForwarded, parseList, schemeOf } from '.
  * embed snippets (docs/DESIGN.md: PUBLIC_URL; docs/pages.md):
  *
  * 1. `PUBLIC_URL`, when set: always, whatever the request says.
- * 2. Else the scheme and host a trusted proxy forwarded (TRUST_PROXY): `Forwarded` (RFC 7239)
- *    first, then `X-Forwarded-Proto` / `X-Forwarded-Host`, each read from the entry the outermost
- *    trusted proxy wrote. Headers from an untrusted peer are anyone's to forge and are ignored.
+ * 2. Else the scheme and host a trusted proxy forwarded (TRUST_PROXY), from the one header family
+ *    FORWARDED_HEADERS names: `X-Forwarded-Proto` / `X-Forwarded-Host` (the default), or
+ *    `Forwarded` (RFC 7239), never both, read from the entry the outermost trusted proxy wrote.
+ *    Behind Cloudflare (`cloudflare`) only the scheme: Cloudflare passes a client's own
+ *    X-Forwarded-Host through, so no host it forwards is believed. Headers from an untrusted peer
+ *    are anyone's to forge and are ignored.
  * 3. Else the request's own scheme and `Host` header.
  *
- * `source` says which: a response built from the Host header alone (`host`) must not be stored by
- * shared caches (`Host: evil.example` would otherwise be served to everyone), so such responses
- * are sent `no-store` instead of `immutable`.
+ * `source` says which. Only a configured origin goes into a response shared caches may keep: a
+ * proxy that passes a client's header of a family it does not set, or a `Host: evil.example`,
+ * would otherwise have its URLs served to everyone; responses built from request headers are
+ * sent `no-store`.
  */
 
 export type OriginSource = 'configured' | 'forwarded' | 'host';
@@ -28,6 +32,7 @@ export interface PublicOrigin {
 export interface PublicOriginOptions {
   publicUrl?: string;
   trustProxy: TrustProxy;
+  forwardedHeaders?: ForwardedFamily;
   peerAddress: (c: Context) => string;
 }
 
@@ -35,6 +40,7 @@ export type PublicOriginOf = (c: Context) => PublicOrigin;
 
 export function createPublicOrigin(options: PublicOriginOptions): PublicOriginOf {
   const { publicUrl, trustProxy, peerAddress } = options;
+  const family = options.forwardedHeaders ?? 'x-forwarded';
   if (publicUrl !== undefined) {
     const configured: PublicOrigin = { base: publicUrl, source: 'configured' };
     return () => configured;
@@ -42,8 +48,10 @@ export function createPublicOrigin(options: PublicOriginOptions): PublicOriginOf
   return (c) => {
     const header = (name: string) => c.req.header(name);
     const own = new URL(c.req.url);
-    const trusted = trustedProxyCount(peerAddress(c), header, trustProxy);
-    const forwarded = trusted > 0 ? forwardedOrigin(header, trusted) : {};
+    const trusted = trustedProxyCount(peerAddress(c), header, trustProxy, family);
+    const forwarded = trusted > 0 ? forwardedOrigin(header, trusted, family) : {};
+    // Cloudflare forwards the scheme it was reached by; the host is the client's to choose.
+    if (trustProxy.mode === 'cloudflare') delete forwarded.host;
     const scheme = forwarded.scheme ?? (own.protocol === 'https:' ? 'https' : 'http');
     if (forwarded.host !== undefined) {
       return { base: `${scheme}://${forwarded.host}`, source: 'forwarded' };
@@ -55,15 +63,17 @@ export function createPublicOrigin(options: PublicOriginOptions): PublicOriginOf
 function forwardedOrigin(
   header: (name: string) => string | undefined,
   trusted: number,
+  family: ForwardedFamily,
 ): { scheme?: 'http' | 'https'; host?: string } {
-  const standard = header('forwarded');
-  const element =
-    standard === undefined ? undefined : entryOfOutermost(parseForwarded(standard), trusted);
-  const scheme =
-    schemeOf(element?.proto) ??
-    schemeOf(entryOfOutermost(parseList(header('x-forwarded-proto')), trusted));
-  const host =
-    hostOf(element?.host) ??
-    hostOf(entryOfOutermost(parseList(header('x-forwarded-host')), trusted));
+  let scheme: 'http' | 'https' | undefined;
+  let host: string | undefined;
+  if (family === 'forwarded') {
+    const element = entryOfOutermost(parseForwarded(header('forwarded') ?? ''), trusted);
+    scheme = schemeOf(element?.proto);
+    host = hostOf(element?.host);
+  } else {
+    scheme = schemeOf(entryOfOutermost(parseList(header('x-forwarded-proto')), trusted));
+    host = hostOf(entryOfOutermost(parseList(header('x-forwarded-host')), trusted));
+  }
   return { ...(scheme ? { scheme } : {}), ...(host ? { host } : {}) };
 }

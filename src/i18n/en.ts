@@ -70,6 +70,8 @@ export const en = {
   'error.watch_limit': 'You keep as many live watches as allowed; delete one first.',
   'error.watch_capacity': 'The service keeps as many watches as it can; please try again later.',
   'error.busy': 'The service is busy; please try again shortly.',
+  'error.captcha_unavailable':
+    'The captcha cannot be verified right now; please try again shortly.',
   'error.internal': 'Something went wrong on our side.',
   'error.network': 'The service did not answer.',
   'error.other': 'The check failed.',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networks, sharedRules, sharedVariables } from '../config.js';
+import { networks, proxyVariables, sharedRules, sharedVariables } from '../config.js';
 import {
   type ConfigOf,
   commaList,
@@ -27,6 +27,7 @@ const storeUrl = z.string().transform((url, ctx) => {
 });
 
 export const nodeOnlyVariables = {
+  ...proxyVariables,
   port: variable({
     name: 'PORT',
     parser: integer(0, 65535),
@@ -45,6 +46,15 @@ export const nodeOnlyVariables = {
     default: defaultStoreUrl,
     meaning:
       'Where tokens, the result cache, quotas and pool discoveries live: `sqlite:PATH` (relative to the working directory), `redis://[user:pass@]host:port/db` or `rediss://…`, or `memory:` (lost at exit; [`storage.md`](storage.md)).',
+  }),
+  storeNamespace: variable({
+    name: 'STORE_NAMESPACE',
+    parser: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _, 64 at most, such as staging'),
+    default: 'default',
+    meaning:
+      'Put before every key and row the service writes, so deployments sharing one SQLite file or one Redis share nothing ([`storage.md`](storage.md)).',
   }),
   workers: variable({
     name: 'WORKERS',

@@ -41,8 +41,10 @@ export async function createNodePlatform(
   const log = createLogger(config.logLevel, logSink);
   const prometheus = createPrometheusMetrics();
   const store = await openStore(config.store, {
+    namespace: config.storeNamespace,
     onConnectionChange: (up, detail) =>
       log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
+    onExposedFile: (file, fix) => log('error', 'store file readable by other users', { file, fix }),
   });
   const zones = config.zonesFile ? await readZoneListFile(config.zonesFile) : bundledZoneList();
   const { dns } = config;

@@ -3,6 +3,7 @@ import { routePath } from 'hono/route';
 import {
   type AppEnv,
   callerAddress,
+  type ForwardedFamily,
   type Logger,
   quotaSubject,
   type TrustProxy,
@@ -26,6 +27,8 @@ export interface RequestLogDeps {
   logsRequests: boolean;
   peerAddress: (c: Context) => string;
   trustProxy: TrustProxy;
+  /** Which forwarded-header family TRUST_PROXY reads (FORWARDED_HEADERS). */
+  forwardedHeaders: ForwardedFamily;
   randomBytes: (length: number) => Uint8Array;
   hashCaller: CallerHash;
   metrics: Metrics;
@@ -41,6 +44,7 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<AppEnv> {
       deps.peerAddress(c),
       (name) => c.req.header(name),
       deps.trustProxy,
+      deps.forwardedHeaders,
     );
     c.set('caller', { address, subject: quotaSubject(address) });
     // Hashed while the route runs, so the line waits for nothing.

@@ -58,6 +58,7 @@ const scriptMessages: readonly MessageKey[] = [
   'error.manage_key_wrong',
   'error.watch_limit',
   'error.watch_capacity',
+  'error.captcha_unavailable',
   'error.busy',
   'error.internal',
   'error.network',

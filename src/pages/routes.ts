@@ -130,21 +130,27 @@ export function htmlResponse(
   });
 }
 
-/** The HTML 404 for a browser; undefined for an API client, which gets the JSON error. */
+/**
+ * The HTML 404 for a browser; undefined for an API client, which gets the JSON error. Its links
+ * are built from the route, never from the request's path: `//evil.example/x` is a path no route
+ * matched, and written back into an href it would be a link to another site. A share link's
+ * 404 (`result`) offers its other languages at the share route's own path (`path`, under the
+ * site's root); an unknown path offers them on the check page.
+ */
 export async function htmlNotFound(
   c: Context,
   site: Site,
   kind: 'result' | 'route',
+  path = '/',
 ): Promise<Response | undefined> {
   if (!prefersHtml(c.req.header('accept'))) return undefined;
   const lang = languageOf(c);
-  const url = new URL(c.req.url);
   const body = await renderNotFoundPage({
     site,
     lang,
     t: translator(lang),
     kind,
-    languageHref: (other) => `${url.pathname}?lang=${other}`,
+    languageHref: (other) => `${site.root}${path}?lang=${other}`,
   });
   return htmlResponse(c, site, {
     body,

@@ -2,4 +2,5 @@
 
 export { defaultStoreUrl, parseStoreUrl, type StoreLocation } from './location.js';
 export { createMemoryStore, defaultMemoryStoreOptions } from './memory.js';
+export { withNamespace } from './namespaced.js';
 export { type DueClaim, type Store, StoreOpenError, StoreUnavailableError } from './store.js';

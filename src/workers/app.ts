@@ -9,7 +9,8 @@ import { type WorkerBindings, createWorkersPlatform } from './platform.js';
 /**
  * The API on Workers: the same app as on Node (src/app.ts) over the Workers platform, built once
  * per isolate and configuration. The caller is CF-Connecting-IP, which Cloudflare sets on every
- * request to a Worker (a client's own is replaced), so TRUST_PROXY stays `none` here.
+ * request to a Worker (a client's own is replaced): TRUST_PROXY and FORWARDED_HEADERS are not
+ * read here (they are Node's variables), so no forwarded header names a caller or an origin.
  */
 
 export type WorkerEnv = WorkerBindings & Record<string, unknown>;

@@ -140,6 +140,43 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
     },
   );
 
+  if (failOpen) {
+    it('lets at most CAPTCHA_FAIL_OPEN_PER_DAY checks through unverified while the provider fails, then answers 503', async () => {
+      const bounded = await start(name, { CAPTCHA_FAIL_OPEN_PER_DAY: '2' });
+      onTestFinished(() => bounded.close());
+      await provider.setMode('error');
+      const statuses: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const response = await bounded.post('/ip/v1', {
+          target: `185.23.0.${i + 1}`,
+          'smart-token': badToken,
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([200, 200]);
+      const before = await remaining(bounded);
+      const refused = await bounded.post('/ip/v1', {
+        target: '185.23.0.9',
+        'smart-token': badToken,
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.json()).toMatchObject({ code: 'captcha_unavailable' });
+      // The refused check gave its unit back.
+      expect(await remaining(bounded)).toBe(before);
+      const logged = bounded.logs.join('\n');
+      expect(logged).toContain('check let through unverified');
+      expect(logged).toContain('check refused');
+      // A provider that answers again verifies as before.
+      await provider.setMode('ok');
+      const verified = await bounded.post('/ip/v1', {
+        target: '185.23.0.9',
+        'smart-token': goodToken,
+      });
+      expect(verified.status).toBe(200);
+    });
+  }
+
   it('refuses a 200 from the provider that is not its protocol (a wrong CAPTCHA_VERIFY_URL)', async () => {
     await provider.setMode('not-json');
     const response = await s.post('/ip/v1', { target: '8.8.4.4', 'smart-token': goodToken });
@@ -166,6 +203,20 @@ describe.each(['smartcaptcha', 'turnstile', 'hcaptcha'] as const)('%s', (name) =
     expect((await free.post('/ip/v1', { target: '1.1.1.1', smart_token: goodToken })).status).toBe(
       200,
     );
+  });
+
+  it('lets exactly CAPTCHA_FREE_CHECKS of 30 checks arriving at once through without a captcha', async () => {
+    const free = await start(name, { CAPTCHA_FREE_CHECKS: '2' });
+    onTestFinished(() => free.close());
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => free.post('/ip/v1', { target: `185.22.0.${i + 1}` })),
+    );
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(answers.length - refused.length).toBe(2);
+    const bodies = (await Promise.all(refused.map((answer) => answer.json()))) as Array<{
+      code: string;
+    }>;
+    expect(bodies.map((body) => body.code)).toEqual(Array(28).fill('captcha_required'));
   });
 
   it('never writes the secret or a token to the log', async () => {

@@ -13,8 +13,10 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function start(trustProxy: string): Promise<TestService> {
-  service = await startTestService({ env: { TRUST_PROXY: trustProxy, DAILY_LIMIT: '10' } });
+async function start(trustProxy: string, env: Record<string, string> = {}): Promise<TestService> {
+  service = await startTestService({
+    env: { TRUST_PROXY: trustProxy, DAILY_LIMIT: '10', ...env },
+  });
   return service;
 }
 
@@ -92,6 +94,27 @@ describe('TRUST_PROXY as a CIDR list', () => {
     const s = await start('10.0.0.0/8');
     await s.get('/ip/v1/status', { 'x-forwarded-for': '185.1.1.1' });
     expect(lastLoggedCaller(s)).toBe(await s.callerHash('127.0.0.1'));
+  });
+});
+
+describe('one forwarded-header family', () => {
+  it('reads X-Forwarded-For by default and never a client’s Forwarded', async () => {
+    const s = await start('1');
+    await s.get('/ip/v1/status', { forwarded: 'for=185.9.9.9', 'x-forwarded-for': '185.7.7.7' });
+    expect(lastLoggedCaller(s)).toBe('185.7.7.7');
+    await s.get('/ip/v1/status', { forwarded: 'for=185.9.9.9' });
+    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
+  });
+
+  it('with FORWARDED_HEADERS=forwarded, reads the for parameter of Forwarded and never X-Forwarded-For', async () => {
+    const s = await start('1', { FORWARDED_HEADERS: 'forwarded' });
+    await s.get('/ip/v1/status', {
+      forwarded: 'for=185.1.1.1, for="[2001:db8:cafe::17]:4711"',
+      'x-forwarded-for': '185.7.7.7',
+    });
+    expect(lastLoggedCaller(s)).toBe('2001:db8:cafe::17');
+    await s.get('/ip/v1/status', { 'x-forwarded-for': '185.7.7.7' });
+    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
   });
 });
 

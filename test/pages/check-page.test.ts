@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../support/raw-http.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**
@@ -148,4 +149,22 @@ describe('with a captcha', () => {
       global: 'turnstile',
     });
   });
+});
+
+describe('the HTML 404', () => {
+  it.each(['//evil.example/x', '/tools/ip-reputation//evil.example/x'])(
+    'of the raw path %s links only to routes of the site',
+    async (path) => {
+      const origin = new URL(service.url('/')).origin;
+      const response = await rawRequest(`${origin}${path}`, { headers: html });
+      expect(response.status).toBe(404);
+      const page = response.body.toString('utf8');
+      expect(page).not.toContain('evil.example');
+      expect(page).toContain('href="/tools/ip-reputation/?lang=ru"');
+      // Every link is a route of the site (or the empty favicon, a data: URL).
+      for (const [, href] of page.matchAll(/href="([^"]*)"/g)) {
+        expect(href).toMatch(/^(\/tools\/ip-reputation\/|data:,$)/);
+      }
+    },
+  );
 });

@@ -13,6 +13,7 @@ const html = { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 async function tokenOf(service: TestService): Promise<string> {
   const response = await service.post('/ip/v1', { target: listedIp });
+  if (response.status !== 200) console.error(await response.clone().text());
   expect(response.status).toBe(200);
   return ((await response.json()) as { token: string }).token;
 }
@@ -44,17 +45,29 @@ async function start(env: Record<string, string>): Promise<Started> {
 const started: Started[] = [];
 let direct: Started;
 let behindProxy: Started;
+let behindForwardedProxy: Started;
+let behindCloudflare: Started;
 let configured: Started;
 let configuredWithPrefix: Started;
 
 beforeAll(async () => {
-  [direct, behindProxy, configured, configuredWithPrefix] = await Promise.all([
-    start({}),
-    start({ TRUST_PROXY: '127.0.0.1' }),
-    start({ PUBLIC_URL: 'https://rep.example.org' }),
-    start({ PUBLIC_URL: 'https://tools.example.org/reputation/', TRUST_PROXY: '127.0.0.1' }),
-  ]);
-  started.push(direct, behindProxy, configured, configuredWithPrefix);
+  [direct, behindProxy, behindForwardedProxy, behindCloudflare, configured, configuredWithPrefix] =
+    await Promise.all([
+      start({}),
+      start({ TRUST_PROXY: '1' }),
+      start({ TRUST_PROXY: '1', FORWARDED_HEADERS: 'forwarded' }),
+      start({ TRUST_PROXY: 'cloudflare' }),
+      start({ PUBLIC_URL: 'https://rep.example.org' }),
+      start({ PUBLIC_URL: 'https://tools.example.org/reputation/', TRUST_PROXY: '127.0.0.1' }),
+    ]);
+  started.push(
+    direct,
+    behindProxy,
+    behindForwardedProxy,
+    behindCloudflare,
+    configured,
+    configuredWithPrefix,
+  );
 });
 afterAll(() => Promise.all(started.map(({ service }) => service.close())));
 
@@ -109,7 +122,7 @@ describe('with PUBLIC_URL', () => {
 });
 
 describe('without PUBLIC_URL, behind a proxy TRUST_PROXY trusts', () => {
-  it('takes scheme and host from X-Forwarded-Proto and X-Forwarded-Host, and caches', async () => {
+  it('takes scheme and host from X-Forwarded-Proto and X-Forwarded-Host, but never caches the page', async () => {
     const { response, page } = await sharePage(behindProxy, {
       'X-Forwarded-Proto': 'https',
       'X-Forwarded-Host': 'rep.example.org',
@@ -117,18 +130,53 @@ describe('without PUBLIC_URL, behind a proxy TRUST_PROXY trusts', () => {
     expect(meta(page, 'og:image')).toBe(
       `https://rep.example.org/tools/ip-reputation/ip/v1/share/${behindProxy.token}/card?lang=en`,
     );
-    expect(response.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
-    expect(response.headers.get('vary')).toMatch(/X-Forwarded-Host/);
+    // A proxy that passes a header it does not set would otherwise have its URLs shared.
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('etag')).toBeNull();
   });
 
-  it('takes them from Forwarded (RFC 7239) first', async () => {
+  it('ignores a client’s Forwarded header by default, which nginx passes through beside its X-Forwarded-Host', async () => {
     const { page } = await sharePage(behindProxy, {
-      Forwarded: 'for=198.51.100.7;proto=https;host="rep.example.org:8443"',
-      'X-Forwarded-Host': 'other.example.org',
+      Forwarded: 'host=evil.example;proto=http',
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'rep.example.org',
     });
+    expect(page).not.toContain('evil.example');
     expect(meta(page, 'og:url')).toBe(
-      `https://rep.example.org:8443/tools/ip-reputation/ip/v1/share/${behindProxy.token}`,
+      `https://rep.example.org/tools/ip-reputation/ip/v1/share/${behindProxy.token}`,
     );
+  });
+
+  it('with FORWARDED_HEADERS=forwarded, reads Forwarded (RFC 7239) only', async () => {
+    const { response, page } = await sharePage(behindForwardedProxy, {
+      Forwarded: 'for=198.51.100.7;proto=https;host="rep.example.org:8443"',
+      'X-Forwarded-Host': 'evil.example',
+      'X-Forwarded-Proto': 'http',
+    });
+    expect(page).not.toContain('evil.example');
+    expect(meta(page, 'og:url')).toBe(
+      `https://rep.example.org:8443/tools/ip-reputation/ip/v1/share/${behindForwardedProxy.token}`,
+    );
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('with FORWARDED_HEADERS=forwarded, ignores X-Forwarded-Host when Forwarded names no host', async () => {
+    const { page } = await sharePage(behindForwardedProxy, { 'X-Forwarded-Host': 'evil.example' });
+    expect(page).not.toContain('evil.example');
+    expect(meta(page, 'og:image')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+  });
+
+  it('behind Cloudflare, takes the scheme but never a client’s X-Forwarded-Host or Forwarded host', async () => {
+    const { response, page } = await sharePage(behindCloudflare, {
+      'CF-Connecting-IP': '198.51.100.7',
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'evil.example',
+      Forwarded: 'host=evil.example',
+    });
+    expect(page).not.toContain('evil.example');
+    expect(meta(page, 'og:url')).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/tools\/ip-reputation\//);
+    expect(page).toMatch(/<link rel="canonical" href="https:\/\/127\.0\.0\.1:\d+\//);
+    expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
   it('reads the entry the trusted proxy wrote, not one the client sent ahead of it', async () => {

@@ -101,7 +101,7 @@ describe('the store when STORE_URL is unset', () => {
       const db = new Database(file, { readonly: true });
       const stored = db.prepare('SELECT key FROM entries').pluck().all();
       db.close();
-      expect(stored).toContain(`token:ip:${made.token}`);
+      expect(stored).toContain(`default:token:ip:${made.token}`);
     },
   );
 });

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
 import { freshRedisUrl, inspect } from '../support/redis.js';
-import { type TestService, expectError, startTestService } from '../support/service.js';
+import {
+  type CaptchaProviderFixture,
+  type TestService,
+  expectError,
+  startCaptchaProvider,
+  startTestService,
+} from '../support/service.js';
 
 /**
  * The service over HTTP on each store: the last unit of a quota goes to exactly one of 20 checks
@@ -39,6 +45,37 @@ describe.each([
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 429)).toHaveLength(19);
     expect(await (await s.get('/ip/v1/status')).json()).toMatchObject({ dailyRemaining: 0 });
+  });
+
+  it('lets exactly CAPTCHA_FREE_CHECKS of 30 checks arriving at once through without a captcha', async () => {
+    const provider: CaptchaProviderFixture = await startCaptchaProvider({ goodTokens: [] });
+    onTestFinished(() => provider.close());
+    const s = await started({
+      env: {
+        STORE_URL: await storeUrl(),
+        CAPTCHA_PROVIDER: 'turnstile',
+        CAPTCHA_SITE_KEY: 'site-key',
+        CAPTCHA_SECRET: 'secret',
+        CAPTCHA_VERIFY_URL: provider.urlFor('turnstile'),
+        CAPTCHA_FREE_CHECKS: '2',
+      },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => s.post('/ip/v1', { target: `185.21.30.${i + 1}` })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(28);
+    const codes = await Promise.all(
+      answers
+        .filter((answer) => answer.status === 403)
+        .map(async (answer) => {
+          return ((await answer.json()) as { code: string }).code;
+        }),
+    );
+    expect(new Set(codes)).toEqual(new Set(['captcha_required']));
+    // The refused ones gave their units back.
+    expect(await (await s.get('/ip/v1/status')).json()).toMatchObject({ dailyRemaining: 48 });
   });
 });
 

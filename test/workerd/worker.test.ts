@@ -71,10 +71,15 @@ describe('the DoH transport inside workerd', () => {
 });
 
 describe('the Worker entry point', () => {
-  async function call(path: string, vars: Record<string, string>, init?: RequestInit) {
+  async function call(
+    path: string,
+    vars: Record<string, string>,
+    init?: RequestInit,
+    caller = '192.0.2.77',
+  ) {
     const ctx = createExecutionContext();
     const request = new Request(`http://edge.test${path}`, init);
-    request.headers.set('cf-connecting-ip', '192.0.2.77');
+    request.headers.set('cf-connecting-ip', caller);
     const response = await worker.fetch(
       request as Parameters<typeof worker.fetch>[0],
       { ...(env as unknown as WorkerEnv), ...vars },
@@ -136,6 +141,31 @@ describe('the Worker entry point', () => {
       store: 'unknown',
       reason: expect.stringMatching(/DAILY_LIMIT/),
     });
+  });
+
+  it('counts the caller on CF-Connecting-IP and reads no TRUST_PROXY or forwarded header', async () => {
+    const caller = '192.0.2.78';
+    const vars = { DOH_URL: world.dohUrl, DAILY_LIMIT: '7', TRUST_PROXY: '1' };
+    const remaining = async (headers: Record<string, string> = {}) => {
+      const status = await call(`${basePath}/ip/v1/status`, vars, { headers }, caller);
+      return ((await status.json()) as { dailyRemaining: number }).dailyRemaining;
+    };
+    const checked = await call(
+      `${basePath}/ip/v1`,
+      vars,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' },
+        body: JSON.stringify({ target: '8.8.4.4' }),
+      },
+      caller,
+    );
+    expect(checked.status).toBe(200);
+    expect(await remaining()).toBe(6);
+    expect(await remaining({ 'x-forwarded-for': '198.51.100.9' })).toBe(6);
+    expect(
+      await remaining({ forwarded: 'for=198.51.100.10', 'x-forwarded-for': '198.51.100.10' }),
+    ).toBe(6);
   });
 
   it('refuses to start without a DoH endpoint', async () => {

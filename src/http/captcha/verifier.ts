@@ -6,7 +6,8 @@ import { isRecord, postForm } from './post-form.js';
  * `rejected`, the provider's own judgement on the token.
  */
 export type CaptchaVerdict =
-  { ok: true } | { ok: false; reason: 'rejected' | 'provider_unavailable' };
+  /** `failedOpen`: not verified, let through because the provider fails open (its own advice). */
+  { ok: true; failedOpen?: true } | { ok: false; reason: 'rejected' | 'provider_unavailable' };
 
 export interface CaptchaVerifier {
   readonly provider: CaptchaProvider;
@@ -44,7 +45,7 @@ export function createCaptchaVerifier(options: CaptchaVerifierOptions): CaptchaV
     });
     switch (reply.kind) {
       case 'failed':
-        return rules.fails === 'open' ? { ok: true } : unavailable;
+        return rules.fails === 'open' ? { ok: true, failedOpen: true } : unavailable;
       case 'unreadable':
         return unavailable;
       case 'json':

@@ -37,6 +37,12 @@ const migrations: readonly string[] = [
      PRIMARY KEY (queue, id)
    ) WITHOUT ROWID;
    CREATE INDEX due_by_time ON due (queue, due_at);`,
+  // 3: every key carries the deployment's namespace (STORE_NAMESPACE, src/store/namespaced.ts);
+  // what was written before namespaces belongs to the default one, so an upgrade keeps it.
+  `UPDATE entries SET key = 'default:' || key;
+   UPDATE counters SET key = 'default:' || key;
+   UPDATE set_members SET key = 'default:' || key;
+   UPDATE due SET queue = 'default:' || queue;`,
 ];
 
 export const sqliteMigrations = {

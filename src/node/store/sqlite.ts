@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -25,6 +25,11 @@ export interface SqliteStoreOptions {
   /** Rows deleted per statement: each batch is a short write, so other processes are not held up. */
   sweepBatch?: number;
   busyTimeoutMs?: number;
+  /**
+   * Called at open for each store file (db, -wal, -shm) or its folder that other users may read
+   * or enter, with the chmod that closes it: the files hold every token and caller address.
+   */
+  onExposedFile?: (file: string, fix: string) => void;
 }
 
 export interface SqliteStore extends Store {
@@ -40,6 +45,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const now = options.now ?? Date.now;
   const file = resolve(path);
   const db = openDatabase(file, busyTimeoutMs);
+  reportExposed(file, options.onExposedFile);
   const incremental = db.pragma('auto_vacuum', { simple: true }) === 2;
 
   const statements = {
@@ -230,9 +236,25 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 }
 
+/** Owner only: the folder searchable, the files readable and writable, by this user alone. */
+const privateFolder = 0o700;
+const privateFile = 0o600;
+/** Group and other permission bits. */
+const othersBits = 0o077;
+
 function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    // The folders made here are private whatever the umask (the mode given is masked by it, and a
+    // umask of 077 or 022 leaves 0700 alone, but chmod states it): a folder that already exists is
+    // the operator's, and is only reported if others may enter it.
+    const created = mkdirSync(dirname(file), { recursive: true, mode: privateFolder });
+    if (created !== undefined) chmodSync(dirname(file), privateFolder);
+    // The database file is made before SQLite opens it, 0600: SQLite gives its -wal and -shm files
+    // the database file's permissions (its unix VFS copies them), so all three are private.
+    if (!existsSync(file)) {
+      closeSync(openSync(file, 'a', privateFile));
+      chmodSync(file, privateFile);
+    }
   } catch (error) {
     throw new StoreOpenError(
       `cannot create the folder of ${file}: ${reason(error)}: set STORE_URL to sqlite:PATH in a folder this user may write`,
@@ -262,6 +284,26 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
     throw new StoreOpenError(
       `cannot open or write the SQLite file ${file}: ${reason(error)}: let this user write it and its folder, or set STORE_URL to another path`,
     );
+  }
+}
+
+/** Reports the store's folder and files that group or others may read, write or enter. */
+function reportExposed(file: string, report: ((file: string, fix: string) => void) | undefined) {
+  if (!report) return;
+  const folder = dirname(file);
+  for (const [path, mode] of [
+    [folder, privateFolder],
+    [file, privateFile],
+    [`${file}-wal`, privateFile],
+    [`${file}-shm`, privateFile],
+  ] as const) {
+    let current: number;
+    try {
+      current = statSync(path).mode;
+    } catch {
+      continue;
+    }
+    if ((current & othersBits) !== 0) report(path, `chmod ${mode.toString(8)} ${path}`);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Resolver } from '../../dns/index.js';
 import type { Deadline } from '../lookups/index.js';
 import {
   canonicalIpv6,
+  isHostName,
   isIpv6,
   isSpecialUseName,
   parseIpv6,
@@ -57,12 +58,13 @@ export async function reverseDns(
   // Whoever runs the address's reverse zone chooses how many names it has.
   const names = all.slice(0, maxListedNames);
   const listed = all.length > names.length ? { names, names_total: all.length } : { names };
-  // Anyone controlling an address's reverse zone can name `metadata.google.internal` in its PTR:
-  // a special-use name is never looked up, and so never confirms.
+  // Anyone controlling an address's reverse zone can name `metadata.google.internal` or
+  // `<script>…` in its PTR: a special-use name or one that is not a host name is never looked
+  // up, and so never confirms.
   const forward = await Promise.all(
     names
       .slice(0, maxNamesConfirmed)
-      .filter((name) => !isSpecialUseName(name))
+      .filter((name) => isHostName(name) && !isSpecialUseName(name))
       .map(async (name) => ({
         name,
         outcome: await deadline.race(

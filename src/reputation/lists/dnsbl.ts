@@ -104,6 +104,9 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     ip: zones.filter((zone) => zone.type === 'ip'),
     domain: zones.filter((zone) => zone.type === 'domain'),
   };
+  const keyPattern = spamhausDqsKey
+    ? new RegExp(spamhausDqsKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')
+    : undefined;
   const askedZone = new Map(zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey)]));
   const askedIpv6Zone = new Map(
     zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey, 'ipv6')]),
@@ -186,9 +189,13 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     return hideKey(outcome.records.join(' '));
   }
 
-  /** A list may echo the queried name in its TXT reason; the DQS key inside it stays secret. */
+  /**
+   * A list may echo the queried name in its TXT reason, in any case (DNS names compare
+   * case-insensitively, RFC 4343 §3, and a server may answer with the case it likes): the DQS key
+   * inside it stays secret whatever its case.
+   */
   function hideKey(text: string): string {
-    return spamhausDqsKey ? text.split(spamhausDqsKey).join('<key>') : text;
+    return keyPattern ? text.replace(keyPattern, '<key>') : text;
   }
 
   return {

@@ -23,6 +23,7 @@ export {
 } from './ipv6.js';
 export {
   displayName,
+  isHostName,
   isSpecialUseName,
   parseHostName,
   parseTarget,

@@ -90,6 +90,15 @@ function parseIpv6Target(text: string): TargetParse {
     : { ok: false, reason: `${text} is not a public IPv6 address` };
 }
 
+/**
+ * Whether a name as DNS answered it (lower case, no trailing dot) is a host name: LDH labels
+ * (RFC 1123 §2.1, RFC 952), 253 characters at most. A PTR such as `<script>…` or one holding a
+ * control character is not, and is never looked up or forward-confirmed.
+ */
+export function isHostName(name: string): boolean {
+  return name.length <= maxNameLength && name.split('.').every((label) => ldhLabel.test(label));
+}
+
 export function parseHostName(input: string): TargetParse {
   const text = input.trim().replace(/\.$/, '');
   if (text.includes(':') || text.includes('/')) {

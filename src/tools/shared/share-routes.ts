@@ -218,7 +218,8 @@ export function addShareRoutes(
       const token = c.req.param('token')!;
       const found = await load(token);
       if (!found) {
-        const page = await htmlNotFound(c, site, 'result');
+        const path = `/${tool.name}/v1/share/${encodeURIComponent(token)}`;
+        const page = await htmlNotFound(c, site, 'result', path);
         if (page) return page;
         throw notFound();
       }
@@ -276,12 +277,10 @@ export function sharePageResponse(
     cacheControl?: string;
   },
 ): Response | Promise<Response> {
-  const vary = [
-    'Accept',
-    ...(page.explicit ? [] : ['Accept-Language']),
-    ...(page.source === 'forwarded' ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : []),
-  ].join(', ');
-  if (page.source === 'host') {
+  // Absolute URLs from request headers (Host or forwarded) never go into a response a shared
+  // cache keeps: only PUBLIC_URL's are the same for every client.
+  const vary = ['Accept', ...(page.explicit ? [] : ['Accept-Language'])].join(', ');
+  if (page.source !== 'configured') {
     return htmlResponse(c, site, { body: page.body, status: 200, cacheControl: 'no-store', vary });
   }
   return cacheable(c, utf8.encode(page.body), 'text/html; charset=utf-8', {

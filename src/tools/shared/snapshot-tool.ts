@@ -69,6 +69,7 @@ const checkErrors: ErrorCode[] = [
   'invalid_request',
   'captcha_required',
   'captcha_failed',
+  'captcha_unavailable',
   'body_too_large',
   'unsupported_media_type',
   'quota_exceeded',
@@ -186,10 +187,9 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
           return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
         }
 
-        // The quota before the captcha: nothing left is a 429 without a call to the provider.
-        reading.requireUnitLeft();
-        await reading.requireCaptcha(captchaToken, address);
-        const quota = await reading.consume();
+        // The unit first, then the captcha if that unit is past the free ones: one atomic step
+        // decides both, and nothing left is a 429 without a call to the provider.
+        const quota = await reading.take(captchaToken, address);
         const confirmation = deps.confirmResolver?.();
         const outcome = await prepared.run();
         if ((await confirmation?.settle(confirmationGraceMs)) === 'lying') {

@@ -163,11 +163,10 @@ export const watchTool = defineTool({
           );
         }
         const { address, subject } = c.get('caller');
-        // The quota before the captcha, as every check: nothing left is a 429 without a provider call.
+        // As every fresh check: the unit taken in one atomic step (nothing left is a 429 without a
+        // provider call), the captcha asked only of a unit past the free ones.
         const reading = await deps.guard.read(kind, subject);
-        reading.requireUnitLeft();
-        await reading.requireCaptcha(captchaTokenOf(c, body), address);
-        const quota = await reading.consume();
+        const quota = await reading.take(captchaTokenOf(c, body), address);
         const outcome = await watches
           .create({
             target: body.target,

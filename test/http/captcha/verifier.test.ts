@@ -10,6 +10,7 @@ const secret = 'server-secret-123';
 const callerIp = '203.0.113.7';
 
 const passed: CaptchaVerdict = { ok: true };
+const failedOpen: CaptchaVerdict = { ok: true, failedOpen: true };
 const rejected: CaptchaVerdict = { ok: false, reason: 'rejected' };
 const unavailable: CaptchaVerdict = { ok: false, reason: 'provider_unavailable' };
 
@@ -21,7 +22,7 @@ const providers: {
   ipField: string;
   whenDown: CaptchaVerdict;
 }[] = [
-  { provider: 'smartcaptcha', tokenField: 'token', ipField: 'ip', whenDown: passed },
+  { provider: 'smartcaptcha', tokenField: 'token', ipField: 'ip', whenDown: failedOpen },
   { provider: 'turnstile', tokenField: 'response', ipField: 'remoteip', whenDown: unavailable },
   { provider: 'hcaptcha', tokenField: 'response', ipField: 'remoteip', whenDown: unavailable },
 ];

@@ -1,8 +1,8 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sqliteMigrations } from '../../../src/node/store/sqlite-schema.js';
 import { openSqliteStore } from '../../../src/node/store/sqlite.js';
 import { StoreOpenError } from '../../../src/store/store.js';
@@ -18,6 +18,54 @@ const folder = () => mkdtempSync(join(tmpdir(), 'sqlite-store-'));
 function fileSize(path: string): number {
   return statSync(path).size;
 }
+
+/** Runs with the process's umask set to `mask`, as a service started from a usual shell has it. */
+function underUmask(mask: number): void {
+  const before = process.umask(mask);
+  onTestFinished(() => {
+    process.umask(before);
+  });
+}
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+describe('the store files', () => {
+  it('are private under umask 022: the folder 0700, the db, -wal and -shm 0600', async () => {
+    underUmask(0o022);
+    const dir = join(folder(), 'data');
+    const file = join(dir, 'reputation.db');
+    const exposed: string[] = [];
+    const store = openSqliteStore(file, { onExposedFile: (path) => exposed.push(path) });
+    onTestFinished(() => store.close());
+    await store.set('token:ip:a', 'v', 60_000);
+    expect(modeOf(dir)).toBe(0o700);
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(modeOf(path)).toBe(0o600);
+    expect(exposed).toEqual([]);
+  });
+
+  it('are reported at open when others may already read them, with the chmod to run', async () => {
+    underUmask(0o022);
+    const dir = folder();
+    const file = join(dir, 'reputation.db');
+    const first = openSqliteStore(file);
+    await first.set('k', 'v', 60_000);
+    await first.close();
+    chmodSync(file, 0o644);
+    chmodSync(dir, 0o755);
+    const exposed: [string, string][] = [];
+    const store = openSqliteStore(file, {
+      onExposedFile: (path, fix) => exposed.push([path, fix]),
+    });
+    onTestFinished(() => store.close());
+    // SQLite made the new -wal and -shm with the database file's mode: reported with it.
+    expect(exposed).toEqual([
+      [dir, `chmod 700 ${dir}`],
+      [file, `chmod 600 ${file}`],
+      [`${file}-wal`, `chmod 600 ${file}-wal`],
+      [`${file}-shm`, `chmod 600 ${file}-shm`],
+    ]);
+  });
+});
 
 describe('the SQLite file', () => {
   it('is created with its folder, in WAL mode, at the latest schema version', async () => {

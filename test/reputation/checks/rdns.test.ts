@@ -25,6 +25,7 @@ const zones: FixtureZone[] = [
         PTR: Array.from({ length: 40 }, (_, i) => `host${i}.example.net`),
       },
       '7.2.0.192.in-addr.arpa': { PTR: ['alias.example.net'] },
+      '12.2.0.192.in-addr.arpa': { PTR: ['<script>.example.net'] },
       // 8: no PTR at all (NXDOMAIN); 9: the name exists without a PTR (NODATA).
       '9.2.0.192.in-addr.arpa': { TXT: ['no ptr here'] },
     },
@@ -39,6 +40,8 @@ const zones: FixtureZone[] = [
       'mx.example.net': { A: ['192.0.2.5', '192.0.2.50'] },
       'alias.example.net': { CNAME: 'mail7.example.net' },
       'mail7.example.net': { A: ['192.0.2.7'] },
+      // Were it asked, this would confirm the address.
+      '<script>.example.net': { A: ['192.0.2.12'] },
     },
   },
   { origin: 'broken.net', behaviour: 'servfail' },
@@ -173,6 +176,17 @@ describe('reverseDns', () => {
       confirmed: [],
     });
     expect(dns.queries.slice(before)).toEqual([{ name: '10.2.0.192.in-addr.arpa', type: 'PTR' }]);
+  });
+
+  it('never looks up or confirms a PTR name that is not a host name', async () => {
+    const before = dns.queries.length;
+    expect(await rdnsOf('192.0.2.12')).toEqual({
+      ptr: '<script>.example.net',
+      names: ['<script>.example.net'],
+      fcrdns: 'fail',
+      confirmed: [],
+    });
+    expect(dns.queries.slice(before)).toEqual([{ name: '12.2.0.192.in-addr.arpa', type: 'PTR' }]);
   });
 
   it('reports an error within the deadline when the PTR never comes', async () => {

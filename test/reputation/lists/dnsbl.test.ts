@@ -547,6 +547,27 @@ describe('Spamhaus DQS', () => {
     expect(json.toLowerCase()).not.toContain(key.slice(0, 12));
   });
 
+  it('hides the key in a reason that echoes the name in upper case', async () => {
+    const upperName = `8.100.51.198.${key}.zen.dq.spamhaus.net`;
+    const report = await scenario({
+      spamhausDqsKey: key,
+      extraZones: [
+        {
+          origin: `${key}.zen.dq.spamhaus.net`,
+          records: {
+            [upperName]: {
+              A: ['127.0.0.3'],
+              TXT: [`Listed, see https://check.spamhaus.org/query/ip/${upperName.toUpperCase()}`],
+            },
+          },
+        },
+      ],
+    }).check(ip('198.51.100.8'));
+    const zen = list(report, 'zen.spamhaus.org');
+    expect(zen.reason).toContain('<key>');
+    expect(JSON.stringify(report).toLowerCase()).not.toContain(key);
+  });
+
   it('keeps the key out of the result when the DQS zone fails', async () => {
     const report = await scenario({
       spamhausDqsKey: key,

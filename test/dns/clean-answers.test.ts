@@ -1,0 +1,91 @@
+import dnsPacket from 'dns-packet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanDnsText, type Resolver } from '../../src/dns/index.js';
+import { createResolver } from '../../src/node/dns/index.js';
+import type { FixtureDnsServer } from '../fixtures/dns-server.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
+import {
+  type ScriptedDnsServer,
+  responseTo,
+  startScriptedDnsServer,
+} from '../fixtures/scripted-dns-server.js';
+
+/**
+ * Hostile bytes from a DNS server, over the wire of each transport (UDP on node:dgram, DoH): a PTR
+ * name holding U+202E, NUL, a newline and DEL, a TXT reason in valid UTF-8 (Cyrillic) with the
+ * same characters and two octets that are not UTF-8. Every transport's answers pass the stack's
+ * one rule: the text arrives decoded once, controls and bidi overrides replaced by U+FFFD.
+ */
+
+const reverse = '7.113.0.203.in-addr.arpa';
+const hostilePtr = 'evil\u202eexample\u0000\n\u007f.test';
+const hostileTxt = Buffer.concat([
+  Buffer.from('Спам \u202eмоc.knab\u0000\n\u007f end '),
+  Buffer.from([0xff, 0xfe]),
+]);
+
+function answerOf(packet: dnsPacket.DecodedPacket): Buffer {
+  const question = packet.questions?.[0];
+  const answers: dnsPacket.Answer[] =
+    question?.type === 'PTR'
+      ? [{ type: 'PTR', name: reverse, ttl: 60, data: hostilePtr }]
+      : [{ type: 'TXT', name: question?.name ?? reverse, ttl: 60, data: [hostileTxt] }];
+  return responseTo(packet, answers);
+}
+
+let udp: ScriptedDnsServer;
+let doh: FixtureDohServer;
+beforeAll(async () => {
+  udp = await startScriptedDnsServer({ onQuery: (query) => query.reply(answerOf(query.packet)) });
+  // The DoH fixture answers through a server's `respond`: here the same hostile answers.
+  const hostile = {
+    respond: async (message: Uint8Array) =>
+      answerOf(dnsPacket.decode(Buffer.from(message))) as Uint8Array,
+  } as unknown as FixtureDnsServer;
+  doh = await startFixtureDohServer({ dns: hostile });
+});
+afterAll(() => Promise.all([udp.close(), doh.close()]));
+
+// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
+const unsafe = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+describe.each([
+  ['UDP', (): Resolver => createResolver({ servers: [udp.address], timeoutMs: 1000, retries: 0 })],
+  [
+    'DoH',
+    (): Resolver =>
+      createResolver({
+        transport: 'doh',
+        servers: [],
+        dohUrls: [doh.url],
+        timeoutMs: 2000,
+        retries: 0,
+      }),
+  ],
+])('answers over %s', (_name, resolverOf) => {
+  it('carry no control or bidi character in a PTR name', async () => {
+    const outcome = await resolverOf().query(reverse, 'PTR');
+    expect(outcome.status).toBe('answer');
+    const [name] = outcome.status === 'answer' ? outcome.records : [];
+    expect(name).toBe('evil\ufffdexample\ufffd\ufffd\ufffd.test');
+    expect(name).not.toMatch(unsafe);
+  });
+
+  it('decode a UTF-8 TXT reason once, keep its text and replace what is not text', async () => {
+    const outcome = await resolverOf().query('7.113.0.203.reasons.test', 'TXT');
+    const [reason] = outcome.status === 'answer' ? outcome.records : [];
+    expect(reason).toBe('Спам \ufffdмоc.knab\ufffd\ufffd\ufffd end \ufffd\ufffd');
+    expect(reason).not.toMatch(unsafe);
+  });
+});
+
+describe('cleanDnsText', () => {
+  it.each([
+    ['mail.example.net', 'mail.example.net'],
+    ['Пример причины', 'Пример причины'],
+    ['a\u2066b\u2069c\u200fd\u061ce\ufeff', 'a\ufffdb\ufffdc\ufffdd\ufffde\ufffd'],
+    ['line\u2028break\u0085', 'line\ufffdbreak\ufffd'],
+  ])('turns %j into %j', (text, cleaned) => {
+    expect(cleanDnsText(text)).toBe(cleaned);
+  });
+});
