@@ -9,7 +9,7 @@ export function batchedRandomBytes(
   generate: (length: number) => Uint8Array,
   batchBytes = 4096,
 ): (length: number) => Uint8Array {
-  let batch = new Uint8Array(0);
+  let batch: Uint8Array = new Uint8Array(0);
   let next = 0;
   return (length) => {
     if (length > batchBytes) return generate(length);
