@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createIpChecks } from '../ip-checks.js';
-import type { Row } from '../report.js';
+import { cpuTargets, type Row } from '../report.js';
 import { type RunningService, startService, waitForCardThreads } from '../service.js';
 import { round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
@@ -69,8 +69,13 @@ export async function measureCheckCpu({
   });
   return {
     rows: [
-      row(sequential, 'one at a time', 2.5, cpuSequential.length),
-      row(loaded, `${cpuLoadedConcurrency} at a time`, 1.0, cpuLoaded.length),
+      row(sequential, 'one at a time', cpuTargets.cpuPerCheckSequentialMs, cpuSequential.length),
+      row(
+        loaded,
+        `${cpuLoadedConcurrency} at a time`,
+        cpuTargets.cpuPerCheckLoadedMs,
+        cpuLoaded.length,
+      ),
     ],
     details: { loadAverage: load, sequential, loaded },
   };
