@@ -48,7 +48,7 @@ export async function measureCheckCpu({
       await waitForCardThreads(service, warmup[0]!);
       await checks.checkAll(warmup.slice(1), 30_000);
       const cpuBefore = await service.cpuMs();
-      const run = await checks.checkAll(addresses, 60_000);
+      const run = await checks.checkAll(addresses, 120_000);
       const cpuMs = (await service.cpuMs()) - cpuBefore;
       return { ...run, cpuMs, cpuPerCheckMs: round(cpuMs / Math.max(1, run.done), 2) };
     } finally {
