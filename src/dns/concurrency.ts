@@ -48,7 +48,8 @@ const ignore = (): void => {};
 
 /*
  * No arrow function is made per ticket: tsx (esbuild's keepNames) names each arrow assigned to a
- * field with a defineProperty call, measured at 0.3 % of an uncached check (docs/benchmarks.md).
+ * field with a defineProperty call, which showed in the profile of uncached checks
+ * (docs/benchmarks.md).
  */
 class Ticket {
   state: 'waiting' | 'running' | 'done' = 'waiting';

@@ -21,8 +21,8 @@ export interface Deadline {
 
 /**
  * Why a deadline's signal aborts, one value for every deadline: `abort()` without a reason builds
- * a DOMException and its stack trace for each check (a profile of uncached checks had it at 2 %
- * of the service's time, docs/benchmarks.md), and nothing reads the reason.
+ * a DOMException and its stack trace for each check (it showed in the profile of uncached checks,
+ * docs/benchmarks.md), and nothing reads the reason.
  */
 const deadlineReason = Object.freeze({ name: 'DeadlineReason', message: 'the check is over' });
 
