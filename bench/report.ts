@@ -18,6 +18,24 @@ export interface Row {
   note?: string;
 }
 
+/**
+ * Issue 26's targets (CPU per check, the references of sections 2 and 3, DoH), in one place: the
+ * sections' rows read them, and the results table says whether each is met.
+ */
+export const cpuTargets = {
+  /** Service CPU per uncached IP check, ms, one at a time and 24 at a time (memory store). */
+  cpuPerCheckSequentialMs: 2.5,
+  cpuPerCheckLoadedMs: 1.0,
+  /** Uncached checks a second, as a share of the bare node:dgram ceiling. */
+  throughputOfCeiling: 0.7,
+  /** The engine's checks a second, as a multiple of the peer's. */
+  engineOverPeer: 2,
+  /** Service CPU per check over DoH on Node, as a multiple of UDP's. */
+  dohCpuOverUdp: 2,
+  /** An uncached check's p50 may exceed its floor's by this many ms. */
+  latencyOverFloorMs: 10,
+} as const;
+
 export function ratioOf(value: number, reference: number): number {
   return reference === 0 ? Number.NaN : Math.round((value / reference) * 100) / 100;
 }

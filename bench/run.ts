@@ -4,6 +4,7 @@ import { createHttpClient } from './http.js';
 import { createIpChecks } from './ip-checks.js';
 import { formatTable, type Row, writeResults } from './report.js';
 import { measureCachedPaths } from './sections/cached.js';
+import { measureCheckCpu } from './sections/check-cpu.js';
 import { measureDohLatency } from './sections/doh-latency.js';
 import type { BenchContext, BenchSection } from './sections/context.js';
 import { measureLatency } from './sections/latency.js';
@@ -29,7 +30,7 @@ import { buildWorld } from './world.js';
  * on the default kind of store, SQLite, in a file under /tmp; section 4 starts a redis-server of
  * its own (Debian's `redis-server` must be installed).
  *
- * Knobs (environment): BENCH_ONLY=latency,doh,throughput,peer,cached,share,cardflood,memory,soak,start runs a subset (no
+ * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
  * BENCH_LOG_LEVEL sets the service's LOG_LEVEL (default error); BENCH_NODE_FLAGS adds node flags
  * to the service (e.g. --trace-gc); BENCH_MEMORY_CHECKS (default 20000); BENCH_CACHED_PIPELINING
@@ -44,6 +45,7 @@ const sections = {
   latency: measureLatency,
   doh: measureDohLatency,
   throughput: measureThroughput,
+  cpu: measureCheckCpu,
   peer: comparePeer,
   cached: measureCachedPaths,
   share: measureShareArtefacts,
@@ -118,7 +120,7 @@ const context: BenchContext = {
   world,
   dns,
   service,
-  serviceLaunch: { env: serviceEnv, nodeFlags },
+  serviceLaunch: { env: serviceEnv, nodeFlags, ...(cpuProfileDir ? { cpuProfileDir } : {}) },
   http,
   reference: createDnsReference(dns.address, world.ipZoneNames, world.ipv6ZoneNames),
   checks: createIpChecks(http, service.base, settings.concurrency),

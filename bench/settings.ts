@@ -21,6 +21,11 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     silentSamples: 80,
     throughputRounds: 2,
     throughputPerRound: 1000,
+    /** Section 2's CPU rows: checks of a fresh memory-store service, one at a time and 24 at a time. */
+    cpuWarmupChecks: 100,
+    cpuSequentialChecks: 300,
+    cpuLoadedChecks: 1200,
+    cpuLoadedConcurrency: 24,
     peerRounds: 4,
     peerPerRound: 500,
     memoryChecks: envNumber(env, 'BENCH_MEMORY_CHECKS', 20_000),

@@ -43,6 +43,10 @@ export interface BenchWorld {
     cardWarmup: string[];
     throughputWarmup: string[];
     throughput: string[][];
+    /** Section 2's CPU rows: each fresh service's warm-up, then the measured checks. */
+    cpuWarmup: string[][];
+    cpuSequential: string[];
+    cpuLoaded: string[];
     peer: string[][];
     peerCorrectness: string[];
     memory: string[];
@@ -81,6 +85,9 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     throughput: Array.from({ length: settings.throughputRounds }, () =>
       allocator.take(settings.throughputPerRound),
     ),
+    cpuWarmup: [allocator.take(settings.cpuWarmupChecks), allocator.take(settings.cpuWarmupChecks)],
+    cpuSequential: allocator.take(settings.cpuSequentialChecks),
+    cpuLoaded: allocator.take(settings.cpuLoadedChecks),
     peer: Array.from({ length: settings.peerRounds }, () => allocator.take(settings.peerPerRound)),
     peerCorrectness: allocator.take(12),
     memory: allocator.take(settings.memoryChecks),

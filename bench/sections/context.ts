@@ -14,8 +14,11 @@ export interface BenchContext {
   world: BenchWorld;
   dns: BenchDns;
   service: RunningService;
-  /** How the service was started, so the memory section can start a fresh one the same way. */
-  serviceLaunch: { env: Record<string, string>; nodeFlags: string[] };
+  /**
+   * How the service was started, so a section can start a fresh one the same way (the CPU section
+   * profiles its own services under cpuProfileDir when BENCH_CPU_PROF_DIR is set).
+   */
+  serviceLaunch: { env: Record<string, string>; nodeFlags: string[]; cpuProfileDir?: string };
   http: HttpClient;
   /** The floor of section 1 and the ceiling of section 2. */
   reference: DnsReference;

@@ -1,5 +1,5 @@
 import { createIpChecks } from '../ip-checks.js';
-import { ratioOf, type Row } from '../report.js';
+import { cpuTargets, ratioOf, type Row } from '../report.js';
 import { startService } from '../service.js';
 import { distribution, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
@@ -78,6 +78,8 @@ export async function measureDohLatency({
         value: cpuPerCheck.doh,
         unit: 'ms',
         reference: { label: 'UDP', value: cpuPerCheck.udp },
+        target: `≤ ${cpuTargets.dohCpuOverUdp} × UDP`,
+        met: cpuPerCheck.doh <= cpuTargets.dohCpuOverUdp * cpuPerCheck.udp && wrong === 0,
       },
     ];
     return { rows, details: { udp, doh, cpuPerCheck, wrong } };

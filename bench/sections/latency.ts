@@ -1,4 +1,4 @@
-import { ratioOf, type Row } from '../report.js';
+import { cpuTargets, ratioOf, type Row } from '../report.js';
 import { type Distribution, distribution, round, timed } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 import { measureWithSilentList } from './silent-list.js';
@@ -112,8 +112,8 @@ function floorRows(
       unit: 'ms',
       reference: { label: 'floor', value: floorD.p50 },
       ratio: ratioOf(floorD.p50, serviceD.p50),
-      target: `≤ floor + 10 (${round(floorD.p50 + 10)})`,
-      met: serviceD.p50 <= floorD.p50 + 10 && wrong === 0,
+      target: `≤ floor + ${cpuTargets.latencyOverFloorMs} (${round(floorD.p50 + cpuTargets.latencyOverFloorMs)})`,
+      met: serviceD.p50 <= floorD.p50 + cpuTargets.latencyOverFloorMs && wrong === 0,
       ...(wrong > 0 ? { note: `${wrong} checks not a full fresh result` } : {}),
     },
     {

@@ -2,6 +2,7 @@ import { createNodeDns } from './dns/index.js';
 import { createLogger } from '../http/index.js';
 import { observeStore } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
+import { batchedRandomBytes } from '../random-batch.js';
 import { bundledZoneList } from '../reputation/index.js';
 import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
@@ -73,6 +74,8 @@ export async function createNodePlatform(
     metrics: prometheus.metrics,
     closeDns: wire.close,
     ...webCrypto,
+    // One process serves every request: tokens come out of a batch of random bytes.
+    randomBytes: batchedRandomBytes(webCrypto.randomBytes),
     monitor: { kind: 'local' },
     logSink,
     clock: () => new Date(),

@@ -20,6 +20,13 @@ export interface Deadline {
 }
 
 /**
+ * Why a deadline's signal aborts, one value for every deadline: `abort()` without a reason builds
+ * a DOMException and its stack trace for each check (it showed in the profile of uncached checks,
+ * docs/benchmarks.md), and nothing reads the reason.
+ */
+const deadlineReason = Object.freeze({ name: 'DeadlineReason', message: 'the check is over' });
+
+/**
  * A deadline `ms` from now. `within` a check's deadline, it is a shorter one for part of that
  * check: it passes when either does, and its queries count as the same check.
  */
@@ -28,7 +35,7 @@ export function createDeadline(ms: number, within?: Deadline): Deadline {
   let expired = false;
   const pass = () => {
     expired = true;
-    controller.abort();
+    controller.abort(deadlineReason);
   };
   const timer = setTimeout(pass, ms);
   const outer = within?.signal;
@@ -49,7 +56,7 @@ export function createDeadline(ms: number, within?: Deadline): Deadline {
     clear() {
       clearTimeout(timer);
       outer?.removeEventListener('abort', pass);
-      controller.abort();
+      controller.abort(deadlineReason);
     },
   };
 }
