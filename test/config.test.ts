@@ -36,7 +36,7 @@ describe('readConfig', () => {
     // Unset means off: no captcha, no custom zone list, no Spamhaus DQS key.
     expect(config.captcha).toBeUndefined();
     expect(config.zonesFile).toBeUndefined();
-    expect(config.spamhausDqsKey).toBeUndefined();
+    expect(config.listKeys).toEqual({});
   });
 
   it('treats an empty variable as unset', () => {
