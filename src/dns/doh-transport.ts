@@ -112,7 +112,7 @@ export function createDohTransport(options: DohTransportOptions): Resolver {
     let someEndpointResponded = false;
     for (let tries = 0; tries <= options.retries && !caller?.aborted; tries++) {
       const endpoint = failover.current();
-      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const timeout = AbortSignal.timeout(queryOptions?.timeoutMs ?? options.timeoutMs);
       const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
       const result = await attempt(options.endpoints[endpoint]!, query, name, type, signal);
       if ('outcome' in result) return result.outcome;

@@ -4,6 +4,7 @@
 export * from './result-limits.js';
 export {
   type AddressSummary,
+  type AllowlistEntry,
   type Confidence,
   type DmarcPolicy,
   type DmarcRecord,
@@ -35,6 +36,8 @@ export {
   type SpfExpansion,
   type SpfSummary,
   type SpfTermAt,
+  type TrustLevel,
+  trustLevels,
   type Verdict,
 } from './result-schemas.js';
 export { bySeverity, severityRank, worstSeverity } from './severity.js';
