@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { captchaProviderNames, parseTrustProxy } from './http/index.js';
+import { captchaProviderNames, parseAddressRange, parseTrustProxy } from './http/index.js';
 import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
+import { maxIntervalS } from './watch/index.js';
 
 /**
  * The variables every runtime reads (`process.env` on Node, the Worker's `env` vars on Workers),
@@ -41,6 +42,16 @@ const publicUrl = z
   }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
   // Without a trailing slash: every absolute URL is it followed by BASE_PATH.
   .transform((text) => new URL(text).href.replace(/\/+$/, ''));
+
+/** CIDRs (a bare address is a single-address network), each entry that is not one named. */
+const networks = commaList.transform((entries, ctx) =>
+  entries.flatMap((entry) => {
+    const range = parseAddressRange(entry);
+    if (range) return [range];
+    ctx.addIssue({ code: 'custom', message: `"${entry}" is not a CIDR such as 10.0.0.0/8` });
+    return [];
+  }),
+);
 
 const seconds = (min: number, max: number) => integer(min, max).transform((s) => s * 1000);
 const days = (min: number, max: number) => integer(min, max).transform((d) => d * 86_400_000);
@@ -218,6 +229,56 @@ export const sharedVariables = {
         'Lets pool discovery ask name servers at non-public addresses; for tests and `npm run demo` only ([`checks.md`](checks.md#pool-limits)).',
     }),
   },
+  watch: {
+    intervalS: variable({
+      name: 'WATCH_INTERVAL_S',
+      parser: integer(1, maxIntervalS),
+      default: '3600',
+      meaning:
+        "Seconds between a watch's re-checks when it names no interval; at least `WATCH_MIN_INTERVAL_S` ([`watches.md`](watches.md)).",
+    }),
+    minIntervalS: variable({
+      name: 'WATCH_MIN_INTERVAL_S',
+      parser: integer(1, maxIntervalS),
+      default: '900',
+      meaning:
+        'The shortest interval a watch may name, in seconds (down to 1 for tests and operators who need it).',
+    }),
+    perCaller: variable({
+      name: 'WATCH_PER_CALLER',
+      parser: integer(1, 1_000_000),
+      default: '5',
+      meaning:
+        'Live watches per caller (per /64 for IPv6); past it a creation is refused (`watch_limit`).',
+    }),
+    max: variable({
+      name: 'WATCH_MAX',
+      parser: integer(1, 10_000_000),
+      default: '10000',
+      meaning:
+        'Live watches in the whole service; past it a creation is refused (`watch_capacity`).',
+    }),
+    ttlMs: variable({
+      name: 'WATCH_TTL_DAYS',
+      parser: days(1, 3650),
+      default: '90',
+      meaning: 'Days after which a watch not renewed by a PATCH ends.',
+    }),
+    webhookAllowNetworks: variable({
+      name: 'WEBHOOK_ALLOW_NETWORKS',
+      parser: networks,
+      default: '',
+      meaning:
+        'Comma list of CIDRs (`10.0.0.0/8,fd00::/8`) a webhook may reach although they are not public; nothing else non-public is ever reached ([`watches.md`](watches.md#safety)).',
+    }),
+    webhookTimeoutMs: variable({
+      name: 'WEBHOOK_TIMEOUT_MS',
+      parser: integer(100, 60_000),
+      default: '10000',
+      meaning:
+        "A webhook delivery's whole exchange must end within this, else it is a failed attempt.",
+    }),
+  },
 };
 
 /** What the app and its services read, on every runtime. */
@@ -225,6 +286,15 @@ export type Config = ConfigOf<typeof sharedVariables>;
 
 /** The rules between shared variables; each runtime's schema applies them. */
 export const sharedRules: Rule<Config>[] = [
+  (config, ctx) => {
+    if (config.watch.intervalS < config.watch.minIntervalS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WATCH_INTERVAL_S'],
+        message: `at least WATCH_MIN_INTERVAL_S (${config.watch.minIntervalS})`,
+      });
+    }
+  },
   (config, ctx) => {
     if (config.captcha === undefined) return;
     const { provider, siteKey, secret } = config.captcha;

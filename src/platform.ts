@@ -4,6 +4,7 @@ import type { PageAssetSources } from './pages/index.js';
 import type { DnsblZone, MonitorRemote } from './reputation/index.js';
 import type { ShareSummary } from './share/index.js';
 import type { Store } from './store/index.js';
+import type { WebhookSender } from './webhooks/index.js';
 
 /**
  * Everything the core needs from the runtime it runs on, in one object: the Node server builds it
@@ -54,6 +55,11 @@ export interface Platform {
   zones: readonly DnsblZone[];
   /** The pages' script and stylesheet (assets/pages/): read at start on Node, bundled on Workers. */
   pageAssets: PageAssetSources;
+  /**
+   * POSTs a watch's event to its webhook: on Node to the address the engine checked, whatever the
+   * name resolves to by then; on Workers through `fetch` (docs/watches.md, "Safety").
+   */
+  webhooks: WebhookSender;
 }
 
 /** Web Crypto, the same API on Node and on Workers: the default random bytes and hashing. */

@@ -104,12 +104,16 @@ function shutdown(signal: string): void {
   for (const response of pendingResponses) {
     if (!response.headersSent) response.setHeader('Connection', 'close');
   }
-  // The store last: in-flight requests still write their results and counters.
+  // The store last: in-flight requests still write their results and counters, and the watch
+  // checks and deliveries under way their state.
+  const watchesStopped = services.stopWatches();
   server.close(() => {
-    services.store.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    watchesStopped
+      .then(() => services.store.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   });
   setTimeout(() => process.exit(1), 10_000).unref();
 }

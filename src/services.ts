@@ -1,9 +1,16 @@
 import type { Config } from './config.js';
-import { type QueryObserver, withObserver, withResolverStack } from './dns/index.js';
+import {
+  type QueryObserver,
+  type Resolver,
+  withFreshAnswers,
+  withObserver,
+  withResolverStack,
+} from './dns/index.js';
 import {
   type CaptchaRule,
   createCaptchaVerifier,
   createLogger,
+  inAddressRanges,
   type Logger,
 } from './http/index.js';
 import type { Platform } from './platform.js';
@@ -21,6 +28,14 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
+import {
+  type LinksOf,
+  type RunnerOptions,
+  createRecheck,
+  createWatches,
+  listCatalogue,
+  watchLinks,
+} from './watch/index.js';
 
 /** What tests may change without the environment (whose minimums protect real lists). */
 export interface ServiceOptions {
@@ -28,6 +43,10 @@ export interface ServiceOptions {
   selfTestIntervalMs?: number;
   /** How often a list on hold is probed (default 2 s). */
   holdProbeMs?: number;
+  /** The links events give to a watch's page and badge (default: under PUBLIC_URL + BASE_PATH). */
+  watchLinks?: LinksOf;
+  /** Shorter webhook retries and leases than the real ones (5 s, 1 h, 24 h). */
+  watchRunner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
 }
 
 /**
@@ -108,12 +127,39 @@ export async function createServices(
     flushVerdicts = () => replica.flush();
   }
 
-  const dnsbl = createDnsblEngine({
+  const dnsblOver = (over: Resolver) =>
+    createDnsblEngine({
+      resolver: over,
+      zones,
+      gate: (zone, side) => verdicts.gate(zone, side),
+      onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
+      keys,
+    });
+  const dnsbl = dnsblOver(resolver);
+  // A watch's re-check hears the lists now: past the DNS answer cache, with an engine of its own.
+  const freshResolver = withFreshAnswers(resolver);
+  const watches = createWatches({
+    store: platform.store,
+    clock: platform.clock,
+    randomBytes: platform.randomBytes,
+    digest: platform.digest,
+    limits: config.watch,
+    recheck: createRecheck({
+      resolver: freshResolver,
+      dnsbl: dnsblOver(freshResolver),
+      deadlineMs: config.checkDeadlineMs,
+      now: platform.clock,
+      isConfigured: () => verdicts.readiness().configured,
+      notConfiguredReason: () => verdicts.readiness().reason,
+      confirmResolver: () => verdicts.confirm(),
+      catalogue: listCatalogue(zones),
+    }),
+    links: options.watchLinks ?? watchLinks(`${config.publicUrl ?? ''}${config.basePath}`),
+    sender: platform.webhooks,
     resolver,
-    zones,
-    gate: (zone, side) => verdicts.gate(zone, side),
-    onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
-    keys,
+    allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
+    log,
+    ...(options.watchRunner ? { runner: options.watchRunner } : {}),
   });
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
@@ -138,6 +184,7 @@ export async function createServices(
     cards: createCardCache({ maxBytes: platform.cardCacheBytes, render: platform.renderCard }),
     pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
+    watches,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     listHealth: () => verdicts.lists(),

@@ -39,6 +39,35 @@ describe('readConfig', () => {
     expect(config.listKeys).toEqual({});
   });
 
+  it('gives the watches their documented defaults, and reads their variables', () => {
+    expect(readConfig({}).watch).toEqual({
+      intervalS: 3600,
+      minIntervalS: 900,
+      perCaller: 5,
+      max: 10_000,
+      ttlMs: 90 * 86_400_000,
+      webhookAllowNetworks: [],
+      webhookTimeoutMs: 10_000,
+    });
+    const watch = readConfig({
+      WATCH_INTERVAL_S: '5',
+      WATCH_MIN_INTERVAL_S: '1',
+      WATCH_PER_CALLER: '2',
+      WATCH_MAX: '100',
+      WATCH_TTL_DAYS: '7',
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8, fd00::/8, 192.0.2.7',
+      WEBHOOK_TIMEOUT_MS: '2500',
+    }).watch;
+    expect(watch).toMatchObject({ intervalS: 5, minIntervalS: 1, perCaller: 2, max: 100 });
+    expect(watch.ttlMs).toBe(7 * 86_400_000);
+    expect(watch.webhookTimeoutMs).toBe(2500);
+    expect(watch.webhookAllowNetworks.map(([address, prefix]) => `${address}/${prefix}`)).toEqual([
+      '127.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.7/32',
+    ]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(readConfig({ PORT: '', DAILY_LIMIT: '', TRUST_PROXY: '' }).port).toBe(8787);
   });
@@ -145,6 +174,15 @@ describe('readConfig', () => {
     ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '0' }],
     ['CARD_RENDER_THREADS', { CARD_RENDER_THREADS: '-1' }],
     ['CARD_RENDER_QUEUE', { CARD_RENDER_QUEUE: '1.5' }],
+    ['WATCH_INTERVAL_S', { WATCH_INTERVAL_S: '600' }],
+    ['WATCH_INTERVAL_S', { WATCH_INTERVAL_S: '120', WATCH_MIN_INTERVAL_S: '300' }],
+    ['WATCH_MIN_INTERVAL_S', { WATCH_MIN_INTERVAL_S: '0' }],
+    ['WATCH_PER_CALLER', { WATCH_PER_CALLER: 'five' }],
+    ['WATCH_MAX', { WATCH_MAX: '0' }],
+    ['WATCH_TTL_DAYS', { WATCH_TTL_DAYS: '0' }],
+    ['WEBHOOK_ALLOW_NETWORKS', { WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/8, intranet' }],
+    ['WEBHOOK_ALLOW_NETWORKS', { WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/33' }],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '10' }],
   ])('refuses a bad %s with a message naming it', (name, env) => {
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
   });

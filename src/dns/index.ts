@@ -17,6 +17,7 @@ export {
 export { type CacheOptions, type CachingResolver, defaultCacheOptions } from './caching.js';
 export { type QueryObserver, withObserver } from './observed.js';
 export { withResolverStack } from './stack.js';
+export { withFreshAnswers } from './fresh.js';
 export { createDohTransport } from './doh-transport.js';
 export { outcomeOf } from './response-outcome.js';
 export { decodeResponse, encodeQuery, MalformedMessageError, maxMessageBytes } from './wire.js';

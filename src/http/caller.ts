@@ -33,13 +33,31 @@ export function parseTrustProxy(value: string): TrustProxy {
 }
 
 function parseRange(entry: string): Range {
+  const range = parseAddressRange(entry);
+  if (range) return range;
+  throw new Error(`TRUST_PROXY: "${entry.trim()}" is not an address range; ${expected}`);
+}
+
+/** A network: an address and a prefix length. */
+export type AddressRange = Range;
+
+/**
+ * `10.0.0.0/8`, `fc00::/7` or a bare address (a single-address range); undefined for anything
+ * else. IPv4-mapped ranges are read as the IPv4 ranges they stand for.
+ */
+export function parseAddressRange(entry: string): AddressRange | undefined {
   const text = entry.trim();
   if (ipaddr.IPv4.isValidCIDRFourPartDecimal(text) || ipaddr.IPv6.isValidCIDR(text)) {
     return unmapRange(ipaddr.parseCIDR(text));
   }
   const address = parseAddress(text);
-  if (address) return [address, address.kind() === 'ipv4' ? 32 : 128];
-  throw new Error(`TRUST_PROXY: "${text}" is not an address range; ${expected}`);
+  return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : undefined;
+}
+
+/** Whether an address (any text form; IPv4-mapped IPv6 as its IPv4 address) lies in a range. */
+export function inAddressRanges(address: string, ranges: readonly AddressRange[]): boolean {
+  const parsed = parseAddress(address);
+  return parsed !== undefined && ranges.some((range) => inRange(parsed, range));
 }
 
 /**

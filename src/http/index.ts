@@ -3,7 +3,15 @@
  * and captcha guard, logs.
  */
 
-export { callerAddress, parseTrustProxy, quotaSubject, type TrustProxy } from './caller.js';
+export {
+  type AddressRange,
+  callerAddress,
+  inAddressRanges,
+  parseAddressRange,
+  parseTrustProxy,
+  quotaSubject,
+  type TrustProxy,
+} from './caller.js';
 export {
   type CaptchaProvider,
   type CaptchaProviderFacts,
@@ -22,7 +30,7 @@ export {
   retryAfterHeader,
 } from './error-responses.js';
 export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
-export { matchesEtag } from './etag.js';
+export { base64url, matchesEtag } from './etag.js';
 export { type CaptchaRule, createGuard, type Guard, type QuotaStatus } from './guard.js';
 export { headContentLength } from './head.js';
 export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';

@@ -7,6 +7,7 @@ import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
 import { readPageAssetSources } from './page-assets.js';
+import { createNodeWebhookSender } from './webhook-sender.js';
 import { readZoneListFile } from './zone-file.js';
 
 /**
@@ -76,5 +77,6 @@ export async function createNodePlatform(
     clock: () => new Date(),
     zones,
     pageAssets: await readPageAssetSources(),
+    webhooks: createNodeWebhookSender(),
   };
 }

@@ -1,10 +1,12 @@
 import { type ServiceOptions, createServices } from '../services.js';
 import type { NodeConfig } from './config.js';
 import { createNodePlatform } from './platform.js';
+import { startWatchTimer } from './watch-timer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
- * only Node has, the card threads, and one `close()` for a graceful stop.
+ * only Node has, the card threads and the timer that runs the watches, and one `close()` for a
+ * graceful stop.
  */
 export async function createNodeServices(
   config: NodeConfig,
@@ -14,14 +16,21 @@ export async function createNodeServices(
   const platform = await createNodePlatform(config, logSink);
   try {
     const services = await createServices(config, platform, options);
+    const watchTimer = startWatchTimer(services.watches.runner, {
+      clock: platform.clock,
+      log: services.log,
+    });
     return {
       ...services,
       cardPool: platform.cardPool,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),
-      /** Stops the self-test timer and the card threads, then lets go of the store. */
+      /** Ends the watch timer and waits for the checks and deliveries under way. */
+      stopWatches: () => watchTimer.stop(),
+      /** Stops the self-test and watch timers and the card threads, then lets go of the store. */
       async close() {
         services.stopMonitor();
+        await watchTimer.stop();
         await platform.cardPool.close();
         await platform.store.close();
       },

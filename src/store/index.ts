@@ -2,4 +2,4 @@
 
 export { defaultStoreUrl, parseStoreUrl, type StoreLocation } from './location.js';
 export { createMemoryStore, defaultMemoryStoreOptions } from './memory.js';
-export { type Store, StoreOpenError, StoreUnavailableError } from './store.js';
+export { type DueClaim, type Store, StoreOpenError, StoreUnavailableError } from './store.js';

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type Store, StoreUnavailableError } from './store.js';
+import { type DueClaim, type Store, StoreUnavailableError } from './store.js';
 
 export interface MemoryStoreOptions {
   /** Bound on stored text, in UTF-16 code units (about bytes for JSON): the oldest entries go first. */
@@ -49,6 +49,8 @@ export function createMemoryStore(
     },
   });
   const counters = new Map<string, Counter>();
+  /** Due queues: never evicted (ids leave only when removed), bounded by the watch caps. */
+  const queues = new Map<string, Map<string, number>>();
   let lastCounterSweep = Number.NEGATIVE_INFINITY;
 
   /** The live counter under `key`, forgetting it when expired. */
@@ -81,11 +83,21 @@ export function createMemoryStore(
     return members;
   }
 
+  /** Stores a set's members, the set living as long as its longest-lived member. */
+  function keepSet(key: string, members: Map<string, number>, at: number): void {
+    if (members.size === 0) return;
+    const longest = Math.max(...members.values());
+    sets.set(key, members, { ttl: Math.max(1, longest - at) });
+  }
+
   // One event-loop turn does each read-modify-write, so every operation is atomic in-process.
   return {
     get: async (key) => values.get(key),
     async set(key, value, ttlMs) {
       values.set(key, value, { ttl: ttlMs });
+    },
+    async delete(key) {
+      values.delete(key);
     },
     count: async (key) => liveCounter(key, now())?.value ?? 0,
     async increment(key, by, ttlMs) {
@@ -109,15 +121,43 @@ export function createMemoryStore(
       for (const member of members) {
         merged.set(member, Math.max(merged.get(member) ?? 0, expiresAt));
       }
-      if (merged.size === 0) return;
-      const longest = Math.max(...merged.values());
-      sets.set(key, merged, { ttl: Math.max(1, longest - at) });
+      keepSet(key, merged, at);
     },
     members: async (key) => [...(liveMembers(key, now())?.keys() ?? [])],
+    async addMemberWithin(key, member, limit, ttlMs) {
+      const at = now();
+      const live = liveMembers(key, at);
+      if (!live?.has(member) && (live?.size ?? 0) >= limit) return false;
+      const merged = new Map(live);
+      merged.set(member, Math.max(merged.get(member) ?? 0, at + ttlMs));
+      keepSet(key, merged, at);
+      return true;
+    },
+    async removeMembers(key, members) {
+      const live = sets.get(key);
+      for (const member of members) live?.delete(member);
+    },
+    async putDue(queue, id, dueAt) {
+      let entries = queues.get(queue);
+      if (!entries) queues.set(queue, (entries = new Map()));
+      entries.set(id, dueAt);
+    },
+    async removeDue(queue, id) {
+      queues.get(queue)?.delete(id);
+    },
+    countDue: async (queue) => queues.get(queue)?.size ?? 0,
+    async claimDue(queue, at, limit, leaseMs) {
+      const due: DueClaim[] = [];
+      for (const [id, dueAt] of queues.get(queue) ?? []) if (dueAt <= at) due.push({ id, dueAt });
+      const claimed = due.sort((a, b) => a.dueAt - b.dueAt).slice(0, Math.max(0, limit));
+      for (const { id } of claimed) queues.get(queue)!.set(id, at + leaseMs);
+      return claimed;
+    },
     async close() {
       values.clear();
       sets.clear();
       counters.clear();
+      queues.clear();
     },
   };
 }

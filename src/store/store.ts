@@ -1,12 +1,15 @@
 /**
- * Where results, result-cache entries, quota counters and pool discoveries live: the one contract
- * the memory, SQLite and Redis backends keep alike (docs/storage.md). Values are JSON text, so
- * what is read back is always a fresh copy and a stored result can never be changed in place.
- * Every time to live is relative, in ms; nothing is kept past it.
+ * Where results, result-cache entries, quota counters, pool discoveries and watches live: the one
+ * contract the memory, SQLite, Redis and Durable Object backends keep alike (docs/storage.md).
+ * Values are JSON text, so what is read back is always a fresh copy and a stored result can never
+ * be changed in place. Every time to live is relative, in ms; nothing is kept past it. Due queues
+ * (docs/watches.md) are the one thing without an expiry: an id stays until it is removed.
  */
 export interface Store {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Forgets a value at once (a deleted watch); nothing happens for a key never set. */
+  delete(key: string): Promise<void>;
 
   /** A counter's value, 0 when it does not exist: reading never creates a counter. */
   count(key: string): Promise<number>;
@@ -28,9 +31,39 @@ export interface Store {
   addMembers(key: string, members: readonly string[], ttlMs: number): Promise<void>;
   /** The members still alive, in no particular order; empty for a set never written. */
   members(key: string): Promise<string[]>;
+  /**
+   * Adds one member unless the set already holds `limit` live members, in one atomic step on
+   * every backend (also across processes): true when it was added, or was already a live member
+   * (whose expiry then moves as `addMembers` moves it); false when refused. The caps on watches.
+   */
+  addMemberWithin(key: string, member: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** Takes members out of a set; members it does not hold are ignored. */
+  removeMembers(key: string, members: readonly string[]): Promise<void>;
+
+  /**
+   * Puts an id in a due queue at `dueAt` (epoch ms), or moves it there when it is already in.
+   * Ids stay until removed: a queue has no expiry.
+   */
+  putDue(queue: string, id: string, dueAt: number): Promise<void>;
+  removeDue(queue: string, id: string): Promise<void>;
+  /** How many ids the queue holds, due or not. */
+  countDue(queue: string): Promise<number>;
+  /**
+   * Takes up to `limit` ids whose due time is at or before `now`, earliest first, and moves each
+   * one's due time to `now + leaseMs`, in one atomic step on every backend (also across
+   * processes): two claimers never get the same id for the same due time, and an id whose
+   * claimer died before moving or removing it is due again when the lease has passed.
+   */
+  claimDue(queue: string, now: number, limit: number, leaseMs: number): Promise<DueClaim[]>;
 
   /** Lets go of connections and timers (graceful shutdown); the store is unusable afterwards. */
   close(): Promise<void>;
+}
+
+/** An id taken from a due queue, with the due time it was taken for. */
+export interface DueClaim {
+  id: string;
+  dueAt: number;
 }
 
 /**

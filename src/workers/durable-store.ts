@@ -43,6 +43,19 @@ export function createDurableStore(
       await call(key, (object) => object.addMembers([...members], ttlMs));
     },
     members: (key) => call(key, (object) => object.members()),
+    delete: (key) => call(key, (object) => object.delete()),
+    addMemberWithin: (key, member, limit, ttlMs) =>
+      call(key, (object) => object.addMemberWithin(member, limit, ttlMs)),
+    async removeMembers(key, members) {
+      if (members.length === 0) return;
+      await call(key, (object) => object.removeMembers([...members]));
+    },
+    // A queue is one key, so one object: its claims are serialised in one place.
+    putDue: (queue, id, dueAt) => call(queue, (object) => object.putDue(id, dueAt)),
+    removeDue: (queue, id) => call(queue, (object) => object.removeDue(id)),
+    countDue: (queue) => call(queue, (object) => object.countDue()),
+    claimDue: (queue, now, limit, leaseMs) =>
+      call(queue, (object) => object.claimDue(now, limit, leaseMs)),
     // Nothing to let go of: every call is a request of its own.
     close: async () => {},
   };

@@ -9,6 +9,7 @@ import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
 import { bundledPageAssets } from './page-assets.js';
 import type { StoreObject } from './store-object.js';
+import { createFetchWebhookSender } from './webhook-sender.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
 export interface WorkerBindings {
@@ -51,5 +52,6 @@ export function createWorkersPlatform(
     clock: options.clock ?? (() => new Date()),
     zones: bundledZoneList(),
     pageAssets: bundledPageAssets,
+    webhooks: createFetchWebhookSender(),
   };
 }

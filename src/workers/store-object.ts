@@ -1,12 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
 
 /**
- * One key of the Store contract (src/store/store.ts) on Workers: a value, a counter or a set, kept
- * in its own Durable Object's SQLite storage (docs/edge.md). A Durable Object runs one call at a
- * time and each method below does its reading and writing without awaiting anything in between,
- * so every operation is atomic, `incrementWithin` included; and the object is the one place its
- * key lives, so a token read right after its POST finds it from anywhere. An alarm at the earliest
- * expiry deletes what has expired, and the whole object once nothing is left.
+ * One key of the Store contract (src/store/store.ts) on Workers: a value, a counter, a set or a due
+ * queue, kept in its own Durable Object's SQLite storage (docs/edge.md). A Durable Object runs one
+ * call at a time and each method below does its reading and writing without awaiting anything in
+ * between, so every operation is atomic, `incrementWithin`, `addMemberWithin` and `claimDue`
+ * included; and the object is the one place its key lives, so a token read right after its POST
+ * finds it from anywhere. An alarm at the earliest expiry deletes what has expired, and the whole
+ * object once nothing is left (a queue's ids never expire: they stay until removed).
  */
 
 export class StoreObject extends DurableObject<unknown> {
@@ -23,6 +24,7 @@ export class StoreObject extends DurableObject<unknown> {
       sql.exec(
         'CREATE TABLE IF NOT EXISTS member (name TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)',
       );
+      sql.exec('CREATE TABLE IF NOT EXISTS due (id TEXT PRIMARY KEY, due_at INTEGER NOT NULL)');
       this.tables = true;
     }
     return sql;
@@ -40,6 +42,10 @@ export class StoreObject extends DurableObject<unknown> {
       expiresAt,
     );
     await this.expireBy(expiresAt);
+  }
+
+  delete(): void {
+    this.sql.exec('DELETE FROM slot');
   }
 
   count(): number {
@@ -82,6 +88,50 @@ export class StoreObject extends DurableObject<unknown> {
       .map((row) => row.name);
   }
 
+  async addMemberWithin(member: string, limit: number, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const live = this.sql
+      .exec<{ n: number; mine: number }>(
+        'SELECT count(*) AS n, count(CASE WHEN name = ? THEN 1 END) AS mine FROM member WHERE expires_at > ?',
+        member,
+        now,
+      )
+      .one();
+    if (live.mine === 0 && live.n >= limit) return false;
+    await this.addMembers([member], ttlMs);
+    return true;
+  }
+
+  removeMembers(members: readonly string[]): void {
+    for (const name of members) this.sql.exec('DELETE FROM member WHERE name = ?', name);
+  }
+
+  putDue(id: string, dueAt: number): void {
+    this.sql.exec('INSERT OR REPLACE INTO due (id, due_at) VALUES (?, ?)', id, dueAt);
+  }
+
+  removeDue(id: string): void {
+    this.sql.exec('DELETE FROM due WHERE id = ?', id);
+  }
+
+  countDue(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM due').one().n;
+  }
+
+  claimDue(now: number, limit: number, leaseMs: number): { id: string; dueAt: number }[] {
+    const claimed = this.sql
+      .exec<{ id: string; dueAt: number }>(
+        'SELECT id, due_at AS dueAt FROM due WHERE due_at <= ? ORDER BY due_at LIMIT ?',
+        now,
+        Math.max(0, limit),
+      )
+      .toArray();
+    for (const { id } of claimed) {
+      this.sql.exec('UPDATE due SET due_at = ? WHERE id = ?', now + leaseMs, id);
+    }
+    return claimed;
+  }
+
   /** Deletes what has expired; the next alarm is at the earliest expiry left, if any. */
   override async alarm(): Promise<void> {
     const now = Date.now();
@@ -94,10 +144,11 @@ export class StoreObject extends DurableObject<unknown> {
         'SELECT min(at) AS at FROM (SELECT min(expires_at) AS at FROM slot UNION ALL SELECT min(expires_at) FROM member)',
       )
       .one().at;
-    if (next === null) {
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+    else if (this.countDue() === 0) {
       await this.ctx.storage.deleteAll();
       this.tables = false;
-    } else await this.ctx.storage.setAlarm(next);
+    }
   }
 
   /** The live value or counter, if any. */

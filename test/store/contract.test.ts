@@ -12,7 +12,7 @@ import { describeStoreContract } from './contract.js';
 /**
  * The Store contract (src/store/store.ts), the suite of contract.ts run against each backend of
  * the Node server: memory, a real SQLite file and a real redis-server, not stand-ins; and what
- * only a shared backend can do, two connections at once. The Workers store runs the same suite
+ * only a shared backend can do, two connections at once (as two processes hold them). The Workers store runs the same suite
  * inside workerd (test/workerd/store.test.ts).
  */
 
@@ -68,6 +68,35 @@ describe.each(backends.filter(([name]) => name !== 'memory'))(
       );
       expect(taken.filter((value) => value !== undefined)).toEqual([50]);
       expect(await second.count('shared-quota')).toBe(50);
+    });
+
+    it('hand each due id to one connection only, and the last place of a bounded set to one', async () => {
+      const { store, another } = await open();
+      const second = await another!();
+      opened.push(store, second);
+      const now = Date.now();
+      const ids = Array.from({ length: 40 }, (_, i) => `watch-${i}`);
+      for (const id of ids) await (id.length % 2 ? store : second).putDue('watches', id, now - 5);
+      const claims = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          (i % 2 === 0 ? store : second).claimDue('watches', now, 4, 60_000),
+        ),
+      );
+      expect(
+        claims
+          .flat()
+          .map((claim) => claim.id)
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(await second.countDue('watches')).toBe(40);
+
+      await store.addMemberWithin('watch-caps', 'held', 2, 60_000);
+      const added = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? store : second).addMemberWithin('watch-caps', `w${i}`, 2, 60_000),
+        ),
+      );
+      expect(added.filter(Boolean)).toHaveLength(1);
     });
   },
 );

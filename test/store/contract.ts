@@ -5,8 +5,8 @@ import type { Store } from '../../src/store/store.js';
  * The Store contract (src/store/store.ts) as one suite every backend runs: the memory, SQLite and
  * Redis stores in contract.test.ts, the Workers store of Durable Objects inside workerd
  * (test/workerd/store.test.ts). What a backend must do alike: values and counters with expiry,
- * counters that reading never creates, atomic increments with and without a limit, and sets whose
- * members each keep their own expiry.
+ * counters that reading never creates, atomic increments with and without a limit, sets whose
+ * members each keep their own expiry (and a bounded add), and due queues whose claims are atomic.
  */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,6 +52,15 @@ export function describeStoreContract(
         await sleep(ms(80));
         expect(await store.get('short')).toBeUndefined();
         expect(await store.get('long')).toBe('v');
+      });
+
+      it('forgets a deleted value at once, and deleting a key never set does nothing', async () => {
+        await store.set('watch:a', '{"id":"a"}', 60_000);
+        await store.set('watch:b', '{"id":"b"}', 60_000);
+        await store.delete('watch:a');
+        await store.delete('watch:never');
+        expect(await store.get('watch:a')).toBeUndefined();
+        expect(await store.get('watch:b')).toBe('{"id":"b"}');
       });
 
       it('keeps a 256 KiB value with multi-byte characters byte for byte', async () => {
@@ -161,6 +170,109 @@ export function describeStoreContract(
       it('adds nothing for an empty list', async () => {
         await store.addMembers('empty', [], 60_000);
         expect(await store.members('empty')).toEqual([]);
+      });
+
+      it('takes members out, ignoring members it does not hold', async () => {
+        await store.addMembers('removing', ['a', 'b', 'c'], 60_000);
+        await store.removeMembers('removing', ['b', 'z']);
+        await store.removeMembers('never-written', ['a']);
+        expect((await store.members('removing')).sort()).toEqual(['a', 'c']);
+      });
+    });
+
+    describe('sets with a limit', () => {
+      it('adds members up to the limit, then refuses a new one without changing the set', async () => {
+        expect(await store.addMemberWithin('caller', 'w1', 2, 60_000)).toBe(true);
+        expect(await store.addMemberWithin('caller', 'w2', 2, 60_000)).toBe(true);
+        expect(await store.addMemberWithin('caller', 'w3', 2, 60_000)).toBe(false);
+        expect((await store.members('caller')).sort()).toEqual(['w1', 'w2']);
+      });
+
+      it('accepts a member it already holds when full, renewing it', async () => {
+        await store.addMemberWithin('renewed', 'w1', 1, ms(60));
+        expect(await store.addMemberWithin('renewed', 'w1', 1, 60_000)).toBe(true);
+        await sleep(ms(100));
+        expect(await store.members('renewed')).toEqual(['w1']);
+      });
+
+      it('counts only live members: one that expired or was removed frees its place', async () => {
+        await store.addMemberWithin('freed', 'short', 2, ms(40));
+        await store.addMemberWithin('freed', 'kept', 2, 60_000);
+        await sleep(ms(80));
+        expect(await store.addMemberWithin('freed', 'third', 2, 60_000)).toBe(true);
+        await store.removeMembers('freed', ['kept']);
+        expect(await store.addMemberWithin('freed', 'fourth', 2, 60_000)).toBe(true);
+        expect((await store.members('freed')).sort()).toEqual(['fourth', 'third']);
+      });
+
+      it('gives the last place to exactly one of 20 members arriving at once', async () => {
+        await store.addMemberWithin('race-set', 'first', 3, 60_000);
+        await store.addMemberWithin('race-set', 'second', 3, 60_000);
+        const added = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.addMemberWithin('race-set', `new-${i}`, 3, 60_000),
+          ),
+        );
+        expect(added.filter(Boolean)).toHaveLength(1);
+        expect(await store.members('race-set')).toHaveLength(3);
+      });
+    });
+
+    describe('due queues', () => {
+      const t0 = Date.parse('2026-05-10T12:00:00Z');
+
+      it('counts its ids, an id put again being moved rather than added, and none for a queue never written', async () => {
+        expect(await store.countDue('watches')).toBe(0);
+        await store.putDue('watches', 'a', t0);
+        await store.putDue('watches', 'b', t0 + 1000);
+        await store.putDue('watches', 'a', t0 + 5000);
+        expect(await store.countDue('watches')).toBe(2);
+        await store.removeDue('watches', 'a');
+        await store.removeDue('watches', 'never');
+        expect(await store.countDue('watches')).toBe(1);
+      });
+
+      it('claims only what is due, earliest first, up to the limit, with the due time it was claimed for', async () => {
+        await store.putDue('q', 'late', t0 + 60_000);
+        await store.putDue('q', 'second', t0 - 1000);
+        await store.putDue('q', 'first', t0 - 2000);
+        await store.putDue('q', 'third', t0);
+        expect(await store.claimDue('q', t0, 2, 30_000)).toEqual([
+          { id: 'first', dueAt: t0 - 2000 },
+          { id: 'second', dueAt: t0 - 1000 },
+        ]);
+        expect(await store.claimDue('q', t0, 10, 30_000)).toEqual([{ id: 'third', dueAt: t0 }]);
+        expect(await store.claimDue('q', t0, 10, 30_000)).toEqual([]);
+        expect(await store.countDue('q')).toBe(4);
+      });
+
+      it('hands a claimed id out again only when its lease has passed, unless it was put or removed', async () => {
+        await store.putDue('leases', 'died', t0);
+        await store.putDue('leases', 'rescheduled', t0);
+        await store.putDue('leases', 'removed', t0);
+        expect(await store.claimDue('leases', t0, 10, 30_000)).toHaveLength(3);
+        await store.putDue('leases', 'rescheduled', t0 + 3_600_000);
+        await store.removeDue('leases', 'removed');
+        expect(await store.claimDue('leases', t0 + 29_999, 10, 30_000)).toEqual([]);
+        expect(await store.claimDue('leases', t0 + 30_000, 10, 30_000)).toEqual([
+          { id: 'died', dueAt: t0 + 30_000 },
+        ]);
+      });
+
+      it('hands each due id to exactly one of 10 claimers at once', async () => {
+        const ids = Array.from({ length: 30 }, (_, i) => `w${i}`);
+        for (const id of ids) await store.putDue('contended', id, t0 - 1);
+        const claims = await Promise.all(
+          Array.from({ length: 10 }, () => store.claimDue('contended', t0, 5, 60_000)),
+        );
+        const claimed = claims.flat().map((claim) => claim.id);
+        expect(claimed.sort()).toEqual([...ids].sort());
+      });
+
+      it('keeps queues apart', async () => {
+        await store.putDue('one', 'x', t0);
+        expect(await store.claimDue('other', t0, 10, 1000)).toEqual([]);
+        expect(await store.countDue('other')).toBe(0);
       });
     });
   });

@@ -348,12 +348,14 @@ describe('POST /pool/v1/check, happy path', () => {
         name: 'Spamhaus ZEN',
         severity: 'major',
         detail: expect.stringMatching(/^SBL: /),
+        codes: ['127.0.0.2'],
       },
       {
         zone: 'bl.spamcop.net',
         name: 'SpamCop Blocking List',
         severity: 'major',
         detail: expect.any(String),
+        codes: ['127.0.0.2'],
       },
     ]);
     expect(clean).toMatchObject({

@@ -18,12 +18,17 @@ import {
 } from '../fixtures/dns-server.js';
 import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
+import {
+  type ReceiverAnswer,
+  type WebhookReceiver,
+  startWebhookReceiver,
+} from '../fixtures/webhook-receiver.js';
 
 /**
  * The fixtures of the workerd suites, in Node: tests inside workerd cannot open sockets to serve
  * DNS, so they ask this small HTTP service on 127.0.0.1 (started by global-setup.ts) for what the
- * Node suites start in-process: a fixture DNS world behind a DoH endpoint, and the fake captcha
- * provider. It also draws a card's SVG as the Node server does, for a suite to compare the
+ * Node suites start in-process: a fixture DNS world behind a DoH endpoint, the fake captcha
+ * provider, and a webhook receiver. It also draws a card's SVG as the Node server does, for a suite to compare the
  * Worker's with. workerd/support/service.ts is its client.
  */
 
@@ -60,8 +65,7 @@ export interface FixtureControl {
 }
 
 /** Spamhaus' lists: the zones the DQS key moves (src/reputation/lists/dnsbl.ts). */
-const isSpamhaus = (zone: DnsblZone) =>
-  queryZone(zone, { SPAMHAUS_DQS_KEY: 'key' }) !== zone.zone;
+const isSpamhaus = (zone: DnsblZone) => queryZone(zone, { SPAMHAUS_DQS_KEY: 'key' }) !== zone.zone;
 
 async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {
   if (spec.exactly) return spec.exactly;
@@ -100,6 +104,7 @@ function answer(response: ServerResponse, status: number, body: unknown = {}): v
 export async function startFixtureControl(): Promise<FixtureControl> {
   const worlds = new Map<string, World>();
   const providers = new Map<string, FakeCaptchaProvider>();
+  const receivers = new Map<string, WebhookReceiver>();
   const loadFonts = createFontLoader(() => readCardFonts());
   let nextId = 1;
 
@@ -168,6 +173,24 @@ export async function startFixtureControl(): Promise<FixtureControl> {
       await provider.close();
       return answer(response, 200);
     }
+    if (kind === 'receivers' && id === undefined && method === 'POST') {
+      const receiver = await startWebhookReceiver();
+      const handle = String(nextId++);
+      receivers.set(handle, receiver);
+      return answer(response, 200, { id: handle, url: receiver.url() });
+    }
+    const receiver = kind === 'receivers' ? receivers.get(id ?? '') : undefined;
+    if (receiver && what === 'received' && method === 'GET')
+      return answer(response, 200, receiver.received);
+    if (receiver && what === 'answer' && method === 'PUT') {
+      receiver.answer((await readJson(request)) as unknown as ReceiverAnswer);
+      return answer(response, 200);
+    }
+    if (receiver && what === undefined && method === 'DELETE') {
+      receivers.delete(id ?? '');
+      await receiver.close();
+      return answer(response, 200);
+    }
     answer(response, 404, { error: `no fixture route ${method} ${request.url}` });
   }
 
@@ -188,6 +211,7 @@ export async function startFixtureControl(): Promise<FixtureControl> {
         await world.dns.close();
       }
       for (const each of providers.values()) await each.close();
+      for (const each of receivers.values()) await each.close();
     },
   };
 }

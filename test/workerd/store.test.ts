@@ -81,6 +81,19 @@ describe('the Durable Object store', () => {
     expect(rows).toEqual([{ name: 'late' }]);
   });
 
+  it('keeps a due queue through an alarm: its ids never expire', async () => {
+    const prefix = freshPrefix();
+    const store = createDurableStore(STORE, { prefix });
+    await store.putDue('watches', 'w1', Date.now() + 60_000);
+    // A value under the queue's key sets an alarm; when it has gone, the queue must stay.
+    await store.set('watches', 'v', 300);
+    const object = STORE.get(STORE.idFromName(`${prefix}watches`));
+    await sleep(500);
+    await runDurableObjectAlarm(object);
+    expect(await store.get('watches')).toBeUndefined();
+    expect(await store.countDue('watches')).toBe(1);
+  });
+
   it('answers StoreUnavailableError when the objects cannot be reached', async () => {
     const broken = {
       idFromName: (name: string) => STORE.idFromName(name),

@@ -1,5 +1,10 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/index.js';
+import {
+  type DueClaim,
+  type Store,
+  StoreOpenError,
+  StoreUnavailableError,
+} from '../../store/index.js';
 
 /**
  * The store of a fleet (`STORE_URL=redis://[user:pass@]host:port/db` or `rediss://` for TLS):
@@ -55,6 +60,28 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 0`;
 
+/**
+ * One member added unless the set holds `limit` live members (a member already live is renewed,
+ * not counted twice): 1 when added or renewed, 0 when refused.
+ */
+const addMemberWithinScript = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if not redis.call('ZSCORE', KEYS[1], ARGV[5]) and
+   redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], 'GT', ARGV[2], ARGV[5])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1`;
+
+/**
+ * A due queue is a sorted set scored by due time (epoch ms) without a TTL. The ids due now, earliest
+ * first, each moved to the lease's end (given whole, so no number is formatted in Lua) before any
+ * other command runs: a flat list of id, due time, id, due time ...
+ */
+const claimDueScript = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[2])
+for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], 'XX', ARGV[3], due[i]) end
+return due`;
+
 interface ScriptedRedis extends Redis {
   incrementCounter(key: string, by: number, ttlMs: number): Promise<number>;
   incrementCounterWithin(key: string, limit: number, ttlMs: number): Promise<number | null>;
@@ -65,6 +92,15 @@ interface ScriptedRedis extends Redis {
     ttlMs: number,
     ...members: string[]
   ): Promise<number>;
+  addSetMemberWithin(
+    key: string,
+    now: number,
+    expiresAt: number,
+    ttlMs: number,
+    limit: number,
+    member: string,
+  ): Promise<number>;
+  claimDueIds(key: string, now: number, limit: number, leasedUntil: number): Promise<string[]>;
 }
 
 /** Connects and waits until Redis answers, or throws StoreOpenError naming where it looked. */
@@ -90,6 +126,8 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
   client.defineCommand('incrementCounter', { numberOfKeys: 1, lua: incrementScript });
   client.defineCommand('incrementCounterWithin', { numberOfKeys: 1, lua: incrementWithinScript });
   client.defineCommand('addSetMembers', { numberOfKeys: 1, lua: addMembersScript });
+  client.defineCommand('addSetMemberWithin', { numberOfKeys: 1, lua: addMemberWithinScript });
+  client.defineCommand('claimDueIds', { numberOfKeys: 1, lua: claimDueScript });
 
   const where = describe(url);
   let up = false;
@@ -134,6 +172,33 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
       await guarded(client.addSetMembers(key, now, now + ttlMs, ttlMs, ...members));
     },
     members: (key) => guarded(client.zrangebyscore(key, `(${Date.now()}`, '+inf')),
+    async delete(key) {
+      await guarded(client.del(key));
+    },
+    async addMemberWithin(key, member, limit, ttlMs) {
+      const now = Date.now();
+      const added = client.addSetMemberWithin(key, now, now + ttlMs, ttlMs, limit, member);
+      return (await guarded(added)) === 1;
+    },
+    async removeMembers(key, members) {
+      if (members.length > 0) await guarded(client.zrem(key, ...members));
+    },
+    async putDue(queue, id, dueAt) {
+      await guarded(client.zadd(queue, dueAt, id));
+    },
+    async removeDue(queue, id) {
+      await guarded(client.zrem(queue, id));
+    },
+    countDue: (queue) => guarded(client.zcard(queue)),
+    async claimDue(queue, now, limit, leaseMs) {
+      if (limit < 1) return [];
+      const flat = await guarded(client.claimDueIds(queue, now, limit, now + leaseMs));
+      const claimed: DueClaim[] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        claimed.push({ id: flat[i]!, dueAt: Number(flat[i + 1]) });
+      }
+      return claimed;
+    },
     async close() {
       await client.quit().catch(() => client.disconnect());
     },

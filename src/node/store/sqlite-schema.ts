@@ -28,6 +28,15 @@ const migrations: readonly string[] = [
      PRIMARY KEY (key, member)
    ) WITHOUT ROWID;
    CREATE INDEX set_members_by_expiry ON set_members (expires_at);`,
+  // 2: due queues (watches and their webhook deliveries): an id per row, no expiry, found by
+  // its due time (epoch ms) within its queue.
+  `CREATE TABLE due (
+     queue TEXT NOT NULL,
+     id TEXT NOT NULL,
+     due_at INTEGER NOT NULL,
+     PRIMARY KEY (queue, id)
+   ) WITHOUT ROWID;
+   CREATE INDEX due_by_time ON due (queue, due_at);`,
 ];
 
 export const sqliteMigrations = {

@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { type Store, StoreOpenError, StoreUnavailableError } from '../../store/index.js';
+import {
+  type DueClaim,
+  type Store,
+  StoreOpenError,
+  StoreUnavailableError,
+} from '../../store/index.js';
 import { sqliteMigrations } from './sqlite-schema.js';
 
 /**
@@ -43,6 +48,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       `INSERT INTO entries (key, value, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
     ),
+    delete: db.prepare('DELETE FROM entries WHERE key = ?'),
     count: db.prepare('SELECT value FROM counters WHERE key = ? AND expires_at > ?').pluck(),
     // An expired row not yet swept counts as absent: it starts again with the new expiry. Every
     // expression of an upsert's SET reads the row as it was before the statement.
@@ -72,6 +78,28 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
        ON CONFLICT (key, member) DO UPDATE SET expires_at = max(expires_at, excluded.expires_at)`,
     ),
     members: db.prepare('SELECT member FROM set_members WHERE key = ? AND expires_at > ?').pluck(),
+    // One statement: the row is written only while the member is live already or the live
+    // members are fewer than the limit (an expired row not yet swept counts as absent).
+    addMemberWithin: db.prepare(
+      `INSERT INTO set_members (key, member, expires_at)
+       SELECT @key, @member, @expiresAt
+       WHERE EXISTS (SELECT 1 FROM set_members
+                     WHERE key = @key AND member = @member AND expires_at > @now)
+          OR (SELECT count(*) FROM set_members WHERE key = @key AND expires_at > @now) < @limit
+       ON CONFLICT (key, member) DO UPDATE SET expires_at = max(expires_at, excluded.expires_at)`,
+    ),
+    removeMember: db.prepare('DELETE FROM set_members WHERE key = ? AND member = ?'),
+    putDue: db.prepare(
+      `INSERT INTO due (queue, id, due_at) VALUES (?, ?, ?)
+       ON CONFLICT (queue, id) DO UPDATE SET due_at = excluded.due_at`,
+    ),
+    removeDue: db.prepare('DELETE FROM due WHERE queue = ? AND id = ?'),
+    countDue: db.prepare('SELECT count(*) FROM due WHERE queue = ?').pluck(),
+    due: db.prepare(
+      'SELECT id, due_at AS dueAt FROM due WHERE queue = ? AND due_at <= ? ORDER BY due_at LIMIT ?',
+    ),
+    anyDue: db.prepare('SELECT 1 FROM due WHERE queue = ? AND due_at <= ? LIMIT 1').pluck(),
+    lease: db.prepare('UPDATE due SET due_at = ? WHERE queue = ? AND id = ?'),
     sweep: [
       db.prepare(
         'DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE expires_at <= ? LIMIT ?)',
@@ -89,6 +117,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const addMembers = db.transaction((key: string, members: readonly string[], at: number) => {
     for (const member of members) statements.addMember.run(key, member, at);
   });
+  const removeMembers = db.transaction((key: string, members: readonly string[]) => {
+    for (const member of members) statements.removeMember.run(key, member);
+  });
+  // Read and lease in one write transaction, taken at its start (BEGIN IMMEDIATE): another
+  // process claiming at the same moment waits for it and then finds the ids leased.
+  const claimDue = db.transaction(
+    (queue: string, at: number, limit: number, leaseMs: number): DueClaim[] => {
+      const claimed = statements.due.all(queue, at, limit) as DueClaim[];
+      for (const { id } of claimed) statements.lease.run(at + leaseMs, queue, id);
+      return claimed;
+    },
+  );
 
   let closed = false;
   let sweeping: Promise<number> | undefined;
@@ -150,6 +190,32 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       guarded(() => addMembers(key, members, now() + ttlMs));
     },
     members: async (key) => guarded(() => statements.members.all(key, now()) as string[]),
+    addMemberWithin: async (key, member, limit, ttlMs) =>
+      guarded(() => {
+        const at = now();
+        const params = { key, member, limit, expiresAt: at + ttlMs, now: at };
+        return statements.addMemberWithin.run(params).changes > 0;
+      }),
+    async removeMembers(key, members) {
+      guarded(() => removeMembers(key, members));
+    },
+    async delete(key) {
+      guarded(() => statements.delete.run(key));
+    },
+    async putDue(queue, id, dueAt) {
+      guarded(() => statements.putDue.run(queue, id, dueAt));
+    },
+    async removeDue(queue, id) {
+      guarded(() => statements.removeDue.run(queue, id));
+    },
+    countDue: async (queue) => guarded(() => statements.countDue.get(queue) as number),
+    claimDue: async (queue, at, limit, leaseMs) =>
+      guarded(() => {
+        // Most polls find nothing due: a read, which takes no lock, answers them, so idle
+        // processes polling one file do not queue for its write lock.
+        if (limit < 1 || statements.anyDue.get(queue, at) === undefined) return [];
+        return claimDue.immediate(queue, at, limit, leaseMs);
+      }),
     sweep,
     async close() {
       closed = true;

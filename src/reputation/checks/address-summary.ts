@@ -50,6 +50,7 @@ export async function summariseAddress(
           list.listings?.map((listing) => listing.severity) ?? [list.severity],
         ),
         detail: (list.listings ?? []).map((listing) => listing.meaning).join('; '),
+        codes: list.codes ?? [],
         ...(list.lookup_url ? { lookup_url: list.lookup_url } : {}),
         ...(list.delist_url ? { delist_url: list.delist_url } : {}),
       })),

@@ -32,7 +32,7 @@ export {
   type ServiceReadiness,
   serviceReadinessSchema,
 } from './list-health-schemas.js';
-export type { ListSide } from './list-sides.js';
+export { type ListSide, sideName, sideZone } from './list-sides.js';
 export { createListStats } from './list-stats.js';
 export { lookupPageOf, type OperatorPages, operatorPages } from './operator-pages.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';

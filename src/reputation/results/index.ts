@@ -19,6 +19,7 @@ export {
   type Listing,
   type ListResult,
   type ListStatus,
+  listStatusSchema,
   type MailExchanger,
   type PoolCheckResult,
   poolCheckResultSchema,
@@ -39,5 +40,6 @@ export {
   type TrustLevel,
   trustLevels,
   type Verdict,
+  verdictSchema,
 } from './result-schemas.js';
 export { bySeverity, severityRank, worstSeverity } from './severity.js';

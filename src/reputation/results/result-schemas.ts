@@ -282,6 +282,7 @@ export const addressSummarySchema = scoreSchema
           name: z.string(),
           severity: severitySchema,
           detail: z.string(),
+          codes: z.array(z.string()).optional().meta({ description: 'The list’s A answers.' }),
           lookup_url: z.string().optional().meta({
             description: 'The operator’s page about this address, which says why it is listed.',
           }),

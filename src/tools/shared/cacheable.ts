@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { matchesEtag } from '../../http/index.js';
+import { base64url, matchesEtag } from '../../http/index.js';
 import type { Lang } from '../../i18n/index.js';
-import { base64url } from './base64url.js';
 
 /**
  * Answers that never change (a stored result, its badge, card and share page): cacheable for a

@@ -1,6 +1,5 @@
-import { ApiError } from '../../http/index.js';
+import { ApiError, base64url } from '../../http/index.js';
 import type { Store } from '../../store/index.js';
-import { base64url } from './base64url.js';
 
 /**
  * Results kept under tokens, and the short-lived result cache that maps a normalised request to

@@ -5,6 +5,7 @@ import type { ShareSummary } from '../../../src/share/summary.js';
 import { type WorkerEnv, createEdgeApp } from '../../../src/workers/app.js';
 import { renderCard } from '../../../src/workers/card-render.js';
 import type { FixtureQuery, FixtureZone } from '../../fixtures/dns-server.js';
+import type { ReceivedWebhook, ReceiverAnswer } from '../../fixtures/webhook-receiver.js';
 import {
   type CaptchaProviderFixture,
   type RouteService,
@@ -179,5 +180,21 @@ export async function startCaptchaProvider(options: {
     requests: () => ask(`/captcha/${id}/requests`),
     setMode: (mode) => ask(`/captcha/${id}/mode`, 'PUT', { mode }),
     close: () => ask(`/captcha/${id}`, 'DELETE'),
+  };
+}
+
+/** A webhook receiver on 127.0.0.1, run by the fixture service in Node. */
+export async function startWebhookReceiver(): Promise<{
+  url: string;
+  received(): Promise<ReceivedWebhook[]>;
+  answer(with_: ReceiverAnswer): Promise<void>;
+  close(): Promise<void>;
+}> {
+  const { id, url } = await ask<{ id: string; url: string }>('/receivers', 'POST');
+  return {
+    url,
+    received: () => ask(`/receivers/${id}/received`),
+    answer: (with_) => ask(`/receivers/${id}/answer`, 'PUT', with_),
+    close: () => ask(`/receivers/${id}`, 'DELETE'),
   };
 }

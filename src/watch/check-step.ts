@@ -1,0 +1,111 @@
+import type { Logger } from '../http/index.js';
+import type { DueClaim, Store } from '../store/index.js';
+import { isChange, recordObservation } from './changes.js';
+import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
+import { changeEventType, type LinksOf, watchEvent } from './events.js';
+import type { Recheck } from './recheck.js';
+import { hasEnded, queues, releasePlaces, type WatchRecords } from './records.js';
+import { nextCheckAt } from './schedule.js';
+import { maxHistory, type WatchConfig, type WatchState } from './schemas.js';
+import type { RandomBytes } from './secrets.js';
+
+/**
+ * One due watch, claimed from the queue by this process (docs/watches.md, "Re-checks"): checked
+ * afresh, what changed recorded in its state with its events' deliveries, and put back in the
+ * queue one interval on. A deleted or ended watch leaves the queue instead. A check that cannot be
+ * trusted records nothing and waits for the next interval.
+ */
+
+export interface CheckStepDeps {
+  store: Store;
+  records: WatchRecords;
+  recheck: Recheck;
+  links: LinksOf;
+  clock: () => Date;
+  randomBytes: RandomBytes;
+  log: Logger;
+  /** Hears every due time this process puts, so its timer can wake for the earliest. */
+  onScheduled: (dueAt: number) => void;
+}
+
+export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promise<void> {
+  const { store, records } = deps;
+  const watch = await records.config(claim.id);
+  if (!watch || hasEnded(watch, deps.clock().getTime())) {
+    await store.removeDue(queues.checks, claim.id);
+    // An ended watch gives its places under the caps back now (they would expire with it anyway).
+    if (watch) await releasePlaces(store, watch);
+    return;
+  }
+  let state = await records.state(watch.id);
+  if (state && state.outbox.length > 0) state = await flushOutbox(deps, watch, state);
+  /** Puts the watch back in the queue one interval on: the end of this claim's lease. */
+  const reschedule = async (now: number) => {
+    const next = nextCheckAt(claim.dueAt, watch.interval_s, now);
+    await store.putDue(queues.checks, watch.id, next);
+    deps.onScheduled(next);
+  };
+  if (watch.paused) return reschedule(deps.clock().getTime());
+  const started = deps.clock().getTime();
+  const outcome = await deps.recheck(watch);
+  if (!outcome.ok) {
+    deps.log('info', 'watch check not recorded', { watch: watch.id, reason: outcome.reason });
+    return reschedule(deps.clock().getTime());
+  }
+  const at = deps.clock();
+  // How late the check started, what the runner is judged by (docs/watches.md), and how long
+  // the lists took to answer.
+  deps.log('debug', 'watch checked', {
+    watch: watch.id,
+    lag_ms: started - claim.dueAt,
+    check_ms: at.getTime() - started,
+  });
+  const { known, change } = recordObservation(state, outcome.observation);
+  const { status } = outcome.observation;
+  const reported = state !== undefined && isChange(change);
+  const history = state?.history ?? [];
+  const outbox = [];
+  if (reported && watch.webhook && !(await records.webhookStatus(watch.id)).paused) {
+    const event = watchEvent(
+      changeEventType(change),
+      watch,
+      deps.links(watch.id),
+      status,
+      at,
+      change,
+    );
+    outbox.push(pendingDelivery(watch.id, event, deps.randomBytes));
+  }
+  const next = nextCheckAt(claim.dueAt, watch.interval_s, at.getTime());
+  const recorded: WatchState = {
+    ...known,
+    checked_at: at.toISOString(),
+    next_check_at: new Date(next).toISOString(),
+    status,
+    history: reported
+      ? [
+          { at: at.toISOString(), ...change, verdict: status.verdict, score: status.score },
+          ...history,
+        ].slice(0, maxHistory)
+      : history,
+    outbox,
+  };
+  // The state with its outbox is the commit point: from here the events are not lost.
+  await records.putState(watch, recorded);
+  if (outbox.length > 0) await flushOutbox(deps, watch, recorded);
+  await reschedule(at.getTime());
+}
+
+/** Hands the outbox's deliveries to the delivery queue, then empties it. */
+async function flushOutbox(
+  deps: CheckStepDeps,
+  watch: WatchConfig,
+  state: WatchState,
+): Promise<WatchState> {
+  const now = deps.clock().getTime();
+  await enqueueDeliveries(deps.store, deps.records, state.outbox, now);
+  deps.onScheduled(now);
+  const flushed = { ...state, outbox: [] };
+  await deps.records.putState(watch, flushed);
+  return flushed;
+}

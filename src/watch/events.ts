@@ -1,0 +1,42 @@
+import { type Change, noChange } from './changes.js';
+import type { WatchConfig, WatchEvent, WatchEventType, WatchStatus } from './schemas.js';
+
+/**
+ * The events a watch sends (docs/watches.md, "Events"): `watch.listed` when a check found any new
+ * listing, `watch.delisted` when it found listings only removed, `watch.test` on request. The
+ * links to the watch's page and badge are built by whoever serves them (the routes), passed in.
+ */
+
+export interface WatchLinks {
+  page_url: string;
+  badge_url: string;
+}
+
+export type LinksOf = (watchId: string) => WatchLinks;
+
+/** The type of the event a change sends. */
+export function changeEventType(change: Change): 'watch.listed' | 'watch.delisted' {
+  return change.added.length > 0 ? 'watch.listed' : 'watch.delisted';
+}
+
+export function watchEvent(
+  type: WatchEventType,
+  watch: Pick<WatchConfig, 'id' | 'target' | 'kind'>,
+  links: WatchLinks,
+  status: Pick<WatchStatus, 'verdict' | 'score' | 'listed_on'>,
+  at: Date,
+  change: Change = noChange,
+): WatchEvent {
+  return {
+    type,
+    created_at: at.toISOString(),
+    data: {
+      watch: { id: watch.id, target: watch.target, kind: watch.kind, ...links },
+      added: change.added,
+      removed: change.removed,
+      listed_on: status.listed_on,
+      verdict: status.verdict,
+      score: status.score,
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** Watches (docs/watches.md): targets re-checked on a schedule, with signed webhooks. */
+export {
+  type CreateOutcome,
+  type CreateRequest,
+  type KeyCheck,
+  type UpdateOutcome,
+  type UpdateRequest,
+  type WatchDeps,
+  type WatchError,
+  type WatchFailure,
+  type Watches,
+  createWatches,
+} from './watches.js';
+export { type Recheck, type RecheckDeps, type RecheckOutcome, createRecheck } from './recheck.js';
+export { type ListCatalogue, listCatalogue } from './list-catalogue.js';
+export { type LinksOf, type WatchLinks } from './events.js';
+export { watchLinks } from './links.js';
+export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+export { type WatchLimits, maxIntervalS } from './settings.js';
+export * from './schemas.js';

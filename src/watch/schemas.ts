@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { listStatusSchema, verdictSchema } from '../reputation/index.js';
+
+/**
+ * A watch as zod schemas: the types the engine builds and stores, and (through part 2's routes)
+ * the OpenAPI document. Plain zod with `.meta()`, as the check results (docs/openapi.md). A
+ * watch lives under three keys, each written by one party, so none overwrites another's write
+ * (docs/watches.md): its configuration (create and PATCH), its state (the re-checks) and its
+ * webhook's delivery status (the deliveries).
+ */
+
+export const watchKindSchema = z.enum(['ip', 'domain']).meta({
+  description:
+    'ip: an IPv4 or IPv6 address or a host name, checked as POST /ip/v1 does; domain: a sending domain, checked as POST /domain/v1 does.',
+});
+export type WatchKind = z.infer<typeof watchKindSchema>;
+
+const instant = z.iso.datetime();
+
+/** Where the events of a watch go; the secret signs them (docs/watches.md, Signing). */
+export const webhookSchema = z.object({
+  url: z.string(),
+  secret: z.string().meta({ description: '`whsec_` and the base64 of 32 random bytes.' }),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
+export const watchConfigSchema = z
+  .object({
+    id: z.string().meta({ description: '128 random bits, base64url (22 characters).' }),
+    /** What is looked up: an address in its canonical form, a host or domain name in ASCII. */
+    target: z.string(),
+    kind: watchKindSchema,
+    interval_s: z.number().int().positive(),
+    webhook: webhookSchema.nullable(),
+    /** SHA-256 of the manage key, base64url: the key itself is shown once and never stored. */
+    manage_key_hash: z.string(),
+    /** SHA-256 of the caller's quota subject, base64url: the key of its per-caller cap. */
+    caller_hash: z.string(),
+    paused: z.boolean(),
+    created_at: instant,
+    /** Moved forward by every PATCH (WATCH_TTL_DAYS); past it the watch has ended. */
+    expires_at: instant,
+  })
+  .meta({ id: 'WatchConfig' });
+export type WatchConfig = z.infer<typeof watchConfigSchema>;
+
+/**
+ * What the watch last knew of one list: `listed` or `not_listed`, never a timeout or an error (a
+ * list that did not answer keeps what was known before), with what the listing said.
+ */
+export const knownListSchema = z.object({
+  status: z.enum(['listed', 'not_listed']),
+  name: z.string(),
+  codes: z.array(z.string()).optional(),
+  meaning: z.string().optional(),
+  delist_url: z.string().optional(),
+});
+export type KnownList = z.infer<typeof knownListSchema>;
+
+/** Zone -> what was last known of it. */
+export const knownListsSchema = z.record(z.string(), knownListSchema);
+export type KnownLists = z.infer<typeof knownListsSchema>;
+
+/** One list's listing that came or went, as history entries and events carry it. */
+export const listingChangeSchema = z
+  .object({
+    zone: z.string(),
+    name: z.string(),
+    code: z
+      .string()
+      .meta({ description: 'The return code(s) the list answers, comma-separated when several.' }),
+    meaning: z.string().meta({ description: 'What the list documents the code(s) to mean.' }),
+    delist_url: z.string().optional(),
+    address: z
+      .string()
+      .optional()
+      .meta({ description: 'For a domain watch: the sender address listed or delisted.' }),
+  })
+  .meta({ id: 'WatchListingChange' });
+export type ListingChange = z.infer<typeof listingChangeSchema>;
+
+/** Where the target is listed now: a list, and for a domain's sender address, which address. */
+export const listedOnSchema = z
+  .object({ zone: z.string(), name: z.string(), address: z.string().optional() })
+  .meta({ id: 'WatchListedOn' });
+export type ListedOn = z.infer<typeof listedOnSchema>;
+
+/** The last recorded check in brief: what the badge, the page and the events show. */
+export const watchStatusSchema = z
+  .object({
+    verdict: verdictSchema,
+    score: z.number().int().min(0).max(100),
+    listed_on: z.array(listedOnSchema),
+    lists: z
+      .array(z.object({ zone: z.string(), name: z.string(), status: listStatusSchema }))
+      .meta({ description: 'Every list asked about the target, as the last check found it.' }),
+    addresses: z
+      .array(
+        z.object({
+          ip: z.string(),
+          verdict: verdictSchema,
+          score: z.number().int().min(0).max(100),
+          listed: z.number().int(),
+        }),
+      )
+      .optional()
+      .meta({ description: 'For a domain watch: the sender addresses checked.' }),
+  })
+  .meta({ id: 'WatchStatus' });
+export type WatchStatus = z.infer<typeof watchStatusSchema>;
+
+export const historyEntrySchema = z
+  .object({
+    at: instant,
+    added: z.array(listingChangeSchema),
+    removed: z.array(listingChangeSchema),
+    verdict: verdictSchema,
+    score: z.number().int().min(0).max(100),
+  })
+  .meta({ id: 'WatchHistoryEntry' });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+/** History entries kept, newest first. */
+export const maxHistory = 100;
+
+export const watchEventTypeSchema = z.enum(['watch.listed', 'watch.delisted', 'watch.test']);
+export type WatchEventType = z.infer<typeof watchEventTypeSchema>;
+
+export const watchEventSchema = z
+  .object({
+    type: watchEventTypeSchema.meta({
+      description:
+        'watch.listed when anything was newly listed, watch.delisted when listings were only removed, watch.test when asked for.',
+    }),
+    created_at: instant,
+    data: z.object({
+      watch: z.object({
+        id: z.string(),
+        target: z.string(),
+        kind: watchKindSchema,
+        page_url: z.string(),
+        badge_url: z.string(),
+      }),
+      added: z.array(listingChangeSchema),
+      removed: z.array(listingChangeSchema),
+      listed_on: z.array(listedOnSchema),
+      verdict: verdictSchema,
+      score: z.number().int().min(0).max(100),
+    }),
+  })
+  .meta({
+    id: 'WatchEvent',
+    description:
+      'The body of a webhook delivery, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature).',
+  });
+export type WatchEvent = z.infer<typeof watchEventSchema>;
+
+/** A delivery to be made: one per event, kept until delivered, refused or out of retries. */
+export const pendingDeliverySchema = z.object({
+  /** The event's id: the `webhook-id` of every attempt. */
+  id: z.string(),
+  watch_id: z.string(),
+  /** The event as sent, byte for byte the same on every attempt. */
+  body: z.string(),
+  /** Attempts made so far. */
+  attempts: z.number().int().min(0),
+});
+export type PendingDelivery = z.infer<typeof pendingDeliverySchema>;
+
+export const watchStateSchema = z
+  .object({
+    /** Each list of the target. */
+    lists: knownListsSchema,
+    /** For a domain watch: each checked sender address's lists. */
+    addresses: z.record(z.string(), knownListsSchema).optional(),
+    checked_at: instant,
+    next_check_at: instant,
+    status: watchStatusSchema,
+    history: z.array(historyEntrySchema).max(maxHistory),
+    /**
+     * Deliveries recorded with the check that caused them and not yet handed to the delivery
+     * queue: a process that stops in between leaves them here for the next re-check.
+     */
+    outbox: z.array(pendingDeliverySchema),
+  })
+  .meta({ id: 'WatchState' });
+export type WatchState = z.infer<typeof watchStateSchema>;
+
+export const deliveryOutcomeSchema = z.enum(['delivered', 'failed', 'gone', 'refused']).meta({
+  description:
+    'delivered: a 2xx answer; failed: another answer, no connection or no answer in time; gone: 410, the webhook was removed; refused: the URL led to a non-public address.',
+});
+
+export const webhookStatusSchema = z
+  .object({
+    last_delivery: z
+      .object({
+        outcome: deliveryOutcomeSchema,
+        at: instant,
+        status: z.number().int().optional().meta({ description: 'The HTTP status answered.' }),
+      })
+      .nullable(),
+    failed_events: z.number().int().min(0).meta({
+      description: 'Events in a row whose every attempt failed; 5 pause the deliveries.',
+    }),
+    paused: z.boolean().meta({
+      description:
+        'Deliveries paused after 5 failed events in a row; a PATCH of webhook_url resumes them.',
+    }),
+  })
+  .meta({ id: 'WatchWebhookStatus' });
+export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
+
+/** What anyone may read of a watch: never the manage key, the secret or the webhook URL's path. */
+export const watchViewSchema = z
+  .object({
+    id: z.string(),
+    target: z.string(),
+    kind: watchKindSchema,
+    interval_s: z.number().int(),
+    paused: z.boolean(),
+    created_at: instant,
+    expires_at: instant,
+    ended: z.boolean().meta({ description: 'Past expires_at: no longer checked.' }),
+    checked_at: instant.nullable(),
+    next_check_at: instant.nullable(),
+    status: watchStatusSchema.nullable(),
+    history: z
+      .array(historyEntrySchema)
+      .meta({ description: 'The last 100 changes, newest first.' }),
+    webhook: webhookStatusSchema
+      .extend({ origin: z.string().meta({ description: 'The webhook URL without its path.' }) })
+      .nullable(),
+  })
+  .meta({ id: 'WatchView' });
+export type WatchView = z.infer<typeof watchViewSchema>;

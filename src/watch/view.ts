@@ -1,0 +1,30 @@
+import { hasEnded } from './records.js';
+import type { WatchConfig, WatchState, WatchView, WebhookStatus } from './schemas.js';
+
+/**
+ * What anyone with a watch's id may read (docs/watches.md, "Public view"): its target, schedule,
+ * status and history, and how its webhook fares, but never the manage key, the secret or the
+ * webhook URL beyond its origin (the path often carries a receiver's own secret).
+ */
+export function watchView(
+  watch: WatchConfig,
+  state: WatchState | undefined,
+  webhook: WebhookStatus,
+  at: number,
+): WatchView {
+  return {
+    id: watch.id,
+    target: watch.target,
+    kind: watch.kind,
+    interval_s: watch.interval_s,
+    paused: watch.paused,
+    created_at: watch.created_at,
+    expires_at: watch.expires_at,
+    ended: hasEnded(watch, at),
+    checked_at: state?.checked_at ?? null,
+    next_check_at: state?.next_check_at ?? null,
+    status: state?.status ?? null,
+    history: state?.history ?? [],
+    webhook: watch.webhook ? { origin: new URL(watch.webhook.url).origin, ...webhook } : null,
+  };
+}

@@ -1,0 +1,368 @@
+import type { Resolver } from '../dns/index.js';
+import type { Logger } from '../http/index.js';
+import {
+  type DomainCheckResult,
+  type IpCheckResult,
+  parseHostName,
+  parseTarget,
+} from '../reputation/index.js';
+import type { Store } from '../store/index.js';
+import { recordObservation } from './changes.js';
+import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
+import { type LinksOf, watchEvent } from './events.js';
+import type { Recheck } from './recheck.js';
+import {
+  allWatchesKey,
+  callerWatchesKey,
+  hasEnded,
+  idleWebhook,
+  queues,
+  releasePlaces,
+  watchRecords,
+} from './records.js';
+import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
+import { defaultRetryDelaysMs } from './schedule.js';
+import type { WatchConfig, WatchKind, WatchView, Webhook } from './schemas.js';
+import {
+  type Digest,
+  hashOf,
+  newManageKey,
+  newWatchId,
+  type RandomBytes,
+  sameHash,
+} from './secrets.js';
+import { maxIntervalS, type WatchLimits } from './settings.js';
+import { watchView } from './view.js';
+import {
+  checkWebhookUrl,
+  newWebhookSecret,
+  reachableWith,
+  type WebhookSender,
+} from '../webhooks/index.js';
+
+/**
+ * The watches' face (docs/watches.md): what the routes call to create, read, change and delete a
+ * watch, send a test event and check a manage key, and the runner that re-checks watches and
+ * delivers their events. Failures a caller can act on are outcomes with an error code, as the
+ * checks' are; a store that fails throws StoreUnavailableError (503 store_unavailable).
+ */
+
+export interface WatchDeps {
+  store: Store;
+  clock: () => Date;
+  randomBytes: RandomBytes;
+  digest: Digest;
+  limits: WatchLimits;
+  /** A fresh check of a target (recheck.ts). */
+  recheck: Recheck;
+  /** The page and badge URLs of a watch, for its events. */
+  links: LinksOf;
+  /** The runtime's POST to a webhook (the Platform's). */
+  sender: WebhookSender;
+  /** Resolves webhook host names at each delivery (the service's resolver). */
+  resolver: Resolver;
+  /** Whether an address lies in WEBHOOK_ALLOW_NETWORKS. */
+  allowedNetwork: (address: string) => boolean;
+  log: Logger;
+  /** Tests shorten the retries and leases. */
+  runner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+}
+
+export type WatchError =
+  | 'invalid_target'
+  | 'invalid_request'
+  | 'invalid_webhook'
+  | 'not_found'
+  /** 429: the caller has WATCH_PER_CALLER live watches. */
+  | 'watch_limit'
+  /** 503: the service has WATCH_MAX live watches. */
+  | 'watch_capacity'
+  | 'not_configured'
+  | 'dns_unavailable';
+
+export type WatchFailure = { ok: false; error: WatchError; reason: string };
+
+export interface CreateRequest {
+  target: string;
+  kind?: WatchKind;
+  interval_s?: number;
+  webhook_url?: string | null;
+  /** The caller's quota subject (src/http/caller.ts `quotaSubject`: IPv6 per /64). */
+  subject: string;
+}
+
+export type CreateOutcome =
+  | {
+      ok: true;
+      watch: WatchView;
+      /** Shown once: only its hash is kept. */
+      manage_key: string;
+      /** Shown once, with a webhook. */
+      webhook_secret?: string;
+      /** The first check's result, as the IP or domain tool answers it. */
+      result: IpCheckResult | DomainCheckResult;
+    }
+  | WatchFailure;
+
+export interface UpdateRequest {
+  interval_s?: number;
+  /** A URL (a new one gets a new secret), or null to remove the webhook. */
+  webhook_url?: string | null;
+  paused?: boolean;
+}
+
+export type UpdateOutcome =
+  | { ok: true; watch: WatchView; /** Shown once, when the URL is new. */ webhook_secret?: string }
+  | WatchFailure;
+
+export type KeyCheck = 'ok' | 'wrong' | 'not_found';
+
+export interface Watches {
+  create(request: CreateRequest): Promise<CreateOutcome>;
+  /** The public view; undefined for an unknown watch (an ended one says `ended`). */
+  view(id: string): Promise<WatchView | undefined>;
+  /** Changes a live watch and renews it (expires_at moves WATCH_TTL_DAYS on). */
+  update(id: string, request: UpdateRequest): Promise<UpdateOutcome>;
+  /** Ends a live watch now: its keys, its place in the queue and its pending deliveries. */
+  remove(id: string): Promise<{ ok: true } | WatchFailure>;
+  /** Queues a `watch.test` event for delivery now. */
+  sendTest(id: string): Promise<{ ok: true } | WatchFailure>;
+  /** Whether `key` is the manage key of a live watch (compared as hashes, in constant time). */
+  checkManageKey(id: string, key: string): Promise<KeyCheck>;
+  runner: WatchRunner;
+}
+
+const fail = (error: WatchError, reason: string): WatchFailure => ({ ok: false, error, reason });
+const notFound = () => fail('not_found', 'no watch with this id (unknown, deleted or ended)');
+
+export function createWatches(deps: WatchDeps): Watches {
+  const { store, limits } = deps;
+  const now = () => deps.clock().getTime();
+  const records = watchRecords(store, now);
+  const reachable = reachableWith(deps.allowedNetwork);
+  const runner = createWatchRunner(
+    {
+      store,
+      records,
+      recheck: deps.recheck,
+      links: deps.links,
+      clock: deps.clock,
+      randomBytes: deps.randomBytes,
+      log: deps.log,
+      sender: deps.sender,
+      resolver: deps.resolver,
+      reachable,
+      timeoutMs: limits.webhookTimeoutMs,
+      retryDelaysMs: deps.runner?.retryDelaysMs ?? defaultRetryDelaysMs,
+    },
+    {
+      maxChecks: 128,
+      maxDeliveries: 32,
+      checkLeaseMs: 120_000,
+      deliveryLeaseMs: Math.max(60_000, 2 * limits.webhookTimeoutMs),
+      ...deps.runner,
+    },
+  );
+
+  function intervalOf(requested: number | undefined): number | WatchFailure {
+    const interval = requested ?? limits.intervalS;
+    if (!Number.isInteger(interval) || interval < limits.minIntervalS || interval > maxIntervalS) {
+      return fail(
+        'invalid_request',
+        `interval_s must be a whole number of seconds from ${limits.minIntervalS} (WATCH_MIN_INTERVAL_S) to ${maxIntervalS}`,
+      );
+    }
+    return interval;
+  }
+
+  /** A webhook for a URL: its secret kept when the URL is the one already set. */
+  function webhookFor(text: string, current: Webhook | null): Webhook | WatchFailure {
+    const checked = checkWebhookUrl(text, reachable);
+    if (!checked.ok) return fail('invalid_webhook', checked.reason);
+    if (current?.url === checked.url) return current;
+    return { url: checked.url, secret: newWebhookSecret(deps.randomBytes) };
+  }
+
+  /** The watch under `id`, while it lives. */
+  async function live(id: string): Promise<WatchConfig | undefined> {
+    const watch = await records.config(id);
+    return watch && !hasEnded(watch, now()) ? watch : undefined;
+  }
+
+  /** Takes a place under both caps, or none: the caller's first, then the service's. */
+  async function reservePlace(id: string, callerHash: string): Promise<WatchFailure | undefined> {
+    const callerKey = callerWatchesKey(callerHash);
+    if (!(await store.addMemberWithin(callerKey, id, limits.perCaller, limits.ttlMs))) {
+      return fail(
+        'watch_limit',
+        `a caller may keep ${limits.perCaller} live watches (WATCH_PER_CALLER)`,
+      );
+    }
+    if (!(await store.addMemberWithin(allWatchesKey, id, limits.max, limits.ttlMs))) {
+      await store.removeMembers(callerKey, [id]);
+      return fail(
+        'watch_capacity',
+        `the service keeps ${limits.max} live watches (WATCH_MAX): try later`,
+      );
+    }
+    return undefined;
+  }
+
+  const releasePlace = (id: string, callerHash: string) =>
+    releasePlaces(store, { id, caller_hash: callerHash });
+
+  async function create(request: CreateRequest): Promise<CreateOutcome> {
+    const kind = request.kind ?? 'ip';
+    const parsed = kind === 'ip' ? parseTarget(request.target) : parseHostName(request.target);
+    if (!parsed.ok) return fail('invalid_target', parsed.reason);
+    const { target } = parsed;
+    if (kind === 'domain' && target.kind !== 'domain') {
+      return fail('invalid_target', 'expected a domain name');
+    }
+    const interval = intervalOf(request.interval_s);
+    if (typeof interval !== 'number') return interval;
+    const webhook = request.webhook_url ? webhookFor(request.webhook_url, null) : null;
+    if (webhook && 'error' in webhook) return webhook;
+
+    const id = newWatchId(deps.randomBytes);
+    const callerHash = await hashOf(request.subject, deps.digest);
+    const refused = await reservePlace(id, callerHash);
+    if (refused) return refused;
+    const outcome = await deps
+      .recheck({
+        target: target.kind === 'domain' ? target.name : target.address,
+        kind,
+      })
+      .catch(async (error: unknown) => {
+        await releasePlace(id, callerHash);
+        throw error;
+      });
+    if (!outcome.ok) {
+      await releasePlace(id, callerHash);
+      return fail(outcome.error, outcome.reason);
+    }
+
+    const at = deps.clock();
+    const manageKey = newManageKey(deps.randomBytes);
+    const watch: WatchConfig = {
+      id,
+      target: target.kind === 'domain' ? target.name : target.address,
+      kind,
+      interval_s: interval,
+      webhook,
+      manage_key_hash: await hashOf(manageKey, deps.digest),
+      caller_hash: callerHash,
+      paused: false,
+      created_at: at.toISOString(),
+      expires_at: new Date(at.getTime() + limits.ttlMs).toISOString(),
+    };
+    const next = at.getTime() + interval * 1000;
+    const state = {
+      ...recordObservation(undefined, outcome.observation).known,
+      checked_at: at.toISOString(),
+      next_check_at: new Date(next).toISOString(),
+      status: outcome.observation.status,
+      history: [],
+      outbox: [],
+    };
+    await records.putConfig(watch);
+    await records.putState(watch, state);
+    await store.putDue(queues.checks, id, next);
+    return {
+      ok: true,
+      watch: watchView(watch, state, idleWebhook, at.getTime()),
+      manage_key: manageKey,
+      ...(webhook ? { webhook_secret: webhook.secret } : {}),
+      result: outcome.result,
+    };
+  }
+
+  async function update(id: string, request: UpdateRequest): Promise<UpdateOutcome> {
+    const watch = await live(id);
+    if (!watch) return notFound();
+    // An interval set before the operator raised WATCH_MIN_INTERVAL_S stays until it is changed.
+    const interval =
+      request.interval_s === undefined ? watch.interval_s : intervalOf(request.interval_s);
+    if (typeof interval !== 'number') return interval;
+    let { webhook } = watch;
+    if (request.webhook_url !== undefined) {
+      const next = request.webhook_url === null ? null : webhookFor(request.webhook_url, webhook);
+      if (next && 'error' in next) return next;
+      webhook = next;
+    }
+    const at = now();
+    const renewed: WatchConfig = {
+      ...watch,
+      interval_s: interval,
+      webhook,
+      paused: request.paused ?? watch.paused,
+      expires_at: new Date(at + limits.ttlMs).toISOString(),
+    };
+    await store.addMembers(callerWatchesKey(watch.caller_hash), [id], limits.ttlMs);
+    await store.addMembers(allWatchesKey, [id], limits.ttlMs);
+    await records.putConfig(renewed);
+    // Naming the webhook again (even the same URL) starts its deliveries afresh: a PATCH is how
+    // deliveries paused by failures resume.
+    if (request.webhook_url !== undefined) await records.clearFailedEvents(id);
+    const state = await records.state(id);
+    if (interval !== watch.interval_s || (watch.paused && !renewed.paused)) {
+      const checkedAt = state ? Date.parse(state.checked_at) : at;
+      await store.putDue(queues.checks, id, Math.max(at, checkedAt + interval * 1000));
+      runner.wake();
+    }
+    const isNew = webhook !== null && webhook.secret !== watch.webhook?.secret;
+    return {
+      ok: true,
+      watch: watchView(renewed, state, await records.webhookStatus(id), at),
+      ...(isNew ? { webhook_secret: webhook!.secret } : {}),
+    };
+  }
+
+  async function remove(id: string): Promise<{ ok: true } | WatchFailure> {
+    const watch = await live(id);
+    if (!watch) return notFound();
+    // The queue entry first: a runner that claims the watch meanwhile finds no configuration and
+    // lets it go; pending deliveries find none either and are dropped unsent.
+    await store.removeDue(queues.checks, id);
+    await records.forget(id);
+    await releasePlace(id, watch.caller_hash);
+    return { ok: true };
+  }
+
+  async function sendTest(id: string): Promise<{ ok: true } | WatchFailure> {
+    const watch = await live(id);
+    if (!watch) return notFound();
+    if (!watch.webhook) return fail('invalid_request', 'the watch has no webhook_url');
+    if ((await records.webhookStatus(id)).paused) {
+      return fail(
+        'invalid_request',
+        'deliveries are paused after 5 failed events in a row: PATCH webhook_url to resume them',
+      );
+    }
+    const state = await records.state(id);
+    const status = state?.status ?? { verdict: 'unknown' as const, score: 0, listed_on: [] };
+    const event = watchEvent('watch.test', watch, deps.links(id), status, deps.clock());
+    await enqueueDeliveries(store, records, [pendingDelivery(id, event, deps.randomBytes)], now());
+    runner.wake();
+    return { ok: true };
+  }
+
+  return {
+    create,
+    async view(id) {
+      const watch = await records.config(id);
+      if (!watch) return undefined;
+      const [state, webhook] = await Promise.all([records.state(id), records.webhookStatus(id)]);
+      return watchView(watch, state, webhook, now());
+    },
+    update,
+    remove,
+    sendTest,
+    async checkManageKey(id, key) {
+      const watch = await live(id);
+      if (!watch) return 'not_found';
+      return sameHash(await hashOf(key, deps.digest), watch.manage_key_hash) ? 'ok' : 'wrong';
+    },
+    runner,
+  };
+}
