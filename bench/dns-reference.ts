@@ -5,7 +5,7 @@ import { isIpv6, reverseName, targetLabel } from '../src/reputation/index.js';
 
 /**
  * The reference of sections 1 and 2 (issue 17): the DNS work of one check, done by the service's
- * own resolver (the same configuration, c-ares channels, in-flight cap, cache and coalescing,
+ * own resolver (the same configuration, UDP sockets, in-flight cap, cache and coalescing,
  * built by the same calls as src/services.ts) with nothing around it: every IP zone's A query in
  * parallel with PTR then the PTR names' A queries, the questions the service asks for an address
  * listed nowhere (the TXT reason of a listing aside: the measured addresses are listed nowhere).

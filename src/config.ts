@@ -165,7 +165,7 @@ export const sharedVariables = {
       parser: integer(50, 30_000),
       default: '1500',
       meaning:
-        "Timeout of a DNS query's first try (c-ares then adapts it to the server's measured speed).",
+        'Timeout of each try of a DNS query: a UDP query and its TCP retry when the answer comes back truncated, or one DoH exchange.',
     }),
     retries: variable({
       name: 'DNS_RETRIES',

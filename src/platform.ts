@@ -14,7 +14,7 @@ import type { WebhookSender } from './webhooks/index.js';
  */
 export interface Platform {
   dns: {
-    /** The DNS wire (c-ares over UDP, or DoH): the services add the observer, cap and cache. */
+    /** The DNS wire (UDP on Node, or DoH): the services add the observer, cap and cache. */
     transport: Resolver;
     /** Queries on the wire at once. */
     maxInFlight: number;

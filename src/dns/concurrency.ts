@@ -1,4 +1,5 @@
 import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+import { createSignalWatches } from './signal-watches.js';
 
 /**
  * A global cap on queries in flight, shared fairly between checks. Without a cap a burst of checks
@@ -13,9 +14,7 @@ import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from 
  *   in, first out. Queries of no check (the self-test) wait in one queue of their own, held by the
  *   global cap only.
  * - A query whose `signal` aborts leaves the queue or, in flight, gives its slot back at once, and
- *   answers `timeout`. The transport may still be waiting for its answer: c-ares cannot cancel one
- *   query, so it gives up at its own timeout, and what a check may leave behind that way is
- *   bounded by the check's query budget.
+ *   answers `timeout`; the transport below sees the same signal and lets go of the query too.
  */
 
 export interface ConcurrencyOptions {
@@ -30,24 +29,6 @@ const defaultMinShare = 32;
 const timedOut = { status: 'timeout' } as const;
 
 type AnyOutcome = DnsOutcome<RecordData[RecordType]>;
-
-/**
- * The unsettled queries given one signal, behind one abort listener: a check asks dozens of
- * queries under one signal, and one listener each would be dozens (Node warns past ten).
- */
-class Watch {
-  readonly tickets = new Set<Ticket>();
-
-  constructor(
-    readonly limiter: FairLimiter,
-    readonly signal: AbortSignal,
-  ) {}
-
-  /** The abort listener (EventTarget calls `handleEvent` on a listener object). */
-  handleEvent(): void {
-    for (const ticket of [...this.tickets]) this.limiter.abandon(ticket);
-  }
-}
 
 /** The queries of one check, or of no check. */
 interface Lane {
@@ -86,7 +67,8 @@ class FairLimiter implements Resolver {
   readonly #lanes = new Map<symbol | undefined, Lane>();
   /** Lanes with waiting queries, in the order they take turns. */
   readonly #turns: Lane[] = [];
-  readonly #watches = new Map<AbortSignal, Watch>();
+  /** The unsettled queries given each signal, behind one abort listener per signal. */
+  readonly #watches = createSignalWatches<Ticket>((ticket) => this.abandon(ticket));
 
   constructor(
     readonly inner: Resolver,
@@ -111,7 +93,7 @@ class FairLimiter implements Resolver {
       ticket.resolve = resolve;
       ticket.reject = reject;
     });
-    if (signal) this.#watch(signal, ticket);
+    if (signal) this.#watches.watch(signal, ticket);
     if (lane.waiting === 0 && this.#mayStart(lane)) {
       this.#start(ticket).then(ticket.resolve, ticket.reject);
     } else {
@@ -150,24 +132,9 @@ class FairLimiter implements Resolver {
     }
   }
 
-  #watch(signal: AbortSignal, ticket: Ticket): void {
-    let watch = this.#watches.get(signal);
-    if (!watch) {
-      watch = new Watch(this, signal);
-      this.#watches.set(signal, watch);
-      signal.addEventListener('abort', watch, { once: true });
-    }
-    watch.tickets.add(ticket);
-  }
-
   #unwatch(ticket: Ticket): void {
     const signal = ticket.options?.signal;
-    const watch = signal && this.#watches.get(signal);
-    if (!watch) return;
-    watch.tickets.delete(ticket);
-    if (watch.tickets.size > 0) return;
-    this.#watches.delete(watch.signal);
-    watch.signal.removeEventListener('abort', watch);
+    if (signal) this.#watches.unwatch(signal, ticket);
   }
 
   #laneOf(key: symbol | undefined): Lane {

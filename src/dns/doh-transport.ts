@@ -1,11 +1,14 @@
+import { type DohExchange, type ExchangeResult, fetchExchange } from './doh-exchange.js';
 import { createEndpointFailover } from './endpoint-failover.js';
+import { type AttemptPolicy, attemptPolicy, PendingQuery } from './pending-query.js';
 import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
-import { outcomeOf } from './response-outcome.js';
-import { decodeResponse, encodeQuery, MalformedMessageError, maxMessageBytes } from './wire.js';
+import { readResponse } from './response-outcome.js';
+import { encodeQuery } from './wire.js';
 
 /**
- * The DNS transport over HTTPS (RFC 8484), with the outcomes of the c-ares transport. It needs
- * nothing but `fetch`, `AbortSignal` and the codec, so the same code runs on Node and on Workers.
+ * The DNS transport over HTTPS (RFC 8484), with the outcomes of the UDP transport. It needs
+ * nothing but timers and the codec, and takes how an exchange is sent from its caller (`fetch`
+ * by default), so the same code runs on Node and on Workers.
  */
 
 export interface DohTransportOptions {
@@ -15,113 +18,87 @@ export interface DohTransportOptions {
   timeoutMs: number;
   /** Attempts after a first one that got no usable answer, each at the current endpoint. */
   retries: number;
-  /** The runtime's `fetch` unless given. */
-  fetch?: typeof fetch;
+  /** How one POST is sent: the runtime's `fetch` unless given (Node gives HTTP/2 sessions). */
+  exchange?: DohExchange;
 }
 
-/** RFC 8484 §6: the media type of a DNS message, in both directions. */
-const dnsMessage = 'application/dns-message';
-
-/** How one attempt ended: an outcome, no answer at all, or an answer that is not a DNS answer. */
-type Attempt<T> = { outcome: DnsOutcome<T> } | { failure: 'no-answer' | 'bad-answer' };
-
-const noAnswer = { failure: 'no-answer' } as const;
-const badAnswer = { failure: 'bad-answer' } as const;
-
-function isDnsMessage(response: Response): boolean {
-  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-  return mediaType === dnsMessage;
+interface Carrier {
+  endpoints: readonly string[];
+  exchange: DohExchange;
 }
 
-/** The body, refused past the largest DNS message: a hostile endpoint must not fill the memory. */
-async function readMessage(response: Response): Promise<Uint8Array> {
-  if (Number(response.headers.get('content-length')) > maxMessageBytes) {
-    throw new MalformedMessageError('answer over 65535 octets');
+class DohQuery<T extends RecordType> extends PendingQuery<RecordData[T]> {
+  #cancel: (() => void) | undefined;
+
+  constructor(
+    policy: AttemptPolicy,
+    signal: AbortSignal | undefined,
+    resolve: (outcome: DnsOutcome<RecordData[T]>) => void,
+    private readonly carrier: Carrier,
+    private readonly message: Uint8Array,
+    private readonly name: string,
+    private readonly type: T,
+  ) {
+    super(policy, signal, resolve);
   }
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > maxMessageBytes) {
-      await reader.cancel();
-      throw new MalformedMessageError('answer over 65535 octets');
+
+  protected send(endpoint: number): void {
+    this.#cancel = this.carrier.exchange(this.carrier.endpoints[endpoint]!, this.message, this);
+  }
+
+  exchanged(result: ExchangeResult): void {
+    this.#cancel = undefined;
+    if (typeof result === 'string') {
+      this.failed(result);
+      return;
     }
-    chunks.push(value);
+    // The HTTP exchange pairs the answer with the query: an answer need not echo the question.
+    const reading = readResponse(this.message, result, this.name, this.type, false);
+    // An HTTP response carries any DNS message whole: TC, like any answer to another query,
+    // means a broken endpoint.
+    if (typeof reading === 'string') this.failed('bad-answer');
+    else this.settle(reading);
   }
-  const message = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    message.set(chunk, at);
-    at += chunk.length;
+
+  protected abandonAttempt(): void {
+    this.#cancel?.();
+    this.#cancel = undefined;
   }
-  return message;
+
+  protected release(): void {
+    this.abandonAttempt();
+  }
 }
+
+const refused = { status: 'refused' } as const;
+const serverFailure = { status: 'servfail' } as const;
 
 export function createDohTransport(options: DohTransportOptions): Resolver {
-  const send = options.fetch ?? ((input, init) => fetch(input, init));
-  const failover = createEndpointFailover(options.endpoints.length);
+  const policy = attemptPolicy(options, createEndpointFailover(options.endpoints.length));
+  const carrier: Carrier = {
+    endpoints: options.endpoints,
+    exchange: options.exchange ?? fetchExchange(),
+  };
 
-  /** One POST (RFC 8484 §4.1) to `endpoint`, given up when `signal` aborts. */
-  async function attempt<T extends RecordType>(
-    endpoint: string,
-    query: Uint8Array,
-    name: string,
-    type: T,
-    signal: AbortSignal,
-  ): Promise<Attempt<RecordData[T]>> {
-    try {
-      const response = await send(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': dnsMessage, accept: dnsMessage },
-        body: query,
-        signal,
-        // A DoH endpoint answers where it is asked: a redirect is a misconfiguration, not an answer.
-        redirect: 'manual',
-      });
-      // RFC 8484 §4.2.1: every DNS answer, NXDOMAIN and SERVFAIL included, comes with a 2xx.
-      if (!response.ok || !isDnsMessage(response)) {
-        await response.body?.cancel();
-        return badAnswer;
-      }
-      return { outcome: outcomeOf(decodeResponse(await readMessage(response)), name, type) };
-    } catch (error) {
-      // Timeouts, aborts, refused connections and resets all mean no answer came.
-      return error instanceof MalformedMessageError && !signal.aborted ? badAnswer : noAnswer;
-    }
-  }
-
-  async function resolve<T extends RecordType>(
+  function resolve<T extends RecordType>(
     name: string,
     type: T,
     queryOptions: QueryOptions | undefined,
   ): Promise<DnsOutcome<RecordData[T]>> {
     // There is no way to reach one given server through an HTTPS endpoint (docs/edge.md).
-    if (queryOptions?.servers !== undefined) return { status: 'refused' };
-    let query: Uint8Array;
+    if (queryOptions?.servers !== undefined) return Promise.resolve(refused);
+    let message: Uint8Array;
     try {
-      query = encodeQuery(name, type);
+      message = encodeQuery(name, type);
     } catch {
-      // A name the wire cannot carry: c-ares fails such a query as a server failure too.
-      return { status: 'servfail' };
+      // A name the wire cannot carry: the UDP transport fails such a query as a server failure too.
+      return Promise.resolve(serverFailure);
     }
-    const caller = queryOptions?.signal;
-    let someEndpointResponded = false;
-    for (let tries = 0; tries <= options.retries && !caller?.aborted; tries++) {
-      const endpoint = failover.current();
-      const timeout = AbortSignal.timeout(queryOptions?.timeoutMs ?? options.timeoutMs);
-      const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
-      const result = await attempt(options.endpoints[endpoint]!, query, name, type, signal);
-      if ('outcome' in result) return result.outcome;
-      failover.failed(endpoint);
-      someEndpointResponded ||= result.failure === 'bad-answer';
-    }
-    // An endpoint that answered with something other than a DNS answer failed like a server;
-    // only when none answered at all is it a timeout.
-    return { status: someEndpointResponded ? 'servfail' : 'timeout' };
+    return new Promise((settle) =>
+      new DohQuery(policy, queryOptions?.signal, settle, carrier, message, name, type).start(
+        queryOptions?.timeoutMs,
+      ),
+    );
   }
 
   return {

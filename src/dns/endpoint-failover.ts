@@ -1,7 +1,8 @@
 /**
- * Which of several DoH endpoints to ask: the one that answered last. Every query starts at the
- * current endpoint; an attempt that gets no usable answer moves everyone on to the next one, so
- * an endpoint that is down costs one failed attempt, not one per query. Failover rather than
+ * Which of several endpoints (DoH URLs, or the DNS servers a UDP query may go to) to ask: the
+ * one that answered last. Every query starts at the current endpoint; an attempt that gets no
+ * usable answer moves everyone on to the next one, so an endpoint that is down costs one failed
+ * attempt, not one per query. Failover rather than
  * rotation keeps the answers of one check coming from one resolver (docs/edge.md).
  */
 export interface EndpointFailover {
@@ -15,7 +16,7 @@ export interface EndpointFailover {
 }
 
 export function createEndpointFailover(count: number): EndpointFailover {
-  if (count < 1) throw new Error('DoH needs at least one endpoint');
+  if (count < 1) throw new Error('a transport needs at least one endpoint');
   let current = 0;
   return {
     current: () => current,

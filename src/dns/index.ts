@@ -1,7 +1,8 @@
 /**
  * The DNS layer's face: the Resolver contract every transport and wrapper keeps, the DoH transport
- * (the one both runtimes can use), the wrappers the services stack on a transport, and the wire
- * codec a transport of another runtime builds on (c-ares and the Node stack: src/node/dns/).
+ * (the one both runtimes can use) and how its exchanges are sent, the wrappers the services stack
+ * on a transport, and what a transport of another runtime builds on: the wire codec, the reading
+ * of a response, the attempts of a query (the UDP transport and HTTP/2 sessions: src/node/dns/).
  */
 
 export {
@@ -18,6 +19,29 @@ export { type CacheOptions, type CachingResolver, defaultCacheOptions } from './
 export { type QueryObserver, withObserver } from './observed.js';
 export { withResolverStack } from './stack.js';
 export { withFreshAnswers } from './fresh.js';
-export { createDohTransport } from './doh-transport.js';
-export { outcomeOf } from './response-outcome.js';
-export { decodeResponse, encodeQuery, MalformedMessageError, maxMessageBytes } from './wire.js';
+export { createDohTransport, type DohTransportOptions } from './doh-transport.js';
+export {
+  dnsMessage,
+  type DohExchange,
+  type ExchangeReceiver,
+  type ExchangeResult,
+  fetchExchange,
+  isDnsResponse,
+  joinChunks,
+} from './doh-exchange.js';
+export { createEndpointFailover } from './endpoint-failover.js';
+export {
+  type AttemptFailure,
+  type AttemptPolicy,
+  attemptPolicy,
+  PendingQuery,
+} from './pending-query.js';
+export { outcomeOf, readResponse } from './response-outcome.js';
+export {
+  decodeResponse,
+  encodeQuery,
+  MalformedMessageError,
+  maxMessageBytes,
+  messageId,
+  writeId,
+} from './wire.js';

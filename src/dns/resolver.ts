@@ -45,8 +45,8 @@ export interface QueryOptions {
   /** Ask these servers (`ip` or `ip:port`) instead of the configured ones (a zone's authoritative servers). */
   servers?: readonly string[];
   /**
-   * Gives up on the query once aborted; the outcome is then `timeout`. The DoH transport passes it
-   * to `fetch`; c-ares cannot cancel one query, so the UDP transport does not look at it.
+   * Gives up on the query once aborted; the outcome is then `timeout`, and the transport lets go
+   * of what the query held (its ID on a UDP socket, its HTTP/2 stream or `fetch`).
    */
   signal?: AbortSignal;
   /**

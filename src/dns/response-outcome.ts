@@ -1,14 +1,20 @@
 import type { DnsOutcome, RecordData, RecordType } from './resolver.js';
 import {
+  answersQuery,
   type AnswerRecord,
   canonicalName,
   type DecodedResponse,
+  decodeResponse,
+  isTruncated,
   MalformedMessageError,
+  messageId,
+  rcodeOf,
 } from './wire.js';
 
 /**
- * What a decoded response means for the question asked: the same outcomes, records and TTLs the
- * c-ares transport reports, so the checks above cannot tell the transports apart.
+ * What a response means for the question asked: one reading for every transport that carries DNS
+ * messages (UDP, TCP, DoH), so the checks above cannot tell the transports apart; the outcomes
+ * are the ones the c-ares transport reported before it (docs/decisions.md).
  */
 
 /** RFC 1035 §4.1.1 RCODEs this file tells apart; the others are failures. */
@@ -35,7 +41,7 @@ function checkAnswers(response: DecodedResponse, name: string, type: RecordType,
 }
 
 /**
- * The name the answer ends at, following the CNAMEs of `name` in the answer section as c-ares does
+ * The name the answer ends at, following the CNAMEs of `name` in the answer section as c-ares did
  * for every record type (RFC 1034 §3.6.2, and RFC 2317 puts PTR records behind CNAMEs), and the
  * least TTL along the chain: the answer holds only as long as every alias in it.
  */
@@ -80,18 +86,8 @@ export function outcomeOf<T extends RecordType>(
   id = 0,
 ): DnsOutcome<RecordData[T]> {
   checkAnswers(response, name, type, id);
-  switch (response.rcode) {
-    case Rcode.NOERROR:
-      break;
-    case Rcode.NXDOMAIN:
-      // RFC 6604 §3: with aliases in the answer, NXDOMAIN is about the last name of the chain.
-      return { status: 'nxdomain' };
-    case Rcode.REFUSED:
-      return { status: 'refused' };
-    default:
-      // SERVFAIL, and as the c-ares transport reports them FORMERR, NOTIMP and the rest.
-      return { status: 'servfail' };
-  }
+  const failure = failureOf(response.rcode);
+  if (failure) return failure;
   // A CNAME query is answered by the alias itself, not by what it points to.
   const chain =
     type === 'CNAME'
@@ -100,4 +96,46 @@ export function outcomeOf<T extends RecordType>(
   const found = recordsAt(response.answers, chain.owner, type);
   if (found.records.length === 0) return { status: 'nodata' };
   return { status: 'answer', records: found.records, ttl: Math.min(found.ttl, chain.ttl) };
+}
+
+const outcomeByRcode = {
+  // RFC 6604 §3: with aliases in the answer, NXDOMAIN is about the last name of the chain.
+  [Rcode.NXDOMAIN]: { status: 'nxdomain' },
+  [Rcode.REFUSED]: { status: 'refused' },
+} as const satisfies Record<number, DnsOutcome<never>>;
+const servfail = { status: 'servfail' } as const;
+
+/** The outcome an RCODE alone decides, or undefined for NOERROR, whose records decide it. */
+function failureOf(rcode: number): DnsOutcome<never> | undefined {
+  if (rcode === Rcode.NOERROR) return undefined;
+  // SERVFAIL, and as the c-ares transport reported them FORMERR, NOTIMP and the rest.
+  return outcomeByRcode[rcode as keyof typeof outcomeByRcode] ?? servfail;
+}
+
+/**
+ * What a message that came back for `query` (as `encodeQuery` wrote it) says: the outcome, or
+ * `mismatch` when it answers another query (another ID or question; `echoRequired` as in
+ * `answersQuery`), `truncated` when the answer did not fit (TC), `malformed` when it is no
+ * well-formed answer. Checked on the octets first, so
+ * a stray or forged datagram costs no decoding, and an RCODE other than NOERROR (most DNSBL
+ * answers are NXDOMAIN) is read from the header alone: nothing past the question is decoded then.
+ * Nothing is thrown for any message.
+ */
+export function readResponse<T extends RecordType>(
+  query: Uint8Array,
+  response: Uint8Array,
+  name: string,
+  type: T,
+  echoRequired = true,
+): DnsOutcome<RecordData[T]> | 'mismatch' | 'truncated' | 'malformed' {
+  if (!answersQuery(query, response, echoRequired)) return 'mismatch';
+  if (isTruncated(response)) return 'truncated';
+  const failure = failureOf(rcodeOf(response));
+  if (failure) return failure;
+  try {
+    return outcomeOf(decodeResponse(response), name, type, messageId(query));
+  } catch (error) {
+    if (error instanceof MalformedMessageError) return 'malformed';
+    throw error;
+  }
 }

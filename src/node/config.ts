@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { sharedRules, sharedVariables } from '../config.js';
 import {
@@ -11,22 +10,12 @@ import {
   variable,
 } from '../environment.js';
 import { defaultStoreUrl, parseStoreUrl } from '../store/index.js';
+import { parseServerAddress } from './dns/index.js';
 
 /**
  * The variables only the Node server reads, its socket, resolvers, files, processes and threads,
  * as a table (src/environment.ts) added to the shared one (src/config.ts).
  */
-
-/** `ip`, `ip:port` or `[ipv6]:port`, the forms `node:dns` `setServers` takes. */
-function isDnsServer(entry: string): boolean {
-  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
-  const [host, port] = bracketed
-    ? [bracketed[1] ?? '', bracketed[2]]
-    : isIP(entry)
-      ? [entry, undefined]
-      : (entry.split(':') as [string, string | undefined]);
-  return isIP(host) !== 0 && (port === undefined || (Number(port) > 0 && Number(port) < 65536));
-}
 
 const storeUrl = z.string().transform((url, ctx) => {
   try {
@@ -68,19 +57,19 @@ export const nodeOnlyVariables = {
     servers: variable({
       name: 'DNS_SERVERS',
       parser: commaList.refine(
-        (servers) => servers.every(isDnsServer),
-        'a comma list of ip or ip:port',
+        (servers) => servers.every((server) => parseServerAddress(server) !== undefined),
+        'a comma list of ip, ip:port or [ipv6]:port',
       ),
       default: '',
       meaning:
-        "Comma list of the resolvers asked over UDP, as `ip`, `ip:port` or `[ipv6]:port` (unset: the system's).",
+        "Comma list of the resolvers asked over UDP, as `ip`, `ip:port` or `[ipv6]:port` (port 53 unless given), the first until it fails (unset: the system's, read from `/etc/resolv.conf` at start).",
     }),
     transport: variable({
       name: 'DNS_TRANSPORT',
       parser: z.enum(['udp', 'doh']),
       default: 'udp',
       meaning:
-        'How DNS is asked: `udp` to `DNS_SERVERS` (TCP for truncated answers), or `doh`, DNS over HTTPS (RFC 8484) to `DOH_URL`.',
+        'How DNS is asked: `udp` to `DNS_SERVERS` (TCP for truncated answers), or `doh`, DNS over HTTPS (RFC 8484) to `DOH_URL`, over one HTTP/2 session per endpoint.',
     }),
   },
   zonesFile: variable({

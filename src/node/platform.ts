@@ -1,5 +1,4 @@
-import { createDohTransport } from '../dns/index.js';
-import { createNodeTransport } from './dns/index.js';
+import { createNodeDns } from './dns/index.js';
 import { createLogger } from '../http/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
@@ -11,8 +10,8 @@ import { createNodeWebhookSender } from './webhook-sender.js';
 import { readZoneListFile } from './zone-file.js';
 
 /**
- * The Node adapter (issue 14): the platform the Node server runs the core on. DNS through c-ares
- * (`DNS_TRANSPORT=udp`) or DoH, the store STORE_URL names, cards drawn in worker threads with
+ * The Node adapter (issue 14): the platform the Node server runs the core on. DNS over UDP on
+ * node:dgram (`DNS_TRANSPORT=udp`) or DoH over HTTP/2, the store STORE_URL names, cards drawn in worker threads with
  * sharp, the zone list bundled or read from DNSBL_ZONES_FILE, the zone monitor in this process
  * on a timer.
  */
@@ -20,13 +19,9 @@ import { readZoneListFile } from './zone-file.js';
 export interface NodePlatform extends Platform {
   /** The threads drawing cards: `close()` ends them. */
   cardPool: CardPool;
+  /** Closes the DNS sockets or HTTP/2 sessions. */
+  closeDns(): void;
 }
-
-/**
- * Each DoH query is an HTTP request, and over HTTP/1.1 a request in flight holds a connection:
- * fewer in flight than over UDP keeps the connections to an endpoint few and reused (docs/edge.md).
- */
-const maxInFlight = { udp: 512, doh: 64 };
 
 /** Drawn cards a Node process keeps: about 650 cards of 35-65 KB. */
 export const cardCacheBytes = 32 * 1024 * 1024;
@@ -47,18 +42,13 @@ export async function createNodePlatform(
   const zones = config.zonesFile ? await readZoneListFile(config.zonesFile) : bundledZoneList();
   const { dns } = config;
   const doh = dns.transport === 'doh';
+  const wire = createNodeDns(dns);
   // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
   const cardPool = createCardPool({ ...config.cardRender, log });
   return {
     dns: {
-      transport: doh
-        ? createDohTransport({
-            endpoints: dns.dohUrls,
-            timeoutMs: dns.timeoutMs,
-            retries: dns.retries,
-          })
-        : createNodeTransport(dns),
-      maxInFlight: maxInFlight[dns.transport],
+      transport: wire.transport,
+      maxInFlight: wire.maxInFlight,
       description: doh
         ? 'the one DOH_URL names'
         : dns.servers.length > 0
@@ -71,6 +61,7 @@ export async function createNodePlatform(
     renderCard: cardPool.render,
     cardCacheBytes,
     cardPool,
+    closeDns: wire.close,
     ...webCrypto,
     monitor: { kind: 'local' },
     logSink,

@@ -27,15 +27,20 @@ export async function createNodeServices(
       warmUpCards: () => platform.cardPool.warmUp(),
       /** Ends the watch timer and waits for the checks and deliveries under way. */
       stopWatches: () => watchTimer.stop(),
-      /** Stops the self-test and watch timers and the card threads, then lets go of the store. */
+      /**
+       * Stops the self-test and watch timers, the card threads and the DNS sockets, then lets go
+       * of the store.
+       */
       async close() {
         services.stopMonitor();
         await watchTimer.stop();
+        platform.closeDns();
         await platform.cardPool.close();
         await platform.store.close();
       },
     };
   } catch (error) {
+    platform.closeDns();
     await platform.cardPool.close();
     await platform.store.close();
     throw error;

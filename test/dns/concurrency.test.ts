@@ -286,8 +286,8 @@ describe('withConcurrencyLimit on the wire', () => {
     deadline.abort();
     const abandoned = await Promise.all(flood);
     expect(abandoned.every((outcome) => outcome.status === 'timeout')).toBe(true);
-    // c-ares still waits for the dropped answers (2 s), but the cap counts none of them any more:
-    // queries of no check, held by the global cap alone, are answered at once.
+    // The abandoned queries hold no slot any more: queries of no check, held by the global cap
+    // alone, are answered at once.
     const after = await timed(resolver, 'answers.example', 50);
     expect(after.outcomes.every((outcome) => outcome.status === 'answer')).toBe(true);
     expect(after.ms).toBeLessThan(500);

@@ -4,7 +4,7 @@ import type { AnswerRecord, DecodedResponse } from '../../src/dns/wire.js';
 import { MalformedMessageError } from '../../src/dns/wire.js';
 
 /**
- * What a decoded response means for the question asked: RCODEs, CNAME chains as c-ares follows
+ * What a decoded response means for the question asked: RCODEs, CNAME chains as c-ares followed
  * them, TTLs, and the records a hostile server slips in about other names.
  */
 
@@ -27,7 +27,7 @@ describe('outcomeOf, RCODEs', () => {
     [3, 'nxdomain'],
     [2, 'servfail'],
     [5, 'refused'],
-    // FORMERR and NOTIMP are server failures, as the c-ares transport reports them.
+    // FORMERR and NOTIMP are server failures, as the c-ares transport reported them.
     [1, 'servfail'],
     [4, 'servfail'],
   ])('maps RCODE %i to %s', (rcode, status) => {

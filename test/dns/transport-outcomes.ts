@@ -3,10 +3,15 @@ import type { Resolver } from '../../src/dns/resolver.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 
 /**
- * What every DNS transport must answer alike (docs/edge.md: the DoH transport has the c-ares
+ * What every DNS transport must answer alike (docs/edge.md: the DoH transport has the UDP
  * transport's outcomes): one fixture world and one suite, run against each transport by its own
- * test file, which adds what is particular to it (timeouts, servers, the wire).
+ * test file, which adds what is particular to it (timeouts, servers, the wire): UDP
+ * (test/node/dns/dgram-transport.test.ts), DoH through `fetch` (test/dns/doh-transport.test.ts)
+ * and over HTTP/2 sessions (test/node/dns/doh-session.test.ts).
  */
+
+/** Characters of two, three and four UTF-8 octets (RFC 7208 §3: SPF records may hold them). */
+export const utf8Text = 'v=spf1 include:_spf.пример.рф ~all; owner=Zoë 🙂';
 
 export const longText = `v=spf1 ${Array.from({ length: 30 }, (_, i) => `ip4:198.51.100.${i}`).join(' ')} -all`;
 
@@ -26,6 +31,7 @@ export const transportWorld: FixtureZone[] = [
       },
       'example.org': { NS: ['ns1.example.org', 'ns2.example.org'] },
       'www.example.org': { CNAME: 'mail.example.org' },
+      'utf8.example.org': { TXT: [utf8Text] },
       'away.example.org': { CNAME: 'short.hosting.test' },
       'loop1.example.org': { CNAME: 'loop2.example.org' },
       'loop2.example.org': { CNAME: 'loop1.example.org' },
@@ -109,6 +115,38 @@ export function describeTransportOutcomes(name: string, transport: () => Resolve
       expect(await transport().query('www.example.org', 'A')).toMatchObject({
         status: 'answer',
         records: ['192.0.2.10', '192.0.2.11'],
+      });
+    });
+
+    it('reports the least TTL of a CNAME chain', async () => {
+      // The alias lives 120 s, its target's address 600 s.
+      expect(await transport().query('away.example.org', 'A')).toEqual({
+        status: 'answer',
+        records: ['203.0.113.5'],
+        ttl: 120,
+      });
+    });
+
+    it('reports a CNAME loop as the fixture’s SERVFAIL, without chasing it forever', async () => {
+      expect(await transport().query('loop1.example.org', 'A')).toEqual({ status: 'servfail' });
+    });
+
+    it('names the question as asked, whatever its case, and with or without the root dot', async () => {
+      expect(await transport().query('MAIL.Example.ORG.', 'A')).toMatchObject({
+        records: ['192.0.2.10', '192.0.2.11'],
+      });
+    });
+
+    it('reads a TXT record as UTF-8', async () => {
+      expect(await transport().query('utf8.example.org', 'TXT')).toMatchObject({
+        status: 'answer',
+        records: [utf8Text],
+      });
+    });
+
+    it('answers a name the wire cannot carry as servfail', async () => {
+      expect(await transport().query(`${'x'.repeat(64)}.example.org`, 'A')).toEqual({
+        status: 'servfail',
       });
     });
   });

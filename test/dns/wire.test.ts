@@ -29,6 +29,39 @@ describe('encodeQuery', () => {
     });
   });
 
+  it.each([
+    ['mail.example.org', 'MX', 0],
+    ['4.3.2.1.zen.spamhaus.org', 'A', 0xbeef],
+    ['e.0.0.2.0.0.0.0.0.0.0.0.0.0.0.0.b.0.8.0.1.0.0.4.0.5.4.1.0.0.a.2.ip6.arpa', 'PTR', 1],
+    ['_dmarc.Example.ORG', 'TXT', 65535],
+    ['xn--e1afmkfd.xn--p1ai', 'AAAA', 7],
+    ['пример.рф', 'NS', 7],
+    ['example.org', 'CNAME', 42],
+  ] as const)('writes the bytes dns-packet writes for %s %s', (name, type, id) => {
+    const expected = (additionals: dnsPacket.Answer[]) =>
+      new Uint8Array(
+        dnsPacket.encode({
+          type: 'query',
+          id,
+          flags: dnsPacket.RECURSION_DESIRED,
+          questions: [{ name, type, class: 'IN' }],
+          additionals,
+        }),
+      );
+    expect(encodeQuery(name, type, id)).toEqual(expected([]));
+    const opt: dnsPacket.Answer = {
+      type: 'OPT',
+      name: '.',
+      udpPayloadSize: 1232,
+      extendedRcode: 0,
+      ednsVersion: 0,
+      flags: 0,
+      flag_do: false,
+      options: [],
+    };
+    expect(encodeQuery(name, type, id, 1232)).toEqual(expected([opt]));
+  });
+
   it('writes the same bytes with or without the root dot', () => {
     expect(encodeQuery('example.org.', 'A')).toEqual(encodeQuery('example.org', 'A'));
   });

@@ -1,12 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadZoneList } from '../../src/reputation/index.js';
 import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { type TestService, expectError, postError, startTestService } from '../support/service.js';
 
 /**
  * Issue 13's findings, each reproduced over real HTTP against DNS data a hostile caller can
  * publish: names that point into the service's own network, a thousand MX hosts whose look-ups
- * are dropped, and a 60 KB SPF record. DNS_TIMEOUT_MS is 1 s here, so a query that is never
+ * are dropped, and a 60 KB SPF record; and answers forged on the wire. DNS_TIMEOUT_MS is 1 s here, so a query that is never
  * answered holds its in-flight slot a full second unless the check gives it up.
  */
 
@@ -222,5 +224,30 @@ describe('no result grows past a few tens of kilobytes', () => {
     expect(result.mx[0]?.addresses).toHaveLength(32);
     expect(result.mx[0]?.addresses_total).toBe(100);
     expect(new TextEncoder().encode(text).length).toBeLessThan(128 * 1024);
+  });
+});
+
+describe('forged answers on the wire', () => {
+  let forged: TestService;
+  beforeAll(async () => {
+    // Every answer from spamcop's zone is preceded by three forgeries claiming a listing
+    // (127.0.0.2): under another ID, about another question, and from another port.
+    const world = dnsblWorld(await loadZoneList(), {}).map((zone) =>
+      zone.origin === 'bl.spamcop.net' ? { ...zone, forge: true, latencyMs: 30 } : zone,
+    );
+    forged = await startTestService({ world });
+  });
+  afterAll(() => forged.close());
+
+  it('cannot plant a listing: the check takes the real answer (RFC 5452 §3)', async () => {
+    const response = await forged.post('/ip/v1', { target: '185.200.0.9' });
+    expect(response.status).toBe(200);
+    const result = (await response.json()) as {
+      ip_score: { listed: number; lists: { zone: string; status: string }[] };
+    };
+    expect(result.ip_score.listed).toBe(0);
+    expect(result.ip_score.lists).toContainEqual(
+      expect.objectContaining({ zone: 'bl.spamcop.net', status: 'clean' }),
+    );
   });
 });

@@ -1,4 +1,14 @@
-/** DNS on Node: the c-ares transport, and a whole resolver over it for the tests and the bench. */
+/**
+ * DNS on Node: the UDP transport (node:dgram), DoH over HTTP/2 sessions, the one DNS_TRANSPORT
+ * picks, and a whole resolver over it for the tests and the bench.
+ */
 
-export { createNodeTransport, type NodeTransportOptions } from './node-transport.js';
+export {
+  createDgramTransport,
+  type DgramTransport,
+  type DgramTransportOptions,
+} from './dgram-transport.js';
+export { createHttp2Exchanges, type Http2Exchanges } from './doh-session.js';
+export { createNodeDns, type NodeDns, type NodeDnsOptions } from './node-dns.js';
 export { createResolver, type ResolverOptions } from './resolver.js';
+export { parseServerAddress } from './server-address.js';

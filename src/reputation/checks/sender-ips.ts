@@ -51,8 +51,8 @@ export interface SenderIps extends SenderAddresses {
 export const maxMxHosts = 10;
 
 /**
- * RFC 7505: an MX of `.` (node:dns gives the root as '') says the domain takes no mail; there is
- * no host to look up, and no implicit MX either.
+ * RFC 7505: an MX of `.` (the transports write the root so; c-ares wrote '') says the domain
+ * takes no mail; there is no host to look up, and no implicit MX either.
  */
 function isNullMx(exchange: string): boolean {
   return exchange === '' || exchange === '.';

@@ -109,8 +109,9 @@ function readRecord(outcome: Outcome<string>): LoadedRecord {
 }
 
 /**
- * The MX hosts to look up. RFC 7505: an MX of `.` (node:dns gives the root as '') says the domain
- * takes no mail. A host under a special-use suffix is never looked up (docs/checks.md).
+ * The MX hosts to look up. RFC 7505: an MX of `.` (the transports write the root so; c-ares wrote
+ * '') says the domain takes no mail. A host under a special-use suffix is never looked up
+ * (docs/checks.md).
  */
 function mailHosts(exchangers: readonly MxRecord[]): string[] {
   return exchangers

@@ -53,8 +53,7 @@ interface Scenario {
 }
 
 /**
- * Serves the scenario's world and gives an engine on a fresh resolver (no cache from other tests,
- * and c-ares timeouts not yet adapted to earlier answers).
+ * Serves the scenario's world and gives an engine on a fresh resolver (no cache from other tests).
  */
 function scenario(options: Scenario) {
   const world = dnsblWorld(zones, options.listings ?? {}).map((zone) => {

@@ -29,7 +29,8 @@ afterAll(() => dns.close());
 
 function monitorOf(options: Partial<Parameters<typeof createZoneMonitor>[0]> = {}) {
   const monitor = createZoneMonitor({
-    resolver: createResolver({ servers: [dns.address], timeoutMs: 150, retries: 0 }),
+    // A second, not 150 ms: on a busy machine a short timeout turns a slow answer into a failed proof.
+    resolver: createResolver({ servers: [dns.address], timeoutMs: 1000, retries: 0 }),
     zones,
     intervalMs: 60_000,
     resolverName: `DNS_SERVERS ${dns.address}`,

@@ -7,12 +7,13 @@ import type {
   RecordData,
   RecordType,
   Resolver,
-} from '../../dns/index.js';
+} from '../src/dns/index.js';
 
 /**
- * The DNS transport on Node: c-ares through `node:dns`'s `Resolver`. Measured here at about twice
- * the speed and a quarter of the CPU per query of dns2's client. It has no cache of its own (c-ares'
- * query cache is off in Node), so `src/dns/caching.ts` above it is the only one.
+ * The service's former DNS transport on Node, c-ares through `node:dns`'s `Resolver`, kept as the
+ * reference `bench/transport-cpu.ts` measures the UDP transport (src/node/dns/) against; why it
+ * was retired: docs/decisions.md. It has no cache of its own (c-ares' query cache is off in
+ * Node), so `src/dns/caching.ts` above it is the only one.
  */
 
 export interface NodeTransportOptions {
