@@ -295,7 +295,8 @@ describe('the zone monitor', () => {
     for (let i = 0; i < 3; i++) monitor.recordLookup(spamcop, 'timeout');
     expect(monitor.gate(spamcop)).toMatchObject({ state: 'on_hold' });
 
-    // Probes come and go: each passes the self-test, none brings the list back.
+    // Probes come and go: each passes the self-test, none brings the list back (each real
+    // look-up waits the resolver's whole second before it counts as unanswered).
     const probesAsked = () =>
       dns.queries.filter(
         (query) =>
@@ -304,8 +305,8 @@ describe('the zone monitor', () => {
       ).length;
     const before = probesAsked();
     await expect
-      .poll(() => probesAsked() - before, { timeout: 3000, interval: 20 })
-      .toBeGreaterThan(6);
+      .poll(() => probesAsked() - before, { timeout: 8000, interval: 20 })
+      .toBeGreaterThanOrEqual(3);
     expect(monitor.lists().find((list) => list.zone === 'bl.spamcop.net')).toMatchObject({
       state: 'on_hold',
       last_self_test_result: 'passed',
@@ -317,9 +318,9 @@ describe('the zone monitor', () => {
 
     dns.setZones(dnsblWorld(zones, {}));
     await expect
-      .poll(() => monitor.gate(spamcop).state, { timeout: 2000, interval: 20 })
+      .poll(() => monitor.gate(spamcop).state, { timeout: 5000, interval: 20 })
       .toBe('active');
-  });
+  }, 20_000);
 
   it('disables a keyed list without its key, naming the variable, and never asks it', async () => {
     const abusix = zoneNamed('combined.mail.abusix.zone');
