@@ -86,7 +86,7 @@ export async function measureWithSilentList({
 }
 
 /** Polls GET /lists until the list is in `state`; false after 15 s. */
-async function waitForState(
+export async function waitForState(
   http: BenchContext['http'],
   base: string,
   zone: string,
