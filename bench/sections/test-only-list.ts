@@ -2,9 +2,9 @@ import { loadZoneList } from '../../src/reputation/index.js';
 import { testEntriesOnly } from '../../test/fixtures/dnsbl-world.js';
 import { createDnsReference } from '../dns-reference.js';
 import { ratioOf, type Row } from '../report.js';
-import { distribution, round, timed } from '../stats.js';
+import { round } from '../stats.js';
 import type { BenchContext } from './context.js';
-import { waitForState } from './silent-list.js';
+import { timeOneListOut, waitForState } from './silent-list.js';
 
 /**
  * Section 1, with one list that drops every real look-up but answers its test entries, as behind
@@ -37,18 +37,12 @@ export async function measureWithTestOnlyList({
       await checks.check(address, false, service.base, 1);
     const warmupMs = performance.now() - warmupStarted;
 
-    const floor: number[] = [];
-    const serviceTimes: number[] = [];
-    let wrong = 0;
-    for (const address of world.sets.testOnly) {
-      floor.push(await timed(() => reference.check(address)));
-      const started = performance.now();
-      // One list not answered: a check that read it as clean would count one more answer.
-      if (!(await checks.check(address, false, service.base, 1))) wrong++;
-      serviceTimes.push(performance.now() - started);
-    }
-    const floorD = distribution(floor);
-    const serviceD = distribution(serviceTimes);
+    const { floorD, serviceD, wrong } = await timeOneListOut(
+      reference,
+      checks,
+      service.base,
+      world.sets.testOnly,
+    );
     const bound = floorD.p50 + injectedLatencyMs + 15;
     const rows: Row[] = [
       {
