@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../src/node/config.js';
 
 /**
- * The configuration of DESIGN.md: the defaults, and a bad value refused with a message that names
+ * The configuration of docs/DESIGN.md: the defaults, and a bad value refused with a message that names
  * the variable (the server printing it as its one line: test/server.test.ts).
  */
 
