@@ -29,11 +29,12 @@ export {
   type CatalogueEntry,
   type ListHealth,
   listHealthSchema,
+  type ListState,
   type ServiceReadiness,
   serviceReadinessSchema,
 } from './list-health-schemas.js';
 export { type ListSide, sideName, sideZone } from './list-sides.js';
-export { createListStats } from './list-stats.js';
+export { createListStats, queriedZone } from './list-stats.js';
 export { lookupPageOf, type OperatorPages, operatorPages } from './operator-pages.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
 export {

@@ -182,6 +182,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         ]);
         if (cached) {
           await reading.requireCaptcha(captchaToken, address);
+          c.set('checkAnswer', 'cached');
           return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
         }
 
@@ -206,6 +207,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
         const token = await deps.results.save(tool.name, resultJson);
         await deps.results.remember(tool.name, requestKey, token, resultJson);
+        c.set('checkAnswer', 'fresh');
         return jsonResponse(c, respond(resultJson, token, false, quota));
       },
     );
