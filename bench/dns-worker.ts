@@ -27,10 +27,12 @@ export interface WorldSpec {
   extraZones?: FixtureZone[];
 }
 
-/** A zone served differently: dropped, answered late, or with a failure code. */
+/** A zone served differently: dropped (but some names), answered late, or with a failure code. */
 export interface ZoneOverride {
   zone: string;
   behaviour?: FixtureZone['behaviour'];
+  /** Names answered otherwise than the zone (a list that answers only its test entries). */
+  names?: FixtureZone['names'];
   latencyMs?: number;
 }
 

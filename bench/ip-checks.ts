@@ -10,7 +10,14 @@ import { type PoolRun, runPool } from './stats.js';
 interface CheckAnswer {
   token: string;
   from_cache: boolean;
-  ip_score: { answered: number; total: number; listed: number; rdns: { fcrdns: string } };
+  ip_score: {
+    answered: number;
+    total: number;
+    /** Lists waiting for a key (the bench sets none): counted in total, never asked. */
+    needs_key: number;
+    listed: number;
+    rdns: { fcrdns: string };
+  };
 }
 
 export interface IpChecks {
@@ -52,7 +59,7 @@ export function createIpChecks(
     const score = body.ip_score;
     return (
       !body.from_cache &&
-      score.answered === score.total - unanswered &&
+      score.answered === score.total - score.needs_key - unanswered &&
       score.rdns.fcrdns === 'pass' &&
       score.listed > 0 === expectListed
     );

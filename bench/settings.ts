@@ -74,6 +74,11 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     droppingZone: 'dnsbl.dronebl.org',
     /** Section 1's silent list: its server drops every query once the service is running. */
     silentZone: 'truncate.gbudb.net',
+    /**
+     * Section 1's list that drops every real look-up but answers its test entries (a caching
+     * resolver in front of dead servers, or a list rate-limiting real queries).
+     */
+    testOnlyZone: 'ips.backscatterer.org',
   };
 }
 

@@ -1,4 +1,4 @@
-import { type DnsblZone, loadZoneList } from '../src/reputation/index.js';
+import { askableZones, type DnsblZone, loadZoneList } from '../src/reputation/index.js';
 import type { Listings } from '../test/fixtures/dnsbl-world.js';
 import { AddressAllocator, ipv6Addresses } from './addresses.js';
 import { buildSoakWorld, type SoakWorld } from './soak-world.js';
@@ -39,6 +39,9 @@ export interface BenchWorld {
     /** Checked while one list is silent: the first few put it on hold, the rest are measured. */
     silentWarmup: string[];
     silent: string[];
+    /** Checked while one list answers only its test entries: 20 pass first, the rest are measured. */
+    testOnlyWarmup: string[];
+    testOnly: string[];
     /** Checked by the share section itself, every other one listed, to warm up card drawing. */
     cardWarmup: string[];
     throughputWarmup: string[];
@@ -63,7 +66,8 @@ export interface BenchWorld {
 
 export async function buildWorld(settings: Settings): Promise<BenchWorld> {
   const { slowZone, droppingZone } = settings;
-  const zones = await loadZoneList();
+  // The lists the service asks: the bench sets no list key, so keyed lists are never asked.
+  const zones = askableZones(await loadZoneList(), {});
   const ipZones = zones.filter((zone) => zone.type === 'ip');
   const allocator = new AddressAllocator(addressCapacity);
   const ipv6 = ipv6Addresses(10 + settings.ipv6LatencySamples + 10);
@@ -80,6 +84,8 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     dohLatency: allocator.take(settings.dohSamples),
     silentWarmup: allocator.take(3),
     silent: allocator.take(settings.silentSamples),
+    testOnlyWarmup: allocator.take(20),
+    testOnly: allocator.take(settings.silentSamples),
     cardWarmup: allocator.take(settings.cardWarmups),
     throughputWarmup: allocator.take(300),
     throughput: Array.from({ length: settings.throughputRounds }, () =>

@@ -209,12 +209,29 @@ export const sharedVariables = {
         'Comma list of DNS-over-HTTPS endpoints (RFC 8484), e.g. `https://cloudflare-dns.com/dns-query`, asked in order, the first until it fails; required with `DNS_TRANSPORT=doh` and on Workers ([`edge.md`](edge.md)).',
     }),
   },
-  spamhausDqsKey: variable({
-    name: 'SPAMHAUS_DQS_KEY',
-    parser: z.string().regex(/^[a-z0-9]+$/, 'a Spamhaus DQS key (lowercase letters and digits)'),
-    meaning:
-      'Asks Spamhaus zones through its Data Query Service (`<key>.zen.dq.spamhaus.net`), which answers public resolvers too; the key never appears in any output.',
-  }),
+  /**
+   * The list keys, each under the variable the zone list names for it (`key.variable`), so this
+   * group is the engine's ListKeys as it stands.
+   */
+  listKeys: {
+    SPAMHAUS_DQS_KEY: variable({
+      name: 'SPAMHAUS_DQS_KEY',
+      parser: z.string().regex(/^[a-z0-9]+$/, 'a Spamhaus DQS key (lowercase letters and digits)'),
+      meaning:
+        'Asks Spamhaus zones through its Data Query Service (`<key>.zen.dq.spamhaus.net`), which answers public resolvers too, and turns on the lists only it serves (ZRD, AuthBL); the key never appears in any output.',
+    }),
+    ABUSIX_KEY: variable({
+      name: 'ABUSIX_KEY',
+      parser: z
+        .string()
+        .regex(
+          /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/,
+          'an Abusix Mail Intelligence key (one DNS label: letters, digits, inner hyphens)',
+        ),
+      meaning:
+        'Turns on the Abusix Mail Intelligence lists, asked as `<key>.combined.mail.abusix.zone`; without it they show as `disabled`, never asked. The key never appears in any output.',
+    }),
+  },
   selfTestIntervalMs: variable({
     name: 'SELFTEST_INTERVAL_S',
     parser: seconds(10, 86_400),

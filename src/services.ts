@@ -71,12 +71,11 @@ export async function createServices(
   options: ServiceOptions = {},
 ) {
   const log = createLogger(config.logLevel, platform.logSink, platform.clock);
-  // A list that answers only with a key is not asked while its variable is unset (list-keys.ts).
-  const zones = askableZones(platform.zones, listKeys(config.spamhausDqsKey));
-  const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
+  const zones = platform.zones;
+  const keys = config.listKeys;
   const perList = platform.dns.maxInFlightPerList;
   const { metrics } = platform;
-  const asked = queryNames(zones, config.spamhausDqsKey);
+  const asked = queryNames(zones, keys);
   // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
   const listOf = queriedZone(asked);
   const timeQueries: QueryObserver = (name, _type, status, ms) => {
@@ -98,7 +97,8 @@ export async function createServices(
         ...(perList
           ? {
               zoneLimit: {
-                zones: [...new Set(asked.keys())],
+                // Keyed lists without their key are never asked (list-keys.ts).
+                zones: [...new Set(queryNames(askableZones(zones, keys), keys).keys())],
                 maxPerZone: perList,
               },
             }
@@ -121,8 +121,9 @@ export async function createServices(
     const monitor = createZoneMonitor({
       resolver: local,
       zones,
-      ...dqs,
+      keys,
       intervalMs: options.selfTestIntervalMs ?? config.selfTestIntervalMs,
+      maxTimeoutMs: config.dns.timeoutMs,
       ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
       // Reasons are public (every status endpoint): they name the setting, not the addresses.
       resolverName: platform.dns.description,
@@ -145,7 +146,7 @@ export async function createServices(
       remote: platform.monitor.remote,
       zones,
       resolver: remote,
-      ...dqs,
+      keys,
     });
     observe = replica.observe;
     resolver = remote;
@@ -162,7 +163,7 @@ export async function createServices(
         zones,
         gate: (zone, side) => verdicts.gate(zone, side),
         onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
-        ...dqs,
+        keys,
       }),
       metrics,
     );
@@ -240,27 +241,19 @@ export async function createServices(
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
 /**
- * The list keys the configuration holds. ABUSIX_KEY is not read yet, so Abusix lists are never
- * asked (docs/zone-list.md, "Keyed lists").
+ * Each name a list is asked under (its zone, or with a key in front: a Spamhaus DQS name, a keyed
+ * list's query), to the zone it reports as.
  */
-export function listKeys(spamhausDqsKey: string | undefined): ListKeys {
-  return spamhausDqsKey ? { SPAMHAUS_DQS_KEY: spamhausDqsKey } : {};
-}
-
-/** Each name a list is asked under (its zone, or its Spamhaus DQS name), to the zone it reports as. */
-export function queryNames(
-  zones: readonly DnsblZone[],
-  spamhausDqsKey: string | undefined,
-): Map<string, string> {
+export function queryNames(zones: readonly DnsblZone[], keys: ListKeys): Map<string, string> {
   return new Map(
     zones.flatMap((zone): [string, string][] => [
       [zone.zone, zone.zone],
-      [queryZone(zone, spamhausDqsKey), zone.zone],
+      [queryZone(zone, keys), zone.zone],
       // A list's IPv6 side under a zone of its own (SEM-IPV6BL) has traffic of its own.
       ...(zone.ipv6?.zone
         ? ([
             [zone.ipv6.zone, zone.ipv6.zone],
-            [queryZone(zone, spamhausDqsKey, 'ipv6'), zone.ipv6.zone],
+            [queryZone(zone, keys, 'ipv6'), zone.ipv6.zone],
           ] satisfies [string, string][])
         : []),
     ]),

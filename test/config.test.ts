@@ -38,7 +38,7 @@ describe('readConfig', () => {
     // Unset means off: no captcha, no custom zone list, no Spamhaus DQS key.
     expect(config.captcha).toBeUndefined();
     expect(config.zonesFile).toBeUndefined();
-    expect(config.spamhausDqsKey).toBeUndefined();
+    expect(config.listKeys).toEqual({});
   });
 
   it('gives the watches their documented defaults, and reads their variables', () => {

@@ -2,13 +2,15 @@ import { cpuTargets, ratioOf, type Row } from '../report.js';
 import { type Distribution, distribution, round, timed } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 import { measureWithSilentList } from './silent-list.js';
+import { measureWithTestOnlyList } from './test-only-list.js';
 
 /**
  * 1. Latency of one uncached check, sequential, 20 ms per DNS answer, beside the floor: the same
  * check's DNS work through the service's own resolver (dns-reference.ts), which the service cannot
  * beat. The ratio is floor ÷ service: the share of the limit reached, at most 1. The same for an
  * IPv6 address (the lists that cover IPv6 in nibble format, PTR under ip6.arpa, then AAAA). Then
- * the IPv4 check with one list silent (silent-list.ts).
+ * the IPv4 check with one list silent (silent-list.ts), and with one that answers only its test
+ * entries (test-only-list.ts).
  */
 export async function measureLatency(context: BenchContext): Promise<SectionResult> {
   const { settings, world, dns, reference, checks, progress } = context;
@@ -43,8 +45,9 @@ export async function measureLatency(context: BenchContext): Promise<SectionResu
     ...ipv6.rows,
   ];
   const silent = await measureWithSilentList(context);
+  const testOnly = await measureWithTestOnlyList(context);
   return {
-    rows: [...rows, ...silent.rows],
+    rows: [...rows, ...silent.rows, ...testOnly.rows],
     details: {
       floor: floorD,
       service: serviceD,
@@ -52,6 +55,7 @@ export async function measureLatency(context: BenchContext): Promise<SectionResu
       wrong,
       ipv6: ipv6.details,
       silentList: silent.details,
+      testOnlyList: testOnly.details,
     },
   };
 }

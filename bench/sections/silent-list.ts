@@ -38,17 +38,12 @@ export async function measureWithSilentList({
     const held = await waitForState(http, service.base, silentZone, 'on_hold');
     const warmupMs = performance.now() - warmupStarted;
 
-    const floor: number[] = [];
-    const serviceTimes: number[] = [];
-    let wrong = 0;
-    for (const address of world.sets.silent) {
-      floor.push(await timed(() => reference.check(address)));
-      const started = performance.now();
-      if (!(await checks.check(address, false, service.base, 1))) wrong++;
-      serviceTimes.push(performance.now() - started);
-    }
-    const floorD = distribution(floor);
-    const serviceD = distribution(serviceTimes);
+    const { floorD, serviceD, wrong } = await timeOneListOut(
+      reference,
+      checks,
+      service.base,
+      world.sets.silent,
+    );
     const bound = floorD.p50 + injectedLatencyMs + 15;
     const rows: Row[] = [
       {
@@ -85,8 +80,31 @@ export async function measureWithSilentList({
   }
 }
 
+/**
+ * Each address checked by the floor (the lists that answer) and by the service, in turn; a check
+ * is wrong unless every list answered but the one left out (a check that read it as clean would
+ * count one answer more).
+ */
+export async function timeOneListOut(
+  reference: ReturnType<typeof createDnsReference>,
+  checks: BenchContext['checks'],
+  base: string,
+  addresses: readonly string[],
+) {
+  const floor: number[] = [];
+  const serviceTimes: number[] = [];
+  let wrong = 0;
+  for (const address of addresses) {
+    floor.push(await timed(() => reference.check(address)));
+    const started = performance.now();
+    if (!(await checks.check(address, false, base, 1))) wrong++;
+    serviceTimes.push(performance.now() - started);
+  }
+  return { floorD: distribution(floor), serviceD: distribution(serviceTimes), wrong };
+}
+
 /** Polls GET /lists until the list is in `state`; false after 15 s. */
-async function waitForState(
+export async function waitForState(
   http: BenchContext['http'],
   base: string,
   zone: string,

@@ -95,7 +95,9 @@ export function createDohTransport(options: DohTransportOptions): Resolver {
       return Promise.resolve(serverFailure);
     }
     return new Promise((settle) =>
-      new DohQuery(policy, queryOptions?.signal, settle, carrier, message, name, type).start(),
+      new DohQuery(policy, queryOptions?.signal, settle, carrier, message, name, type).start(
+        queryOptions?.timeoutMs,
+      ),
     );
   }
 

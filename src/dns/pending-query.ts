@@ -52,6 +52,8 @@ export abstract class PendingQuery<T> {
   /** Whether some attempt got a response that was no answer: then the query failed, not timed out. */
   #badAnswer = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** How long each attempt waits: the policy's, or the query's own (`QueryOptions.timeoutMs`). */
+  #attemptMs = 0;
   #settled = false;
 
   constructor(
@@ -67,8 +69,12 @@ export abstract class PendingQuery<T> {
   /** The query is over: let go of what it held (IDs, streams). */
   protected abstract release(): void;
 
-  /** Sends the first attempt, unless the caller has already given up. */
-  start(): void {
+  /**
+   * Sends the first attempt, unless the caller has already given up. `attemptMs` replaces the
+   * policy's timeout for each of this query's attempts (a list's look-ups wait by its latency).
+   */
+  start(attemptMs: number = this.policy.timeoutMs): void {
+    this.#attemptMs = attemptMs;
     const { signal } = this;
     if (signal?.aborted) {
       this.#settled = true;
@@ -86,7 +92,7 @@ export abstract class PendingQuery<T> {
   #attempt(): void {
     this.#tries++;
     this.endpoint = this.policy.failover.current();
-    this.#timer = setTimeout(attemptTimedOut, this.policy.timeoutMs, this);
+    this.#timer = setTimeout(attemptTimedOut, this.#attemptMs, this);
     this.send(this.endpoint);
   }
 

@@ -49,6 +49,12 @@ export interface QueryOptions {
    * of what the query held (its ID on a UDP socket, its HTTP/2 stream or `fetch`).
    */
   signal?: AbortSignal;
+  /**
+   * How long each attempt waits for an answer, instead of the transport's own timeout
+   * (DNS_TIMEOUT_MS): a list's look-ups wait by its measured latency (src/reputation/lists/
+   * list-timeouts.ts). Retries keep the transport's count.
+   */
+  timeoutMs?: number;
 }
 
 export interface Resolver {

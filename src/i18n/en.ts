@@ -105,6 +105,7 @@ export const en = {
   } satisfies EnglishPlural,
   'count.onHold': { one: '{n} on hold', other: '{n} on hold' } satisfies EnglishPlural,
   'count.disabled': { one: '{n} disabled', other: '{n} disabled' } satisfies EnglishPlural,
+  'count.needsKey': { one: '{n} needs a key', other: '{n} need a key' } satisfies EnglishPlural,
   'count.notCovered': {
     one: '{n} does not cover IPv6',
     other: '{n} do not cover IPv6',
@@ -119,6 +120,12 @@ export const en = {
     other: '{n} addresses found, none checked yet',
   } satisfies EnglishPlural,
   'count.noneAnswered': 'no list answered',
+  'count.allowlisted': 'allowlisted on {lists}',
+  'count.vouching': '{list} ({trust} trust)',
+  'count.vouchingMore': {
+    one: '{list} and {n} more',
+    other: '{list} and {n} more',
+  } satisfies EnglishPlural,
   'count.found': { one: '{n} address found', other: '{n} addresses found' } satisfies EnglishPlural,
   'count.poolListed': {
     one: '{listed} of {n} address listed',
@@ -148,6 +155,17 @@ export const en = {
   'result.details': 'Details',
   'result.points': 'Points',
   'result.delist': 'Request removal',
+  'result.lookup': 'See why',
+  'next.heading': 'What to do next',
+  'next.both': 'Listed on {list}: see why on its {lookup}, then ask for removal on its {delist}.',
+  'next.lookupOnly': 'Listed on {list}: see why, and how to be removed, on its {lookup}.',
+  'next.delistOnly': 'Listed on {list}: ask for removal on its {delist}.',
+  'next.none': 'Listed on {list}: its operator publishes no lookup or removal page.',
+  'next.lookupPage': 'lookup page',
+  'next.delistPage': 'delisting page',
+  'next.address': '{ip}: {step}',
+  'next.informational':
+    'An informational entry (such as Spamhaus PBL) is a note, not a block: ask for removal only if this address sends mail directly.',
   'result.address': 'Address',
   'result.addresses': 'Addresses of the host',
   'result.listedOn': 'Listed on',
@@ -191,10 +209,13 @@ export const en = {
   'result.canonical': 'An alias of {name}.',
 
   'status.listed': 'listed',
+  'status.allowlisted': 'allowlisted',
+  'status.allowlistedTrust': 'allowlisted ({trust} trust)',
   'status.clean': 'not listed',
   'status.error': 'error',
   'status.timeout': 'no answer in time',
   'status.disabled': 'disabled (no self-test passed)',
+  'status.needsKey': 'disabled (needs {key})',
   'status.onHold': 'on hold (stopped answering; not asked)',
   'status.notCovered': 'does not cover IPv6',
 
@@ -205,6 +226,7 @@ export const en = {
 
   'factor.listing': 'Listing',
   'factor.grade': 'Reputation grade',
+  'factor.allowlist': 'Allowlist',
   'factor.reverse_dns': 'Reverse DNS',
   'factor.sender_ip': 'Sender IP',
   'factor.spf': 'SPF',
@@ -213,6 +235,11 @@ export const en = {
   'severity.major': 'major',
   'severity.minor': 'minor',
   'severity.info': 'informational',
+
+  'trust.none': 'minimal',
+  'trust.low': 'low',
+  'trust.medium': 'medium',
+  'trust.high': 'high',
 
   'spf.found': 'found',
   'spf.none': 'no SPF record',
@@ -320,6 +347,7 @@ export const en = {
   'card.severity.info': 'info',
   'card.senderIp': 'Sender IP {ip}',
   'card.listedOnLists': 'listed on {lists}',
+  'card.delistHint': 'Removal: {hosts}',
   'card.moreLists': { one: '+ {n} more list', other: '+ {n} more lists' } satisfies EnglishPlural,
   'card.moreAddresses': {
     one: '+ {n} more address',

@@ -120,6 +120,12 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     many: '{n} отключено',
     other: '{n} отключено',
   },
+  'count.needsKey': {
+    one: '{n} ждёт ключа',
+    few: '{n} ждут ключа',
+    many: '{n} ждут ключа',
+    other: '{n} ждут ключа',
+  },
   'count.notCovered': {
     one: '{n} не поддерживает IPv6',
     few: '{n} не поддерживают IPv6',
@@ -140,6 +146,14 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     other: 'найдено {n} адреса, ещё не проверены',
   },
   'count.noneAnswered': 'ни один список не ответил',
+  'count.allowlisted': 'в белом списке: {lists}',
+  'count.vouching': '{list} (доверие: {trust})',
+  'count.vouchingMore': {
+    one: '{list} и ещё {n}',
+    few: '{list} и ещё {n}',
+    many: '{list} и ещё {n}',
+    other: '{list} и ещё {n}',
+  },
   'count.found': {
     one: 'найден {n} адрес',
     few: 'найдено {n} адреса',
@@ -178,6 +192,18 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'result.details': 'Подробности',
   'result.points': 'Баллы',
   'result.delist': 'Запросить исключение',
+  'result.lookup': 'Узнать причину',
+  'next.heading': 'Что делать дальше',
+  'next.both':
+    'Внесён в {list}: причина — на его {lookup}, затем запросите исключение на его {delist}.',
+  'next.lookupOnly': 'Внесён в {list}: причина и способ исключения — на его {lookup}.',
+  'next.delistOnly': 'Внесён в {list}: запросите исключение на его {delist}.',
+  'next.none': 'Внесён в {list}: его оператор не публикует страниц проверки и исключения.',
+  'next.lookupPage': 'странице проверки',
+  'next.delistPage': 'странице исключения',
+  'next.address': '{ip}: {step}',
+  'next.informational':
+    'Запись для сведения (например, Spamhaus PBL) — пометка, а не блокировка: просите исключения, только если этот адрес отправляет почту напрямую.',
   'result.address': 'Адрес',
   'result.addresses': 'Адреса хоста',
   'result.listedOn': 'В списках',
@@ -229,10 +255,13 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'result.canonical': 'Псевдоним имени {name}.',
 
   'status.listed': 'в списке',
+  'status.allowlisted': 'в белом списке',
+  'status.allowlistedTrust': 'в белом списке (доверие: {trust})',
   'status.clean': 'не в списке',
   'status.error': 'ошибка',
   'status.timeout': 'нет ответа вовремя',
   'status.disabled': 'отключён (самопроверка не пройдена)',
+  'status.needsKey': 'отключён (нужен {key})',
   'status.onHold': 'приостановлен (перестал отвечать; не опрашивается)',
   'status.notCovered': 'не поддерживает IPv6',
 
@@ -243,6 +272,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
 
   'factor.listing': 'Список блокировки',
   'factor.grade': 'Репутационная оценка',
+  'factor.allowlist': 'Белый список',
   'factor.reverse_dns': 'Обратная зона DNS',
   'factor.sender_ip': 'IP отправителя',
   'factor.spf': 'SPF',
@@ -251,6 +281,11 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'severity.major': 'серьёзный',
   'severity.minor': 'незначительный',
   'severity.info': 'справочный',
+
+  'trust.none': 'минимальное',
+  'trust.low': 'низкое',
+  'trust.medium': 'среднее',
+  'trust.high': 'высокое',
 
   'spf.found': 'найдена',
   'spf.none': 'нет записи SPF',
@@ -379,6 +414,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.severity.info': 'инфо',
   'card.senderIp': 'IP отправителя {ip}',
   'card.listedOnLists': 'в списках: {lists}',
+  'card.delistHint': 'Исключение: {hosts}',
   'card.moreLists': {
     one: '+ ещё {n} список',
     few: '+ ещё {n} списка',

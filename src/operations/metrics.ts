@@ -17,7 +17,8 @@ export type CheckAnswer = 'fresh' | 'cached' | ErrorCode;
 export type SideLabel = 'ipv4' | 'ipv6' | 'domain';
 
 /** A list's answer to one check: its status in the result, `on_hold` when it was not asked. */
-export type ListLookup = 'listed' | 'clean' | 'error' | 'timeout' | 'on_hold' | 'disabled';
+export type ListLookup =
+  'listed' | 'allowlisted' | 'clean' | 'error' | 'timeout' | 'on_hold' | 'disabled';
 
 /** One side of one list and its state now (GET /lists). */
 export interface ListStateSample {

@@ -1,12 +1,13 @@
 import { html } from 'hono/html';
 import { type Lang, type Translate, formatDate } from '../i18n/index.js';
 import type { AddressSummary, Confidence, ListResult, ScoreFactor } from '../reputation/index.js';
-import { findingsOf, sentenceOf, type ShareSummary } from '../share/index.js';
+import { findingsOf, sentenceOf, type ShareSummary, vouchingTexts } from '../share/index.js';
 import type { Html } from './layout.js';
+import { nextStepsSection } from './next-steps.js';
 
 /**
- * A stored result drawn as a person reads it: the verdict, the score and what moved it, and each
- * tool's own findings, which the tool draws from the parts below (src/tools/<tool>/page.ts). The
+ * A stored result drawn as a person reads it: the verdict, the score and what moved it, what to do
+ * about each listing (next-steps.ts), and each tool's own findings, which the tool draws from the parts below (src/tools/<tool>/page.ts). The
  * share page shows it, and the check page shows the same section, fetched from the share page,
  * so there is one renderer.
  */
@@ -82,7 +83,7 @@ export function resultView(view: ResultView, context: ResultContext): Html {
       ${t('result.checkedAt')}
       <time datetime="${summary.checkedAt}">${formatDate(lang, summary.checkedAt)}</time>
     </p>
-    ${view.details}
+    ${nextStepsSection(summary, t)} ${view.details}
   </section>`;
 }
 
@@ -118,10 +119,11 @@ export function factorsTable(factors: readonly ScoreFactor[], { t }: ResultConte
 
 const statusOrder: Record<ListResult['status'], number> = {
   listed: 0,
-  error: 1,
-  timeout: 2,
-  disabled: 3,
-  clean: 4,
+  allowlisted: 1,
+  error: 2,
+  timeout: 3,
+  disabled: 4,
+  clean: 5,
 };
 
 function listDetail(list: ListResult): string {
@@ -129,7 +131,12 @@ function listDetail(list: ListResult): string {
     const meanings = (list.listings ?? []).map((listing) => listing.meaning).join('; ');
     return [meanings || (list.codes ?? []).join(', '), list.reason].filter(Boolean).join(' — ');
   }
+  if (list.status === 'allowlisted') {
+    return (list.allowlist_entries ?? []).map((entry) => entry.meaning).join('; ');
+  }
   if (list.grade) return list.grade.label;
+  // A list waiting for its key says which in its status.
+  if (list.key) return '';
   // A list that does not cover IPv6 says so in its status; its error would repeat it in English.
   if (list.not_covered) return '';
   return list.error ?? '';
@@ -138,7 +145,25 @@ function listDetail(list: ListResult): string {
 function statusText(list: ListResult, t: Translate): string {
   if (list.on_hold) return t('status.onHold');
   if (list.not_covered) return t('status.notCovered');
+  if (list.key) return t('status.needsKey', { key: list.key });
+  if (list.status === 'allowlisted' && list.trust) {
+    return t('status.allowlistedTrust', { trust: t(`trust.${list.trust}`) });
+  }
   return t(`status.${list.status}`);
+}
+
+/** A listed list's links: why it is listed (its lookup page), and where to ask for removal. */
+function listLinks(list: ListResult, t: Translate): Html | string {
+  if (list.status !== 'listed') return '';
+  return html`${
+    list.lookup_url
+      ? html` <a href="${list.lookup_url}" rel="nofollow noopener">${t('result.lookup')}</a>`
+      : ''
+  }${
+    list.delist_url
+      ? html` <a href="${list.delist_url}" rel="nofollow noopener">${t('result.delist')}</a>`
+      : ''
+  }`;
 }
 
 /**
@@ -160,14 +185,7 @@ export function listsTable(
     html`<tr>
       <td>${list.name} <span class="note">${list.zone}</span></td>
       <td class="status-${list.status}">${statusText(list, t)}</td>
-      <td>
-        ${listDetail(list)}
-        ${
-          list.status === 'listed' && list.delist_url
-            ? html` <a href="${list.delist_url}" rel="nofollow noopener">${t('result.delist')}</a>`
-            : ''
-        }
-      </td>
+      <td>${listDetail(list)} ${listLinks(list, t)}</td>
     </tr>`;
   const head = html`<thead>
     <tr>
@@ -247,6 +265,7 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
               </td>
               <td class="${address.listed > 0 ? 'status-listed' : ''}">
                 ${address.listings.map((listing) => listing.name).join(', ')}
+                ${vouchingNote(address, t)}
               </td>
               <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
                 ${
@@ -260,6 +279,12 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
       </tbody>
     </table>
   </div>`;
+}
+
+/** An address's allowlists, as good news beside its listings: `allowlisted on DNSWL.org (high trust)`. */
+function vouchingNote(address: AddressSummary, t: Translate): Html | string {
+  const [text] = vouchingTexts(address.allowlists, t);
+  return text ? html`<span class="status-allowlisted">${text}</span>` : '';
 }
 
 /** `and 12 more`, when a result lists fewer items than there are. */

@@ -20,6 +20,7 @@ export {
   reverseName,
 } from './checks/index.js';
 export {
+  askableCount,
   askableZones,
   bundledZoneList,
   coverageOf,
@@ -27,6 +28,7 @@ export {
   createListStats,
   createMonitorReplica,
   createZoneMonitor,
+  disabledByTest,
   type DnsblEngine,
   type DnsblZone,
   type ListCoverage,
@@ -51,6 +53,7 @@ export {
   sideName,
   sideZone,
   targetLabel,
+  type Vouching,
   type ZoneMonitor,
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';

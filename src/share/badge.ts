@@ -1,5 +1,7 @@
 import { makeBadge } from 'badge-maker';
+import { disabledByTest } from '../reputation/index.js';
 import { type Lang, type Translate, toolText, translator } from '../i18n/index.js';
+import { vouchingTexts } from './count-texts.js';
 import { shortenMiddle } from './shorten.js';
 import { type ShareSummary, type Verdict, foundAddresses, senderAddresses } from './summary.js';
 
@@ -18,21 +20,25 @@ const verdictColours: Record<Verdict, string> = {
   unknown: 'lightgrey',
 };
 
-/** Lists that did not contribute, short: `2 no answer`, `1 on hold`, `1 disabled`. */
+/**
+ * Lists that did not contribute, short: `2 no answer`, `1 on hold`, `1 disabled`; lists waiting
+ * for a key are the operator's choice, left to the share page.
+ */
 function missingParts(summary: ShareSummary, t: Translate): string[] {
   const coverage = summary.coverage;
   if (!coverage) return [];
   return [
     ...(coverage.not_answered > 0 ? [t('badge.noAnswer', { n: coverage.not_answered })] : []),
     ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
-    ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...(disabledByTest(coverage) > 0 ? [t('count.disabled', { n: disabledByTest(coverage) })] : []),
   ];
 }
 
 /**
  * What the lists said, e.g. `listed on 2 of 16 · 2 no answer · 0/100`, `clean on 18 lists ·
- * 1 info · 95/100`, `2 of 16 sender IPs listed · domain clean on 5 lists · 75/100`. Never a
- * plain "clean" while a sender address is listed or a list did not answer.
+ * 1 info · 95/100`, `2 of 16 sender IPs listed · domain clean on 5 lists · 75/100`, `clean on 31
+ * lists · allowlisted on DNSWL.org (high trust) · 100/100`. Never a plain "clean" while a sender
+ * address is listed or a list did not answer.
  */
 function message(summary: ShareSummary, t: Translate): string {
   const found = foundAddresses(summary);
@@ -66,6 +72,7 @@ function message(summary: ShareSummary, t: Translate): string {
   return [
     ...lead,
     ...(informational > 0 ? [t('badge.info', { n: informational })] : []),
+    ...vouchingTexts(summary.coverage?.allowlists, t, true),
     ...senderNote,
     ...missing,
     ...score,

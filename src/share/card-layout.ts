@@ -2,7 +2,7 @@ import { oneLine } from './card-line.js';
 import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
 import { targetBlock } from './card-target.js';
-import { notCoveredTexts } from './count-texts.js';
+import { notCoveredTexts, vouchingTexts } from './count-texts.js';
 import {
   cardHeight,
   cardWidth,
@@ -16,6 +16,7 @@ import type { Element } from './element.js';
 import { estimateWidth } from './text-width.js';
 import { type ShareSummary, type Verdict, foundAddresses, senderAddresses } from './summary.js';
 import { type Lang, type Translate, toolText, translator } from '../i18n/index.js';
+import { askableCount, disabledByTest } from '../reputation/index.js';
 
 /**
  * The share card as an element tree for satori: a header (service, date), the target with its
@@ -93,8 +94,8 @@ function headline(summary: ShareSummary, { lang, t }: CardText): string {
 
 /**
  * How many lists the verdict rests on: `All 18 lists answered`, `16 of 18 lists answered · 1 did
- * not answer · 1 on hold`, plus informational entries. For a pool, those of its least-answered
- * address.
+ * not answer · 1 on hold`, plus informational entries and the allowlists that vouch for the
+ * target. For a pool, those of its least-answered address.
  */
 export function coverageLine(
   summary: ShareSummary,
@@ -102,17 +103,21 @@ export function coverageLine(
 ): string | undefined {
   const coverage = summary.coverage;
   if (!coverage || foundAddresses(summary) !== undefined) return undefined;
+  // Lists waiting for a key are the operator's choice: the card counts the lists it may ask.
+  const total = askableCount(coverage);
+  const disabled = disabledByTest(coverage);
   const answered =
-    coverage.answered === coverage.total
-      ? t('card.allAnswered', { n: coverage.total })
-      : t('card.someAnswered', { answered: coverage.answered, n: coverage.total });
+    coverage.answered === total
+      ? t('card.allAnswered', { n: total })
+      : t('card.someAnswered', { answered: coverage.answered, n: total });
   const parts = [
     answered,
     ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
     ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
-    ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...(disabled > 0 ? [t('count.disabled', { n: disabled })] : []),
     ...notCoveredTexts(coverage, t),
     ...(coverage.informational > 0 ? [t('card.informational', { n: coverage.informational })] : []),
+    ...vouchingTexts(coverage.allowlists, t, true),
   ];
   return parts.join(' · ');
 }

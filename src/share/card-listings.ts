@@ -9,7 +9,8 @@ import { type ShareListing, type ShareSummary, foundAddresses } from './summary.
 
 /**
  * The panel along the bottom of the card: the most important listings, one a row with the
- * severity as colour and as word (colour alone does not reach everyone), or a note that none is.
+ * severity as colour and as word (colour alone does not reach everyone), and in brief where to
+ * ask for removal; or a note that none is.
  */
 
 /** Rows the panel has room for; with more listings the last row counts the rest. */
@@ -160,16 +161,46 @@ function panel(children: Element[]): Element {
   );
 }
 
+/**
+ * Where the listed party asks for removal, in brief: the delisting pages' hosts (or the lookup
+ * pages' where a list has no delisting page), `Removal: check.spamhaus.org · www.spamcop.net`;
+ * the share page links each one.
+ */
+export function delistHint(summary: ShareSummary, t: Translate): string | undefined {
+  const hosts = new Set<string>();
+  for (const step of summary.listings.flatMap((listing) => listing.steps ?? [])) {
+    const url = step.delistUrl ?? step.lookupUrl;
+    if (url && URL.canParse(url)) hosts.add(new URL(url).host);
+  }
+  return hosts.size > 0 ? t('card.delistHint', { hosts: [...hosts].join(' · ') }) : undefined;
+}
+
+function hintRow(hint: string): Element {
+  return h(
+    'div',
+    { display: 'flex', alignItems: 'center', height: rowHeight, paddingLeft: dotSize + gap },
+    oneLine(hint, {
+      fontSize: 20,
+      maxWidth: contentWidth - 2 * panelPaddingX - dotSize - gap,
+      cut: 'end',
+      style: { color: colours.muted },
+    }),
+  );
+}
+
 /** Null when the result counts listings but carries none to show: the headline says it all. */
 export function listingsPanel(summary: ShareSummary, text: CardText): Element | null {
   const { listings } = summary;
   if (listings.length === 0) return summary.listed === 0 ? panel([note(summary, text.t)]) : null;
-  const shown = listings.length > rowsShown ? listings.slice(0, rowsShown - 1) : listings;
+  const hint = delistHint(summary, text.t);
+  const room = rowsShown - (hint ? 1 : 0);
+  const shown = listings.length > room ? listings.slice(0, room - 1) : listings;
   const rows = shown.map((listing) => listingRow(listing, text));
   const hidden = listings.length - shown.length;
   if (hidden > 0) {
     const more = summary.counts === 'addresses' ? 'card.moreAddresses' : 'card.moreLists';
     rows.push(moreRow(text.t(more, { n: hidden })));
   }
+  if (hint) rows.push(hintRow(hint));
   return panel(rows);
 }

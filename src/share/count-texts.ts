@@ -1,5 +1,10 @@
 import type { Translate } from '../i18n/index.js';
-import type { ListCoverage } from '../reputation/index.js';
+import {
+  askableCount,
+  disabledByTest,
+  type ListCoverage,
+  type Vouching,
+} from '../reputation/index.js';
 import { type ShareSummary, foundAddresses, senderAddresses } from './summary.js';
 
 /**
@@ -26,21 +31,50 @@ export function notCoveredTexts(
  * IPv6 address `16 do not cover IPv6`.
  */
 export function missingTexts(coverage: ListCoverage, t: Translate): string[] {
+  const disabled = disabledByTest(coverage);
+  const needsKey = coverage.needs_key ?? 0;
   return [
     ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
     ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
-    ...(coverage.disabled > 0 ? [t('count.disabled', { n: coverage.disabled })] : []),
+    ...(disabled > 0 ? [t('count.disabled', { n: disabled })] : []),
     ...notCoveredTexts(coverage, t),
+    ...(needsKey > 0 ? [t('count.needsKey', { n: needsKey })] : []),
   ];
+}
+
+/**
+ * The allowlists that vouch for the target, as good news: `allowlisted on DNSWL.org (high
+ * trust)`, `... and Mailspike Whitelist (medium trust)`, `... and 2 more` (the most trusting
+ * named first, as `describeVouching` writes it into the JSON `summary`).
+ */
+export function vouchingTexts(
+  allowlists: readonly Vouching[] | undefined,
+  t: Translate,
+  /** Only the most trusting named, the others counted (a badge's room). */
+  brief = false,
+): string[] {
+  const [first, second, ...rest] = allowlists ?? [];
+  if (!first) return [];
+  const named = (vouching: Vouching) =>
+    t('count.vouching', { list: vouching.name, trust: t(`trust.${vouching.trust}`) });
+  const lists =
+    second === undefined
+      ? named(first)
+      : rest.length === 0 && !brief
+        ? `${named(first)}${t('list.and')}${named(second)}`
+        : t('count.vouchingMore', { list: named(first), n: rest.length + 1 });
+  return [t('count.allowlisted', { lists })];
 }
 
 /**
  * `listed on 2 of 16 lists that answered; 2 did not answer`, `not listed on any of 18 lists;
  * 1 lists it for information only`, `no list answered; 18 on hold`, and for an IPv6 address
- * `not listed on any of 2 lists; 16 do not cover IPv6`.
+ * `not listed on any of 2 lists; 16 do not cover IPv6`; an allowlist's vouching after the
+ * listings (`allowlisted on DNSWL.org (high trust)`).
  */
 export function coverageText(coverage: ListCoverage, t: Translate): string {
-  const { blocking, informational, answered, total } = coverage;
+  const { blocking, informational, answered } = coverage;
+  const total = askableCount(coverage);
   const lists =
     answered === total
       ? t('count.lists', { n: total })
@@ -52,7 +86,12 @@ export function coverageText(coverage: ListCoverage, t: Translate): string {
         ? t('count.listedOn', { listed: blocking, lists })
         : t('count.notListedOn', { lists });
   const note = informational > 0 ? [t('count.informational', { n: informational })] : [];
-  return [head, ...note, ...missingTexts(coverage, t)].join('; ');
+  return [
+    head,
+    ...note,
+    ...vouchingTexts(coverage.allowlists, t),
+    ...missingTexts(coverage, t),
+  ].join('; ');
 }
 
 /**

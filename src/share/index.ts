@@ -13,6 +13,6 @@ export {
 export { type CardCache, CardRendererBusy, createCardCache } from './card-cache.js';
 export { colours } from './card-theme.js';
 export { cardSvg, warmUpSummary } from './card.js';
-export { findingsOf, sentenceOf } from './count-texts.js';
+export { findingsOf, sentenceOf, vouchingTexts } from './count-texts.js';
 export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
-export type { ShareListing, ShareSummary } from './summary.js';
+export type { NextStep, ShareListing, ShareSummary } from './summary.js';

@@ -7,11 +7,23 @@ import type { ListCoverage, Severity, Verdict } from '../reputation/index.js';
 
 export type { Verdict };
 
+/**
+ * Where a listed party goes next for one list: the operator's page about the target (why it is
+ * listed) and its page for asking for removal, each where the zone list gives one.
+ */
+export interface NextStep {
+  list: string;
+  lookupUrl?: string;
+  delistUrl?: string;
+}
+
 /** One list that lists the target, e.g. `{ list: 'Spamhaus ZEN', detail: 'SBL spam source', severity: 'major' }`. */
 export interface ShareListing {
   list: string;
   detail: string;
   severity: Severity;
+  /** What to do about it: one step for a list, one per list for an address on several. */
+  steps?: NextStep[];
   /**
    * When the row is an address on lists (a domain's sender IP, a pool's address) rather than a
    * list: the address and the names of the lists, so a renderer writes the row in its own

@@ -60,7 +60,8 @@ function answeredLists(lists: readonly ListResult[]): KnownLists {
   for (const list of lists) {
     if (list.status === 'listed') {
       known[list.zone] = listed(list.name, list.codes ?? [], meaningOf(list), list.delist_url);
-    } else if (list.status === 'clean') {
+    } else if (list.status === 'clean' || list.status === 'allowlisted') {
+      // An allowlist's hit is good news, never a listing: for a watch it answered "not listed".
       known[list.zone] = { status: 'not_listed', name: list.name };
     }
   }

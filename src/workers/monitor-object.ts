@@ -2,15 +2,15 @@ import { DurableObject } from 'cloudflare:workers';
 import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
 import { createLogger } from '../http/index.js';
 import {
-  askableZones,
   bundledZoneList,
   createListStats,
   createZoneMonitor,
+  type ListKeys,
   type MonitorReport,
   type MonitorView,
   type ZoneMonitor,
 } from '../reputation/index.js';
-import { listKeys, logReadiness, logRun, queryNames } from '../services.js';
+import { logReadiness, logRun, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
 /**
@@ -32,7 +32,8 @@ export interface MonitorSettings {
   dohUrls: string[];
   timeoutMs: number;
   retries: number;
-  spamhausDqsKey?: string;
+  /** The list keys configured (SPAMHAUS_DQS_KEY, ABUSIX_KEY). */
+  keys: ListKeys;
   intervalMs: number;
   holdProbeMs?: number;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
@@ -121,8 +122,8 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
   private async start(settings: MonitorSettings): Promise<ZoneMonitor> {
     await this.ctx.storage.put('settings', settings);
     const log = createLogger(settings.logLevel, (line) => console.log(line));
-    const zones = askableZones(bundledZoneList(), listKeys(settings.spamhausDqsKey));
-    const stats = createListStats(queryNames(zones, settings.spamhausDqsKey));
+    const zones = bundledZoneList();
+    const stats = createListStats(queryNames(zones, settings.keys));
     const transport = createDohTransport({
       endpoints: settings.dohUrls,
       timeoutMs: settings.timeoutMs,
@@ -135,8 +136,9 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     const monitor = createZoneMonitor({
       resolver,
       zones,
-      ...(settings.spamhausDqsKey ? { spamhausDqsKey: settings.spamhausDqsKey } : {}),
+      keys: settings.keys,
       intervalMs: settings.intervalMs,
+      maxTimeoutMs: settings.timeoutMs,
       ...(settings.holdProbeMs ? { holdProbeMs: settings.holdProbeMs } : {}),
       resolverName: description,
       stats,

@@ -26,7 +26,7 @@ export function monitorSettings(config: Config): MonitorSettings {
     dohUrls: config.dns.dohUrls,
     timeoutMs: config.dns.timeoutMs,
     retries: config.dns.retries,
-    ...(config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {}),
+    keys: config.listKeys,
     intervalMs: config.selfTestIntervalMs,
     logLevel: config.logLevel,
   };

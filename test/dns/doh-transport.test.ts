@@ -112,6 +112,16 @@ describe('the DoH transport, timeouts', () => {
     expect(doh.requests.length - before).toBe(3);
   });
 
+  it("waits by a query's own timeoutMs instead of the transport's, on every attempt", async () => {
+    const before = doh.requests.length;
+    // The transport alone would wait 20 s here: the test's own time-out fails it then.
+    const patient = dohTransport({ timeoutMs: 10_000, retries: 1 });
+    expect(await patient.query('b.dropped.test', 'A', { timeoutMs: 100 })).toEqual({
+      status: 'timeout',
+    });
+    expect(doh.requests.length - before).toBe(2);
+  });
+
   it('stops when the caller’s signal aborts, before its own timeout', async () => {
     const started = performance.now();
     const outcome = await dohTransport({ timeoutMs: 5000 }).query('a.slow.test', 'A', {

@@ -19,7 +19,7 @@ const dqsKey = 'k3yfortheoperationstest';
 const requestId = 'trace-operations-7f3a';
 
 /** Spamhaus' lists, asked under their DQS names with the key (src/reputation/lists/dnsbl.ts). */
-const isSpamhaus = (zone: DnsblZone) => queryZone(zone, 'key') !== zone.zone;
+const isSpamhaus = (zone: DnsblZone) => queryZone(zone, { SPAMHAUS_DQS_KEY: 'key' }) !== zone.zone;
 
 let service: TestService;
 const tokens: string[] = [];
@@ -36,10 +36,10 @@ beforeAll(async () => {
   const zoneList = await loadZoneList();
   const dqs = zoneList
     .filter(isSpamhaus)
-    .map((zone) => ({ ...zone, zone: queryZone(zone, dqsKey) }));
+    .map((zone) => ({ ...zone, zone: queryZone(zone, { SPAMHAUS_DQS_KEY: dqsKey }) }));
   const zen = queryZone(
     zoneList.find((zone) => zone.zone === 'zen.spamhaus.org')!,
-    dqsKey,
+    { SPAMHAUS_DQS_KEY: dqsKey },
   );
   service = await startTestService({
     world: [

@@ -5,11 +5,22 @@ import { type TestService, startTestService } from '../support/service.js';
 
 /** GET {BASE_PATH}/lists: every configured list's health, over real HTTP and the fixture DNS. */
 
+/** The service runs without list keys: it shows every list, and asks the keyless ones. */
+const allZones = await loadZoneList();
 const zones = await keylessZoneList();
+const isKeyed = (zone: string) => allZones.some((entry) => entry.zone === zone && entry.key);
 const fields = [
   'zone',
   'name',
   'type',
+  'severity',
+  'allowlist',
+  'key',
+  'lists',
+  'policy',
+  'source',
+  'lookup_url',
+  'delist_url',
   'state',
   'reason',
   'test_entry',
@@ -41,13 +52,14 @@ async function lists(): Promise<Lists> {
 }
 
 describe('GET /lists', () => {
-  it('answers every configured list, active after its self-test, and no reason while configured', async () => {
+  it('answers every list of the zone list, each keyless one active after its self-test, and no reason while configured', async () => {
     const body = await lists();
     expect(Object.keys(body).sort()).toEqual(['configured', 'lists']);
     expect(body.configured).toBe(true);
-    expect(body.lists.map((list) => list.zone)).toEqual(zones.map((zone) => zone.zone));
+    expect(body.lists.map((list) => list.zone)).toEqual(allZones.map((zone) => zone.zone));
     for (const list of body.lists) {
       expect(Object.keys(list).sort()).toEqual([...fields].sort());
+      if (isKeyed(list.zone as string)) continue;
       expect(list).toMatchObject({
         state: 'active',
         reason: expect.any(String),
@@ -63,11 +75,40 @@ describe('GET /lists', () => {
     });
   });
 
-  it('leaves out the lists that answer only with a key, as no key is set, and never asks them', async () => {
+  it("gives each list's source, policy, lookup and delisting pages from the zone list", async () => {
     const body = await lists();
-    const keyed = (await loadZoneList()).filter((zone) => zone.key !== undefined);
+    const zen = body.lists.find((list) => list.zone === 'zen.spamhaus.org');
+    expect(zen).toMatchObject({
+      allowlist: false,
+      key: null,
+      source: expect.stringMatching(/^https:\/\//),
+      policy: { en: expect.any(String), ru: expect.any(String) },
+      lists: { en: expect.any(String), ru: expect.any(String) },
+      lookup_url: expect.stringContaining('{'),
+      delist_url: expect.stringMatching(/^https:\/\//),
+    });
+    const allowlists = body.lists.filter((list) => list.allowlist === true);
+    expect(allowlists.map((list) => list.zone).sort()).toEqual(
+      allZones
+        .filter((zone) => zone.allowlist)
+        .map((zone) => zone.zone)
+        .sort(),
+    );
+  });
+
+  it('shows the lists that answer only with a key as disabled, naming the variable, and never asks them', async () => {
+    const body = await lists();
+    const keyed = allZones.filter((zone) => zone.key !== undefined);
     expect(keyed.length).toBeGreaterThan(0);
-    expect(body.lists.filter((list) => keyed.some((zone) => zone.zone === list.zone))).toEqual([]);
+    for (const zone of keyed) {
+      const list = body.lists.find((entry) => entry.zone === zone.zone);
+      expect(list).toMatchObject({
+        state: 'disabled',
+        key: zone.key!.variable,
+        reason: expect.stringContaining(`set ${zone.key!.variable}`),
+        last_self_test: null,
+      });
+    }
     const check = await service.post('/ip/v1', { target: '8.8.4.4' });
     expect(check.status).toBe(200);
     const asked = (await service.dnsQueries()).map((query) => query.name);
@@ -80,9 +121,11 @@ describe('GET /lists', () => {
     const body = await lists();
     const covering = body.lists.filter((list) => list.ipv6 !== null);
     expect(covering.map((list) => list.zone)).toEqual(
-      zones.filter((zone) => zone.ipv6 !== undefined).map((zone) => zone.zone),
+      allZones.filter((zone) => zone.ipv6 !== undefined).map((zone) => zone.zone),
     );
-    for (const list of covering) {
+    const asked = covering.filter((list) => zones.some((zone) => zone.zone === list.zone));
+    expect(asked.length).toBeGreaterThan(0);
+    for (const list of asked) {
       expect(list.ipv6).toMatchObject({
         state: 'active',
         test_entry: '::ffff:7f00:2',
@@ -90,6 +133,8 @@ describe('GET /lists', () => {
         source: expect.stringMatching(/^https?:\/\//),
       });
     }
+    for (const list of covering.filter((entry) => isKeyed(entry.zone as string)))
+      expect(list.ipv6).toMatchObject({ state: 'disabled', last_self_test: null });
     expect(covering.find((list) => list.zone === 'bl.spameatingmonkey.net')?.ipv6).toMatchObject({
       zone: 'bl.ipv6.spameatingmonkey.net',
       name: 'Spam Eating Monkey SEM-IPV6BL',

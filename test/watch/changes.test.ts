@@ -170,7 +170,7 @@ describe('what a check heard', () => {
     ...extra,
   });
 
-  it('takes listed and clean lists, and leaves out every list that said nothing', () => {
+  it('takes listed, clean and allowlisted lists, and leaves out every list that said nothing', () => {
     const observation = observeIp({
       kind: 'ipv4',
       target: '8.8.100.7',
@@ -182,12 +182,14 @@ describe('what a check heard', () => {
         confidence: 'medium',
         factors: [],
         listed: 1,
-        answered: 2,
+        allowlisted: 1,
+        answered: 3,
         not_answered: 2,
         on_hold: 1,
         disabled: 1,
+        needs_key: 0,
         not_covered: 0,
-        total: 6,
+        total: 7,
         summary: '',
         lists: [
           list('a.example', 'listed', {
@@ -200,6 +202,7 @@ describe('what a check heard', () => {
           list('d.example', 'timeout', { on_hold: true }),
           list('e.example', 'error', { codes: ['127.255.255.254'] }),
           list('f.example', 'disabled', { error: 'failed its self-test' }),
+          list('g.example', 'allowlisted', { trust: 'high' }),
         ],
         rdns: { ptr: '', names: [], fcrdns: 'none', confirmed: [] },
         checked_at: '2026-05-10T12:00:00.000Z',
@@ -214,12 +217,14 @@ describe('what a check heard', () => {
         delist_url: 'https://a.example/delist',
       },
       'b.example': { status: 'not_listed', name: 'b.example' },
+      // An allowlist that vouches for the address does not list it: a change of trust is no listing.
+      'g.example': { status: 'not_listed', name: 'g.example' },
     });
     expect(observation.status).toMatchObject({
       verdict: 'poor',
       score: 60,
       listed_on: [{ zone: 'a.example', name: 'a.example' }],
     });
-    expect(observation.status.lists).toHaveLength(6);
+    expect(observation.status.lists).toHaveLength(7);
   });
 });

@@ -65,7 +65,7 @@ export interface FixtureControl {
 }
 
 /** Spamhaus' lists: the zones the DQS key moves (src/reputation/lists/dnsbl.ts). */
-const isSpamhaus = (zone: DnsblZone) => queryZone(zone, 'key') !== zone.zone;
+const isSpamhaus = (zone: DnsblZone) => queryZone(zone, { SPAMHAUS_DQS_KEY: 'key' }) !== zone.zone;
 
 async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {
   if (spec.exactly) return spec.exactly;
@@ -82,7 +82,7 @@ async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {
       const key = spec.spamhaus.dqsKey;
       const dqs = zoneList
         .filter(isSpamhaus)
-        .map((zone) => ({ ...zone, zone: queryZone(zone, key) }));
+        .map((zone) => ({ ...zone, zone: queryZone(zone, { SPAMHAUS_DQS_KEY: key }) }));
       world.push(...dnsblWorld(dqs, {}));
     }
   }

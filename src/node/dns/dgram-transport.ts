@@ -108,7 +108,7 @@ export function createDgramTransport(options: DgramTransportOptions): DgramTrans
       }
       const signal = queryOptions?.signal;
       return new Promise((resolve) =>
-        new UdpQuery(set, signal, resolve, message, name, type).start(),
+        new UdpQuery(set, signal, resolve, message, name, type).start(queryOptions?.timeoutMs),
       );
     },
     waiting() {

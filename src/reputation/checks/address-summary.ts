@@ -1,4 +1,12 @@
-import { coverageOf, describeCoverage, type DnsblEngine, missingParts } from '../lists/index.js';
+import {
+  answeredUsably,
+  askableCount,
+  coverageOf,
+  describeCoverage,
+  type DnsblEngine,
+  missingParts,
+  vouchingOf,
+} from '../lists/index.js';
 import type { Deadline } from '../lookups/index.js';
 import { type AddressSummary, worstSeverity } from '../results/index.js';
 import { listingFactors, scoreOf } from './score.js';
@@ -17,16 +25,19 @@ export async function summariseAddress(
 ): Promise<AddressSummary> {
   const report = await dnsbl.check({ kind: 'ip', address: ip }, deadline);
   const { score, verdict, confidence } = scoreOf(listingFactors(report), report);
+  const allowlists = vouchingOf(report.lists);
   return {
     ip,
     score,
     verdict,
     confidence,
     listed: report.listed,
+    allowlisted: report.allowlisted,
     answered: report.answered,
     not_answered: report.not_answered,
     on_hold: report.on_hold,
     disabled: report.disabled,
+    needs_key: report.needs_key,
     not_covered: report.not_covered,
     total: report.total,
     summary: describeCoverage(coverageOf(report.lists)),
@@ -40,9 +51,12 @@ export async function summariseAddress(
         ),
         detail: (list.listings ?? []).map((listing) => listing.meaning).join('; '),
         codes: list.codes ?? [],
+        ...(list.lookup_url ? { lookup_url: list.lookup_url } : {}),
+        ...(list.delist_url ? { delist_url: list.delist_url } : {}),
       })),
+    ...(allowlists.length > 0 ? { allowlists } : {}),
     unanswered: report.lists
-      .filter((list) => list.status !== 'listed' && list.status !== 'clean' && !list.not_covered)
+      .filter((list) => !answeredUsably(list) && !list.not_covered)
       .map((list) => ({ zone: list.zone, status: list.status })),
   };
 }
@@ -55,10 +69,9 @@ export async function summariseAddress(
 export function describeAddressLine(summary: AddressSummary): string {
   const blocking = summary.listings.filter((listing) => listing.severity !== 'info');
   if (blocking.length === 0) return `${summary.ip}: ${summary.summary}`;
+  const total = askableCount(summary);
   const asked =
-    summary.answered === summary.total
-      ? `${summary.total} lists`
-      : `${summary.answered} lists that answered`;
+    summary.answered === total ? `${total} lists` : `${summary.answered} lists that answered`;
   const where = blocking.map((listing) => {
     const code = shortCode(listing.detail);
     return code ? `${listing.zone} (${code})` : listing.zone;

@@ -12,7 +12,13 @@ import {
   maxTermChars,
   type SpfSummary,
 } from '../results/index.js';
-import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
+import {
+  askableTotal,
+  type ScoreFactor,
+  hasMajorListing,
+  listingFactors,
+  scoreFrom,
+} from './score.js';
 import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from '../spf/index.js';
 import type { CheckOutcome } from './check-outcome.js';
@@ -109,7 +115,7 @@ export async function checkDomain(
     ];
     const score = scoreFrom(factors, {
       answered: domainReport.answered,
-      total: domainReport.total,
+      total: askableTotal(domainReport),
       majorListed: hasMajorListing(domainReport),
     });
     // A sender address on a major list means some of the domain's mail is refused: never "good".
@@ -134,10 +140,12 @@ export async function checkDomain(
       domain_score: {
         ...score,
         listed: domainReport.listed,
+        allowlisted: domainReport.allowlisted,
         answered: domainReport.answered,
         not_answered: domainReport.not_answered,
         on_hold: domainReport.on_hold,
         disabled: domainReport.disabled,
+        needs_key: domainReport.needs_key,
         total: domainReport.total,
         summary: domainSummary(domainReport.lists, results),
         lists: domainReport.lists,

@@ -86,10 +86,12 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
         ip_score: {
           ...score,
           listed: report.listed,
+          allowlisted: report.allowlisted,
           answered: report.answered,
           not_answered: report.not_answered,
           on_hold: report.on_hold,
           disabled: report.disabled,
+          needs_key: report.needs_key,
           not_covered: report.not_covered,
           total: report.total,
           summary: describeCoverage(coverageOf(report.lists)),

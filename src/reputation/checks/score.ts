@@ -1,6 +1,6 @@
-import type { DnsblReport } from '../lists/index.js';
+import { type DnsblReport, type ListResult, trustWords } from '../lists/index.js';
 import type { ReverseDns } from './rdns.js';
-import type { Confidence, Score, ScoreFactor, Verdict } from '../results/index.js';
+import type { Confidence, Score, ScoreFactor, TrustLevel, Verdict } from '../results/index.js';
 
 /**
  * The reputation score: 100 minus what each finding costs, plus what allowlists and good grades
@@ -13,8 +13,16 @@ export type { Confidence, Score, ScoreFactor, Verdict } from '../results/index.j
 /** Missing or unconfirmed reverse DNS is the first thing large receivers reject on (RFC 8601 iprev). */
 export const reverseDnsPenalty = { missingPtr: 10, failedFcrdns: 10 } as const;
 
+/**
+ * What an allowlist's vouching adds, by the trust it encodes (DNSWL's scale: `none` only keeps
+ * the sender from outright blocking, so it adds nothing).
+ */
+export const allowlistPoints: Record<TrustLevel, number> = { none: 0, low: 1, medium: 3, high: 5 };
+/** The allowlists together add at most a high trust's points: vouching never hides a listing. */
+export const maxAllowlistPoints = allowlistPoints.high;
+
 export function listingFactors(report: DnsblReport): ScoreFactor[] {
-  const factors: ScoreFactor[] = [];
+  const factors: ScoreFactor[] = [...allowlistFactors(report.lists)];
   for (const list of report.lists) {
     if (list.grade && list.grade.points !== 0) {
       factors.push({
@@ -54,6 +62,38 @@ export function reverseDnsFactors(rdns: ReverseDns): ScoreFactor[] {
   return [];
 }
 
+/**
+ * Each allowlist that vouches for the target is a factor worth its trust level's points, the most
+ * trusting first, until together they reach `maxAllowlistPoints`; the rest are shown at 0. Never
+ * negative: an allowlist never lowers the score.
+ */
+function allowlistFactors(lists: readonly ListResult[]): ScoreFactor[] {
+  const vouching = lists
+    .filter((list) => list.status === 'allowlisted')
+    .map((list) => ({ list, points: allowlistPoints[list.trust ?? 'none'] }))
+    .sort((a, b) => b.points - a.points);
+  let room = maxAllowlistPoints;
+  return vouching.map(({ list, points }) => {
+    const added = Math.min(points, room);
+    room -= added;
+    const meanings = (list.allowlist_entries ?? []).map((entry) => entry.meaning).join('; ');
+    return {
+      kind: 'allowlist',
+      source: list.name,
+      detail: `allowlisted (${trustWords(list.trust ?? 'none')})${meanings ? `: ${meanings}` : ''}`,
+      points: added,
+    };
+  });
+}
+
+/**
+ * The lists a check could have heard from: a list disabled for want of its key is the operator's
+ * choice, not a list that failed to answer, so it does not lower the confidence.
+ */
+export function askableTotal(report: Pick<DnsblReport, 'needs_key' | 'total'>): number {
+  return report.total - report.needs_key;
+}
+
 /** Share of lists that answered: at least 90% high, 60% medium, any low, none at all none. */
 export function confidenceOf(answered: number, total: number): Confidence {
   if (total === 0 || answered === 0) return 'none';
@@ -68,7 +108,7 @@ export function confidenceOf(answered: number, total: number): Confidence {
 export function scoreOf(factors: ScoreFactor[], report: DnsblReport): Score {
   return scoreFrom(factors, {
     answered: report.answered,
-    total: report.total,
+    total: askableTotal(report),
     majorListed: hasMajorListing(report),
   });
 }

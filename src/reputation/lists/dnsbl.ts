@@ -1,7 +1,9 @@
 import type { DnsStatus, Resolver } from '../../dns/index.js';
 import type { Deadline } from '../lookups/index.js';
 import { isIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
+import { hideKeys, type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
 import { type ListSide, sideName, sideZone } from './list-sides.js';
+import { operatorPages } from './operator-pages.js';
 import type { ListResult } from '../results/index.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';
@@ -17,14 +19,18 @@ export interface DnsblReport {
   lists: ListResult[];
   /** Lists that list the target. */
   listed: number;
-  /** Lists that gave a usable answer (listed or clean). */
+  /** Allowlists that vouch for the target: answered, never listed. */
+  allowlisted: number;
+  /** Lists that gave a usable answer (listed, allowlisted or clean). */
   answered: number;
   /** Lists asked that gave no usable answer (timeout, SERVFAIL, an error code). */
   not_answered: number;
   /** Lists on hold: they stopped answering and were not asked. */
   on_hold: number;
-  /** Lists not used: failed or not yet passed their self-test. */
+  /** Lists not asked: failed or not yet passed their self-test, or waiting for a key. */
   disabled: number;
+  /** Of the disabled lists, those that answer only with a key that is not set. */
+  needs_key: number;
   /** Lists that do not answer for the address's family (IPv6): in `lists`, not in `total`. */
   not_covered: number;
   /**
@@ -43,10 +49,11 @@ export interface DnsblEngine {
 
 /**
  * Whether a list may be asked now (zone-monitor.ts decides): only an `active` list is proven to
- * answer honestly, so only its NXDOMAIN is "clean".
+ * answer honestly, so only its NXDOMAIN is "clean". `timeoutMs`: how long a look-up on it waits,
+ * by its own measured latency (list-timeouts.ts); without it, the resolver's timeout.
  */
 export type ListGate =
-  | { state: 'active' }
+  | { state: 'active'; timeoutMs?: number }
   | { state: 'on_hold'; reason: string }
   | { state: 'disabled'; reason: string };
 
@@ -63,26 +70,35 @@ export interface DnsblEngineOptions {
    * when it settles, even after the check (the hold rule).
    */
   onLookup?: (zone: DnsblZone, status: DnsStatus, side: ListSide) => void;
-  /** Spamhaus Data Query Service key; never shown in any result or message. */
-  spamhausDqsKey?: string;
+  /**
+   * The list keys configured (SPAMHAUS_DQS_KEY, ABUSIX_KEY): never shown in any result or
+   * message. A keyed list without its key is `disabled`, never asked (list-keys.ts).
+   */
+  keys?: ListKeys;
 }
 
 const believed: ListGate = { state: 'active' };
 
 /**
- * The name a list side is asked under: Spamhaus zones move to DQS when a key is configured (their
- * IPv6 side too: DQS answers both families under one name).
+ * The name a list side is asked under: a keyed list with its key in front of its zone (its
+ * `key.query`); Spamhaus zones moved to DQS when SPAMHAUS_DQS_KEY is set (their IPv6 side too:
+ * DQS answers both families under one name).
  */
 export function queryZone(
   zone: DnsblZone,
-  spamhausDqsKey?: string,
+  keys: ListKeys = {},
   side: ListSide = 'primary',
 ): string {
   const name = sideZone(zone, side);
+  if (zone.key) {
+    const key = keys[zone.key.variable];
+    return key ? `${key}.${name}` : name;
+  }
+  const dqsKey = keys.SPAMHAUS_DQS_KEY;
   // A zone list without `dqs` labels still moves `<label>.spamhaus.org` zones to DQS.
   const label =
     (name === zone.zone ? zone.dqs : undefined) ?? /^([a-z-]+)\.spamhaus\.org$/.exec(name)?.[1];
-  return spamhausDqsKey && label ? `${spamhausDqsKey}.${label}.dq.spamhaus.net` : name;
+  return dqsKey && label ? `${dqsKey}.${label}.dq.spamhaus.net` : name;
 }
 
 /**
@@ -98,23 +114,21 @@ export function targetLabel(target: DnsblTarget): string {
 export const notCoveredReason = 'does not cover IPv6';
 
 export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
-  const { resolver, zones, gate, onLookup, spamhausDqsKey } = options;
+  const { resolver, zones, gate, onLookup } = options;
+  const keys = options.keys ?? {};
   // Worked out once, not once per query of every check.
   const zonesByType = {
     ip: zones.filter((zone) => zone.type === 'ip'),
     domain: zones.filter((zone) => zone.type === 'domain'),
   };
-  const keyPattern = spamhausDqsKey
-    ? new RegExp(spamhausDqsKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')
-    : undefined;
-  const askedZone = new Map(zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey)]));
-  const askedIpv6Zone = new Map(
-    zones.map((zone) => [zone, queryZone(zone, spamhausDqsKey, 'ipv6')]),
-  );
+  const askedZone = new Map(zones.map((zone) => [zone, queryZone(zone, keys)]));
+  const askedIpv6Zone = new Map(zones.map((zone) => [zone, queryZone(zone, keys, 'ipv6')]));
 
+  /** `shown`: the target as people write it, for the operator's lookup page. */
   async function checkZone(
     zone: DnsblZone,
     label: string,
+    shown: string,
     side: ListSide,
     deadline: Deadline,
   ): Promise<ListResult> {
@@ -124,10 +138,13 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
       type: zone.type,
       severity: zone.severity,
       status: 'clean',
-      ...(zone.delistUrl ? { delist_url: zone.delistUrl } : {}),
     };
     if (side === 'ipv6' && zone.ipv6 === undefined) {
       return { ...base, status: 'disabled', not_covered: true, error: notCoveredReason };
+    }
+    const needed = missingKey(zone, keys);
+    if (needed !== undefined) {
+      return { ...base, status: 'disabled', key: needed, error: missingKeyReason(needed) };
     }
     const standing = gate ? gate(zone, side) : believed;
     if (standing.state === 'disabled')
@@ -137,7 +154,13 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     }
 
     const name = `${label}.${(side === 'ipv6' ? askedIpv6Zone : askedZone).get(zone)}`;
-    const lookup = resolver.query(name, 'A', deadline.queryOptions);
+    const lookup = resolver.query(
+      name,
+      'A',
+      standing.timeoutMs === undefined
+        ? deadline.queryOptions
+        : { ...deadline.queryOptions, timeoutMs: standing.timeoutMs },
+    );
     // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
     // answer in time for the check), else with its outcome, even one that comes after the check.
     let told = false;
@@ -169,6 +192,10 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     const reading = readAnswer(zone, codes);
     if (reading.status === 'error')
       return { ...base, status: 'error', codes, error: reading.error };
+    if (reading.status === 'allowlisted') {
+      const { entries, trust } = reading;
+      return { ...base, status: 'allowlisted', codes, trust, allowlist_entries: entries };
+    }
     const graded = reading.grade ? { grade: reading.grade } : {};
     if (reading.status === 'clean') return { ...base, ...graded, codes };
     const reason = await fetchReason(name, deadline);
@@ -179,6 +206,7 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
       codes,
       listings: reading.listings,
       ...(reason ? { reason } : {}),
+      ...operatorPages(zone, shown),
     };
   }
 
@@ -186,24 +214,18 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   async function fetchReason(name: string, deadline: Deadline): Promise<string | undefined> {
     const outcome = await deadline.race(resolver.query(name, 'TXT', deadline.queryOptions), null);
     if (outcome?.status !== 'answer') return undefined;
-    return hideKey(outcome.records.join(' '));
-  }
-
-  /**
-   * A list may echo the queried name in its TXT reason, in any case (DNS names compare
-   * case-insensitively, RFC 4343 §3, and a server may answer with the case it likes): the DQS key
-   * inside it stays secret whatever its case.
-   */
-  function hideKey(text: string): string {
-    return keyPattern ? text.replace(keyPattern, '<key>') : text;
+    // A list may echo the queried name in its TXT reason, in any case (names compare
+    // case-insensitively, RFC 4343 §3): the key inside it stays secret whatever its case.
+    return hideKeys(outcome.records.join(' '), keys);
   }
 
   return {
     async check(target, deadline) {
       const label = targetLabel(target);
+      const shown = target.kind === 'ip' ? target.address : target.name;
       const side: ListSide = target.kind === 'ip' && isIpv6(target.address) ? 'ipv6' : 'primary';
       const lists = await Promise.all(
-        zonesByType[target.kind].map((zone) => checkZone(zone, label, side, deadline)),
+        zonesByType[target.kind].map((zone) => checkZone(zone, label, shown, side, deadline)),
       );
       return { lists, ...countsOf(lists) };
     },
@@ -211,25 +233,35 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
 }
 
 /**
- * How many lists listed, answered, did not answer, are on hold or disabled, and how many do not
- * cover the target at all (left out of `total`).
+ * How many lists listed, vouched for (allowlists), answered, did not answer, are on hold or
+ * disabled, and how many do not cover the target at all (left out of `total`).
  */
 export function countsOf(lists: readonly ListResult[]): Omit<DnsblReport, 'lists'> {
   const counts = {
     listed: 0,
+    allowlisted: 0,
     answered: 0,
     not_answered: 0,
     on_hold: 0,
     disabled: 0,
+    needs_key: 0,
     not_covered: 0,
   };
   for (const list of lists) {
     if (list.status === 'listed') counts.listed++;
-    if (list.status === 'listed' || list.status === 'clean') counts.answered++;
+    if (list.status === 'allowlisted') counts.allowlisted++;
+    if (answeredUsably(list)) counts.answered++;
     else if (list.not_covered) counts.not_covered++;
-    else if (list.status === 'disabled') counts.disabled++;
-    else if (list.on_hold) counts.on_hold++;
+    else if (list.status === 'disabled') {
+      counts.disabled++;
+      if (list.key !== undefined) counts.needs_key++;
+    } else if (list.on_hold) counts.on_hold++;
     else counts.not_answered++;
   }
   return { ...counts, total: lists.length - counts.not_covered };
+}
+
+/** A usable answer: a listing, an allowlist's vouching, or NXDOMAIN from a proven list. */
+export function answeredUsably(list: Pick<ListResult, 'status'>): boolean {
+  return list.status === 'listed' || list.status === 'allowlisted' || list.status === 'clean';
 }

@@ -1,10 +1,11 @@
 import type { GradeDecoder } from './zones.js';
-import type { Grade } from '../results/index.js';
+import { type AllowlistEntry, type Grade, trustLevels } from '../results/index.js';
 
 /**
  * Reputation lists answer with a grade, not a yes/no listing. Each decoder reads one list's
  * documented scale into points added to (or taken off) the score. Only HostKarma's "black" grade is
- * also a listing; the others are grades whatever their value.
+ * also a listing; the others are grades whatever their value. DNSWL's answers are no grade but an
+ * allowlist's trust level (`dnswlEntry`).
  */
 
 export type { Grade } from '../results/index.js';
@@ -33,18 +34,38 @@ function senderScore(code: string): GradeReading {
   return { grade: { label: `Sender Score ${score}`, points, listed: false } };
 }
 
-/** DNSWL allowlist: 127.0.X.Y, Y the trust level 0 (none) .. 3 (high). */
-function dnswl(code: string): GradeReading {
-  const trust = lastOctet(code);
-  if (!code.startsWith('127.0.') || trust > 3) return unknown(code);
-  const names = ['none', 'low', 'medium', 'high'];
-  return {
-    grade: {
-      label: `allowlisted, trust ${names[trust]}`,
-      points: [0, 1, 3, 5][trust] ?? 0,
-      listed: false,
-    },
-  };
+/**
+ * DNSWL's categories, the third octet of its answers (https://www.dnswl.org/?page_id=15): what
+ * kind of sender an entry is.
+ */
+const dnswlCategories: Record<number, string> = {
+  2: 'financial services',
+  3: 'email service provider',
+  4: 'organisation',
+  5: 'service or network provider',
+  6: 'personal or private server',
+  7: 'travel or leisure',
+  8: 'public sector or government',
+  9: 'media or tech company',
+  10: 'special case',
+  11: 'education or academic',
+  12: 'healthcare',
+  13: 'manufacturing or industrial',
+  14: 'retail, wholesale or services',
+  15: 'email marketing provider',
+  20: 'added through self-service',
+};
+
+/**
+ * DNSWL allowlist: 127.0.X.Y, X the category, Y the trust 0 (none) .. 3 (high). An allowlisting,
+ * never a grade or a listing: return-codes.ts reads it with the allowlists.
+ */
+export function dnswlEntry(code: string): { entry: AllowlistEntry } | { error: string } {
+  const trust = trustLevels[lastOctet(code)];
+  if (!code.startsWith('127.0.') || trust === undefined) return unknown(code);
+  const category = Number(code.split('.')[2]);
+  const kind = dnswlCategories[category] ?? `category ${category}`;
+  return { entry: { code, meaning: `${kind}, trust ${trust}`, trust } };
 }
 
 /** HostKarma: .1 white, .2 black, .3 yellow, .4 brown, .5 NOBL; 127.0.0.1 is NOT a listing here. */
@@ -60,13 +81,16 @@ function hostKarma(code: string): GradeReading {
   return grade ? { grade } : unknown(code);
 }
 
-function unknown(code: string): GradeReading {
+function unknown(code: string): { error: string } {
   return { error: `undocumented grade ${code}` };
 }
 
-export const gradeDecoders: Record<GradeDecoder, (code: string) => GradeReading> = {
+/** The decoders of graded lists; DNSWL's scale is an allowlist's trust (`dnswlEntry`). */
+export const gradeDecoders: Record<
+  Exclude<GradeDecoder, 'dnswl'>,
+  (code: string) => GradeReading
+> = {
   'mailspike-rep': mailspikeRep,
   senderscore: senderScore,
-  dnswl,
   hostkarma: hostKarma,
 };

@@ -3,8 +3,19 @@
  * and the zone monitor that decide which lists count, and the coverage a result reports.
  */
 
-export { coverageOf, describeCoverage, type ListCoverage, missingParts } from './coverage.js';
 export {
+  askableCount,
+  coverageOf,
+  describeCoverage,
+  disabledByTest,
+  type ListCoverage,
+  missingParts,
+  trustWords,
+  type Vouching,
+  vouchingOf,
+} from './coverage.js';
+export {
+  answeredUsably,
   createDnsblEngine,
   type DnsblEngine,
   type DnsblReport,
@@ -13,8 +24,9 @@ export {
   queryZone,
   targetLabel,
 } from './dnsbl.js';
-export { askableZones, type ListKeys, missingKey } from './list-keys.js';
+export { askableZones, hideKeys, type ListKeys, missingKey } from './list-keys.js';
 export {
+  type CatalogueEntry,
   type ListHealth,
   listHealthSchema,
   type ListState,
@@ -23,6 +35,7 @@ export {
 } from './list-health-schemas.js';
 export { type ListSide, sideName, sideZone } from './list-sides.js';
 export { createListStats, queriedZone } from './list-stats.js';
+export { lookupPageOf, type OperatorPages, operatorPages } from './operator-pages.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
 export {
   createZoneMonitor,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { zoneTypeSchema } from './zones.js';
+import { severities } from '../results/index.js';
+import { keyVariables, zoneTypeSchema } from './zones.js';
 
 /**
  * What `GET {BASE_PATH}/lists` shows of the lists, as zod schemas: the zone monitor builds these
@@ -10,8 +11,8 @@ import { zoneTypeSchema } from './zones.js';
 export const listStateSchema = z.enum(['active', 'on_hold', 'disabled']).meta({
   description:
     'active: proven to answer honestly, its answers count; on_hold: it stopped answering and is ' +
-    'not asked until a background probe hears it again; disabled: it failed its self-test or ' +
-    'has not proven itself yet.',
+    'not asked until a background probe hears it answer a real look-up again; disabled: it ' +
+    'failed its self-test, has not proven itself yet, or answers only with a key that is not set.',
 });
 export type ListState = z.infer<typeof listStateSchema>;
 
@@ -76,17 +77,60 @@ export const ipv6SideHealthSchema = z
       "figures are its zone's, both families together when that is the list's own zone.",
   });
 
+/** Text in the pages' two languages (docs/pages.md). */
+const bilingualSchema = z.object({ en: z.string(), ru: z.string() });
+
+/** What the zone list says of a list: what it lists, on what terms, where to look it up. */
+export const catalogueEntrySchema = z.object({
+  severity: z.enum(severities).meta({
+    description: 'How much a listing matters to receivers: major, minor or info.',
+  }),
+  allowlist: z.boolean().meta({
+    description: 'An allowlist: a hit vouches for the target and is never a listing.',
+  }),
+  key: z.enum(keyVariables).nullable().meta({
+    description:
+      'The variable holding the operator’s key the list answers only with (null: it needs none); without it the list is disabled and never asked.',
+  }),
+  lists: bilingualSchema
+    .nullable()
+    .meta({ description: 'What the list lists, in English and Russian.' }),
+  policy: bilingualSchema.extend({ source: z.string().optional() }).nullable().meta({
+    description:
+      'Its usage terms (free volume, registration or key, commercial use), in English and Russian; source: the operator’s page stating them.',
+  }),
+  source: z
+    .string()
+    .nullable()
+    .meta({ description: 'The operator’s documentation its return codes come from.' }),
+  lookup_url: z.string().nullable().meta({
+    description:
+      'The operator’s page about one target, {ip}, {domain} or {target} standing for it (results fill it in as lookup_url).',
+    example: 'https://check.spamhaus.org/listed/?searchterm={target}',
+  }),
+  delist_url: z
+    .string()
+    .nullable()
+    .meta({ description: 'Where a listed party asks the operator for removal.' }),
+});
+export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;
+
 /**
- * One list as `GET /lists` shows it. Its own fields are its primary side (IPv4 for an ip list);
- * `ipv6` is its IPv6 side, or null when the list does not cover IPv6.
+ * One list as `GET /lists` shows it: what the zone list says of it, and its health. Its own
+ * fields are its primary side (IPv4 for an ip list); `ipv6` is its IPv6 side, or null when the
+ * list does not cover IPv6.
  */
 export const listHealthSchema = z
   .object({
     zone: z.string().meta({ example: 'zen.spamhaus.org' }),
     name: z.string().meta({ example: 'Spamhaus ZEN' }),
     type: zoneTypeSchema,
+    ...catalogueEntrySchema.shape,
     ...sideHealthSchema.shape,
-    ipv6: ipv6SideHealthSchema.nullable(),
+    ipv6: ipv6SideHealthSchema.nullable().meta({
+      description:
+        'Its IPv6 coverage: the IPv6 side of a list whose operator documents IPv6 support, or null when it does not cover IPv6.',
+    }),
   })
   .meta({ id: 'ListHealth' });
 export type ListHealth = z.infer<typeof listHealthSchema>;

@@ -8,7 +8,10 @@ import type { SelfTestVerdict } from './self-test.js';
  *   a random name NXDOMAIN; for a list whose operator documents no test entry, its own random name
  *   NXDOMAIN while another list proves the resolver honest). Only then is NXDOMAIN "not listed".
  * - `on_hold`: it stopped answering (look-ups in a row timed out, or its self-test got no answer).
- *   Checks report it as not answered without asking it; a background probe brings it back.
+ *   Checks report it as not answered without asking it. Only an answer to a real look-up (a
+ *   probe asking it about a target as a check does) brings it back: its test entries may still
+ *   answer from a resolver's cache, or pass a rate limit that real look-ups do not (hold-probe.ts).
+ *   A hold that follows soon after the last one waits twice as long between probes.
  * - `disabled`: it failed its self-test (it answers everything, misses its test entry, refuses the
  *   resolver), or it has not proven itself yet.
  */
@@ -22,10 +25,28 @@ export interface ListRecord {
   failure?: string;
   /** Why its last self-test was inconclusive. */
   inconclusive?: string;
-  hold?: { since: number; reason: string };
+  hold?: Hold;
+  /** How long the last hold waited between probes, and when it ended: a repeat backs off. */
+  lastHold?: { endedAt: number; probeEveryMs: number };
   /** Real look-ups in a row that got no answer. */
   timeoutsInARow: number;
   lastTest?: { at: number; result: SelfTestVerdict['state'] };
+}
+
+export interface Hold {
+  since: number;
+  reason: string;
+  /** How long it waits between probes: doubled for each hold that repeats an earlier one. */
+  probeEveryMs: number;
+  /** When it is next probed. */
+  probeAt: number;
+}
+
+/** How holds are timed: the first waits `firstProbeMs` between probes, repeats up to `maxProbeMs`. */
+export interface HoldTiming {
+  firstProbeMs: number;
+  /** The longest wait, and how long after a hold ends a new one still counts as a repeat. */
+  maxProbeMs: number;
 }
 
 export interface ProofWindow {
@@ -91,8 +112,16 @@ export function standingOf(record: ListRecord, window: ProofWindow): ListStandin
   };
 }
 
-/** A self-test verdict applied to a list's record at `at`; true when the list was caught lying. */
-export function applyVerdict(record: ListRecord, verdict: SelfTestVerdict, at: number): void {
+/**
+ * A self-test verdict applied to a list's record at `at`. A pass proves the list honest but does
+ * not end a hold: its test entries may answer while real look-ups do not (`endHold`).
+ */
+export function applyVerdict(
+  record: ListRecord,
+  verdict: SelfTestVerdict,
+  at: number,
+  timing: HoldTiming,
+): void {
   record.lastTest = { at, result: verdict.state };
   switch (verdict.state) {
     case 'passed':
@@ -100,23 +129,16 @@ export function applyVerdict(record: ListRecord, verdict: SelfTestVerdict, at: n
       record.positive = verdict.positive;
       delete record.failure;
       delete record.inconclusive;
-      delete record.hold;
-      record.timeoutsInARow = 0;
       return;
     case 'failed':
       // A list that answers falsely loses its proof at once, not when the proof grows old.
       record.failure = verdict.reason;
       delete record.provenAt;
-      delete record.hold;
       return;
     case 'inconclusive':
       record.inconclusive = `its self-test got no usable answer (${verdict.reason})`;
-      if (verdict.silent && !record.hold) {
-        record.hold = {
-          since: at,
-          reason: `on hold since ${iso(at)}: its self-test got no answer`,
-        };
-      }
+      if (verdict.silent && !record.hold)
+        startHold(record, at, 'its self-test got no answer', timing);
       return;
   }
 }
@@ -127,6 +149,7 @@ export function recordLookup(
   timedOut: boolean,
   at: number,
   holdAfter: number,
+  timing: HoldTiming,
 ): boolean {
   if (!timedOut) {
     record.timeoutsInARow = 0;
@@ -134,9 +157,42 @@ export function recordLookup(
   }
   record.timeoutsInARow++;
   if (record.hold || record.timeoutsInARow < holdAfter) return false;
-  record.hold = {
-    since: at,
-    reason: `on hold since ${iso(at)}: ${record.timeoutsInARow} look-ups in a row got no answer; not asked until it answers again`,
-  };
+  startHold(record, at, `${record.timeoutsInARow} look-ups in a row got no answer`, timing);
   return true;
 }
+
+/**
+ * Puts a list on hold. A hold that starts within `maxProbeMs` of the end of the last one repeats
+ * it, and waits twice as long between probes (2 s, 4 s, 8 s ... up to `maxProbeMs`): a list that
+ * answers a probe and then drops the checks' look-ups again costs checks ever less often.
+ */
+function startHold(record: ListRecord, at: number, why: string, timing: HoldTiming): void {
+  const last = record.lastHold;
+  const repeats = last !== undefined && at - last.endedAt <= timing.maxProbeMs;
+  const probeEveryMs = repeats
+    ? Math.min(2 * last.probeEveryMs, timing.maxProbeMs)
+    : timing.firstProbeMs;
+  record.hold = {
+    since: at,
+    reason:
+      `on hold since ${iso(at)}: ${why}; not asked until it answers a real look-up again ` +
+      `(probed every ${seconds(probeEveryMs)})`,
+    probeEveryMs,
+    probeAt: at + probeEveryMs,
+  };
+}
+
+/** A probe's real look-up got an answer: the list is asked again. */
+export function endHold(record: ListRecord, at: number): void {
+  if (!record.hold) return;
+  record.lastHold = { endedAt: at, probeEveryMs: record.hold.probeEveryMs };
+  delete record.hold;
+  record.timeoutsInARow = 0;
+}
+
+/** A probe's real look-up got no answer: the next one comes after the hold's wait. */
+export function probeMissed(record: ListRecord, at: number): void {
+  if (record.hold) record.hold.probeAt = at + record.hold.probeEveryMs;
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

@@ -1,5 +1,6 @@
 import type { DnsStatus, QueryObserver, RecordType, Resolver } from '../../dns/index.js';
 import type { ListGate } from './dnsbl.js';
+import type { ListKeys } from './list-keys.js';
 import type { ListHealth, ServiceReadiness } from './list-health-schemas.js';
 import { type ListSide, sideKey } from './list-sides.js';
 import { probeTestEntry } from './self-test.js';
@@ -52,7 +53,8 @@ export interface MonitorReplicaOptions {
   zones: readonly DnsblZone[];
   /** The resolver checks use, for the confirmation beside each check. */
   resolver: Resolver;
-  spamhausDqsKey?: string;
+  /** The list keys configured (list-keys.ts). */
+  keys?: ListKeys;
   /** How long a view answers before the next request reads a fresh one. */
   maxAgeMs?: number;
   now?: () => number;
@@ -62,7 +64,8 @@ export interface MonitorReplicaOptions {
 const maxReportEntries = 5000;
 
 export function createMonitorReplica(options: MonitorReplicaOptions): MonitorReplica {
-  const { remote, zones, resolver, spamhausDqsKey } = options;
+  const { remote, zones, resolver } = options;
+  const keys = options.keys ?? {};
   const maxAgeMs = options.maxAgeMs ?? 1000;
   const now = options.now ?? Date.now;
   const zoneByName = new Map(zones.map((zone) => [zone.zone, zone]));
@@ -105,7 +108,7 @@ export function createMonitorReplica(options: MonitorReplicaOptions): MonitorRep
     if (candidates.length === 0) return unconfirmed;
     canaryTurn = (canaryTurn + 1) % candidates.length;
     const zone = candidates[canaryTurn]!;
-    return confirmationOf(probeTestEntry(resolver, zone, spamhausDqsKey), (reason) => {
+    return confirmationOf(probeTestEntry(resolver, zone, keys), (reason) => {
       if (suspicion !== undefined) return;
       suspicion =
         `The DNS resolver stopped answering honestly: ${reason} during a check. ` +

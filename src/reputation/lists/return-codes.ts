@@ -1,6 +1,12 @@
-import { gradeDecoders, type Grade } from './grades.js';
+import { dnswlEntry, gradeDecoders, type Grade } from './grades.js';
 import type { DnsblZone } from './zones.js';
-import type { Listing, Severity } from '../results/index.js';
+import {
+  type AllowlistEntry,
+  type Listing,
+  type Severity,
+  type TrustLevel,
+  trustLevels,
+} from '../results/index.js';
 
 /**
  * What a list's A answer means (RFC 5782 §2.1: a listing is an A record, conventionally inside
@@ -12,8 +18,14 @@ export type { Listing } from '../results/index.js';
 
 export type Reading =
   | { status: 'listed'; listings: Listing[]; grade?: Grade }
+  | { status: 'allowlisted'; entries: AllowlistEntry[]; trust: TrustLevel }
   | { status: 'clean'; grade?: Grade }
   | { status: 'error'; error: string };
+
+/** An allowlist: marked so, or read on DNSWL's scale (a zone list of before the `allowlist` key). */
+export function isAllowlist(zone: Pick<DnsblZone, 'allowlist' | 'grade'>): boolean {
+  return zone.allowlist === true || zone.grade === 'dnswl';
+}
 
 const inLoopbackNet = (code: string) => /^127\.\d+\.\d+\.\d+$/.test(code);
 
@@ -37,25 +49,44 @@ export function readAnswer(zone: DnsblZone, codes: readonly string[]): Reading {
       return { status: 'error', error: `${code}: the list refused the query` };
     }
   }
+  if (isAllowlist(zone)) return readAllowlist(zone, codes);
   if (zone.grade !== undefined) return readGrade(zone, codes);
-  if (zone.allowlist) return readAllowlist(zone, codes);
   return readListings(zone, codes);
 }
 
 /**
- * An allowlist's hit vouches for the target: never a listing, so it reads as clean with the
- * vouching as its grade, worth no points until the score learns what each trust level is worth
- * (docs/zone-list.md, "Allowlists"). An undocumented code stays an error, as on any list.
+ * An allowlist's hit vouches for the target: never a listing, and worth what its trust level is
+ * worth to the score (score.ts). Its codes are read from its table (each with its trust; a code
+ * without one trusts `none`), or on DNSWL's scale; an undocumented code stays an error, as on any
+ * list.
  */
 function readAllowlist(zone: DnsblZone, codes: readonly string[]): Reading {
-  const reading = readListings(zone, codes);
-  if (reading.status !== 'listed') return reading;
-  const label = reading.listings.map((listing) => listing.meaning).join('; ');
-  return { status: 'clean', grade: { label: `allowlisted: ${label}`, points: 0, listed: false } };
+  let entries: AllowlistEntry[] = [];
+  if (zone.grade === 'dnswl') {
+    for (const code of codes) {
+      const read = dnswlEntry(code);
+      if ('error' in read) return { status: 'error', error: read.error };
+      entries.push(read.entry);
+    }
+  } else {
+    const read = readListings(zone, codes);
+    if (read.status !== 'listed') return read;
+    entries = read.listings.map((listing) => ({
+      code: listing.code,
+      meaning: listing.meaning,
+      trust: zone.codes?.[listing.code]?.trust ?? 'none',
+    }));
+  }
+  const trust = entries.reduce<TrustLevel>(
+    (highest, entry) =>
+      trustLevels.indexOf(entry.trust) > trustLevels.indexOf(highest) ? entry.trust : highest,
+    'none',
+  );
+  return { status: 'allowlisted', entries, trust };
 }
 
 function readGrade(zone: DnsblZone, codes: readonly string[]): Reading {
-  const decode = gradeDecoders[zone.grade!];
+  const decode = gradeDecoders[zone.grade as keyof typeof gradeDecoders];
   // A graded list may add informational records beside the grade; the first valid grade counts.
   const readings = codes.map(decode);
   const graded = readings.find((reading) => 'grade' in reading);

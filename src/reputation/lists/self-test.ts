@@ -1,5 +1,6 @@
 import type { DnsOutcome, Resolver } from '../../dns/index.js';
 import { queryZone } from './dnsbl.js';
+import type { ListKeys } from './list-keys.js';
 import { canonicalIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
 import { type ListSide, ipv6TestEntries, sidesOf } from './list-sides.js';
 import { readAnswer } from './return-codes.js';
@@ -71,7 +72,7 @@ type Probed = TestEntry & { outcome: Probe };
 export async function selfTestZones(
   resolver: Resolver,
   zones: readonly DnsblZone[],
-  spamhausDqsKey?: string,
+  keys: ListKeys = {},
   side?: ListSide,
 ): Promise<SelfTestRun> {
   const tested = (['primary', 'ipv6'] as const)
@@ -83,7 +84,7 @@ export async function selfTestZones(
     tested.map(async ({ zone, side: tests }) => {
       const probes = await Promise.all(
         testEntries(zone, tests).map(async (entry) => {
-          const name = `${entry.label}.${queryZone(zone, spamhausDqsKey, tests)}`;
+          const name = `${entry.label}.${queryZone(zone, keys, tests)}`;
           const outcome = await resolver.query(name, 'A', { bypassCache: true });
           return { ...entry, outcome };
         }),
@@ -91,9 +92,7 @@ export async function selfTestZones(
       return { zone, side: tests, probes };
     }),
   );
-  const verdicts = probed.map(({ zone, side: tests, probes }) =>
-    judge(zone, tests, probes, spamhausDqsKey),
-  );
+  const verdicts = probed.map(({ zone, side: tests, probes }) => judge(zone, tests, probes, keys));
   const tally = tallyOf(probed.filter((each) => each.side === 'primary'));
   tally.provenLists = verdicts.filter(
     (verdict) => verdict.side === 'primary' && verdict.state === 'passed' && verdict.positive,
@@ -130,11 +129,11 @@ export type TestEntryReading =
 export async function probeTestEntry(
   resolver: Resolver,
   zone: DnsblZone,
-  spamhausDqsKey?: string,
+  keys: ListKeys = {},
 ): Promise<TestEntryReading> {
   const entry = positiveTestEntry(zone);
   if (!entry) return { kind: 'no-answer', reason: `${zone.zone} documents no test entry` };
-  const name = `${entry.label}.${queryZone(zone, spamhausDqsKey)}`;
+  const name = `${entry.label}.${queryZone(zone, keys)}`;
   const outcome = await resolver.query(name, 'A', { bypassCache: true });
   if (!answeredAtAll(outcome))
     return { kind: 'no-answer', reason: `${entry.what}: ${outcome.status}` };
@@ -194,7 +193,7 @@ function positiveTestEntry(zone: DnsblZone, side: ListSide = 'primary'): TestEnt
 }
 
 /** Web Crypto rather than node:crypto: the core runs on Workers too. */
-function randomHex(bytes: number): string {
+export function randomHex(bytes: number): string {
   const values = crypto.getRandomValues(new Uint8Array(bytes));
   return Array.from(values, (value) => value.toString(16).padStart(2, '0')).join('');
 }
@@ -212,11 +211,12 @@ const publicResolverCode = '127.255.255.254';
  * What to do about a Spamhaus list that refuses the resolver as a public one, as it refuses every
  * public DoH resolver (the edge build's, docs/edge.md): ask its Data Query Service with a key.
  */
-function publicResolverHint(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: string): string {
+function publicResolverHint(zone: DnsblZone, probes: Probed[], keys: ListKeys): string {
   const refused = probes.some(
     ({ outcome }) => outcome.status === 'answer' && outcome.records.includes(publicResolverCode),
   );
-  if (!refused || spamhausDqsKey !== undefined || queryZone(zone, 'key') === zone.zone) return '';
+  const spamhaus = queryZone(zone, { SPAMHAUS_DQS_KEY: 'key' }) !== zone.zone;
+  if (!refused || keys.SPAMHAUS_DQS_KEY !== undefined || !spamhaus) return '';
   return (
     '; Spamhaus refuses queries that come through a public resolver (as every public DoH ' +
     'resolver is): set SPAMHAUS_DQS_KEY to ask its Data Query Service instead'
@@ -224,15 +224,10 @@ function publicResolverHint(zone: DnsblZone, probes: Probed[], spamhausDqsKey?: 
 }
 
 /** A failure found by any probe wins over a probe that got no answer; all must pass to pass. */
-function judge(
-  zone: DnsblZone,
-  side: ListSide,
-  probes: Probed[],
-  spamhausDqsKey?: string,
-): SelfTestVerdict {
+function judge(zone: DnsblZone, side: ListSide, probes: Probed[], keys: ListKeys): SelfTestVerdict {
   const failures = probes.map((probe) => failureOf(zone, probe)).filter((reason) => !!reason);
   if (failures.length > 0) {
-    const hint = publicResolverHint(zone, probes, spamhausDqsKey);
+    const hint = publicResolverHint(zone, probes, keys);
     return { zone: zone.zone, side, state: 'failed', reason: `self-test: ${failures[0]}${hint}` };
   }
   const silent = probes.find(({ outcome }) => !answeredAtAll(outcome));

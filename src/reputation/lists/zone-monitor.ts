@@ -1,16 +1,23 @@
 import type { DnsStatus, Resolver } from '../../dns/index.js';
+import { catalogueEntry } from './catalogue-entry.js';
 import type { ListGate } from './dnsbl.js';
+import { heardFromList, probeRealLookup } from './hold-probe.js';
 import {
+  type HoldTiming,
   type ListRecord,
   type ListStanding,
   applyVerdict,
+  endHold,
+  probeMissed,
   recordLookup,
   stateOf,
   standingOf,
 } from './list-health.js';
 import type { ListHealth, ListState, ServiceReadiness, SideHealth } from './list-health-schemas.js';
+import { type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
 import { type ListSide, sideKey, sideName, sideZone, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
+import { listTimeoutMs } from './list-timeouts.js';
 import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
 import {
   type SelfTestRun,
@@ -24,9 +31,10 @@ import type { DnsblZone } from './zones.js';
 /**
  * Keeps every list's standing between self-tests (list-health.ts) and decides whether the service
  * can answer at all: it is configured while at least one list is proven honest. Re-tests every
- * list on an interval, probes lists on hold until they answer, and confirms the resolver during
- * each check, so a resolver that turns dishonest is caught by the next check or the next run,
- * whichever comes first.
+ * list on an interval, probes lists on hold until they answer a real look-up, times each active
+ * list's look-ups by its own latency (list-timeouts.ts), and confirms the resolver during each
+ * check, so a resolver that turns dishonest is caught by the next check or the next run,
+ * whichever comes first. A keyed list whose key is not set is disabled and never asked.
  */
 
 export type Confirmation = 'honest' | 'lying' | 'unknown';
@@ -88,7 +96,7 @@ export interface ListVerdicts {
 export interface MonitorView {
   readiness: ServiceReadiness;
   epoch: number;
-  /** Every list side's gate, by side key (list-sides.ts `sideKey`). */
+  /** Every list side's gate, by side key (list-sides.ts `sideKey`), with its look-up timeout. */
   gates: Record<string, ListGate>;
   lists: ListHealth[];
   /** The zones whose documented test entry may confirm a check now (proven, answering lately). */
@@ -114,11 +122,11 @@ export interface ZoneMonitor extends ListVerdicts {
   view(): MonitorView;
   /**
    * When the monitor next has work: a full run on its interval (sooner while nothing is proven),
-   * or a probe of the lists on hold. Whoever schedules it (`start()`'s timer on Node, a Durable
+   * or a probe of a list on hold. Whoever schedules it (`start()`'s timer on Node, a Durable
    * Object's alarm on Workers) calls `tick()` then.
    */
   wakeAt(): number;
-  /** Does what is due: a full run, or else a probe of the lists on hold. */
+  /** Does what is due: a full run, or else a probe of the lists on hold whose turn it is. */
   tick(): Promise<void>;
   /**
    * Schedules `tick()` on timers (a single one, re-armed when the work moves closer) until
@@ -130,12 +138,16 @@ export interface ZoneMonitor extends ListVerdicts {
 
 export interface ZoneMonitorOptions {
   resolver: Resolver;
+  /** Every list of the zone list: those whose key is not set are disabled, never asked. */
   zones: readonly DnsblZone[];
-  spamhausDqsKey?: string;
-  /** SELFTEST_INTERVAL_S in ms. */
+  /** The list keys configured (list-keys.ts); never shown in any output. */
+  keys?: ListKeys;
+  /** SELFTEST_INTERVAL_S in ms: also the longest wait between probes of a list on hold. */
   intervalMs: number;
-  /** How often a list on hold is probed. */
+  /** How long a list on hold first waits between probes (default 2 s; doubled on each repeat). */
   holdProbeMs?: number;
+  /** DNS_TIMEOUT_MS: the longest a look-up on an active list waits (list-timeouts.ts). */
+  maxTimeoutMs?: number;
   /** Look-ups in a row without an answer that put a list on hold. */
   holdAfterTimeouts?: number;
   /** Names the resolver in reasons: `DNS_SERVERS 127.0.0.1:53`. */
@@ -163,13 +175,19 @@ const unprovenRetryMs = 30_000;
 const proofTtl = (intervalMs: number) => 2 * intervalMs + 60_000;
 
 export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
-  const { resolver, zones, spamhausDqsKey } = options;
+  const { resolver, zones } = options;
+  const keys = options.keys ?? {};
   const now = options.now ?? Date.now;
-  const holdProbeMs = options.holdProbeMs ?? defaults.holdProbeMs;
+  const holdTiming: HoldTiming = {
+    firstProbeMs: options.holdProbeMs ?? defaults.holdProbeMs,
+    maxProbeMs: Math.max(options.intervalMs, options.holdProbeMs ?? defaults.holdProbeMs),
+  };
   const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
   const resolverName = options.resolverName ?? 'the configured resolver';
-  /** Every side of every list, with the key its record is kept under. */
-  const sides = zones.flatMap((zone) =>
+  /** The lists that may be asked: every list but the keyed ones without their key. */
+  const askable = zones.filter((zone) => missingKey(zone, keys) === undefined);
+  /** Every side of every list that may be asked, with the key its record is kept under. */
+  const sides = askable.flatMap((zone) =>
     sidesOf(zone).map((side) => ({ zone, side, key: sideKey(zone, side) })),
   );
   const records = new Map<string, ListRecord>(
@@ -185,13 +203,19 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   let canaryTurn = 0;
   /** When the next full run is due; undefined before the first: due at once. */
   let nextRunAt: number | undefined;
-  /** When lists on hold may next be probed. */
-  let holdProbeAt = 0;
   let lastReadiness: ServiceReadiness | undefined;
 
   /** A side's record, by its key (`sideKey`) or by its list and side. */
   const recordOf = (zone: DnsblZone | string, side: ListSide = 'primary') =>
     records.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
+
+  /** Why a keyed list is not asked; undefined for a list that may be. */
+  const keyGate = (zone: DnsblZone): { state: 'disabled'; reason: string } | undefined => {
+    const needed = missingKey(zone, keys);
+    return needed === undefined
+      ? undefined
+      : { state: 'disabled', reason: missingKeyReason(needed) };
+  };
 
   function proofWindow(at = now()) {
     return {
@@ -206,23 +230,42 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   }
 
   /**
-   * Every side's state, by side key, worked out at most once a second and again whenever a record
-   * changes: each check asks it of every list, and readiness of one list at least.
+   * Every side's state and look-up timeout, by side key, worked out at most once a second and
+   * again whenever a record changes: each check asks them of every list, and readiness of one
+   * list at least.
    */
   let states: Map<string, ListState> | undefined;
+  let timeouts: Map<string, number | undefined> | undefined;
   let statesUntil = 0;
   const forgetStates = () => {
     states = undefined;
   };
 
-  function state(zone: DnsblZone | string, side: ListSide = 'primary'): ListState {
+  function refreshStates(): void {
     const at = now();
-    if (!states || at >= statesUntil) {
-      const window = proofWindow(at);
-      states = new Map(sides.map(({ key }) => [key, stateOf(recordOf(key), window)]));
-      statesUntil = at + 1000;
-    }
-    return states.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
+    if (states && at < statesUntil) return;
+    const window = proofWindow(at);
+    states = new Map(sides.map(({ key }) => [key, stateOf(recordOf(key), window)]));
+    const maxTimeoutMs = options.maxTimeoutMs;
+    timeouts = new Map(
+      sides.map(({ zone, side, key }) => [
+        key,
+        maxTimeoutMs === undefined
+          ? undefined
+          : listTimeoutMs(options.stats?.traffic(sideZone(zone, side)), maxTimeoutMs),
+      ]),
+    );
+    statesUntil = at + 1000;
+  }
+
+  function state(zone: DnsblZone | string, side: ListSide = 'primary'): ListState {
+    refreshStates();
+    return states!.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
+  }
+
+  /** The states of some sides now, to tell afterwards which came back or were caught lying. */
+  function snapshot(keysOf: readonly string[]): Map<string, ListState> {
+    return new Map(keysOf.map((key) => [key, state(key)]));
   }
 
   function readiness(): ServiceReadiness {
@@ -261,26 +304,32 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     options.onLie?.();
   }
 
-  /**
-   * Applies a run's verdicts. A list that was active and now fails was caught lying; a list that
-   * comes back makes results cached without it incomplete: either way the epoch moves on.
-   */
+  /** Applies a run's verdicts (settle() then tells what they changed). */
   function apply(run: SelfTestRun, at: number): void {
-    let lied = false;
-    let cameBack = false;
-    const keyOf = (verdict: SelfTestRun['verdicts'][number]) => sideKey(verdict.zone, verdict.side);
-    const before = new Map(run.verdicts.map((verdict) => [keyOf(verdict), state(keyOf(verdict))]));
     for (const verdict of run.verdicts) {
-      const wasActive = before.get(keyOf(verdict)) === 'active';
-      applyVerdict(recordOf(keyOf(verdict)), verdict, at);
+      applyVerdict(recordOf(sideKey(verdict.zone, verdict.side)), verdict, at, holdTiming);
       // The resolver is proven by a primary side: the lists without a test entry lean on it.
       if (verdict.state === 'passed' && verdict.positive && verdict.side === 'primary') {
         resolverProvenAt = at;
       }
-      if (verdict.state === 'failed' && wasActive) lied = true;
-      if (verdict.state === 'passed' && !wasActive && lastReadiness !== undefined) cameBack = true;
     }
+  }
+
+  /**
+   * What changed since `before`: a side that was active and now fails its self-test was caught
+   * lying; a side that comes back (from hold or disabled) makes results cached without it
+   * incomplete. Either way the epoch moves on.
+   */
+  function settle(before: ReadonlyMap<string, ListState>): void {
     forgetStates();
+    let lied = false;
+    let cameBack = false;
+    for (const [key, was] of before) {
+      const record = recordOf(key);
+      if (was === 'active' && record.failure !== undefined) lied = true;
+      if (was !== 'active' && state(key) === 'active' && lastReadiness !== undefined)
+        cameBack = true;
+    }
     if (lied) caughtLying();
     else if (cameBack) {
       epoch++;
@@ -294,8 +343,10 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   }
 
   async function fullRun(): Promise<SelfTestRun> {
-    const run = await selfTestZones(resolver, zones, spamhausDqsKey);
+    const run = await selfTestZones(resolver, askable, keys);
+    const before = snapshot(run.verdicts.map((verdict) => sideKey(verdict.zone, verdict.side)));
     apply(run, now());
+    settle(before);
     // Lists without a test entry of their own lean on the others: a run in which no list could
     // prove the resolver honest withdraws that proof at once.
     if (run.tally.provenLists === 0) {
@@ -329,32 +380,46 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     return inFlight;
   }
 
-  /** One list side on hold asked again (its whole self-test): it comes back as soon as it answers. */
+  /**
+   * One list side on hold asked again: a real look-up (hold-probe.ts) and its whole self-test,
+   * together. It comes back once the real look-up is answered; its test entries alone do not
+   * bring it back, and the self-test says whether it is still honest.
+   */
   async function probeHeld(zone: DnsblZone, side: ListSide, key: string): Promise<void> {
     probing.add(key);
     try {
-      const probe = await selfTestZones(resolver, [zone], spamhausDqsKey, side);
-      apply(probe, now());
+      const [probe, lookup] = await Promise.all([
+        selfTestZones(resolver, [zone], keys, side),
+        probeRealLookup(resolver, zone, side, keys),
+      ]);
+      const at = now();
+      const before = snapshot([key]);
+      apply(probe, at);
+      if (heardFromList(lookup)) endHold(recordOf(key), at);
+      else probeMissed(recordOf(key), at);
+      settle(before);
       noteReadiness();
     } finally {
       probing.delete(key);
     }
   }
 
-  /** The list sides on hold that no probe is asking yet. */
+  /** The list sides on hold that no probe is asking yet (a side that failed is disabled). */
   function heldSides(): typeof sides {
     return sides.filter(({ key }) => !probing.has(key) && state(key) === 'on_hold');
   }
 
-  async function probeHeldLists(): Promise<void> {
+  /** The held sides whose probe is due at `at`. */
+  async function probeHeldLists(at: number): Promise<void> {
+    const due = heldSides().filter(({ key }) => (recordOf(key).hold?.probeAt ?? 0) <= at);
     await Promise.all(
-      heldSides().map(({ zone, side, key }) => probeHeld(zone, side, key).catch(() => undefined)),
+      due.map(({ zone, side, key }) => probeHeld(zone, side, key).catch(() => undefined)),
     );
   }
 
   /** The lists whose test entry may confirm a check: proven, documented, answering lately. */
   function canaries(): DnsblZone[] {
-    return zones.filter(
+    return askable.filter(
       (zone) =>
         positiveEntry(zone) !== undefined &&
         recordOf(zone).positive &&
@@ -375,7 +440,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     const zone = canaryZone();
     if (!zone) return unconfirmed;
     // A false answer: the resolver (or this list) just answered a documented entry falsely.
-    return confirmationOf(probeTestEntry(resolver, zone, spamhausDqsKey), suspect);
+    return confirmationOf(probeTestEntry(resolver, zone, keys), suspect);
   }
 
   /** Stop answering until a full run says which lists can still be believed. */
@@ -390,8 +455,8 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   }
 
   function wakeAt(): number {
-    const runAt = nextRunAt ?? now();
-    return heldSides().length > 0 ? Math.min(runAt, holdProbeAt) : runAt;
+    const probes = heldSides().map(({ key }) => recordOf(key).hold?.probeAt ?? 0);
+    return Math.min(nextRunAt ?? now(), ...probes);
   }
 
   async function tick(): Promise<void> {
@@ -402,10 +467,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       await run();
       return;
     }
-    if (at >= holdProbeAt && heldSides().length > 0) {
-      holdProbeAt = at + holdProbeMs;
-      await probeHeldLists();
-    }
+    await probeHeldLists(at);
   }
 
   // start()'s timer: one at a time, armed for wakeAt() and moved sooner when the work does.
@@ -439,9 +501,18 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   }
 
   function gate(zone: DnsblZone, side: ListSide = 'primary'): ListGate {
-    if (state(zone, side) === 'active') return active;
+    const keyed = keyGate(zone);
+    if (keyed) return keyed;
+    if (state(zone, side) === 'active') return activeGate(zone, side);
     const { state: current, reason } = standing(zone, side);
-    return current === 'active' ? active : { state: current, reason };
+    return current === 'active' ? activeGate(zone, side) : { state: current, reason };
+  }
+
+  /** An active side's gate, with its look-up timeout once its latency is known. */
+  function activeGate(zone: DnsblZone, side: ListSide): ListGate {
+    refreshStates();
+    const timeoutMs = timeouts!.get(sideKey(zone, side));
+    return timeoutMs === undefined ? active : { state: 'active', timeoutMs };
   }
 
   function lists(): ListHealth[] {
@@ -449,6 +520,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       zone: zone.zone,
       name: zone.name,
       type: zone.type,
+      ...catalogueEntry(zone),
       ...sideHealth(zone, 'primary'),
       ipv6: zone.ipv6
         ? {
@@ -463,15 +535,16 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   /** A side as `GET /lists` shows it, without the list's name. */
   function sideHealth(zone: DnsblZone, side: ListSide): SideHealth {
-    const record = recordOf(zone, side);
-    const { state, reason } = standing(zone, side);
+    const keyed = keyGate(zone);
+    const record = keyed ? undefined : recordOf(zone, side);
+    const { state, reason } = keyed ?? standing(zone, side);
     const traffic = options.stats?.traffic(sideZone(zone, side));
     return {
       state,
       reason,
       test_entry: positiveEntry(zone, side) ?? null,
-      last_self_test: record.lastTest ? new Date(record.lastTest.at).toISOString() : null,
-      last_self_test_result: record.lastTest?.result ?? null,
+      last_self_test: record?.lastTest ? new Date(record.lastTest.at).toISOString() : null,
+      last_self_test_result: record?.lastTest?.result ?? null,
       answers_last_hour: traffic?.answers ?? 0,
       timeouts_last_hour: traffic?.timeouts ?? 0,
       latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
@@ -483,7 +556,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     recordLookup(zone, status, side = 'primary') {
       const record = records.get(sideKey(zone, side));
       if (!record) return;
-      if (recordLookup(record, status === 'timeout', now(), holdAfter)) {
+      if (recordLookup(record, status === 'timeout', now(), holdAfter, holdTiming)) {
         forgetStates();
         noteReadiness();
         scheduleChanged();
@@ -500,7 +573,11 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     view: () => ({
       readiness: readiness(),
       epoch,
-      gates: Object.fromEntries(sides.map(({ zone, side, key }) => [key, gate(zone, side)])),
+      gates: Object.fromEntries(
+        zones.flatMap((zone) =>
+          sidesOf(zone).map((side) => [sideKey(zone, side), gate(zone, side)]),
+        ),
+      ),
       lists: lists(),
       canaries: canaries().map((zone) => zone.zone),
     }),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import bundledZones from '../../../assets/dnsbl-zones.json' with { type: 'json' };
-import { severities, type Severity } from '../results/index.js';
+import { severities, type Severity, trustLevels } from '../results/index.js';
+
+export type { TrustLevel } from '../results/index.js';
 import { isIpv6Text } from '../targets/index.js';
 
 /**
@@ -14,13 +16,6 @@ const ipv4InLoopback = z
     /^127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/,
     'a return code is an address inside 127.0.0.0/8',
   );
-
-/**
- * How far an allowlist trusts what it lists, on DNSWL's scale (none: only avoid outright blocking
- * ... high: never override), so allowlists of other operators read alike.
- */
-export const trustLevels = ['none', 'low', 'medium', 'high'] as const;
-export type TrustLevel = (typeof trustLevels)[number];
 
 const codeMeaningObject = z.object({
   meaning: z.string().min(1),
@@ -91,7 +86,7 @@ const keySchema = z.object({
 });
 
 /** `{ip}`, `{domain}` or `{target}`: where a lookup page takes the checked target. */
-const lookupPlaceholder = /\{(ip|domain|target)\}/g;
+export const lookupPlaceholder = /\{(ip|domain|target)\}/g;
 
 /** A page of the operator that shows a target's listing, with the target's placeholder in it. */
 const lookupUrl = z

@@ -5,6 +5,7 @@ export * from './result-limits.js';
 export {
   type AddressSummary,
   addressSummarySchema,
+  type AllowlistEntry,
   type Confidence,
   type DmarcPolicy,
   type DmarcRecord,
@@ -38,6 +39,8 @@ export {
   type SpfExpansion,
   type SpfSummary,
   type SpfTermAt,
+  type TrustLevel,
+  trustLevels,
   type Verdict,
   verdictSchema,
 } from './result-schemas.js';

@@ -19,6 +19,14 @@ import {
 export const severities = ['major', 'minor', 'info'] as const;
 export type Severity = (typeof severities)[number];
 
+/**
+ * How far an allowlist trusts what it lists, on DNSWL's scale (none: only avoid outright blocking
+ * ... high: never override), so allowlists of other operators read alike (docs/zone-list.md).
+ */
+export const trustLevels = ['none', 'low', 'medium', 'high'] as const;
+export type TrustLevel = (typeof trustLevels)[number];
+export const trustLevelSchema = z.enum(trustLevels);
+
 export const verdictSchema = z.enum(['good', 'fair', 'poor', 'unknown']).meta({
   description:
     'poor under 50 or with a major listing, good from 80; unknown when no list answered.',
@@ -35,7 +43,7 @@ export const severitySchema = z.enum(severities);
 export const scoreFactorSchema = z
   .object({
     /** What moved the score: a listing, a reputation grade, or a reverse DNS finding. */
-    kind: z.enum(['listing', 'grade', 'reverse_dns', 'sender_ip', 'spf', 'dmarc']),
+    kind: z.enum(['listing', 'grade', 'allowlist', 'reverse_dns', 'sender_ip', 'spf', 'dmarc']),
     source: z.string(),
     detail: z.string(),
     points: z.number().meta({ description: 'What it added to (or took off) the score.' }),
@@ -70,7 +78,18 @@ export const gradeSchema = z
   .meta({ id: 'Grade' });
 export type Grade = z.infer<typeof gradeSchema>;
 
-export const listStatusSchema = z.enum(['listed', 'clean', 'error', 'timeout', 'disabled']);
+/** An allowlist's entry for the target: a code it answered, what it means, the trust it encodes. */
+export const allowlistEntrySchema = z
+  .object({ code: z.string(), meaning: z.string(), trust: trustLevelSchema })
+  .meta({ id: 'AllowlistEntry' });
+export type AllowlistEntry = z.infer<typeof allowlistEntrySchema>;
+
+export const listStatusSchema = z
+  .enum(['listed', 'allowlisted', 'clean', 'error', 'timeout', 'disabled'])
+  .meta({
+    description:
+      'listed: a documented listing code; allowlisted: an allowlist vouches for the target (good news, never a listing); clean: NXDOMAIN from a list proven honest; error, timeout: no usable answer; disabled: not asked (failed or not yet passed its self-test, needs a key, or does not cover IPv6).',
+  });
 export type ListStatus = z.infer<typeof listStatusSchema>;
 
 export const listResultSchema = z
@@ -91,6 +110,14 @@ export const listResultSchema = z
       .meta({ description: 'The raw A answers, for listings and errors.' }),
     listings: z.array(listingSchema).optional(),
     grade: gradeSchema.optional(),
+    trust: trustLevelSchema.optional().meta({
+      description:
+        'allowlisted: the trust the allowlist encodes for the target, on DNSWL’s scale (none, low, medium, high), the highest of its entries.',
+    }),
+    allowlist_entries: z
+      .array(allowlistEntrySchema)
+      .optional()
+      .meta({ description: 'allowlisted: what each code the allowlist answered means.' }),
     reason: z
       .string()
       .optional()
@@ -107,7 +134,18 @@ export const listResultSchema = z
       description:
         'The list does not answer for IPv6 addresses (its operator documents no IPv6 support): reported as disabled with the error "does not cover IPv6", never asked, and counted in not_covered, not in total.',
     }),
-    delist_url: z.string().optional(),
+    lookup_url: z.string().optional().meta({
+      description:
+        'listed: the operator’s page about this target (the target filled in), which says why it is listed.',
+    }),
+    delist_url: z
+      .string()
+      .optional()
+      .meta({ description: 'listed: where the listed party asks the operator for removal.' }),
+    key: z.string().optional().meta({
+      description:
+        'disabled because the list answers only with its operator’s key: the variable that holds it (SPAMHAUS_DQS_KEY, ABUSIX_KEY), which is unset.',
+    }),
   })
   .meta({ id: 'ListResult', description: 'One list’s answer about the target.' });
 export type ListResult = z.infer<typeof listResultSchema>;
@@ -142,10 +180,14 @@ export type ReverseDns = z.infer<typeof reverseDnsSchema>;
  */
 const listCounts = {
   listed: z.number().int().meta({ description: 'Lists that list the target.' }),
+  allowlisted: z.number().int().meta({
+    description:
+      'Allowlists that vouch for the target: good news, counted in answered, never in listed.',
+  }),
   answered: z
     .number()
     .int()
-    .meta({ description: 'Lists that gave a usable answer (listed or clean).' }),
+    .meta({ description: 'Lists that gave a usable answer (listed, allowlisted or clean).' }),
   not_answered: z.number().int().meta({
     description: 'Lists asked that gave no usable answer (timeout, SERVFAIL, an error code).',
   }),
@@ -153,15 +195,20 @@ const listCounts = {
     .number()
     .int()
     .meta({ description: 'Lists on hold: they stopped answering and were not asked.' }),
-  disabled: z
-    .number()
-    .int()
-    .meta({ description: 'Lists not used: failed or not yet passed their self-test.' }),
+  disabled: z.number().int().meta({
+    description:
+      'Lists not asked: failed or not yet passed their self-test, or answering only with a key that is not set.',
+  }),
+  needs_key: z.number().int().meta({
+    description:
+      'Of the disabled lists, those that answer only with a key that is not set (SPAMHAUS_DQS_KEY, ABUSIX_KEY): the operator’s choice, so they lower no confidence.',
+  }),
   total: z.number().int().meta({
     description: 'Every list of that type: answered + not_answered + on_hold + disabled.',
   }),
   summary: z.string().meta({
-    description: 'The counts in words: "listed on 2 of 16 lists that answered; 2 did not answer".',
+    description:
+      'The counts in words: "listed on 2 of 16 lists that answered; 2 did not answer", "not listed on any of 18 lists; allowlisted on DNSWL.org (high trust)".',
   }),
 };
 
@@ -236,11 +283,25 @@ export const addressSummarySchema = scoreSchema
           severity: severitySchema,
           detail: z.string(),
           codes: z.array(z.string()).optional().meta({ description: 'The list’s A answers.' }),
+          lookup_url: z.string().optional().meta({
+            description: 'The operator’s page about this address, which says why it is listed.',
+          }),
+          delist_url: z
+            .string()
+            .optional()
+            .meta({ description: 'Where to ask the operator for removal.' }),
         }),
       )
       .meta({
         description:
-          'The lists that list it, with the meaning of their codes and their most severe listing.',
+          'The lists that list it, with the meaning of their codes, their most severe listing and where to see why and ask for removal.',
+      }),
+    allowlists: z
+      .array(z.object({ zone: z.string(), name: z.string(), trust: trustLevelSchema }))
+      .optional()
+      .meta({
+        description:
+          'The allowlists that vouch for it, with the trust each encodes (good news, never a listing); absent when none does.',
       }),
     unanswered: z.array(z.object({ zone: z.string(), status: z.string() })).meta({
       description:

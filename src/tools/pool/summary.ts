@@ -25,6 +25,7 @@ function poolCoverage(details: readonly AddressSummary[]): ListCoverage | undefi
   if (!weakest) return undefined;
   const onHold = weakest.on_hold ?? 0;
   const disabled = weakest.disabled ?? 0;
+  const needsKey = weakest.needs_key ?? 0;
   return {
     blocking: 0,
     informational: 0,
@@ -32,6 +33,7 @@ function poolCoverage(details: readonly AddressSummary[]): ListCoverage | undefi
     not_answered: weakest.not_answered ?? weakest.total - weakest.answered - onHold - disabled,
     on_hold: onHold,
     disabled,
+    needs_key: needsKey,
     not_covered: weakest.not_covered ?? 0,
     total: weakest.total,
   };

@@ -5,7 +5,7 @@ import {
   type ListResult,
   worstSeverity,
 } from '../../reputation/index.js';
-import type { ShareListing, ShareSummary } from '../../share/index.js';
+import type { NextStep, ShareListing, ShareSummary } from '../../share/index.js';
 
 /**
  * What every tool's summary (src/tools/<tool>/summary.ts) is read with: a stored result becomes
@@ -33,8 +33,18 @@ export function listingsOf(lists: readonly ListResult[]): ShareListing[] {
       severity: list.listings
         ? worstSeverity(list.listings.map((listing) => listing.severity))
         : list.severity,
+      steps: [stepOf(list.name, list)],
     }))
     .sort(bySeverity);
+}
+
+/** One list's next step, from the URLs a result carries (`lookup_url`, `delist_url`). */
+function stepOf(list: string, urls: { lookup_url?: string; delist_url?: string }): NextStep {
+  return {
+    list,
+    ...(urls.lookup_url ? { lookupUrl: urls.lookup_url } : {}),
+    ...(urls.delist_url ? { delistUrl: urls.delist_url } : {}),
+  };
 }
 
 /** An address and the lists it is on, as severe as its worst listing. */
@@ -45,5 +55,6 @@ export function addressListing(address: AddressSummary, sender: boolean): ShareL
     detail: `listed on ${lists.join(', ')}`,
     severity: worstSeverity(address.listings.map((listing) => listing.severity)),
     address: { ip: address.ip, sender, lists },
+    steps: address.listings.map((listing) => stepOf(listing.name, listing)),
   };
 }

@@ -222,6 +222,18 @@ describe('the dgram transport, timeouts and retries', () => {
     impatient.close();
   });
 
+  it("waits by a query's own timeoutMs instead of the transport's, on every attempt", async () => {
+    const before = server.queries.length;
+    // The transport alone would wait 20 s here: the test's own time-out fails it then.
+    const patient = dgramTransport({ timeoutMs: 10_000, retries: 1 });
+    expect(await patient.query('b.dropped.test', 'A', { timeoutMs: 100 })).toEqual({
+      status: 'timeout',
+    });
+    expect(askedSince(before)).toHaveLength(2);
+    expect(patient.waiting()).toBe(0);
+    patient.close();
+  });
+
   it('takes the answer to a retry when the first try got none', async () => {
     const scripted = await startScriptedDnsServer({
       onQuery: (query: ScriptedQuery) => {

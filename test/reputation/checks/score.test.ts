@@ -5,7 +5,6 @@ import {
   type ListResult,
   type ListStatus,
 } from '../../../src/reputation/lists/dnsbl.js';
-import type { Grade } from '../../../src/reputation/lists/grades.js';
 import type { ReverseDns } from '../../../src/reputation/checks/rdns.js';
 import type { Listing } from '../../../src/reputation/lists/return-codes.js';
 import {
@@ -21,7 +20,7 @@ import {
 function list(
   name: string,
   status: ListStatus,
-  extra: { listings?: Listing[]; grade?: Grade } = {},
+  extra: Partial<Pick<ListResult, 'listings' | 'grade' | 'trust' | 'allowlist_entries'>> = {},
 ): ListResult {
   return {
     zone: `${name.toLowerCase().replace(/\W+/g, '-')}.example`,
@@ -216,17 +215,52 @@ describe('the score', () => {
 
   it('never rises above 100 with allowlist points', () => {
     const score = scoreCheck(
-      report([
-        list('DNSWL', 'clean', {
-          grade: { label: 'allowlisted, trust high', points: 5, listed: false },
-        }),
-        ...cleanLists(19),
-      ]),
+      report([list('DNSWL', 'allowlisted', { trust: 'high' }), ...cleanLists(19)]),
     );
     expect(score.score).toBe(100);
     expect(score.factors).toEqual([
-      { kind: 'grade', source: 'DNSWL', detail: 'allowlisted, trust high', points: 5 },
+      { kind: 'allowlist', source: 'DNSWL', detail: 'allowlisted (high trust)', points: 5 },
     ]);
+  });
+
+  it('adds each allowlist by its trust, at most 5 together, never lowering the score or counting a listing', () => {
+    const score = scoreCheck(
+      report([
+        list('Blocklist', 'listed', { listings: [listing('spam', 30)] }),
+        list('Mailspike Whitelist', 'allowlisted', {
+          trust: 'medium',
+          allowlist_entries: [{ code: '127.0.0.19', meaning: 'H4', trust: 'medium' }],
+        }),
+        list('SPFBL DNSWL', 'allowlisted', { trust: 'medium' }),
+        list('IADB', 'allowlisted', { trust: 'none' }),
+        ...cleanLists(17),
+      ]),
+    );
+    expect(score.factors).toEqual([
+      { kind: 'listing', source: 'Blocklist', detail: 'spam', points: -30 },
+      { kind: 'allowlist', source: 'IADB', detail: 'allowlisted (minimal trust)', points: 0 },
+      { kind: 'allowlist', source: 'SPFBL DNSWL', detail: 'allowlisted (medium trust)', points: 2 },
+      {
+        kind: 'allowlist',
+        source: 'Mailspike Whitelist',
+        detail: 'allowlisted (medium trust): H4',
+        points: 3,
+      },
+    ]);
+    expect(score.score).toBe(75);
+    expect(score.confidence).toBe('high');
+  });
+
+  it('leaves the lists waiting for a key out of the confidence, counted as disabled', () => {
+    const waiting = (name: string) => ({
+      ...list(name, 'disabled'),
+      key: 'ABUSIX_KEY',
+      error: 'set ABUSIX_KEY',
+    });
+    const checked = report([...cleanLists(9), waiting('Abusix'), waiting('Abusix domains')]);
+    expect(checked).toMatchObject({ disabled: 2, total: 11, answered: 9 });
+    expect(scoreCheck(checked).confidence).toBe('high');
+    expect(confidenceOf(9, 11)).toBe('medium');
   });
 
   it('takes points off for a missing PTR', () => {

@@ -53,9 +53,32 @@ describe('coverageOf', () => {
       not_answered: 2,
       on_hold: 1,
       disabled: 1,
+      needs_key: 0,
       not_covered: 0,
       total: 7,
+      allowlists: [],
     });
+  });
+
+  it('counts an allowlist that vouches as answered, never as listed, and names it, the most trusting first', () => {
+    const lists = [
+      list('clean'),
+      list('allowlisted', 'info', { name: 'Mailspike Whitelist', trust: 'low' }),
+      list('allowlisted', 'info', { name: 'DNSWL.org', trust: 'high' }),
+    ];
+    expect(coverageOf(lists)).toMatchObject({
+      blocking: 0,
+      informational: 0,
+      answered: 3,
+      total: 3,
+      allowlists: [
+        { name: 'DNSWL.org', trust: 'high' },
+        { name: 'Mailspike Whitelist', trust: 'low' },
+      ],
+    });
+    expect(describeCoverage(coverageOf(lists))).toBe(
+      'not listed on any of 3 lists; allowlisted on DNSWL.org (high trust) and Mailspike Whitelist (low trust)',
+    );
   });
 
   it('counts a list that does not cover IPv6 apart, outside the total, never as clean or disabled', () => {
@@ -95,6 +118,33 @@ describe('describeCoverage', () => {
     ],
     ['no list answered', { answered: 0, on_hold: 18 }, 'no list answered; 18 on hold'],
     [
+      'lists waiting for a key, every other list answered',
+      { answered: 16, disabled: 2, needs_key: 2 },
+      'not listed on any of 16 lists; 2 need a key',
+    ],
+    [
+      'lists waiting for a key beside a disabled one',
+      { answered: 15, disabled: 3, needs_key: 2 },
+      'not listed on any of 15 lists that answered; 1 disabled; 2 need a key',
+    ],
+    [
+      'an allowlist that vouches with minimal trust',
+      { allowlists: [{ zone: 'list.dnswl.org', name: 'DNSWL.org', trust: 'none' }] },
+      'not listed on any of 18 lists; allowlisted on DNSWL.org (minimal trust)',
+    ],
+    [
+      'three allowlists beside a listing',
+      {
+        blocking: 1,
+        allowlists: [
+          { zone: 'a', name: 'A', trust: 'high' },
+          { zone: 'b', name: 'B', trust: 'medium' },
+          { zone: 'c', name: 'C', trust: 'low' },
+        ],
+      },
+      'listed on 1 of 18 lists; allowlisted on A (high trust) and 2 more',
+    ],
+    [
       'an IPv6 address, most lists not covering IPv6',
       { answered: 2, total: 2, not_covered: 16 },
       'not listed on any of 2 lists; 16 do not cover IPv6',
@@ -116,10 +166,12 @@ describe('describeAddressLine', () => {
     verdict: 'good',
     confidence: 'high',
     listed: 0,
+    allowlisted: 0,
     answered: 18,
     not_answered: 0,
     on_hold: 0,
     disabled: 0,
+    needs_key: 0,
     not_covered: 0,
     total: 18,
     summary: 'not listed on any of 18 lists',

@@ -9,7 +9,9 @@ import {
 } from '../../../src/reputation/lists/dnsbl.js';
 import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
-import type { DnsblZone } from '../../../src/reputation/lists/zones.js';
+import type { QueryOptions } from '../../../src/dns/index.js';
+import type { ListKeys } from '../../../src/reputation/lists/list-keys.js';
+import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,
@@ -87,7 +89,7 @@ function scenario(options: Scenario) {
       if (held !== undefined) return { state: 'on_hold' as const, reason: held };
       return { state: 'active' as const };
     },
-    ...(options.spamhausDqsKey ? { spamhausDqsKey: options.spamhausDqsKey } : {}),
+    ...(options.spamhausDqsKey ? { keys: { SPAMHAUS_DQS_KEY: options.spamhausDqsKey } } : {}),
   });
   return {
     async check(target: DnsblTarget, deadlineMs = 2000): Promise<DnsblReport> {
@@ -139,6 +141,7 @@ describe('an IP check', () => {
         },
       ],
       reason,
+      lookup_url: 'https://check.spamhaus.org/listed/?searchterm=198.51.100.7',
       delist_url: 'https://check.spamhaus.org/',
     });
     expect(otherStatuses(report, 'zen.spamhaus.org')).toEqual(new Set(['clean']));
@@ -403,7 +406,7 @@ describe('an IP check', () => {
     const engine = createDnsblEngine({
       resolver: createResolver({ servers: [dns.address], timeoutMs: 300, retries: 0 }),
       zones: zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
-      spamhausDqsKey: key,
+      keys: { SPAMHAUS_DQS_KEY: key },
       onLookup: (zone, status, side) => seen.push([zone.zone, status, side]),
     });
     const before = dns.queries.length;
@@ -434,9 +437,17 @@ describe('an IP check', () => {
       status: 'clean',
       grade: { label: 'Sender Score 60', points: -10, listed: false },
     });
-    expect(list(report, 'list.dnswl.org')).toMatchObject({
-      status: 'clean',
-      grade: { label: 'allowlisted, trust high', points: 5 },
+    expect(list(report, 'list.dnswl.org')).toEqual({
+      zone: 'list.dnswl.org',
+      name: 'DNSWL.org',
+      type: 'ip',
+      severity: 'info',
+      status: 'allowlisted',
+      codes: ['127.0.10.3'],
+      trust: 'high',
+      allowlist_entries: [
+        { code: '127.0.10.3', meaning: 'special case, trust high', trust: 'high' },
+      ],
     });
     expect(list(report, 'rep.mailspike.net')).toMatchObject({
       status: 'clean',
@@ -446,7 +457,46 @@ describe('an IP check', () => {
       status: 'clean',
       grade: { label: 'white (trusted)', points: 3 },
     });
-    expect(report.listed).toBe(0);
+    expect(report).toMatchObject({ listed: 0, allowlisted: 1, answered: ipZones.length });
+  });
+
+  it('reads an allowlist hit as allowlisted with the trust its code encodes, never as a listing', async () => {
+    const report = await scenario({
+      listings: {
+        '192.0.2.13': {
+          'wl.mailspike.net': ['127.0.0.19'],
+          'iadb.isipp.com': ['127.0.0.1', '127.0.1.255'],
+        },
+      },
+    }).check(ip('192.0.2.13'));
+    expect(list(report, 'wl.mailspike.net')).toMatchObject({
+      status: 'allowlisted',
+      trust: 'medium',
+      allowlist_entries: [{ code: '127.0.0.19', trust: 'medium' }],
+    });
+    expect(list(report, 'iadb.isipp.com')).toMatchObject({
+      status: 'allowlisted',
+      trust: 'medium',
+      allowlist_entries: [
+        { code: '127.0.0.1', trust: 'low' },
+        { code: '127.0.1.255', meaning: 'vouched listing', trust: 'medium' },
+      ],
+    });
+    expect(list(report, 'iadb.isipp.com').lookup_url).toBeUndefined();
+    expect(report).toMatchObject({ listed: 0, allowlisted: 2, answered: ipZones.length });
+  });
+
+  it('fills the target into a lookup page, URL-encoded, for an IPv6 address too', async () => {
+    const address = '2a01:4f8:50::27';
+    const report = await scenario({
+      listings: { [address]: { 'zen.spamhaus.org': ['127.0.0.2'] } },
+    }).check(ip(address));
+    expect(list(report, 'zen.spamhaus.org')).toMatchObject({
+      status: 'listed',
+      lookup_url: `https://check.spamhaus.org/listed/?searchterm=${encodeURIComponent(address)}`,
+      delist_url: 'https://check.spamhaus.org/',
+    });
+    expect(list(report, 'zen.spamhaus.org').lookup_url).toContain('2a01%3A4f8%3A50%3A%3A27');
   });
 
   it('reads HostKarma black as a listing that carries its grade', async () => {
@@ -584,5 +634,97 @@ describe('Spamhaus DQS', () => {
     const asked = dns.queries.slice(before).map((query) => query.name);
     expect(asked).toContain('9.100.51.198.zen.spamhaus.org');
     expect(asked.some((name) => name.includes('dq.spamhaus.net'))).toBe(false);
+  });
+});
+
+const everyZone = await loadZoneList();
+
+describe('keyed lists', () => {
+  const abusix = everyZone.find((zone) => zone.zone === 'combined.mail.abusix.zone')!;
+  const key = 'Abusix-K3y';
+
+  /** An engine on every list of the default zone list, keyed ones included, with these keys. */
+  function keyedEngine(keys: ListKeys) {
+    return createDnsblEngine({
+      resolver: createResolver({ servers: [dns.address], timeoutMs: 500, retries: 0 }),
+      zones: everyZone.filter((zone) => zone.type === 'ip'),
+      keys,
+    });
+  }
+
+  async function checkWith(keys: ListKeys, address: string): Promise<DnsblReport> {
+    const deadline = createDeadline(2000);
+    try {
+      return await keyedEngine(keys).check(ip(address), deadline);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  it('shows a keyed list without its key as disabled, naming the variable, and never asks it', async () => {
+    dns.setZones(dnsblWorld(everyZone, {}));
+    const before = dns.queries.length;
+    const report = await checkWith({}, '198.51.100.20');
+    expect(list(report, abusix.zone)).toEqual({
+      zone: abusix.zone,
+      name: abusix.name,
+      type: 'ip',
+      severity: 'major',
+      status: 'disabled',
+      key: 'ABUSIX_KEY',
+      error: expect.stringContaining('set ABUSIX_KEY to ask it'),
+    });
+    const keyed = everyZone.filter((zone) => zone.type === 'ip' && zone.key !== undefined);
+    expect(report.disabled).toBe(keyed.length);
+    const asked = dns.queries.slice(before).map((query) => query.name);
+    expect(asked.filter((name) => keyed.some((zone) => name.endsWith(zone.zone)))).toEqual([]);
+  });
+
+  it('asks a keyed list under its key once set, and hides the key in a reason whatever its case', async () => {
+    const name = `20.100.51.198.${key}.${abusix.zone}`;
+    dns.setZones([
+      ...dnsblWorld(everyZone, {}),
+      {
+        origin: `${key}.${abusix.zone}`,
+        records: {
+          [name]: { A: ['127.0.0.2'], TXT: [`listed: see ${name.toUpperCase()} and ${name}`] },
+        },
+      },
+    ]);
+    const report = await checkWith({ ABUSIX_KEY: key }, '198.51.100.20');
+    expect(list(report, abusix.zone)).toMatchObject({
+      status: 'listed',
+      lookup_url: 'https://lookup.abusix.com/search?q=198.51.100.20',
+      delist_url: 'https://lookup.abusix.com/',
+    });
+    expect(list(report, abusix.zone).reason).toContain('<key>');
+    expect(JSON.stringify(report).toLowerCase()).not.toContain(key.toLowerCase());
+  });
+});
+
+describe("a list's own timeout", () => {
+  it('reaches the resolver with each look-up on the list, and no other', async () => {
+    const asked: { name: string; options: QueryOptions | undefined }[] = [];
+    const spamcop = ipZones.find((zone) => zone.zone === 'bl.spamcop.net')!;
+    const engine = createDnsblEngine({
+      resolver: {
+        query: async (name, _type, options) => {
+          asked.push({ name, options });
+          return { status: 'nxdomain' };
+        },
+      },
+      zones: ipZones,
+      gate: (zone) =>
+        zone === spamcop ? { state: 'active', timeoutMs: 180 } : { state: 'active' },
+    });
+    const deadline = createDeadline(1000);
+    try {
+      await engine.check(ip('198.51.100.30'), deadline);
+    } finally {
+      deadline.clear();
+    }
+    const timeouts = new Map(asked.map(({ name, options }) => [name, options?.timeoutMs]));
+    expect(timeouts.get('30.100.51.198.bl.spamcop.net')).toBe(180);
+    expect([...timeouts.values()].filter((timeout) => timeout !== undefined)).toEqual([180]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Grade, gradeDecoders } from '../../../src/reputation/lists/grades.js';
+import { dnswlEntry, type Grade, gradeDecoders } from '../../../src/reputation/lists/grades.js';
 import { readAnswer } from '../../../src/reputation/lists/return-codes.js';
 import {
   type DnsblZone,
@@ -18,7 +18,7 @@ function gradedZone(decoder: GradeDecoder): DnsblZone {
 /** Reads `code` through the default list's zone of that scale, as the engine does. */
 function gradeOf(decoder: GradeDecoder, code: string): Grade | undefined {
   const reading = readAnswer(gradedZone(decoder), [code]);
-  return reading.status === 'error' ? undefined : reading.grade;
+  return reading.status === 'listed' || reading.status === 'clean' ? reading.grade : undefined;
 }
 
 describe('the default list grades', () => {
@@ -90,16 +90,25 @@ describe('Validity Sender Score (score.senderscore.com)', () => {
 
 describe('DNSWL (list.dnswl.org)', () => {
   it.each([
-    ['127.0.15.0', 'allowlisted, trust none', 0],
-    ['127.0.2.1', 'allowlisted, trust low', 1],
-    ['127.0.10.2', 'allowlisted, trust medium', 3],
-    ['127.0.20.3', 'allowlisted, trust high', 5],
-  ])('reads %s as %s (+%i), an allowlisting and never a listing', (code, label, points) => {
-    expect(gradeOf('dnswl', code)).toEqual({ label, points, listed: false });
-  });
+    ['127.0.15.0', 'email marketing provider, trust none', 'none'],
+    ['127.0.2.1', 'financial services, trust low', 'low'],
+    ['127.0.10.2', 'special case, trust medium', 'medium'],
+    ['127.0.20.3', 'added through self-service, trust high', 'high'],
+    ['127.0.99.3', 'category 99, trust high', 'high'],
+  ] as const)(
+    'reads %s as allowlisted (%s), never a grade or a listing',
+    (code, meaning, trust) => {
+      expect(readAnswer(gradedZone('dnswl'), [code])).toEqual({
+        status: 'allowlisted',
+        entries: [{ code, meaning, trust }],
+        trust,
+      });
+    },
+  );
 
   it.each(['127.0.10.4', '127.1.10.1'])('refuses %s as off the scale', (code) => {
-    expect(gradeDecoders.dnswl(code)).toEqual({ error: `undocumented grade ${code}` });
+    expect(dnswlEntry(code)).toEqual({ error: `undocumented grade ${code}` });
+    expect(readAnswer(gradedZone('dnswl'), [code]).status).toBe('error');
   });
 
   it('reports 127.0.0.255 (querier blocked) as an error, not as a grade', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askableZones, missingKey } from '../../../src/reputation/lists/list-keys.js';
+import { askableZones, hideKeys, missingKey } from '../../../src/reputation/lists/list-keys.js';
 import { loadZoneList, parseZoneList } from '../../../src/reputation/lists/zones.js';
 
 const zones = await loadZoneList();
@@ -43,5 +43,15 @@ describe('the lists that answer only with a key', () => {
         {},
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('hideKeys', () => {
+  it('replaces every configured key with <key>, whatever its case, and nothing else', () => {
+    const keys = { SPAMHAUS_DQS_KEY: 'k3yk3y', ABUSIX_KEY: 'Ab-Cd.x' };
+    expect(
+      hideKeys('1.K3YK3Y.zen.dq.spamhaus.net k3yk3y ab-cd.x ABxCD.X Ab-Cd.x.combined', keys),
+    ).toBe('1.<key>.zen.dq.spamhaus.net <key> <key> ABxCD.X <key>.combined');
+    expect(hideKeys('nothing to hide', {})).toBe('nothing to hide');
   });
 });

@@ -241,18 +241,36 @@ describe('readAnswer: graded lists', () => {
 });
 
 describe('readAnswer: allowlists', () => {
-  it('reads an allowlist hit as clean, vouched for, never as a listing', () => {
+  it('reads an allowlist hit as allowlisted with its trust level, never as a listing', () => {
     expect(readAnswer(zone('wl.mailspike.net'), ['127.0.0.20'])).toEqual({
-      status: 'clean',
-      grade: { label: 'allowlisted: H5: excellent reputation', points: 0, listed: false },
+      status: 'allowlisted',
+      entries: [{ code: '127.0.0.20', meaning: 'H5: excellent reputation', trust: 'high' }],
+      trust: 'high',
     });
   });
 
-  it('names every fact an allowlist answers with, as IADB answers several', () => {
+  it('names every fact an allowlist answers with, as IADB answers several, and keeps the highest trust', () => {
     const reading = readAnswer(zone('iadb.isipp.com'), ['127.0.0.1', '127.3.100.10']);
     expect(reading).toMatchObject({
-      status: 'clean',
-      grade: { label: expect.stringContaining('confirmed (double) opt-in'), listed: false },
+      status: 'allowlisted',
+      entries: [
+        { code: '127.0.0.1', trust: 'low' },
+        { code: '127.3.100.10', meaning: expect.stringContaining('confirmed (double) opt-in') },
+      ],
+    });
+    expect(reading.status === 'allowlisted' && reading.trust).toBe(
+      zone('iadb.isipp.com').codes?.['127.3.100.10']?.trust,
+    );
+  });
+
+  it('trusts none where an allowlist of another zone list gives its code no trust level', () => {
+    const [custom] = parseZoneList([
+      { zone: 'wl.example.org', type: 'ip', name: 'Example WL', severity: 'info', allowlist: true },
+    ]);
+    expect(readAnswer(custom!, ['127.0.0.2'])).toEqual({
+      status: 'allowlisted',
+      entries: [{ code: '127.0.0.2', meaning: 'listed (127.0.0.2)', trust: 'none' }],
+      trust: 'none',
     });
   });
 

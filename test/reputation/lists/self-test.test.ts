@@ -4,6 +4,7 @@ import { type Resolver } from '../../../src/dns/index.js';
 import { createResolver } from '../../../src/node/dns/index.js';
 import { diagnose } from '../../../src/reputation/lists/resolver-diagnosis.js';
 import { queryZone } from '../../../src/reputation/lists/dnsbl.js';
+import type { ListKeys } from '../../../src/reputation/lists/list-keys.js';
 import { type ListSide, sideZone, sidesOf } from '../../../src/reputation/lists/list-sides.js';
 import { reversedOctets } from '../../../src/reputation/targets/ipv4.js';
 import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
@@ -256,7 +257,7 @@ describe('the RFC 5782 self-test', () => {
     const run = await selfTestZones(
       freshResolver(),
       zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
-      key,
+      { SPAMHAUS_DQS_KEY: key },
     );
     const asked = dns.queries.slice(before).map((query) => query.name);
     expect(asked).toContain(`2.0.0.127.${key}.zen.dq.spamhaus.net`);
@@ -297,16 +298,17 @@ const documentedAnswers = zones.flatMap((zone) => [
 const everySide = zones.flatMap((zone) => sidesOf(zone).map((side) => [zone.zone, side] as const));
 
 /** A made-up Data Query Service key: the lists only Spamhaus' DQS answers are tested under it. */
-const dqsKey = 'k3yk3yk3yk3yk3yk3yk3yk3yk3';
+const listKey = 'k3yk3yk3yk3yk3yk3yk3yk3yk3';
 
 /**
- * The name a list side is asked under in these tests: a list that answers only with a Spamhaus
- * DQS key under its DQS name (the engine's queryZone); the others, Abusix's keyed lists included,
- * under their zone (the service does not read ABUSIX_KEY yet, docs/zone-list.md).
+ * The name a list side is asked under in these tests: a list that answers only with a key
+ * (Spamhaus' DQS key, Abusix's) under its name with that key in front (the engine's queryZone);
+ * the others under their zone.
  */
-function testedZone(zone: DnsblZone): { zone: DnsblZone; key?: string } {
-  if (zone.key?.variable !== 'SPAMHAUS_DQS_KEY') return { zone };
-  return { zone: { ...zone, zone: queryZone(zone, dqsKey) }, key: dqsKey };
+function testedZone(zone: DnsblZone): { zone: DnsblZone; keys?: ListKeys } {
+  if (zone.key === undefined) return { zone };
+  const keys = { [zone.key.variable]: listKey };
+  return { zone: { ...zone, zone: queryZone(zone, keys) }, keys };
 }
 
 /** The query name of a list side's positive test entry (RFC 5782 §2.1, §2.3, §2.4). */
@@ -346,7 +348,7 @@ describe('the documented test entries', () => {
       const zone = zones.find((candidate) => candidate.zone === zoneName)!;
       const tested = testedZone(zone);
       dns.setZones(dnsblWorld([tested.zone], {}));
-      const run = await selfTestZones(freshResolver(), [zone], tested.key, side);
+      const run = await selfTestZones(freshResolver(), [zone], tested.keys, side);
       expect(run.verdicts).toEqual([
         {
           zone: zoneName,
@@ -366,7 +368,7 @@ describe('the documented test entries', () => {
       const name = positiveName(tested.zone, side);
       const origin = sideZone(tested.zone, side);
       dns.setZones([{ origin, records: { [name]: { A: [answer] } } }]);
-      const run = await selfTestZones(freshResolver(), [zone], tested.key, side);
+      const run = await selfTestZones(freshResolver(), [zone], tested.keys, side);
       expect(run.verdicts).toEqual([{ zone: zoneName, side, state: 'passed', positive: true }]);
     },
   );

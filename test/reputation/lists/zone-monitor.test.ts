@@ -3,7 +3,7 @@ import { createResolver } from '../../../src/node/dns/index.js';
 import { createZoneMonitor, type ZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { dnsblWorld, dropsRealLookups } from '../../fixtures/dnsbl-world.js';
 
 /**
  * The zone monitor over the fixture DNS server: which lists may be believed, when the service is
@@ -205,10 +205,19 @@ describe('the zone monitor', () => {
     await monitor.run();
     const lists = monitor.lists();
     expect(lists).toHaveLength(zones.length);
+    const zen = zoneNamed('zen.spamhaus.org');
     expect(lists.find((list) => list.zone === 'zen.spamhaus.org')).toEqual({
       zone: 'zen.spamhaus.org',
       name: 'Spamhaus ZEN',
       type: 'ip',
+      severity: 'major',
+      allowlist: false,
+      key: null,
+      lists: zen.lists,
+      policy: zen.policy,
+      source: zen.source,
+      lookup_url: 'https://check.spamhaus.org/listed/?searchterm={target}',
+      delist_url: 'https://check.spamhaus.org/',
       state: 'active',
       reason: expect.stringContaining('answers honestly'),
       test_entry: '127.0.0.2',
@@ -276,5 +285,93 @@ describe('the zone monitor', () => {
     for (let i = 0; i < 3; i++) monitor.recordLookup(zen, 'timeout', 'ipv6');
     expect(monitor.gate(zen, 'ipv6')).toMatchObject({ state: 'on_hold' });
     expect(monitor.gate(zen)).toEqual({ state: 'active' });
+  });
+
+  it('keeps a list on hold while its test entries answer but real look-ups do not, until a real look-up is answered', async () => {
+    const monitor = monitorOf({ holdProbeMs: 50 });
+    await monitor.run();
+    monitor.start();
+    dns.setZones(dropsRealLookups(dnsblWorld(zones, {}), spamcop));
+    for (let i = 0; i < 3; i++) monitor.recordLookup(spamcop, 'timeout');
+    expect(monitor.gate(spamcop)).toMatchObject({ state: 'on_hold' });
+
+    // Probes come and go: each passes the self-test, none brings the list back (each real
+    // look-up waits the resolver's whole second before it counts as unanswered).
+    const probesAsked = () =>
+      dns.queries.filter(
+        (query) =>
+          query.name.endsWith('.bl.spamcop.net') &&
+          !/^(selftest-|[12]\.0\.0\.127\.)/.test(query.name),
+      ).length;
+    const before = probesAsked();
+    await expect
+      .poll(() => probesAsked() - before, { timeout: 8000, interval: 20 })
+      .toBeGreaterThanOrEqual(3);
+    expect(monitor.lists().find((list) => list.zone === 'bl.spamcop.net')).toMatchObject({
+      state: 'on_hold',
+      last_self_test_result: 'passed',
+      reason: expect.stringContaining('until it answers a real look-up again'),
+    });
+    // Nor does a full run whose self-test it passes.
+    await monitor.run();
+    expect(monitor.gate(spamcop).state).toBe('on_hold');
+
+    dns.setZones(dnsblWorld(zones, {}));
+    await expect
+      .poll(() => monitor.gate(spamcop).state, { timeout: 5000, interval: 20 })
+      .toBe('active');
+  }, 20_000);
+
+  it('disables a keyed list without its key, naming the variable, and never asks it', async () => {
+    const abusix = zoneNamed('combined.mail.abusix.zone');
+    const monitor = monitorOf();
+    const before = dns.queries.length;
+    await monitor.run();
+    expect(monitor.gate(abusix)).toEqual({
+      state: 'disabled',
+      reason: expect.stringContaining('set ABUSIX_KEY to ask it'),
+    });
+    expect(monitor.lists().find((list) => list.zone === abusix.zone)).toMatchObject({
+      state: 'disabled',
+      key: 'ABUSIX_KEY',
+      reason: expect.stringContaining('ABUSIX_KEY'),
+      last_self_test: null,
+      ipv6: { state: 'disabled', reason: expect.stringContaining('ABUSIX_KEY') },
+    });
+    const asked = dns.queries.slice(before).map((query) => query.name);
+    expect(asked.filter((name) => name.endsWith('abusix.zone'))).toEqual([]);
+  });
+
+  it('asks a keyed list with its key in front of its zone once the key is set, and proves it', async () => {
+    const abusix = zoneNamed('combined.mail.abusix.zone');
+    const key = 'abusixk3y';
+    dns.setZones([
+      ...dnsblWorld(zones, {}),
+      ...dnsblWorld([{ ...abusix, zone: `${key}.${abusix.zone}` }], {}),
+    ]);
+    const monitor = monitorOf({ keys: { ABUSIX_KEY: key } });
+    await monitor.run();
+    expect(monitor.gate(abusix)).toEqual({ state: 'active' });
+    expect(JSON.stringify(monitor.lists())).not.toContain(key);
+  });
+
+  it("times an active list's look-ups by its own p95 once enough answers were measured", async () => {
+    let traffic = { answers: 5, timeouts: 0, p50: 10, p95: 20 };
+    const monitor = monitorOf({
+      maxTimeoutMs: 1500,
+      stats: { observe: () => undefined, traffic: () => traffic },
+    });
+    await monitor.run();
+    expect(monitor.gate(spamcop)).toEqual({ state: 'active' });
+    for (const [p95, timeoutMs] of [
+      [20, 150],
+      [100, 400],
+      [1000, 1500],
+    ] as const) {
+      traffic = { answers: 40, timeouts: 0, p50: 10, p95 };
+      // States are worked out at most once a second, and again after a run.
+      await monitor.run();
+      expect(monitor.gate(spamcop)).toEqual({ state: 'active', timeoutMs });
+    }
   });
 });

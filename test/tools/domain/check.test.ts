@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceOf } from '../../../src/reputation/checks/score.js';
 import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
 import type { Listings } from '../../fixtures/dnsbl-world.js';
-import { keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
+import { keyedCounts, keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,
@@ -217,6 +217,7 @@ interface DomainResult {
       verdict: string;
       listed: number;
       listings: { zone: string; name: string; severity: string; detail: string }[];
+      unanswered: { zone: string; status: string }[];
     }[];
   };
   token: string;
@@ -229,8 +230,11 @@ interface DomainResult {
 let service: TestService;
 /** How many lists the service asks about a domain, and about an IPv6 address. */
 let lists: { domain: number; ipv6: number };
+/** How many of the lists that cover them wait for a key: shown as disabled, never asked. */
+let keyed: { domain: number; ipv6: number };
 beforeAll(async () => {
   lists = await keylessCounts();
+  keyed = await keyedCounts();
   service = await startTestService({ listings, zones: senderZones });
 });
 afterAll(() => service.close());
@@ -273,15 +277,23 @@ describe('POST /domain/v1', () => {
         factors: [],
         listed: 0,
         answered: lists.domain,
-        total: lists.domain,
+        needs_key: keyed.domain,
+        total: lists.domain + keyed.domain,
       });
-      expect(result.domain_score.lists.map((list) => list.zone).sort()).toEqual(
-        (await keylessZoneList())
-          .filter((zone) => zone.type === 'domain')
-          .map((zone) => zone.zone)
+      const asked = (await keylessZoneList())
+        .filter((zone) => zone.type === 'domain')
+        .map((zone) => zone.zone);
+      expect(
+        result.domain_score.lists
+          .filter((list) => list.status !== 'disabled')
+          .map((list) => list.zone)
           .sort(),
-      );
-      expect(result.domain_score.lists.every((list) => list.status === 'clean')).toBe(true);
+      ).toEqual(asked.sort());
+      expect(
+        result.domain_score.lists.every((list) =>
+          asked.includes(list.zone) ? list.status === 'clean' : list.status === 'disabled',
+        ),
+      ).toBe(true);
       expect(result.addresses).toMatchObject({ checked: 2, listed: 0, not_checked: [] });
       expect(result.addresses.results.map((address) => [address.ip, address.verdict])).toEqual([
         ['185.60.0.10', 'good'],
@@ -353,13 +365,18 @@ describe('POST /domain/v1', () => {
       expect(listed).toMatchObject({
         listed: 1,
         answered: lists.ipv6,
-        total: lists.ipv6,
+        needs_key: keyed.ipv6,
+        total: lists.ipv6 + keyed.ipv6,
         summary: expect.stringMatching(
-          new RegExp(`^listed on 1 of ${lists.ipv6} lists; \\d+ do not cover IPv6$`),
+          new RegExp(
+            `^listed on 1 of ${lists.ipv6} lists; \\d+ do not cover IPv6; ${keyed.ipv6} need a key$`,
+          ),
         ),
         listings: [{ zone: 'zen.spamhaus.org', severity: 'major' }],
-        unanswered: [],
       });
+      // The lists waiting for a key did not answer: never read as clean (a watch keeps them silent).
+      expect(listed?.unanswered.every((list) => list.status === 'disabled')).toBe(true);
+      expect(listed?.unanswered).toHaveLength(keyed.ipv6);
       expect(result.domain_score.factors).toContainEqual(
         expect.objectContaining({ kind: 'sender_ip', source: '2a01:4f8:20::25' }),
       );
@@ -500,7 +517,7 @@ describe('POST /domain/v1', () => {
       expect(result.domain_score).toMatchObject({
         listed: 0,
         answered: lists.domain - 1,
-        total: lists.domain,
+        total: lists.domain + keyed.domain,
         confidence: confidenceOf(lists.domain - 1, lists.domain),
         score: 100,
         factors: [],

@@ -4,7 +4,7 @@ import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
+import { keyedCounts, keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 import {
   type TestService,
@@ -89,10 +89,12 @@ interface IpResult {
     confidence: string;
     listed: number;
     answered: number;
+    disabled: number;
+    needs_key: number;
     total: number;
     summary: string;
     factors: { kind: string; source: string; detail: string; points: number }[];
-    lists: { zone: string; status: string; listings?: { meaning: string }[] }[];
+    lists: { zone: string; status: string; key?: string; listings?: { meaning: string }[] }[];
     rdns: { ptr: string; names: string[]; fcrdns: string };
     addresses?: string[];
   };
@@ -156,8 +158,11 @@ describe('POST /ip/v1', () => {
         confidence: 'high',
         rdns: { ptr: '', names: [], fcrdns: 'none' },
       });
-      expect(result.ip_score.answered).toBe(result.ip_score.total);
-      expect(result.ip_score.lists.every((list) => list.status === 'clean')).toBe(true);
+      // Every list answered but those waiting for a key, which are shown and never asked.
+      expect(result.ip_score.needs_key).toBe((await keyedCounts()).ipv4);
+      expect(result.ip_score.answered).toBe(result.ip_score.total - result.ip_score.needs_key);
+      const answering = result.ip_score.lists.filter((list) => list.key === undefined);
+      expect(answering.every((list) => list.status === 'clean')).toBe(true);
       // No PTR is the one finding: it costs the documented 10 points.
       expect(result.ip_score.factors).toEqual([
         { kind: 'reverse_dns', source: 'PTR', detail: 'no PTR record', points: -10 },
@@ -242,10 +247,12 @@ describe('POST /ip/v1', () => {
   });
 
   describe('IPv6', () => {
-    /** The lists that cover IPv6, of those the service asks. */
+    /** The lists that cover IPv6, of those the service asks, and of those waiting for a key. */
     let ipv6Lists: number;
+    let keyedIpv6Lists: number;
     beforeAll(async () => {
       ipv6Lists = (await keylessCounts()).ipv6;
+      keyedIpv6Lists = (await keyedCounts()).ipv6;
     });
 
     it('answers the contract fields for an IPv6 address, kind ipv6, in RFC 5952 form', async () => {
@@ -255,13 +262,16 @@ describe('POST /ip/v1', () => {
       expect(result.ip_score).toMatchObject({
         listed: 0,
         answered: ipv6Lists,
-        total: ipv6Lists,
+        needs_key: keyedIpv6Lists,
+        total: ipv6Lists + keyedIpv6Lists,
         verdict: 'good',
         confidence: 'high',
         rdns: { fcrdns: 'none' },
       });
       expect(result.ip_score.summary).toMatch(
-        new RegExp(`^not listed on any of ${ipv6Lists} lists; \\d+ do not cover IPv6$`),
+        new RegExp(
+          `^not listed on any of ${ipv6Lists} lists; \\d+ do not cover IPv6; ${keyedIpv6Lists} need a key$`,
+        ),
       );
     });
 
@@ -342,8 +352,9 @@ describe('POST /ip/v1', () => {
         });
         expect(v6.ip_score).toMatchObject({
           answered: ipv6Lists - 1,
-          disabled: 1,
-          total: ipv6Lists,
+          disabled: 1 + keyedIpv6Lists,
+          needs_key: keyedIpv6Lists,
+          total: ipv6Lists + keyedIpv6Lists,
         });
         const v4 = (await (await unproven.post('/ip/v1', { target: cleanIp })).json()) as IpResult;
         expect(v4.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')?.status).toBe(

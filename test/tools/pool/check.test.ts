@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { keylessCounts } from '../../fixtures/keyless-lists.js';
+import { keyedCounts, keylessCounts } from '../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,
@@ -10,6 +10,7 @@ import {
   startTestService,
 } from '../../support/service.js';
 import {
+  type AddressDetail,
   type CheckResult,
   checkFields,
   cleanIp,
@@ -35,10 +36,17 @@ let pool: ReturnType<typeof poolClient>;
 let ipLists: number;
 /** The lists the service asks about an IPv6 address. */
 let ipv6Lists: number;
+/** The lists waiting for a key (no key is set): shown as disabled, counted, never asked. */
+let keyedIpLists: number;
+let keyedIpv6Lists: number;
+/** What every address's line ends with: the lists waiting for a key. */
+let needKey: string;
 beforeAll(async () => {
   service = await startPoolService();
   pool = poolClient(service);
   ({ ipv4: ipLists, ipv6: ipv6Lists } = await keylessCounts());
+  ({ ipv4: keyedIpLists, ipv6: keyedIpv6Lists } = await keyedCounts());
+  needKey = `; ${keyedIpLists} need a key`;
 });
 afterAll(() => service.close());
 
@@ -66,8 +74,8 @@ describe('POST /pool/v1/check', () => {
       });
       expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(result.results).toEqual([
-        `${listedIp}: listed on 2 of ${ipLists} lists: zen.spamhaus.org (SBL), bl.spamcop.net`,
-        `192.0.3.9: not listed on any of ${ipLists} lists`,
+        `${listedIp}: listed on 2 of ${ipLists} lists: zen.spamhaus.org (SBL), bl.spamcop.net${needKey}`,
+        `192.0.3.9: not listed on any of ${ipLists} lists${needKey}`,
       ]);
     });
 
@@ -80,9 +88,13 @@ describe('POST /pool/v1/check', () => {
         verdict: 'poor',
         listed: 2,
         answered: ipLists,
-        total: ipLists,
-        unanswered: [],
+        needs_key: keyedIpLists,
+        total: ipLists + keyedIpLists,
       });
+      // The lists waiting for a key were not asked: they did not answer, and are never clean.
+      expect(listed?.unanswered).toHaveLength(keyedIpLists);
+      expect(listed?.unanswered.every((list) => list.status === 'disabled')).toBe(true);
+      // Each listing says where to look (the address filled in) and where to ask for removal.
       expect(listed?.listings).toEqual([
         {
           zone: 'zen.spamhaus.org',
@@ -90,6 +102,8 @@ describe('POST /pool/v1/check', () => {
           severity: 'major',
           detail: expect.stringMatching(/^SBL: /),
           codes: ['127.0.0.2'],
+          lookup_url: `https://check.spamhaus.org/listed/?searchterm=${listedIp}`,
+          delist_url: 'https://check.spamhaus.org/',
         },
         {
           zone: 'bl.spamcop.net',
@@ -97,6 +111,7 @@ describe('POST /pool/v1/check', () => {
           severity: 'major',
           detail: expect.any(String),
           codes: ['127.0.0.2'],
+          lookup_url: `https://www.spamcop.net/bl.shtml?${listedIp}`,
         },
       ]);
       expect(clean).toMatchObject({
@@ -105,9 +120,8 @@ describe('POST /pool/v1/check', () => {
         score: 100,
         listed: 0,
         answered: ipLists,
-        total: ipLists,
+        total: ipLists + keyedIpLists,
         listings: [],
-        unanswered: [],
       });
     });
 
@@ -168,7 +182,7 @@ describe('POST /pool/v1/check', () => {
       ]);
       expect(result.results[0]).toMatch(
         new RegExp(
-          `^2a01:4f8:30::1: listed on 1 of ${ipv6Lists} lists: zen\\.spamhaus\\.org; \\d+ do not cover IPv6$`,
+          `^2a01:4f8:30::1: listed on 1 of ${ipv6Lists} lists: zen\\.spamhaus\\.org; \\d+ do not cover IPv6; ${keyedIpv6Lists} need a key$`,
         ),
       );
       expect(result.results[1]).toMatch(
@@ -343,10 +357,12 @@ describe('POST /pool/v1/check', () => {
         expect(result.results).toEqual(
           addresses.map(
             (ip) =>
-              `${ip}: not listed on any of ${ipLists - 1} lists that answered; 1 did not answer`,
+              `${ip}: not listed on any of ${ipLists - 1} lists that answered; 1 did not answer${needKey}`,
           ),
         );
-        expect(result.details.map((detail) => detail.unanswered)).toEqual(
+        const silent = (detail: AddressDetail) =>
+          detail.unanswered.filter((list) => list.status !== 'disabled');
+        expect(result.details.map(silent)).toEqual(
           addresses.map(() => [{ zone: 'psbl.surriel.com', status: 'timeout' }]),
         );
       } finally {

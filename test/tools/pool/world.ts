@@ -108,6 +108,7 @@ export interface AddressDetail {
   confidence: string;
   listed: number;
   answered: number;
+  needs_key: number;
   total: number;
   listings: { zone: string; name: string; severity: string; detail: string }[];
   unanswered: { zone: string; status: string }[];

@@ -50,7 +50,28 @@ describe('summariseIp', () => {
     expect(summary).toMatchObject({ verdict: 'good', listed: 0, checked: 3 });
     expect(summary.coverage).toMatchObject({ blocking: 0, informational: 1, answered: 3 });
     expect(summary.listings).toEqual([
-      { list: 'Spamhaus ZEN', detail: 'PBL (ISP): end-user address', severity: 'info' },
+      {
+        list: 'Spamhaus ZEN',
+        detail: 'PBL (ISP): end-user address',
+        severity: 'info',
+        steps: [{ list: 'Spamhaus ZEN' }],
+      },
+    ]);
+  });
+
+  it("gives each listing its next step from the result's lookup and delisting pages", () => {
+    const listed = {
+      ...zen([sbl]),
+      lookup_url: 'https://check.spamhaus.org/listed/?searchterm=192.0.3.30',
+      delist_url: 'https://check.spamhaus.org/',
+    };
+    const summary = summariseIp(ipResult([listed, clean('a')], 'poor', 60));
+    expect(summary.listings[0]?.steps).toEqual([
+      {
+        list: 'Spamhaus ZEN',
+        lookupUrl: 'https://check.spamhaus.org/listed/?searchterm=192.0.3.30',
+        delistUrl: 'https://check.spamhaus.org/',
+      },
     ]);
   });
 
@@ -86,7 +107,13 @@ describe('summariseDomain', () => {
             listed: 1,
             verdict: 'poor',
             listings: [
-              { zone: 'zen.spamhaus.org', name: 'Spamhaus ZEN', severity: 'major', detail: '' },
+              {
+                zone: 'zen.spamhaus.org',
+                name: 'Spamhaus ZEN',
+                severity: 'major',
+                detail: '',
+                delist_url: 'https://check.spamhaus.org/',
+              },
             ],
           },
         ],
@@ -100,6 +127,7 @@ describe('summariseDomain', () => {
         detail: 'listed on Spamhaus ZEN',
         severity: 'major',
         address: { ip: '192.0.3.20', sender: true, lists: ['Spamhaus ZEN'] },
+        steps: [{ list: 'Spamhaus ZEN', delistUrl: 'https://check.spamhaus.org/' }],
       },
     ]);
   });
