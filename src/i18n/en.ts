@@ -87,6 +87,10 @@ export const en = {
     one: '{n} lists it for information only',
     other: '{n} list it for information only',
   } satisfies EnglishPlural,
+  'count.poorReputation': {
+    one: '{n} gives it a poor reputation',
+    other: '{n} give it a poor reputation',
+  } satisfies EnglishPlural,
   'count.unanswered': {
     one: '{n} did not answer',
     other: '{n} did not answer',
@@ -140,6 +144,8 @@ export const en = {
   'result.addresses': 'Addresses of the host',
   'result.listedOn': 'Listed on',
   'result.notAnswered': 'Did not answer',
+  'result.addressScores':
+    'These scores count the blocklists only; the IP check also counts reverse DNS, so its score for the same address can be lower.',
   'result.rdns': 'Reverse DNS',
   'result.ptr': 'PTR name',
   'result.noPtr': 'no PTR record',
@@ -186,6 +192,9 @@ export const en = {
   'status.onHold': 'on hold (stopped answering; not asked)',
   'status.notCovered': 'does not cover IPv6',
 
+  'status.informational': 'listed for information only',
+  'status.poorReputation': 'poor reputation',
+  'status.goodReputation': 'good reputation',
   'fcrdns.pass': 'pass: a PTR name resolves back to the address',
   'fcrdns.fail': 'fail: no PTR name resolves back to the address',
   'fcrdns.none': 'no PTR record',

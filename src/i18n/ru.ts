@@ -91,6 +91,12 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     many: '{n} списков отмечают его только для сведения',
     other: '{n} списка отмечают его только для сведения',
   },
+  'count.poorReputation': {
+    one: '{n} список даёт ему плохую репутацию',
+    few: '{n} списка дают ему плохую репутацию',
+    many: '{n} списков дают ему плохую репутацию',
+    other: '{n} списка дают ему плохую репутацию',
+  },
   'count.unanswered': {
     one: '{n} не ответил',
     few: '{n} не ответили',
@@ -171,6 +177,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'result.addresses': 'Адреса хоста',
   'result.listedOn': 'В списках',
   'result.notAnswered': 'Не ответили',
+  'result.addressScores':
+    'Эти оценки учитывают только списки блокировки; проверка IP учитывает ещё и обратную зону DNS, поэтому её оценка того же адреса может быть ниже.',
   'result.rdns': 'Обратная зона DNS',
   'result.ptr': 'Имя PTR',
   'result.noPtr': 'нет записи PTR',
@@ -225,6 +233,9 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'status.onHold': 'приостановлен (перестал отвечать; не опрашивается)',
   'status.notCovered': 'не поддерживает IPv6',
 
+  'status.informational': 'в списке только для сведения',
+  'status.poorReputation': 'плохая репутация',
+  'status.goodReputation': 'хорошая репутация',
   'fcrdns.pass': 'да: имя PTR указывает обратно на адрес',
   'fcrdns.fail': 'нет: ни одно имя PTR не указывает обратно на адрес',
   'fcrdns.none': 'нет записи PTR',

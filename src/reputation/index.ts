@@ -29,6 +29,7 @@ export {
   createZoneMonitor,
   type DnsblEngine,
   type DnsblZone,
+  isInformational,
   type ListCoverage,
   type ListHealth,
   type ListKeys,

@@ -10,3 +10,4 @@ export { cardSvg, warmUpSummary } from './card.js';
 export { findingsOf, sentenceOf } from './count-texts.js';
 export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
 export type { ShareListing, ShareSummary } from './summary.js';
+export { addressTone, type ListReading, type ListTone, readList } from './verdict-model.js';

@@ -12,7 +12,13 @@ import {
   maxTermChars,
   type SpfSummary,
 } from '../results/index.js';
-import { type ScoreFactor, hasMajorListing, listingFactors, scoreFrom } from './score.js';
+import {
+  type ScoreFactor,
+  hasMajorListing,
+  hasWarning,
+  listingFactors,
+  scoreFrom,
+} from './score.js';
 import { type SenderIps, discoverSenderIps, maxMxHosts } from './sender-ips.js';
 import type { SpfExpansion } from '../spf/index.js';
 import type { CheckOutcome } from './check-outcome.js';
@@ -111,6 +117,7 @@ export async function checkDomain(
       answered: domainReport.answered,
       total: domainReport.total,
       majorListed: hasMajorListing(domainReport),
+      warned: hasWarning(domainReport.lists),
     });
     // A sender address on a major list means some of the domain's mail is refused: never "good".
     if (score.verdict === 'good' && results.some((address) => address.verdict === 'poor')) {

@@ -3,7 +3,13 @@
  * and the zone monitor that decide which lists count, and the coverage a result reports.
  */
 
-export { coverageOf, describeCoverage, type ListCoverage, missingParts } from './coverage.js';
+export {
+  coverageOf,
+  describeCoverage,
+  isInformational,
+  type ListCoverage,
+  missingParts,
+} from './coverage.js';
 export {
   createDnsblEngine,
   type DnsblEngine,
