@@ -133,7 +133,9 @@
 
     /** Every status and every POST answer carries the quota fields. */
     function applyQuota(status) {
-      if (typeof status.dailyRemaining === 'number') {
+      // A quota says nothing while no check can run.
+      if (status.configured === false) quota.textContent = '';
+      else if (typeof status.dailyRemaining === 'number') {
         quota.textContent = t('check.remaining', { n: status.dailyRemaining });
       }
       captcha.required = status.captchaRequired === true;
@@ -188,7 +190,9 @@
       const code = body && typeof body.code === 'string' ? body.code : 'other';
       const known = (data.messages || {})[`error.${code}`] !== undefined;
       const text = known ? t(`error.${code}`) : t('error.other');
-      const detail = body && typeof body.error === 'string' ? body.error : '';
+      // A detail for the operator (a resolver, a variable) is not the reader's: the message alone.
+      const forOperator = (data.operatorCodes || []).includes(code);
+      const detail = body && typeof body.error === 'string' && !forOperator ? body.error : '';
       where.replaceChildren(
         element('strong', {}, [text]),
         ...(detail ? [' ', element('span', { class: 'detail', lang: 'en' }, [`(${detail})`])] : []),

@@ -43,6 +43,8 @@ export const en = {
   'check.noScript':
     'The form needs JavaScript. The API works without it: see the OpenAPI document.',
   'check.result': 'Result',
+  'check.notReady': 'This service is not ready to check right now.',
+  'check.notReadyLater': 'Please come back later: checks start again as soon as it is ready.',
 
   'error.title': 'The check did not run',
   'error.invalid_json': 'The request was not valid JSON.',
@@ -55,7 +57,7 @@ export const en = {
   'error.body_too_large': 'The request is too large.',
   'error.unsupported_media_type': 'The request must be JSON.',
   'error.quota_exceeded': 'Today’s checks are used up; more are available after 00:00 UTC.',
-  'error.not_configured': 'The service is not ready yet: its DNS resolver does not answer.',
+  'error.not_configured': 'This service is not ready to check right now; please try again later.',
   'error.dns_unavailable': 'A DNS lookup the check needs failed; please try again shortly.',
   'error.store_unavailable':
     'The service cannot store results right now; please try again shortly.',

@@ -39,6 +39,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'check.checkSelected': 'Проверить выбранные адреса',
   'check.noScript': 'Форме нужен JavaScript. API работает и без него: см. документ OpenAPI.',
   'check.result': 'Результат',
+  'check.notReady': 'Сервис сейчас не готов к проверкам.',
+  'check.notReadyLater': 'Загляните позже: проверки снова заработают, как только он будет готов.',
 
   'error.title': 'Проверка не выполнена',
   'error.invalid_json': 'Запрос не является корректным JSON.',
@@ -51,7 +53,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'error.body_too_large': 'Запрос слишком велик.',
   'error.unsupported_media_type': 'Запрос должен быть в JSON.',
   'error.quota_exceeded': 'Проверки на сегодня закончились; новые будут доступны после 00:00 UTC.',
-  'error.not_configured': 'Сервис ещё не готов: его DNS-резолвер не отвечает.',
+  'error.not_configured': 'Сервис сейчас не готов к проверкам; попробуйте позже.',
   'error.dns_unavailable': 'Нужный для проверки DNS-запрос не удался; попробуйте чуть позже.',
   'error.store_unavailable': 'Сервис сейчас не может сохранить результат; попробуйте чуть позже.',
   'error.busy': 'Сервис перегружен; попробуйте чуть позже.',

@@ -54,6 +54,8 @@ export function addPageRoutes(
   app: OpenAPIHono<AppEnv>,
   site: Site,
   tools: readonly PageTool[],
+  /** Whether a check can run now (a blocklist proven honest): the page offers one only then. */
+  isReady: () => boolean,
 ): void {
   serveRoute(app, assetRoute, (c) => {
     const asset = site.assets.byFile.get(c.req.param('file') ?? '');
@@ -86,6 +88,7 @@ export function addPageRoutes(
       tool,
       target: (c.req.query('target') ?? '').slice(0, 1024),
       languageHref: (other) => `${site.root}/?lang=${other}&tool=${tool.name}`,
+      ready: isReady(),
     });
     return htmlResponse(c, site, {
       body,

@@ -36,6 +36,7 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
     api,
     options.site,
     served.map(({ tool, routes }) => pageToolOf(tool, routes)),
+    () => options.readiness().configured,
   );
   addListsRoute(api, { lists: options.lists, readiness: options.readiness });
   addToolIndex(api, options.basePath, served);
