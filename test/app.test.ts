@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureZone } from './fixtures/dns-server.js';
-import { type TestService, basePath, startTestService } from './support/service.js';
+import { type TestService, basePath, expectError, startTestService } from './support/service.js';
 
 /**
  * The app's routing (issue 17): every route answers its trailing-slash form as itself, whatever
@@ -155,5 +155,24 @@ describe('the base path', () => {
     const response = await service.fetch(service.url(''), { method: 'POST' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('an unknown path', () => {
+  const notFound = { status: 'error', code: 'not_found', error: expect.any(String) };
+
+  it.each([
+    ['an unknown path under the base path', '/nope'],
+    ['an unknown tool version', '/ip/v2/status'],
+    ['a path below a token', '/ip/v1/AAAAAAAAAAAAAAAAAAAAAA/extra'],
+  ])('404 not_found for %s', async (_, path) => {
+    await expectError(await service.get(path), 404, notFound);
+  });
+
+  it('404 not_found outside the base path', async () => {
+    const response = await service.fetch(
+      service.url('/').replace('/tools/ip-reputation/', '/elsewhere'),
+    );
+    await expectError(response, 404, notFound);
   });
 });

@@ -1,19 +1,21 @@
 import { type ServiceOptions, createServices } from '../services.js';
 import type { NodeConfig } from './config.js';
-import { createNodePlatform } from './platform.js';
+import { type NodePlatform, createNodePlatform } from './platform.js';
 import { startWatchTimer } from './watch-timer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
  * only Node has, the card threads and the timer that runs the watches, and one `close()` for a
- * graceful stop.
+ * graceful stop. `platform` is the one the configuration opens unless given (the tests give one
+ * whose DNS is answered in memory).
  */
 export async function createNodeServices(
   config: NodeConfig,
   logSink: (line: string) => void,
   options: ServiceOptions = {},
+  given?: NodePlatform,
 ) {
-  const platform = await createNodePlatform(config, logSink);
+  const platform = given ?? (await createNodePlatform(config, logSink));
   try {
     const services = await createServices(config, platform, options);
     const watchTimer = startWatchTimer(services.watches.runner, {

@@ -9,14 +9,16 @@ import { createFontLoader } from '../../src/share/fonts.js';
 import { readConfig } from '../../src/node/config.js';
 import { compressResponses } from '../../src/node/compression.js';
 import { createNodeServices } from '../../src/node/services.js';
+import { createNodePlatform } from '../../src/node/platform.js';
 import type { ServiceOptions } from '../../src/services.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import {
-  type FixtureDnsServer,
+  type FixtureQuery,
   type FixtureZone,
   startFixtureDnsServer,
 } from '../fixtures/dns-server.js';
 import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { createMemoryDns } from '../fixtures/memory-dns.js';
 import { assertAnswerDocumented } from './documented.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 import {
@@ -27,6 +29,7 @@ import {
 import { startFakeCaptchaProvider } from '../fixtures/captcha-provider.js';
 import {
   type CaptchaProviderFixture,
+  type FixtureDnsAddress,
   type RouteService,
   type RouteServiceOptions,
   basePath,
@@ -41,15 +44,24 @@ export {
 } from './harness.js';
 
 /**
- * The real service over real sockets, for route tests: a fixture DNS server holding the default
- * zone list's world (plus the test's own zones), the app built by createServices + createApp as
- * server.ts does, served on 127.0.0.1 on a free port.
+ * The real service over real sockets, for route tests: the default zone list's fixture DNS world
+ * (plus the test's own zones), the app built by createServices + createApp as server.ts does,
+ * served on 127.0.0.1 on a free port. The world is answered in this process unless the test is
+ * about the wire (`transport`, `lying`).
  */
+
+/** The fixture DNS world as a test drives it, on the wire or in memory. */
+export interface FixtureDnsWorld {
+  /** Every question asked so far, in order. */
+  readonly queries: readonly FixtureQuery[];
+  setZones(zones: FixtureZone[]): void;
+  setLatency(ms: number): void;
+}
 
 export interface TestService extends RouteService {
   /** The app, for its OpenAPI registry. */
   app: ReturnType<typeof createApp>;
-  dns: FixtureDnsServer;
+  dns: FixtureDnsWorld;
   /** With `transport: 'doh'`: the DoH endpoint the service resolves through, in front of `dns`. */
   doh?: FixtureDohServer;
   /** The lying resolver between the service and `dns`, when the test asked for one. */
@@ -59,34 +71,44 @@ export interface TestService extends RouteService {
 export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
   /** The whole DNS world, instead of the default zone list's world with `listings` and `zones`. */
   world?: FixtureZone[];
-  env?: Record<string, string> | ((dns: FixtureDnsServer) => Record<string, string>);
+  env?: Record<string, string> | ((dns: FixtureDnsAddress) => Record<string, string>);
   /**
-   * `doh`: the service runs with DNS_TRANSPORT=doh, its DOH_URL a fixture DoH endpoint answering
-   * from the same fixture DNS world. Default `udp`.
+   * How the service reaches the fixture world. `memory` (default): a transport that answers it in
+   * this process (test/fixtures/memory-dns.ts), for every test the wire is not the point of.
+   * `udp`: a real fixture DNS server on 127.0.0.1, asked through c-ares. `doh`: DNS_TRANSPORT=doh,
+   * its DOH_URL a fixture DoH endpoint in front of that server.
    */
-  transport?: 'udp' | 'doh';
-  /** Ask through a lying resolver in front of the fixture server, starting in this mode. */
+  transport?: 'memory' | 'udp' | 'doh';
+  /** Ask over UDP through a lying resolver in front of the fixture server, in this mode. */
   lying?: LyingMode;
   /** Shorter self-test and hold-probe intervals than the environment allows. */
   services?: ServiceOptions;
 }
 
+/**
+ * In memory, a query naming servers of its own (a pool zone's name servers) is answered from the
+ * same world, as the fixture server, every zone's name server, answers it: any port will do.
+ */
+const inMemory: FixtureDnsAddress = { port: 53, address: '127.0.0.1:53' };
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const zoneList = await loadZoneList();
-  const dns = await startFixtureDnsServer({
-    zones: options.world ?? [
-      ...dnsblWorld(zoneList, options.listings ?? {}),
-      ...(options.zones ?? []),
-    ],
-    latencyMs: options.latencyMs ?? 0,
-  });
-  const doh = options.transport === 'doh' ? await startFixtureDohServer({ dns }) : undefined;
-  const lying = options.lying
-    ? await startLyingResolver({ upstream: dns.address, mode: options.lying })
-    : undefined;
+  const zones = options.world ?? [
+    ...dnsblWorld(zoneList, options.listings ?? {}),
+    ...(options.zones ?? []),
+  ];
+  const latencyMs = options.latencyMs ?? 0;
+  const transport = options.lying ? 'udp' : (options.transport ?? 'memory');
+  const wire =
+    transport === 'memory' ? undefined : await startFixtureDnsServer({ zones, latencyMs });
+  const doh = wire && transport === 'doh' ? await startFixtureDohServer({ dns: wire }) : undefined;
+  const lying =
+    wire && options.lying
+      ? await startLyingResolver({ upstream: wire.address, mode: options.lying })
+      : undefined;
   const config = readConfig({
-    // Over DoH, UDP goes nowhere: a query that took it would time out and show.
-    DNS_SERVERS: options.deadDns || doh ? '127.0.0.1:9' : (lying?.address ?? dns.address),
+    // Over DoH, and in memory, UDP goes nowhere: a query that took it would time out and show.
+    DNS_SERVERS: options.deadDns || !wire || doh ? '127.0.0.1:9' : (lying?.address ?? wire.address),
     ...(doh
       ? {
           DNS_TRANSPORT: 'doh',
@@ -99,10 +121,29 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     LOG_LEVEL: 'info',
     // Not the default sqlite:data/reputation.db: a test never writes into the repository.
     STORE_URL: 'memory:',
-    ...(typeof options.env === 'function' ? options.env(dns) : options.env),
+    ...(typeof options.env === 'function' ? options.env(wire ?? inMemory) : options.env),
   });
+  const memory = wire
+    ? undefined
+    : createMemoryDns({
+        zones,
+        latencyMs,
+        // What c-ares waits before it gives a question up, with its retries.
+        timeoutMs: config.dns.timeoutMs * (config.dns.retries + 1),
+      });
+  const dns: FixtureDnsWorld & { close(): unknown } = wire ?? memory!;
   const logs: string[] = [];
-  const services = await createNodeServices(config, (line) => logs.push(line), options.services);
+  const sink = (line: string) => logs.push(line);
+  const platform = await createNodePlatform(config, sink);
+  const services = await createNodeServices(
+    config,
+    sink,
+    options.services,
+    // Dead DNS stays the closed port of DNS_SERVERS: nothing answers, as the test asks.
+    memory && !options.deadDns
+      ? { ...platform, dns: { ...platform.dns, transport: memory.resolver } }
+      : platform,
+  );
   let now = options.now ?? new Date();
   const app = createApp({
     ...services,
@@ -137,7 +178,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     asksNameServers: !doh,
     deadlineMs: config.checkDeadlineMs,
     dnsQueries: async () => [...dns.queries],
-    setZones: async (zones) => dns.setZones(zones),
+    setZones: async (next) => dns.setZones(next),
     renderCard: createCardRenderer(createFontLoader(() => readCardFonts())),
     post: async (path, body, headers = {}) =>
       documented(

@@ -23,12 +23,15 @@ execFileSync(process.execPath, ['--import', 'tsx', 'scripts/extract-harfbuzz.ts'
 /** Route suites of the Node project that run here too. */
 export const sharedRouteSuites = [
   'test/app.test.ts',
-  'test/tools/ip.test.ts',
-  'test/tools/domain.test.ts',
-  'test/tools/errors.test.ts',
+  'test/tools/ip/check.test.ts',
+  'test/tools/ip/share.test.ts',
+  'test/tools/domain/check.test.ts',
+  'test/tools/domain/share.test.ts',
+  'test/tools/pool/discover.test.ts',
+  'test/tools/pool/check.test.ts',
+  'test/tools/pool/share.test.ts',
+  'test/tools/shared/aliases.test.ts',
   'test/tools/lists.test.ts',
-  'test/tools/pool.test.ts',
-  'test/tools/share.test.ts',
   'test/http/captcha-flow.test.ts',
 ];
 

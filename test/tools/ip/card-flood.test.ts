@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TestService, startTestService } from '../support/service.js';
+import { type TestService, startTestService } from '../../support/service.js';
 
 /**
  * Cards are drawn off the event loop (issue 13): a flood of distinct cards leaves the other routes

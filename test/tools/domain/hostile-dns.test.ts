@@ -1,9 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadZoneList } from '../../src/reputation/index.js';
-import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { type TestService, expectError, postError, startTestService } from '../support/service.js';
+import { loadZoneList } from '../../../src/reputation/index.js';
+import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import {
+  type TestService,
+  expectError,
+  postError,
+  startTestService,
+} from '../../support/service.js';
 
 /**
  * Issue 13's findings, each reproduced over real HTTP against DNS data a hostile caller can
@@ -235,7 +240,7 @@ describe('forged answers on the wire', () => {
     const world = dnsblWorld(await loadZoneList(), {}).map((zone) =>
       zone.origin === 'bl.spamcop.net' ? { ...zone, forge: true, latencyMs: 30 } : zone,
     );
-    forged = await startTestService({ world });
+    forged = await startTestService({ world, transport: 'udp' });
   });
   afterAll(() => forged.close());
 

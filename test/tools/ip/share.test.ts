@@ -1,25 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { badgeStyles } from '../../src/share/badge.js';
-import { summariseDomain } from '../../src/tools/domain/summary.js';
-import { summariseIp } from '../../src/tools/ip/summary.js';
-import { keylessCounts } from '../fixtures/keyless-lists.js';
-import { parseStrictSvg } from '../share/svg-structure.js';
-import { pngHeader } from '../support/png.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { badgeStyles } from '../../../src/share/badge.js';
+import { summariseIp } from '../../../src/tools/ip/summary.js';
+import { keylessCounts } from '../../fixtures/keyless-lists.js';
+import { parseStrictSvg } from '../../share/svg-structure.js';
+import { pngHeader } from '../../support/png.js';
+import { type TestService, startTestService } from '../../support/service.js';
+import { fetchCard } from '../shared/artefacts.js';
 
 /**
- * The share routes of the IP and domain tools through HTTP (the pool's are in pool.test.ts), on
+ * The IP tool's share routes through HTTP: GET /ip/v1/share/{token}, its badge.svg and card, in
+ * English and Russian (the domain's: domain/share.test.ts; the pool's: pool/share.test.ts), on
  * the Node server and inside workerd on the Worker. Whether a card's pixels are drawn at all is
- * measured on Node (test/node/cards/card-render.test.ts); here its PNG header and weight.
+ * measured on Node (test/node/cards/card-render.test.ts); here its PNG header and weight. A flood
+ * of cards: card-flood.test.ts.
  */
 
 const listedIp = '192.0.3.20';
-const idnDomain = 'xn--e1afmkfd.xn--p1ai'; // пример.рф
-/** аpple.com with a Cyrillic а: a label mixing scripts, shown in ASCII. */
-const lookAlike = { unicode: 'аpple.com', ascii: 'xn--pple-43d.com' };
 /** A public IPv6 address as long as a canonical one gets (39 characters), of wide glyphs. */
 const longIpv6 = '2a0d:b8d9:8d9b:b8d9:d9b8:9bd8:8db9:b9d8';
-const longDomain = `${['a', 'b', 'c'].map((l) => `${l}${'x'.repeat(62)}`).join('.')}.${'y'.repeat(57)}.com`;
 
 let service: TestService;
 /** The lists the service asks about an IPv6 address, and those of its IPv4 lists that do not cover IPv6. */
@@ -42,21 +40,9 @@ beforeAll(async () => {
     listings: {
       [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
     },
-    zones: [
-      {
-        origin: idnDomain,
-        records: { [idnDomain]: { A: ['192.0.3.40'], TXT: ['v=spf1 a -all'] } },
-      },
-      { origin: longDomain, records: { [longDomain]: { A: ['192.0.3.41'] } } },
-      { origin: lookAlike.ascii, records: { [lookAlike.ascii]: { A: ['192.0.3.42'] } } },
-    ],
   });
-  expect(longDomain.length).toBe(253);
   tokens.ip = await tokenOf('/ip/v1', { target: listedIp });
   tokens.ipv6 = await tokenOf('/ip/v1', { target: longIpv6.toUpperCase() });
-  tokens.idn = await tokenOf('/domain/v1', { domain: 'пример.рф' });
-  tokens.long = await tokenOf('/domain/v1', { domain: longDomain });
-  tokens.lookAlike = await tokenOf('/domain/v1', { domain: lookAlike.unicode });
 });
 afterAll(() => service.close());
 
@@ -150,40 +136,13 @@ describe('badge', () => {
     expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(parseStrictSvg(await response.text()).attributes['aria-label']).toMatch(/not found/);
   });
-
-  it('answers 304 to a matching If-None-Match and 200 to a stale one', async () => {
-    const first = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`);
-    const etag = first.headers.get('etag')!;
-    // Weak when the badge went out compressed (fetch asks for gzip and brotli).
-    expect(etag).toMatch(/^(W\/)?".+"$/);
-    const again = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`, {
-      'If-None-Match': etag,
-    });
-    expect(again.status).toBe(304);
-    expect(again.headers.get('etag')).toBe(etag);
-    const stale = await service.get(`/domain/v1/share/${tokens.idn}/badge.svg`, {
-      'If-None-Match': '"other"',
-    });
-    expect(stale.status).toBe(200);
-  });
 });
 
 describe('card', () => {
-  async function cardOf(path: string) {
-    const response = await service.get(path);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    const png = new Uint8Array(await response.arrayBuffer());
-    return { response, header: pngHeader(png), bytes: png.byteLength };
-  }
+  const cardOf = (path: string) => fetchCard(service, path);
 
-  it.each([
-    ['a listed IP', 'ip', 'ip'],
-    ['an IDN domain', 'domain', 'idn'],
-    ['a 253-character domain', 'domain', 'long'],
-  ])('is a 1200x630 PNG that is not blank for %s', async (_name, tool, key) => {
-    const { header, bytes } = await cardOf(`/${tool}/v1/share/${tokens[key]}/card`);
+  it('is a 1200x630 PNG that is not blank for a listed IP', async () => {
+    const { header, bytes } = await cardOf(`/ip/v1/share/${tokens.ip}/card`);
     expect(header).toMatchObject({ width: 1200, height: 630 });
     // A blank card compresses to a few kilobytes; a drawn one takes tens.
     expect(bytes).toBeGreaterThan(20_000);
@@ -195,12 +154,6 @@ describe('card', () => {
     const etag = first.response.headers.get('etag')!;
     expect((await cardOf(path)).response.headers.get('etag')).toBe(etag);
     expect((await service.get(path, { 'If-None-Match': etag })).status).toBe(304);
-  });
-
-  it('answers an unknown token with a JSON 404', async () => {
-    const response = await service.get('/domain/v1/share/AAAAAAAAAAAAAAAAAAAAAA/card');
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ status: 'error', code: 'not_found' });
   });
 });
 
@@ -291,50 +244,5 @@ describe('share page', () => {
 
   it('answers an unknown token with a JSON 404', async () => {
     expect((await service.get('/ip/v1/share/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
-  });
-});
-
-describe('a look-alike name (a label mixing scripts)', () => {
-  it('is stored under its ASCII form, with no Unicode display form', async () => {
-    const result = (await (await service.get(`/domain/v1/${tokens.lookAlike}`)).json()) as {
-      domain: string;
-      display?: string;
-    };
-    expect(result.domain).toBe(lookAlike.ascii);
-    expect(result.display).toBeUndefined();
-  });
-
-  it('is shown in ASCII on the badge', async () => {
-    const svg = await (await service.get(`/domain/v1/share/${tokens.lookAlike}/badge.svg`)).text();
-    expect(parseStrictSvg(svg).attributes['aria-label']).toContain(lookAlike.ascii);
-    expect(svg).not.toContain(lookAlike.unicode);
-  });
-
-  it('is shown in ASCII on the card: the same PNG as a card drawn with the ASCII name', async () => {
-    const card = Buffer.from(
-      await (await service.get(`/domain/v1/share/${tokens.lookAlike}/card`)).arrayBuffer(),
-    );
-    const stored = (await (await service.get(`/domain/v1/${tokens.lookAlike}`)).json()) as Record<
-      string,
-      unknown
-    >;
-    const summary = summariseDomain(stored);
-    expect(summary.target).toBe(lookAlike.ascii);
-    const render = (drawn: typeof summary) => service.renderCard(drawn).then(Buffer.from);
-    expect(card.equals(await render(summary))).toBe(true);
-    expect(card.equals(await render({ ...summary, target: lookAlike.unicode }))).toBe(false);
-  });
-
-  it('is shown in ASCII on the page, with the Unicode form only beside it and a warning', async () => {
-    const page = await (await service.get(`/domain/v1/share/${tokens.lookAlike}`)).text();
-    expect(page).toContain(`<title>Sending domain ${lookAlike.ascii}`);
-    expect(page).toContain(`<h1>Sending domain ${lookAlike.ascii}</h1>`);
-    const mentions = page.split(lookAlike.unicode).length - 1;
-    expect(mentions).toBe(1);
-    expect(page).toMatch(
-      new RegExp(
-        `<strong>Shown in its ASCII form: its Unicode form, ${lookAlike.unicode}, mixes Cyrillic and Latin letters`,
-      ),
-    );
   });
 });

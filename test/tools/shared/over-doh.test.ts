@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
-import { type TestService, startTestService } from '../support/service.js';
+import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
+import { type TestService, startTestService } from '../../support/service.js';
 
 /**
  * The real service with DNS_TRANSPORT=doh: every query goes as an RFC 8484 POST to the fixture DoH

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import { rewrittenAddress } from '../fixtures/lying-resolver.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import { rewrittenAddress } from '../../fixtures/lying-resolver.js';
 import {
   type TestService,
   type TestServiceOptions,
   expectError,
   postError,
   startTestService,
-} from '../support/service.js';
+} from '../../support/service.js';
 
 /**
  * The whole service behind resolvers that lie, over real DNS on the wire: a proxy on 127.0.0.1 in
