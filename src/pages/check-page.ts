@@ -103,7 +103,10 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
   const content = html`<h1>${t('check.title')}</h1>
     <p class="lead">${t('site.tagline')}</p>
     ${page.ready ? checkForm(page) : notReady(t)}
-    <p class="note">${t('check.intro')}</p>`;
+    <p class="note">${t('check.intro')}</p>
+    <p class="note">
+      <a id="lists-link" href="${site.root}/lists?lang=${lang}">${t('lists.link')}</a>
+    </p>`;
   return renderPage({
     site,
     lang,
