@@ -39,7 +39,12 @@ export const en = {
   'check.pick': 'Pick the addresses to check (at most {max})',
   'check.pickAll': 'Select the first {max}',
   'check.pickNone': 'Clear',
-  'check.checkSelected': 'Check the selected addresses',
+  'check.checkChosen': {
+    one: 'Check the chosen address',
+    other: 'Check the {n} chosen addresses',
+  } satisfies EnglishPlural,
+  'check.pickSome': 'Tick the addresses to check',
+  'check.pickEvery': { one: 'Select the address', other: 'Select all {n}' } satisfies EnglishPlural,
   'check.noScript':
     'The form needs JavaScript. The API works without it: see the OpenAPI document.',
   'check.result': 'Result',
