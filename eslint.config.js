@@ -7,6 +7,7 @@ export default tseslint.config(
       'node_modules/',
       'bench/results.json',
       'dist/',
+      'dist-worker/',
       '.wrangler/',
       'src/workers/generated/',
     ],
@@ -23,6 +24,13 @@ export default tseslint.config(
           (name) => [name, 'readonly'],
         ),
       ),
+    },
+  },
+  {
+    // The build step runs under plain Node before anything is compiled (scripts/build.mjs).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(['process', 'console', 'URL'].map((name) => [name, 'readonly'])),
     },
   },
   {

@@ -9,7 +9,7 @@ import { freePort } from '../test/fixtures/free-port.js';
 import { processTreeCpuMs } from './process-cpu.js';
 
 /**
- * The service in its own process, as `npm start` runs it (`node --import tsx src/server.ts`, so
+ * The service in its own process, as `npm run dev` runs it (`node --import tsx src/server.ts`, so
  * the child's pid is the service's own and its RSS can be read), on a free port of 127.0.0.1.
  */
 

@@ -1,13 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import type { Config } from './config.js';
 import type { Resolver } from './dns/index.js';
 import {
   answerMethodNotAllowed,
   ApiError,
   type AppEnv,
-  callerAddress,
   type CaptchaRule,
   clientClosedRequest,
   corsMiddleware,
@@ -18,9 +18,18 @@ import {
   isClientAbort,
   type Logger,
   methodsMatcher,
-  quotaSubject,
   registeredRoutes,
 } from './http/index.js';
+import {
+  addOperatorRoutes,
+  type CallerHash,
+  createCallerHash,
+  createReadiness,
+  type Metrics,
+  type MetricsEndpoint,
+  noMetrics,
+  requestLog,
+} from './operations/index.js';
 import { createSite, htmlNotFound, type PageAssets } from './pages/index.js';
 import type {
   DnsblEngine,
@@ -67,6 +76,14 @@ export interface AppDeps {
   pageAssets: PageAssets;
   /** Response compression, where the runtime does not compress itself (Node: node/compression.ts). */
   compression?: MiddlewareHandler;
+  /** What the core reports to the metrics (Node: prom-client); nothing without it. */
+  metrics?: Metrics;
+  /** Counts and times every request by route pattern (Node: @hono/prometheus). */
+  httpMetrics?: MiddlewareHandler;
+  /** GET /metrics, where the runtime serves it (Node); an unknown route without it. */
+  metricsEndpoint?: MetricsEndpoint;
+  /** The caller as the request log writes it; a keyed hash drawn here without it. */
+  hashCaller?: CallerHash;
 }
 
 export function createApp(deps: AppDeps) {
@@ -88,23 +105,19 @@ export function createApp(deps: AppDeps) {
     deps.randomBytes,
   );
 
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    const address = callerAddress(
-      deps.peerAddress(c),
-      (name) => c.req.header(name),
-      config.trustProxy,
-    );
-    c.set('caller', { address, subject: quotaSubject(address) });
-    await next();
-    log('info', 'request', {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      caller: address,
-    });
-  });
+  app.use(
+    '*',
+    requestLog({
+      log,
+      logsRequests: config.logLevel === 'info' || config.logLevel === 'debug',
+      peerAddress: deps.peerAddress,
+      trustProxy: config.trustProxy,
+      randomBytes: deps.randomBytes,
+      hashCaller: deps.hashCaller ?? createCallerHash(deps.randomBytes, deps.digest),
+      metrics: deps.metrics ?? noMetrics,
+    }),
+  );
+  if (deps.httpMetrics) app.use('*', deps.httpMetrics);
   app.use('*', headContentLength);
   if (deps.compression) app.use('*', deps.compression);
   // The methods of each path, read from the documented routes once they are all registered.
@@ -116,6 +129,14 @@ export function createApp(deps: AppDeps) {
       return methodsOf(path);
     }),
   );
+
+  const readinessOfLists = deps.readiness ?? (() => ({ configured: deps.isConfigured() }));
+  addOperatorRoutes(app, {
+    readiness: createReadiness(deps.store, readinessOfLists),
+    ...(deps.metricsEndpoint ? { metrics: deps.metricsEndpoint } : {}),
+    peerAddress: deps.peerAddress,
+    digest: deps.digest,
+  });
 
   const site = createSite({
     basePath: config.basePath,
@@ -162,7 +183,7 @@ export function createApp(deps: AppDeps) {
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       site,
       lists: deps.listHealth ?? (() => []),
-      readiness: deps.readiness ?? (() => ({ configured: deps.isConfigured() })),
+      readiness: readinessOfLists,
       zones: deps.zones ?? [],
     },
   );
@@ -178,13 +199,16 @@ export function createApp(deps: AppDeps) {
   );
 
   app.onError(async (error, c) => {
-    if (isClientAbort(error, c.req.raw)) {
-      log('info', 'request aborted', { path: c.req.path });
-      return new Response(null, { status: clientClosedRequest });
-    }
+    // Nobody is left to answer: the request's log line says 499 (client-abort.ts).
+    if (isClientAbort(error, c.req.raw)) return new Response(null, { status: clientClosedRequest });
     const apiError = await toApiError(error, c);
+    c.set('errorCode', apiError.code);
     if (apiError.code === 'internal')
-      log('error', 'unexpected error', { path: c.req.path, error: String(error) });
+      log('error', 'unexpected error', {
+        requestId: c.get('requestId'),
+        route: routePath(c),
+        error: String(error),
+      });
     return c.json(errorBody(apiError), apiError.status, apiError.headers);
   });
 

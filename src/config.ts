@@ -44,7 +44,7 @@ const publicUrl = z
   .transform((text) => new URL(text).href.replace(/\/+$/, ''));
 
 /** CIDRs (a bare address is a single-address network), each entry that is not one named. */
-const networks = commaList.transform((entries, ctx) =>
+export const networks = commaList.transform((entries, ctx) =>
   entries.flatMap((entry) => {
     const range = parseAddressRange(entry);
     if (range) return [range];

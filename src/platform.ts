@@ -1,5 +1,6 @@
 import type { Resolver } from './dns/index.js';
 import type { Lang } from './i18n/index.js';
+import type { Metrics } from './operations/index.js';
 import type { PageAssetSources } from './pages/index.js';
 import type { DnsblZone, MonitorRemote } from './reputation/index.js';
 import type { ShareSummary } from './share/index.js';
@@ -48,6 +49,11 @@ export interface Platform {
    * (Workers: a Durable Object on its alarm), read through a replica.
    */
   monitor: { kind: 'local' } | { kind: 'remote'; remote: MonitorRemote };
+  /**
+   * Where the core reports what the operator measures (docs/operations.md): prom-client on Node,
+   * nothing on Workers, which serve no /metrics.
+   */
+  metrics: Metrics;
   /** Where log lines go (stdout on Node, the Workers console). */
   logSink: (line: string) => void;
   clock: () => Date;

@@ -78,7 +78,13 @@ const server = listener as Server;
 const failToListen = (error: Error) => void failStart(listenFailureLine(error, config));
 server.once('error', failToListen);
 server.once('listening', () => server.off('error', failToListen));
-limitConnections(server, config.connections.max, log, corsHeaders(config.corsOrigins));
+limitConnections(
+  server,
+  config.connections.max,
+  log,
+  corsHeaders(config.corsOrigins),
+  services.connectionRefused,
+);
 
 /**
  * Responses not yet sent. `server.close()` stops accepting connections but leaves kept-alive ones

@@ -13,6 +13,12 @@ import {
   inAddressRanges,
   type Logger,
 } from './http/index.js';
+import {
+  createCallerHash,
+  listStateSamples,
+  observeCardRender,
+  observeDnsbl,
+} from './operations/index.js';
 import type { Platform } from './platform.js';
 import {
   askableZones,
@@ -24,6 +30,7 @@ import {
   type ListKeys,
   type ListSide,
   type ListVerdicts,
+  queriedZone,
   queryZone,
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
@@ -66,18 +73,36 @@ export async function createServices(
   const zones = askableZones(platform.zones, listKeys(config.spamhausDqsKey));
   const dqs = config.spamhausDqsKey ? { spamhausDqsKey: config.spamhausDqsKey } : {};
   const perList = platform.dns.maxInFlightPerList;
+  const { metrics } = platform;
+  const asked = queryNames(zones, config.spamhausDqsKey);
+  // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
+  const listOf = queriedZone(asked);
+  const timeQueries: QueryObserver = (name, _type, status, ms) => {
+    const list = status === 'timeout' ? undefined : listOf(name);
+    if (list !== undefined) metrics.listQuery(list, ms / 1000);
+  };
   const resolverOver = (observe: QueryObserver) =>
-    withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
-      maxInFlight: platform.dns.maxInFlight,
-      ...(perList
-        ? {
-            zoneLimit: {
-              zones: [...new Set(queryNames(zones, config.spamhausDqsKey).keys())],
-              maxPerZone: perList,
-            },
-          }
-        : {}),
-    });
+    withResolverStack(
+      withObserver(
+        platform.dns.transport,
+        (...query) => {
+          observe(...query);
+          timeQueries(...query);
+        },
+        ['A'],
+      ),
+      {
+        maxInFlight: platform.dns.maxInFlight,
+        ...(perList
+          ? {
+              zoneLimit: {
+                zones: [...new Set(asked.keys())],
+                maxPerZone: perList,
+              },
+            }
+          : {}),
+      },
+    );
 
   let resolver;
   let verdicts: ListVerdicts;
@@ -89,7 +114,7 @@ export async function createServices(
   let flushVerdicts = async () => {};
 
   if (platform.monitor.kind === 'local') {
-    const stats = createListStats(queryNames(zones, config.spamhausDqsKey));
+    const stats = createListStats(asked);
     const local = resolverOver(stats.observe);
     const monitor = createZoneMonitor({
       resolver: local,
@@ -127,14 +152,19 @@ export async function createServices(
     flushVerdicts = () => replica.flush();
   }
 
+  // Every check's list answers are counted, a watch's re-check's too.
   const dnsblOver = (over: Resolver) =>
-    createDnsblEngine({
-      resolver: over,
-      zones,
-      gate: (zone, side) => verdicts.gate(zone, side),
-      onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
-      ...dqs,
-    });
+    observeDnsbl(
+      createDnsblEngine({
+        resolver: over,
+        zones,
+        gate: (zone, side) => verdicts.gate(zone, side),
+        onLookup: (zone, status, side) => verdicts.recordLookup(zone, status, side),
+        ...dqs,
+      }),
+      metrics,
+    );
+  metrics.readListStates(() => listStateSamples(verdicts.lists()));
   const dnsbl = dnsblOver(resolver);
   // A watch's re-check hears the lists now: past the DNS answer cache, with an engine of its own.
   const freshResolver = withFreshAnswers(resolver);
@@ -160,7 +190,10 @@ export async function createServices(
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
     log,
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
+    onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
+    onAttempt: (outcome) => metrics.watchDelivery(outcome),
   });
+  metrics.readLiveWatches(() => watches.countLive());
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,
@@ -181,7 +214,12 @@ export async function createServices(
     randomBytes: platform.randomBytes,
     digest: platform.digest,
     asksNameServers: platform.dns.asksNameServers,
-    cards: createCardCache({ maxBytes: platform.cardCacheBytes, render: platform.renderCard }),
+    metrics,
+    hashCaller: createCallerHash(platform.randomBytes, platform.digest),
+    cards: createCardCache({
+      maxBytes: platform.cardCacheBytes,
+      render: observeCardRender(platform.renderCard, metrics),
+    }),
     pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
     watches,

@@ -38,7 +38,7 @@ export default {
       app = await appFor(env);
     } catch (error) {
       console.error(String(error));
-      return misconfigured(error);
+      return misconfigured(error, request);
     }
     return app.fetch(request, env, ctx);
   },

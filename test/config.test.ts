@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../src/node/config.js';
 
 /**
- * The configuration of DESIGN.md: the defaults, and a bad value refused with a message that names
+ * The configuration of docs/DESIGN.md: the defaults, and a bad value refused with a message that names
  * the variable (the server printing it as its one line: test/server.test.ts).
  */
 
@@ -33,6 +33,8 @@ describe('readConfig', () => {
       max: 512,
     });
     expect(config.cardRender).toEqual({ threads: 0, queue: 64 });
+    // /metrics to loopback callers only, without a token (docs/operations.md).
+    expect(config.metrics).toEqual({ allow: [] });
     // Unset means off: no captcha, no custom zone list, no Spamhaus DQS key.
     expect(config.captcha).toBeUndefined();
     expect(config.zonesFile).toBeUndefined();
@@ -174,6 +176,10 @@ describe('readConfig', () => {
     ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '0' }],
     ['CARD_RENDER_THREADS', { CARD_RENDER_THREADS: '-1' }],
     ['CARD_RENDER_QUEUE', { CARD_RENDER_QUEUE: '1.5' }],
+    ['METRICS_ALLOW', { METRICS_ALLOW: '10.0.0.0/8, nonsense' }],
+    ['METRICS_ALLOW', { METRICS_ALLOW: '10.0.0.0/40' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'a token with spaces in it' }],
     ['WATCH_INTERVAL_S', { WATCH_INTERVAL_S: '600' }],
     ['WATCH_INTERVAL_S', { WATCH_INTERVAL_S: '120', WATCH_MIN_INTERVAL_S: '300' }],
     ['WATCH_MIN_INTERVAL_S', { WATCH_MIN_INTERVAL_S: '0' }],
@@ -202,6 +208,20 @@ describe('readConfig', () => {
     ['rediss://cache.example:6380/0', { kind: 'redis', url: 'rediss://cache.example:6380/0' }],
   ])('reads STORE_URL=%s', (url, store) => {
     expect(readConfig({ STORE_URL: url }).store).toEqual(store);
+  });
+
+  it('reads METRICS_ALLOW as address ranges and METRICS_TOKEN as given', () => {
+    const config = readConfig({
+      METRICS_ALLOW: '10.1.0.0/16, 2001:db8::/32, 192.0.2.7',
+      METRICS_TOKEN: 'Zm9vYmFyYmF6cXV4MTIz==',
+    });
+    expect(config.metrics.allow).toHaveLength(3);
+    expect(config.metrics.token).toBe('Zm9vYmFyYmF6cXV4MTIz==');
+  });
+
+  it('never repeats METRICS_TOKEN in its message', () => {
+    expect(() => readConfig({ METRICS_TOKEN: 'bad token value!' })).toThrow(/METRICS_TOKEN/);
+    expect(() => readConfig({ METRICS_TOKEN: 'bad token value!' })).not.toThrow(/bad token/);
   });
 
   it('refuses WORKERS above 1 with the memory store, naming both variables', () => {

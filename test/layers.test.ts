@@ -24,6 +24,9 @@ const runtimeBoundPackages = [
   'sharp',
   '@resvg/resvg-js',
   '@hono/node-server',
+  // prom-client reads the process (its default metrics, node:cluster): Node's only.
+  'prom-client',
+  '@hono/prometheus',
 ];
 /**
  * A bare built-in name is Node's module as much as its `node:` form. `buffer` is the exception the

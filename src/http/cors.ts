@@ -5,7 +5,8 @@ import { securityHeaders } from './security-headers.js';
 
 /**
  * CORS (DESIGN: CORS_ORIGINS): which browser origins may read the answers, and with them the
- * security headers every answer carries (security-headers.ts). The headers are worked
+ * security headers and the request id every answer carries (security-headers.ts, X-Request-Id:
+ * docs/operations.md). The headers are worked
  * out before the route runs and added to its response afterwards, unless the route put them in
  * itself with `jsonResponse`, as the cached paths do. Both measured on a cached check: a response
  * whose headers are a plain object takes @hono/node-server's fast path, while headers set with
@@ -26,6 +27,9 @@ export interface CorsState {
  */
 export const preflightMaxAgeS = 7200;
 
+/** The headers a browser's script may read besides the safelisted ones (Fetch §3.2.5). */
+const exposedHeaders = ['Retry-After', 'X-Request-Id'];
+
 /**
  * The CORS and security headers of an answer to a request from `origin`: the middleware below
  * adds them to every route's answer, and an answer written outside the app (the Node server's
@@ -35,7 +39,10 @@ export function corsHeaders(
   origins: readonly string[],
 ): (origin: string) => Record<string, string> {
   const anyOrigin = origins.includes('*');
-  const exposed = { 'Access-Control-Expose-Headers': 'Retry-After', ...securityHeaders };
+  const exposed = {
+    'Access-Control-Expose-Headers': exposedHeaders.join(', '),
+    ...securityHeaders,
+  };
   const forAnyOrigin = { 'Access-Control-Allow-Origin': '*', ...exposed };
   return (origin) => {
     if (anyOrigin) return forAnyOrigin;
@@ -57,19 +64,25 @@ export function corsMiddleware(
   const anyOrigin = origins.includes('*');
   const preflight = cors({
     origin: anyOrigin ? '*' : [...origins],
-    exposeHeaders: ['Retry-After'],
+    exposeHeaders: exposedHeaders,
     allowMethods: (_origin, c) => methodsOf(c.req.path),
     maxAge: preflightMaxAgeS,
   });
   const headersFor = corsHeaders(origins);
 
   return async (c, next) => {
+    const requestId = c.get('requestId');
     if (c.req.method === 'OPTIONS') {
       // hono's cors() answers with a copy of these headers.
       for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
+      if (requestId) c.res.headers.set('X-Request-Id', requestId);
       return preflight(c, next);
     }
-    const state: CorsState = { headers: headersFor(c.req.header('origin') ?? ''), sent: false };
+    const headers = headersFor(c.req.header('origin') ?? '');
+    const state: CorsState = {
+      headers: requestId ? { ...headers, 'X-Request-Id': requestId } : headers,
+      sent: false,
+    };
     c.set('cors', state);
     await next();
     if (state.sent) return;

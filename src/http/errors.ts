@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
  * Every error the API answers, as a value that carries its HTTP meaning. One `onError` turns it
- * into the JSON body `{"status":"error","code":...,"error":...}` (DESIGN.md), so no handler
+ * into the JSON body `{"status":"error","code":...,"error":...}` (docs/DESIGN.md), so no handler
  * writes an error response by hand.
  */
 

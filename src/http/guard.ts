@@ -5,7 +5,7 @@ import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
 
 /**
- * The quota and captcha rules of DESIGN.md: checks are counted per tool, per caller, per UTC day;
+ * The quota and captcha rules of docs/DESIGN.md: checks are counted per tool, per caller, per UTC day;
  * a fresh check costs one unit and a cached one none; past `freeChecks` a day a captcha token is
  * required on every POST. The quota is judged before the captcha: a caller with nothing left is
  * refused without a call to the provider, and failed verifications per caller per day are

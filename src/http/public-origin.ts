@@ -4,7 +4,7 @@ import { entryOfOutermost, hostOf, parseForwarded, parseList, schemeOf } from '.
 
 /**
  * Where the public reaches the service, for the absolute URLs of share pages, Open Graph tags and
- * embed snippets (DESIGN.md: PUBLIC_URL; docs/pages.md):
+ * embed snippets (docs/DESIGN.md: PUBLIC_URL; docs/pages.md):
  *
  * 1. `PUBLIC_URL`, when set: always, whatever the request says.
  * 2. Else the scheme and host a trusted proxy forwarded (TRUST_PROXY): `Forwarded` (RFC 7239)

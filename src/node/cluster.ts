@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../http/index.js';
+import { aggregateWorkerMetrics } from './cluster-metrics.js';
 import { isStartupFailureMessage } from './startup-failure.js';
 
 /**
@@ -14,6 +15,8 @@ import { isStartupFailureMessage } from './startup-failure.js';
  * - A worker that dies later is replaced after a second, so one crash does not halve the service.
  * - SIGTERM / SIGINT: each worker stops gracefully (its in-flight requests finish), then the
  *   primary exits 0; any worker still running after stopTimeoutMs is killed and the exit is 1.
+ * - GET /metrics, whichever worker takes it, answers the sum of every listening worker's metrics,
+ *   which the primary collects (src/node/cluster-metrics.ts).
  *
  * The returned promise never settles: the primary ends with process.exit.
  */
@@ -30,6 +33,7 @@ export function superviseWorkers(count: number, log: Logger): Promise<never> {
   const fork = () => running.add(cluster.fork());
 
   cluster.on('listening', (worker) => listening.add(worker));
+  aggregateWorkerMetrics(() => listening);
   // Every worker meets the same cause: the first to say it is the one printed.
   cluster.on('message', (_worker, message: unknown) => {
     if (stopping || !isStartupFailureMessage(message)) return;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sharedRules, sharedVariables } from '../config.js';
+import { networks, sharedRules, sharedVariables } from '../config.js';
 import {
   type ConfigOf,
   commaList,
@@ -105,6 +105,27 @@ export const nodeOnlyVariables = {
       default: '512',
       meaning:
         'Open connections per process, kept under its file-descriptor limit; past it a new connection reads a 503 `busy` (`Retry-After: 1`) and is closed.',
+    }),
+  },
+  metrics: {
+    allow: variable({
+      name: 'METRICS_ALLOW',
+      parser: networks,
+      default: '',
+      meaning:
+        'Comma list of CIDRs that may read `GET /metrics` besides loopback callers (the caller as `TRUST_PROXY` names it); anyone else gets a 404 ([`operations.md`](operations.md#who-may-read-metrics)).',
+    }),
+    token: variable({
+      name: 'METRICS_TOKEN',
+      // RFC 6750 §2.1's b64token, long enough not to be guessed.
+      parser: z
+        .string()
+        .regex(
+          /^[A-Za-z0-9._~+/-]{16,}=*$/,
+          'at least 16 characters of letters, digits and -._~+/ (a bearer token)',
+        ),
+      meaning:
+        'When set, every caller of `GET /metrics` must also send `Authorization: Bearer <token>`.',
     }),
   },
   cardRender: {

@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NodeConfig } from './config.js';
 import type { Logger } from '../http/index.js';
+import { acceptedRequestId, newRequestId } from '../operations/index.js';
+import { webCrypto } from '../platform.js';
 
 /**
  * Connection hygiene of the Node server (issue 13, docs/http-hardening.md): a request must arrive
@@ -36,14 +38,16 @@ const refusalBody = JSON.stringify({
 
 /**
  * The refusal with the CORS headers every answer of the app carries (src/http/cors.ts), so a
- * browser's script can read the 503 and its Retry-After instead of a network error.
+ * browser's script can read the 503 and its Retry-After instead of a network error, and a request
+ * id as every answer has (the caller's when well formed: docs/operations.md).
  */
-function refusalFor(cors: Record<string, string>): string {
+function refusalFor(cors: Record<string, string>, requestId: string): string {
   return [
     'HTTP/1.1 503 Service Unavailable',
     'Content-Type: application/json',
     `Content-Length: ${Buffer.byteLength(refusalBody)}`,
     'Retry-After: 1',
+    `X-Request-Id: ${requestId}`,
     ...Object.entries(cors).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
@@ -52,13 +56,15 @@ function refusalFor(cors: Record<string, string>): string {
 }
 
 /**
- * The Origin header of a request's first bytes, read without the HTTP parser (RFC 9110 §5.1:
- * the name is case-insensitive); empty when the head holds none.
+ * A header of a request's first bytes, read without the HTTP parser (RFC 9110 §5.1: the name is
+ * case-insensitive); empty when the head holds none.
  */
-function originOf(head: string): string {
+function headerOf(head: string, name: string): string {
   const end = head.indexOf('\r\n\r\n');
   const headers = end === -1 ? head : head.slice(0, end);
-  return /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*(\r\n|$)/i.exec(headers)?.[1] ?? '';
+  return (
+    new RegExp(`\\r\\n${name}:[ \\t]*([^\\r\\n]*?)[ \\t]*(\\r\\n|$)`, 'i').exec(headers)?.[1] ?? ''
+  );
 }
 
 /** How long a refused connection may take to send its request's head, for its Origin. */
@@ -76,6 +82,7 @@ export function limitConnections(
   max: number,
   log: Logger,
   corsHeadersFor: (origin: string) => Record<string, string>,
+  onRefused: () => void = () => {},
 ): void {
   // node:http parses every connection through the 'connection' listener its constructor added:
   // the limit goes in front of it, so a refused connection is never parsed nor dispatched.
@@ -88,6 +95,7 @@ export function limitConnections(
 
   function refuse(socket: Socket): void {
     refused++;
+    onRefused();
     const now = Date.now();
     if (now - lastLog >= refusalLogIntervalMs) {
       log('info', 'connections refused', { refused, open, max });
@@ -106,7 +114,9 @@ export function limitConnections(
     const answer = (head: string) => {
       if (answered) return;
       answered = true;
-      socket.end(refusalFor(corsHeadersFor(originOf(head))));
+      const requestId =
+        acceptedRequestId(headerOf(head, 'x-request-id')) ?? newRequestId(webCrypto.randomBytes);
+      socket.end(refusalFor(corsHeadersFor(headerOf(head, 'origin')), requestId));
     };
     socket.once('data', (chunk: Buffer) => answer(chunk.toString('latin1')));
     setTimeout(() => answer(''), refusalWaitMs).unref();

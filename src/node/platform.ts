@@ -1,11 +1,13 @@
 import { createNodeDns } from './dns/index.js';
 import { createLogger } from '../http/index.js';
+import { observeStore } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
 import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
 import { readPageAssetSources } from './page-assets.js';
+import { createPrometheusMetrics, type NodeMetrics } from './prometheus.js';
 import { createNodeWebhookSender } from './webhook-sender.js';
 import { readZoneListFile } from './zone-file.js';
 
@@ -19,6 +21,8 @@ import { readZoneListFile } from './zone-file.js';
 export interface NodePlatform extends Platform {
   /** The threads drawing cards: `close()` ends them. */
   cardPool: CardPool;
+  /** The metrics' registry and what only Node measures (docs/operations.md). */
+  prometheus: NodeMetrics;
   /** Closes the DNS sockets or HTTP/2 sessions. */
   closeDns(): void;
 }
@@ -35,6 +39,7 @@ export async function createNodePlatform(
   logSink: (line: string) => void,
 ): Promise<NodePlatform> {
   const log = createLogger(config.logLevel, logSink);
+  const prometheus = createPrometheusMetrics();
   const store = await openStore(config.store, {
     onConnectionChange: (up, detail) =>
       log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
@@ -45,6 +50,7 @@ export async function createNodePlatform(
   const wire = createNodeDns(dns);
   // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
   const cardPool = createCardPool({ ...config.cardRender, log });
+  prometheus.readCardQueue(() => cardPool.load().waiting);
   return {
     dns: {
       transport: wire.transport,
@@ -57,10 +63,12 @@ export async function createNodePlatform(
       endpoints: doh ? dns.dohUrls : dns.servers,
       asksNameServers: !doh,
     },
-    store,
+    store: observeStore(store, config.store.kind, prometheus.metrics),
     renderCard: cardPool.render,
     cardCacheBytes,
     cardPool,
+    prometheus,
+    metrics: prometheus.metrics,
     closeDns: wire.close,
     ...webCrypto,
     monitor: { kind: 'local' },

@@ -1,13 +1,19 @@
+import cluster from 'node:cluster';
+import { Registry } from 'prom-client';
+import { ApiError } from '../http/index.js';
+import type { MetricsEndpoint } from '../operations/index.js';
 import { type ServiceOptions, createServices } from '../services.js';
+import { answerMetricsCollects, scrapeThroughPrimary } from './cluster-metrics.js';
 import type { NodeConfig } from './config.js';
 import { type NodePlatform, createNodePlatform } from './platform.js';
+import type { NodeMetrics } from './prometheus.js';
 import { startWatchTimer } from './watch-timer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
- * only Node has, the card threads and the timer that runs the watches, and one `close()` for a
- * graceful stop. `platform` is the one the configuration opens unless given (the tests give one
- * whose DNS is answered in memory).
+ * only Node has, the card threads, the timer that runs the watches and GET /metrics, and one
+ * `close()` for a graceful stop. `platform` is the one the configuration opens unless given (the
+ * tests give one whose DNS is answered in memory).
  */
 export async function createNodeServices(
   config: NodeConfig,
@@ -25,6 +31,10 @@ export async function createNodeServices(
     return {
       ...services,
       cardPool: platform.cardPool,
+      httpMetrics: platform.prometheus.httpMetrics,
+      metricsEndpoint: metricsEndpoint(config, platform.prometheus),
+      /** Counts a connection refused past MAX_CONNECTIONS. */
+      connectionRefused: platform.prometheus.connectionRefused,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),
       /** Ends the watch timer and waits for the checks and deliveries under way. */
@@ -46,6 +56,34 @@ export async function createNodeServices(
     await platform.cardPool.close();
     await platform.store.close();
     throw error;
+  }
+}
+
+/**
+ * GET /metrics of this process, or under WORKERS=N of every worker, summed by the primary
+ * (src/node/cluster-metrics.ts).
+ */
+function metricsEndpoint(config: NodeConfig, prometheus: NodeMetrics): MetricsEndpoint {
+  const { registry } = prometheus;
+  if (cluster.isWorker) answerMetricsCollects(registry);
+  return {
+    allow: config.metrics.allow,
+    ...(config.metrics.token ? { token: config.metrics.token } : {}),
+    scrape: async () => ({
+      contentType: Registry.PROMETHEUS_CONTENT_TYPE,
+      text: cluster.isWorker ? await throughPrimary() : await registry.metrics(),
+    }),
+  };
+}
+
+/** A primary too slow to sum the workers' metrics is a busy service, not a failed one. */
+async function throughPrimary(): Promise<string> {
+  try {
+    return await scrapeThroughPrimary();
+  } catch {
+    throw new ApiError('busy', "the workers' metrics did not come in time; try again", {
+      'Retry-After': '1',
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * What `STORE_URL` names (DESIGN.md, Configuration): `memory:`, `sqlite:PATH` (relative paths
+ * What `STORE_URL` names (docs/DESIGN.md, Configuration): `memory:`, `sqlite:PATH` (relative paths
  * from the working directory) or `redis://[user:pass@]host:port/db` / `rediss://` (TLS).
  */
 export type StoreLocation =

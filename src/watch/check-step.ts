@@ -26,6 +26,8 @@ export interface CheckStepDeps {
   log: Logger;
   /** Hears every due time this process puts, so its timer can wake for the earliest. */
   onScheduled: (dueAt: number) => void;
+  /** Hears how late each check started after its due time (the metrics' due lag). */
+  onChecked?: (lagMs: number) => void;
 }
 
 export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promise<void> {
@@ -47,6 +49,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   };
   if (watch.paused) return reschedule(deps.clock().getTime());
   const started = deps.clock().getTime();
+  deps.onChecked?.(started - claim.dueAt);
   const outcome = await deps.recheck(watch);
   if (!outcome.ok) {
     deps.log('info', 'watch check not recorded', { watch: watch.id, reason: outcome.reason });

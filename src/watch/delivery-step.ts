@@ -31,10 +31,15 @@ export interface DeliveryStepDeps {
   clock: () => Date;
   log: Logger;
   onScheduled: (dueAt: number) => void;
+  /** Hears how each attempt ended (the metrics' deliveries by outcome). */
+  onAttempt?: (outcome: DeliveryOutcome) => void;
 }
 
+/** A 2xx, a 410, anything else, or a name that resolves to a non-public address. */
+export type DeliveryOutcome = 'delivered' | 'gone' | 'failed' | 'refused';
+
 interface Attempt {
-  outcome: 'delivered' | 'gone' | 'failed' | 'refused';
+  outcome: DeliveryOutcome;
   status?: number;
   /** Why it failed, for the operator's log only. */
   reason?: string;
@@ -56,6 +61,7 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
 
   const { url, secret } = watch.webhook;
   const attempt = await attemptDelivery(deps, url, secret, pending.id, pending.body);
+  deps.onAttempt?.(attempt.outcome);
   const at = deps.clock();
   const last = {
     outcome: attempt.outcome,

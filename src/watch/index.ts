@@ -16,5 +16,6 @@ export { type ListCatalogue, listCatalogue } from './list-catalogue.js';
 export { type LinksOf, type WatchLinks } from './events.js';
 export { watchLinks } from './links.js';
 export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+export type { DeliveryOutcome } from './delivery-step.js';
 export { type WatchLimits, maxIntervalS } from './settings.js';
 export * from './schemas.js';

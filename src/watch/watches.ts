@@ -20,6 +20,7 @@ import {
   releasePlaces,
   watchRecords,
 } from './records.js';
+import type { DeliveryOutcome } from './delivery-step.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
 import { defaultRetryDelaysMs } from './schedule.js';
 import type { WatchConfig, WatchKind, WatchView, Webhook } from './schemas.js';
@@ -66,6 +67,9 @@ export interface WatchDeps {
   log: Logger;
   /** Tests shorten the retries and leases. */
   runner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+  /** Hear the runner's work (the operator's metrics, docs/operations.md). */
+  onChecked?: (lagMs: number) => void;
+  onAttempt?: (outcome: DeliveryOutcome) => void;
 }
 
 export type WatchError =
@@ -129,6 +133,8 @@ export interface Watches {
   sendTest(id: string): Promise<{ ok: true } | WatchFailure>;
   /** Whether `key` is the manage key of a live watch (compared as hashes, in constant time). */
   checkManageKey(id: string, key: string): Promise<KeyCheck>;
+  /** How many watches are live (the set WATCH_MAX caps). */
+  countLive(): Promise<number>;
   runner: WatchRunner;
 }
 
@@ -154,6 +160,8 @@ export function createWatches(deps: WatchDeps): Watches {
       reachable,
       timeoutMs: limits.webhookTimeoutMs,
       retryDelaysMs: deps.runner?.retryDelaysMs ?? defaultRetryDelaysMs,
+      ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
+      ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
     },
     {
       maxChecks: 128,
@@ -363,6 +371,7 @@ export function createWatches(deps: WatchDeps): Watches {
       if (!watch) return 'not_found';
       return sameHash(await hashOf(key, deps.digest), watch.manage_key_hash) ? 'ok' : 'wrong';
     },
+    countLive: async () => (await store.members(allWatchesKey)).length,
     runner,
   };
 }

@@ -1,5 +1,7 @@
 import { createApp } from '../app.js';
 import { ApiError, errorBody } from '../http/index.js';
+import { acceptedRequestId, newRequestId, type Readiness } from '../operations/index.js';
+import { webCrypto } from '../platform.js';
 import { type Services, createServices } from '../services.js';
 import { readWorkerConfig } from './config.js';
 import { type WorkerBindings, createWorkersPlatform } from './platform.js';
@@ -56,9 +58,29 @@ export async function createEdgeApp(
 
 /**
  * A configuration that does not validate answers every request with this 503, naming the bad
- * variables (never their values): on Workers there is no process to stop.
+ * variables (never their values): on Workers there is no process to stop. The isolate still
+ * serves, so /healthz answers 200, and /readyz says why it is not ready (docs/operations.md).
  */
-export function misconfigured(error: unknown): Response {
-  const body = errorBody(new ApiError('not_configured', (error as Error).message));
-  return Response.json(body, { status: 503 });
+export function misconfigured(error: unknown, request: Request): Response {
+  const reason = (error as Error).message;
+  const headers = {
+    'Cache-Control': 'no-store',
+    'X-Request-Id':
+      acceptedRequestId(request.headers.get('x-request-id') ?? undefined) ??
+      newRequestId(webCrypto.randomBytes),
+  };
+  switch (new URL(request.url).pathname) {
+    case '/healthz':
+      return Response.json({ status: 'ok' }, { headers });
+    case '/readyz':
+      return Response.json(
+        { ready: false, configured: false, store: 'unknown', reason } satisfies Readiness,
+        { status: 503, headers },
+      );
+    default:
+      return Response.json(errorBody(new ApiError('not_configured', reason)), {
+        status: 503,
+        headers,
+      });
+  }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { createDohTransport } from '../dns/index.js';
+import { noMetrics } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
 import { renderCard } from './card-render.js';
@@ -48,6 +49,8 @@ export function createWorkersPlatform(
     cardCacheBytes: edgeCardCacheBytes,
     ...webCrypto,
     monitor: { kind: 'remote', remote: monitorRemote(bindings.ZONE_MONITOR, config) },
+    // No /metrics on Workers (docs/edge.md): Cloudflare's analytics count the requests.
+    metrics: noMetrics,
     logSink: options.logSink ?? ((line) => console.log(line)),
     clock: options.clock ?? (() => new Date()),
     zones: bundledZoneList(),

@@ -9,7 +9,7 @@ import {
 } from '../support/service.js';
 
 /**
- * The captcha rule of DESIGN.md over real HTTP, for each provider against a local fake of its
+ * The captcha rule of docs/DESIGN.md over real HTTP, for each provider against a local fake of its
  * verify endpoint: who is asked for a token, where the token may come from, what a missing,
  * rejected or unverifiable token answers, and that neither the secret nor a token is ever logged.
  * The same suite runs inside workerd against the Worker, verifying through its fetch.

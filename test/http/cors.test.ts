@@ -10,11 +10,11 @@ describe('with a list of origins', () => {
   });
   afterAll(() => service.close());
 
-  it('allows a listed origin, varying on Origin, and exposes Retry-After', async () => {
+  it('allows a listed origin, varying on Origin, and exposes Retry-After and X-Request-Id', async () => {
     const response = await service.get('/ip/v1/status', { Origin: 'https://app.sender-one.com' });
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
     expect(response.headers.get('vary')).toMatch(/Origin/);
-    expect(response.headers.get('access-control-expose-headers')).toBe('Retry-After');
+    expect(response.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id');
   });
 
   it('puts the same headers on a fresh check, a cached one, GET by token and the badge', async () => {
@@ -31,7 +31,7 @@ describe('with a list of origins', () => {
     for (const answer of answers) {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.sender-one.com');
-      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id');
       // Accept-Encoding joins it where the answer was large enough to be compressed.
       expect(answer.headers.get('vary')).toMatch(/^Origin(, Accept-Encoding)?$/);
     }
@@ -99,7 +99,7 @@ describe('with the default', () => {
     expect(((await cached.json()) as { from_cache: boolean }).from_cache).toBe(true);
     for (const answer of [cached, await service.get(`/ip/v1/${token}`)]) {
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
-      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id');
       expect(answer.headers.get('content-type')).toBe('application/json');
       expect(answer.headers.get('vary') ?? '').not.toMatch(/Origin/);
     }

@@ -3,7 +3,7 @@ import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**
- * The quota rules of DESIGN.md through HTTP, on an injected clock: per tool, per caller, per UTC
+ * The quota rules of docs/DESIGN.md through HTTP, on an injected clock: per tool, per caller, per UTC
  * day; a fresh check costs one unit, a cached one none, one the service failed is given back.
  */
 

@@ -4,7 +4,7 @@ import { type TestService, startTestService } from '../support/service.js';
 /**
  * Who the caller is, over real HTTP from 127.0.0.1: the socket peer unless TRUST_PROXY says which
  * forwarding header to believe. Observed the way it matters: whose quota a check is counted on,
- * and the caller the request log names.
+ * and the caller the request log names (hashed, as it writes them).
  */
 
 let service: TestService | undefined;
@@ -23,7 +23,7 @@ async function remaining(s: TestService, headers: Record<string, string> = {}): 
   return ((await response.json()) as { dailyRemaining: number }).dailyRemaining;
 }
 
-/** The caller of the last logged request. */
+/** The caller of the last logged request, hashed as the log writes it. */
 function lastLoggedCaller(s: TestService): string | undefined {
   const requests = s.logs
     .map((line) => JSON.parse(line) as { msg: string; caller?: string })
@@ -36,7 +36,7 @@ describe('TRUST_PROXY=none', () => {
     const s = await start('none');
     const spoofed = { 'x-forwarded-for': '185.1.1.1', 'cf-connecting-ip': '185.2.2.2' };
     expect((await s.post('/ip/v1', { target: '8.8.4.4' }, spoofed)).status).toBe(200);
-    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('127.0.0.1'));
     // Every spelling of "someone else" lands on the same count as no header at all.
     expect(await remaining(s)).toBe(9);
     expect(await remaining(s, { 'x-forwarded-for': '185.3.3.3' })).toBe(9);
@@ -49,7 +49,7 @@ describe('TRUST_PROXY as a hop count', () => {
     const s = await start('1');
     const headers = { 'x-forwarded-for': '185.9.9.9, 185.1.1.1' };
     expect((await s.post('/ip/v1', { target: '8.8.4.4' }, headers)).status).toBe(200);
-    expect(lastLoggedCaller(s)).toBe('185.1.1.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('185.1.1.1'));
     expect(await remaining(s, { 'x-forwarded-for': '185.1.1.1' })).toBe(9);
     // The forged left-most entry and the peer itself are other callers.
     expect(await remaining(s, { 'x-forwarded-for': '185.9.9.9' })).toBe(10);
@@ -59,21 +59,21 @@ describe('TRUST_PROXY as a hop count', () => {
   it('with 2 hops, steps over the nearer proxy', async () => {
     const s = await start('2');
     await s.get('/ip/v1/status', { 'x-forwarded-for': '185.9.9.9, 185.1.1.1, 10.0.0.5' });
-    expect(lastLoggedCaller(s)).toBe('185.1.1.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('185.1.1.1'));
   });
 
   it('falls back to the peer when the header is absent or not an address', async () => {
     const s = await start('1');
     await s.get('/ip/v1/status');
-    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('127.0.0.1'));
     await s.get('/ip/v1/status', { 'x-forwarded-for': 'not-an-address' });
-    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('127.0.0.1'));
   });
 
   it('counts an IPv6 client from X-Forwarded-For per /64', async () => {
     const s = await start('1');
     await s.post('/ip/v1', { target: '8.8.4.4' }, { 'x-forwarded-for': '2a01:4f8:1:2::1' });
-    expect(lastLoggedCaller(s)).toBe('2a01:4f8:1:2::1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('2a01:4f8:1:2::1'));
     expect(await remaining(s, { 'x-forwarded-for': '2a01:4f8:1:2::99' })).toBe(9);
     expect(await remaining(s, { 'x-forwarded-for': '2a01:4f8:1:9::1' })).toBe(10);
   });
@@ -84,14 +84,14 @@ describe('TRUST_PROXY as a CIDR list', () => {
     const s = await start('127.0.0.1/32, 10.0.0.0/8');
     const headers = { 'x-forwarded-for': '185.9.9.9, 185.1.1.1, 10.20.30.40' };
     expect((await s.post('/ip/v1', { target: '8.8.4.4' }, headers)).status).toBe(200);
-    expect(lastLoggedCaller(s)).toBe('185.1.1.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('185.1.1.1'));
     expect(await remaining(s, { 'x-forwarded-for': '185.1.1.1' })).toBe(9);
   });
 
   it('ignores X-Forwarded-For when the peer is not in a trusted range', async () => {
     const s = await start('10.0.0.0/8');
     await s.get('/ip/v1/status', { 'x-forwarded-for': '185.1.1.1' });
-    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('127.0.0.1'));
   });
 });
 
@@ -100,7 +100,7 @@ describe('TRUST_PROXY=cloudflare', () => {
     const s = await start('cloudflare');
     const headers = { 'cf-connecting-ip': '185.7.7.7', 'x-forwarded-for': '185.8.8.8' };
     expect((await s.post('/ip/v1', { target: '8.8.4.4' }, headers)).status).toBe(200);
-    expect(lastLoggedCaller(s)).toBe('185.7.7.7');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('185.7.7.7'));
     expect(await remaining(s, { 'cf-connecting-ip': '185.7.7.7' })).toBe(9);
     expect(await remaining(s, { 'x-forwarded-for': '185.7.7.7' })).toBe(10);
   });
@@ -108,7 +108,7 @@ describe('TRUST_PROXY=cloudflare', () => {
   it('falls back to the peer when CF-Connecting-IP is not an address', async () => {
     const s = await start('cloudflare');
     await s.get('/ip/v1/status', { 'cf-connecting-ip': '<script>' });
-    expect(lastLoggedCaller(s)).toBe('127.0.0.1');
+    expect(lastLoggedCaller(s)).toBe(await s.callerHash('127.0.0.1'));
   });
 });
 

@@ -16,6 +16,8 @@ export const basePath = '/tools/ip-reputation';
 
 export interface RouteService {
   url(path: string): string;
+  /** A URL at the root path, outside BASE_PATH (GET /healthz, /readyz, /metrics). */
+  rootUrl(path: string): string;
   /** Any request to the service, to a URL from `url()`. */
   fetch(url: string, init?: RequestInit): Promise<Response>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
 /**
- * `src/server.ts` in a process of its own, as `npm start` runs it (node with tsx's loader), from
- * any working directory: for tests of what outlives a process (a restart, two processes on one
+ * `src/server.ts` in a process of its own (node with tsx's loader, as `npm run dev` runs it; or
+ * compiled, as `npm start` runs it), from any working directory: for tests of what outlives a process (a restart, two processes on one
  * store, WORKERS). The caller names the store; nothing here defaults to the repository's data/.
  */
 
@@ -30,8 +30,15 @@ export function killServerProcesses(): void {
   running.clear();
 }
 
-function spawnServer(env: Record<string, string>, cwd?: string): Child {
-  const child = spawn(process.execPath, ['--import', tsxLoader, serverScript], {
+/** Where it runs, and (`compiled`) a compiled `server.js` plain Node runs instead of src/ with tsx. */
+export interface ProcessOptions {
+  cwd?: string;
+  compiled?: string;
+}
+
+function spawnServer(env: Record<string, string>, { cwd, compiled }: ProcessOptions): Child {
+  const args = compiled ? [compiled] : ['--import', tsxLoader, serverScript];
+  const child = spawn(process.execPath, args, {
     ...(cwd ? { cwd } : {}),
     env: {
       PATH: process.env.PATH ?? '',
@@ -51,9 +58,9 @@ function spawnServer(env: Record<string, string>, cwd?: string): Child {
 /** Starts the service and resolves once it listens; rejects with its output if it exits first. */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { cwd?: string; listeners?: number } = {},
+  options: ProcessOptions & { listeners?: number } = {},
 ): Promise<ServerProcess> {
-  const child = spawnServer(env, options.cwd);
+  const child = spawnServer(env, options);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const lines: Array<Record<string, unknown>> = [];
   let stderr = '';
@@ -97,9 +104,9 @@ export interface FailedStart {
 /** Runs a start that is expected to fail: its exit code and everything it wrote. */
 export async function failedStart(
   env: Record<string, string>,
-  options: { cwd?: string } = {},
+  options: ProcessOptions = {},
 ): Promise<FailedStart> {
-  const child = spawnServer(env, options.cwd);
+  const child = spawnServer(env, options);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -66,6 +66,8 @@ export interface TestService extends RouteService {
   doh?: FixtureDohServer;
   /** The lying resolver between the service and `dns`, when the test asked for one. */
   lying?: LyingResolver;
+  /** A caller's address as the request log writes it (hashed with this service's key). */
+  callerHash(address: string): Promise<string>;
 }
 
 export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
@@ -155,7 +157,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
-  const url = (path: string) => `http://127.0.0.1:${port}${basePath}${path}`;
+  const rootUrl = (path: string) => `http://127.0.0.1:${port}${path}`;
+  const url = (path: string) => rootUrl(`${basePath}${path}`);
   /** Every JSON answer a test reads, result or error, is first checked against its documentation. */
   async function documented(method: string, path: string, response: Response) {
     if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return response;
@@ -166,6 +169,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   return {
     url,
+    rootUrl,
     app,
     dns,
     ...(doh ? { doh } : {}),
@@ -175,6 +179,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       now = date;
     },
     fetch: (target, init) => fetch(target, init),
+    callerHash: services.hashCaller,
     asksNameServers: !doh,
     deadlineMs: config.checkDeadlineMs,
     dnsQueries: async () => [...dns.queries],

@@ -37,7 +37,18 @@ describe('500 internal', () => {
       code: 'internal',
       error: 'internal error',
     });
-    // The operator learns what happened; the caller does not.
-    expect(logs.some((line) => line.includes('store exploded'))).toBe(true);
+    // The operator learns what happened, on a line the answer's request id finds; the caller
+    // does not.
+    const requestId = response.headers.get('x-request-id');
+    const entries = logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => entry.requestId === requestId)).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        message: 'unexpected error',
+        route: '/tools/ip-reputation/ip/v1/status',
+        error: expect.stringContaining('store exploded'),
+      }),
+      expect.objectContaining({ level: 'info', message: 'request', status: 500, code: 'internal' }),
+    ]);
   });
 });

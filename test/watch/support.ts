@@ -113,6 +113,8 @@ export interface WatchService {
   watches: Watches;
   /** Ticks the runner until a tick claims nothing: every check and delivery due now has run. */
   runUntilIdle(): Promise<void>;
+  /** GET /metrics' text of this service (docs/operations.md). */
+  metricsText(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -171,6 +173,7 @@ export async function startWatchService(
         if (report.checks === 0 && report.deliveries === 0) return;
       }
     },
+    metricsText: () => platform.prometheus.registry.metrics(),
     async close() {
       services.stopMonitor();
       await watches.runner.settled();

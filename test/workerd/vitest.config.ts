@@ -33,6 +33,8 @@ export const sharedRouteSuites = [
   'test/tools/shared/aliases.test.ts',
   'test/tools/lists.test.ts',
   'test/http/captcha-flow.test.ts',
+  'test/operations/health.test.ts',
+  'test/operations/request-ids.test.ts',
 ];
 
 export default defineConfig({

@@ -110,6 +110,34 @@ describe('the Worker entry point', () => {
     expect(body.error).not.toMatch(/lots/);
   });
 
+  it('answers /healthz and /readyz at the root, and no /metrics: 404 as any unknown route', async () => {
+    const vars = { DOH_URL: world.dohUrl };
+    expect((await call('/healthz', vars)).status).toBe(200);
+    const ready = await call('/readyz', vars);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, configured: true, store: 'up' });
+    const metrics = await call('/metrics', vars);
+    const unknown = await call('/nowhere', vars);
+    expect(metrics.status).toBe(404);
+    expect(await metrics.json()).toEqual(await unknown.json());
+  });
+
+  it('while its vars do not validate, answers /healthz 200 and /readyz 503 with the reason', async () => {
+    const vars = { DOH_URL: world.dohUrl, DAILY_LIMIT: 'lots' };
+    const live = await call('/healthz', vars, { headers: { 'x-request-id': 'edge-trace-1' } });
+    expect(live.status).toBe(200);
+    expect(live.headers.get('x-request-id')).toBe('edge-trace-1');
+    const ready = await call('/readyz', vars);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect(await ready.json()).toEqual({
+      ready: false,
+      configured: false,
+      store: 'unknown',
+      reason: expect.stringMatching(/DAILY_LIMIT/),
+    });
+  });
+
   it('refuses to start without a DoH endpoint', async () => {
     const response = await call(`${basePath}/ip/v1/status`, { DOH_URL: '' });
     expect(response.status).toBe(503);

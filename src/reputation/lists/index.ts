@@ -23,11 +23,12 @@ export { askableZones, type ListKeys, missingKey } from './list-keys.js';
 export {
   type ListHealth,
   listHealthSchema,
+  type ListState,
   type ServiceReadiness,
   serviceReadinessSchema,
 } from './list-health-schemas.js';
 export { type ListSide, sideName, sideZone } from './list-sides.js';
-export { createListStats } from './list-stats.js';
+export { createListStats, queriedZone } from './list-stats.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
 export {
   createZoneMonitor,

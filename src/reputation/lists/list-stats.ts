@@ -44,6 +44,23 @@ function binOf(ms: number): number {
   return low;
 }
 
+/**
+ * The zone a query name falls under, from the map of each name a list is asked under to the zone
+ * it reports as: the longest asked-under name that is a suffix of the query's.
+ */
+export function queriedZone(
+  zones: ReadonlyMap<string, string>,
+): (name: string) => string | undefined {
+  return (name) => {
+    const lower = name.toLowerCase();
+    for (let dot = lower.indexOf('.'); dot !== -1; dot = lower.indexOf('.', dot + 1)) {
+      const zone = zones.get(lower.slice(dot + 1));
+      if (zone !== undefined) return zone;
+    }
+    return undefined;
+  };
+}
+
 interface Bucket {
   start: number;
   answers: number;
@@ -61,16 +78,7 @@ export function createListStats(
 ): ListStats {
   const buckets = new Map<string, Bucket[]>();
   for (const zone of new Set(zones.values())) buckets.set(zone, []);
-
-  /** The zone a query name falls under: the longest asked-under name that is a suffix of it. */
-  function zoneOf(name: string): string | undefined {
-    const lower = name.toLowerCase();
-    for (let dot = lower.indexOf('.'); dot !== -1; dot = lower.indexOf('.', dot + 1)) {
-      const zone = zones.get(lower.slice(dot + 1));
-      if (zone !== undefined) return zone;
-    }
-    return undefined;
-  }
+  const zoneOf = queriedZone(zones);
 
   function currentBucket(zone: string, at: number): Bucket | undefined {
     const list = buckets.get(zone);

@@ -63,7 +63,7 @@ export const gradeDecoders = ['mailspike-rep', 'senderscore', 'dnswl', 'hostkarm
 export type GradeDecoder = (typeof gradeDecoders)[number];
 
 /**
- * DESIGN.md asks at least `zone`, `type`, `name` and `severity` of an entry; everything else has
+ * docs/DESIGN.md asks at least `zone`, `type`, `name` and `severity` of an entry; everything else has
  * a default, and keys this service does not know are ignored, so a zone list written for another
  * checker loads. Without a code table, RFC 5782 §2.1's convention holds: an answer in
  * 127.0.0.2-127.0.0.254 is a listing (see return-codes.ts).

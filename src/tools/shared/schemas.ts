@@ -14,7 +14,7 @@ export const postFields = {
   from_cache: z.boolean().openapi({ description: 'Whether the result came from cache.' }),
 };
 
-/** The security scheme of the captcha token, for the POST routes (DESIGN.md: captcha). */
+/** The security scheme of the captcha token, for the POST routes (docs/DESIGN.md: captcha). */
 export const captchaScheme = {
   name: 'captchaToken',
   scheme: {
@@ -45,7 +45,7 @@ export const captchaHeader = z.object({
 });
 
 /**
- * How a required field and its alias combine (DESIGN.md: aliases; `firstNonEmpty` in aliases.ts
+ * How a required field and its alias combine (docs/DESIGN.md: aliases; `firstNonEmpty` in aliases.ts
  * applies it): `first-non-empty`, the first of the two that holds more than white space is used;
  * `exclusive`, exactly one may be given and both
  * is a 400. The OpenAPI document says which as `anyOf` (either or both) or `oneOf` (exactly one)

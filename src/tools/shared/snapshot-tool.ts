@@ -101,7 +101,7 @@ export function snapshotOperations(title: string) {
 }
 
 export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, deps: SnapshotDeps) {
-  // Only the check routes name their tool: their errors carry the quota status (DESIGN.md), a
+  // Only the check routes name their tool: their errors carry the quota status (docs/DESIGN.md), a
   // 405 to POST /status or an error on GET by token does not.
   const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set('tool', tool.name);
@@ -182,6 +182,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         ]);
         if (cached) {
           await reading.requireCaptcha(captchaToken, address);
+          c.set('checkAnswer', 'cached');
           return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
         }
 
@@ -206,6 +207,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
         const token = await deps.results.save(tool.name, resultJson);
         await deps.results.remember(tool.name, requestKey, token, resultJson);
+        c.set('checkAnswer', 'fresh');
         return jsonResponse(c, respond(resultJson, token, false, quota));
       },
     );
@@ -271,7 +273,7 @@ function respond(
   return spliceJson({}, resultJson, { token, from_cache: fromCache, ...quota });
 }
 
-/** DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */
+/** docs/DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */
 function captchaTokenOf(c: Context, body: Record<string, unknown>): string | undefined {
   const candidates = [
     body['smart-token'],

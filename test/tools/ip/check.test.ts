@@ -21,7 +21,7 @@ import { expectNotConfiguredWhileDnsIsDead } from '../shared/dead-dns.js';
  * (GET /ip/v1/{token}), the caller's quota (GET /ip/v1/status) and the tool's part of the OpenAPI
  * document; for each route its answers, its errors and its security cases (hostile input, the
  * quota, the captcha) side by side. Every error is a JSON body `{status: "error", code, error}`
- * (DESIGN.md), with the five quota fields on POST routes and the headers that go with some
+ * (docs/DESIGN.md), with the five quota fields on POST routes and the headers that go with some
  * (Allow, Retry-After); odd input never reaches a 500 (the 500 of an unexpected failure:
  * internal-error.test.ts). The fixture DNS world (the default zone list plus a sender's forward
  * and reverse zones) is answered in memory; on the wire: shared/over-doh.test.ts. The same suite

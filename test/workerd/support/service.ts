@@ -107,7 +107,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock: () => now,
     logSink: (line) => logs.push(line),
   });
-  const url = (path: string) => `http://edge.test${basePath}${path}`;
+  const rootUrl = (path: string) => `http://edge.test${path}`;
+  const url = (path: string) => rootUrl(`${basePath}${path}`);
 
   async function fetchFromApp(target: string, init?: RequestInit): Promise<Response> {
     const request = new Request(target, init);
@@ -129,6 +130,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   return {
     url,
+    rootUrl,
     ...(world ? { world } : {}),
     logs,
     setNow: (date) => {

@@ -1,0 +1,175 @@
+import { prometheus } from '@hono/prometheus';
+import type { MiddlewareHandler } from 'hono';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ListStateSample, Metrics } from '../operations/index.js';
+
+/**
+ * The metrics face of the core (src/operations/metrics.ts) in prom-client, one registry per
+ * service, with @hono/prometheus counting and timing the HTTP requests and Node's default process
+ * metrics beside them. What each metric means, and the alert rules and dashboard built on them:
+ * docs/operations.md. Label values come from the code's own vocabularies and the zone list, never
+ * from a request: no target, token, caller address or URL can reach them.
+ */
+
+export interface NodeMetrics {
+  metrics: Metrics;
+  /** Counts and times every request by method, route pattern and status. */
+  httpMetrics: MiddlewareHandler;
+  registry: Registry;
+  /** Where the card threads' queue is read at each scrape (src/node/cards/card-pool.ts). */
+  readCardQueue(read: () => number): void;
+  /** A connection past MAX_CONNECTIONS was answered 503 `busy` and closed. */
+  connectionRefused(): void;
+}
+
+/** Seconds: a DNS answer takes milliseconds to a few seconds (DNS_TIMEOUT_MS, 1.5 s by default). */
+const dnsBuckets = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** A store operation takes tens of microseconds (SQLite) to a second (Redis's command timeout). */
+const storeBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 1, 5];
+/** A card takes 40-60 ms to draw on a free thread; queued ones wait for those before them. */
+const cardBuckets = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
+/** A due watch is checked within seconds of its due time, or falls behind by minutes. */
+const lagBuckets = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900];
+
+const listStates = ['active', 'on_hold', 'disabled'] as const;
+
+export function createPrometheusMetrics(): NodeMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const { registerMetrics } = prometheus({ registry, collectDefaultMetrics: true });
+
+  const checks = new Counter({
+    name: 'reputation_checks_total',
+    help: 'Check requests (POST of a tool) by tool and outcome: fresh, cached, or the error code answered.',
+    labelNames: ['tool', 'outcome'],
+    registers,
+  });
+  const lookups = new Counter({
+    name: 'reputation_dnsbl_lookups_total',
+    help: "Each list's answer to each check: listed, clean, error, timeout, on_hold (not asked), disabled.",
+    labelNames: ['list', 'side', 'outcome'],
+    registers,
+  });
+  const queryDuration = new Histogram({
+    name: 'reputation_dnsbl_query_duration_seconds',
+    help: 'Time to the answer of the queries to each list that got one on the wire (below the DNS cache, self-tests included).',
+    labelNames: ['list'],
+    buckets: dnsBuckets,
+    registers,
+  });
+  let readLists: () => readonly ListStateSample[] = () => [];
+  new Gauge({
+    name: 'reputation_dnsbl_list_state',
+    help: "1 for each side of each list's current state (active, on_hold, disabled), 0 for the others.",
+    labelNames: ['list', 'side', 'state'],
+    registers,
+    // With WORKERS, each process proves the lists itself: a state held by any of them shows.
+    aggregator: 'max',
+    collect() {
+      this.reset();
+      for (const sample of readLists()) {
+        for (const state of listStates)
+          this.set({ list: sample.list, side: sample.side, state }, sample.state === state ? 1 : 0);
+      }
+    },
+  });
+  const storeDuration = new Histogram({
+    name: 'reputation_store_operation_duration_seconds',
+    help: 'Store operations by backend (memory, sqlite, redis) and operation, failed ones included.',
+    labelNames: ['backend', 'operation'],
+    buckets: storeBuckets,
+    registers,
+  });
+  const storeErrors = new Counter({
+    name: 'reputation_store_errors_total',
+    help: 'Store operations that failed (Redis down, SQLite busy), by backend and operation.',
+    labelNames: ['backend', 'operation'],
+    registers,
+  });
+  const cardRenders = new Counter({
+    name: 'reputation_card_renders_total',
+    help: 'Cards the cache did not hold, by outcome: drawn, failed, busy (the queue was full: 503 busy).',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const cardDuration = new Histogram({
+    name: 'reputation_card_render_duration_seconds',
+    help: 'Time to draw a card, its wait for a thread included.',
+    buckets: cardBuckets,
+    registers,
+  });
+  let readCardQueue: () => number = () => 0;
+  new Gauge({
+    name: 'reputation_card_queue_depth',
+    help: 'Cards waiting for a free drawing thread.',
+    registers,
+    collect() {
+      this.set(readCardQueue());
+    },
+  });
+  const connectionsRefused = new Counter({
+    name: 'reputation_connections_refused_total',
+    help: 'Connections past MAX_CONNECTIONS, answered 503 busy and closed.',
+    registers,
+  });
+  const watchLag = new Histogram({
+    name: 'reputation_watch_due_lag_seconds',
+    help: "How late each due watch's check started after its due time.",
+    buckets: lagBuckets,
+    registers,
+  });
+  const watchDeliveries = new Counter({
+    name: 'reputation_watch_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered, gone (410), failed, refused (a non-public address).',
+    labelNames: ['outcome'],
+    registers,
+  });
+  let readLiveWatches: () => number | Promise<number> = () => 0;
+  new Gauge({
+    name: 'reputation_watches_live',
+    help: 'Watches not yet ended or deleted.',
+    registers,
+    // Read from the store every worker shares: each would report the same number.
+    aggregator: 'max',
+    async collect() {
+      // A store that does not answer must not take the whole scrape down with it: the gauge
+      // keeps its last value, and reputation_store_errors_total says why.
+      try {
+        this.set(await readLiveWatches());
+      } catch {
+        return;
+      }
+    },
+  });
+
+  const metrics: Metrics = {
+    checkAnswered: (tool, answer) => checks.inc({ tool, outcome: answer }),
+    listLookup: (list, side, lookup) => lookups.inc({ list, side, outcome: lookup }),
+    listQuery: (list, seconds) => queryDuration.observe({ list }, seconds),
+    readListStates: (read) => {
+      readLists = read;
+    },
+    storeOperation(backend, operation, seconds, failed) {
+      storeDuration.observe({ backend, operation }, seconds);
+      if (failed) storeErrors.inc({ backend, operation });
+    },
+    cardRender(render, seconds) {
+      cardRenders.inc({ outcome: render });
+      if (render === 'drawn') cardDuration.observe(seconds);
+    },
+    watchChecked: (lagSeconds) => watchLag.observe(lagSeconds),
+    watchDelivery: (delivery) => watchDeliveries.inc({ outcome: delivery }),
+    readLiveWatches: (read) => {
+      readLiveWatches = read;
+    },
+  };
+  return {
+    metrics,
+    httpMetrics: registerMetrics,
+    registry,
+    readCardQueue: (read) => {
+      readCardQueue = read;
+    },
+    connectionRefused: () => connectionsRefused.inc(),
+  };
+}
