@@ -41,6 +41,7 @@ import type {
 import type { CardCache } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
 import { createResultStore, createToolsApi } from './tools/index.js';
+import type { Watches } from './watch/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
@@ -74,6 +75,8 @@ export interface AppDeps {
   peerAddress: (c: Context) => string;
   /** The pages' script and stylesheet. */
   pageAssets: PageAssets;
+  /** The watches' face (src/watch/watches.ts), built by createServices. */
+  watches: Watches;
   /** Response compression, where the runtime does not compress itself (Node: node/compression.ts). */
   compression?: MiddlewareHandler;
   /** What the core reports to the metrics (Node: prom-client); nothing without it. */
@@ -168,6 +171,7 @@ export function createApp(deps: AppDeps) {
       now: deps.clock,
       site,
       store: deps.store,
+      watches: deps.watches,
       tokenTtlMs: config.tokenTtlMs,
       pool: {
         maxIps: config.poolMaxIps,

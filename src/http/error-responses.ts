@@ -15,6 +15,13 @@ const meanings: Record<ErrorCode, string> = {
   invalid_json: 'invalid_json: the body is not JSON',
   invalid_target: 'invalid_target: the target is not one the tool can check',
   invalid_request: 'invalid_request: a field is missing or malformed',
+  invalid_webhook:
+    'invalid_webhook: webhook_url is not http(s), or names an address that is not public',
+  manage_key_required:
+    'manage_key_required: no Authorization: Bearer <manage_key> (WWW-Authenticate: Bearer)',
+  manage_key_wrong: 'manage_key_wrong: the manage key is not this watch’s',
+  watch_limit: 'watch_limit: the caller keeps WATCH_PER_CALLER live watches already',
+  watch_capacity: 'watch_capacity: the service keeps WATCH_MAX live watches (Retry-After)',
   captcha_required: 'captcha_required: a captcha token is due (the status says which widget)',
   captcha_failed: 'captcha_failed: the captcha provider refused the token',
   not_found: 'not_found: unknown or expired token',

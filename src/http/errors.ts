@@ -11,17 +11,22 @@ export const statusOf = {
   invalid_json: 400,
   invalid_target: 400,
   invalid_request: 400,
+  invalid_webhook: 400,
+  manage_key_required: 401,
   captcha_required: 403,
+  manage_key_wrong: 403,
   captcha_failed: 403,
   not_found: 404,
   method_not_allowed: 405,
   body_too_large: 413,
   unsupported_media_type: 415,
   quota_exceeded: 429,
+  watch_limit: 429,
   not_configured: 503,
   dns_unavailable: 503,
   busy: 503,
   store_unavailable: 503,
+  watch_capacity: 503,
   internal: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
@@ -37,6 +42,8 @@ const defaultRetryAfter: Partial<Record<ErrorCode, string>> = {
   store_unavailable: '5',
   dns_unavailable: '5',
   not_configured: '30',
+  // Places free as watches end or are deleted: an hour is a fair wait, never a promise.
+  watch_capacity: '3600',
 };
 
 export class ApiError extends Error {

@@ -13,6 +13,11 @@ export const en = {
   'nav.language': 'Language',
 
   'tool.ip': 'IP address',
+  'tool.watch': 'Watch',
+  'tool.watch.label': 'IPv4 or IPv6 address, host name or sending domain',
+  'tool.watch.placeholder': 'e.g. 8.8.8.8 or example.com',
+  'tool.watch.hint':
+    'Re-checked on a schedule, with a live badge and a signed webhook on every change.',
   'tool.domain': 'Sending domain',
   'tool.pool': 'DNS pool',
   'tool.ip.label': 'IPv4 or IPv6 address, or host name',
@@ -79,6 +84,11 @@ export const en = {
   'error.dns_unavailable': 'A DNS lookup the check needs failed; please try again shortly.',
   'error.store_unavailable':
     'The service cannot store results right now; please try again shortly.',
+  'error.invalid_webhook': 'The webhook URL must be http(s) and reach a public address.',
+  'error.manage_key_required': 'This needs the watch’s manage key.',
+  'error.manage_key_wrong': 'This is not the watch’s manage key.',
+  'error.watch_limit': 'You keep as many live watches as allowed; delete one first.',
+  'error.watch_capacity': 'The service keeps as many watches as it can; please try again later.',
   'error.busy': 'The service is busy; please try again shortly.',
   'error.internal': 'Something went wrong on our side.',
   'error.network': 'The service did not answer.',
@@ -270,6 +280,7 @@ export const en = {
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'domain',
   'badge.tool.pool': 'pool',
+  'badge.tool.watch': 'watch',
   'badge.unknown': 'unknown',
   'badge.listedOn': 'listed on {listed} of {n}',
   'badge.clean': { one: 'clean on {n} list', other: 'clean on {n} lists' } satisfies EnglishPlural,
@@ -292,6 +303,7 @@ export const en = {
   'card.kind.ip': 'IP address',
   'card.kind.domain': 'Domain',
   'card.kind.pool': 'Mail server pool',
+  'card.kind.watch': 'Watch',
   'card.noAddressChecked': 'No address checked',
   'card.noListAnswered': 'No list answered',
   'card.poolListed': {
@@ -345,6 +357,21 @@ export const en = {
   'card.clean.pool': 'No address in the pool is on any list that answered.',
   'card.clean.ip': 'No list that answered lists this address.',
   'card.clean.domain': 'No list that answered lists this domain.',
+  'card.clean.watch': 'No list that answered lists this target.',
+  'badge.ended.message': 'watch ended',
+  'watch.live': 'Live: re-checked every {interval}.',
+  'watch.interval': {
+    one: '{n} second',
+    other: '{n} seconds',
+  },
+  'watch.checkedAt': 'Last checked',
+  'watch.nextCheck': 'Next check',
+  'watch.expiresAt': 'Watched until',
+  'watch.paused': 'Paused: not re-checked until resumed.',
+  'watch.timeline': 'Changes',
+  'watch.noChanges': 'No change since the watch began.',
+  'watch.added': 'Listed on {lists}',
+  'watch.removed': 'Delisted from {lists}',
 
   'notFound.title': 'Result not found',
   'notFound.text': {

@@ -10,6 +10,11 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'nav.language': 'Язык',
 
   'tool.ip': 'IP-адрес',
+  'tool.watch': 'Наблюдение',
+  'tool.watch.label': 'IPv4- или IPv6-адрес, имя хоста или домен отправителя',
+  'tool.watch.placeholder': 'например, 8.8.8.8 или example.com',
+  'tool.watch.hint':
+    'Проверяется по расписанию, с живым значком и подписанным вебхуком при каждом изменении.',
   'tool.domain': 'Домен отправителя',
   'tool.pool': 'DNS-пул',
   'tool.ip.label': 'IPv4- или IPv6-адрес либо имя хоста',
@@ -81,6 +86,11 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'error.not_configured': 'Сервис сейчас не готов к проверкам; попробуйте позже.',
   'error.dns_unavailable': 'Нужный для проверки DNS-запрос не удался; попробуйте чуть позже.',
   'error.store_unavailable': 'Сервис сейчас не может сохранить результат; попробуйте чуть позже.',
+  'error.invalid_webhook': 'Адрес вебхука должен быть http(s) и вести на публичный адрес.',
+  'error.manage_key_required': 'Нужен ключ управления наблюдением.',
+  'error.manage_key_wrong': 'Это не ключ управления этим наблюдением.',
+  'error.watch_limit': 'У вас уже столько наблюдений, сколько разрешено; сначала удалите одно.',
+  'error.watch_capacity': 'Сервис ведёт предельное число наблюдений; попробуйте позже.',
   'error.busy': 'Сервис перегружен; попробуйте чуть позже.',
   'error.internal': 'Что-то пошло не так на нашей стороне.',
   'error.network': 'Сервис не ответил.',
@@ -318,6 +328,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'домен',
   'badge.tool.pool': 'пул',
+  'badge.tool.watch': 'наблюдение',
   'badge.unknown': 'неизвестно',
   'badge.listedOn': 'в списках: {listed} из {n}',
   'badge.clean': {
@@ -349,6 +360,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.kind.ip': 'IP-адрес',
   'card.kind.domain': 'Домен',
   'card.kind.pool': 'Пул почтовых серверов',
+  'card.kind.watch': 'Наблюдение',
   'card.noAddressChecked': 'Ни один адрес не проверен',
   'card.noListAnswered': 'Ни один список не ответил',
   'card.poolListed': {
@@ -421,6 +433,23 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.clean.pool': 'Ни одного адреса пула нет в ответивших списках.',
   'card.clean.ip': 'Ни один ответивший список не содержит этот адрес.',
   'card.clean.domain': 'Ни один ответивший список не содержит этот домен.',
+  'card.clean.watch': 'Ни один ответивший список не содержит эту цель.',
+  'badge.ended.message': 'наблюдение завершено',
+  'watch.live': 'Вживую: проверяется каждые {interval}.',
+  'watch.interval': {
+    one: '{n} секунду',
+    few: '{n} секунды',
+    many: '{n} секунд',
+    other: '{n} секунды',
+  },
+  'watch.checkedAt': 'Последняя проверка',
+  'watch.nextCheck': 'Следующая проверка',
+  'watch.expiresAt': 'Наблюдение до',
+  'watch.paused': 'Приостановлено: не проверяется, пока не возобновят.',
+  'watch.timeline': 'Изменения',
+  'watch.noChanges': 'С начала наблюдения изменений не было.',
+  'watch.added': 'Внесён в {lists}',
+  'watch.removed': 'Исключён из {lists}',
 
   'notFound.title': 'Результат не найден',
   'notFound.text': {

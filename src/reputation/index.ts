@@ -56,10 +56,12 @@ export {
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';
 export {
+  addressSummarySchema,
   bySeverity,
   type Confidence,
   domainCheckResultSchema,
   ipCheckResultSchema,
+  listResultSchema,
   listStatusSchema,
   poolCheckResultSchema,
   type PoolDiscoverResult,

@@ -97,3 +97,22 @@ export function renderMissingBadge(style: BadgeStyle, lang: Lang = 'en'): string
     style,
   });
 }
+
+/**
+ * For a live view that has ended (a watch past its `expires_at`): the badge still renders and
+ * says it ended, rather than "not found", so an embed tells its readers the truth.
+ */
+export function renderEndedBadge(
+  tool: string,
+  target: string,
+  style: BadgeStyle,
+  lang: Lang = 'en',
+): string {
+  const t = translator(lang);
+  return makeBadge({
+    label: `${toolText(t, 'badge.tool', tool)} ${shortenMiddle(target, maxTargetLength)}`,
+    message: t('badge.ended.message'),
+    color: 'lightgrey',
+    style,
+  });
+}

@@ -3,7 +3,13 @@
  * and sentences both carry.
  */
 
-export { type BadgeStyle, badgeStyles, renderBadge, renderMissingBadge } from './badge.js';
+export {
+  type BadgeStyle,
+  badgeStyles,
+  renderBadge,
+  renderEndedBadge,
+  renderMissingBadge,
+} from './badge.js';
 export { type CardCache, CardRendererBusy, createCardCache } from './card-cache.js';
 export { colours } from './card-theme.js';
 export { cardSvg, warmUpSummary } from './card.js';

@@ -146,6 +146,13 @@ export function createMemoryStore(
       queues.get(queue)?.delete(id);
     },
     countDue: async (queue) => queues.get(queue)?.size ?? 0,
+    async earliestDue(queue) {
+      let earliest: number | undefined;
+      for (const dueAt of queues.get(queue)?.values() ?? []) {
+        if (earliest === undefined || dueAt < earliest) earliest = dueAt;
+      }
+      return earliest;
+    },
     async claimDue(queue, at, limit, leaseMs) {
       const due: DueClaim[] = [];
       for (const [id, dueAt] of queues.get(queue) ?? []) if (dueAt <= at) due.push({ id, dueAt });

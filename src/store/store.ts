@@ -49,6 +49,11 @@ export interface Store {
   /** How many ids the queue holds, due or not. */
   countDue(queue: string): Promise<number>;
   /**
+   * The earliest due time in the queue (a claimed id's is its lease's end), or undefined when it
+   * is empty: when whatever drives the claims must wake next (a Durable Object's alarm).
+   */
+  earliestDue(queue: string): Promise<number | undefined>;
+  /**
    * Takes up to `limit` ids whose due time is at or before `now`, earliest first, and moves each
    * one's due time to `now + leaseMs`, in one atomic step on every backend (also across
    * processes): two claimers never get the same id for the same due time, and an id whose

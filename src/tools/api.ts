@@ -34,10 +34,13 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
     api.route(`/${tool.name}/v1`, app);
     return { tool, routes: registeredRoutes(app) };
   });
+  for (const tool of tools) (tool as ToolDefinition).webhooks?.(api);
   addPageRoutes(
     api,
     options.site,
-    served.map(({ tool, routes }) => pageToolOf(tool, routes)),
+    served
+      .filter(({ tool }) => (tool as ToolDefinition).onCheckPage !== false)
+      .map(({ tool, routes }) => pageToolOf(tool, routes)),
     () => options.readiness().configured,
   );
   addListsRoute(api, {

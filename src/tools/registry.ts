@@ -1,13 +1,14 @@
 import { domainTool } from './domain/index.js';
 import { ipTool } from './ip/index.js';
 import { poolTool } from './pool/index.js';
+import { watchTool } from './watch/index.js';
 
 /**
  * Every tool of the service, in the order the tool index, the check page and the OpenAPI
  * document show them. The app, the index, the check page, the share routes and the document walk
  * this list: adding a tool is its folder and one line here (docs/registry.md).
  */
-export const tools = [ipTool, domainTool, poolTool] as const;
+export const tools = [ipTool, domainTool, poolTool, watchTool] as const;
 
 export type ToolName = (typeof tools)[number]['name'];
 

@@ -71,8 +71,9 @@ export function toolIndex(basePath: string, served: readonly ServedTool[]): Tool
         tool: tool.name,
         summary: tool.description,
         status: pathOf(operations.status),
+        // A POST on a templated path acts on one resource (a watch's test event), not a check.
         checks: routes
-          .filter((route) => route.method === 'post')
+          .filter((route) => route.method === 'post' && !route.path.includes('{'))
           .map((route) => ({
             method: 'POST' as const,
             path: `${root}${route.path === '/' ? '' : route.path}`,

@@ -28,7 +28,7 @@ export function observeIp(result: IpCheckResult): Observation {
       verdict: score.verdict,
       score: score.score,
       listed_on: listedOn(score.lists),
-      lists: score.lists.map(({ zone, name, status }) => ({ zone, name, status })),
+      lists: score.lists,
     },
   };
 }
@@ -49,13 +49,8 @@ export function observeDomain(result: DomainCheckResult, catalogue: ListCatalogu
           address.listings.map(({ zone, name }) => ({ zone, name, address: address.ip })),
         ),
       ],
-      lists: score.lists.map(({ zone, name, status }) => ({ zone, name, status })),
-      addresses: addresses.results.map(({ ip, verdict, score: points, listed }) => ({
-        ip,
-        verdict,
-        score: points,
-        listed,
-      })),
+      lists: score.lists,
+      addresses: addresses.results,
     },
   };
 }

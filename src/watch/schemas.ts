@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listStatusSchema, verdictSchema } from '../reputation/index.js';
+import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
 
 /**
  * A watch as zod schemas: the types the engine builds and stores, and (through part 2's routes)
@@ -91,20 +91,14 @@ export const watchStatusSchema = z
     verdict: verdictSchema,
     score: z.number().int().min(0).max(100),
     listed_on: z.array(listedOnSchema),
-    lists: z
-      .array(z.object({ zone: z.string(), name: z.string(), status: listStatusSchema }))
-      .meta({ description: 'Every list asked about the target, as the last check found it.' }),
-    addresses: z
-      .array(
-        z.object({
-          ip: z.string(),
-          verdict: verdictSchema,
-          score: z.number().int().min(0).max(100),
-          listed: z.number().int(),
-        }),
-      )
-      .optional()
-      .meta({ description: 'For a domain watch: the sender addresses checked.' }),
+    lists: z.array(listResultSchema).meta({
+      description:
+        'Every list asked about the target (for a domain, the domain lists), as the last check found it: each as the IP and domain results give it.',
+    }),
+    addresses: z.array(addressSummarySchema).optional().meta({
+      description:
+        'For a domain watch: the sender addresses checked, each as the domain result gives it.',
+    }),
   })
   .meta({ id: 'WatchStatus' });
 export type WatchStatus = z.infer<typeof watchStatusSchema>;

@@ -54,6 +54,7 @@ export function createDurableStore(
     putDue: (queue, id, dueAt) => call(queue, (object) => object.putDue(id, dueAt)),
     removeDue: (queue, id) => call(queue, (object) => object.removeDue(id)),
     countDue: (queue) => call(queue, (object) => object.countDue()),
+    earliestDue: (queue) => call(queue, (object) => object.earliestDue()),
     claimDue: (queue, now, limit, leaseMs) =>
       call(queue, (object) => object.claimDue(now, limit, leaseMs)),
     // Nothing to let go of: every call is a request of its own.

@@ -118,6 +118,13 @@ export class StoreObject extends DurableObject<unknown> {
     return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM due').one().n;
   }
 
+  earliestDue(): number | undefined {
+    return (
+      this.sql.exec<{ at: number | null }>('SELECT min(due_at) AS at FROM due').one().at ??
+      undefined
+    );
+  }
+
   claimDue(now: number, limit: number, leaseMs: number): { id: string; dueAt: number }[] {
     const claimed = this.sql
       .exec<{ id: string; dueAt: number }>(

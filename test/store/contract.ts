@@ -271,6 +271,21 @@ export function describeStoreContract(
         expect(claimed.sort()).toEqual([...ids].sort());
       });
 
+      it('names its earliest due time, a claimed id’s being its lease’s end, and none when empty', async () => {
+        expect(await store.earliestDue('next')).toBeUndefined();
+        await store.putDue('next', 'later', t0 + 60_000);
+        await store.putDue('next', 'sooner', t0 + 1000);
+        expect(await store.earliestDue('next')).toBe(t0 + 1000);
+        await store.putDue('next', 'due', t0 - 5000);
+        await store.claimDue('next', t0, 10, 30_000);
+        expect(await store.earliestDue('next')).toBe(t0 + 1000);
+        await store.removeDue('next', 'sooner');
+        expect(await store.earliestDue('next')).toBe(t0 + 30_000);
+        await store.removeDue('next', 'due');
+        await store.removeDue('next', 'later');
+        expect(await store.earliestDue('next')).toBeUndefined();
+      });
+
       it('keeps queues apart', async () => {
         await store.putDue('one', 'x', t0);
         expect(await store.claimDue('other', t0, 10, 1000)).toEqual([]);

@@ -137,10 +137,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const logs: string[] = [];
   const sink = (line: string) => logs.push(line);
   const platform = await createNodePlatform(config, sink);
+  // The watches keep the real time until a test sets the clock: their runner's timer does.
+  let watchNow: Date | undefined = options.now;
   const services = await createNodeServices(
     config,
     sink,
-    options.services,
+    { watchClock: () => watchNow ?? new Date(), ...options.services },
     // Dead DNS stays the closed port of DNS_SERVERS: nothing answers, as the test asks.
     memory && !options.deadDns
       ? { ...platform, dns: { ...platform.dns, transport: memory.resolver } }
@@ -177,6 +179,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logs,
     setNow: (date) => {
       now = date;
+      watchNow = date;
     },
     fetch: (target, init) => fetch(target, init),
     callerHash: services.hashCaller,

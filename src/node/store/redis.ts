@@ -190,6 +190,10 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
       await guarded(client.zrem(queue, id));
     },
     countDue: (queue) => guarded(client.zcard(queue)),
+    async earliestDue(queue) {
+      const [, score] = await guarded(client.zrange(queue, '0', '0', 'WITHSCORES'));
+      return score === undefined ? undefined : Number(score);
+    },
     async claimDue(queue, now, limit, leaseMs) {
       if (limit < 1) return [];
       const flat = await guarded(client.claimDueIds(queue, now, limit, now + leaseMs));

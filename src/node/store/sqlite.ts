@@ -95,6 +95,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     ),
     removeDue: db.prepare('DELETE FROM due WHERE queue = ? AND id = ?'),
     countDue: db.prepare('SELECT count(*) FROM due WHERE queue = ?').pluck(),
+    earliestDue: db.prepare('SELECT min(due_at) FROM due WHERE queue = ?').pluck(),
     due: db.prepare(
       'SELECT id, due_at AS dueAt FROM due WHERE queue = ? AND due_at <= ? ORDER BY due_at LIMIT ?',
     ),
@@ -209,6 +210,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       guarded(() => statements.removeDue.run(queue, id));
     },
     countDue: async (queue) => guarded(() => statements.countDue.get(queue) as number),
+    earliestDue: async (queue) =>
+      guarded(() => (statements.earliestDue.get(queue) as number | null) ?? undefined),
     claimDue: async (queue, at, limit, leaseMs) =>
       guarded(() => {
         // Most polls find nothing due: a read, which takes no lock, answers them, so idle

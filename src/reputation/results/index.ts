@@ -4,6 +4,7 @@
 export * from './result-limits.js';
 export {
   type AddressSummary,
+  addressSummarySchema,
   type Confidence,
   type DmarcPolicy,
   type DmarcRecord,
@@ -17,6 +18,7 @@ export {
   type IpScore,
   type Listing,
   type ListResult,
+  listResultSchema,
   type ListStatus,
   listStatusSchema,
   type MailExchanger,

@@ -6,15 +6,30 @@
 
 export { firstNonEmpty } from './aliases.js';
 export { createResultStore, type ResultStore } from './results.js';
+export { cacheable, embeddable } from './cacheable.js';
 export {
   captchaFields,
+  captchaHeader,
+  captchaSecurity,
   captchaScheme,
   postFields,
   quotaStatusSchema,
   requiredWithAlias,
   aliasRule,
 } from './schemas.js';
-export { shareTag } from './share-routes.js';
-export { type SnapshotDeps, snapshotOperations, snapshotTool } from './snapshot-tool.js';
+export {
+  badgeStyleOf,
+  cardOf,
+  langField,
+  sharePageResponse,
+  shareTag,
+  varyOnLanguage,
+} from './share-routes.js';
+export {
+  captchaTokenOf,
+  type SnapshotDeps,
+  snapshotOperations,
+  snapshotTool,
+} from './snapshot-tool.js';
 export { addressListing, listingsOf, shownAs } from './summaries.js';
 export { defineTool, operationStem, type ToolDefinition } from './tool.js';

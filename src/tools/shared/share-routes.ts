@@ -1,4 +1,5 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import {
   ApiError,
   type AppEnv,
@@ -52,7 +53,7 @@ const tokenParams = z.object({
   token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: 'Result token' }),
 });
 
-const langField = (what: string) =>
+export const langField = (what: string) =>
   z
     .enum(['en', 'ru'])
     .optional()
@@ -61,8 +62,16 @@ const langField = (what: string) =>
     });
 
 /** Without `?lang=`, the answer depends on Accept-Language, and says so. */
-function varyOnLanguage(explicit: boolean): Record<string, string> {
+export function varyOnLanguage(explicit: boolean): Record<string, string> {
   return explicit ? {} : { Vary: 'Accept-Language' };
+}
+
+/** `?style=`, its first value; any other than a known style is `flat`. */
+export function badgeStyleOf(c: Context): BadgeStyle {
+  const requested = c.req.query('style') ?? 'flat';
+  return (badgeStyles as readonly string[]).includes(requested)
+    ? (requested as BadgeStyle)
+    : 'flat';
 }
 
 /** The OpenAPI tag of a tool's artefacts, `IP share`. */
@@ -122,10 +131,7 @@ export function addShareRoutes(
       },
     }),
     async (c) => {
-      const requested = c.req.query('style') ?? 'flat';
-      const style: BadgeStyle = (badgeStyles as readonly string[]).includes(requested)
-        ? (requested as BadgeStyle)
-        : 'flat';
+      const style = badgeStyleOf(c);
       const { lang, explicit } = languageChoiceOf(c);
       const found = await load(c.req.param('token')!);
       const svgType = 'image/svg+xml; charset=utf-8';
@@ -172,7 +178,7 @@ export function addShareRoutes(
       const token = c.req.param('token')!;
       const summary = await requireSummary(token);
       const { lang, explicit } = languageChoiceOf(c);
-      const png = await cardOf(`${tool.name}:${token}`, summary, lang);
+      const png = await cardOf(deps.cards, `${tool.name}:${token}`, summary, lang);
       return cacheable(c, png, 'image/png', {
         lang,
         headers: { ...embeddable, ...varyOnLanguage(explicit) },
@@ -243,39 +249,67 @@ export function addShareRoutes(
         },
         languageHref: (other) => `${site.root}${path}?lang=${other}`,
       });
-      // Absolute URLs from the Host header alone never go into a response a shared cache keeps.
-      const vary = [
-        'Accept',
-        ...(explicit ? [] : ['Accept-Language']),
-        ...(origin.source === 'forwarded'
-          ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto']
-          : []),
-      ].join(', ');
-      if (origin.source === 'host') {
-        return htmlResponse(c, site, { body, status: 200, cacheControl: 'no-store', vary });
-      }
-      return cacheable(c, utf8.encode(body), 'text/html; charset=utf-8', {
-        digest: deps.digest,
+      return sharePageResponse(c, site, deps.digest, {
+        body,
         lang,
-        headers: {
-          ...embeddable,
-          Vary: vary,
-          'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
-        },
+        explicit,
+        source: origin.source,
       });
     },
   );
+}
 
-  /** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
-  async function cardOf(key: string, summary: ShareSummary, lang: Lang): Promise<Uint8Array> {
-    try {
-      return await deps.cards.get(key, summary, lang);
-    } catch (error) {
-      if (!(error instanceof CardRendererBusy)) throw error;
-      throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
-        'Retry-After': String(error.retryAfterS),
-      });
-    }
+/**
+ * A share page's answer, varying on what chose its language and its absolute URLs. Absolute URLs
+ * from the Host header alone never go into a response a shared cache keeps (docs/pages.md).
+ */
+export function sharePageResponse(
+  c: Context,
+  site: Site,
+  digest: (bytes: Uint8Array) => Promise<Uint8Array>,
+  page: {
+    body: string;
+    lang: Lang;
+    explicit: boolean;
+    source: 'configured' | 'forwarded' | 'host';
+    /** Besides the default (a result's page never changes). */
+    cacheControl?: string;
+  },
+): Response | Promise<Response> {
+  const vary = [
+    'Accept',
+    ...(page.explicit ? [] : ['Accept-Language']),
+    ...(page.source === 'forwarded' ? ['Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : []),
+  ].join(', ');
+  if (page.source === 'host') {
+    return htmlResponse(c, site, { body: page.body, status: 200, cacheControl: 'no-store', vary });
+  }
+  return cacheable(c, utf8.encode(page.body), 'text/html; charset=utf-8', {
+    digest,
+    lang: page.lang,
+    headers: {
+      ...embeddable,
+      Vary: vary,
+      ...(page.cacheControl ? { 'Cache-Control': page.cacheControl } : {}),
+      'Content-Security-Policy': pageContentSecurityPolicy(site.captcha),
+    },
+  });
+}
+
+/** A card, or past the renderer's queue a 503 `busy` with Retry-After (RFC 9110 §10.2.3). */
+export async function cardOf(
+  cards: CardCache,
+  key: string,
+  summary: ShareSummary,
+  lang: Lang,
+): Promise<Uint8Array> {
+  try {
+    return await cards.get(key, summary, lang);
+  } catch (error) {
+    if (!(error instanceof CardRendererBusy)) throw error;
+    throw new ApiError('busy', 'too many cards are being drawn; try again shortly', {
+      'Retry-After': String(error.retryAfterS),
+    });
   }
 }
 

@@ -274,7 +274,7 @@ function respond(
 }
 
 /** docs/DESIGN.md: body `smart-token`, `captchaToken`, `smart_token`, then header X-Captcha-Token; first non-empty wins. */
-function captchaTokenOf(c: Context, body: Record<string, unknown>): string | undefined {
+export function captchaTokenOf(c: Context, body: Record<string, unknown>): string | undefined {
   const candidates = [
     body['smart-token'],
     body.captchaToken,

@@ -26,6 +26,16 @@ export interface ToolDefinition<Name extends string = string, Deps = never> {
   page(stored: Record<string, unknown>, context: ResultContext): ResultView;
   /** Documents and serves the tool's routes on `app`, which the app mounts at `/{name}/v1`. */
   serve(app: OpenAPIHono<AppEnv>, deps: Deps): void;
+  /**
+   * False for a tool the check page does not offer as a choice (the watch: it is offered after a
+   * result instead). Offered when absent.
+   */
+  onCheckPage?: false;
+  /**
+   * Documents what the tool sends rather than serves (the watch's events) under the document's
+   * `webhooks`, on the API itself: a tool's own app would prefix its path.
+   */
+  webhooks?(api: OpenAPIHono<AppEnv>): void;
 }
 
 /** The keys of a tool's texts that no catalog holds: `never` when both hold all of them. */

@@ -1,0 +1,46 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError, type AppEnv } from '../../http/index.js';
+import type { Watches } from '../../watch/index.js';
+
+/**
+ * The manage key of PATCH, DELETE and the test event: `Authorization: Bearer <manage_key>`
+ * (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1). None is a 401 with
+ * `WWW-Authenticate: Bearer` (RFC 6750 §3); a key that is not the watch's a 403, judged by
+ * comparing hashes in constant time (src/watch/secrets.ts); an unknown or ended watch a 404.
+ */
+
+export const manageKeyScheme = {
+  name: 'manageKey',
+  scheme: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    description: 'The manage_key POST /watch/v1 answered once: Authorization: Bearer <manage_key>.',
+  },
+};
+
+export const manageKeySecurity = [{ [manageKeyScheme.name]: [] }];
+
+/** RFC 6750 §2.1: `Bearer` and a b64token. */
+const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export function requireManageKey(watches: Watches): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = bearer.exec(c.req.header('authorization') ?? '')?.[1];
+    if (key === undefined) {
+      throw new ApiError(
+        'manage_key_required',
+        'send the manage key as Authorization: Bearer <manage_key>',
+        { 'WWW-Authenticate': 'Bearer realm="watch"' },
+      );
+    }
+    const check = await watches.checkManageKey(c.req.param('id') ?? '', key);
+    if (check === 'not_found') throw watchNotFound();
+    if (check === 'wrong')
+      throw new ApiError('manage_key_wrong', 'this is not the watch’s manage key');
+    await next();
+  };
+}
+
+export function watchNotFound(): ApiError {
+  return new ApiError('not_found', 'no watch with this id (unknown, deleted or ended)');
+}

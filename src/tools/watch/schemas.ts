@@ -1,0 +1,81 @@
+import { z } from '@hono/zod-openapi';
+import { watchKindSchema, watchViewSchema } from '../../watch/index.js';
+import { captchaFields, quotaStatusSchema } from '../shared/index.js';
+
+/** The watch routes' request and answer bodies; the watch itself is src/watch/schemas.ts. */
+
+/** The demo world's listed address (`npm run demo`), as the IP tool's examples. */
+const exampleTarget = '192.0.3.20';
+
+const webhookUrl = z.string().max(2048).openapi({
+  description:
+    'Where each change is POSTed, signed as Standard Webhooks specifies: http or https, reaching a public address only (WEBHOOK_ALLOW_NETWORKS may allow others).',
+  example: 'https://hooks.example.com/reputation',
+});
+
+const intervalS = z.number().int().openapi({
+  description:
+    'Seconds between checks: from WATCH_MIN_INTERVAL_S (900 by default) up; WATCH_INTERVAL_S (3600) when absent.',
+  example: 3600,
+});
+
+export const createWatchRequest = z
+  .object({
+    target: z.string().max(1024).openapi({
+      description:
+        'For kind ip: an IPv4 address, an IPv6 address or a host name; for kind domain: a sending domain.',
+      example: exampleTarget,
+    }),
+    kind: watchKindSchema.optional().openapi({ description: 'ip (default) or domain.' }),
+    interval_s: intervalS.optional(),
+    webhook_url: webhookUrl.nullable().optional(),
+    ...captchaFields,
+  })
+  .openapi('WatchCreateRequest', { example: { target: exampleTarget } });
+
+export const updateWatchRequest = z
+  .object({
+    interval_s: intervalS.optional(),
+    webhook_url: webhookUrl.nullable().optional().openapi({
+      description:
+        'A new URL gets a new secret, shown once in the answer; null removes the webhook. Naming it again resumes paused deliveries.',
+    }),
+    paused: z.boolean().optional().openapi({ description: 'A paused watch is not re-checked.' }),
+  })
+  .openapi('WatchUpdateRequest', { example: { interval_s: 7200 } });
+
+const links = {
+  badge_url: z.string().openapi({ description: 'The live SVG badge.' }),
+  page_url: z.string().openapi({ description: 'The live share page.' }),
+};
+
+const webhookSecret = z.string().optional().openapi({
+  description:
+    'Shown once, with a new webhook_url: whsec_ and the base64 of 32 random bytes, the HMAC-SHA256 key of the signatures.',
+});
+
+export const createdWatchSchema = watchViewSchema
+  .extend({
+    manage_key: z.string().openapi({
+      description:
+        'Shown once: the bearer token of PATCH, DELETE and the test event. Only its hash is kept.',
+    }),
+    webhook_secret: webhookSecret,
+    ...links,
+    ...quotaStatusSchema.shape,
+  })
+  .openapi('WatchCreated');
+
+export const updatedWatchSchema = watchViewSchema
+  .extend({ webhook_secret: webhookSecret, ...links })
+  .openapi('WatchUpdated');
+
+export const publicWatchSchema = watchViewSchema.extend(links).openapi('WatchPublicView');
+
+export const testQueuedSchema = z
+  .object({ queued: z.literal('watch.test') })
+  .openapi('WatchTestQueued');
+
+export const watchIdParams = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'The watch id' }),
+});

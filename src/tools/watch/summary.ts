@@ -1,0 +1,47 @@
+import { bySeverity, coverageOf } from '../../reputation/index.js';
+import type { ShareSummary } from '../../share/index.js';
+import type { WatchView } from '../../watch/index.js';
+import { addressListing, listingsOf, shownAs } from '../shared/index.js';
+
+/**
+ * A watch's current state read as what its live badge, card and share page show: the lists of
+ * its last check (for a domain, the domain lists and its listed sender addresses), as the IP and
+ * domain tools read their results, under the watch's own name, so the badge says it is live
+ * (`watch 192.0.2.7 | clean on 33 lists · 97/100`).
+ */
+export function summariseWatch(stored: Record<string, unknown>): ShareSummary {
+  const watch = stored as unknown as WatchView;
+  const status = watch.status;
+  const lists = status?.lists ?? [];
+  const coverage = coverageOf(lists);
+  const addresses = status?.addresses;
+  const senderListings = (addresses ?? [])
+    .filter((address) => address.listed > 0)
+    .map((address) => addressListing(address, true));
+  return {
+    tool: 'watch',
+    counts: 'lists',
+    // An address is shown as it is; a name in display form (an IDN in Unicode).
+    ...(isAddress(watch.target) ? { target: watch.target } : shownAs(watch.target)),
+    verdict: status?.verdict ?? 'unknown',
+    score: status?.score ?? null,
+    listed: coverage.blocking,
+    checked: coverage.answered,
+    coverage,
+    listings: [...listingsOf(lists), ...senderListings].sort(bySeverity),
+    ...(addresses
+      ? {
+          addresses: {
+            total: addresses.length,
+            listed: addresses.filter((address) => address.listed > 0).length,
+          },
+        }
+      : {}),
+    checkedAt: watch.checked_at ?? watch.created_at,
+  };
+}
+
+/** A watch's target is an address in canonical form, or a name (which never holds a colon). */
+function isAddress(target: string): boolean {
+  return target.includes(':') || /^\d{1,3}(\.\d{1,3}){3}$/.test(target);
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killServerProcesses, startServerProcess } from '../../support/server-process.js';
+import { useWatchWorld, watchedIp } from '../../watch/support.js';
+
+/**
+ * A watch through the real service process (src/server.ts, as `npm start` runs it): created over
+ * HTTP, re-checked by the process's own timer every second while the fixture DNS world lists and
+ * then delists its address, each delivery to a local receiver verified with the standardwebhooks
+ * package; with two worker processes on one SQLite file, each change is still delivered once.
+ */
+
+const world = useWatchWorld();
+afterEach(() => killServerProcesses());
+
+const listing = { [watchedIp]: { 'zen.spamhaus.org': ['127.0.0.2'] } };
+
+interface Created {
+  id: string;
+  manage_key: string;
+  webhook_secret: string;
+}
+
+function environment(workers: number): Record<string, string> {
+  return {
+    DNS_SERVERS: world.dns.address,
+    DNS_TIMEOUT_MS: '2000',
+    CHECK_DEADLINE_MS: '3000',
+    STORE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'watch-e2e-')), 'store.db')}`,
+    WATCH_MIN_INTERVAL_S: '1',
+    WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    WORKERS: String(workers),
+  };
+}
+
+/** The verified events of the receiver's deliveries, in order; throws on a bad signature. */
+function verifiedTypes(secret: string): string[] {
+  const verifier = new Webhook(secret);
+  return world.receiver.received.map(
+    (delivery) => (verifier.verify(delivery.body, delivery.headers) as { type: string }).type,
+  );
+}
+
+describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
+  it(
+    'delivers exactly one watch.listed and one watch.delisted, each signed',
+    { timeout: 60_000 },
+    async () => {
+      world.dns.list({});
+      world.receiver.received.length = 0;
+      const server = await startServerProcess(environment(workers), { listeners: workers });
+      const response = await fetch(`${server.url}/watch/v1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          target: watchedIp,
+          interval_s: 1,
+          webhook_url: world.receiver.url('/hook'),
+        }),
+      });
+      expect(response.status).toBe(201);
+      const watch = (await response.json()) as Created;
+      const types = () => verifiedTypes(watch.webhook_secret);
+
+      world.dns.list(listing);
+      await expect.poll(types, { timeout: 20_000, interval: 200 }).toEqual(['watch.listed']);
+      world.dns.list({});
+      await expect
+        .poll(types, { timeout: 20_000, interval: 200 })
+        .toEqual(['watch.listed', 'watch.delisted']);
+
+      // Two more checks of the unchanged world add nothing.
+      const checkedAt = async () =>
+        (
+          (await (await fetch(`${server.url}/watch/v1/${watch.id}`)).json()) as {
+            checked_at: string;
+          }
+        ).checked_at;
+      const after = await checkedAt();
+      await expect
+        .poll(async () => Date.parse(await checkedAt()) - Date.parse(after), { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(2000);
+      expect(types()).toEqual(['watch.listed', 'watch.delisted']);
+      const view = (await (await fetch(`${server.url}/watch/v1/${watch.id}`)).json()) as {
+        history: { added: unknown[]; removed: unknown[] }[];
+        webhook: { last_delivery: { outcome: string } };
+      };
+      expect(view.history).toHaveLength(2);
+      expect(view.webhook.last_delivery.outcome).toBe('delivered');
+      expect(await server.stop()).toBe(0);
+    },
+  );
+});

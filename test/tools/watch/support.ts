@@ -1,0 +1,53 @@
+import { assertAnswerDocumented } from '../../support/documented.js';
+import { basePath, type TestService } from '../../support/service.js';
+
+/** What the watch route suites share: a created watch, and the requests only a manage key may make. */
+
+export interface CreatedWatch {
+  id: string;
+  manage_key: string;
+  webhook_secret?: string;
+  badge_url: string;
+  page_url: string;
+  expires_at: string;
+  [field: string]: unknown;
+}
+
+/** POST /watch/v1, which must answer 201. */
+export async function createWatch(service: TestService, body: object): Promise<CreatedWatch> {
+  const response = await service.post('/watch/v1', body);
+  if (response.status !== 201) {
+    throw new Error(`POST /watch/v1: ${response.status} ${await response.text()}`);
+  }
+  return (await response.json()) as CreatedWatch;
+}
+
+/** A request with a method the service helper has no shortcut for; JSON answers checked against the document. */
+export async function send(
+  service: TestService,
+  method: 'PATCH' | 'DELETE' | 'POST',
+  path: string,
+  options: { body?: unknown; key?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const response = await service.fetch(service.url(path), {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` }),
+      ...options.headers,
+    },
+    ...(options.body === undefined
+      ? {}
+      : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+  });
+  if (/^application\/json/.test(response.headers.get('content-type') ?? '')) {
+    assertAnswerDocumented(
+      service.app,
+      method,
+      `${basePath}${path}`,
+      response.status,
+      await response.clone().json(),
+    );
+  }
+  return response;
+}
