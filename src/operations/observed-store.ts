@@ -42,6 +42,7 @@ export function observeStore(store: Store, backend: string, metrics: Metrics): S
     putDue: timed('putDue', (queue, id, dueAt) => store.putDue(queue, id, dueAt)),
     removeDue: timed('removeDue', (queue, id) => store.removeDue(queue, id)),
     countDue: timed('countDue', (queue) => store.countDue(queue)),
+    earliestDue: timed('earliestDue', (queue) => store.earliestDue(queue)),
     claimDue: timed('claimDue', (queue, now, limit, leaseMs) =>
       store.claimDue(queue, now, limit, leaseMs),
     ),
