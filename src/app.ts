@@ -33,6 +33,7 @@ import {
 import { createSite, htmlNotFound, type PageAssets } from './pages/index.js';
 import type {
   DnsblEngine,
+  DnsblZone,
   ListHealth,
   ResolverConfirmation,
   ServiceReadiness,
@@ -53,6 +54,8 @@ export interface AppDeps {
   isConfigured: () => boolean;
   /** Configured or not, and why not in plain words (every status `reason`, GET /lists). */
   readiness?: () => ServiceReadiness;
+  /** The zone list asked, for the lists page (what each list lists, its policy and links). */
+  zones?: readonly DnsblZone[];
   /** Every configured list's health, for GET /lists. */
   listHealth?: () => ListHealth[];
   /** Confirms the resolver alongside each check (a documented test entry, past every cache). */
@@ -191,6 +194,7 @@ export function createApp(deps: AppDeps) {
       site,
       lists: deps.listHealth ?? (() => []),
       readiness: readinessOfLists,
+      zones: deps.zones ?? [],
     },
   );
   // The base path: the check page for a browser (src/pages/routes.ts), which hands any other

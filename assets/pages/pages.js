@@ -133,7 +133,9 @@
 
     /** Every status and every POST answer carries the quota fields. */
     function applyQuota(status) {
-      if (typeof status.dailyRemaining === 'number') {
+      // A quota says nothing while no check can run.
+      if (status.configured === false) quota.textContent = '';
+      else if (typeof status.dailyRemaining === 'number') {
         quota.textContent = t('check.remaining', { n: status.dailyRemaining });
       }
       captcha.required = status.captchaRequired === true;
@@ -188,7 +190,9 @@
       const code = body && typeof body.code === 'string' ? body.code : 'other';
       const known = (data.messages || {})[`error.${code}`] !== undefined;
       const text = known ? t(`error.${code}`) : t('error.other');
-      const detail = body && typeof body.error === 'string' ? body.error : '';
+      // A detail for the operator (a resolver, a variable) is not the reader's: the message alone.
+      const forOperator = (data.operatorCodes || []).includes(code);
+      const detail = body && typeof body.error === 'string' && !forOperator ? body.error : '';
       where.replaceChildren(
         element('strong', {}, [text]),
         ...(detail ? [' ', element('span', { class: 'detail', lang: 'en' }, [`(${detail})`])] : []),
@@ -274,13 +278,9 @@
     function addressPicker(answer, name, path) {
       const field = tools[name].field;
       const max = data.poolMaxIps;
-      const boxes = answer.ips.map((ip, index) =>
-        element('input', {
-          type: 'checkbox',
-          name: 'ip',
-          value: ip,
-          checked: index < max ? '' : undefined,
-        }),
+      // Nothing ticked until the caller chooses (issue 25, item 7).
+      const boxes = answer.ips.map((ip) =>
+        element('input', { type: 'checkbox', name: 'ip', value: ip }),
       );
       const list = element(
         'ul',
@@ -293,20 +293,34 @@
       );
       const error = element('p', { class: 'error', role: 'alert', hidden: '' });
       const checked = element('div', { class: 'pool-check' });
-      const checkButton = element('button', { type: 'button', id: 'check-selected' }, [
-        t('check.checkSelected'),
-      ]);
-      const selectFirst = element('button', { type: 'button', class: 'secondary' }, [
-        t('check.pickAll', { max }),
-      ]);
+      const checkButton = element('button', { type: 'button', id: 'check-selected' });
+      const selectFirst = element(
+        'button',
+        { type: 'button', class: 'secondary', id: 'pick-all' },
+        [
+          boxes.length <= max
+            ? t('check.pickEvery', { n: boxes.length })
+            : t('check.pickAll', { max }),
+        ],
+      );
+      /** The button says what it will do: how many addresses it checks, or that none is chosen. */
+      function sayWhatItDoes() {
+        const n = boxes.filter((box) => box.checked).length;
+        checkButton.textContent = n === 0 ? t('check.pickSome') : t('check.checkChosen', { n });
+        checkButton.disabled = n === 0 || n > max;
+      }
+      sayWhatItDoes();
+      list.addEventListener('change', sayWhatItDoes);
       const clear = element('button', { type: 'button', class: 'secondary' }, [
         t('check.pickNone'),
       ]);
       selectFirst.addEventListener('click', () => {
         boxes.forEach((box, index) => (box.checked = index < max));
+        sayWhatItDoes();
       });
       clear.addEventListener('click', () => {
         boxes.forEach((box) => (box.checked = false));
+        sayWhatItDoes();
       });
       checkButton.addEventListener('click', async () => {
         const ips = boxes.filter((box) => box.checked).map((box) => box.value);
@@ -325,8 +339,7 @@
         checkButton.textContent = t('check.busy');
         const { ok, body } = await post(path, { [field]: answer[field], ips });
         applyQuota(body);
-        checkButton.disabled = false;
-        checkButton.textContent = t('check.checkSelected');
+        sayWhatItDoes();
         if (!ok) {
           showError(error, body);
           return;

@@ -44,11 +44,31 @@ export const en = {
   'check.pick': 'Pick the addresses to check (at most {max})',
   'check.pickAll': 'Select the first {max}',
   'check.pickNone': 'Clear',
-  'check.checkSelected': 'Check the selected addresses',
+  'check.checkChosen': {
+    one: 'Check the chosen address',
+    other: 'Check the {n} chosen addresses',
+  } satisfies EnglishPlural,
+  'check.pickSome': 'Tick the addresses to check',
+  'check.pickEvery': { one: 'Select the address', other: 'Select all {n}' } satisfies EnglishPlural,
   'check.noScript':
     'The form needs JavaScript. The API works without it: see the OpenAPI document.',
   'check.result': 'Result',
+  'check.notReady': 'This service is not ready to check right now.',
+  'check.notReadyLater': 'Please come back later: checks start again as soon as it is ready.',
 
+  'lists.title': 'The blocklists this service asks',
+  'lists.intro':
+    'Each list’s state now, what it lists, its terms of use and where to read more. Only an active list’s answers count.',
+  'lists.link': 'The blocklists asked, and their state',
+  'lists.state': 'State',
+  'lists.state.active': 'active',
+  'lists.state.on_hold': 'on hold',
+  'lists.state.disabled': 'disabled',
+  'lists.what': 'What it lists',
+  'lists.policy': 'Terms of use',
+  'lists.links': 'Links',
+  'lists.source': 'documentation',
+  'lists.lookup': 'lookup',
   'error.title': 'The check did not run',
   'error.invalid_json': 'The request was not valid JSON.',
   'error.invalid_request': 'The request is incomplete.',
@@ -60,7 +80,7 @@ export const en = {
   'error.body_too_large': 'The request is too large.',
   'error.unsupported_media_type': 'The request must be JSON.',
   'error.quota_exceeded': 'Today’s checks are used up; more are available after 00:00 UTC.',
-  'error.not_configured': 'The service is not ready yet: its DNS resolver does not answer.',
+  'error.not_configured': 'This service is not ready to check right now; please try again later.',
   'error.dns_unavailable': 'A DNS lookup the check needs failed; please try again shortly.',
   'error.store_unavailable':
     'The service cannot store results right now; please try again shortly.',
@@ -98,6 +118,10 @@ export const en = {
   'count.informational': {
     one: '{n} lists it for information only',
     other: '{n} list it for information only',
+  } satisfies EnglishPlural,
+  'count.poorReputation': {
+    one: '{n} gives it a poor reputation',
+    other: '{n} give it a poor reputation',
   } satisfies EnglishPlural,
   'count.unanswered': {
     one: '{n} did not answer',
@@ -170,6 +194,8 @@ export const en = {
   'result.addresses': 'Addresses of the host',
   'result.listedOn': 'Listed on',
   'result.notAnswered': 'Did not answer',
+  'result.addressScores':
+    'These scores count the blocklists only; the IP check also counts reverse DNS, so its score for the same address can be lower.',
   'result.rdns': 'Reverse DNS',
   'result.ptr': 'PTR name',
   'result.noPtr': 'no PTR record',
@@ -219,6 +245,9 @@ export const en = {
   'status.onHold': 'on hold (stopped answering; not asked)',
   'status.notCovered': 'does not cover IPv6',
 
+  'status.informational': 'listed for information only',
+  'status.poorReputation': 'poor reputation',
+  'status.goodReputation': 'good reputation',
   'fcrdns.pass': 'pass: a PTR name resolves back to the address',
   'fcrdns.fail': 'fail: no PTR name resolves back to the address',
   'fcrdns.none': 'no PTR record',

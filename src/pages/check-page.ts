@@ -39,7 +39,9 @@ const scriptMessages: readonly MessageKey[] = [
   'check.pick',
   'check.pickAll',
   'check.pickNone',
-  'check.checkSelected',
+  'check.checkChosen',
+  'check.pickSome',
+  'check.pickEvery',
   'error.invalid_json',
   'error.invalid_request',
   'error.invalid_target',
@@ -81,7 +83,19 @@ export interface CheckPage {
   /** Filled into the field (a form sent without the script, or a link). */
   target: string;
   languageHref: (lang: Lang) => string;
+  /**
+   * False while no blocklist is proven to answer honestly: the page offers no check and says the
+   * service is not ready, in the reader's words; the operator's reason stays in the logs, the
+   * status JSON and GET /lists (docs/pages.md).
+   */
+  ready: boolean;
 }
+
+/**
+ * Error codes whose detail speaks to the operator (a resolver, a variable, a store), not to the
+ * reader: the script shows the localised message alone.
+ */
+const operatorCodes = ['not_configured', 'store_unavailable', 'internal'] as const;
 
 /** The texts of the tools the script switches between (`tool.ip.label`, ...). */
 function toolMessages(tools: readonly PageTool[]): MessageKey[] {
@@ -94,10 +108,52 @@ function toolMessages(tools: readonly PageTool[]): MessageKey[] {
 
 export function renderCheckPage(page: CheckPage): Promise<string> {
   const { site, lang, t, tools } = page;
-  const tool = page.tool.name;
   const content = html`<h1>${t('check.title')}</h1>
     <p class="lead">${t('site.tagline')}</p>
-    <form id="check-form" class="panel" novalidate>
+    ${page.ready ? checkForm(page) : notReady(t)}
+    <p class="note">${t('check.intro')}</p>
+    <p class="note">
+      <a id="lists-link" href="${site.root}/lists?lang=${lang}">${t('lists.link')}</a>
+    </p>`;
+  return renderPage({
+    site,
+    lang,
+    t,
+    title: `${t('check.title')} – ${t('site.name')}`,
+    description: t('site.tagline'),
+    head: html`<meta property="og:type" content="website" />
+      <meta property="og:site_name" content="${t('site.name')}" />
+      <meta property="og:title" content="${t('check.title')}" />
+      <meta property="og:description" content="${t('site.tagline')}" />`,
+    languageHref: page.languageHref,
+    data: {
+      base: site.root,
+      poolMaxIps: site.poolMaxIps,
+      captcha: site.captcha?.widget ?? null,
+      operatorCodes,
+      tools: Object.fromEntries(
+        tools.map(({ name, field, checks, submit }) => [name, { field, checks, submit }]),
+      ),
+      messages: messagesFor(lang, [
+        ...toolMessages(tools),
+        ...new Set([...scriptMessages, ...tools.map((entry) => entry.submit)]),
+      ]),
+    },
+    content,
+  });
+}
+
+function notReady(t: Translate) {
+  return html`<section id="not-ready" class="panel notice" role="status">
+    <p><strong>${t('check.notReady')}</strong></p>
+    <p>${t('check.notReadyLater')}</p>
+  </section>`;
+}
+
+function checkForm(page: CheckPage) {
+  const { lang, t, tools } = page;
+  const tool = page.tool.name;
+  return html`<form id="check-form" class="panel" novalidate>
       <input type="hidden" name="lang" value="${lang}" />
       <fieldset class="tools">
         <legend>${t('check.what')}</legend>
@@ -132,31 +188,5 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
       <p id="form-error" class="error" role="alert" hidden></p>
       <noscript><p class="note">${t('check.noScript')}</p></noscript>
     </form>
-    <div id="outcome" aria-live="polite"></div>
-    <p class="note">${t('check.intro')}</p>`;
-  return renderPage({
-    site,
-    lang,
-    t,
-    title: `${t('check.title')} – ${t('site.name')}`,
-    description: t('site.tagline'),
-    head: html`<meta property="og:type" content="website" />
-      <meta property="og:site_name" content="${t('site.name')}" />
-      <meta property="og:title" content="${t('check.title')}" />
-      <meta property="og:description" content="${t('site.tagline')}" />`,
-    languageHref: page.languageHref,
-    data: {
-      base: site.root,
-      poolMaxIps: site.poolMaxIps,
-      captcha: site.captcha?.widget ?? null,
-      tools: Object.fromEntries(
-        tools.map(({ name, field, checks, submit }) => [name, { field, checks, submit }]),
-      ),
-      messages: messagesFor(lang, [
-        ...toolMessages(tools),
-        ...new Set([...scriptMessages, ...tools.map((entry) => entry.submit)]),
-      ]),
-    },
-    content,
-  });
+    <div id="outcome" aria-live="polite"></div>`;
 }

@@ -15,6 +15,13 @@ export {
   type ResultView,
   shortList,
 } from './result-view.js';
-export { addPageRoutes, htmlNotFound, htmlResponse, languageChoiceOf, pagesTag } from './routes.js';
+export {
+  addPageRoutes,
+  htmlNotFound,
+  htmlResponse,
+  languageChoiceOf,
+  listsPageResponse,
+  pagesTag,
+} from './routes.js';
 export { renderSharePage } from './share-page.js';
 export { createSite, type Site } from './site.js';

@@ -1,7 +1,15 @@
 import { html } from 'hono/html';
 import { type Lang, type Translate, formatDate } from '../i18n/index.js';
 import type { AddressSummary, Confidence, ListResult, ScoreFactor } from '../reputation/index.js';
-import { findingsOf, sentenceOf, type ShareSummary, vouchingTexts } from '../share/index.js';
+import {
+  addressTone,
+  findingsOf,
+  type ListReading,
+  readList,
+  sentenceOf,
+  type ShareSummary,
+  vouchingTexts,
+} from '../share/index.js';
 import type { Html } from './layout.js';
 import { nextStepsSection } from './next-steps.js';
 
@@ -142,14 +150,14 @@ function listDetail(list: ListResult): string {
   return list.error ?? '';
 }
 
-function statusText(list: ListResult, t: Translate): string {
-  if (list.on_hold) return t('status.onHold');
-  if (list.not_covered) return t('status.notCovered');
+/** A row's status: the verdict model's reading, or what a keyed list or an allowlist says more. */
+function statusText(list: ListResult, reading: ListReading, t: Translate): string {
+  if (list.on_hold || list.not_covered) return t(reading.status);
   if (list.key) return t('status.needsKey', { key: list.key });
   if (list.status === 'allowlisted' && list.trust) {
     return t('status.allowlistedTrust', { trust: t(`trust.${list.trust}`) });
   }
-  return t(`status.${list.status}`);
+  return t(reading.status);
 }
 
 /** A listed list's links: why it is listed (its lookup page), and where to ask for removal. */
@@ -181,12 +189,14 @@ export function listsTable(
   );
   const clean = sorted.filter((list) => list.status === 'clean' && list.grade === undefined);
   const notCovered = sorted.filter((list) => list.not_covered);
-  const row = (list: ListResult) =>
-    html`<tr>
+  const row = (list: ListResult) => {
+    const reading = readList(list);
+    return html`<tr>
       <td>${list.name} <span class="note">${list.zone}</span></td>
-      <td class="status-${list.status}">${statusText(list, t)}</td>
+      <td class="status-${reading.tone}">${statusText(list, reading, t)}</td>
       <td>${listDetail(list)} ${listLinks(list, t)}</td>
     </tr>`;
+  };
   const head = html`<thead>
     <tr>
       <th>${t('result.list')}</th>
@@ -239,46 +249,51 @@ export function listsTable(
     }`;
 }
 
+/**
+ * The addresses a domain or pool check scored on the lists; their scores leave out reverse DNS
+ * (these checks do not ask it), which the page says so an IP check's lower score is not a puzzle.
+ */
 export function addressesTable(addresses: readonly AddressSummary[], { t }: ResultContext): Html {
-  return html`<div class="table-scroll">
-    <table>
-      <thead>
-        <tr>
-          <th>${t('result.address')}</th>
-          <th>${t('score.label')}</th>
-          <th>${t('result.listedOn')}</th>
-          <th>${t('result.notAnswered')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${addresses.map(
-          (address) =>
-            html`<tr>
-              <td class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}">
-                ${addressHtml(address.ip)}
-              </td>
-              <td class="nowrap">
-                <span class="pill verdict-${address.verdict}"
-                  >${t(`verdict.${address.verdict}`)}</span
-                >
-                ${address.answered > 0 ? t('score.value', { score: address.score }) : ''}
-              </td>
-              <td class="${address.listed > 0 ? 'status-listed' : ''}">
-                ${address.listings.map((listing) => listing.name).join(', ')}
-                ${vouchingNote(address, t)}
-              </td>
-              <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
-                ${
-                  address.unanswered.length > 0
-                    ? t('count.unanswered', { n: address.unanswered.length })
-                    : ''
-                }
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<p class="note address-scores">${t('result.addressScores')}</p>
+    <div class="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th>${t('result.address')}</th>
+            <th>${t('score.label')}</th>
+            <th>${t('result.listedOn')}</th>
+            <th>${t('result.notAnswered')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${addresses.map(
+            (address) =>
+              html`<tr>
+                <td class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}">
+                  ${addressHtml(address.ip)}
+                </td>
+                <td class="nowrap">
+                  <span class="pill verdict-${address.verdict}"
+                    >${t(`verdict.${address.verdict}`)}</span
+                  >
+                  ${address.answered > 0 ? t('score.value', { score: address.score }) : ''}
+                </td>
+                <td class="${addressTone(address) ? `status-${addressTone(address)}` : ''}">
+                  ${address.listings.map((listing) => listing.name).join(', ')}
+                  ${vouchingNote(address, t)}
+                </td>
+                <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
+                  ${
+                    address.unanswered.length > 0
+                      ? t('count.unanswered', { n: address.unanswered.length })
+                      : ''
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 /** An address's allowlists, as good news beside its listings: `allowlisted on DNSWL.org (high trust)`. */

@@ -11,6 +11,7 @@ import {
 import { type Lang, isLang, pickLanguage, translator } from '../i18n/index.js';
 import { type PageTool, renderCheckPage } from './check-page.js';
 import { pageContentSecurityPolicy } from './csp.js';
+import { type ListsPage, renderListsPage } from './lists-page.js';
 import { renderNotFoundPage } from './not-found-page.js';
 import type { Site } from './site.js';
 
@@ -54,6 +55,8 @@ export function addPageRoutes(
   app: OpenAPIHono<AppEnv>,
   site: Site,
   tools: readonly PageTool[],
+  /** Whether a check can run now (a blocklist proven honest): the page offers one only then. */
+  isReady: () => boolean,
 ): void {
   serveRoute(app, assetRoute, (c) => {
     const asset = site.assets.byFile.get(c.req.param('file') ?? '');
@@ -86,6 +89,7 @@ export function addPageRoutes(
       tool,
       target: (c.req.query('target') ?? '').slice(0, 1024),
       languageHref: (other) => `${site.root}/?lang=${other}&tool=${tool.name}`,
+      ready: isReady(),
     });
     return htmlResponse(c, site, {
       body,
@@ -155,6 +159,28 @@ export async function htmlNotFound(
   return htmlResponse(c, site, {
     body,
     status: 404,
+    cacheControl: 'no-cache',
+    vary: 'Accept, Accept-Language',
+  });
+}
+
+/** The lists page for a browser (GET /lists with Accept preferring HTML), in the reader's language. */
+export async function listsPageResponse(
+  c: Context,
+  site: Site,
+  state: Pick<ListsPage, 'readiness' | 'lists' | 'zones'>,
+): Promise<Response> {
+  const lang = languageOf(c);
+  const body = await renderListsPage({
+    ...state,
+    site,
+    lang,
+    t: translator(lang),
+    languageHref: (other) => `${site.root}/lists?lang=${other}`,
+  });
+  return htmlResponse(c, site, {
+    body,
+    status: 200,
     cacheControl: 'no-cache',
     vary: 'Accept, Accept-Language',
   });

@@ -31,6 +31,7 @@ export {
   disabledByTest,
   type DnsblEngine,
   type DnsblZone,
+  isInformational,
   type ListCoverage,
   type ListHealth,
   type ListKeys,

@@ -85,7 +85,11 @@ export function coverageText(coverage: ListCoverage, t: Translate): string {
       : blocking > 0
         ? t('count.listedOn', { listed: blocking, lists })
         : t('count.notListedOn', { lists });
-  const note = informational > 0 ? [t('count.informational', { n: informational })] : [];
+  const poor = coverage.poor_reputation ?? 0;
+  const note = [
+    ...(informational > 0 ? [t('count.informational', { n: informational })] : []),
+    ...(poor > 0 ? [t('count.poorReputation', { n: poor })] : []),
+  ];
   return [
     head,
     ...note,

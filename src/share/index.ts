@@ -16,3 +16,4 @@ export { cardSvg, warmUpSummary } from './card.js';
 export { findingsOf, sentenceOf, vouchingTexts } from './count-texts.js';
 export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
 export type { NextStep, ShareListing, ShareSummary } from './summary.js';
+export { addressTone, type ListReading, type ListTone, readList } from './verdict-model.js';

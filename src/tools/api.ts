@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import { type AppEnv, type RegisteredRoute, registeredRoutes } from '../http/index.js';
 import { addPageRoutes, type PageTool, pagesTag, type Site } from '../pages/index.js';
-import type { ListHealth, ServiceReadiness } from '../reputation/index.js';
+import type { DnsblZone, ListHealth, ServiceReadiness } from '../reputation/index.js';
 import { addListsRoute, listsTag } from './lists.js';
 import { addOpenApiDocument, documentTag } from './openapi-document.js';
 import { tools, type ToolsDeps } from './registry.js';
@@ -22,6 +22,8 @@ export interface ApiOptions {
   site: Site;
   lists: () => ListHealth[];
   readiness: () => ServiceReadiness;
+  /** The zone list the service asks, for the lists page's texts and links. */
+  zones: readonly DnsblZone[];
 }
 
 export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHono<AppEnv> {
@@ -39,8 +41,14 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
     served
       .filter(({ tool }) => (tool as ToolDefinition).onCheckPage !== false)
       .map(({ tool, routes }) => pageToolOf(tool, routes)),
+    () => options.readiness().configured,
   );
-  addListsRoute(api, { lists: options.lists, readiness: options.readiness });
+  addListsRoute(api, {
+    lists: options.lists,
+    readiness: options.readiness,
+    site: options.site,
+    zones: options.zones,
+  });
   addToolIndex(api, options.basePath, served);
   addOpenApiDocument(api, {
     basePath: options.basePath,

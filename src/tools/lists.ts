@@ -1,6 +1,8 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { type AppEnv, errorResponses, serveRoute } from '../http/index.js';
+import { type AppEnv, errorResponses, prefersHtml, serveRoute } from '../http/index.js';
+import { listsPageResponse, type Site } from '../pages/index.js';
 import {
+  type DnsblZone,
   type ListHealth,
   listHealthSchema,
   type ServiceReadiness,
@@ -21,7 +23,13 @@ export const listsTag = { name: 'Lists', description: 'The blocklists the servic
 
 export function addListsRoute(
   app: OpenAPIHono<AppEnv>,
-  deps: { lists: () => ListHealth[]; readiness: () => ServiceReadiness },
+  deps: {
+    lists: () => ListHealth[];
+    readiness: () => ServiceReadiness;
+    site: Site;
+    /** The zone list: what each list lists, its policy and links, for the HTML page. */
+    zones: readonly DnsblZone[];
+  },
 ): void {
   serveRoute(
     app,
@@ -34,14 +42,29 @@ export function addListsRoute(
       security: [],
       responses: {
         200: {
-          description: 'Health of every configured list',
-          content: { 'application/json': { schema: listsSchema } },
+          description:
+            'Health of every configured list: JSON, or for a browser (Accept preferring text/html) ' +
+            'the same as an HTML page in English or Russian (`?lang=`), with what each list lists, ' +
+            'its policy and links. Vary: Accept.',
+          content: {
+            'application/json': { schema: listsSchema },
+            'text/html': { schema: z.string() },
+          },
         },
         ...errorResponses('getLists', []),
       },
     }),
-    (c) => {
-      const { configured, reason } = deps.readiness();
+    async (c) => {
+      const readiness = deps.readiness();
+      if (prefersHtml(c.req.header('accept'))) {
+        return listsPageResponse(c, deps.site, {
+          readiness,
+          lists: deps.lists(),
+          zones: deps.zones,
+        });
+      }
+      const { configured, reason } = readiness;
+      c.header('Vary', 'Accept');
       return c.json({ configured, ...(reason ? { reason } : {}), lists: deps.lists() }, 200);
     },
   );

@@ -208,8 +208,13 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     const boxes = page.locator('.picker input[type=checkbox]');
     const found = await boxes.count();
     expect(found).toBeGreaterThanOrEqual(10);
-    // Leave one address out: the check covers the picked ones only.
+    // Nothing is ticked until the caller chooses, and the button cannot check nothing.
+    expect(await page.locator('.picker input[type=checkbox]:checked').count()).toBe(0);
+    expect(await page.isDisabled('#check-selected')).toBe(true);
+    await page.click('#pick-all');
+    // Leave one address out: the check covers the picked ones only, and the button says how many.
     await boxes.nth(0).uncheck();
+    expect(await page.textContent('#check-selected')).toContain(String(found - 1));
     await page.click('#check-selected');
     const checked = page.locator('.pool-check .outcome');
     await checked.waitFor();
@@ -286,6 +291,7 @@ describe.each(Object.keys(languages) as Language[])('an IPv6 check on a phone in
       await boxes.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value'))),
     ).toEqual(['192.0.3.120', '2d8b:d8b9::25', longestIpv6]);
     await expectNoSidewaysScroll(page);
+    await page.click('#pick-all');
     await page.click('#check-selected');
     const checked = page.locator('.pool-check .outcome');
     await checked.waitFor();

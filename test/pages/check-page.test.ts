@@ -168,3 +168,37 @@ describe('the HTML 404', () => {
     },
   );
 });
+
+describe('GET {BASE_PATH}/ while the service is not configured', () => {
+  let dead: TestService;
+  beforeAll(async () => {
+    dead = await startTestService({ deadDns: true });
+  });
+  afterAll(() => dead.close());
+
+  it.each([
+    ['en', 'This service is not ready to check right now.'],
+    ['ru', 'Сервис сейчас не готов к проверкам.'],
+  ])(
+    'tells a %s reader the service is not ready, offers no check and no operator advice',
+    async (lang, notReady) => {
+      const page = await (await dead.get(`/?lang=${lang}`, html)).text();
+      expect(page).toContain(notReady);
+      expect(page).not.toContain('<form id="check-form"');
+      expect(page).not.toContain('DNS_SERVERS');
+      expect(page).not.toContain('SPAMHAUS_DQS_KEY');
+      expect(page).not.toMatch(/resolver/i);
+      // The script shows no operator detail beside a 503 the reader might still meet.
+      expect(dataOf(page)).toMatchObject({
+        operatorCodes: expect.arrayContaining(['not_configured']),
+      });
+    },
+  );
+
+  it('keeps the operator reason in the status JSON and GET /lists', async () => {
+    const status = (await (await dead.get('/ip/v1/status')).json()) as { reason?: string };
+    expect(status.reason).toMatch(/DNS_SERVERS/);
+    const lists = (await (await dead.get('/lists')).json()) as { reason?: string };
+    expect(lists.reason).toBe(status.reason);
+  });
+});

@@ -16,6 +16,7 @@ import {
   askableTotal,
   type ScoreFactor,
   hasMajorListing,
+  hasWarning,
   listingFactors,
   scoreFrom,
 } from './score.js';
@@ -117,6 +118,7 @@ export async function checkDomain(
       answered: domainReport.answered,
       total: askableTotal(domainReport),
       majorListed: hasMajorListing(domainReport),
+      warned: hasWarning(domainReport.lists),
     });
     // A sender address on a major list means some of the domain's mail is refused: never "good".
     if (score.verdict === 'good' && results.some((address) => address.verdict === 'poor')) {

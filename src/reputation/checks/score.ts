@@ -1,4 +1,4 @@
-import { type DnsblReport, type ListResult, trustWords } from '../lists/index.js';
+import { type DnsblReport, isInformational, type ListResult, trustWords } from '../lists/index.js';
 import type { ReverseDns } from './rdns.js';
 import type { Confidence, Score, ScoreFactor, TrustLevel, Verdict } from '../results/index.js';
 
@@ -103,14 +103,28 @@ export function confidenceOf(answered: number, total: number): Confidence {
 
 /**
  * Verdict: `poor` under 50 or with any major listing (mail will be refused by many receivers),
- * `good` from 80, `fair` between; `unknown` when no list answered.
+ * `good` from 80 with no blocking listing and no poor grade, `fair` otherwise; `unknown` when no
+ * list answered (docs/score.md).
  */
 export function scoreOf(factors: ScoreFactor[], report: DnsblReport): Score {
   return scoreFrom(factors, {
     answered: report.answered,
     total: askableTotal(report),
     majorListed: hasMajorListing(report),
+    warned: hasWarning(report.lists),
   });
+}
+
+/**
+ * A list blocks the target (a listing that is not for information only) or grades it poorly: the
+ * page shows that row as a listing or a poor reputation, so the verdict beside it is never `good`.
+ */
+export function hasWarning(lists: readonly ListResult[]): boolean {
+  return lists.some(
+    (list) =>
+      (list.status === 'listed' && !isInformational(list)) ||
+      (list.grade !== undefined && list.grade.points < 0),
+  );
 }
 
 export function hasMajorListing(report: DnsblReport): boolean {
@@ -123,7 +137,7 @@ export function hasMajorListing(report: DnsblReport): boolean {
 /** The score of any set of findings, with how many lists answered and whether a major one lists. */
 export function scoreFrom(
   factors: ScoreFactor[],
-  coverage: { answered: number; total: number; majorListed: boolean },
+  coverage: { answered: number; total: number; majorListed: boolean; warned?: boolean },
 ): Score {
   const sorted = [...factors].sort(
     (a, b) =>
@@ -140,7 +154,7 @@ export function scoreFrom(
       ? 'unknown'
       : coverage.majorListed || score < 50
         ? 'poor'
-        : score >= 80
+        : score >= 80 && !coverage.warned
           ? 'good'
           : 'fair';
   return { score, verdict, confidence, factors: sorted };

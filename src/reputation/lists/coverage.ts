@@ -21,6 +21,11 @@ export interface ListCoverage {
   blocking: number;
   /** Lists that list it for information only (every listing of severity `info`). */
   informational: number;
+  /**
+   * Reputation lists (Mailspike, Sender Score) whose grade costs points: not a listing, but never
+   * "not listed" alone beside a penalty. Optional: a coverage made before grades were counted.
+   */
+  poor_reputation?: number;
   answered: number;
   not_answered: number;
   on_hold: number;
@@ -51,9 +56,13 @@ export function coverageOf(lists: readonly ListResult[]): ListCoverage {
   const informational = lists.filter(
     (list) => list.status === 'listed' && isInformational(list),
   ).length;
+  const poorReputation = lists.filter(
+    (list) => list.status !== 'listed' && list.grade !== undefined && list.grade.points < 0,
+  ).length;
   return {
     blocking: listed - informational,
     informational,
+    ...(poorReputation > 0 ? { poor_reputation: poorReputation } : {}),
     answered,
     not_answered,
     on_hold,
@@ -159,6 +168,8 @@ export function describeCoverage(coverage: ListCoverage): string {
     informational > 0
       ? [`${informational} ${informational === 1 ? 'lists' : 'list'} it for information only`]
       : [];
+  const poor = coverage.poor_reputation ?? 0;
+  if (poor > 0) note.push(`${poor} ${poor === 1 ? 'gives' : 'give'} it a poor reputation`);
   return [head, ...note, ...describeVouching(coverage.allowlists), ...missingParts(coverage)].join(
     '; ',
   );

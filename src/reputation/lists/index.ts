@@ -8,6 +8,7 @@ export {
   coverageOf,
   describeCoverage,
   disabledByTest,
+  isInformational,
   type ListCoverage,
   missingParts,
   trustWords,

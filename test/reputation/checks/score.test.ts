@@ -131,6 +131,23 @@ describe('the score', () => {
     ]);
   });
 
+  it('is fair, not good, beside a blocking listing that costs few points', () => {
+    const minor = list('PSBL', 'listed', { listings: [listing('listed', 10)] });
+    expect(scoreCheck(report([minor, ...cleanLists(19)]))).toMatchObject({
+      score: 90,
+      verdict: 'fair',
+    });
+  });
+
+  it('is fair, not good, beside a grade that costs points', () => {
+    const grade = { label: 'poor reputation L4', points: -15, listed: false };
+    const mailspike = list('Mailspike Reputation', 'clean', { grade });
+    expect(scoreCheck(report([mailspike, ...cleanLists(19)]))).toMatchObject({
+      score: 85,
+      verdict: 'fair',
+    });
+  });
+
   it('weighs a PBL listing as information: a few points, not a poor verdict', () => {
     const score = scoreCheck(
       report([zen('127.0.0.10', 'PBL (ISP)', 'info', 5), ...cleanLists(19)]),

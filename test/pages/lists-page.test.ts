@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestService, startTestService } from '../support/service.js';
+
+/** GET {BASE_PATH}/lists: an HTML page for a browser, JSON for an API client (docs/pages.md). */
+
+const html = { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+describe('GET {BASE_PATH}/lists', () => {
+  it.each([
+    ['en', 'The blocklists this service asks', 'Spam sources and operations', 'active'],
+    [
+      'ru',
+      'Списки блокировки, которые опрашивает сервис',
+      'Источники и организаторы спама',
+      'активен',
+    ],
+  ])(
+    'answers a browser in %s with each list, its state, what it lists, its policy and links',
+    async (lang, title, zenLists, active) => {
+      const response = await service.get(`/lists?lang=${lang}`, html);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('vary')).toMatch(/^Accept, Accept-Language/);
+      const page = await response.text();
+      expect(page).toContain(`<html lang="${lang}"`);
+      expect(page).toContain(title);
+      expect(page).toContain('Spamhaus ZEN');
+      expect(page).toContain(zenLists);
+      expect(page).toContain(`<span class="state-active">${active}</span>`);
+      expect(page).toContain('href="https://check.spamhaus.org/"');
+    },
+  );
+
+  it.each([
+    ['no Accept', {}],
+    ['application/json', { Accept: 'application/json' }],
+  ])('answers an API client (%s) the JSON, saying it varies on Accept', async (_name, headers) => {
+    const response = await service.get('/lists', headers);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('vary')).toMatch(/Accept/);
+    const body = (await response.json()) as { configured: boolean; lists: unknown[] };
+    expect(body.configured).toBe(true);
+    expect(body.lists.length).toBeGreaterThan(0);
+  });
+
+  it('is linked from the check page in its language', async () => {
+    const page = await (await service.get('/?lang=ru', html)).text();
+    expect(page).toContain('href="/tools/ip-reputation/lists?lang=ru"');
+  });
+
+  it('documents both representations in the OpenAPI document', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content: object }> } }>;
+    };
+    const lists = Object.entries(document.paths).find(([path]) => path.endsWith('/lists'));
+    expect(Object.keys(lists?.[1].get.responses['200']?.content ?? {})).toEqual([
+      'application/json',
+      'text/html',
+    ]);
+  });
+});
