@@ -141,8 +141,9 @@ describe('GET /metrics', () => {
         backend: 'memory',
         operation,
       });
-    // A unit taken per fresh check; results saved and read.
-    expect(count('incrementWithin')).toBe(2);
+    // A unit asked for per fresh check, the refused one past the limit too (one atomic step);
+    // results saved and read.
+    expect(count('incrementWithin')).toBe(3);
     expect(count('set')).toBeGreaterThanOrEqual(4);
     expect(count('get')).toBeGreaterThanOrEqual(4);
     expect(

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { keylessCounts } from '../fixtures/keyless-lists.js';
+import { keyedCounts, keylessCounts } from '../fixtures/keyless-lists.js';
 import {
   type FakeCaptchaProvider,
   startFakeCaptchaProvider,
@@ -82,6 +82,8 @@ async function screenshot(page: Page, name: string): Promise<void> {
 const counts = await keylessCounts();
 const ipv6Lists = counts.ipv6;
 const notCovering = counts.ipv4 - counts.ipv6;
+/** The address lists that wait for a key this service was not given. */
+const needKey = (await keyedCounts()).ipv4;
 
 const languages = {
   en: {
@@ -90,7 +92,7 @@ const languages = {
     discover: 'Find addresses',
     listed: /^Listed on 3 of \d+ lists( that answered)?[.;]/,
     ipv6: new RegExp(
-      `^Not listed on any of ${ipv6Lists} lists; ${notCovering} do not cover IPv6\\.$`,
+      `^Not listed on any of ${ipv6Lists} lists; ${notCovering} do not cover IPv6; ${needKey} need a key\\.$`,
     ),
     notCovered: `does not cover IPv6: ${notCovering}`,
     found: /^\d+ addresses found, none checked yet\.$/,
@@ -104,7 +106,7 @@ const languages = {
     discover: 'Найти адреса',
     listed: /^Внесён в 3 из \d+ (ответивших )?списков[.;]/,
     ipv6: new RegExp(
-      `^Не внесён ни в один из ${ipv6Lists} списк[а-я]*; ${notCovering} не поддержива[а-я]+ IPv6\\.$`,
+      `^Не внесён ни в один из ${ipv6Lists} списк[а-я]*; ${notCovering} не поддержива[а-я]+ IPv6; ${needKey} жд[а-я]+ ключа\\.$`,
     ),
     notCovered: `не поддерживает IPv6: ${notCovering}`,
     found: /^Найдено \d+ адрес(а|ов), ещё не проверены\.$/,

@@ -249,6 +249,12 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
     // the operator's, and is only reported if others may enter it.
     const created = mkdirSync(dirname(file), { recursive: true, mode: privateFolder });
     if (created !== undefined) chmodSync(dirname(file), privateFolder);
+  } catch (error) {
+    throw new StoreOpenError(
+      `cannot create the folder of ${file}: ${reason(error)}: set STORE_URL to sqlite:PATH in a folder this user may write`,
+    );
+  }
+  try {
     // The database file is made before SQLite opens it, 0600: SQLite gives its -wal and -shm files
     // the database file's permissions (its unix VFS copies them), so all three are private.
     if (!existsSync(file)) {
@@ -256,9 +262,7 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
       chmodSync(file, privateFile);
     }
   } catch (error) {
-    throw new StoreOpenError(
-      `cannot create the folder of ${file}: ${reason(error)}: set STORE_URL to sqlite:PATH in a folder this user may write`,
-    );
+    throw new StoreOpenError(cannotOpen(file, error));
   }
   let db: Database.Database | undefined;
   try {
@@ -281,11 +285,12 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
         `${file} is not a SQLite database: set STORE_URL to another file, or move this one away`,
       );
     }
-    throw new StoreOpenError(
-      `cannot open or write the SQLite file ${file}: ${reason(error)}: let this user write it and its folder, or set STORE_URL to another path`,
-    );
+    throw new StoreOpenError(cannotOpen(file, error));
   }
 }
+
+const cannotOpen = (file: string, error: unknown) =>
+  `cannot open or write the SQLite file ${file}: ${reason(error)}: let this user write it and its folder, or set STORE_URL to another path`;
 
 /** Reports the store's folder and files that group or others may read, write or enter. */
 function reportExposed(file: string, report: ((file: string, fix: string) => void) | undefined) {
