@@ -42,4 +42,20 @@ export default {
     }
     return app.fetch(request, env, ctx);
   },
+
+  /**
+   * The Cron Trigger of wrangler.toml, once a minute: claims the watches and deliveries that are
+   * due and runs them (docs/watches.md, "On Workers"). Claims are atomic in the store's Durable
+   * Objects, so overlapping runs never check a watch twice.
+   */
+  async scheduled(_controller, env, ctx) {
+    let app: EdgeApp;
+    try {
+      app = await appFor(env);
+    } catch (error) {
+      console.error(String(error));
+      return;
+    }
+    ctx.waitUntil(app.services.watches.runner.tick());
+  },
 } satisfies ExportedHandler<WorkerEnv>;

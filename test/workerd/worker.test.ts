@@ -1,4 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
@@ -166,6 +170,49 @@ describe('the Worker entry point', () => {
     expect(
       await remaining({ forwarded: 'for=198.51.100.10', 'x-forwarded-for': '198.51.100.10' }),
     ).toBe(6);
+  });
+
+  it('re-checks a due watch on its Cron Trigger (scheduled), and one not due yet stays as it was', async () => {
+    const lists = await startWorld({ listings: {} });
+    try {
+      const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
+      const create = async (interval: number) => {
+        const created = await call(`${basePath}/watch/v1`, vars, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target: '185.220.101.5', interval_s: interval }),
+        });
+        expect(created.status).toBe(201);
+        return ((await created.json()) as { id: string }).id;
+      };
+      const due = await create(1);
+      const later = await create(3600);
+      const checkedAt = async (id: string) =>
+        ((await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string })
+          .checked_at;
+      const [dueFirst, laterFirst] = [await checkedAt(due), await checkedAt(later)];
+      const scheduled = async () => {
+        const ctx = createExecutionContext();
+        await worker.scheduled(
+          createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }),
+          { ...(env as unknown as WorkerEnv), ...vars },
+          ctx,
+        );
+        await waitOnExecutionContext(ctx);
+      };
+      await expect
+        .poll(
+          async () => {
+            await scheduled();
+            return checkedAt(due);
+          },
+          { timeout: 15_000, interval: 250 },
+        )
+        .not.toBe(dueFirst);
+      expect(await checkedAt(later)).toBe(laterFirst);
+    } finally {
+      await lists.close();
+    }
   });
 
   it('refuses to start without a DoH endpoint', async () => {
