@@ -6,7 +6,7 @@ import type { DnsblZone, ListHealth, ServiceReadiness } from '../reputation/inde
 import { addListsRoute, listsTag } from './lists.js';
 import { addOpenApiDocument, documentTag } from './openapi-document.js';
 import { tools, type ToolsDeps } from './registry.js';
-import { shareTag, type ToolDefinition } from './shared/index.js';
+import { shareTag, type ToolDefinition } from './common/index.js';
 import { addToolIndex, indexTag, type ServedTool } from './tool-index.js';
 
 /**

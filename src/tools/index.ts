@@ -5,4 +5,4 @@
 
 export { createToolsApi } from './api.js';
 export { type ToolName, tools, type ToolsDeps } from './registry.js';
-export { createResultStore } from './shared/index.js';
+export { createResultStore } from './common/index.js';

@@ -6,7 +6,7 @@ import {
   notModifiedResponse,
   serveRoute,
 } from '../http/index.js';
-import { aliasRule, captchaScheme } from './shared/index.js';
+import { aliasRule, captchaScheme } from './common/index.js';
 
 /**
  * The OpenAPI 3.1 document, generated once from the route definitions of the API (docs/openapi.md):

@@ -2,7 +2,7 @@ import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
 import { type AppEnv, errorResponses, type RegisteredRoute, serveRoute } from '../http/index.js';
-import { snapshotOperations, type ToolDefinition } from './shared/index.js';
+import { snapshotOperations, type ToolDefinition } from './common/index.js';
 
 /**
  * What the base path itself answers (issue 17): an index of the tools, so the URL the start log

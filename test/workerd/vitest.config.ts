@@ -30,7 +30,7 @@ export const sharedRouteSuites = [
   'test/tools/pool/discover.test.ts',
   'test/tools/pool/check.test.ts',
   'test/tools/pool/share.test.ts',
-  'test/tools/shared/aliases.test.ts',
+  'test/tools/common/aliases.test.ts',
   'test/tools/lists.test.ts',
   'test/http/captcha-flow.test.ts',
   'test/operations/health.test.ts',

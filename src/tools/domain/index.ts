@@ -15,7 +15,7 @@ import {
   requiredWithAlias,
   type SnapshotDeps,
   snapshotTool,
-} from '../shared/index.js';
+} from '../common/index.js';
 import { domainPage } from './page.js';
 import { summariseDomain } from './summary.js';
 

@@ -1,6 +1,6 @@
 import { bySeverity, coverageOf, type DomainCheckResult } from '../../reputation/index.js';
 import type { ShareSummary } from '../../share/index.js';
-import { addressListing, listingsOf, shownAs } from '../shared/index.js';
+import { addressListing, listingsOf, shownAs } from '../common/index.js';
 
 /**
  * A domain check read as what its badge, card and share page show: the domain's own lists and

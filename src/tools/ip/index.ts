@@ -15,7 +15,7 @@ import {
   requiredWithAlias,
   type SnapshotDeps,
   snapshotTool,
-} from '../shared/index.js';
+} from '../common/index.js';
 import { ipPage } from './page.js';
 import { summariseIp } from './summary.js';
 

@@ -1,6 +1,6 @@
 import { coverageOf, type IpCheckResult } from '../../reputation/index.js';
 import type { ShareSummary } from '../../share/index.js';
-import { listingsOf, shownAs } from '../shared/index.js';
+import { listingsOf, shownAs } from '../common/index.js';
 
 /** An IP check read as what its badge, card and share page show: the lists, reverse DNS, a score. */
 

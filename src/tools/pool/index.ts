@@ -25,7 +25,7 @@ import {
   requiredWithAlias,
   type SnapshotDeps,
   snapshotTool,
-} from '../shared/index.js';
+} from '../common/index.js';
 import { createPoolDiscoveries } from './discoveries.js';
 import { poolPage } from './page.js';
 import { summarisePool } from './summary.js';

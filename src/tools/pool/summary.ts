@@ -5,7 +5,7 @@ import {
   type PoolCheckResult,
 } from '../../reputation/index.js';
 import type { ShareSummary } from '../../share/index.js';
-import { addressListing, shownAs } from '../shared/index.js';
+import { addressListing, shownAs } from '../common/index.js';
 
 /** Blocklisted: at least one listing that is not informational. */
 function blocklisted(address: AddressSummary): boolean {

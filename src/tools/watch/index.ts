@@ -14,7 +14,7 @@ import type { Site } from '../../pages/index.js';
 import { parseHostName, parseTarget } from '../../reputation/index.js';
 import type { CardCache } from '../../share/index.js';
 import type { WatchFailure, Watches, WatchView } from '../../watch/index.js';
-import { captchaHeader, captchaSecurity, captchaTokenOf, defineTool } from '../shared/index.js';
+import { captchaHeader, captchaSecurity, captchaTokenOf, defineTool } from '../common/index.js';
 import {
   manageKeyScheme,
   manageKeySecurity,

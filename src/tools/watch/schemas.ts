@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { watchKindSchema, watchViewSchema } from '../../watch/index.js';
-import { captchaFields, quotaStatusSchema } from '../shared/index.js';
+import { captchaFields, quotaStatusSchema } from '../common/index.js';
 
 /** The watch routes' request and answer bodies; the watch itself is src/watch/schemas.ts. */
 

@@ -1,7 +1,7 @@
 import { bySeverity, coverageOf } from '../../reputation/index.js';
 import type { ShareSummary } from '../../share/index.js';
 import type { WatchView } from '../../watch/index.js';
-import { addressListing, listingsOf, shownAs } from '../shared/index.js';
+import { addressListing, listingsOf, shownAs } from '../common/index.js';
 
 /**
  * A watch's current state read as what its live badge, card and share page show: the lists of

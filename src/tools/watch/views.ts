@@ -26,7 +26,7 @@ import {
   shareTag,
   type ToolDefinition,
   varyOnLanguage,
-} from '../shared/index.js';
+} from '../common/index.js';
 import type { WatchToolDeps } from './index.js';
 import { watchNotFound } from './manage-key.js';
 import { watchIdParams } from './schemas.js';

@@ -10,7 +10,7 @@ import {
   postError,
   startTestService,
 } from '../../support/service.js';
-import { expectNotConfiguredWhileDnsIsDead } from '../shared/dead-dns.js';
+import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
 
 /**
  * The domain tool's check over real HTTP: POST /domain/v1, the result behind its token

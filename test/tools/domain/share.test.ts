@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summariseDomain } from '../../../src/tools/domain/summary.js';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import { type TestService, startTestService } from '../../support/service.js';
-import { fetchCard } from '../shared/artefacts.js';
+import { fetchCard } from '../common/artefacts.js';
 
 /**
  * The domain tool's share routes through HTTP: GET /domain/v1/share/{token}, its badge.svg and

@@ -14,7 +14,7 @@ import {
   startCaptchaProvider,
   startTestService,
 } from '../../support/service.js';
-import { expectNotConfiguredWhileDnsIsDead } from '../shared/dead-dns.js';
+import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
 
 /**
  * The IP tool's check over real HTTP: POST /ip/v1, the result behind the token it hands out

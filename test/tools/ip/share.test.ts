@@ -5,7 +5,7 @@ import { keylessCounts } from '../../fixtures/keyless-lists.js';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import { pngHeader } from '../../support/png.js';
 import { type TestService, startTestService } from '../../support/service.js';
-import { fetchCard } from '../shared/artefacts.js';
+import { fetchCard } from '../common/artefacts.js';
 
 /**
  * The IP tool's share routes through HTTP: GET /ip/v1/share/{token}, its badge.svg and card, in

@@ -5,7 +5,7 @@ import {
   expectQuotaStatus,
   postError,
 } from '../../support/service.js';
-import { expectNotConfiguredWhileDnsIsDead } from '../shared/dead-dns.js';
+import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
 import {
   discoverFields,
   listedIp6,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import type { TestService } from '../../support/service.js';
-import { fetchBadge, fetchCard } from '../shared/artefacts.js';
+import { fetchBadge, fetchCard } from '../common/artefacts.js';
 import { cleanIp, listedIp, poolClient, startPoolService } from './world.js';
 
 /**

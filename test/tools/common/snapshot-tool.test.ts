@@ -12,8 +12,8 @@ import { createCardCache } from '../../../src/share/card-cache.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
 import { ipPage } from '../../../src/tools/ip/page.js';
 import { summariseIp } from '../../../src/tools/ip/summary.js';
-import { createResultStore, maxResultBytes } from '../../../src/tools/shared/results.js';
-import { snapshotTool } from '../../../src/tools/shared/snapshot-tool.js';
+import { createResultStore, maxResultBytes } from '../../../src/tools/common/results.js';
+import { snapshotTool } from '../../../src/tools/common/snapshot-tool.js';
 
 /**
  * The shared POST pipeline with a tool whose check returns a result of the size asked for: a
