@@ -18,9 +18,11 @@ export {
   aliasRule,
 } from './schemas.js';
 export {
+  badgeResponses,
   badgeStyleOf,
   cardOf,
   langField,
+  missingBadge,
   sharePageResponse,
   shareTag,
   varyOnLanguage,

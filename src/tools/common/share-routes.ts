@@ -116,34 +116,18 @@ export function addShareRoutes(
           lang: langField('badge text'),
         }),
       },
-      responses: {
-        200: {
-          description: 'SVG badge',
-          headers: cacheableHeaders,
-          content: { 'image/svg+xml': { schema: z.string() } },
-        },
-        304: notModifiedResponse,
-        ...errorResponses(badgeOperation, ['store_unavailable']),
-        404: {
-          description: 'Unknown or expired token: a badge saying so',
-          content: { 'image/svg+xml': { schema: z.string() } },
-        },
-      },
+      responses: badgeResponses(
+        badgeOperation,
+        'SVG badge',
+        'Unknown or expired token: a badge saying so',
+      ),
     }),
     async (c) => {
       const style = badgeStyleOf(c);
       const { lang, explicit } = languageChoiceOf(c);
       const found = await load(c.req.param('token')!);
       const svgType = 'image/svg+xml; charset=utf-8';
-      if (!found) {
-        // A 404 with an image body, so an embed shows text instead of a broken image.
-        return c.body(renderMissingBadge(style, lang), 404, {
-          'Content-Type': svgType,
-          'Cache-Control': 'no-cache',
-          ...embeddable,
-          ...varyOnLanguage(explicit),
-        });
-      }
+      if (!found) return missingBadge(c, style, lang, explicit);
       const svg = utf8.encode(renderBadge(found.summary, style, lang));
       return cacheable(c, svg, svgType, {
         lang,
@@ -317,3 +301,32 @@ function notFound(): ApiError {
 }
 
 const utf8 = new TextEncoder();
+
+/** A badge route's documented answers: the SVG, 304, and a 404 that is a badge too. */
+export function badgeResponses(operationId: string, found: string, missing: string) {
+  return {
+    200: {
+      description: found,
+      headers: cacheableHeaders,
+      content: { 'image/svg+xml': { schema: z.string() } },
+    },
+    304: notModifiedResponse,
+    ...errorResponses(operationId, ['store_unavailable']),
+    404: { description: missing, content: { 'image/svg+xml': { schema: z.string() } } },
+  };
+}
+
+/** A 404 with an image body, so an embed shows text instead of a broken image. */
+export function missingBadge(
+  c: Context,
+  style: Parameters<typeof renderMissingBadge>[0],
+  lang: Lang,
+  explicit: boolean,
+): Response {
+  return c.body(renderMissingBadge(style, lang), 404, {
+    'Content-Type': 'image/svg+xml; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    ...embeddable,
+    ...varyOnLanguage(explicit),
+  });
+}

@@ -9,19 +9,16 @@ import {
 } from '../../http/index.js';
 import { translator } from '../../i18n/index.js';
 import { htmlNotFound, languageChoiceOf, renderSharePage } from '../../pages/index.js';
-import {
-  badgeStyles,
-  renderBadge,
-  renderEndedBadge,
-  renderMissingBadge,
-} from '../../share/index.js';
+import { badgeStyles, renderBadge, renderEndedBadge } from '../../share/index.js';
 import type { WatchView } from '../../watch/index.js';
 import {
+  badgeResponses,
   badgeStyleOf,
   cacheable,
   cardOf,
   embeddable,
   langField,
+  missingBadge,
   sharePageResponse,
   shareTag,
   type ToolDefinition,
@@ -89,20 +86,11 @@ export function addWatchViews(
           lang: langField('badge text'),
         }),
       },
-      responses: {
-        200: {
-          description:
-            'SVG badge of the current state, or saying the watch ended; kept at most the interval',
-          headers: cacheableHeaders,
-          content: { 'image/svg+xml': { schema: z.string() } },
-        },
-        304: notModifiedResponse,
-        ...errorResponses('getWatchBadge', ['store_unavailable']),
-        404: {
-          description: 'Unknown watch: a badge saying so',
-          content: { 'image/svg+xml': { schema: z.string() } },
-        },
-      },
+      responses: badgeResponses(
+        'getWatchBadge',
+        'SVG badge of the current state, or saying the watch ended; kept at most the interval',
+        'Unknown watch: a badge saying so',
+      ),
     }),
     async (c) => {
       const style = badgeStyleOf(c);
@@ -110,13 +98,7 @@ export function addWatchViews(
       const watch = await load(c.req.param('id')!);
       const svgType = 'image/svg+xml; charset=utf-8';
       const headers = { ...embeddable, ...varyOnLanguage(explicit) };
-      if (!watch) {
-        return c.body(renderMissingBadge(style, lang), 404, {
-          'Content-Type': svgType,
-          'Cache-Control': 'no-cache',
-          ...headers,
-        });
-      }
+      if (!watch) return missingBadge(c, style, lang, explicit);
       const svg = watch.ended
         ? renderEndedBadge(tool.name, tool.summarise(watch).target, style, lang)
         : renderBadge(tool.summarise(watch), style, lang);
