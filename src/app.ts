@@ -101,6 +101,7 @@ export function createApp(deps: AppDeps) {
     store: deps.store,
     clock: deps.clock,
     dailyLimit: config.dailyLimit,
+    refundsPerDay: config.refundsPerDay,
     isConfigured: deps.isConfigured,
     notConfiguredReason: () => deps.readiness?.().reason,
     log,

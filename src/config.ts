@@ -118,6 +118,13 @@ export const sharedVariables = {
     default: '50',
     meaning: 'Fresh checks per tool, per caller, per UTC day.',
   }),
+  refundsPerDay: variable({
+    name: 'REFUNDS_PER_DAY',
+    parser: integer(0, 10_000_000),
+    default: '10',
+    meaning:
+      'Failed checks (`dns_unavailable` before any list was asked) a caller gets its unit back for per UTC day, all tools together; `0`: never ([`results.md`](results.md#refunds)).',
+  }),
   resultTtlMs: variable({
     name: 'RESULT_TTL_S',
     parser: seconds(0, 86_400),

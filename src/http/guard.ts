@@ -13,7 +13,9 @@ import { type UtcDay, createUtcDays } from './utc-day.js';
  * once, from however many processes, at most `freeChecks` pass without a captcha. A unit past the
  * free ones whose captcha fails is given back. So the quota is judged before the captcha (nothing
  * left is refused without a call to the provider), and failed verifications per caller per day
- * are bounded (docs/storage.md).
+ * are bounded (docs/storage.md). A check that failed on our DNS before asking any list gets its
+ * unit back, a bounded number of times a day; one that asked lists is charged (docs/results.md,
+ * Refunds).
  */
 
 export type { QuotaStatus } from './quota-status.js';
@@ -44,6 +46,11 @@ export interface GuardOptions {
   store: Store;
   clock: () => Date;
   dailyLimit: number;
+  /**
+   * Failed checks a caller gets its unit back for per UTC day, all tools together; 0: none.
+   * Unset: no bound (tests of other rules).
+   */
+  refundsPerDay?: number;
   captcha?: CaptchaRule;
   isConfigured: () => boolean;
   /** Why not, when `isConfigured` is false. */
@@ -73,8 +80,17 @@ export interface QuotaReading {
    * given back and the 403 thrown.
    */
   take(token: string | undefined, callerIp: string): Promise<QuotaStatus>;
-  /** Gives the unit back when the service, not the caller, made the check fail. */
+  /**
+   * Gives the unit back when the service refused the check for a fault of its own that no caller
+   * can cause (a lying resolver, a full service), or before doing any work.
+   */
   refund(): Promise<void>;
+  /**
+   * Gives back the unit of a check that failed on our DNS before any list was asked, while the
+   * caller has refunds left today (`refundsPerDay`, one atomic step of the store): false when
+   * they are used up and the unit stays spent.
+   */
+  refundFailedCheck(): Promise<boolean>;
 }
 
 export function createGuard(options: GuardOptions): Guard {
@@ -216,6 +232,27 @@ export function createGuard(options: GuardOptions): Guard {
         async refund() {
           // The counter of the day the unit was taken from, even if the check ran past midnight.
           await store.increment(key, -1, when.ttl);
+        },
+        async refundFailedCheck() {
+          const { refundsPerDay } = options;
+          if (refundsPerDay !== undefined) {
+            // Reserved first, never given back: however many failures end at once, at most
+            // refundsPerDay units come back (issue 24: failed checks must not be free work).
+            const refunds = `refunds:${subject}:${when.day.key}`;
+            const reserved =
+              refundsPerDay > 0
+                ? await store.incrementWithin(refunds, refundsPerDay, when.ttl)
+                : undefined;
+            if (reserved === undefined) {
+              options.log?.('info', 'refunds used up: failed check charged', {
+                caller: subject,
+                limit: refundsPerDay,
+              });
+              return false;
+            }
+          }
+          await store.increment(key, -1, when.ttl);
+          return true;
         },
       };
     },

@@ -32,7 +32,13 @@ export {
 } from './error-responses.js';
 export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
 export { base64url, matchesEtag } from './etag.js';
-export { type CaptchaRule, createGuard, type Guard, type QuotaStatus } from './guard.js';
+export {
+  type CaptchaRule,
+  createGuard,
+  type Guard,
+  type QuotaReading,
+  type QuotaStatus,
+} from './guard.js';
 export { headContentLength } from './head.js';
 export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';
 export { createLogger, type Logger } from './log.js';

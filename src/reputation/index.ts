@@ -8,6 +8,7 @@ export {
   type CheckFailure,
   type CheckOutcome,
   checkDomain,
+  type FailedCheck,
   checkIp,
   checkPoolAddresses,
   discoverPool,

@@ -4,6 +4,7 @@ import {
   checkIp,
   type DnsblEngine,
   type DomainCheckResult,
+  type FailedCheck,
   type IpCheckResult,
   parseHostName,
   parseTarget,
@@ -23,11 +24,8 @@ import type { WatchKind } from './schemas.js';
 
 export type RecheckOutcome =
   | { ok: true; observation: Observation; result: IpCheckResult | DomainCheckResult }
-  | {
-      ok: false;
-      error: 'not_configured' | 'dns_unavailable' | 'invalid_target';
-      reason: string;
-    };
+  | FailedCheck
+  | { ok: false; error: 'not_configured'; reason: string };
 
 export type Recheck = (watch: { target: string; kind: WatchKind }) => Promise<RecheckOutcome>;
 

@@ -84,7 +84,13 @@ export type WatchError =
   | 'not_configured'
   | 'dns_unavailable';
 
-export type WatchFailure = { ok: false; error: WatchError; reason: string };
+export type WatchFailure = {
+  ok: false;
+  error: WatchError;
+  reason: string;
+  /** `dns_unavailable`: the lists its first check asked (check-outcome.ts), which the route charges. */
+  listsAsked?: number;
+};
 
 export interface CreateRequest {
   target: string;
@@ -247,7 +253,7 @@ export function createWatches(deps: WatchDeps): Watches {
       });
     if (!outcome.ok) {
       await releasePlace(id, callerHash);
-      return fail(outcome.error, outcome.reason);
+      return outcome;
     }
 
     const at = deps.clock();

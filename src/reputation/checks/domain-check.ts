@@ -1,7 +1,13 @@
 import type { Resolver } from '../../dns/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createCheckDns, createDeadline, noPublicAddress } from '../lookups/index.js';
-import { coverageOf, describeCoverage, type DnsblEngine, type ListResult } from '../lists/index.js';
+import {
+  coverageOf,
+  describeCoverage,
+  type DnsblEngine,
+  type ListResult,
+  listsAsked,
+} from '../lists/index.js';
 import { isIpv6 } from '../targets/index.js';
 import {
   clip,
@@ -79,16 +85,22 @@ export async function checkDomain(
     const ownLookupFailed =
       senders.spf.status === 'unavailable' ||
       senders.lookupFailures.some((failure) => failure.name === domain.name);
+    // The domain lists were asked beside the domain's own look-ups (one round trip, not two):
+    // a failure found now comes after their queries, and says how many there were.
+    const unavailable = {
+      ok: false,
+      error: 'dns_unavailable',
+      reason: `no DNS answer for ${domain.name}`,
+      listsAsked: listsAsked(domainReport),
+    } as const;
     if (
       senders.spf.status === 'unavailable' &&
       senders.lookupFailures.some((f) => f.type === 'MX' && f.name === domain.name)
     ) {
-      return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
+      return unavailable;
     }
     if (senders.ipsTotal === 0 && senders.rangesTotal === 0 && senders.ip6RangesTotal === 0) {
-      if (ownLookupFailed) {
-        return { ok: false, error: 'dns_unavailable', reason: `no DNS answer for ${domain.name}` };
-      }
+      if (ownLookupFailed) return unavailable;
       // One answer for a domain that does not exist, has no address, or only internal ones.
       return { ok: false, error: 'invalid_target', reason: noPublicAddress(domain.name) };
     }

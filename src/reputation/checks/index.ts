@@ -4,7 +4,7 @@
  */
 
 export type { AddressSummary } from './address-summary.js';
-export type { CheckFailure, CheckOutcome } from './check-outcome.js';
+export type { CheckFailure, CheckOutcome, FailedCheck } from './check-outcome.js';
 export { checkDomain, type DomainCheckDeps, type DomainCheckResult } from './domain-check.js';
 export { checkIp, type IpCheckDeps, type IpCheckResult } from './ip-check.js';
 export { checkPoolAddresses, type PoolCheckResult } from './pool-check.js';

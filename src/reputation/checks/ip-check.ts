@@ -5,6 +5,7 @@ import {
   describeCoverage,
   type DnsblEngine,
   type DnsblReport,
+  listsAsked,
 } from '../lists/index.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
 import { type IpCheckResult, maxAddressesPerHost } from '../results/index.js';
@@ -62,7 +63,12 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
         error: 'dns_unavailable' as const,
         reason: `could not resolve ${target.name} in time`,
       });
-      if (!resolved.ok) return resolved;
+      // No list is asked before the name resolves: its failure did no list's work.
+      if (!resolved.ok) {
+        return resolved.error === 'invalid_target'
+          ? { ok: false, error: 'invalid_target', reason: resolved.reason }
+          : { ok: false, error: 'dns_unavailable', reason: resolved.reason, listsAsked: 0 };
+      }
       addresses = resolved.addresses;
       ip = resolved.checked;
     }
@@ -73,7 +79,12 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
     ]);
     if (heardNothing(report, rdns)) {
       // Not a result to keep under a token and serve from the cache: the DNS was down.
-      return { ok: false, error: 'dns_unavailable', reason: `no DNS answer about ${ip}` };
+      return {
+        ok: false,
+        error: 'dns_unavailable',
+        reason: `no DNS answer about ${ip}`,
+        listsAsked: listsAsked(report),
+      };
     }
     const score = scoreOf([...listingFactors(report), ...reverseDnsFactors(rdns)], report);
     return {

@@ -261,6 +261,14 @@ export function countsOf(lists: readonly ListResult[]): Omit<DnsblReport, 'lists
   return { ...counts, total: lists.length - counts.not_covered };
 }
 
+/**
+ * How many lists of a report were sent a query: those that answered or did not in time. A list on
+ * hold, disabled or not covering the target is reported without being asked.
+ */
+export function listsAsked(report: Pick<DnsblReport, 'answered' | 'not_answered'>): number {
+  return report.answered + report.not_answered;
+}
+
 /** A usable answer: a listing, an allowlist's vouching, or NXDOMAIN from a proven list. */
 export function answeredUsably(list: Pick<ListResult, 'status'>): boolean {
   return list.status === 'listed' || list.status === 'allowlisted' || list.status === 'clean';

@@ -22,6 +22,7 @@ export {
   type DnsblReport,
   type ListResult,
   type ListStatus,
+  listsAsked,
   queryZone,
   targetLabel,
 } from './dnsbl.js';

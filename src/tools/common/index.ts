@@ -5,6 +5,7 @@
  */
 
 export { firstNonEmpty } from './aliases.js';
+export { chargeFailedCheck } from './refunds.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable, embeddable } from './cacheable.js';
 export {

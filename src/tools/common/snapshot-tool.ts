@@ -18,6 +18,7 @@ import {
 } from '../../http/index.js';
 import type { CheckOutcome, ResolverConfirmation } from '../../reputation/index.js';
 import { cacheable } from './cacheable.js';
+import { chargeFailedCheck } from './refunds.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
 import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
@@ -199,8 +200,8 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
           throw notConfigured();
         }
         if (!outcome.ok) {
-          // A failure of ours (DNS) gives the unit back; a bad target found by DNS costs it.
-          if (outcome.error === 'dns_unavailable') await reading.refund();
+          // Before the error answer reads the caller's status: its quota fields show the charge.
+          await chargeFailedCheck(reading, outcome);
           throw new ApiError(outcome.error, outcome.reason);
         }
         const resultJson = JSON.stringify(outcome.result);

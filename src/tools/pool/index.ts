@@ -167,7 +167,13 @@ export const poolTool = defineTool({
               maxAddresses: maxIps,
             });
             if (found.status === 'dns_unavailable') {
-              return { ok: false, error: 'dns_unavailable', reason: `no DNS answer about ${pool}` };
+              // A discovery asks the pool's own DNS and no list.
+              return {
+                ok: false,
+                error: 'dns_unavailable',
+                reason: `no DNS answer about ${pool}`,
+                listsAsked: 0,
+              };
             }
             // One answer for a pool that does not exist, has no address or only internal ones.
             if (found.addresses.length === 0) {

@@ -14,7 +14,13 @@ import type { Site } from '../../pages/index.js';
 import { parseHostName, parseTarget } from '../../reputation/index.js';
 import type { CardCache } from '../../share/index.js';
 import type { WatchFailure, Watches, WatchView } from '../../watch/index.js';
-import { captchaHeader, captchaSecurity, captchaTokenOf, defineTool } from '../common/index.js';
+import {
+  captchaHeader,
+  captchaSecurity,
+  captchaTokenOf,
+  chargeFailedCheck,
+  defineTool,
+} from '../common/index.js';
 import {
   manageKeyScheme,
   manageKeySecurity,
@@ -180,8 +186,13 @@ export const watchTool = defineTool({
             throw error;
           });
         if (!outcome.ok) {
-          // As a check: a bad target found by DNS costs its unit; any other refusal gives it back.
-          if (outcome.error !== 'invalid_target') await reading.refund();
+          // A failed first check costs what a check's failure costs; a refusal that is not the
+          // check's (a cap, the webhook, our resolver not ready or caught lying) gives it back.
+          if (outcome.error === 'dns_unavailable' || outcome.error === 'invalid_target') {
+            await chargeFailedCheck(reading, outcome);
+          } else {
+            await reading.refund();
+          }
           throw refused(outcome);
         }
         return c.json(

@@ -709,7 +709,7 @@ describe('POST /domain/v1', () => {
       await expectError(response, 415, postError('unsupported_media_type'));
     });
 
-    it('answers 503 dns_unavailable when the domain own lookups fail, and gives the unit back', async () => {
+    it('answers 503 dns_unavailable when the domain own lookups fail, and charges the unit its domain-list queries cost', async () => {
       const before = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
       await expectError(
         await service.post('/domain/v1', { domain: 'broken-sender.net' }),
@@ -717,7 +717,7 @@ describe('POST /domain/v1', () => {
         postError('dns_unavailable'),
       );
       const after = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
-      expect(after.dailyRemaining).toBe(before.dailyRemaining);
+      expect(after.dailyRemaining).toBe(before.dailyRemaining - 1);
     });
 
     it('refuses invalid requests without spending quota', async () => {
