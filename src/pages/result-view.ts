@@ -6,6 +6,7 @@ import {
   findingsOf,
   type ListReading,
   readList,
+  type ResultTexts,
   sentenceOf,
   type ShareSummary,
   vouchingTexts,
@@ -34,6 +35,8 @@ export interface ResultContext {
   t: Translate;
   /** The tool-independent reading of the result (verdict, score, target in display form). */
   summary: ShareSummary;
+  /** The result's English texts (meanings, errors, factors) as the page's language writes them. */
+  texts: ResultTexts;
 }
 
 /** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
@@ -57,11 +60,14 @@ function capitalise(text: string, lang: Lang): string {
 }
 
 /** `192.0.3.20: Poor, 0/100; listed on 3 of 18 lists that answered.` (src/share/count-texts.ts) */
-export function describeResult(context: ResultContext): string {
+export function describeResult(context: Pick<ResultContext, 'summary' | 't'>): string {
   return sentenceOf(context.summary, context.t);
 }
 
-export function resultView(view: ResultView, context: ResultContext): Html {
+export function resultView(
+  view: ResultView,
+  context: Pick<ResultContext, 'lang' | 't' | 'summary'>,
+): Html {
   const { lang, t, summary } = context;
   const { confidence } = view;
   return html`<section id="result" class="result" data-verdict="${summary.verdict}">
@@ -95,7 +101,7 @@ export function resultView(view: ResultView, context: ResultContext): Html {
   </section>`;
 }
 
-export function factorsTable(factors: readonly ScoreFactor[], { t }: ResultContext): Html {
+export function factorsTable(factors: readonly ScoreFactor[], { t, texts }: ResultContext): Html {
   if (factors.length === 0)
     return html`<h2>${t('result.factors')}</h2>
       <p class="note">${t('result.noFactors')}</p>`;
@@ -114,7 +120,7 @@ export function factorsTable(factors: readonly ScoreFactor[], { t }: ResultConte
             (factor) =>
               html`<tr>
                 <td>${t(`factor.${factor.kind}`)}: ${factor.source}</td>
-                <td>${factor.detail}</td>
+                <td>${texts.factor(factor)}</td>
                 <td class="${factor.points < 0 ? 'points-negative' : 'points-positive'}">
                   ${factor.points > 0 ? `+${factor.points}` : String(factor.points)}
                 </td>
@@ -134,20 +140,21 @@ const statusOrder: Record<ListResult['status'], number> = {
   clean: 5,
 };
 
-function listDetail(list: ListResult): string {
+/** The meanings of a list's answer, or why it gave none; the TXT reason is the list's own words. */
+function listDetail(list: ListResult, texts: ResultTexts): string {
   if (list.status === 'listed') {
-    const meanings = (list.listings ?? []).map((listing) => listing.meaning).join('; ');
+    const meanings = (list.listings ?? []).map((listing) => texts.text(listing.meaning)).join('; ');
     return [meanings || (list.codes ?? []).join(', '), list.reason].filter(Boolean).join(' — ');
   }
   if (list.status === 'allowlisted') {
-    return (list.allowlist_entries ?? []).map((entry) => entry.meaning).join('; ');
+    return (list.allowlist_entries ?? []).map((entry) => texts.text(entry.meaning)).join('; ');
   }
-  if (list.grade) return list.grade.label;
+  if (list.grade) return texts.text(list.grade.label);
   // A list waiting for its key says which in its status.
   if (list.key) return '';
   // A list that does not cover IPv6 says so in its status; its error would repeat it in English.
   if (list.not_covered) return '';
-  return list.error ?? '';
+  return texts.listError(list);
 }
 
 /** A row's status: the verdict model's reading, or what a keyed list or an allowlist says more. */
@@ -181,7 +188,7 @@ function listLinks(list: ListResult, t: Translate): Html | string {
 export function listsTable(
   heading: string,
   lists: readonly ListResult[],
-  { t }: ResultContext,
+  { t, texts }: ResultContext,
 ): Html {
   const sorted = [...lists].sort((a, b) => statusOrder[a.status] - statusOrder[b.status]);
   const notable = sorted.filter(
@@ -194,7 +201,7 @@ export function listsTable(
     return html`<tr>
       <td>${list.name} <span class="note">${list.zone}</span></td>
       <td class="status-${reading.tone}">${statusText(list, reading, t)}</td>
-      <td>${listDetail(list)} ${listLinks(list, t)}</td>
+      <td>${listDetail(list, texts)} ${listLinks(list, t)}</td>
     </tr>`;
   };
   const head = html`<thead>

@@ -29,6 +29,7 @@ export {
   createMonitorReplica,
   createZoneMonitor,
   disabledByTest,
+  dnswlCategories,
   type DnsblEngine,
   type DnsblZone,
   isInformational,
@@ -54,11 +55,13 @@ export {
   sideName,
   sideZone,
   targetLabel,
+  trustWords,
   type Vouching,
   type ZoneMonitor,
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';
 export {
+  type AllowlistEntry,
   addressSummarySchema,
   bySeverity,
   type Confidence,
@@ -72,6 +75,7 @@ export {
   type ScoreFactor,
   type Severity,
   severityRank,
+  trustLevels,
   type Verdict,
   verdictSchema,
   worstSeverity,

@@ -45,6 +45,7 @@ async function sizedTool() {
       results,
       isConfigured: () => true,
       digest: webCrypto.digest,
+      meanings: new Map(),
       cards: createCardCache({
         maxBytes: 1024,
         render: () => Promise.reject(new Error('no cards here')),
