@@ -70,7 +70,7 @@ const dnswlCategoryOf = new Map(
 function engineForms(
   t: Translate,
   meanings: (text: string) => string,
-): [RegExp, (match: RegExpExecArray) => string][] {
+): [RegExp, (match: RegExpExecArray) => string | undefined][] {
   const trustOf = (words: string) => trustLevels.find((level) => trustWords(level) === words);
   return [
     [/^no answer in time$/, () => t('status.timeout')],
@@ -86,6 +86,8 @@ function engineForms(
     [/^undocumented return code (.+)$/, ([, codes]) => t('detail.undocumented', { codes: codes! })],
     [/^undocumented grade (.+)$/, ([, code]) => t('detail.undocumentedGrade', { code: code! })],
     [/^no grade$/, () => t('detail.noGrade')],
+    // A list without a code table lists by RFC 5782 §2.1's convention: `listed (127.0.0.2)`.
+    [/^listed \((\S+)\)$/, ([, code]) => `${t('status.listed')} (${code})`],
     // A documented error code: `127.255.255.254: query came through a public/open resolver ...`.
     [/^(127\.[\d.]+): (.+)$/, ([, code, meaning]) => `${code}: ${meanings(meaning!)}`],
     [/^poor reputation L(\d+)$/, ([, level]) => t('grade.poor', { level: level! })],
@@ -114,9 +116,9 @@ function engineForms(
     // DNSWL's entries: `email service provider, trust high` (grades.ts `dnswlEntry`).
     [
       /^(.+), trust (none|low|medium|high)$/,
-      ([whole, words, trust]) => {
+      ([, words, trust]) => {
         const number = dnswlCategoryOf.get(words!) ?? /^category (\d+)$/.exec(words!)?.[1];
-        if (number === undefined) return whole;
+        if (number === undefined) return undefined;
         const category =
           number in dnswlCategories
             ? t(`dnswl.category.${number}` as MessageKey)
@@ -130,24 +132,33 @@ function engineForms(
 /** The texts of results as `lang` writes them; `table` is the zone list's Russian meanings. */
 export function resultTexts(lang: Lang, t: Translate, table: MeaningTable): ResultTexts {
   if (lang === 'en') return asStored;
-  const meanings = (text: string): string =>
-    text
-      .split('; ')
-      .map((part) => table.get(part) ?? hostKarma(part) ?? engine(part))
-      .join('; ');
-  const hostKarma = (label: string) => {
-    const key = hostKarmaGrades[label];
-    return key && t(key);
-  };
-  const forms = engineForms(t, meanings);
-  const engine = (text: string): string => {
+  const forms = engineForms(t, (meanings) => text(meanings));
+  /** An engine text rewritten by its form, or undefined when it has none of them. */
+  const engine = (text: string): string | undefined => {
     for (const [form, rewrite] of forms) {
       const match = form.exec(text);
-      if (match) return rewrite(match);
+      const written = match && rewrite(match);
+      if (written) return written;
     }
-    return text;
+    const grade = hostKarmaGrades[text];
+    return grade && t(grade);
   };
-  const text = meanings;
+  // Results join several meanings with `; `, and a meaning may hold `; ` itself (IADB's): the
+  // longest run of parts the zone list knows is one meaning.
+  const text = (english: string): string => {
+    const whole = table.get(english) ?? engine(english);
+    if (whole !== undefined) return whole;
+    const parts = english.split('; ');
+    const written: string[] = [];
+    for (let start = 0; start < parts.length;) {
+      let end = parts.length;
+      while (end > start + 1 && !table.has(parts.slice(start, end).join('; '))) end--;
+      const part = parts.slice(start, end).join('; ');
+      written.push(table.get(part) ?? engine(part) ?? part);
+      start = end;
+    }
+    return written.join('; ');
+  };
   return {
     text,
     listError(list) {
