@@ -33,8 +33,8 @@ export type MeaningTable = ReadonlyMap<string, string>;
 export function russianMeanings(zones: readonly DnsblZone[]): MeaningTable {
   const table = new Map<string, string>();
   for (const zone of zones) {
-    const meanings = [zone.codes, zone.bitmask, zone.errors].flatMap((table) =>
-      Object.values(table ?? {}),
+    const meanings = [zone.codes, zone.bitmask, zone.errors].flatMap((documented) =>
+      Object.values(documented ?? {}),
     );
     for (const { meaning, ru } of meanings) {
       if (ru !== undefined && !table.has(meaning)) table.set(meaning, ru);

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { type MessageKey, translator } from '../../src/i18n/index.js';
 import { ru } from '../../src/i18n/ru.js';
-import { createPublicOrigin } from '../../src/http/public-origin.js';
-import { preparePageAssets } from '../../src/pages/assets.js';
 import { renderListsPage } from '../../src/pages/lists-page.js';
 import { renderSharePage } from '../../src/pages/share-page.js';
-import { createSite } from '../../src/pages/site.js';
 import { listingFactors, reverseDnsFactors } from '../../src/reputation/checks/score.js';
+import { catalogueEntry } from '../../src/reputation/lists/catalogue-entry.js';
 import { countsOf, type DnsblReport, type ListResult } from '../../src/reputation/lists/dnsbl.js';
 import { type ListStanding, standingOf } from '../../src/reputation/lists/list-health.js';
 import type { ListHealth } from '../../src/reputation/lists/list-health-schemas.js';
@@ -20,6 +18,7 @@ import { cardLayout } from '../../src/share/card-layout.js';
 import { resultTexts, russianMeanings } from '../../src/share/result-texts.js';
 import { tools } from '../../src/tools/registry.js';
 import { type TestService, startTestService } from '../support/service.js';
+import { testSite } from '../support/site.js';
 
 /**
  * Russian is complete (issue 25, item 3): a result keeps its texts in English, and every Russian
@@ -318,17 +317,7 @@ function englishIn(output: string): string[] {
   return english.filter((text) => output.includes(text));
 }
 
-const site = createSite({
-  basePath: '/tools/ip-reputation',
-  publicOrigin: createPublicOrigin({
-    publicUrl: 'https://rep.example.org',
-    trustProxy: { mode: 'none' },
-    peerAddress: () => '192.0.2.1',
-  }),
-  assets: await preparePageAssets({ script: '', style: '' }),
-  poolMaxIps: 32,
-  tokenTtlMs: 86_400_000,
-});
+const site = await testSite('/tools/ip-reputation');
 
 describe('a result drawn in Russian', () => {
   it('covers every list of the catalogue, every documented code and every kind of factor', () => {
@@ -398,14 +387,7 @@ function health(
     zone: zone.zone,
     name: zone.name,
     type: zone.type,
-    severity: zone.severity,
-    allowlist: zone.allowlist === true,
-    key: zone.key?.variable ?? null,
-    lists: zone.lists ?? null,
-    policy: zone.policy ?? null,
-    source: zone.source ?? null,
-    lookup_url: zone.lookupUrl ?? null,
-    delist_url: zone.delistUrl ?? null,
+    ...catalogueEntry(zone),
     state,
     reason: 'its test entry answered as documented and a random name NXDOMAIN',
     test_entry: '127.0.0.2',
