@@ -1,4 +1,4 @@
-import { cacheBounds } from '../cache-bounds.js';
+import { cacheAllowanceMiB, cacheBounds } from '../cache-bounds.js';
 import { createHttpClient, type HttpAnswer } from '../http.js';
 import { ratioOf, type Row } from '../report.js';
 import { type RunningService, startService, waitForCardThreads } from '../service.js';
@@ -53,9 +53,7 @@ export async function measureSoak({
   });
   const client = createHttpClient(soakMaxInFlight);
   const bounds = await cacheBounds();
-  const allowanceMiB = round(
-    (bounds.storeMaxValueChars + bounds.cardCacheBytes + bounds.dnsCacheEntries * 1024) / 2 ** 20,
-  );
+  const allowanceMiB = await cacheAllowanceMiB();
   try {
     // Once the card threads have drawn their warm-up card, the process is at its resting size.
     await waitForCardThreads(fresh, soak.addresses.pop() ?? '');
