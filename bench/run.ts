@@ -38,7 +38,7 @@ import { buildWorld } from './world.js';
  * (default 10); BENCH_CACHED_CONNECTIONS (default 64); BENCH_CARD_FLOOD (cards in section 7,
  * default 400); BENCH_SOAK_S (the soak's length, default 180); BENCH_MAX_RESULTS (maximum-size
  * results before the soak, default 200); BENCH_START_RUNS (starts of each kind in the start section,
- * default 5); BENCH_WATCH_INTERVAL_S and BENCH_WATCH_ROUNDS (section 11, default 20 and 3); BENCH_VERBOSE=1 prints the details as JSON.
+ * default 5); BENCH_WATCH_INTERVAL_S and BENCH_WATCH_ROUNDS (section 11, default 10 and 3); BENCH_VERBOSE=1 prints the details as JSON.
  */
 
 /** The sections by their BENCH_ONLY names, in the order they run (issue #6's numbering). */

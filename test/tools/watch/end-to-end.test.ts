@@ -36,6 +36,21 @@ function environment(workers: number): Record<string, string> {
   };
 }
 
+/** POST /watch/v1 of the watched address, with the receiver as its webhook. */
+async function createWatch(url: string, intervalS: number): Promise<Created> {
+  const response = await fetch(`${url}/watch/v1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      target: watchedIp,
+      interval_s: intervalS,
+      webhook_url: world.receiver.url('/hook'),
+    }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Created;
+}
+
 /** The verified events of the receiver's deliveries, in order; throws on a bad signature. */
 function verifiedTypes(secret: string): string[] {
   const verifier = new Webhook(secret);
@@ -52,17 +67,7 @@ describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
       world.dns.list({});
       world.receiver.received.length = 0;
       const server = await startServerProcess(environment(workers), { listeners: workers });
-      const response = await fetch(`${server.url}/watch/v1`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          target: watchedIp,
-          interval_s: 1,
-          webhook_url: world.receiver.url('/hook'),
-        }),
-      });
-      expect(response.status).toBe(201);
-      const watch = (await response.json()) as Created;
+      const watch = await createWatch(server.url, 1);
       const types = () => verifiedTypes(watch.webhook_secret);
 
       world.dns.list(listing);
@@ -107,17 +112,7 @@ describe('a restart of the service process', () => {
       const env = environment(1);
       try {
         const first = await startServerProcess(env);
-        const response = await fetch(`${first.url}/watch/v1`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            target: watchedIp,
-            interval_s: 3600,
-            webhook_url: world.receiver.url('/hook'),
-          }),
-        });
-        expect(response.status).toBe(201);
-        const watch = (await response.json()) as Created;
+        const watch = await createWatch(first.url, 3600);
         const queued = await fetch(`${first.url}/watch/v1/${watch.id}/test`, {
           method: 'POST',
           headers: { authorization: `Bearer ${watch.manage_key}` },
