@@ -17,7 +17,7 @@ import { measureSoak } from './sections/soak.js';
 import { measureStart } from './sections/start.js';
 import { measureThroughput } from './sections/throughput.js';
 import { measureWatches } from './sections/watches.js';
-import { killServices, startService } from './service.js';
+import { ensureBuilt, killServices, startService } from './service.js';
 import { readSettings } from './settings.js';
 import { round } from './stats.js';
 import { buildWorld } from './world.js';
@@ -94,6 +94,8 @@ function progress(message: string): void {
 }
 
 // -----------------------------------------------------------------------------------------------
+progress('building dist/ if a source file is newer (the service runs as npm start runs it)');
+ensureBuilt();
 const world = await buildWorld(settings);
 progress(`starting the fixture DNS (${world.addressCount} addresses with PTR and A records)`);
 const dns = await startBenchDns({
