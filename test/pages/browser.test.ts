@@ -70,9 +70,9 @@ afterAll(async () => {
  * Full-page screenshots take about a second each here: taken only when they are to be kept, and
  * written as palette PNGs (a third of the bytes, no visible difference on these flat pages).
  */
-async function screenshot(page: Page, name: string): Promise<void> {
+async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   if (!screenshotDirectory) return;
-  const image = await page.screenshot({ fullPage: true });
+  const image = await page.screenshot({ fullPage });
   await sharp(image)
     .png({ palette: true, compressionLevel: 9 })
     .toFile(join(screenshotDirectory, `${name}.png`));
@@ -304,6 +304,112 @@ describe.each(Object.keys(languages) as Language[])('an IPv6 check on a phone in
     await page.close();
   });
 });
+
+/**
+ * Every element that reaches past the right edge of a phone's window: the cells and rows of the
+ * result tables (which a sideways scroller would hide, not fit), and every block of the page.
+ */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const width = window.innerWidth;
+    const blocks = 'td, th, tr, main section, main div, main p, main li, main h1, main h2, main pre';
+    return [...document.querySelectorAll(blocks)]
+      .filter((node) => node.getBoundingClientRect().right > width + 1)
+      .map((node) => node.tagName + ': ' + node.textContent.trim().slice(0, 60));
+  })()`);
+}
+
+/**
+ * The page fits the phone: nothing scrolls sideways, no cell or row sits past the edge. The lists
+ * page is screenshot to the window's height: its first rows show the stacked layout, and the
+ * whole page would be a megabyte.
+ */
+async function expectFitsPhone(page: Page, name: string, lang: Language) {
+  await expectNoSidewaysScroll(page);
+  expect(await overflowing(page)).toEqual([]);
+  await screenshot(page, `phone-${name}-${lang}`, name !== 'lists');
+}
+
+/** Opens the share page a result's (last) share link names. */
+async function followShareLink(page: Page) {
+  const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+  await page.goto(new URL(href!, page.url()).href);
+  await page.waitForSelector('#result');
+}
+
+describe.each(Object.keys(languages) as Language[])(
+  'every page on a 375 px phone in %s',
+  (lang) => {
+    const words = languages[lang];
+    let page: Page;
+    let problems: string[];
+
+    beforeAll(async () => {
+      ({ page, problems } = await browser.page());
+      await page.setExtraHTTPHeaders(words.headers);
+      await page.setViewportSize({ width: 375, height: 800 });
+    });
+    afterAll(async () => {
+      await page.close();
+    });
+
+    async function open() {
+      await page.goto(service.url('/'));
+      await page.waitForSelector('#quota:not(:empty)');
+    }
+
+    it('fits the check page, an IP result and its share page', async () => {
+      await open();
+      await expectFitsPhone(page, 'check', lang);
+      await check(page, 'ip', '192.0.3.20');
+      await expectFitsPhone(page, 'check-ip', lang);
+      await followShareLink(page);
+      await expectFitsPhone(page, 'share-ip', lang);
+      expect(problems).toEqual([]);
+    });
+
+    it('fits a domain result and its share page, with the senders table stacked', async () => {
+      await open();
+      await check(page, 'domain', 'demo-sender.com');
+      // The bug of issue 25 item 6: "Listed on" was off-screen in a 609 px senders table; its
+      // cells are now lines of the page's width, each with its column's name.
+      const senders = page.locator('#outcome .address-scores + .table-scroll td');
+      expect(await senders.count()).toBeGreaterThan(0);
+      expect(
+        await page.evaluate(
+          "getComputedStyle(document.querySelector('#outcome .address-scores + .table-scroll td')).display",
+        ),
+      ).toBe('block');
+      await expectFitsPhone(page, 'check-domain', lang);
+      await followShareLink(page);
+      await expectFitsPhone(page, 'share-domain', lang);
+      expect(problems).toEqual([]);
+    });
+
+    it('fits a pool discovered and checked, and its share page', async () => {
+      await open();
+      await check(page, 'pool', 'pool.demo-sender.com');
+      await page.click('#pick-all');
+      await page.click('#check-selected');
+      await page.locator('.pool-check .outcome').waitFor();
+      await expectFitsPhone(page, 'check-pool', lang);
+      await followShareLink(page);
+      await expectFitsPhone(page, 'share-pool', lang);
+      expect(problems).toEqual([]);
+    });
+
+    it('fits the lists page and the 404 page', async () => {
+      await page.goto(service.url('/lists'));
+      await page.waitForSelector('table.stacked');
+      await expectFitsPhone(page, 'lists', lang);
+      const response = await page.goto(service.url('/no/such/page'));
+      expect(response?.status()).toBe(404);
+      await expectFitsPhone(page, 'not-found', lang);
+      // The browser reports the 404 status itself; nothing else.
+      expect(problems).toEqual([expect.stringMatching(/status of 404 \(Not Found\)$/)]);
+    });
+  },
+);
 
 describe('the check page with a captcha', () => {
   const siteKey = 'site-key-for-the-page';
