@@ -274,8 +274,11 @@
         );
     }
 
-    /** The addresses a first check found (a pool's), to pick and post to the tool's second. */
-    function addressPicker(answer, name, path) {
+    /**
+     * The addresses a first check found (a pool's), to pick and post to the tool's second;
+     * `onChecked` hears which addresses a check covered, once its result is shown.
+     */
+    function addressPicker(answer, name, path, onChecked) {
       const field = tools[name].field;
       const max = data.poolMaxIps;
       // Nothing ticked until the caller chooses (issue 25, item 7).
@@ -345,6 +348,7 @@
           return;
         }
         await showResult(checked, name, body);
+        onChecked(ips);
       });
       if (answer.ips.length === 0) return element('div');
       return element('section', { class: 'panel picker' }, [
@@ -354,6 +358,26 @@
         error,
         checked,
       ]);
+    }
+
+    /**
+     * After a pool check, the discovery above it says which addresses were checked instead of
+     * "none checked yet", and gives up its share links: the page has one share block, the one of
+     * the result the caller is looking at (issue 25, item 7).
+     */
+    function markChecked(discovery, found, ips) {
+      const sentence = discovery.querySelector('.sentence');
+      if (sentence) {
+        sentence.textContent = `${t('check.foundChecked', { n: found, checked: ips.length })}.`;
+      }
+      let list = discovery.querySelector('.checked-addresses');
+      if (!list) {
+        list = element('p', { class: 'checked-addresses' });
+        if (sentence) sentence.after(list);
+        else discovery.append(list);
+      }
+      list.textContent = t('check.checkedAddresses', { ips: ips.join(', ') });
+      for (const links of discovery.querySelectorAll('.share-links')) links.remove();
     }
 
     form.addEventListener('change', (event) => {
@@ -389,7 +413,13 @@
       const result = element('div');
       outcome.replaceChildren(result);
       await showResult(result, name, body);
-      if (pickedCheck) outcome.append(addressPicker(body, name, pickedCheck));
+      if (pickedCheck) {
+        outcome.append(
+          addressPicker(body, name, pickedCheck, (ips) =>
+            markChecked(result, body.ips.length, ips),
+          ),
+        );
+      }
     });
 
     form.hidden = false;

@@ -409,4 +409,11 @@ export const en = {
     other: 'This link is unknown or has expired: results are kept for {n} days.',
   } satisfies EnglishPlural,
   'notFound.route': 'There is no page at this address.',
+
+  // The check page's pool flow (issue 25 item 7).
+  'check.foundChecked': {
+    one: '{n} address found, {checked} checked',
+    other: '{n} addresses found, {checked} checked',
+  } satisfies EnglishPlural,
+  'check.checkedAddresses': 'Checked: {ips}.',
 } as const satisfies Record<string, Message>;

@@ -496,4 +496,13 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     other: 'Ссылка неизвестна или устарела: результаты хранятся {n} дня.',
   },
   'notFound.route': 'По этому адресу страницы нет.',
+
+  // The check page's pool flow (issue 25 item 7).
+  'check.foundChecked': {
+    one: 'Найден {n} адрес, проверено {checked}',
+    few: 'Найдено {n} адреса, проверено {checked}',
+    many: 'Найдено {n} адресов, проверено {checked}',
+    other: 'Найдено {n} адреса, проверено {checked}',
+  },
+  'check.checkedAddresses': 'Проверены: {ips}.',
 };

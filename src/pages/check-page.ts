@@ -70,6 +70,8 @@ const scriptMessages: readonly MessageKey[] = [
   'share.badge',
   'share.card',
   'share.json',
+  'check.foundChecked',
+  'check.checkedAddresses',
 ];
 
 export interface CheckPage {

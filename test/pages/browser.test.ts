@@ -96,6 +96,8 @@ const languages = {
     ),
     notCovered: `does not cover IPv6: ${notCovering}`,
     found: /^\d+ addresses found, none checked yet\.$/,
+    foundChecked: /^(\d+) addresses found, (\d+) checked\.$/,
+    checkedAddresses: 'Checked: ',
     poolListed: /^1 of \d+ addresses listed[.;]/,
     checkAnother: 'Check another',
     copy: 'Copy',
@@ -110,6 +112,8 @@ const languages = {
     ),
     notCovered: `не поддерживает IPv6: ${notCovering}`,
     found: /^Найдено \d+ адрес(а|ов), ещё не проверены\.$/,
+    foundChecked: /^Найдено (\d+) адрес(?:а|ов), проверено (\d+)\.$/,
+    checkedAddresses: 'Проверены: ',
     poolListed: /^В списках 1 из \d+ адрес(а|ов)[.;]/,
     checkAnother: 'Проверить другой',
     copy: 'Копировать',
@@ -223,8 +227,28 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     expect(await checked.locator('tbody tr').count()).toBe(found - 1);
     expect(await checked.textContent()).toContain('SpamCop Blocking List');
     expect((await checked.locator('.sentence').textContent())?.trim()).toMatch(words.poolListed);
+    // The discovery above now says which addresses were checked, not "none checked yet".
+    const picked = await page
+      .locator('.picker input[type=checkbox]:checked')
+      .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value')));
+    const discovery = page.locator('#outcome .outcome').first();
+    expect((await discovery.locator('.sentence').textContent())?.trim()).toMatch(
+      words.foundChecked,
+    );
+    const [, foundCount, checkedCount] = words.foundChecked.exec(
+      (await discovery.locator('.sentence').textContent())!.trim(),
+    )!;
+    expect([Number(foundCount), Number(checkedCount)]).toEqual([found, found - 1]);
+    expect((await discovery.locator('.checked-addresses').textContent())?.trim()).toBe(
+      `${words.checkedAddresses}${picked.join(', ')}.`,
+    );
+    // One share block on the page, the pool check's: its page has a verdict.
+    expect(await page.locator('#outcome .share-links').count()).toBe(1);
+    expect(await checked.locator('.share-links').count()).toBe(1);
     await screenshot(page, `check-pool-${lang}`);
     await expectSharePage(page, lang, 'pool', 'pool.demo-sender.com');
+    expect(await page.getAttribute('#result', 'data-verdict')).not.toBe('unknown');
+    expect(await page.locator('#result .pill').count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 });
