@@ -55,6 +55,9 @@ beforeAll(async () => {
         POOL_NS_ALLOW_NON_PUBLIC: 'true',
         // The domain check asks 16 sender addresses at once: room for a busy machine.
         CHECK_DEADLINE_MS: '4000',
+        // A documentation network a watch's webhook may name (nothing is delivered: a watch's
+        // first check reports no change).
+        WEBHOOK_ALLOW_NETWORKS: '198.51.100.0/24',
       }),
     }),
     launchChromium(),
@@ -99,6 +102,9 @@ const languages = {
     foundChecked: /^(\d+) addresses found, (\d+) checked\.$/,
     checkedAddresses: 'Checked: ',
     poolListed: /^1 of \d+ addresses listed[.;]/,
+    watchOffer: 'Watch this address',
+    invalidWebhook: 'The webhook URL must be http(s) and reach a public address.',
+    shownOnce: /^Shown once: keep them now\./,
     checkAnother: 'Check another',
     copy: 'Copy',
   },
@@ -115,6 +121,9 @@ const languages = {
     foundChecked: /^Найдено (\d+) адрес(?:а|ов), проверено (\d+)\.$/,
     checkedAddresses: 'Проверены: ',
     poolListed: /^В списках 1 из \d+ адрес(а|ов)[.;]/,
+    watchOffer: 'Следить за этим адресом',
+    invalidWebhook: 'Адрес вебхука должен быть http(s) и вести на публичный адрес.',
+    shownOnce: /^Показываются один раз: сохраните их сейчас\./,
     checkAnother: 'Проверить другой',
     copy: 'Копировать',
   },
@@ -251,6 +260,38 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     expect(await page.locator('#result .pill').count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
+
+  it('offers to watch the address checked and shows the watch, its page and its keys', async () => {
+    await open();
+    expect(await page.isVisible('#watch')).toBe(false);
+    await check(page, 'ip', '192.0.3.20');
+    expect((await page.textContent('#watch-title'))?.trim()).toBe(words.watchOffer);
+    // A webhook that may not be reached is refused as the check form's errors are shown.
+    await page.fill('#watch-webhook', 'http://127.0.0.1:9/hook');
+    await page.click('#watch-submit');
+    await page.waitForSelector('#watch-error:not([hidden])');
+    expect(await page.textContent('#watch-error strong')).toBe(words.invalidWebhook);
+    await page.fill('#watch-webhook', 'http://198.51.100.7/hook');
+    await page.click('#watch-submit');
+    await page.waitForSelector('#watch-created .watch-created');
+    expect(await page.isVisible('#watch-error')).toBe(false);
+    expect(await page.textContent('#watch-manage-key')).toMatch(/^[\w-]{43}$/);
+    expect(await page.textContent('#watch-secret')).toMatch(/^whsec_/);
+    expect(await page.textContent('#watch-badge')).toMatch(
+      /^\[!\[192\.0\.3\.20\]\(http:\/\/.+\/watch\/v1\/[\w-]+\/badge\.svg\?lang=(en|ru)\)\]/,
+    );
+    expect((await page.textContent('#watch-created .warning'))?.trim()).toMatch(words.shownOnce);
+    // Still one share block: the check's; the watch's page is a link of its own.
+    expect(await page.locator('.share-links').count()).toBe(1);
+    const href = await page.getAttribute('#watch-page', 'href');
+    expect(href).toMatch(new RegExp(`/watch/v1/[\\w-]+/share\\?lang=${lang}$`));
+    await page.goto(href!);
+    expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    expect(await page.textContent('h1')).toContain('192.0.3.20');
+    expect(await page.getAttribute('#result', 'data-verdict')).toBe('poor');
+    // The browser reports the refused webhook's 400 itself; nothing else.
+    expect(problems).toEqual([expect.stringMatching(/status of 400 \(Bad Request\)$/)]);
+  });
 });
 
 /** The longest canonical IPv6 address (39 characters), of the widest hexadecimal glyphs. */
@@ -382,13 +423,20 @@ describe.each(Object.keys(languages) as Language[])(
       await page.waitForSelector('#quota:not(:empty)');
     }
 
-    it('fits the check page, an IP result and its share page', async () => {
+    it('fits the check page and an IP result, its share page and its watch page', async () => {
       await open();
       await expectFitsPhone(page, 'check', lang);
       await check(page, 'ip', '192.0.3.20');
       await expectFitsPhone(page, 'check-ip', lang);
+      await page.click('#watch-submit');
+      await page.waitForSelector('#watch-created .watch-created');
+      await expectFitsPhone(page, 'check-ip-watched', lang);
+      const watch = await page.getAttribute('#watch-page', 'href');
       await followShareLink(page);
       await expectFitsPhone(page, 'share-ip', lang);
+      await page.goto(watch!);
+      await page.waitForSelector('#result');
+      await expectFitsPhone(page, 'watch', lang);
       expect(problems).toEqual([]);
     });
 
