@@ -174,6 +174,14 @@
       }
     }
 
+    /** Whether a POST would lack the captcha the service asks for; if so, says so in `where`. */
+    function captchaMissing(where) {
+      if (!captcha.required || captcha.token) return false;
+      where.textContent = t('check.captcha');
+      where.hidden = false;
+      return true;
+    }
+
     /** A captcha token is good for one check: after each POST the widget starts afresh. */
     function resetCaptcha() {
       captcha.token = '';
@@ -333,11 +341,7 @@
           error.hidden = false;
           return;
         }
-        if (captcha.required && !captcha.token) {
-          error.textContent = t('check.captcha');
-          error.hidden = false;
-          return;
-        }
+        if (captchaMissing(error)) return;
         checkButton.disabled = true;
         checkButton.textContent = t('check.busy');
         const { ok, body } = await post(path, { [field]: answer[field], ips });
@@ -460,11 +464,7 @@
       watchForm.addEventListener('submit', async (event) => {
         event.preventDefault();
         error.hidden = true;
-        if (captcha.required && !captcha.token) {
-          error.textContent = t('check.captcha');
-          error.hidden = false;
-          return;
-        }
+        if (captchaMissing(error)) return;
         const url = webhook.value.trim();
         button.disabled = true;
         button.textContent = t('watch.busy');
@@ -501,11 +501,7 @@
         input.focus();
         return;
       }
-      if (captcha.required && !captcha.token) {
-        formError.textContent = t('check.captcha');
-        formError.hidden = false;
-        return;
-      }
+      if (captchaMissing(formError)) return;
       submit.disabled = true;
       submit.textContent = t('check.busy');
       outcome.replaceChildren();
