@@ -497,7 +497,7 @@ describe('the check page with a captcha', () => {
     await provider?.close();
   });
 
-  it('shows the provider widget with the site key and sends its token with the check', async () => {
+  it('shows the provider widget with the site key and sends its token with the check and the watch', async () => {
     const { page, problems } = await browser.page();
     // A stand-in for SmartCaptcha's script, served from its real address so the page's CSP is
     // what allows it: a widget that hands over a token when clicked.
@@ -532,7 +532,14 @@ describe('the check page with a captcha', () => {
     await page.click('#fake-captcha');
     await page.click('#submit');
     await page.waitForSelector('#outcome .outcome [data-verdict]');
+    // A token is good for one POST: watching the address asks the widget again.
+    await page.click('#watch-submit');
+    expect(await page.textContent('#watch-error')).toBe('Please complete the captcha first.');
+    await page.click('#fake-captcha');
+    await page.click('#watch-submit');
+    await page.waitForSelector('#watch-manage-key');
     expect(provider.requests.map((request) => request.fields.token)).toEqual([
+      'solved-by-a-person',
       'solved-by-a-person',
     ]);
     expect(problems).toEqual([]);
