@@ -4,12 +4,14 @@ import {
   waitOnExecutionContext,
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
 import type { WorkerEnv } from '../../src/workers/app.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
-import { basePath, startWorld } from './support/service.js';
+import type { ReceivedWebhook } from '../fixtures/webhook-receiver.js';
+import { basePath, startWebhookReceiver, startWorld } from './support/service.js';
 
 /**
  * Inside workerd: the DNS codec (dns-packet on nodejs_compat's Buffer) and the DoH transport over
@@ -91,6 +93,17 @@ describe('the Worker entry point', () => {
     );
     await waitOnExecutionContext(ctx);
     return response;
+  }
+
+  /** One run of the Cron Trigger, as Cloudflare calls it once a minute (wrangler.toml). */
+  async function scheduled(vars: Record<string, string>) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }),
+      { ...(env as unknown as WorkerEnv), ...vars },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
   }
 
   it('serves the API under BASE_PATH, configured through the DoH endpoint of its vars', async () => {
@@ -191,19 +204,10 @@ describe('the Worker entry point', () => {
         ((await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string })
           .checked_at;
       const [dueFirst, laterFirst] = [await checkedAt(due), await checkedAt(later)];
-      const scheduled = async () => {
-        const ctx = createExecutionContext();
-        await worker.scheduled(
-          createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }),
-          { ...(env as unknown as WorkerEnv), ...vars },
-          ctx,
-        );
-        await waitOnExecutionContext(ctx);
-      };
       await expect
         .poll(
           async () => {
-            await scheduled();
+            await scheduled(vars);
             return checkedAt(due);
           },
           { timeout: 15_000, interval: 250 },
@@ -211,6 +215,72 @@ describe('the Worker entry point', () => {
         .not.toBe(dueFirst);
       expect(await checkedAt(later)).toBe(laterFirst);
     } finally {
+      await lists.close();
+    }
+  });
+
+  it('signs a watch.listed delivery when the address is listed and a watch.delisted one when it is delisted, each verified with the watch secret', async () => {
+    const target = '185.220.101.6';
+    const lists = await startWorld({ listings: {} });
+    const receiver = await startWebhookReceiver();
+    try {
+      // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed, as an operator
+      // would allow a private receiver (docs/watches.md, "Safety").
+      const vars = {
+        DOH_URL: lists.dohUrl,
+        WATCH_MIN_INTERVAL_S: '1',
+        WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      };
+      const created = await call(
+        `${basePath}/watch/v1`,
+        vars,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target, interval_s: 1, webhook_url: receiver.url }),
+        },
+        '192.0.2.79',
+      );
+      expect(created.status).toBe(201);
+      const { id, webhook_secret: secret } = (await created.json()) as {
+        id: string;
+        webhook_secret: string;
+      };
+      const verifier = new Webhook(secret);
+      /** The run of the trigger, then the events the receiver holds, each checked as a receiver checks it. */
+      const deliveredAfterTrigger = async () => {
+        await scheduled(vars);
+        return (await receiver.received()).map(
+          (request: ReceivedWebhook) =>
+            verifier.verify(request.body, request.headers) as {
+              type: string;
+              data: {
+                watch: { id: string };
+                added: { zone: string }[];
+                removed: { zone: string }[];
+              };
+            },
+        );
+      };
+      const poll = { timeout: 15_000, interval: 250 };
+
+      await lists.setWorld({ listings: { [target]: { 'bl.spamcop.net': ['127.0.0.2'] } } });
+      await expect.poll(deliveredAfterTrigger, poll).toHaveLength(1);
+      const [listed] = await deliveredAfterTrigger();
+      expect(listed).toMatchObject({
+        type: 'watch.listed',
+        data: { watch: { id }, added: [{ zone: 'bl.spamcop.net' }], removed: [] },
+      });
+
+      await lists.setWorld({ listings: {} });
+      await expect.poll(deliveredAfterTrigger, poll).toHaveLength(2);
+      const [, delisted] = await deliveredAfterTrigger();
+      expect(delisted).toMatchObject({
+        type: 'watch.delisted',
+        data: { watch: { id }, added: [], removed: [{ zone: 'bl.spamcop.net' }] },
+      });
+    } finally {
+      await receiver.close();
       await lists.close();
     }
   });
