@@ -455,4 +455,26 @@ export const en = {
     other: 'This link is unknown or has expired: results are kept for {n} days.',
   } satisfies EnglishPlural,
   'notFound.route': 'There is no page at this address.',
+
+  // The check page's pool flow and its "watch this" offer (issue 25 item 7, issue 21).
+  'check.foundChecked': {
+    one: '{n} address found, {checked} checked',
+    other: '{n} addresses found, {checked} checked',
+  } satisfies EnglishPlural,
+  'check.checkedAddresses': 'Checked: {ips}.',
+  'watch.offer.ip': 'Watch this address',
+  'watch.offer.domain': 'Watch this domain',
+  'watch.offer.hint':
+    'Re-checked on a schedule, with a live page and badge; a webhook, if you give one, is told of every listing and delisting.',
+  'watch.webhook': 'Webhook URL (optional)',
+  'watch.webhookHint': 'Each change is POSTed there, signed as Standard Webhooks specifies.',
+  'watch.start': 'Start watching',
+  'watch.busy': 'Starting…',
+  'watch.created': 'Watching {target}: re-checked every {interval}.',
+  'watch.pageLink': 'The live page of this watch',
+  'watch.badge': 'Live badge (Markdown)',
+  'watch.manageKey': 'Manage key',
+  'watch.secret': 'Webhook secret',
+  'watch.shownOnce':
+    'Shown once: keep them now. The manage key changes, pauses or ends the watch; the secret checks the webhook’s signatures. Neither can be shown again.',
 } as const satisfies Record<string, Message>;

@@ -542,4 +542,29 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     other: 'Ссылка неизвестна или устарела: результаты хранятся {n} дня.',
   },
   'notFound.route': 'По этому адресу страницы нет.',
+
+  // The check page's pool flow and its "watch this" offer (issue 25 item 7, issue 21).
+  'check.foundChecked': {
+    one: 'Найден {n} адрес, проверено {checked}',
+    few: 'Найдено {n} адреса, проверено {checked}',
+    many: 'Найдено {n} адресов, проверено {checked}',
+    other: 'Найдено {n} адреса, проверено {checked}',
+  },
+  'check.checkedAddresses': 'Проверены: {ips}.',
+  'watch.offer.ip': 'Следить за этим адресом',
+  'watch.offer.domain': 'Следить за этим доменом',
+  'watch.offer.hint':
+    'Повторные проверки по расписанию, живая страница и значок; вебхук, если он указан, узнаёт о каждом внесении в список и исключении из него.',
+  'watch.webhook': 'Адрес вебхука (необязательно)',
+  'watch.webhookHint':
+    'Каждое изменение отправляется туда POST-запросом с подписью Standard Webhooks.',
+  'watch.start': 'Начать наблюдение',
+  'watch.busy': 'Запускаем…',
+  'watch.created': 'Наблюдение за {target} началось: проверка раз в {interval}.',
+  'watch.pageLink': 'Живая страница наблюдения',
+  'watch.badge': 'Живой значок (Markdown)',
+  'watch.manageKey': 'Ключ управления',
+  'watch.secret': 'Секрет вебхука',
+  'watch.shownOnce':
+    'Показываются один раз: сохраните их сейчас. Ключ управления меняет, приостанавливает и завершает наблюдение; секрет проверяет подписи вебхука. Повторно их не показать.',
 };

@@ -107,7 +107,7 @@ export function factorsTable(factors: readonly ScoreFactor[], { t, texts }: Resu
       <p class="note">${t('result.noFactors')}</p>`;
   return html`<h2>${t('result.factors')}</h2>
     <div class="table-scroll">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>${t('result.factor')}</th>
@@ -119,9 +119,14 @@ export function factorsTable(factors: readonly ScoreFactor[], { t, texts }: Resu
           ${factors.map(
             (factor) =>
               html`<tr>
-                <td>${t(`factor.${factor.kind}`)}: ${factor.source}</td>
-                <td>${texts.factor(factor)}</td>
-                <td class="${factor.points < 0 ? 'points-negative' : 'points-positive'}">
+                <td data-label="${t('result.factor')}">
+                  ${t(`factor.${factor.kind}`)}: ${factor.source}
+                </td>
+                <td data-label="${t('result.details')}">${texts.factor(factor)}</td>
+                <td
+                  data-label="${t('result.points')}"
+                  class="${factor.points < 0 ? 'points-negative' : 'points-positive'}"
+                >
                   ${factor.points > 0 ? `+${factor.points}` : String(factor.points)}
                 </td>
               </tr>`,
@@ -198,10 +203,18 @@ export function listsTable(
   const notCovered = sorted.filter((list) => list.not_covered);
   const row = (list: ListResult) => {
     const reading = readList(list);
+    const detail = listDetail(list, texts);
     return html`<tr>
-      <td>${list.name} <span class="note">${list.zone}</span></td>
-      <td class="status-${reading.tone}">${statusText(list, reading, t)}</td>
-      <td>${listDetail(list, texts)} ${listLinks(list, t)}</td>
+      <td data-label="${t('result.list')}">${list.name} <span class="note">${list.zone}</span></td>
+      <td data-label="${t('result.status')}" class="status-${reading.tone}">
+        ${statusText(list, reading, t)}
+      </td>
+      <td
+        data-label="${t('result.details')}"
+        class="${detail === '' && list.status !== 'listed' ? 'empty' : ''}"
+      >
+        ${detail} ${listLinks(list, t)}
+      </td>
     </tr>`;
   };
   const head = html`<thead>
@@ -215,7 +228,7 @@ export function listsTable(
     ${
       notable.length > 0
         ? html`<div class="table-scroll">
-            <table>
+            <table class="stacked">
               ${head}
               <tbody>
                 ${notable.map(row)}
@@ -229,7 +242,7 @@ export function listsTable(
         ? html`<details>
             <summary>${t('status.clean')}: ${clean.length}</summary>
             <div class="table-scroll">
-              <table>
+              <table class="stacked">
                 ${head}
                 <tbody>
                   ${clean.map(row)}
@@ -244,7 +257,7 @@ export function listsTable(
         ? html`<details class="not-covered">
             <summary>${t('status.notCovered')}: ${notCovered.length}</summary>
             <div class="table-scroll">
-              <table>
+              <table class="stacked">
                 ${head}
                 <tbody>
                   ${notCovered.map(row)}
@@ -263,7 +276,7 @@ export function listsTable(
 export function addressesTable(addresses: readonly AddressSummary[], { t }: ResultContext): Html {
   return html`<p class="note address-scores">${t('result.addressScores')}</p>
     <div class="table-scroll">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>${t('result.address')}</th>
@@ -276,20 +289,27 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
           ${addresses.map(
             (address) =>
               html`<tr>
-                <td class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}">
+                <td
+                  data-label="${t('result.address')}"
+                  class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}"
+                >
                   ${addressHtml(address.ip)}
                 </td>
-                <td class="nowrap">
+                <td data-label="${t('score.label')}" class="nowrap">
                   <span class="pill verdict-${address.verdict}"
                     >${t(`verdict.${address.verdict}`)}</span
                   >
                   ${address.answered > 0 ? t('score.value', { score: address.score }) : ''}
                 </td>
-                <td class="${addressTone(address) ? `status-${addressTone(address)}` : ''}">
+                <td data-label="${t('result.listedOn')}" class="${listedOnClass(address)}">
                   ${address.listings.map((listing) => listing.name).join(', ')}
                   ${vouchingNote(address, t)}
                 </td>
-                <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
+                <td
+                  data-label="${t('result.notAnswered')}"
+                  class="${address.unanswered.length === 0 ? 'empty' : ''}"
+                  title="${address.unanswered.map((list) => list.zone).join(', ')}"
+                >
                   ${
                     address.unanswered.length > 0
                       ? t('count.unanswered', { n: address.unanswered.length })
@@ -301,6 +321,13 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
         </tbody>
       </table>
     </div>`;
+}
+
+/** The tone of an address's lists cell; `empty` (no line on a phone) when it names none. */
+function listedOnClass(address: AddressSummary): string {
+  const tone = addressTone(address);
+  if (tone) return `status-${tone}`;
+  return (address.allowlists ?? []).length === 0 ? 'empty' : '';
 }
 
 /** An address's allowlists, as good news beside its listings: `allowlisted on DNSWL.org (high trust)`. */
