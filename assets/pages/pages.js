@@ -199,8 +199,10 @@
       const known = (data.messages || {})[`error.${code}`] !== undefined;
       const text = known ? t(`error.${code}`) : t('error.other');
       // A detail for the operator (a resolver, a variable) is not the reader's: the message alone.
+      // The API's detail is English (docs/pages.md, "Languages"): other pages show the message alone.
       const forOperator = (data.operatorCodes || []).includes(code);
-      const detail = body && typeof body.error === 'string' && !forOperator ? body.error : '';
+      const detail =
+        body && typeof body.error === 'string' && !forOperator && lang === 'en' ? body.error : '';
       where.replaceChildren(
         element('strong', {}, [text]),
         ...(detail ? [' ', element('span', { class: 'detail', lang: 'en' }, [`(${detail})`])] : []),

@@ -312,6 +312,8 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     await page.click('#watch-submit');
     await page.waitForSelector('#watch-error:not([hidden])');
     expect(await page.textContent('#watch-error strong')).toBe(words.invalidWebhook);
+    // The API's English detail beside the message, on the English page only.
+    expect(await page.locator('#watch-error .detail').count()).toBe(lang === 'en' ? 1 : 0);
     await page.fill('#watch-webhook', 'http://198.51.100.7/hook');
     await page.click('#watch-submit');
     await page.waitForSelector('#watch-created .watch-created');
