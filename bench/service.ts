@@ -77,6 +77,8 @@ export async function startService(options: {
       LOG_LEVEL: 'error',
       DAILY_LIMIT: '10000000',
       SELFTEST_INTERVAL_S: '86400',
+      // The load generator is one client of many connections (64 in section 4).
+      MAX_CONNECTIONS_PER_CLIENT: '512',
       ...options.env,
       STORE_URL: storeUrl,
     },
