@@ -1,6 +1,7 @@
 import {
   createExecutionContext,
   createScheduledController,
+  runInDurableObject,
   waitOnExecutionContext,
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
 import type { WorkerEnv } from '../../src/workers/app.js';
+import { variablesOf } from '../../src/workers/edge-apps.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
 import type { ReceivedWebhook } from '../fixtures/webhook-receiver.js';
 import { basePath, startWebhookReceiver, startWorld } from './support/service.js';
@@ -106,6 +108,21 @@ describe('the Worker entry point', () => {
     await waitOnExecutionContext(ctx);
   }
 
+  /**
+   * Stops the watch clock of a configuration (src/workers/watch-clock-object.ts) at the end of a
+   * test. The tests' configurations share one store, so a clock left running with a closed DNS
+   * world would claim the next test's due watches and fail their checks; a deployment has one.
+   */
+  async function stopWatchClock(vars: Record<string, string>) {
+    const variables = variablesOf({ ...(env as unknown as WorkerEnv), ...vars });
+    const clocks = (env as unknown as WorkerEnv).WATCH_CLOCK;
+    const clock = clocks.get(clocks.idFromName(JSON.stringify(variables)));
+    await runInDurableObject(clock, async (_object, state) => {
+      await state.storage.deleteAlarm();
+      await state.storage.deleteAll();
+    });
+  }
+
   it('serves the API under BASE_PATH, configured through the DoH endpoint of its vars', async () => {
     const vars = { DOH_URL: world.dohUrl, DAILY_LIMIT: '7' };
     const status = await call(`${basePath}/ip/v1/status`, vars);
@@ -187,8 +204,8 @@ describe('the Worker entry point', () => {
 
   it('re-checks a due watch on its Cron Trigger (scheduled), and one not due yet stays as it was', async () => {
     const lists = await startWorld({ listings: {} });
+    const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
     try {
-      const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
       const create = async (interval: number) => {
         const created = await call(`${basePath}/watch/v1`, vars, {
           method: 'POST',
@@ -215,6 +232,37 @@ describe('the Worker entry point', () => {
         .not.toBe(dueFirst);
       expect(await checkedAt(later)).toBe(laterFirst);
     } finally {
+      await stopWatchClock(vars);
+      await lists.close();
+    }
+  });
+
+  it('re-checks a due watch on the watch clock alarm, which its creation armed, with no Cron Trigger', async () => {
+    const lists = await startWorld({ listings: {} });
+    const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
+    try {
+      const created = await call(
+        `${basePath}/watch/v1`,
+        vars,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target: '185.220.101.7', interval_s: 1 }),
+        },
+        '192.0.2.80',
+      );
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const checkedAt = async () =>
+        ((await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string })
+          .checked_at;
+      const first = await checkedAt();
+      // Nothing calls scheduled(): the alarm fires by itself, as under `wrangler dev`.
+      await expect.poll(checkedAt, { timeout: 15_000, interval: 250 }).not.toBe(first);
+      const second = await checkedAt();
+      await expect.poll(checkedAt, { timeout: 15_000, interval: 250 }).not.toBe(second);
+    } finally {
+      await stopWatchClock(vars);
       await lists.close();
     }
   });
@@ -223,14 +271,14 @@ describe('the Worker entry point', () => {
     const target = '185.220.101.6';
     const lists = await startWorld({ listings: {} });
     const receiver = await startWebhookReceiver();
+    // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed, as an operator
+    // would allow a private receiver (docs/watches.md, "Safety").
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_MIN_INTERVAL_S: '1',
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    };
     try {
-      // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed, as an operator
-      // would allow a private receiver (docs/watches.md, "Safety").
-      const vars = {
-        DOH_URL: lists.dohUrl,
-        WATCH_MIN_INTERVAL_S: '1',
-        WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
-      };
       const created = await call(
         `${basePath}/watch/v1`,
         vars,
@@ -280,6 +328,7 @@ describe('the Worker entry point', () => {
         data: { watch: { id }, added: [], removed: [{ zone: 'bl.spamcop.net' }] },
       });
     } finally {
+      await stopWatchClock(vars);
       await receiver.close();
       await lists.close();
     }
