@@ -108,6 +108,26 @@ describe('the Worker entry point', () => {
     await waitOnExecutionContext(ctx);
   }
 
+  /** Creates a watch through the Worker; its answer, once it is a 201. */
+  async function createWatch(
+    vars: Record<string, string>,
+    body: Record<string, unknown>,
+    caller?: string,
+  ) {
+    const created = await call(
+      `${basePath}/watch/v1`,
+      vars,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      },
+      caller,
+    );
+    expect(created.status).toBe(201);
+    return (await created.json()) as { id: string; webhook_secret: string };
+  }
+
   /**
    * Stops the watch clock of a configuration (src/workers/watch-clock-object.ts) at the end of a
    * test. The tests' configurations share one store, so a clock left running with a closed DNS
@@ -206,15 +226,8 @@ describe('the Worker entry point', () => {
     const lists = await startWorld({ listings: {} });
     const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
     try {
-      const create = async (interval: number) => {
-        const created = await call(`${basePath}/watch/v1`, vars, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ target: '185.220.101.5', interval_s: interval }),
-        });
-        expect(created.status).toBe(201);
-        return ((await created.json()) as { id: string }).id;
-      };
+      const create = async (interval: number) =>
+        (await createWatch(vars, { target: '185.220.101.5', interval_s: interval })).id;
       const due = await create(1);
       const later = await create(3600);
       const checkedAt = async (id: string) =>
@@ -241,18 +254,11 @@ describe('the Worker entry point', () => {
     const lists = await startWorld({ listings: {} });
     const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
     try {
-      const created = await call(
-        `${basePath}/watch/v1`,
+      const { id } = await createWatch(
         vars,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ target: '185.220.101.7', interval_s: 1 }),
-        },
+        { target: '185.220.101.7', interval_s: 1 },
         '192.0.2.80',
       );
-      expect(created.status).toBe(201);
-      const { id } = (await created.json()) as { id: string };
       const checkedAt = async () =>
         ((await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string })
           .checked_at;
@@ -279,21 +285,11 @@ describe('the Worker entry point', () => {
       WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
     };
     try {
-      const created = await call(
-        `${basePath}/watch/v1`,
+      const { id, webhook_secret: secret } = await createWatch(
         vars,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ target, interval_s: 1, webhook_url: receiver.url }),
-        },
+        { target, interval_s: 1, webhook_url: receiver.url },
         '192.0.2.79',
       );
-      expect(created.status).toBe(201);
-      const { id, webhook_secret: secret } = (await created.json()) as {
-        id: string;
-        webhook_secret: string;
-      };
       const verifier = new Webhook(secret);
       /** The run of the trigger, then the events the receiver holds, each checked as a receiver checks it. */
       const deliveredAfterTrigger = async () => {
