@@ -34,6 +34,8 @@ export interface ZoneOverride {
   /** Names answered otherwise than the zone (a list that answers only its test entries). */
   names?: FixtureZone['names'];
   latencyMs?: number;
+  /** Records served beside the zone's own (a listing that comes and goes while the service runs). */
+  records?: FixtureZone['records'];
 }
 
 export type WorkerRequest =
@@ -49,7 +51,9 @@ export type WorkerReply =
 async function world(spec: WorldSpec, overrides: ZoneOverride[]): Promise<FixtureZone[]> {
   const zones = dnsblWorld(await loadZoneList(), spec.listings).map((zone) => {
     const override = overrides.find((entry) => entry.zone === zone.origin);
-    return override ? { ...zone, ...override, origin: zone.origin } : zone;
+    if (!override) return zone;
+    const records = { ...zone.records, ...override.records };
+    return { ...zone, ...override, origin: zone.origin, records };
   });
   return [
     ...zones,

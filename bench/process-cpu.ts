@@ -5,8 +5,12 @@ const clockTicksPerSecond = 100;
 
 /** CPU time a process has used (user + system, all threads), in ms, from /proc/<pid>/stat. */
 export async function processCpuMs(pid: number): Promise<number> {
-  // Fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return cpuMsOf(`/proc/${pid}/stat`);
+}
+
+/** Fields 14 and 15 (utime, stime) of a /proc stat file, in clock ticks after the `(comm)` field. */
+async function cpuMsOf(statFile: string): Promise<number> {
+  const stat = await readFile(statFile, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
 }
@@ -31,4 +35,13 @@ export async function processTreeCpuMs(pid: number): Promise<number> {
   const children = await childrenOf(pid);
   const theirs = await Promise.all(children.map((child) => processTreeCpuMs(child)));
   return theirs.reduce((sum, ms) => sum + ms, own);
+}
+
+/**
+ * CPU time one thread of a process has used (user + system), in ms, from
+ * /proc/<pid>/task/<tid>/stat: the bench's main thread alone, without the fixture DNS's worker
+ * thread that shares the process. A process's main thread has the process's id.
+ */
+export async function threadCpuMs(pid: number, tid = pid): Promise<number> {
+  return cpuMsOf(`/proc/${pid}/task/${tid}/stat`);
 }

@@ -16,7 +16,8 @@ import { measureShareArtefacts } from './sections/share.js';
 import { measureSoak } from './sections/soak.js';
 import { measureStart } from './sections/start.js';
 import { measureThroughput } from './sections/throughput.js';
-import { killServices, startService } from './service.js';
+import { measureWatches } from './sections/watches.js';
+import { ensureBuilt, killServices, startService } from './service.js';
 import { readSettings } from './settings.js';
 import { round } from './stats.js';
 import { buildWorld } from './world.js';
@@ -30,14 +31,14 @@ import { buildWorld } from './world.js';
  * on the default kind of store, SQLite, in a file under /tmp; section 4 starts a redis-server of
  * its own (Debian's `redis-server` must be installed).
  *
- * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start runs a subset (no
+ * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start,watch runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
  * BENCH_LOG_LEVEL sets the service's LOG_LEVEL (default error); BENCH_NODE_FLAGS adds node flags
  * to the service (e.g. --trace-gc); BENCH_MEMORY_CHECKS (default 20000); BENCH_CACHED_PIPELINING
  * (default 10); BENCH_CACHED_CONNECTIONS (default 64); BENCH_CARD_FLOOD (cards in section 7,
  * default 400); BENCH_SOAK_S (the soak's length, default 180); BENCH_MAX_RESULTS (maximum-size
  * results before the soak, default 200); BENCH_START_RUNS (starts of each kind in the start section,
- * default 5); BENCH_VERBOSE=1 prints the details as JSON.
+ * default 5); BENCH_WATCH_INTERVAL_S and BENCH_WATCH_ROUNDS (section 11, default 10 and 3); BENCH_VERBOSE=1 prints the details as JSON.
  */
 
 /** The sections by their BENCH_ONLY names, in the order they run (issue #6's numbering). */
@@ -54,6 +55,7 @@ const sections = {
   memory: measureMemory,
   soak: measureSoak,
   start: measureStart,
+  watch: measureWatches,
 } satisfies Record<string, BenchSection>;
 type SectionName = keyof typeof sections;
 const sectionNames = Object.keys(sections) as SectionName[];
@@ -92,6 +94,8 @@ function progress(message: string): void {
 }
 
 // -----------------------------------------------------------------------------------------------
+progress('building dist/ if a source file is newer (the service runs as npm start runs it)');
+ensureBuilt();
 const world = await buildWorld(settings);
 progress(`starting the fixture DNS (${world.addressCount} addresses with PTR and A records)`);
 const dns = await startBenchDns({
@@ -185,6 +189,7 @@ if (selected.size === sectionNames.length) {
         maxInFlight: settings.soakMaxInFlight,
         maxResults: settings.maxResults,
       },
+      watches: { intervalS: settings.watchIntervalS, rounds: settings.watchRounds },
       serviceLogLevel: serviceEnv.LOG_LEVEL,
       cpuProfile: cpuProfileDir !== undefined,
     },

@@ -68,6 +68,9 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     soakRssEveryS: 5,
     /** Domains whose ~60 KB SPF record makes a maximum-size result, checked before the soak. */
     maxResults: envNumber(env, 'BENCH_MAX_RESULTS', 200),
+    /** Section 11: the watches' interval, in seconds, and the intervals measured. */
+    watchIntervalS: envNumber(env, 'BENCH_WATCH_INTERVAL_S', 10),
+    watchRounds: envNumber(env, 'BENCH_WATCH_ROUNDS', 3),
     /** Our check deadline and the peer's timeout in the correctness part, the same on both sides. */
     peerTimeouts: { ms: 1500 } satisfies Timeouts,
     slowZone: { zone: 'psbl.surriel.com', latencyMs: 2500 },

@@ -50,6 +50,7 @@ export interface BenchWorld {
     cpuWarmup: string[][];
     cpuSequential: string[];
     cpuLoaded: string[];
+    cpuCatalogue: string[];
     peer: string[][];
     peerCorrectness: string[];
     memory: string[];
@@ -91,9 +92,14 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     throughput: Array.from({ length: settings.throughputRounds }, () =>
       allocator.take(settings.throughputPerRound),
     ),
-    cpuWarmup: [allocator.take(settings.cpuWarmupChecks), allocator.take(settings.cpuWarmupChecks)],
+    cpuWarmup: [
+      allocator.take(settings.cpuWarmupChecks),
+      allocator.take(settings.cpuWarmupChecks),
+      allocator.take(settings.cpuWarmupChecks),
+    ],
     cpuSequential: allocator.take(settings.cpuSequentialChecks),
     cpuLoaded: allocator.take(settings.cpuLoadedChecks),
+    cpuCatalogue: allocator.take(settings.cpuLoadedChecks),
     peer: Array.from({ length: settings.peerRounds }, () => allocator.take(settings.peerPerRound)),
     peerCorrectness: allocator.take(12),
     memory: allocator.take(settings.memoryChecks),

@@ -38,7 +38,7 @@ import type {
   ResolverConfirmation,
   ServiceReadiness,
 } from './reputation/index.js';
-import type { CardCache } from './share/index.js';
+import { type CardCache, russianMeanings } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
 import { createResultStore, createToolsApi } from './tools/index.js';
 import type { Watches } from './watch/index.js';
@@ -172,6 +172,7 @@ export function createApp(deps: AppDeps) {
       ...(deps.verdictEpoch ? { verdictEpoch: deps.verdictEpoch } : {}),
       cards: deps.cards,
       digest: deps.digest,
+      meanings: russianMeanings(deps.zones ?? []),
       resolver: deps.resolver,
       dnsbl: deps.dnsbl,
       deadlineMs: config.checkDeadlineMs,

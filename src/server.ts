@@ -14,6 +14,7 @@ import {
   serverOptions,
   startupFailureLine,
   superviseWorkers,
+  uncappedPeers,
 } from './node/index.js';
 import { corsHeaders, createLogger } from './http/index.js';
 
@@ -80,7 +81,11 @@ server.once('error', failToListen);
 server.once('listening', () => server.off('error', failToListen));
 limitConnections(
   server,
-  config.connections.max,
+  {
+    max: config.connections.max,
+    maxPerClient: config.connections.maxPerClient,
+    uncapped: uncappedPeers(config.trustProxy),
+  },
   log,
   corsHeaders(config.corsOrigins),
   services.connectionRefused,

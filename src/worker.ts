@@ -1,61 +1,49 @@
-import { type EdgeApp, type WorkerEnv, createEdgeApp, misconfigured } from './workers/index.js';
+import {
+  armWatchClock,
+  changedAWatch,
+  type EdgeApp,
+  edgeAppFor,
+  misconfigured,
+  type WorkerEnv,
+} from './workers/index.js';
 
 /**
  * The Workers entry point (wrangler.toml): the whole API under BASE_PATH, as on Node, with the
- * store and the zone monitor in the Durable Objects exported below (docs/edge.md).
+ * store, the zone monitor and the watch clock in the Durable Objects exported below
+ * (docs/edge.md).
  */
 
-export { StoreObject } from './workers/index.js';
-export { ZoneMonitorObject } from './workers/index.js';
-
-/** One app per isolate and configuration: its caches (DNS answers, cards) outlive a request. */
-const apps = new Map<string, Promise<EdgeApp>>();
-
-function variablesOf(env: WorkerEnv): string {
-  return JSON.stringify(
-    Object.entries(env)
-      .filter(([, value]) => typeof value === 'string')
-      .sort(([a], [b]) => (a < b ? -1 : 1)),
-  );
-}
-
-function appFor(env: WorkerEnv): Promise<EdgeApp> {
-  const key = variablesOf(env);
-  let app = apps.get(key);
-  if (!app) {
-    app = createEdgeApp(env);
-    // A failed start is not kept: the next request tries again.
-    app.catch(() => apps.delete(key));
-    apps.set(key, app);
-  }
-  return app;
-}
+export { StoreObject, WatchClockObject, ZoneMonitorObject } from './workers/index.js';
 
 export default {
   async fetch(request, env, ctx) {
     let app: EdgeApp;
     try {
-      app = await appFor(env);
+      app = await edgeAppFor(env);
     } catch (error) {
       console.error(String(error));
       return misconfigured(error, request);
     }
-    return app.fetch(request, env, ctx);
+    const response = await app.fetch(request, env, ctx);
+    // A watch created or changed: its clock's alarm re-checks it when due (docs/watches.md).
+    if (changedAWatch(request, response)) ctx.waitUntil(armWatchClock(env));
+    return response;
   },
 
   /**
-   * The Cron Trigger of wrangler.toml, once a minute: claims the watches and deliveries that are
-   * due and runs them (docs/watches.md, "On Workers"). Claims are atomic in the store's Durable
-   * Objects, so overlapping runs never check a watch twice.
+   * The Cron Trigger of wrangler.toml, once a minute, a backstop of the watch clock: claims the
+   * watches and deliveries that are due, runs them, and arms the clock again (docs/watches.md,
+   * "On Workers"). Claims are atomic in the store's Durable Objects, so the two never check a
+   * watch twice.
    */
   async scheduled(_controller, env, ctx) {
     let app: EdgeApp;
     try {
-      app = await appFor(env);
+      app = await edgeAppFor(env);
     } catch (error) {
       console.error(String(error));
       return;
     }
-    ctx.waitUntil(app.services.watches.runner.tick());
+    ctx.waitUntil(Promise.all([app.services.watches.runner.tick(), armWatchClock(env)]));
   },
 } satisfies ExportedHandler<WorkerEnv>;

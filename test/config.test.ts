@@ -32,6 +32,7 @@ describe('readConfig', () => {
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5000,
       max: 512,
+      maxPerClient: 32,
     });
     expect(config.cardRender).toEqual({ threads: 0, queue: 64 });
     // /metrics to loopback callers only, without a token (docs/operations.md).
@@ -98,6 +99,7 @@ describe('readConfig', () => {
       REQUEST_TIMEOUT_MS: '4000',
       KEEP_ALIVE_TIMEOUT_MS: '1000',
       MAX_CONNECTIONS: '100',
+      MAX_CONNECTIONS_PER_CLIENT: '10',
       CARD_RENDER_THREADS: '2',
       CARD_RENDER_QUEUE: '8',
     });
@@ -123,6 +125,7 @@ describe('readConfig', () => {
         requestTimeoutMs: 4000,
         keepAliveTimeoutMs: 1000,
         max: 100,
+        maxPerClient: 10,
       },
       cardRender: { threads: 2, queue: 8 },
     });
@@ -178,6 +181,10 @@ describe('readConfig', () => {
     ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }],
     ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: 'soon' }],
     ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '0' }],
+    ['MAX_CONNECTIONS_PER_CLIENT', { MAX_CONNECTIONS_PER_CLIENT: '0' }],
+    ['MAX_CONNECTIONS_PER_CLIENT', { MAX_CONNECTIONS_PER_CLIENT: '64', MAX_CONNECTIONS: '63' }],
+    // The default share (32) is more than a smaller MAX_CONNECTIONS: the start says which to set.
+    ['MAX_CONNECTIONS_PER_CLIENT', { MAX_CONNECTIONS: '16' }],
     ['CARD_RENDER_THREADS', { CARD_RENDER_THREADS: '-1' }],
     ['CARD_RENDER_QUEUE', { CARD_RENDER_QUEUE: '1.5' }],
     ['METRICS_ALLOW', { METRICS_ALLOW: '10.0.0.0/8, nonsense' }],

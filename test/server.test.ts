@@ -10,6 +10,8 @@ import { loadZoneList } from '../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from './fixtures/dns-server.js';
 import { dnsblWorld } from './fixtures/dnsbl-world.js';
 import { freePort, takenPort } from './fixtures/free-port.js';
+import { parsePrometheusText, sampleValue } from './support/prometheus-text.js';
+import { rawRequest } from './support/raw-http.js';
 import { expectOneLineFailure, failedStart } from './support/server-process.js';
 
 /**
@@ -178,6 +180,11 @@ describe('a start that cannot succeed: exit 1, one line on stderr naming the cau
       /^invalid configuration: .*PORT: an integer from 0 to 65535/,
     ],
     [
+      'a share per client above MAX_CONNECTIONS',
+      () => ({ MAX_CONNECTIONS: '16' }),
+      /^invalid configuration: MAX_CONNECTIONS_PER_CLIENT: at most MAX_CONNECTIONS \(16\)$/,
+    ],
+    [
       'a store in a folder no user may write',
       () => ({ STORE_URL: 'sqlite:/proc/reputation.db' }),
       /^STORE_URL: cannot open or write the SQLite file \/proc\/reputation\.db: .*set STORE_URL /,
@@ -228,9 +235,10 @@ interface RawConnection {
   firstAnswerMs(): number | undefined;
 }
 
-async function rawConnection(url: string): Promise<RawConnection> {
+/** `localAddress`: another address of this machine (127/8 is all loopback), another client. */
+async function rawConnection(url: string, localAddress?: string): Promise<RawConnection> {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, localAddress });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
@@ -258,6 +266,7 @@ describe('src/server.ts connection hygiene', () => {
     REQUEST_TIMEOUT_MS: '1200',
     KEEP_ALIVE_TIMEOUT_MS: '400',
     MAX_CONNECTIONS: '3',
+    MAX_CONNECTIONS_PER_CLIENT: '3',
   };
   // One server for these tests: a server process takes seconds to start on a busy machine.
   let server: Running;
@@ -329,7 +338,8 @@ describe('src/server.ts connection hygiene', () => {
 
   it('refuses a connection past MAX_CONNECTIONS with a 503 busy, and accepts again once one closes', async () => {
     const held = await Promise.all([1, 2, 3].map(() => rawConnection(server.url)));
-    const refused = await rawConnection(server.url);
+    // Another client: 127.0.0.1's next one would be past its share, closed without an answer.
+    const refused = await rawConnection(server.url, '127.0.0.2');
     refused.socket.write(
       'GET /tools/ip-reputation/ip/v1/status HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-42\r\n\r\n',
     );
@@ -355,4 +365,76 @@ describe('src/server.ts connection hygiene', () => {
       expect.objectContaining({ level: 'info', msg: 'connections refused', max: 3 }),
     );
   });
+});
+
+describe('src/server.ts connections per client', () => {
+  // MAX_CONNECTIONS and MAX_CONNECTIONS_PER_CLIENT at their defaults (512 and 32): the hog's 520
+  // connections would take every one of the 512 without the share. The timeouts are long enough
+  // that no held connection is cut while the test runs on a busy machine.
+  const limits = { HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '60000' };
+  const hogCount = 520;
+  const share = 32;
+  let server: Running;
+  const hog: RawConnection[] = [];
+  beforeAll(async () => {
+    server = await startServer(limits);
+    hygieneServers.push(server.child);
+  }, 60_000);
+  afterAll(() => {
+    for (const connection of hog) connection.socket.destroy();
+    server.child.kill('SIGKILL');
+  });
+
+  it("closes a client's connections past MAX_CONNECTIONS_PER_CLIENT at once while another client is served", async () => {
+    const { pathname } = new URL(server.url);
+    let closedByServer = 0;
+    // In batches, each under the listen backlog (511), so the kernel drops no handshake.
+    for (let opened = 0; opened < hogCount; opened += 65) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(65, hogCount - opened) }, () =>
+          rawConnection(server.url, '127.0.0.1'),
+        ),
+      );
+      for (const connection of batch) {
+        hog.push(connection);
+        void connection.closed.then(() => closedByServer++);
+        // One header line, never the blank line that ends the head: a connection held open.
+        connection.socket.write(`GET ${pathname}/ip/v1/status HTTP/1.1\r\n`);
+      }
+    }
+    await expect.poll(() => closedByServer, { timeout: 10_000 }).toBe(hogCount - share);
+    // Closed without a byte: no 503, no parser.
+    for (const connection of hog) expect(connection.received()).toBe('');
+
+    // Another client gets its answers while the hog holds its share.
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        rawRequest(`${server.url}/ip/v1/status`, { localAddress: '127.0.0.2' }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    // The hog's share is still open, and its next connection is closed too.
+    expect(closedByServer).toBe(hogCount - share);
+    const more = await rawConnection(server.url, '127.0.0.1');
+    more.socket.on('error', () => {});
+    await more.closed;
+    expect(more.received()).toBe('');
+
+    // Counted by reason, with no address in a label.
+    const metrics = await rawRequest(`${new URL(server.url).origin}/metrics`, {
+      localAddress: '127.0.0.2',
+    });
+    expect(metrics.status).toBe(200);
+    const exposition = parsePrometheusText(metrics.body.toString());
+    expect(
+      sampleValue(exposition, 'reputation_connections_refused_total', { reason: 'per_client' }),
+    ).toBe(hogCount - share + 1);
+    expect(
+      sampleValue(exposition, 'reputation_connections_refused_total', { reason: 'busy' }),
+    ).toBe(0);
+    const entries = server.stdout.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'connections refused', maxPerClient: share }),
+    );
+  }, 60_000);
 });

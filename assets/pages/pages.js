@@ -174,6 +174,14 @@
       }
     }
 
+    /** Whether a POST would lack the captcha the service asks for; if so, says so in `where`. */
+    function captchaMissing(where) {
+      if (!captcha.required || captcha.token) return false;
+      where.textContent = t('check.captcha');
+      where.hidden = false;
+      return true;
+    }
+
     /** A captcha token is good for one check: after each POST the widget starts afresh. */
     function resetCaptcha() {
       captcha.token = '';
@@ -191,8 +199,10 @@
       const known = (data.messages || {})[`error.${code}`] !== undefined;
       const text = known ? t(`error.${code}`) : t('error.other');
       // A detail for the operator (a resolver, a variable) is not the reader's: the message alone.
+      // The API's detail is English (docs/pages.md, "Languages"): other pages show the message alone.
       const forOperator = (data.operatorCodes || []).includes(code);
-      const detail = body && typeof body.error === 'string' && !forOperator ? body.error : '';
+      const detail =
+        body && typeof body.error === 'string' && !forOperator && lang === 'en' ? body.error : '';
       where.replaceChildren(
         element('strong', {}, [text]),
         ...(detail ? [' ', element('span', { class: 'detail', lang: 'en' }, [`(${detail})`])] : []),
@@ -274,8 +284,11 @@
         );
     }
 
-    /** The addresses a first check found (a pool's), to pick and post to the tool's second. */
-    function addressPicker(answer, name, path) {
+    /**
+     * The addresses a first check found (a pool's), to pick and post to the tool's second;
+     * `onChecked` hears which addresses a check covered, once its result is shown.
+     */
+    function addressPicker(answer, name, path, onChecked) {
       const field = tools[name].field;
       const max = data.poolMaxIps;
       // Nothing ticked until the caller chooses (issue 25, item 7).
@@ -330,11 +343,7 @@
           error.hidden = false;
           return;
         }
-        if (captcha.required && !captcha.token) {
-          error.textContent = t('check.captcha');
-          error.hidden = false;
-          return;
-        }
+        if (captchaMissing(error)) return;
         checkButton.disabled = true;
         checkButton.textContent = t('check.busy');
         const { ok, body } = await post(path, { [field]: answer[field], ips });
@@ -345,6 +354,7 @@
           return;
         }
         await showResult(checked, name, body);
+        onChecked(ips);
       });
       if (answer.ips.length === 0) return element('div');
       return element('section', { class: 'panel picker' }, [
@@ -355,6 +365,130 @@
         checked,
       ]);
     }
+
+    /**
+     * After a pool check, the discovery above it says which addresses were checked instead of
+     * "none checked yet", and gives up its share links: the page has one share block, the one of
+     * the result the caller is looking at (issue 25, item 7).
+     */
+    function markChecked(discovery, found, ips) {
+      const sentence = discovery.querySelector('.sentence');
+      if (sentence) {
+        sentence.textContent = `${t('check.foundChecked', { n: found, checked: ips.length })}.`;
+      }
+      let list = discovery.querySelector('.checked-addresses');
+      if (!list) {
+        list = element('p', { class: 'checked-addresses' });
+        if (sentence) sentence.after(list);
+        else discovery.append(list);
+      }
+      list.textContent = t('check.checkedAddresses', { ips: ips.join(', ') });
+      for (const links of discovery.querySelectorAll('.share-links')) links.remove();
+    }
+
+    /** The kinds a watch has (src/watch/schemas.ts): an IP or a domain result offers one. */
+    const watchKinds = ['ip', 'domain'];
+
+    /** A labelled value with a copy button (set up as the share page's snippets are). */
+    function copyable(id, label, value) {
+      return element('div', { class: 'snippet' }, [
+        element('div', { class: 'snippet-head' }, [
+          element('strong', {}, [label]),
+          element(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              'data-copy': id,
+              'data-copied': t('share.copied'),
+            },
+            [t('share.copy')],
+          ),
+        ]),
+        element('pre', {}, [element('code', { id }, [value])]),
+      ]);
+    }
+
+    /**
+     * "Watch this address" / "Watch this domain" under an IP or domain result (issue 21): posts
+     * watch/v1 for the target just checked, with the webhook URL if one is given, and shows the
+     * live page, the badge snippet, and the manage key and webhook secret, which are shown once.
+     */
+    function setUpWatchOffer() {
+      const section = document.getElementById('watch');
+      const watchForm = document.getElementById('watch-form');
+      const title = document.getElementById('watch-title');
+      const webhook = document.getElementById('watch-webhook');
+      const button = document.getElementById('watch-submit');
+      const error = document.getElementById('watch-error');
+      const created = document.getElementById('watch-created');
+      let chosen;
+
+      function hide() {
+        section.hidden = true;
+      }
+
+      function offer(kind, target) {
+        if (!watchKinds.includes(kind)) return hide();
+        chosen = { kind, target };
+        title.textContent = t(`watch.offer.${kind}`);
+        error.hidden = true;
+        created.replaceChildren();
+        watchForm.hidden = false;
+        section.hidden = false;
+      }
+
+      function showCreated(watch) {
+        const page = `${watch.page_url}?lang=${lang}`;
+        const badge = `${watch.badge_url}?lang=${lang}`;
+        const parts = [
+          element('p', {}, [
+            t('watch.created', {
+              target: watch.target,
+              interval: t('watch.interval', { n: watch.interval_s }),
+            }),
+          ]),
+          element('p', {}, [element('a', { href: page, id: 'watch-page' }, [t('watch.pageLink')])]),
+          copyable('watch-badge', t('watch.badge'), `[![${watch.target}](${badge})](${page})`),
+          // The keys are shown once: the warning comes first, the keys under it.
+          element('p', { class: 'warning' }, [element('strong', {}, [t('watch.shownOnce')])]),
+          copyable('watch-manage-key', t('watch.manageKey'), watch.manage_key),
+        ];
+        if (watch.webhook_secret) {
+          parts.push(copyable('watch-secret', t('watch.secret'), watch.webhook_secret));
+        }
+        const answer = element('div', { class: 'watch-created' }, parts);
+        setUpCopyButtons(answer);
+        created.replaceChildren(answer);
+        watchForm.hidden = true;
+      }
+
+      watchForm.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        error.hidden = true;
+        if (captchaMissing(error)) return;
+        const url = webhook.value.trim();
+        button.disabled = true;
+        button.textContent = t('watch.busy');
+        const { ok, body } = await post('watch/v1', {
+          target: chosen.target,
+          kind: chosen.kind,
+          ...(url ? { webhook_url: url } : {}),
+        });
+        applyQuota(body);
+        button.disabled = false;
+        button.textContent = t('watch.start');
+        if (!ok) {
+          showError(error, body);
+          return;
+        }
+        showCreated(body);
+      });
+
+      return { hide, offer };
+    }
+
+    const watchOffer = setUpWatchOffer();
 
     form.addEventListener('change', (event) => {
       if (event.target.name === 'tool') showTool();
@@ -369,14 +503,11 @@
         input.focus();
         return;
       }
-      if (captcha.required && !captcha.token) {
-        formError.textContent = t('check.captcha');
-        formError.hidden = false;
-        return;
-      }
+      if (captchaMissing(formError)) return;
       submit.disabled = true;
       submit.textContent = t('check.busy');
       outcome.replaceChildren();
+      watchOffer.hide();
       const [firstCheck, pickedCheck] = tools[name].checks;
       const { ok, body } = await post(firstCheck, { [tools[name].field]: value });
       applyQuota(body);
@@ -389,7 +520,13 @@
       const result = element('div');
       outcome.replaceChildren(result);
       await showResult(result, name, body);
-      if (pickedCheck) outcome.append(addressPicker(body, name, pickedCheck));
+      if (pickedCheck) {
+        outcome.append(
+          addressPicker(body, name, pickedCheck, (ips) =>
+            markChecked(result, body.ips.length, ips),
+          ),
+        );
+      } else watchOffer.offer(name, value);
     });
 
     form.hidden = false;

@@ -1,4 +1,4 @@
-import { cacheBounds } from '../cache-bounds.js';
+import { cacheAllowanceMiB, cacheBounds } from '../cache-bounds.js';
 import { FullGcLog } from '../gc-log.js';
 import { ratioOf } from '../report.js';
 import { startService, waitForCardThreads } from '../service.js';
@@ -53,11 +53,7 @@ export async function measureMemory({
   const cacheSwept = await sweptSqliteFile(storeFile, 11 * 60_000);
   const swept = await sweptSqliteFile(storeFile, 31 * 86_400_000);
   const bounds = await cacheBounds();
-  // What full caches may hold, as bytes: the store's chars (one-byte JSON strings), the cards,
-  // and 1 KiB per DNS cache entry; the RSS may grow that much above the fresh process's.
-  const allowanceMiB = round(
-    (bounds.storeMaxValueChars + bounds.cardCacheBytes + bounds.dnsCacheEntries * 1024) / 2 ** 20,
-  );
+  const allowanceMiB = await cacheAllowanceMiB();
   const limitMiB = round(atStart.rssMiB + allowanceMiB);
   const heap = fullGcs.mainIsolate();
   const averageResultChars = checks.averageAnswerBytes();

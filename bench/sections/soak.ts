@@ -1,6 +1,6 @@
-import { cacheBounds } from '../cache-bounds.js';
+import { cacheAllowanceMiB, cacheBounds, rssWithinBoundsRow } from '../cache-bounds.js';
 import { createHttpClient, type HttpAnswer } from '../http.js';
-import { ratioOf, type Row } from '../report.js';
+import type { Row } from '../report.js';
 import { type RunningService, startService, waitForCardThreads } from '../service.js';
 import type { Settings } from '../settings.js';
 import { distribution, percentile, round, runPool } from '../stats.js';
@@ -53,9 +53,7 @@ export async function measureSoak({
   });
   const client = createHttpClient(soakMaxInFlight);
   const bounds = await cacheBounds();
-  const allowanceMiB = round(
-    (bounds.storeMaxValueChars + bounds.cardCacheBytes + bounds.dnsCacheEntries * 1024) / 2 ** 20,
-  );
+  const allowanceMiB = await cacheAllowanceMiB();
   try {
     // Once the card threads have drawn their warm-up card, the process is at its resting size.
     await waitForCardThreads(fresh, soak.addresses.pop() ?? '');
@@ -99,16 +97,12 @@ export async function measureSoak({
       .join(', ');
     const total = traffic.outcomes.length;
     const rows: Row[] = [
-      {
-        section: 8,
-        measurement: `RSS after ${giantRun.done + giantRun.failed} maximum-size results (60 KB SPF records; answers ${JSON.stringify(giantStatuses)}; fresh process: ${atStart.rssMiB} MiB)`,
-        value: afterGiant.rssMiB,
-        unit: 'MiB',
-        reference: { label: 'start + bounds', value: limitMiB },
-        ratio: ratioOf(afterGiant.rssMiB, limitMiB),
-        target: '≤ start + cache bounds',
-        met: afterGiant.rssMiB <= limitMiB,
-      },
+      rssWithinBoundsRow(
+        8,
+        `RSS after ${giantRun.done + giantRun.failed} maximum-size results (60 KB SPF records; answers ${JSON.stringify(giantStatuses)}; fresh process: ${atStart.rssMiB} MiB)`,
+        afterGiant.rssMiB,
+        limitMiB,
+      ),
       {
         section: 8,
         measurement: `soak: unexpected answers in ${soakSeconds} s of mixed traffic (${total} requests, ${round(total / soakSeconds)}/s; ${hostile4xx} expected 4xx from hostile domains; ${traffic.shed} not sent, ${soakMaxInFlight} in flight)`,
@@ -120,16 +114,12 @@ export async function measureSoak({
           ? { note: `unexpected: ${JSON.stringify(countBy(unexpected))}` }
           : {}),
       },
-      {
-        section: 8,
-        measurement: `soak: highest RSS (every ${Math.round((soakRssEveryS * rssEvery * 10) / 10)} s, MiB: ${rssSeries}; at the end ${afterSoak.rssMiB})`,
-        value: maxRss,
-        unit: 'MiB',
-        reference: { label: 'start + bounds', value: limitMiB },
-        ratio: ratioOf(maxRss, limitMiB),
-        target: '≤ start + cache bounds',
-        met: maxRss <= limitMiB,
-      },
+      rssWithinBoundsRow(
+        8,
+        `soak: highest RSS (every ${Math.round((soakRssEveryS * rssEvery * 10) / 10)} s, MiB: ${rssSeries}; at the end ${afterSoak.rssMiB})`,
+        maxRss,
+        limitMiB,
+      ),
       ...routes.map((route): Row => ({
         section: 8,
         measurement: `soak p99 ${route} (n=${byRoute[route]!.n}, p50 ${byRoute[route]!.p50} ms)`,

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/fixtures/free-port.js';
-import { temporarySqliteFile } from '../service.js';
+import { ensureBuilt, temporarySqliteFile } from '../service.js';
 import { percentile, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
@@ -60,11 +60,7 @@ async function startOnce(
 
 export async function measureStart(context: BenchContext): Promise<SectionResult> {
   const runs = Number(process.env.BENCH_START_RUNS ?? 5);
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error('the build of dist/ failed');
+  ensureBuilt();
   const details: Record<string, { ms: number[]; rssMiB: number[] }> = {};
   for (const [name, args] of Object.entries(starts)) {
     details[name] = { ms: [], rssMiB: [] };

@@ -116,6 +116,13 @@ export const nodeOnlyVariables = {
       meaning:
         'Open connections per process, kept under its file-descriptor limit; past it a new connection reads a 503 `busy` (`Retry-After: 1`) and is closed.',
     }),
+    maxPerClient: variable({
+      name: 'MAX_CONNECTIONS_PER_CLIENT',
+      parser: integer(1, 1_000_000),
+      default: '32',
+      meaning:
+        "Open connections per process of one client (an IPv4 address, an IPv6 /64), at most `MAX_CONNECTIONS`; past it the client's new connection is closed at once. Proxies `TRUST_PROXY` believes are not capped ([`http-hardening.md`](http-hardening.md#connections-per-client)).",
+    }),
   },
   metrics: {
     allow: variable({
@@ -177,6 +184,16 @@ const nodeSchema = environmentSchema(nodeVariables, [
         code: 'custom',
         path: ['HEADERS_TIMEOUT_MS'],
         message: `at most REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+      });
+  },
+  (config, ctx) => {
+    // A share larger than the whole would never be reached: say so rather than cap nothing.
+    const { max, maxPerClient } = config.connections;
+    if (maxPerClient > max)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAX_CONNECTIONS_PER_CLIENT'],
+        message: `at most MAX_CONNECTIONS (${max})`,
       });
   },
   (config, ctx) => {

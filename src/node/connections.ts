@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { connectionClient, countClientConnections } from './client-connections.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from '../http/index.js';
 import { acceptedRequestId, newRequestId } from '../operations/index.js';
@@ -8,8 +9,10 @@ import { webCrypto } from '../platform.js';
 /**
  * Connection hygiene of the Node server (issue 13, docs/http-hardening.md): a request must arrive
  * within its timeouts (Node answers 408 and closes the connection otherwise), an idle kept-alive
- * connection is closed, and past a number of open connections a new one is refused with a short
- * 503 and closed, so slow clients cannot take every file descriptor of the process.
+ * connection is closed, past a number of open connections a new one is refused with a short
+ * 503 and closed, so slow clients cannot take every file descriptor of the process, and a client
+ * holding its share of them has its next connection closed at once (issue 24), so one client
+ * cannot take them all.
  */
 
 type Limits = NodeConfig['connections'];
@@ -73,35 +76,63 @@ const refusalWaitMs = 200;
 const refusalLingerMs = 1000;
 const refusalLogIntervalMs = 10_000;
 
+/** Why a connection was refused: past MAX_CONNECTIONS, or past its client's share. */
+export type ConnectionRefusal = 'busy' | 'per_client';
+
+/** The limits `limitConnections` applies. */
+export interface ConnectionLimits {
+  /** MAX_CONNECTIONS: past it a new connection reads a 503 `busy`. */
+  max: number;
+  /** MAX_CONNECTIONS_PER_CLIENT: past it a client's new connection is closed at once. */
+  maxPerClient: number;
+  /** Peers whose connections are not counted per client: the proxies TRUST_PROXY believes. */
+  uncapped: (remoteAddress: string) => boolean;
+}
+
 /**
- * Counts the server's open connections and refuses those past `max`: they get the 503 above and
- * never reach the HTTP parser. Called before the server accepts its first connection.
+ * Counts the server's open connections, in all and per client, and refuses those past the limits:
+ * past its client's share a connection is closed at once, without an answer; past `max` it gets
+ * the 503 above. Refused connections never reach the HTTP parser. Called before the server
+ * accepts its first connection.
  */
 export function limitConnections(
   server: Server,
-  max: number,
+  { max, maxPerClient, uncapped }: ConnectionLimits,
   log: Logger,
   corsHeadersFor: (origin: string) => Record<string, string>,
-  onRefused: () => void = () => {},
+  onRefused: (refusal: ConnectionRefusal) => void = () => {},
 ): void {
   // node:http parses every connection through the 'connection' listener its constructor added:
   // the limit goes in front of it, so a refused connection is never parsed nor dispatched.
   const parse = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
+  const clients = countClientConnections(maxPerClient);
   let open = 0;
   let lingering = 0;
-  let refused = 0;
+  const refused = { busy: 0, perClient: 0 };
   let lastLog = 0;
 
-  function refuse(socket: Socket): void {
-    refused++;
-    onRefused();
+  function counted(refusal: ConnectionRefusal): void {
+    if (refusal === 'busy') refused.busy++;
+    else refused.perClient++;
+    onRefused(refusal);
     const now = Date.now();
     if (now - lastLog >= refusalLogIntervalMs) {
-      log('info', 'connections refused', { refused, open, max });
+      log('info', 'connections refused', {
+        refused: refused.busy + refused.perClient,
+        perClient: refused.perClient,
+        open,
+        max,
+        maxPerClient,
+      });
       lastLog = now;
-      refused = 0;
+      refused.busy = 0;
+      refused.perClient = 0;
     }
+  }
+
+  function refuse(socket: Socket): void {
+    counted('busy');
     socket.on('error', () => {});
     // More refused connections lingering than served ones: close at once, without an answer.
     if (lingering >= max) {
@@ -124,7 +155,30 @@ export function limitConnections(
     setTimeout(() => socket.destroy(), refusalLingerMs).unref();
   }
 
+  /**
+   * Counts the connection against its client; false when the client already holds its share.
+   * Every socket counts until it closes, a refused one lingering too, so a client never holds
+   * more than its share of descriptors, in any state.
+   */
+  function admitted(socket: Socket): boolean {
+    const address = socket.remoteAddress;
+    // No address: the peer is already gone, and node:http will see the socket closed.
+    if (address === undefined || uncapped(address)) return true;
+    const client = connectionClient(address);
+    if (!clients.open(client)) return false;
+    socket.once('close', () => clients.close(client));
+    return true;
+  }
+
   server.on('connection', (socket: Socket) => {
+    // The client's share first: a client past it must not take a slot of MAX_CONNECTIONS, nor
+    // a lingering refusal's.
+    if (!admitted(socket)) {
+      counted('per_client');
+      socket.on('error', () => {});
+      socket.destroy();
+      return;
+    }
     if (open >= max) {
       refuse(socket);
       return;

@@ -8,6 +8,7 @@ export { createCardRenderer, readCardFonts } from './cards/index.js';
 export { superviseWorkers } from './cluster.js';
 export { compressResponses } from './compression.js';
 export { readConfig } from './config.js';
+export { uncappedPeers } from './client-connections.js';
 export { limitConnections, serverOptions } from './connections.js';
 export { createResolver } from './dns/index.js';
 export { cardCacheBytes } from './platform.js';

@@ -1,6 +1,7 @@
 import { prometheus } from '@hono/prometheus';
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ConnectionRefusal } from './connections.js';
 import type { ListStateSample, Metrics } from '../operations/index.js';
 
 /**
@@ -18,8 +19,11 @@ export interface NodeMetrics {
   registry: Registry;
   /** Where the card threads' queue is read at each scrape (src/node/cards/card-pool.ts). */
   readCardQueue(read: () => number): void;
-  /** A connection past MAX_CONNECTIONS was answered 503 `busy` and closed. */
-  connectionRefused(): void;
+  /**
+   * A connection was refused: `busy` past MAX_CONNECTIONS (answered 503 and closed), `per_client`
+   * past MAX_CONNECTIONS_PER_CLIENT (closed at once).
+   */
+  connectionRefused(refusal: ConnectionRefusal): void;
 }
 
 /** Seconds: a DNS answer takes milliseconds to a few seconds (DNS_TIMEOUT_MS, 1.5 s by default). */
@@ -32,6 +36,7 @@ const cardBuckets = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
 const lagBuckets = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900];
 
 const listStates = ['active', 'on_hold', 'disabled'] as const;
+const refusalReasons: readonly ConnectionRefusal[] = ['busy', 'per_client'];
 
 export function createPrometheusMetrics(): NodeMetrics {
   const registry = new Registry();
@@ -109,9 +114,12 @@ export function createPrometheusMetrics(): NodeMetrics {
   });
   const connectionsRefused = new Counter({
     name: 'reputation_connections_refused_total',
-    help: 'Connections past MAX_CONNECTIONS, answered 503 busy and closed.',
+    help: 'Connections refused by reason: busy (past MAX_CONNECTIONS, answered 503 busy and closed), per_client (past MAX_CONNECTIONS_PER_CLIENT, closed at once).',
+    labelNames: ['reason'],
     registers,
   });
+  // Both reasons exported from the start, so a rate over them is 0 rather than absent.
+  for (const reason of refusalReasons) connectionsRefused.inc({ reason }, 0);
   const watchLag = new Histogram({
     name: 'reputation_watch_due_lag_seconds',
     help: "How late each due watch's check started after its due time.",
@@ -170,6 +178,6 @@ export function createPrometheusMetrics(): NodeMetrics {
     readCardQueue: (read) => {
       readCardQueue = read;
     },
-    connectionRefused: () => connectionsRefused.inc(),
+    connectionRefused: (reason) => connectionsRefused.inc({ reason }),
   };
 }

@@ -33,7 +33,7 @@ export async function createNodeServices(
       cardPool: platform.cardPool,
       httpMetrics: platform.prometheus.httpMetrics,
       metricsEndpoint: metricsEndpoint(config, platform.prometheus),
-      /** Counts a connection refused past MAX_CONNECTIONS. */
+      /** Counts a connection refused past MAX_CONNECTIONS or MAX_CONNECTIONS_PER_CLIENT. */
       connectionRefused: platform.prometheus.connectionRefused,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),

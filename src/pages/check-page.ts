@@ -70,6 +70,21 @@ const scriptMessages: readonly MessageKey[] = [
   'share.badge',
   'share.card',
   'share.json',
+  'share.copy',
+  'share.copied',
+  'check.foundChecked',
+  'check.checkedAddresses',
+  'watch.offer.ip',
+  'watch.offer.domain',
+  'watch.start',
+  'watch.busy',
+  'watch.created',
+  'watch.interval',
+  'watch.pageLink',
+  'watch.badge',
+  'watch.manageKey',
+  'watch.secret',
+  'watch.shownOnce',
 ];
 
 export interface CheckPage {
@@ -188,5 +203,36 @@ function checkForm(page: CheckPage) {
       <p id="form-error" class="error" role="alert" hidden></p>
       <noscript><p class="note">${t('check.noScript')}</p></noscript>
     </form>
-    <div id="outcome" aria-live="polite"></div>`;
+    <div id="outcome" aria-live="polite"></div>
+    ${watchOffer(t)}`;
+}
+
+/**
+ * "Watch this address" (issue 21): hidden until an IP or domain result is shown; the script posts
+ * `watch/v1` with that target and shows the answer's links and its once-shown keys in
+ * #watch-created (docs/pages.md).
+ */
+function watchOffer(t: Translate) {
+  return html`<section id="watch" class="panel watch" hidden>
+    <h2 id="watch-title">${t('watch.offer.ip')}</h2>
+    <p class="hint">${t('watch.offer.hint')}</p>
+    <form id="watch-form" novalidate>
+      <label class="field-label" for="watch-webhook">${t('watch.webhook')}</label>
+      <div class="row">
+        <input
+          type="url"
+          id="watch-webhook"
+          name="webhook_url"
+          placeholder="https://hooks.example.com/reputation"
+          autocomplete="off"
+          spellcheck="false"
+          maxlength="2048"
+        />
+        <button type="submit" id="watch-submit">${t('watch.start')}</button>
+      </div>
+      <p class="hint">${t('watch.webhookHint')}</p>
+      <p id="watch-error" class="error" role="alert" hidden></p>
+    </form>
+    <div id="watch-created" aria-live="polite"></div>
+  </section>`;
 }

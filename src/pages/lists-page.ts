@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { Lang, Translate } from '../i18n/index.js';
 import type { DnsblZone, ListHealth, ServiceReadiness } from '../reputation/index.js';
-import { renderPage } from './layout.js';
+import { type Html, renderPage } from './layout.js';
 import type { Site } from './site.js';
 
 /**
@@ -27,6 +27,26 @@ function lookupPage(template: string): string {
   return template.replace(/\{(ip|domain|target)\}/g, '');
 }
 
+/**
+ * Why a list is in its state. The zone monitor writes it in English for the operator (with times
+ * and DNS statuses); another language says the same by the list's state, key and last self-test,
+ * and the exact words stay in the JSON and on the English page.
+ */
+function reasonOf(list: ListHealth, lang: Lang, t: Translate): Html | string {
+  if (lang === 'en') return html`<span class="note">${list.reason}</span>`;
+  const reason =
+    list.state === 'active'
+      ? t(list.test_entry === null ? 'lists.reason.trusted' : 'lists.reason.proven')
+      : list.state === 'on_hold'
+        ? t('lists.reason.onHold')
+        : list.key !== null && list.reason.includes(list.key)
+          ? t('lists.reason.needsKey', { key: list.key })
+          : list.last_self_test_result === 'failed'
+            ? t('lists.reason.failed')
+            : t('lists.reason.notProven');
+  return html`<span class="note">${reason}</span>`;
+}
+
 export function renderListsPage(page: ListsPage): Promise<string> {
   const { site, lang, t } = page;
   const byZone = new Map(page.zones.map((zone) => [zone.zone, zone]));
@@ -41,7 +61,7 @@ export function renderListsPage(page: ListsPage): Promise<string> {
       <td data-label="${t('result.list')}">${list.name} <span class="note">${list.zone}</span></td>
       <td data-label="${t('lists.state')}">
         <span class="state-${list.state}">${t(`lists.state.${list.state}`)}</span>
-        <span class="note" lang="en">${list.reason}</span>
+        ${reasonOf(list, lang, t)}
       </td>
       <td data-label="${t('lists.what')}">${zone?.lists?.[lang] ?? ''}</td>
       <td data-label="${t('lists.policy')}">${zone?.policy?.[lang] ?? ''}</td>

@@ -6,6 +6,7 @@ import {
   findingsOf,
   type ListReading,
   readList,
+  type ResultTexts,
   sentenceOf,
   type ShareSummary,
   vouchingTexts,
@@ -34,6 +35,8 @@ export interface ResultContext {
   t: Translate;
   /** The tool-independent reading of the result (verdict, score, target in display form). */
   summary: ShareSummary;
+  /** The result's English texts (meanings, errors, factors) as the page's language writes them. */
+  texts: ResultTexts;
 }
 
 /** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
@@ -57,11 +60,14 @@ function capitalise(text: string, lang: Lang): string {
 }
 
 /** `192.0.3.20: Poor, 0/100; listed on 3 of 18 lists that answered.` (src/share/count-texts.ts) */
-export function describeResult(context: ResultContext): string {
+export function describeResult(context: Pick<ResultContext, 'summary' | 't'>): string {
   return sentenceOf(context.summary, context.t);
 }
 
-export function resultView(view: ResultView, context: ResultContext): Html {
+export function resultView(
+  view: ResultView,
+  context: Pick<ResultContext, 'lang' | 't' | 'summary'>,
+): Html {
   const { lang, t, summary } = context;
   const { confidence } = view;
   return html`<section id="result" class="result" data-verdict="${summary.verdict}">
@@ -95,13 +101,13 @@ export function resultView(view: ResultView, context: ResultContext): Html {
   </section>`;
 }
 
-export function factorsTable(factors: readonly ScoreFactor[], { t }: ResultContext): Html {
+export function factorsTable(factors: readonly ScoreFactor[], { t, texts }: ResultContext): Html {
   if (factors.length === 0)
     return html`<h2>${t('result.factors')}</h2>
       <p class="note">${t('result.noFactors')}</p>`;
   return html`<h2>${t('result.factors')}</h2>
     <div class="table-scroll">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>${t('result.factor')}</th>
@@ -113,9 +119,14 @@ export function factorsTable(factors: readonly ScoreFactor[], { t }: ResultConte
           ${factors.map(
             (factor) =>
               html`<tr>
-                <td>${t(`factor.${factor.kind}`)}: ${factor.source}</td>
-                <td>${factor.detail}</td>
-                <td class="${factor.points < 0 ? 'points-negative' : 'points-positive'}">
+                <td data-label="${t('result.factor')}">
+                  ${t(`factor.${factor.kind}`)}: ${factor.source}
+                </td>
+                <td data-label="${t('result.details')}">${texts.factor(factor)}</td>
+                <td
+                  data-label="${t('result.points')}"
+                  class="${factor.points < 0 ? 'points-negative' : 'points-positive'}"
+                >
                   ${factor.points > 0 ? `+${factor.points}` : String(factor.points)}
                 </td>
               </tr>`,
@@ -134,20 +145,21 @@ const statusOrder: Record<ListResult['status'], number> = {
   clean: 5,
 };
 
-function listDetail(list: ListResult): string {
+/** The meanings of a list's answer, or why it gave none; the TXT reason is the list's own words. */
+function listDetail(list: ListResult, texts: ResultTexts): string {
   if (list.status === 'listed') {
-    const meanings = (list.listings ?? []).map((listing) => listing.meaning).join('; ');
+    const meanings = (list.listings ?? []).map((listing) => texts.text(listing.meaning)).join('; ');
     return [meanings || (list.codes ?? []).join(', '), list.reason].filter(Boolean).join(' — ');
   }
   if (list.status === 'allowlisted') {
-    return (list.allowlist_entries ?? []).map((entry) => entry.meaning).join('; ');
+    return (list.allowlist_entries ?? []).map((entry) => texts.text(entry.meaning)).join('; ');
   }
-  if (list.grade) return list.grade.label;
+  if (list.grade) return texts.text(list.grade.label);
   // A list waiting for its key says which in its status.
   if (list.key) return '';
   // A list that does not cover IPv6 says so in its status; its error would repeat it in English.
   if (list.not_covered) return '';
-  return list.error ?? '';
+  return texts.listError(list);
 }
 
 /** A row's status: the verdict model's reading, or what a keyed list or an allowlist says more. */
@@ -181,7 +193,7 @@ function listLinks(list: ListResult, t: Translate): Html | string {
 export function listsTable(
   heading: string,
   lists: readonly ListResult[],
-  { t }: ResultContext,
+  { t, texts }: ResultContext,
 ): Html {
   const sorted = [...lists].sort((a, b) => statusOrder[a.status] - statusOrder[b.status]);
   const notable = sorted.filter(
@@ -191,10 +203,18 @@ export function listsTable(
   const notCovered = sorted.filter((list) => list.not_covered);
   const row = (list: ListResult) => {
     const reading = readList(list);
+    const detail = listDetail(list, texts);
     return html`<tr>
-      <td>${list.name} <span class="note">${list.zone}</span></td>
-      <td class="status-${reading.tone}">${statusText(list, reading, t)}</td>
-      <td>${listDetail(list)} ${listLinks(list, t)}</td>
+      <td data-label="${t('result.list')}">${list.name} <span class="note">${list.zone}</span></td>
+      <td data-label="${t('result.status')}" class="status-${reading.tone}">
+        ${statusText(list, reading, t)}
+      </td>
+      <td
+        data-label="${t('result.details')}"
+        class="${detail === '' && list.status !== 'listed' ? 'empty' : ''}"
+      >
+        ${detail} ${listLinks(list, t)}
+      </td>
     </tr>`;
   };
   const head = html`<thead>
@@ -208,7 +228,7 @@ export function listsTable(
     ${
       notable.length > 0
         ? html`<div class="table-scroll">
-            <table>
+            <table class="stacked">
               ${head}
               <tbody>
                 ${notable.map(row)}
@@ -222,7 +242,7 @@ export function listsTable(
         ? html`<details>
             <summary>${t('status.clean')}: ${clean.length}</summary>
             <div class="table-scroll">
-              <table>
+              <table class="stacked">
                 ${head}
                 <tbody>
                   ${clean.map(row)}
@@ -237,7 +257,7 @@ export function listsTable(
         ? html`<details class="not-covered">
             <summary>${t('status.notCovered')}: ${notCovered.length}</summary>
             <div class="table-scroll">
-              <table>
+              <table class="stacked">
                 ${head}
                 <tbody>
                   ${notCovered.map(row)}
@@ -256,7 +276,7 @@ export function listsTable(
 export function addressesTable(addresses: readonly AddressSummary[], { t }: ResultContext): Html {
   return html`<p class="note address-scores">${t('result.addressScores')}</p>
     <div class="table-scroll">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>${t('result.address')}</th>
@@ -269,20 +289,27 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
           ${addresses.map(
             (address) =>
               html`<tr>
-                <td class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}">
+                <td
+                  data-label="${t('result.address')}"
+                  class="${address.ip.includes(':') ? 'ipv6' : 'nowrap'}"
+                >
                   ${addressHtml(address.ip)}
                 </td>
-                <td class="nowrap">
+                <td data-label="${t('score.label')}" class="nowrap">
                   <span class="pill verdict-${address.verdict}"
                     >${t(`verdict.${address.verdict}`)}</span
                   >
                   ${address.answered > 0 ? t('score.value', { score: address.score }) : ''}
                 </td>
-                <td class="${addressTone(address) ? `status-${addressTone(address)}` : ''}">
+                <td data-label="${t('result.listedOn')}" class="${listedOnClass(address)}">
                   ${address.listings.map((listing) => listing.name).join(', ')}
                   ${vouchingNote(address, t)}
                 </td>
-                <td title="${address.unanswered.map((list) => list.zone).join(', ')}">
+                <td
+                  data-label="${t('result.notAnswered')}"
+                  class="${address.unanswered.length === 0 ? 'empty' : ''}"
+                  title="${address.unanswered.map((list) => list.zone).join(', ')}"
+                >
                   ${
                     address.unanswered.length > 0
                       ? t('count.unanswered', { n: address.unanswered.length })
@@ -294,6 +321,13 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
         </tbody>
       </table>
     </div>`;
+}
+
+/** The tone of an address's lists cell; `empty` (no line on a phone) when it names none. */
+function listedOnClass(address: AddressSummary): string {
+  const tone = addressTone(address);
+  if (tone) return `status-${tone}`;
+  return (address.allowlists ?? []).length === 0 ? 'empty' : '';
 }
 
 /** An address's allowlists, as good news beside its listings: `allowlisted on DNSWL.org (high trust)`. */

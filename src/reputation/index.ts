@@ -30,6 +30,7 @@ export {
   createMonitorReplica,
   createZoneMonitor,
   disabledByTest,
+  dnswlCategories,
   type DnsblEngine,
   type DnsblZone,
   isInformational,
@@ -55,11 +56,13 @@ export {
   sideName,
   sideZone,
   targetLabel,
+  trustWords,
   type Vouching,
   type ZoneMonitor,
 } from './lists/index.js';
 export { createDeadline, noPublicAddress } from './lookups/index.js';
 export {
+  type AllowlistEntry,
   addressSummarySchema,
   bySeverity,
   type Confidence,
@@ -73,6 +76,7 @@ export {
   type ScoreFactor,
   type Severity,
   severityRank,
+  trustLevels,
   type Verdict,
   verdictSchema,
   worstSeverity,

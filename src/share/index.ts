@@ -15,5 +15,11 @@ export { colours } from './card-theme.js';
 export { cardSvg, warmUpSummary } from './card.js';
 export { findingsOf, sentenceOf, vouchingTexts } from './count-texts.js';
 export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
+export {
+  type MeaningTable,
+  resultTexts,
+  type ResultTexts,
+  russianMeanings,
+} from './result-texts.js';
 export type { NextStep, ShareListing, ShareSummary } from './summary.js';
 export { addressTone, type ListReading, type ListTone, readList } from './verdict-model.js';

@@ -6,3 +6,6 @@
 export { createEdgeApp, type EdgeApp, misconfigured, type WorkerEnv } from './app.js';
 export { ZoneMonitorObject } from './monitor-object.js';
 export { StoreObject } from './store-object.js';
+export { edgeAppFor } from './edge-apps.js';
+export { armWatchClock, changedAWatch } from './watch-clock.js';
+export { WatchClockObject } from './watch-clock-object.js';

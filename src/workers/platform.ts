@@ -10,12 +10,14 @@ import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
 import { bundledPageAssets } from './page-assets.js';
 import type { StoreObject } from './store-object.js';
+import type { WatchClockObject } from './watch-clock-object.js';
 import { createFetchWebhookSender } from './webhook-sender.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
 export interface WorkerBindings {
   STORE: DurableObjectNamespace<StoreObject>;
   ZONE_MONITOR: DurableObjectNamespace<ZoneMonitorObject>;
+  WATCH_CLOCK: DurableObjectNamespace<WatchClockObject>;
 }
 
 /**

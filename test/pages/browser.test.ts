@@ -55,6 +55,9 @@ beforeAll(async () => {
         POOL_NS_ALLOW_NON_PUBLIC: 'true',
         // The domain check asks 16 sender addresses at once: room for a busy machine.
         CHECK_DEADLINE_MS: '4000',
+        // A documentation network a watch's webhook may name (nothing is delivered: a watch's
+        // first check reports no change).
+        WEBHOOK_ALLOW_NETWORKS: '198.51.100.0/24',
       }),
     }),
     launchChromium(),
@@ -70,9 +73,9 @@ afterAll(async () => {
  * Full-page screenshots take about a second each here: taken only when they are to be kept, and
  * written as palette PNGs (a third of the bytes, no visible difference on these flat pages).
  */
-async function screenshot(page: Page, name: string): Promise<void> {
+async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   if (!screenshotDirectory) return;
-  const image = await page.screenshot({ fullPage: true });
+  const image = await page.screenshot({ fullPage });
   await sharp(image)
     .png({ palette: true, compressionLevel: 9 })
     .toFile(join(screenshotDirectory, `${name}.png`));
@@ -96,7 +99,12 @@ const languages = {
     ),
     notCovered: `does not cover IPv6: ${notCovering}`,
     found: /^\d+ addresses found, none checked yet\.$/,
+    foundChecked: /^(\d+) addresses found, (\d+) checked\.$/,
+    checkedAddresses: 'Checked: ',
     poolListed: /^1 of \d+ addresses listed[.;]/,
+    watchOffer: 'Watch this address',
+    invalidWebhook: 'The webhook URL must be http(s) and reach a public address.',
+    shownOnce: /^Shown once: keep them now\./,
     checkAnother: 'Check another',
     copy: 'Copy',
   },
@@ -110,7 +118,12 @@ const languages = {
     ),
     notCovered: `не поддерживает IPv6: ${notCovering}`,
     found: /^Найдено \d+ адрес(а|ов), ещё не проверены\.$/,
+    foundChecked: /^Найдено (\d+) адрес(?:а|ов), проверено (\d+)\.$/,
+    checkedAddresses: 'Проверены: ',
     poolListed: /^В списках 1 из \d+ адрес(а|ов)[.;]/,
+    watchOffer: 'Следить за этим адресом',
+    invalidWebhook: 'Адрес вебхука должен быть http(s) и вести на публичный адрес.',
+    shownOnce: /^Показываются один раз: сохраните их сейчас\./,
     checkAnother: 'Проверить другой',
     copy: 'Копировать',
   },
@@ -151,6 +164,47 @@ async function expectSharePage(page: Page, lang: Language, name: string, target:
   expect(await page.isVisible('button[data-copy="snippet-markdown"]')).toBe(true);
   expect(await page.textContent('a.button')).toContain(languages[lang].checkAnother);
   await screenshot(page, `share-${name}-${lang}`);
+}
+
+/**
+ * Every element that reaches past the right edge of a phone's window: the cells and rows of the
+ * result tables (which a sideways scroller would hide, not fit), and every block of the page.
+ */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const width = window.innerWidth;
+    const blocks = 'td, th, tr, main section, main div, main p, main li, main h1, main h2, main pre';
+    return [...document.querySelectorAll(blocks)]
+      .filter((node) => node.getBoundingClientRect().right > width + 1)
+      .map((node) => node.tagName + ': ' + node.textContent.trim().slice(0, 60));
+  })()`);
+}
+
+/**
+ * The page fits the phone: nothing scrolls sideways, no cell or row sits past the edge. The lists
+ * page is screenshot to the window's height: its first rows show the stacked layout, and the
+ * whole page would be a megabyte.
+ */
+async function expectFitsPhone(page: Page, name: string, lang: Language) {
+  await expectNoSidewaysScroll(page);
+  expect(await overflowing(page)).toEqual([]);
+  await screenshot(page, `phone-${name}-${lang}`, name !== 'lists');
+}
+
+/**
+ * Opens a page for the phone checks: its layout is whole once the document is (the stylesheet
+ * blocks the deferred script, the card has its size in its attributes), so only a screenshot
+ * waits for the card to be drawn.
+ */
+async function openOnPhone(page: Page, url: string) {
+  await page.goto(url, { waitUntil: screenshotDirectory ? 'load' : 'domcontentloaded' });
+}
+
+/** Opens the share page a result's (last) share link names. */
+async function followShareLink(page: Page) {
+  const href = await page.getAttribute('#outcome a[data-link=page] >> nth=-1', 'href');
+  await openOnPhone(page, new URL(href!, page.url()).href);
+  await page.waitForSelector('#result');
 }
 
 describe.each(Object.keys(languages) as Language[])('the check page in %s', (lang) => {
@@ -223,9 +277,128 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     expect(await checked.locator('tbody tr').count()).toBe(found - 1);
     expect(await checked.textContent()).toContain('SpamCop Blocking List');
     expect((await checked.locator('.sentence').textContent())?.trim()).toMatch(words.poolListed);
+    // The discovery above now says which addresses were checked, not "none checked yet".
+    const picked = await page
+      .locator('.picker input[type=checkbox]:checked')
+      .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value')));
+    const discovery = page.locator('#outcome .outcome').first();
+    expect((await discovery.locator('.sentence').textContent())?.trim()).toMatch(
+      words.foundChecked,
+    );
+    const [, foundCount, checkedCount] = words.foundChecked.exec(
+      (await discovery.locator('.sentence').textContent())!.trim(),
+    )!;
+    expect([Number(foundCount), Number(checkedCount)]).toEqual([found, found - 1]);
+    expect((await discovery.locator('.checked-addresses').textContent())?.trim()).toBe(
+      `${words.checkedAddresses}${picked.join(', ')}.`,
+    );
+    // One share block on the page, the pool check's: its page has a verdict.
+    expect(await page.locator('#outcome .share-links').count()).toBe(1);
+    expect(await checked.locator('.share-links').count()).toBe(1);
     await screenshot(page, `check-pool-${lang}`);
     await expectSharePage(page, lang, 'pool', 'pool.demo-sender.com');
+    expect(await page.getAttribute('#result', 'data-verdict')).not.toBe('unknown');
+    expect(await page.locator('#result .pill').count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
+  });
+
+  it('offers to watch the address checked and shows the watch, its page and its keys', async () => {
+    await open();
+    expect(await page.isVisible('#watch')).toBe(false);
+    await check(page, 'ip', '192.0.3.20');
+    expect((await page.textContent('#watch-title'))?.trim()).toBe(words.watchOffer);
+    // A webhook that may not be reached is refused as the check form's errors are shown.
+    await page.fill('#watch-webhook', 'http://127.0.0.1:9/hook');
+    await page.click('#watch-submit');
+    await page.waitForSelector('#watch-error:not([hidden])');
+    expect(await page.textContent('#watch-error strong')).toBe(words.invalidWebhook);
+    // The API's English detail beside the message, on the English page only.
+    expect(await page.locator('#watch-error .detail').count()).toBe(lang === 'en' ? 1 : 0);
+    await page.fill('#watch-webhook', 'http://198.51.100.7/hook');
+    await page.click('#watch-submit');
+    await page.waitForSelector('#watch-created .watch-created');
+    expect(await page.isVisible('#watch-error')).toBe(false);
+    expect(await page.textContent('#watch-manage-key')).toMatch(/^[\w-]{43}$/);
+    expect(await page.textContent('#watch-secret')).toMatch(/^whsec_/);
+    expect(await page.textContent('#watch-badge')).toMatch(
+      /^\[!\[192\.0\.3\.20\]\(http:\/\/.+\/watch\/v1\/[\w-]+\/badge\.svg\?lang=(en|ru)\)\]/,
+    );
+    expect((await page.textContent('#watch-created .warning'))?.trim()).toMatch(words.shownOnce);
+    // Still one share block: the check's; the watch's page is a link of its own.
+    expect(await page.locator('.share-links').count()).toBe(1);
+    const href = await page.getAttribute('#watch-page', 'href');
+    expect(href).toMatch(new RegExp(`/watch/v1/[\\w-]+/share\\?lang=${lang}$`));
+    await page.goto(href!);
+    expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    expect(await page.textContent('h1')).toContain('192.0.3.20');
+    expect(await page.getAttribute('#result', 'data-verdict')).toBe('poor');
+    // The browser reports the refused webhook's 400 itself; nothing else (and the next test of
+    // this page starts with no problem).
+    expect(problems.splice(0)).toEqual([expect.stringMatching(/status of 400 \(Bad Request\)$/)]);
+  });
+
+  describe('on a 375 px phone', () => {
+    beforeAll(async () => {
+      await page.setViewportSize({ width: 375, height: 800 });
+    });
+
+    it('fits the check page and an IP result, its share page and its watch page', async () => {
+      await open();
+      await expectFitsPhone(page, 'check', lang);
+      await check(page, 'ip', '192.0.3.20');
+      await expectFitsPhone(page, 'check-ip', lang);
+      await page.click('#watch-submit');
+      await page.waitForSelector('#watch-created .watch-created');
+      await expectFitsPhone(page, 'check-ip-watched', lang);
+      const watch = await page.getAttribute('#watch-page', 'href');
+      await followShareLink(page);
+      await expectFitsPhone(page, 'share-ip', lang);
+      await openOnPhone(page, watch!);
+      await page.waitForSelector('#result');
+      await expectFitsPhone(page, 'watch', lang);
+      expect(problems).toEqual([]);
+    });
+
+    it('fits a domain result and its share page, with the senders table stacked', async () => {
+      await open();
+      await check(page, 'domain', 'demo-sender.com');
+      // The bug of issue 25 item 6: "Listed on" was off-screen in a 609 px senders table; its
+      // cells are now lines of the page's width, each with its column's name.
+      const senders = page.locator('#outcome .address-scores + .table-scroll td');
+      expect(await senders.count()).toBeGreaterThan(0);
+      expect(
+        await page.evaluate(
+          "getComputedStyle(document.querySelector('#outcome .address-scores + .table-scroll td')).display",
+        ),
+      ).toBe('block');
+      await expectFitsPhone(page, 'check-domain', lang);
+      await followShareLink(page);
+      await expectFitsPhone(page, 'share-domain', lang);
+      expect(problems).toEqual([]);
+    });
+
+    it('fits a pool discovered and checked, and its share page', async () => {
+      await open();
+      await check(page, 'pool', 'pool.demo-sender.com');
+      await page.click('#pick-all');
+      await page.click('#check-selected');
+      await page.locator('.pool-check .outcome').waitFor();
+      await expectFitsPhone(page, 'check-pool', lang);
+      await followShareLink(page);
+      await expectFitsPhone(page, 'share-pool', lang);
+      expect(problems).toEqual([]);
+    });
+
+    it('fits the lists page and the 404 page', async () => {
+      await page.goto(service.url('/lists'));
+      await page.waitForSelector('table.stacked');
+      await expectFitsPhone(page, 'lists', lang);
+      const response = await page.goto(service.url('/no/such/page'));
+      expect(response?.status()).toBe(404);
+      await expectFitsPhone(page, 'not-found', lang);
+      // The browser reports the 404 status itself; nothing else.
+      expect(problems.splice(0)).toEqual([expect.stringMatching(/status of 404 \(Not Found\)$/)]);
+    });
   });
 });
 
@@ -326,7 +499,7 @@ describe('the check page with a captcha', () => {
     await provider?.close();
   });
 
-  it('shows the provider widget with the site key and sends its token with the check', async () => {
+  it('shows the provider widget with the site key and sends its token with the check and the watch', async () => {
     const { page, problems } = await browser.page();
     // A stand-in for SmartCaptcha's script, served from its real address so the page's CSP is
     // what allows it: a widget that hands over a token when clicked.
@@ -361,7 +534,14 @@ describe('the check page with a captcha', () => {
     await page.click('#fake-captcha');
     await page.click('#submit');
     await page.waitForSelector('#outcome .outcome [data-verdict]');
+    // A token is good for one POST: watching the address asks the widget again.
+    await page.click('#watch-submit');
+    expect(await page.textContent('#watch-error')).toBe('Please complete the captcha first.');
+    await page.click('#fake-captcha');
+    await page.click('#watch-submit');
+    await page.waitForSelector('#watch-manage-key');
     expect(provider.requests.map((request) => request.fields.token)).toEqual([
+      'solved-by-a-person',
       'solved-by-a-person',
     ]);
     expect(problems).toEqual([]);

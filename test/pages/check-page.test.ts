@@ -86,6 +86,37 @@ describe('GET {BASE_PATH}/', () => {
     expect(unknown).toContain('<html lang="ru">');
   });
 
+  it.each([
+    ['en', 'Watch this address', 'Webhook URL (optional)', 'Start watching'],
+    ['ru', 'Следить за этим адресом', 'Адрес вебхука (необязательно)', 'Начать наблюдение'],
+  ])(
+    'offers a %s reader, hidden until a result is shown, a form to watch the target checked',
+    async (lang, offer, webhook, start) => {
+      const page = await (await service.get(`/?lang=${lang}`, html)).text();
+      expect(page).toContain('<section id="watch" class="panel watch" hidden>');
+      expect(page).toMatch(new RegExp(`<h2 id="watch-title">${offer}</h2>`));
+      expect(page).toMatch(/<form id="watch-form" novalidate>/);
+      expect(page).toContain(`<label class="field-label" for="watch-webhook">${webhook}</label>`);
+      expect(page).toMatch(/<input\s+type="url"\s+id="watch-webhook"\s+name="webhook_url"/);
+      expect(page).toMatch(new RegExp(`<button type="submit" id="watch-submit">${start}</button>`));
+      expect(page).toContain('<p id="watch-error" class="error" role="alert" hidden></p>');
+      // The script's texts for the answer: the domain's offer, the keys and the once-only note.
+      const { messages } = dataOf(page) as { messages: Record<string, unknown> };
+      for (const key of [
+        'watch.offer.domain',
+        'watch.created',
+        'watch.manageKey',
+        'watch.secret',
+        'watch.shownOnce',
+        'error.invalid_webhook',
+        'error.watch_limit',
+        'error.watch_capacity',
+      ]) {
+        expect(messages[key], key).toBeDefined();
+      }
+    },
+  );
+
   it('has no inline script, style or event handler, and a CSP that allows none', async () => {
     const response = await service.get('/', html);
     const page = await response.text();
@@ -185,6 +216,7 @@ describe('GET {BASE_PATH}/ while the service is not configured', () => {
       const page = await (await dead.get(`/?lang=${lang}`, html)).text();
       expect(page).toContain(notReady);
       expect(page).not.toContain('<form id="check-form"');
+      expect(page).not.toContain('<form id="watch-form"');
       expect(page).not.toContain('DNS_SERVERS');
       expect(page).not.toContain('SPAMHAUS_DQS_KEY');
       expect(page).not.toMatch(/resolver/i);

@@ -43,10 +43,12 @@ async function sharePage(tool: string, target: string): Promise<string> {
 
 /** The rows of the lists tables: each row's status cell class and text. */
 function statusCells(page: string): { tone: string; text: string }[] {
-  return [...page.matchAll(/<td class="status-([a-z_]+)">([^<]*)<\/td>/g)].map((match) => ({
-    tone: match[1] ?? '',
-    text: (match[2] ?? '').trim(),
-  }));
+  return [...page.matchAll(/<td data-label="[^"]*" class="status-([a-z_]+)">([^<]*)<\/td>/g)].map(
+    (match) => ({
+      tone: match[1] ?? '',
+      text: (match[2] ?? '').trim(),
+    }),
+  );
 }
 
 function verdictPill(page: string): string | undefined {

@@ -12,10 +12,16 @@ export interface RawResponse {
 
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers });
+    const outgoing = request(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      // From another address of this machine (all of 127/8 is loopback on Linux), a connection of
+      // its own: another client as the server counts them.
+      ...(options.localAddress ? { localAddress: options.localAddress, agent: false } : {}),
+    });
     outgoing.on('response', (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,15 +1,19 @@
 import {
   createExecutionContext,
   createScheduledController,
+  runInDurableObject,
   waitOnExecutionContext,
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
 import type { WorkerEnv } from '../../src/workers/app.js';
+import { variablesOf } from '../../src/workers/edge-apps.js';
 import type { FixtureZone } from '../fixtures/dns-server.js';
-import { basePath, startWorld } from './support/service.js';
+import type { ReceivedWebhook } from '../fixtures/webhook-receiver.js';
+import { basePath, startWebhookReceiver, startWorld } from './support/service.js';
 
 /**
  * Inside workerd: the DNS codec (dns-packet on nodejs_compat's Buffer) and the DoH transport over
@@ -93,6 +97,52 @@ describe('the Worker entry point', () => {
     return response;
   }
 
+  /** One run of the Cron Trigger, as Cloudflare calls it once a minute (wrangler.toml). */
+  async function scheduled(vars: Record<string, string>) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }),
+      { ...(env as unknown as WorkerEnv), ...vars },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+  }
+
+  /** Creates a watch through the Worker; its answer, once it is a 201. */
+  async function createWatch(
+    vars: Record<string, string>,
+    body: Record<string, unknown>,
+    caller?: string,
+  ) {
+    const created = await call(
+      `${basePath}/watch/v1`,
+      vars,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      },
+      caller,
+    );
+    expect(created.status).toBe(201);
+    return (await created.json()) as { id: string; webhook_secret: string };
+  }
+
+  /**
+   * Stops the watch clock of a configuration (src/workers/watch-clock-object.ts) at the end of a
+   * test. The tests' configurations share one store, so a clock left running with a closed DNS
+   * world would claim the next test's due watches and fail their checks; a deployment has one.
+   */
+  async function stopWatchClock(vars: Record<string, string>) {
+    const variables = variablesOf({ ...(env as unknown as WorkerEnv), ...vars });
+    const clocks = (env as unknown as WorkerEnv).WATCH_CLOCK;
+    const clock = clocks.get(clocks.idFromName(JSON.stringify(variables)));
+    await runInDurableObject(clock, async (_object, state) => {
+      await state.storage.deleteAlarm();
+      await state.storage.deleteAll();
+    });
+  }
+
   it('serves the API under BASE_PATH, configured through the DoH endpoint of its vars', async () => {
     const vars = { DOH_URL: world.dohUrl, DAILY_LIMIT: '7' };
     const status = await call(`${basePath}/ip/v1/status`, vars);
@@ -174,36 +224,20 @@ describe('the Worker entry point', () => {
 
   it('re-checks a due watch on its Cron Trigger (scheduled), and one not due yet stays as it was', async () => {
     const lists = await startWorld({ listings: {} });
+    const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
     try {
-      const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
-      const create = async (interval: number) => {
-        const created = await call(`${basePath}/watch/v1`, vars, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ target: '185.220.101.5', interval_s: interval }),
-        });
-        expect(created.status).toBe(201);
-        return ((await created.json()) as { id: string }).id;
-      };
+      const create = async (interval: number) =>
+        (await createWatch(vars, { target: '185.220.101.5', interval_s: interval })).id;
       const due = await create(1);
       const later = await create(3600);
       const checkedAt = async (id: string) =>
         ((await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string })
           .checked_at;
       const [dueFirst, laterFirst] = [await checkedAt(due), await checkedAt(later)];
-      const scheduled = async () => {
-        const ctx = createExecutionContext();
-        await worker.scheduled(
-          createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }),
-          { ...(env as unknown as WorkerEnv), ...vars },
-          ctx,
-        );
-        await waitOnExecutionContext(ctx);
-      };
       await expect
         .poll(
           async () => {
-            await scheduled();
+            await scheduled(vars);
             return checkedAt(due);
           },
           { timeout: 15_000, interval: 250 },
@@ -211,6 +245,87 @@ describe('the Worker entry point', () => {
         .not.toBe(dueFirst);
       expect(await checkedAt(later)).toBe(laterFirst);
     } finally {
+      await stopWatchClock(vars);
+      await lists.close();
+    }
+  });
+
+  it('re-checks a due watch on the watch clock alarm, which its creation armed, with no Cron Trigger', async () => {
+    const lists = await startWorld({ listings: {} });
+    const vars = { DOH_URL: lists.dohUrl, WATCH_MIN_INTERVAL_S: '1' };
+    try {
+      const { id } = await createWatch(
+        vars,
+        { target: '185.220.101.7', interval_s: 1 },
+        '192.0.2.80',
+      );
+      const checkedAt = async () =>
+        ((await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string })
+          .checked_at;
+      const first = await checkedAt();
+      // Nothing calls scheduled(): the alarm fires by itself, as under `wrangler dev`.
+      await expect.poll(checkedAt, { timeout: 15_000, interval: 250 }).not.toBe(first);
+      const second = await checkedAt();
+      await expect.poll(checkedAt, { timeout: 15_000, interval: 250 }).not.toBe(second);
+    } finally {
+      await stopWatchClock(vars);
+      await lists.close();
+    }
+  });
+
+  it('signs a watch.listed delivery when the address is listed and a watch.delisted one when it is delisted, each verified with the watch secret', async () => {
+    const target = '185.220.101.6';
+    const lists = await startWorld({ listings: {} });
+    const receiver = await startWebhookReceiver();
+    // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed, as an operator
+    // would allow a private receiver (docs/watches.md, "Safety").
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_MIN_INTERVAL_S: '1',
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    };
+    try {
+      const { id, webhook_secret: secret } = await createWatch(
+        vars,
+        { target, interval_s: 1, webhook_url: receiver.url },
+        '192.0.2.79',
+      );
+      const verifier = new Webhook(secret);
+      /** The run of the trigger, then the events the receiver holds, each checked as a receiver checks it. */
+      const deliveredAfterTrigger = async () => {
+        await scheduled(vars);
+        return (await receiver.received()).map(
+          (request: ReceivedWebhook) =>
+            verifier.verify(request.body, request.headers) as {
+              type: string;
+              data: {
+                watch: { id: string };
+                added: { zone: string }[];
+                removed: { zone: string }[];
+              };
+            },
+        );
+      };
+      const poll = { timeout: 15_000, interval: 250 };
+
+      await lists.setWorld({ listings: { [target]: { 'bl.spamcop.net': ['127.0.0.2'] } } });
+      await expect.poll(deliveredAfterTrigger, poll).toHaveLength(1);
+      const [listed] = await deliveredAfterTrigger();
+      expect(listed).toMatchObject({
+        type: 'watch.listed',
+        data: { watch: { id }, added: [{ zone: 'bl.spamcop.net' }], removed: [] },
+      });
+
+      await lists.setWorld({ listings: {} });
+      await expect.poll(deliveredAfterTrigger, poll).toHaveLength(2);
+      const [, delisted] = await deliveredAfterTrigger();
+      expect(delisted).toMatchObject({
+        type: 'watch.delisted',
+        data: { watch: { id }, added: [], removed: [{ zone: 'bl.spamcop.net' }] },
+      });
+    } finally {
+      await stopWatchClock(vars);
+      await receiver.close();
       await lists.close();
     }
   });

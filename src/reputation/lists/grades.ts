@@ -38,7 +38,7 @@ function senderScore(code: string): GradeReading {
  * DNSWL's categories, the third octet of its answers (https://www.dnswl.org/?page_id=15): what
  * kind of sender an entry is.
  */
-const dnswlCategories: Record<number, string> = {
+export const dnswlCategories: Readonly<Record<number, string>> = {
   2: 'financial services',
   3: 'email service provider',
   4: 'organisation',

@@ -26,6 +26,7 @@ export {
   queryZone,
   targetLabel,
 } from './dnsbl.js';
+export { dnswlCategories } from './grades.js';
 export { askableZones, hideKeys, type ListKeys, missingKey } from './list-keys.js';
 export {
   type CatalogueEntry,

@@ -19,8 +19,11 @@ const ipv4InLoopback = z
 
 const codeMeaningObject = z.object({
   meaning: z.string().min(1),
-  /** The meaning in Russian, the pages' other language (docs/pages.md). */
-  ru: z.string().min(1).optional(),
+  /**
+   * The meaning in Russian, the pages' other language (docs/pages.md): a meaning written out
+   * carries it, so a Russian page, card or badge never shows the English (src/share/result-texts.ts).
+   */
+  ru: z.string().min(1),
   /** Overrides the zone's severity for this code (Spamhaus PBL is `info` inside the `major` ZEN). */
   severity: z.enum(severities).optional(),
   /** Overrides the zone's score weight for this code. */
@@ -28,27 +31,32 @@ const codeMeaningObject = z.object({
   /** On an allowlist: the trust the code encodes. */
   trust: z.enum(trustLevels).optional(),
 });
-/** A meaning written out, or as a bare English string (`"127.0.0.2": "SBL"`). */
-function writtenOutOrBare<Meaning extends { meaning: string }>(object: z.ZodType<Meaning>) {
+/**
+ * A meaning written out (with its Russian), or as a bare English string (`"127.0.0.2": "SBL"`), as
+ * a zone list of before the catalogue writes it: that one has no Russian, and shows in English.
+ */
+function writtenOutOrBare<Meaning extends { meaning: string; ru: string }>(
+  object: z.ZodType<Meaning>,
+) {
   return z.union([
     object,
     z
       .string()
       .min(1)
-      .transform((meaning) => ({ meaning }) as Meaning),
+      .transform((meaning) => ({ meaning }) as Omit<Meaning, 'ru'> & { ru?: string }),
   ]);
 }
 
 const codeMeaningSchema = writtenOutOrBare(codeMeaningObject);
-export type CodeMeaning = z.infer<typeof codeMeaningObject>;
+export type CodeMeaning = z.infer<typeof codeMeaningSchema>;
 
 /** An error code's meaning, with its Russian text when written out. */
 const errorMeaningObject = z.object({
   meaning: z.string().min(1),
-  ru: z.string().min(1).optional(),
+  ru: z.string().min(1),
 });
 const errorMeaningSchema = writtenOutOrBare(errorMeaningObject);
-export type ErrorMeaning = z.infer<typeof errorMeaningObject>;
+export type ErrorMeaning = z.infer<typeof errorMeaningSchema>;
 
 /** Text in English and Russian, the two languages of the pages (docs/pages.md). */
 const bilingual = z.object({ en: z.string().min(1), ru: z.string().min(1) });

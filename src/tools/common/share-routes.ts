@@ -22,8 +22,10 @@ import {
   badgeStyles,
   type CardCache,
   CardRendererBusy,
+  type MeaningTable,
   renderBadge,
   renderMissingBadge,
+  resultTexts,
   type ShareSummary,
 } from '../../share/index.js';
 import { cacheable, embeddable } from './cacheable.js';
@@ -47,6 +49,8 @@ export interface ShareDeps {
   site: Site;
   /** SHA-256 of the bytes (the platform's Web Crypto): the ETag of every artefact. */
   digest: (bytes: Uint8Array) => Promise<Uint8Array>;
+  /** The zone list's meanings in Russian, for the artefacts in Russian (src/share/result-texts.ts). */
+  meanings: MeaningTable;
 }
 
 const tokenParams = z.object({
@@ -162,7 +166,8 @@ export function addShareRoutes(
       const token = c.req.param('token')!;
       const summary = await requireSummary(token);
       const { lang, explicit } = languageChoiceOf(c);
-      const png = await cardOf(deps.cards, `${tool.name}:${token}`, summary, lang);
+      const texts = resultTexts(lang, translator(lang), deps.meanings);
+      const png = await cardOf(deps.cards, `${tool.name}:${token}`, texts.summary(summary), lang);
       return cacheable(c, png, 'image/png', {
         lang,
         headers: { ...embeddable, ...varyOnLanguage(explicit) },
@@ -219,7 +224,12 @@ export function addShareRoutes(
         site,
         lang,
         t,
-        view: tool.page(found.result, { lang, t, summary: found.summary }),
+        view: tool.page(found.result, {
+          lang,
+          t,
+          summary: found.summary,
+          texts: resultTexts(lang, t, deps.meanings),
+        }),
         summary: found.summary,
         links: {
           page,

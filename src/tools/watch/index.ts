@@ -12,7 +12,7 @@ import {
 } from '../../http/index.js';
 import type { Site } from '../../pages/index.js';
 import { parseHostName, parseTarget } from '../../reputation/index.js';
-import type { CardCache } from '../../share/index.js';
+import type { CardCache, MeaningTable } from '../../share/index.js';
 import type { WatchFailure, Watches, WatchView } from '../../watch/index.js';
 import {
   captchaHeader,
@@ -54,6 +54,8 @@ export interface WatchToolDeps {
   site: Site;
   cards: CardCache;
   digest: (bytes: Uint8Array) => Promise<Uint8Array>;
+  /** The zone list's meanings in Russian, for the artefacts in Russian (src/share/result-texts.ts). */
+  meanings: MeaningTable;
   isConfigured: () => boolean;
   notConfiguredReason?: () => string | undefined;
 }

@@ -9,7 +9,7 @@ import {
 } from '../../http/index.js';
 import { translator } from '../../i18n/index.js';
 import { htmlNotFound, languageChoiceOf, renderSharePage } from '../../pages/index.js';
-import { badgeStyles, renderBadge, renderEndedBadge } from '../../share/index.js';
+import { badgeStyles, renderBadge, renderEndedBadge, resultTexts } from '../../share/index.js';
 import type { WatchView } from '../../watch/index.js';
 import {
   badgeResponses,
@@ -136,7 +136,8 @@ export function addWatchViews(
       const { lang, explicit } = languageChoiceOf(c);
       // Each check draws anew: the card cache keys on the check's time.
       const key = `watch:${watch.id}:${watch.checked_at ?? ''}:${watch.paused}`;
-      const png = await cardOf(deps.cards, key, tool.summarise(watch), lang);
+      const texts = resultTexts(lang, translator(lang), deps.meanings);
+      const png = await cardOf(deps.cards, key, texts.summary(tool.summarise(watch)), lang);
       return cacheable(c, png, 'image/png', {
         lang,
         headers: {
@@ -193,7 +194,12 @@ export function addWatchViews(
         site,
         lang,
         t,
-        view: tool.page(watch, { lang, t, summary }),
+        view: tool.page(watch, {
+          lang,
+          t,
+          summary,
+          texts: resultTexts(lang, t, deps.meanings),
+        }),
         summary,
         links: {
           page: `${base}/share`,

@@ -101,6 +101,18 @@ describe('docs/zone-list.schema.json', () => {
       },
     ],
     [
+      'a meaning written out without Russian',
+      (list: Record<string, unknown>) => {
+        list.codes = { '127.0.0.2': { meaning: 'listed' } };
+      },
+    ],
+    [
+      'an error meaning written out without Russian',
+      (list: Record<string, unknown>) => {
+        list.errors = { '127.255.255.254': { meaning: 'refused' } };
+      },
+    ],
+    [
       'a key from a variable the service does not know',
       (list: Record<string, unknown>) => {
         list.key = { variable: 'OTHER_KEY', query: '{key}.bl.example.org' };
@@ -115,7 +127,7 @@ describe('docs/zone-list.schema.json', () => {
     [
       'a trust level no allowlist uses',
       (list: Record<string, unknown>) => {
-        list.codes = { '127.0.0.2': { meaning: 'listed', trust: 'total' } };
+        list.codes = { '127.0.0.2': { meaning: 'listed', ru: 'в списке', trust: 'total' } };
       },
     ],
   ])('refuses %s, as the service does', (_, breakIt) => {

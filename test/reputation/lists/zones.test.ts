@@ -51,7 +51,7 @@ const validZone = (): Record<string, unknown> => ({
   severity: 'minor',
   weight: 10,
   source: 'https://example.org/usage',
-  codes: { '127.0.0.2': { meaning: 'listed' } },
+  codes: { '127.0.0.2': { meaning: 'listed', ru: 'в списке' } },
 });
 
 const zones: DnsblZone[] = await loadZoneList();
@@ -266,7 +266,7 @@ describe('parseZoneList', () => {
   });
 
   it('rejects a return code outside 127.0.0.0/8, naming the entry and its codes', () => {
-    const zone = { ...validZone(), codes: { '10.0.0.2': { meaning: 'listed' } } };
+    const zone = { ...validZone(), codes: { '10.0.0.2': { meaning: 'listed', ru: 'в списке' } } };
     expect(() => parseZoneList([zone])).toThrow(/invalid zone list at 0\.codes/);
   });
 
@@ -284,7 +284,10 @@ describe('parseZoneList', () => {
   });
 
   it('rejects a return code with an octet over 255, naming the entry', () => {
-    const zone = { ...validZone(), codes: { '127.0.0.256': { meaning: 'listed' } } };
+    const zone = {
+      ...validZone(),
+      codes: { '127.0.0.256': { meaning: 'listed', ru: 'в списке' } },
+    };
     expect(() => parseZoneList([zone])).toThrow(/invalid zone list at 0\.codes/);
   });
 
@@ -367,7 +370,7 @@ describe('parseZoneList', () => {
     ],
     [
       'a trust level on a list that is no allowlist',
-      { codes: { '127.0.0.2': { meaning: 'listed', trust: 'high' } } },
+      { codes: { '127.0.0.2': { meaning: 'listed', ru: 'в списке', trust: 'high' } } },
       /0\.codes: only an allowlist code carries a trust level/,
     ],
     ['what it lists without its Russian text', { lists: { en: 'spam sources' } }, /0\.lists\.ru/],

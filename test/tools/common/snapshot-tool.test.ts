@@ -4,9 +4,6 @@ import type { AppEnv } from '../../../src/http/context.js';
 import { corsMiddleware } from '../../../src/http/cors.js';
 import { ApiError, errorBody } from '../../../src/http/errors.js';
 import { createGuard } from '../../../src/http/guard.js';
-import { createPublicOrigin } from '../../../src/http/public-origin.js';
-import { preparePageAssets } from '../../../src/pages/assets.js';
-import { createSite } from '../../../src/pages/site.js';
 import { webCrypto } from '../../../src/platform.js';
 import { createCardCache } from '../../../src/share/card-cache.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
@@ -14,6 +11,7 @@ import { ipPage } from '../../../src/tools/ip/page.js';
 import { summariseIp } from '../../../src/tools/ip/summary.js';
 import { createResultStore, maxResultBytes } from '../../../src/tools/common/results.js';
 import { snapshotTool } from '../../../src/tools/common/snapshot-tool.js';
+import { testSite } from '../../support/site.js';
 
 /**
  * The shared POST pipeline with a tool whose check returns a result of the size asked for: a
@@ -45,21 +43,12 @@ async function sizedTool() {
       results,
       isConfigured: () => true,
       digest: webCrypto.digest,
+      meanings: new Map(),
       cards: createCardCache({
         maxBytes: 1024,
         render: () => Promise.reject(new Error('no cards here')),
       }),
-      site: createSite({
-        basePath: '',
-        publicOrigin: createPublicOrigin({
-          publicUrl: 'https://rep.example.org',
-          trustProxy: { mode: 'none' },
-          peerAddress: () => '192.0.2.1',
-        }),
-        assets: await preparePageAssets({ script: '', style: '' }),
-        poolMaxIps: 32,
-        tokenTtlMs: 60_000,
-      }),
+      site: await testSite(),
     },
   );
   tool.status();

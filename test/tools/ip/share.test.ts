@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translator } from '../../../src/i18n/index.js';
+import { bundledZoneList } from '../../../src/reputation/lists/zones.js';
 import { badgeStyles } from '../../../src/share/badge.js';
+import { resultTexts, russianMeanings } from '../../../src/share/result-texts.js';
 import { summariseIp } from '../../../src/tools/ip/summary.js';
 import { keylessCounts } from '../../fixtures/keyless-lists.js';
 import { parseStrictSvg } from '../../share/svg-structure.js';
@@ -198,12 +201,14 @@ describe('in Russian', () => {
     expect(pngHeader(png)).toMatchObject({ width: 1200, height: 630 });
     const english = Buffer.from(await (await service.get(`${path}?lang=en`)).arrayBuffer());
     expect(png.equals(english)).toBe(false);
-    // The same card the renderer draws in Russian from the stored result.
+    // The same card the renderer draws in Russian from the stored result, its meanings in Russian.
     const stored = (await (await service.get(`/ip/v1/${tokens.ip}`)).json()) as Record<
       string,
       unknown
     >;
-    expect(png.equals(Buffer.from(await service.renderCard(summariseIp(stored), 'ru')))).toBe(true);
+    const texts = resultTexts('ru', translator('ru'), russianMeanings(bundledZoneList()));
+    const summary = texts.summary(summariseIp(stored));
+    expect(png.equals(Buffer.from(await service.renderCard(summary, 'ru')))).toBe(true);
     // Its validator names the language; an English one never revalidates it.
     const etag = etagOf(russian);
     expect(etag).toMatch(/^"ru-/);

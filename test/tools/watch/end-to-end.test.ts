@@ -36,6 +36,21 @@ function environment(workers: number): Record<string, string> {
   };
 }
 
+/** POST /watch/v1 of the watched address, with the receiver as its webhook. */
+async function createWatch(url: string, intervalS: number): Promise<Created> {
+  const response = await fetch(`${url}/watch/v1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      target: watchedIp,
+      interval_s: intervalS,
+      webhook_url: world.receiver.url('/hook'),
+    }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Created;
+}
+
 /** The verified events of the receiver's deliveries, in order; throws on a bad signature. */
 function verifiedTypes(secret: string): string[] {
   const verifier = new Webhook(secret);
@@ -52,17 +67,7 @@ describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
       world.dns.list({});
       world.receiver.received.length = 0;
       const server = await startServerProcess(environment(workers), { listeners: workers });
-      const response = await fetch(`${server.url}/watch/v1`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          target: watchedIp,
-          interval_s: 1,
-          webhook_url: world.receiver.url('/hook'),
-        }),
-      });
-      expect(response.status).toBe(201);
-      const watch = (await response.json()) as Created;
+      const watch = await createWatch(server.url, 1);
       const types = () => verifiedTypes(watch.webhook_secret);
 
       world.dns.list(listing);
@@ -91,6 +96,64 @@ describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
       expect(view.history).toHaveLength(2);
       expect(view.webhook.last_delivery.outcome).toBe('delivered');
       expect(await server.stop()).toBe(0);
+    },
+  );
+});
+
+describe('a restart of the service process', () => {
+  it(
+    'keeps the watch and its pending delivery: the retry after 5 s arrives from the new process with the first webhook-id',
+    { timeout: 60_000 },
+    async () => {
+      world.dns.list({});
+      world.receiver.received.length = 0;
+      world.receiver.answer(500);
+      // One SQLite file for both processes; an interval long enough that only the test event is sent.
+      const env = environment(1);
+      try {
+        const first = await startServerProcess(env);
+        const watch = await createWatch(first.url, 3600);
+        const queued = await fetch(`${first.url}/watch/v1/${watch.id}/test`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${watch.manage_key}` },
+        });
+        expect(queued.status).toBe(202);
+        // The first attempt is answered 500: the delivery stays pending for its 5 s retry.
+        await expect
+          .poll(() => verifiedTypes(watch.webhook_secret), { timeout: 20_000, interval: 100 })
+          .toEqual(['watch.test']);
+        expect(await first.stop()).toBe(0);
+
+        world.receiver.answer(204);
+        const second = await startServerProcess(env);
+        await expect
+          .poll(() => verifiedTypes(watch.webhook_secret), { timeout: 30_000, interval: 200 })
+          .toEqual(['watch.test', 'watch.test']);
+        const [failed, retried] = world.receiver.received;
+        expect(retried!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
+        expect(retried!.body).toBe(failed!.body);
+        expect(
+          Number(retried!.headers['webhook-timestamp']) -
+            Number(failed!.headers['webhook-timestamp']),
+        ).toBeGreaterThanOrEqual(5);
+
+        const view = await fetch(`${second.url}/watch/v1/${watch.id}`);
+        expect(view.status).toBe(200);
+        await expect
+          .poll(
+            async () =>
+              (
+                (await (await fetch(`${second.url}/watch/v1/${watch.id}`)).json()) as {
+                  webhook: { last_delivery?: { outcome: string } };
+                }
+              ).webhook.last_delivery?.outcome,
+            { timeout: 10_000 },
+          )
+          .toBe('delivered');
+        expect(await second.stop()).toBe(0);
+      } finally {
+        world.receiver.answer(204);
+      }
     },
   );
 });
