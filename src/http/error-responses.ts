@@ -30,7 +30,8 @@ const meanings: Record<ErrorCode, string> = {
   unsupported_media_type: 'unsupported_media_type: the body must be application/json',
   quota_exceeded: 'quota_exceeded: the daily limit is used (Retry-After: until 00:00 UTC)',
   not_configured: 'not_configured: no blocklist is proven to answer yet (the status says why)',
-  dns_unavailable: 'dns_unavailable: no DNS answer in time; the unit is given back',
+  dns_unavailable:
+    'dns_unavailable: no DNS answer in time; the unit is given back when no list was asked (REFUNDS_PER_DAY)',
   busy: 'busy: too many cards being drawn, or too many open connections',
   store_unavailable: 'store_unavailable: the store does not answer right now',
   captcha_unavailable:
