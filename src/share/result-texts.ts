@@ -101,8 +101,63 @@ function engineForms(
     [/^sender IP listed on (.+)$/, ([, lists]) => t('detail.senderListed', { lists: lists! })],
     [/^no SPF record$/, () => t('spf.none')],
     [/^several SPF records \(permerror\)$/, () => t('spf.multiple')],
-    [/^permerror: (.*)$/, ([, reason]) => t('detail.spfPermerror', { reason: reason! })],
+    [/^permerror: (.*)$/, ([, reason]) => t('detail.spfPermerror', { reason: meanings(reason!) })],
     [/^no DMARC record$/, () => t('dmarc.none')],
+    // SPF's reasons (src/reputation/spf: spf.ts, spf-record.ts), as a permerror or temperror says.
+    [
+      /^(\d+) SPF records; there must be one$/,
+      ([, count]) => t('spf.reason.count', { count: count! }),
+    ],
+    [/^(\S+) has no SPF record$/, ([, name]) => t('spf.reason.noRecordAt', { name: name! })],
+    [
+      /^(\S+) has (\d+) SPF records; there must be one$/,
+      ([, name, count]) => t('spf.reason.countAt', { name: name!, count: count! }),
+    ],
+    [/^include loop: (.+)$/, ([, chain]) => t('spf.reason.loop', { chain: chain! })],
+    [
+      /^(\S+) has (\d+) MX hosts, over the 10 allowed$/,
+      ([, name, count]) => t('spf.reason.mxHosts', { name: name!, count: count! }),
+    ],
+    [/^more than 2 lookups answered NXDOMAIN or no records$/, () => t('spf.reason.voidLookups')],
+    [/^more than 10 DNS-querying terms /, () => t('spf.reason.lookups')],
+    [
+      /^(\S+) (\w+): no answer within the (\d+) ms deadline$/,
+      ([, name, type, ms]) => t('spf.reason.deadline', { name: name!, type: type!, ms: ms! }),
+    ],
+    [
+      /^(\S+) (\w+): DNS timeout$/,
+      ([, name, type]) => t('spf.reason.timeout', { name: name!, type: type! }),
+    ],
+    [
+      /^(\S+) (A|AAAA|MX|TXT|PTR): ([A-Z]+)$/,
+      ([, name, type, status]) =>
+        t('spf.reason.failed', { name: name!, type: type!, status: status! }),
+    ],
+    [/^syntax error: (.*)$/, ([, reason]) => t('spf.reason.syntax', { reason: meanings(reason!) })],
+    [/^not a v=spf1 record$/, () => t('spf.reason.notSpf1')],
+    [
+      /^invalid (domain-spec|domain name|IPv4 network|IPv6 network) "(.*)"$/,
+      ([, what, text]) => t('spf.reason.invalid', { what: what!, text: text! }),
+    ],
+    [/^invalid CIDR length \/(\d+)$/, ([, digits]) => t('spf.reason.cidr', { digits: digits! })],
+    [/^unknown mechanism "(.*)"$/, ([, name]) => t('spf.reason.unknownMechanism', { name: name! })],
+    [/^malformed "(.*)" mechanism$/, ([, name]) => t('spf.reason.malformed', { name: name! })],
+    [/^invalid modifier value$/, () => t('spf.reason.modifierValue')],
+    [/^"(.*)" appears more than once$/, ([, name]) => t('spf.reason.twice', { name: name! })],
+    [/^neither a mechanism nor a modifier$/, () => t('spf.reason.neither')],
+    // A domain check's notes (domain-check.ts `notesOf`).
+    [
+      /^Looked up the (\d+) most preferred of (\d+) MX hosts /,
+      ([, max, total]) => t('note.mxLimited', { max: max!, total: total! }),
+    ],
+    [
+      /^Lists the first (\d+) of (\d+) sender addresses\.$/,
+      ([, max, total]) => t('note.firstSenders', { max: max!, total: total! }),
+    ],
+    [
+      /^Stopped following the domain's records after (\d+) DNS queries;/,
+      ([, budget]) => t('note.budgetSpent', { budget: budget! }),
+    ],
     [
       /^allowlisted \(([^)]+)\)(?:: (.*))?$/,
       ([, words, entries]) => {

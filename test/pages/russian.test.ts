@@ -188,6 +188,12 @@ const results: Record<string, Record<string, unknown>> = {
       notEnumerable: [],
       skipped: [],
       nonPass: [],
+      error: {
+        kind: 'permerror',
+        reason: 'include.demo-sender.com has 2 SPF records; there must be one',
+        at: 'demo-sender.com',
+        term: 'include:include.demo-sender.com',
+      },
     },
     dmarc: {
       present: false,
@@ -199,7 +205,11 @@ const results: Record<string, Record<string, unknown>> = {
     },
     domain_score: { ...score, lists: everyList },
     addresses: { checked: 1, listed: 1, not_checked: [], results: [address] },
-    notes: [],
+    notes: [
+      'Looked up the 10 most preferred of 14 MX hosts (RFC 7208 §4.6.4 allows an mx term 10).',
+      'Lists the first 64 of 120 sender addresses.',
+      "Stopped following the domain's records after 60 DNS queries; what was left is reported as not answered.",
+    ],
     checked_at: checkedAt,
   },
   pool: {

@@ -81,7 +81,7 @@ function domainDetails(result: DomainCheckResult, context: ResultContext): Html 
       <dt>${t('result.spf')}</dt>
       <dd>
         ${spf.record === null ? t(`spf.${spf.status}`) : html`<code>${spf.record}</code>`}
-        ${spf.error ? html`<br /><span class="status-error">${spf.error.kind}: ${spf.error.reason}</span>` : ''}
+        ${spf.error ? html`<br /><span class="status-error">${spf.error.kind}: ${context.texts.text(spf.error.reason)}</span>` : ''}
       </dd>
       <dt>${t('result.dmarc')}</dt>
       <dd>
@@ -112,7 +112,7 @@ function domainDetails(result: DomainCheckResult, context: ResultContext): Html 
       result.notes.length > 0
         ? html`<h2>${t('result.notes')}</h2>
             <ul>
-              ${result.notes.map((note) => html`<li>${note}</li>`)}
+              ${result.notes.map((note) => html`<li>${context.texts.text(note)}</li>`)}
             </ul>`
         : ''
     }
