@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createNodeDns } from './dns/index.js';
 import { createLogger } from '../http/index.js';
 import { observeStore } from '../operations/index.js';
@@ -76,6 +77,10 @@ export async function createNodePlatform(
     ...webCrypto,
     // One process serves every request: tokens come out of a batch of random bytes.
     randomBytes: batchedRandomBytes(webCrypto.randomBytes),
+    // The ETag of every stored answer (src/tools/common/cacheable.ts), hashed on each GET:
+    // node:crypto's one call, not Web Crypto's promise and thread-pool job, which cost a GET by
+    // token about 65 µs of its CPU (docs/benchmarks.md, "Latest run").
+    digest: async (bytes) => createHash('sha256').update(bytes).digest(),
     monitor: { kind: 'local' },
     logSink,
     clock: () => new Date(),
