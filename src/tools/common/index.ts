@@ -20,6 +20,7 @@ export {
 } from './schemas.js';
 export {
   badgeResponses,
+  pageResponses,
   badgeStyleOf,
   cardOf,
   langField,

@@ -177,7 +177,6 @@ export function addShareRoutes(
   );
 
   const pageOperation = operations.sharePage;
-  const pageErrors = errorResponses(pageOperation, ['not_found', 'store_unavailable']);
   serveRoute(
     app,
     createRoute({
@@ -188,20 +187,7 @@ export function addShareRoutes(
       summary: 'Share page of a result: the result in words, Open Graph tags, badge embed snippets',
       security: [],
       request: { params: tokenParams, query: z.object({ lang: langField('page') }) },
-      responses: {
-        200: {
-          description: 'HTML page',
-          headers: cacheableHeaders,
-          content: { 'text/html': { schema: z.string() } },
-        },
-        304: notModifiedResponse,
-        ...pageErrors,
-        404: {
-          description:
-            'Unknown or expired token: an HTML page when the client prefers text/html, else JSON',
-          content: { 'text/html': { schema: z.string() }, ...pageErrors[404]!.content },
-        },
-      },
+      responses: pageResponses(pageOperation, 'Unknown or expired token'),
     }),
     async (c) => {
       const token = c.req.param('token')!;
@@ -311,6 +297,27 @@ function notFound(): ApiError {
 }
 
 const utf8 = new TextEncoder();
+
+/**
+ * A share page route's documented answers: the HTML page, 304, and a 404 that is a page when the
+ * client prefers text/html, else the JSON error.
+ */
+export function pageResponses(operationId: string, missing: string) {
+  const errors = errorResponses(operationId, ['not_found', 'store_unavailable']);
+  return {
+    200: {
+      description: 'HTML page',
+      headers: cacheableHeaders,
+      content: { 'text/html': { schema: z.string() } },
+    },
+    304: notModifiedResponse,
+    ...errors,
+    404: {
+      description: `${missing}: an HTML page when the client prefers text/html, else JSON`,
+      content: { 'text/html': { schema: z.string() }, ...errors[404]!.content },
+    },
+  };
+}
 
 /** A badge route's documented answers: the SVG, 304, and a 404 that is a badge too. */
 export function badgeResponses(operationId: string, found: string, missing: string) {

@@ -19,6 +19,7 @@ import {
   embeddable,
   langField,
   missingBadge,
+  pageResponses,
   sharePageResponse,
   shareTag,
   type ToolDefinition,
@@ -150,7 +151,6 @@ export function addWatchViews(
     },
   );
 
-  const pageErrors = errorResponses('getWatchSharePage', ['not_found', 'store_unavailable']);
   serveRoute(
     app,
     createRoute({
@@ -161,20 +161,7 @@ export function addWatchViews(
       summary: 'The live share page of a watch: its status and the timeline of its changes',
       security: [],
       request: { params: watchIdParams, query: z.object({ lang: langField('page') }) },
-      responses: {
-        200: {
-          description: 'HTML page',
-          headers: cacheableHeaders,
-          content: { 'text/html': { schema: z.string() } },
-        },
-        304: notModifiedResponse,
-        ...pageErrors,
-        404: {
-          description:
-            'Unknown or ended watch: an HTML page when the client prefers text/html, else JSON',
-          content: { 'text/html': { schema: z.string() }, ...pageErrors[404]!.content },
-        },
-      },
+      responses: pageResponses('getWatchSharePage', 'Unknown or ended watch'),
     }),
     async (c) => {
       const watch = await load(c.req.param('id')!);
