@@ -56,6 +56,8 @@ export async function startService(options: {
   cpuProfileDir?: string;
   /** More node flags for the service (experiments: --max-old-space-size=..., --trace-gc). */
   nodeFlags?: string[];
+  /** The compiled entry point, relative to the repository (experiments: a copy of dist/). */
+  entry?: string;
   /** Every line the service writes to stdout (its logs, --trace-gc lines). */
   onLine?: (line: string) => void;
 }): Promise<RunningService> {
@@ -67,7 +69,7 @@ export async function startService(options: {
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
     : [];
   const flags = [...profiling, ...(options.nodeFlags ?? [])];
-  const child = spawn(process.execPath, [...flags, 'dist/server.js'], {
+  const child = spawn(process.execPath, [...flags, options.entry ?? 'dist/server.js'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

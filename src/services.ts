@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import {
+  type DnsStatus,
   type QueryObserver,
   type Resolver,
   withFreshAnswers,
@@ -78,20 +79,13 @@ export async function createServices(
   const asked = queryNames(zones, keys);
   // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
   const listOf = queriedZone(asked);
-  const timeQueries: QueryObserver = (name, _type, status, ms) => {
-    const list = status === 'timeout' ? undefined : listOf(name);
-    if (list !== undefined) metrics.listQuery(list, ms / 1000);
+  const timeQuery = (list: string | undefined, status: DnsStatus, ms: number) => {
+    if (list !== undefined && status !== 'timeout') metrics.listQuery(list, ms / 1000);
   };
+  // Only A queries are observed: a list's look-ups (its TXT reasons follow listings).
   const resolverOver = (observe: QueryObserver) =>
     withResolverStack(
-      withObserver(
-        platform.dns.transport,
-        (...query) => {
-          observe(...query);
-          timeQueries(...query);
-        },
-        ['A'],
-      ),
+      withObserver(platform.dns.transport, observe, ['A']),
       {
         maxInFlight: platform.dns.maxInFlight,
         ...(perList
@@ -117,7 +111,13 @@ export async function createServices(
 
   if (platform.monitor.kind === 'local') {
     const stats = createListStats(asked);
-    const local = resolverOver(stats.observe);
+    // The query's list is found once, for the list's stats and its metric.
+    const local = resolverOver((name, _type, status, ms) => {
+      const list = listOf(name);
+      if (list === undefined) return;
+      stats.observeList(list, status, ms);
+      timeQuery(list, status, ms);
+    });
     const monitor = createZoneMonitor({
       resolver: local,
       zones,
@@ -141,7 +141,10 @@ export async function createServices(
     stopMonitor = () => monitor.stop();
   } else {
     let observe: QueryObserver = () => {};
-    const remote = resolverOver((...query) => observe(...query));
+    const remote = resolverOver((name, type, status, ms) => {
+      observe(name, type, status, ms);
+      if (status !== 'timeout') timeQuery(listOf(name), status, ms);
+    });
     const replica = createMonitorReplica({
       remote: platform.monitor.remote,
       zones,

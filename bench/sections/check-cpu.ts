@@ -31,7 +31,7 @@ const targetListCount = 18;
  * A zone file of the bundled catalogue with only the first `count` IP lists the bench asks (the
  * domain lists stay: an IP check does not ask them).
  */
-async function writeZoneFile(askedIpZones: readonly string[], count: number): Promise<string> {
+export async function writeZoneFile(askedIpZones: readonly string[], count: number): Promise<string> {
   const bundled = JSON.parse(
     await readFile(new URL('../../assets/dnsbl-zones.json', import.meta.url), 'utf8'),
   ) as { zone: string; type: string }[];

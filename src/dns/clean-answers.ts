@@ -34,10 +34,15 @@ function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): Reco
 /** The transport's answers with their text cleaned; addresses (A, AAAA) are a transport's own parse. */
 export function withCleanAnswers(inner: Resolver): Resolver {
   return {
-    async query(name, type, options) {
-      const outcome = await inner.query(name, type, options);
-      if (outcome.status !== 'answer' || type === 'A' || type === 'AAAA') return outcome;
-      return { ...outcome, records: outcome.records.map((record) => cleanRecord(type, record)) };
+    query(name, type, options) {
+      const pending = inner.query(name, type, options);
+      // Addresses pass as they are, without a promise of their own: most queries are A queries.
+      if (type === 'A' || type === 'AAAA') return pending;
+      return pending.then((outcome) =>
+        outcome.status !== 'answer'
+          ? outcome
+          : { ...outcome, records: outcome.records.map((record) => cleanRecord(type, record)) },
+      );
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   type Resolver,
 } from '../../dns/index.js';
 import { createQueryIds } from './query-ids.js';
+import { SendBatch } from './send-batch.js';
 import { systemServers } from './server-address.js';
 import { parseServers, ServerSet } from './server-set.js';
 import { UdpQuery } from './udp-query.js';
@@ -57,6 +58,8 @@ const serverFailure = { status: 'servfail' } as const;
 
 export function createDgramTransport(options: DgramTransportOptions): DgramTransport {
   const nextId = createQueryIds();
+  // One batch for every server and socket: a check's fan-out goes out in one burst.
+  const batch = new SendBatch();
   // node:dns read them from /etc/resolv.conf at start; read once, as c-ares did.
   const configured = options.servers.length > 0 ? options.servers : systemServers();
   let configuredSet: ServerSet | undefined;
@@ -73,13 +76,14 @@ export function createDgramTransport(options: DgramTransportOptions): DgramTrans
         configuredSocketsPerServer,
         options,
         nextId,
+        batch,
       );
       return configuredSet;
     }
     const key = servers.join(',');
     let set = namedSets.get(key);
     if (!set) {
-      set = new ServerSet(parseServers(servers), 1, options, nextId);
+      set = new ServerSet(parseServers(servers), 1, options, nextId, batch);
       namedSets.set(key, set);
     }
     return set;

@@ -1,5 +1,6 @@
 import { type AttemptPolicy, attemptPolicy, createEndpointFailover } from '../../dns/index.js';
 import { parseServerAddress, type ServerAddress } from './server-address.js';
+import type { SendBatch } from './send-batch.js';
 import { ServerSocket } from './server-socket.js';
 
 /**
@@ -27,6 +28,7 @@ export class ServerSet {
     readonly socketsPerServer: number,
     options: { timeoutMs: number; retries: number },
     private readonly nextId: () => number,
+    private readonly batch: SendBatch,
   ) {
     this.policy = attemptPolicy(options, createEndpointFailover(servers.length));
     this.#sockets = servers.map(() => []);
@@ -41,7 +43,12 @@ export class ServerSet {
     let socket = sockets[turn];
     if (!socket || socket.closed) {
       // A retired set still serves the retries of its queries, and closes what it opens for them.
-      socket = new ServerSocket(this.servers[endpoint]!, this.nextId, this.#retired);
+      socket = new ServerSocket(
+        this.servers[endpoint]!,
+        this.nextId,
+        this.batch,
+        this.#retired,
+      );
       sockets[turn] = socket;
     }
     return socket;

@@ -1,5 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { messageId } from '../../dns/index.js';
+import type { BatchedSender, SendBatch } from './send-batch.js';
 import type { ServerAddress } from './server-address.js';
 
 /**
@@ -35,7 +36,7 @@ const receiveBufferBytes = 1024 * 1024;
 /** IDs are 16 bits (RFC 1035 §4.1.1). */
 const idCount = 0x10000;
 
-export class ServerSocket {
+export class ServerSocket implements BatchedSender {
   readonly #socket: Socket;
   readonly #pending = new Map<number, DatagramReceiver>();
   /** Datagrams sent before the socket is connected, sent once it is. */
@@ -49,6 +50,7 @@ export class ServerSocket {
   constructor(
     readonly server: ServerAddress,
     private readonly nextId: () => number,
+    private readonly batch: SendBatch,
     retired = false,
   ) {
     this.#retired = retired;
@@ -88,10 +90,16 @@ export class ServerSocket {
     if (this.#retired && this.#pending.size === 0) this.close();
   }
 
+  /** Sends with the other datagrams of this run of JavaScript (send-batch.ts). */
   send(message: Uint8Array): void {
     if (this.#closed) return;
     if (this.#waiting) this.#waiting.push(message);
-    else this.#socket.send(message);
+    else this.batch.send(this, message);
+  }
+
+  /** The batch's send: the socket may have closed since the datagram was queued. */
+  sendNow(message: Uint8Array): void {
+    if (!this.#closed) this.#socket.send(message);
   }
 
   /** Takes no more queries: closes once those waiting are done. */

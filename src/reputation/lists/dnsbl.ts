@@ -1,4 +1,4 @@
-import type { DnsStatus, Resolver } from '../../dns/index.js';
+import type { DnsOutcome, DnsStatus, Resolver } from '../../dns/index.js';
 import type { Deadline } from '../lookups/index.js';
 import { isIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
 import { hideKeys, type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
@@ -124,14 +124,19 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   const askedZone = new Map(zones.map((zone) => [zone, queryZone(zone, keys)]));
   const askedIpv6Zone = new Map(zones.map((zone) => [zone, queryZone(zone, keys, 'ipv6')]));
 
-  /** `shown`: the target as people write it, for the operator's lookup page. */
-  async function checkZone(
+  /**
+   * `shown`: the target as people write it, for the operator's lookup page. Not an async function:
+   * what is decided without asking (a side not covered, a missing key, the gate) is returned as
+   * it is, and a look-up is read in `readOutcome` once it settles. The check's fan-out then holds
+   * a promise per list, not a suspended frame with every local of this function.
+   */
+  function checkZone(
     zone: DnsblZone,
     label: string,
     shown: string,
     side: ListSide,
     deadline: Deadline,
-  ): Promise<ListResult> {
+  ): ListResult | Promise<ListResult> {
     const base: ListResult = {
       zone: sideZone(zone, side),
       name: sideName(zone, side),
@@ -159,23 +164,38 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
       'A',
       standing.timeoutMs === undefined
         ? deadline.queryOptions
-        : { ...deadline.queryOptions, timeoutMs: standing.timeoutMs },
+        : deadline.queryOptionsWithin(standing.timeoutMs),
     );
     // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
     // answer in time for the check), else with its outcome, even one that comes after the check.
     let told = false;
-    const tell = (status: DnsStatus) => {
-      if (told || !onLookup) return;
-      told = true;
-      onLookup(zone, status, side);
-    };
     if (onLookup)
       lookup.then(
-        (answered) => tell(answered.status),
+        (answered) => {
+          if (told) return;
+          told = true;
+          onLookup(zone, answered.status, side);
+        },
         () => undefined,
       );
-    const outcome = await deadline.race(lookup, null);
-    if (outcome === null) tell('timeout');
+    return deadline.race(lookup, null).then((outcome) => {
+      if (outcome === null && onLookup && !told) {
+        told = true;
+        onLookup(zone, 'timeout', side);
+      }
+      return readOutcome(zone, base, name, shown, deadline, outcome);
+    });
+  }
+
+  /** A list's answer (null: none before the check's deadline) read through its code table. */
+  function readOutcome(
+    zone: DnsblZone,
+    base: ListResult,
+    name: string,
+    shown: string,
+    deadline: Deadline,
+    outcome: DnsOutcome<string> | null,
+  ): ListResult | Promise<ListResult> {
     if (outcome === null || outcome.status === 'timeout') {
       return { ...base, status: 'timeout', error: 'no answer in time' };
     }
@@ -198,16 +218,15 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     }
     const graded = reading.grade ? { grade: reading.grade } : {};
     if (reading.status === 'clean') return { ...base, ...graded, codes };
-    const reason = await fetchReason(name, deadline);
-    return {
+    return fetchReason(name, deadline).then((reason) => ({
       ...base,
       ...graded,
-      status: 'listed',
+      status: 'listed' as const,
       codes,
       listings: reading.listings,
       ...(reason ? { reason } : {}),
       ...operatorPages(zone, shown),
-    };
+    }));
   }
 
   /** The TXT reason is a courtesy: a listing stands without it when it does not come in time. */

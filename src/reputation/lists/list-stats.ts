@@ -18,6 +18,8 @@ export interface ListTraffic {
 export interface ListStats {
   /** Every query the transport finished: name, type, outcome and time on the wire. */
   observe(name: string, type: RecordType, status: DnsStatus, ms: number): void;
+  /** `observe` of an A query whose list is known already (`queriedZone` of its name). */
+  observeList(zone: string, status: DnsStatus, ms: number): void;
   /** The last hour of one list, by its zone name. */
   traffic(zone: string): ListTraffic;
 }
@@ -93,21 +95,25 @@ export function createListStats(
     return bucket;
   }
 
+  function observeList(zone: string, status: DnsStatus, ms: number): void {
+    const bucket = currentBucket(zone, now());
+    if (!bucket) return;
+    if (status === 'timeout') {
+      bucket.timeouts++;
+      return;
+    }
+    bucket.answers++;
+    bucket.latencies[binOf(ms)]!++;
+  }
+
   return {
     observe(name, type, status, ms) {
       // A lists' TXT reasons follow listings; the A query is the look-up itself.
       if (type !== 'A') return;
       const zone = zoneOf(name);
-      if (zone === undefined) return;
-      const bucket = currentBucket(zone, now());
-      if (!bucket) return;
-      if (status === 'timeout') {
-        bucket.timeouts++;
-        return;
-      }
-      bucket.answers++;
-      bucket.latencies[binOf(ms)]!++;
+      if (zone !== undefined) observeList(zone, status, ms);
     },
+    observeList,
 
     traffic(zone) {
       const since = now() - bucketCount * bucketMs;

@@ -152,7 +152,7 @@ export interface ZoneMonitorOptions {
   holdAfterTimeouts?: number;
   /** Names the resolver in reasons: `DNS_SERVERS 127.0.0.1:53`. */
   resolverName?: string;
-  stats?: ListStats;
+  stats?: Pick<ListStats, 'traffic'>;
   now?: () => number;
   /**
    * Answers cached until now are suspect: a list or the resolver was caught answering falsely, or

@@ -15,6 +15,8 @@ export interface Deadline {
   readonly signal: AbortSignal;
   /** What every query of the check carries: the signal, and the check it belongs to. */
   readonly queryOptions: Readonly<QueryOptions>;
+  /** `queryOptions` with a query timeout of its own (a list's, by its latency): one per value. */
+  queryOptionsWithin(timeoutMs: number): Readonly<QueryOptions>;
   /** Releases the timer once the check is done, and abandons its queries still in flight. */
   clear(): void;
 }
@@ -46,8 +48,24 @@ export function createDeadline(ms: number, within?: Deadline): Deadline {
     else controller.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   const queryOptions = { signal: controller.signal, check: within?.queryOptions.check ?? Symbol() };
+  // A check races every list's look-up against its deadline with the same `null`, and most lists
+  // share a few timeouts: one promise and one options object each, not one per query.
+  const passedWithNull = passed.then(() => null);
+  const withTimeout = new Map<number, Readonly<QueryOptions>>();
   return {
-    race: (work, onTimeout) => Promise.race([work, passed.then(() => onTimeout)]),
+    race: <T, F>(work: Promise<T>, onTimeout: F) =>
+      Promise.race<T | F>([
+        work,
+        onTimeout === null ? (passedWithNull as Promise<F>) : passed.then(() => onTimeout),
+      ]),
+    queryOptionsWithin(timeoutMs) {
+      let options = withTimeout.get(timeoutMs);
+      if (!options) {
+        options = { ...queryOptions, timeoutMs };
+        withTimeout.set(timeoutMs, options);
+      }
+      return options;
+    },
     get expired() {
       return expired;
     },

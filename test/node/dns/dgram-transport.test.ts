@@ -210,6 +210,23 @@ describe('the dgram transport, on the wire', () => {
       await scripted.close();
     }
   });
+  it('sends a fan-out of queries in one burst and answers each of them', async () => {
+    const before = server.queries.length;
+    const names = ['one', 'two', 'three', 'four', 'five'].map((label) => `${label}.forged.test`);
+    const outcomes = await Promise.all(names.map((name) => transport.query(name, 'A')));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(names.map(() => 'nxdomain'));
+    expect(askedSince(before).map((query) => query.name).sort()).toEqual([...names].sort());
+  });
+
+  it('closes cleanly between asking and the burst leaving: the query answers timeout', async () => {
+    const closing = dgramTransport();
+    // Its sockets (8 to the server, taken in turn) connected first, so the next datagram waits in
+    // the burst, not for a connect.
+    await Promise.all(Array.from({ length: 8 }, () => closing.query('mail.example.org', 'A')));
+    const pending = closing.query('mail.example.org', 'AAAA');
+    closing.close();
+    await expect(pending).resolves.toEqual({ status: 'timeout' });
+  });
 });
 
 describe('the dgram transport, timeouts and retries', () => {

@@ -359,7 +359,7 @@ describe('the zone monitor', () => {
     let traffic = { answers: 5, timeouts: 0, p50: 10, p95: 20 };
     const monitor = monitorOf({
       maxTimeoutMs: 1500,
-      stats: { observe: () => undefined, traffic: () => traffic },
+      stats: { traffic: () => traffic },
     });
     await monitor.run();
     expect(monitor.gate(spamcop)).toEqual({ state: 'active' });

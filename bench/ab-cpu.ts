@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import { startBenchDns } from './dns-fixture.js';
+import { createHttpClient } from './http.js';
+import { createIpChecks } from './ip-checks.js';
+import { writeZoneFile } from './sections/check-cpu.js';
+import { ensureBuilt, startService } from './service.js';
+import { readSettings } from './settings.js';
+import { percentile, round } from './stats.js';
+import { buildWorld } from './world.js';
+
+/**
+ * Side-by-side CPU per uncached IP check of service variants (experiments, not `npm run bench`):
+ *
+ *   AB_VARIANTS='base=dist-base/server.js;new=dist/server.js|--max-semi-space-size=16' \
+ *     npx tsx bench/ab-cpu.ts
+ *
+ * Each variant is `name=entry[|node flags][|ENV=value,...]`; each gets a fresh memory-store
+ * service over the same fixture DNS. Rounds of AB_CHECKS uncached checks, AB_CONCURRENCY at a
+ * time, go to each variant in an order that turns every round, so the machine's drift falls on
+ * all alike; the figure is each variant's median round, its main thread and its other threads
+ * (V8's platform workers: GC, compilers) apart.
+ */
+
+interface Variant {
+  name: string;
+  entry: string;
+  flags: string[];
+  env: Record<string, string>;
+}
+
+function parseVariants(text: string): Variant[] {
+  return text.split(';').map((spec) => {
+    const [head = '', flagText = '', envText = ''] = spec.split('|');
+    const [name = '', entry = 'dist/server.js'] = head.split('=');
+    const env = Object.fromEntries(
+      envText
+        .split(',')
+        .filter((pair) => pair !== '')
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    return { name, entry, flags: flagText.split(' ').filter((flag) => flag !== ''), env };
+  });
+}
+
+/** CPU ms of a process's main thread and of all its other threads, from /proc. */
+async function threadsCpuMs(pid: number): Promise<{ main: number; others: number }> {
+  const { readdir } = await import('node:fs/promises');
+  let main = 0;
+  let others = 0;
+  for (const task of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8').catch(() => '');
+    if (stat === '') continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    if (task === String(pid)) main += ms;
+    else others += ms;
+  }
+  return { main, others };
+}
+
+const variants = parseVariants(process.env.AB_VARIANTS ?? 'main=dist/server.js');
+const rounds = Number(process.env.AB_ROUNDS ?? 5);
+const perRound = Number(process.env.AB_CHECKS ?? 600);
+const concurrency = Number(process.env.AB_CONCURRENCY ?? 24);
+
+ensureBuilt();
+const settings = readSettings({ ...process.env, BENCH_MEMORY_CHECKS: String(rounds * perRound * variants.length + 200 * variants.length) });
+const world = await buildWorld(settings);
+const dns = await startBenchDns({
+  addressCount: world.addressCount,
+  ipv6AddressCount: world.ipv6AddressCount,
+  listings: world.listings,
+  latencyMs: 0,
+  extraZones: world.soak.zones,
+});
+await dns.setLatency(0);
+// The issue's 18 IP lists unless AB_LISTS says otherwise (0: the whole catalogue).
+const listCount = Number(process.env.AB_LISTS ?? 18);
+const zoneFile = listCount > 0 ? await writeZoneFile(world.ipZoneNames, listCount) : undefined;
+const addresses = [...world.sets.memory];
+const take = (count: number) => addresses.splice(0, count);
+const http = createHttpClient(Math.max(concurrency, 8));
+
+const services: { variant: Variant; service: Awaited<ReturnType<typeof startService>>; checks: ReturnType<typeof createIpChecks>; mainMs: number[]; othersMs: number[] }[] = [];
+for (const variant of variants) {
+  const service = await startService({
+    dnsServer: dns.address,
+    entry: variant.entry,
+    nodeFlags: variant.flags,
+    env: {
+      STORE_URL: 'memory:',
+      ...(zoneFile ? { DNSBL_ZONES_FILE: zoneFile } : {}),
+      ...variant.env,
+    },
+  });
+  const checks = createIpChecks(http, service.base, concurrency);
+  await checks.checkAll(take(200), 60_000);
+  services.push({ variant, service, checks, mainMs: [] as number[], othersMs: [] as number[] });
+}
+
+try {
+  for (let round_ = 0; round_ < rounds; round_++) {
+    const order = services.map((_, index) => services[(index + round_) % services.length]!);
+    for (const entry of order) {
+      const before = await threadsCpuMs(entry.service.pid);
+      const run = await entry.checks.checkAll(take(perRound), 120_000);
+      const after = await threadsCpuMs(entry.service.pid);
+      if (run.done !== perRound) console.error(`${entry.variant.name}: ${run.done} of ${perRound} checks came back clean`);
+      entry.mainMs.push((after.main - before.main) / perRound);
+      entry.othersMs.push((after.others - before.others) / perRound);
+    }
+    console.error(`round ${round_ + 1} of ${rounds} done`);
+  }
+  for (const { variant, mainMs, othersMs } of services) {
+    const total = mainMs.map((ms, index) => ms + othersMs[index]!);
+    console.log(
+      `${variant.name.padEnd(12)} total ${round(percentile(total, 50), 3)} ms  main ${round(percentile(mainMs, 50), 3)}  others ${round(percentile(othersMs, 50), 3)}  rounds ${total.map((ms) => round(ms, 2)).join(' ')}`,
+    );
+  }
+} finally {
+  for (const { service } of services) await service.stop();
+  await dns.close();
+  http.close();
+}
