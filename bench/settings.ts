@@ -21,8 +21,11 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     silentSamples: 80,
     throughputRounds: 2,
     throughputPerRound: 1000,
-    /** Section 2's CPU rows: checks of a fresh memory-store service, one at a time and 24 at a time. */
-    cpuWarmupChecks: 100,
+    /**
+     * Section 2's CPU rows: checks of a fresh memory-store service, one at a time and 24 at a
+     * time, after a warm-up of this many checks 24 at a time (docs/benchmarks.md, "Warm-up").
+     */
+    cpuWarmupChecks: envNumber(env, 'BENCH_CPU_WARMUP', 4000),
     cpuSequentialChecks: 300,
     cpuLoadedChecks: 1200,
     cpuLoadedConcurrency: 24,
