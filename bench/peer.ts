@@ -5,7 +5,9 @@ import {
   createDnsblEngine,
   type DnsblZone,
   type ListStatus,
+  targetLabel,
 } from '../src/reputation/index.js';
+import { openBareDgram } from './bare-dgram.js';
 import { type PoolRun, runPool } from './stats.js';
 
 /**
@@ -51,6 +53,30 @@ export async function runOurs(
     }
   });
   return { ...run, listed };
+}
+
+/**
+ * The least any client on `node:dgram` does for the same checks (bench/bare-dgram.ts: 8 connected
+ * sockets, answers matched by ID alone, nothing read): every zone's A query at once, `concurrency`
+ * checks in flight. Neither side can pass it; it finds no listing.
+ */
+export async function runBareDgram(
+  dnsServer: string,
+  zoneNames: readonly string[],
+  addresses: readonly string[],
+  concurrency: number,
+  maxMs: number,
+): Promise<PoolRun> {
+  const bare = await openBareDgram(dnsServer);
+  try {
+    return await runPool(addresses, concurrency, maxMs, async (address) => {
+      const label = targetLabel({ kind: 'ip', address });
+      await Promise.all(zoneNames.map((zone) => bare.exchange(`${label}.${zone}`, 'A')));
+      return true;
+    });
+  } finally {
+    bare.close();
+  }
 }
 
 /**

@@ -29,6 +29,8 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     cpuSequentialChecks: 300,
     cpuLoadedChecks: 1200,
     cpuLoadedConcurrency: 24,
+    /** Addresses each side of section 3 checks before its rounds, uncounted. */
+    peerWarmupChecks: 2000,
     peerRounds: 4,
     peerPerRound: 500,
     memoryChecks: envNumber(env, 'BENCH_MEMORY_CHECKS', 20_000),

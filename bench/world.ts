@@ -51,6 +51,8 @@ export interface BenchWorld {
     cpuSequential: string[];
     cpuLoaded: string[];
     cpuCatalogue: string[];
+    /** Checked by both sides of section 3 before its rounds, uncounted (JIT). */
+    peerWarmup: string[];
     peer: string[][];
     peerCorrectness: string[];
     memory: string[];
@@ -88,7 +90,7 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     testOnlyWarmup: allocator.take(20),
     testOnly: allocator.take(settings.silentSamples),
     cardWarmup: allocator.take(settings.cardWarmups),
-    throughputWarmup: allocator.take(300),
+    throughputWarmup: allocator.take(settings.cpuWarmupChecks),
     throughput: Array.from({ length: settings.throughputRounds }, () =>
       allocator.take(settings.throughputPerRound),
     ),
@@ -100,6 +102,7 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     cpuSequential: allocator.take(settings.cpuSequentialChecks),
     cpuLoaded: allocator.take(settings.cpuLoadedChecks),
     cpuCatalogue: allocator.take(settings.cpuLoadedChecks),
+    peerWarmup: allocator.take(settings.peerWarmupChecks),
     peer: Array.from({ length: settings.peerRounds }, () => allocator.take(settings.peerPerRound)),
     peerCorrectness: allocator.take(12),
     memory: allocator.take(settings.memoryChecks),

@@ -1,6 +1,13 @@
 import type { ListStatus } from '../../src/reputation/index.js';
 import { waitUntilIdle } from '../dns-reference.js';
-import { countListings, difference, runOurs, runPeerBatch, runPeerPerCheck } from '../peer.js';
+import {
+  countListings,
+  difference,
+  runBareDgram,
+  runOurs,
+  runPeerBatch,
+  runPeerPerCheck,
+} from '../peer.js';
 import { cpuTargets, ratioOf, type Row } from '../report.js';
 import { mainThreadCpuMs, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
@@ -25,6 +32,12 @@ export async function comparePeer({
     side === 'ours'
       ? runOurs(dns.address, ipZones, addresses, concurrency, peerTimeouts, 60_000)
       : runPeerPerCheck(dns.address, ipZoneNames, addresses, concurrency, peerTimeouts, 60_000);
+  const runBare = (addresses: readonly string[]) =>
+    runBareDgram(dns.address, ipZoneNames, addresses, concurrency, 60_000);
+  // Uncounted first: V8 optimises each side's code only after some thousands of checks.
+  for (const side of ['peer', 'ours'] as const) await runSide(side, sets.peerWarmup);
+  await runBare(sets.peerWarmup);
+  const bare = { done: 0, ms: 0, cpuMs: 0 };
   // The same addresses for both sides in a round; who goes first alternates, so neither side
   // always meets the fixture's socket backlog or the machine's slow moments.
   for (const [index, addresses] of sets.peer.entries()) {
@@ -37,7 +50,14 @@ export async function comparePeer({
       sides[side].ms += run.ms;
       for (const [address, zones] of run.listed) sides[side].listed.set(address, zones);
     }
+    const cpuBefore = mainThreadCpuMs();
+    const run = await runBare(addresses);
+    bare.cpuMs += mainThreadCpuMs() - cpuBefore;
+    bare.done += run.done;
+    bare.ms += run.ms;
   }
+  const bareRate = round((bare.done / bare.ms) * 1000);
+  const bareCpuPerCheck = round(bare.cpuMs / Math.max(1, bare.done), 2);
   const oursRate = round((sides.ours.done / sides.ours.ms) * 1000);
   const peerRate = round((sides.peer.done / sides.peer.ms) * 1000);
   const expectedListings = peerListed.length * 3;
@@ -60,6 +80,13 @@ export async function comparePeer({
     value: oursCpuPerCheck,
     unit: 'ms',
     reference: { label: 'peer', value: peerCpuPerCheck },
+  });
+  rows.push({
+    section: 3,
+    measurement: `bare node:dgram, the same queries (the least any client on node:dgram does; ${ratioOf(bareRate, peerRate)}× the peer's checks/s, client CPU ${bareCpuPerCheck} ms a check)`,
+    value: bareRate,
+    unit: '/s',
+    reference: { label: 'peer', value: peerRate },
   });
   rows.push({
     section: 3,
