@@ -79,7 +79,8 @@ export async function createNodePlatform(
     randomBytes: batchedRandomBytes(webCrypto.randomBytes),
     // The ETag of every stored answer (src/tools/common/cacheable.ts), hashed on each GET:
     // node:crypto's one call, not Web Crypto's promise and thread-pool job, which cost a GET by
-    // token about 65 µs of its CPU (docs/benchmarks.md, "Latest run").
+    // token about 65 µs of its CPU (docs/benchmarks.md, "Run of 2026-11-26, before the second
+    // speed pass").
     digest: async (bytes) => createHash('sha256').update(bytes).digest(),
     monitor: { kind: 'local' },
     logSink,

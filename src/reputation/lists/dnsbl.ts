@@ -66,8 +66,8 @@ export interface DnsblEngineOptions {
    */
   gate?: (zone: DnsblZone, side: ListSide) => ListGate;
   /**
-   * Each look-up's outcome, once: `timeout` when the check's deadline passed first, else its status
-   * when it settles, even after the check (the hold rule).
+   * Each look-up's outcome, once, as the check read it: `timeout` when the check's deadline
+   * passed first, else its status (the hold rule counts them).
    */
   onLookup?: (zone: DnsblZone, status: DnsStatus, side: ListSide) => void;
   /**
@@ -167,22 +167,9 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
         : deadline.queryOptionsWithin(standing.timeoutMs),
     );
     // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
-    // answer in time for the check), else with its outcome, even one that comes after the check.
-    let told = false;
-    if (onLookup)
-      lookup.then(
-        (answered) => {
-          if (told) return;
-          told = true;
-          onLookup(zone, answered.status, side);
-        },
-        () => undefined,
-      );
+    // answer in time for the check), else with its outcome.
     return deadline.race(lookup, null).then((outcome) => {
-      if (outcome === null && onLookup && !told) {
-        told = true;
-        onLookup(zone, 'timeout', side);
-      }
+      onLookup?.(zone, outcome === null ? 'timeout' : outcome.status, side);
       return readOutcome(zone, base, name, shown, deadline, outcome);
     });
   }
