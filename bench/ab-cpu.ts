@@ -14,7 +14,8 @@ import { buildWorld } from './world.js';
  *   AB_VARIANTS='base=dist-base/server.js;new=dist/server.js|--max-semi-space-size=16' \
  *     npx tsx bench/ab-cpu.ts
  *
- * Each variant is `name=entry[|node flags][|ENV=value,...]`; each gets a fresh memory-store
+ * Each variant is `name=entry[|node flags][|ENV=value,...]` (`DOH_URL=$DOH_URL` names the
+ * fixture's DoH endpoint); each gets a fresh memory-store
  * service over the same fixture DNS. Rounds of AB_CHECKS uncached checks, AB_CONCURRENCY at a
  * time, go to each variant in an order that turns every round, so the machine's drift falls on
  * all alike; the figure is each variant's median round, its main thread and its other threads
@@ -90,7 +91,13 @@ for (const variant of variants) {
     env: {
       STORE_URL: 'memory:',
       ...(zoneFile ? { DNSBL_ZONES_FILE: zoneFile } : {}),
-      ...variant.env,
+      // `DOH_URL=$DOH_URL`: the fixture's own DoH endpoint.
+      ...Object.fromEntries(
+        Object.entries(variant.env).map(([name, value]) => [
+          name,
+          value === '$DOH_URL' ? dns.dohUrl : value,
+        ]),
+      ),
     },
   });
   const checks = createIpChecks(http, service.base, concurrency);

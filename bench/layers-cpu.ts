@@ -27,11 +27,17 @@ import { round, runPool } from './stats.js';
  *
  *   npx tsx bench/layers-cpu.ts
  *
- * Rows, each on fresh addresses, LAYERS_CHECKS checks LAYERS_CONCURRENCY at a time, rounds in
- * turn: `engine` (the DNSBL engine alone through the service's resolver stack), `app` (a POST
- * through `app.request`, no socket), `http` (the same POST through node:http on 127.0.0.1, the
- * load generator's CPU counted too: see the `client` row, which is the load generator alone
- * against a server that answers at once).
+ * Rows, each on fresh addresses, LAYERS_CHECKS checks LAYERS_CONCURRENCY at a time after 1,000
+ * uncounted ones, LAYERS_ROUNDS rounds in turn, each with its median round and the V8 heap it
+ * allocated a check: `bare` (the bare node:dgram client: the lists, PTR and A), `peer` (npm
+ * `dnsbl` on the same lists), `bareEngine` (our engine over a resolver of its own, as section 3
+ * runs it), `engine` (the service's engine: its resolver stack, gates and metrics), `checkIp`
+ * (the lists, PTR and A), `confirmed` (and the resolver's confirmation), `app` (a POST through
+ * `app.request`, no socket), `http` (the POST through node:http on 127.0.0.1, the load
+ * generator's CPU counted too) and `cached` (the same POST again, from the result cache).
+ * LAYERS_ONLY=engine,http picks rows; LAYERS_HEAP_SAMPLE=1 prints the sites that allocate most
+ * (V8's sampling heap profiler, collected objects included) over one round of each row instead.
+ * docs/benchmarks.md, "The second speed pass", has what it found.
  */
 
 const lists = Number(process.env.LAYERS_LISTS ?? 18);
