@@ -65,7 +65,10 @@ const perRound = Number(process.env.AB_CHECKS ?? 600);
 const concurrency = Number(process.env.AB_CONCURRENCY ?? 24);
 
 ensureBuilt();
-const settings = readSettings({ ...process.env, BENCH_MEMORY_CHECKS: String(rounds * perRound * variants.length + 200 * variants.length) });
+const settings = readSettings({
+  ...process.env,
+  BENCH_MEMORY_CHECKS: String(rounds * perRound * variants.length + 200 * variants.length),
+});
 const world = await buildWorld(settings);
 const dns = await startBenchDns({
   addressCount: world.addressCount,
@@ -82,7 +85,13 @@ const addresses = [...world.sets.memory];
 const take = (count: number) => addresses.splice(0, count);
 const http = createHttpClient(Math.max(concurrency, 8));
 
-const services: { variant: Variant; service: Awaited<ReturnType<typeof startService>>; checks: ReturnType<typeof createIpChecks>; mainMs: number[]; othersMs: number[] }[] = [];
+const services: {
+  variant: Variant;
+  service: Awaited<ReturnType<typeof startService>>;
+  checks: ReturnType<typeof createIpChecks>;
+  mainMs: number[];
+  othersMs: number[];
+}[] = [];
 for (const variant of variants) {
   const service = await startService({
     dnsServer: dns.address,
@@ -112,7 +121,8 @@ try {
       const before = await threadsCpuMs(entry.service.pid);
       const run = await entry.checks.checkAll(take(perRound), 120_000);
       const after = await threadsCpuMs(entry.service.pid);
-      if (run.done !== perRound) console.error(`${entry.variant.name}: ${run.done} of ${perRound} checks came back clean`);
+      if (run.done !== perRound)
+        console.error(`${entry.variant.name}: ${run.done} of ${perRound} checks came back clean`);
       entry.mainMs.push((after.main - before.main) / perRound);
       entry.othersMs.push((after.others - before.others) / perRound);
     }

@@ -211,7 +211,9 @@ if (process.env.LAYERS_HEAP_SAMPLE) {
   };
   walk(profile.head, []);
   const total = [...bySite.values()].reduce((a, b) => a + b, 0);
-  console.log(`sampled ${Math.round(total / 1024)} KiB over ${perRound} checks: ${Math.round(total / 1024 / perRound)} KiB per check`);
+  console.log(
+    `sampled ${Math.round(total / 1024)} KiB over ${perRound} checks: ${Math.round(total / 1024 / perRound)} KiB per check`,
+  );
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
     console.log(`${(bytes / perRound / 1024).toFixed(2).padStart(7)} KiB  ${site}`);
   }
@@ -248,7 +250,10 @@ for (let round_ = 0; round_ < rounds; round_++) {
 for (const [name, values] of figures) {
   const sorted = [...values].sort((a, b) => a - b);
   console.log(
-    `${name.padEnd(8)} ${round(sorted[Math.floor(sorted.length / 2)]!, 3)} ms per check  (${values.map((value) => round(value, 2)).join(', ')}); allocated ${allocations.get(name)!.map((kib) => round(kib, 0)).join(', ')} KiB per check, ${round(gcCounts.get(name)!.at(-1)! * 1000, 1)} GCs per 1,000`,
+    `${name.padEnd(8)} ${round(sorted[Math.floor(sorted.length / 2)]!, 3)} ms per check  (${values.map((value) => round(value, 2)).join(', ')}); allocated ${allocations
+      .get(name)!
+      .map((kib) => round(kib, 0))
+      .join(', ')} KiB per check, ${round(gcCounts.get(name)!.at(-1)! * 1000, 1)} GCs per 1,000`,
   );
 }
 http.close();

@@ -84,21 +84,18 @@ export async function createServices(
   };
   // Only A queries are observed: a list's look-ups (its TXT reasons follow listings).
   const resolverOver = (observe: QueryObserver) =>
-    withResolverStack(
-      withObserver(platform.dns.transport, observe, ['A']),
-      {
-        maxInFlight: platform.dns.maxInFlight,
-        ...(perList
-          ? {
-              zoneLimit: {
-                // Keyed lists without their key are never asked (list-keys.ts).
-                zones: [...new Set(queryNames(askableZones(zones, keys), keys).keys())],
-                maxPerZone: perList,
-              },
-            }
-          : {}),
-      },
-    );
+    withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
+      maxInFlight: platform.dns.maxInFlight,
+      ...(perList
+        ? {
+            zoneLimit: {
+              // Keyed lists without their key are never asked (list-keys.ts).
+              zones: [...new Set(queryNames(askableZones(zones, keys), keys).keys())],
+              maxPerZone: perList,
+            },
+          }
+        : {}),
+    });
 
   let resolver;
   let verdicts: ListVerdicts;

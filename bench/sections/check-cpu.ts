@@ -32,7 +32,10 @@ const targetListCount = 18;
  * A zone file of the bundled catalogue with only the first `count` IP lists the bench asks (the
  * domain lists stay: an IP check does not ask them).
  */
-export async function writeZoneFile(askedIpZones: readonly string[], count: number): Promise<string> {
+export async function writeZoneFile(
+  askedIpZones: readonly string[],
+  count: number,
+): Promise<string> {
   const bundled = JSON.parse(
     await readFile(new URL('../../assets/dnsbl-zones.json', import.meta.url), 'utf8'),
   ) as { zone: string; type: string }[];
@@ -91,7 +94,10 @@ export async function measureCheckCpu({
         ...run,
         cpuMs,
         cpuPerCheckMs: round(cpuMs / Math.max(1, run.done), 2),
-        warmup: { checks: warm.done, cpuPerCheckMs: round(warmupCpuMs / Math.max(1, warm.done), 2) },
+        warmup: {
+          checks: warm.done,
+          cpuPerCheckMs: round(warmupCpuMs / Math.max(1, warm.done), 2),
+        },
       };
     } finally {
       await service.stop();

@@ -43,12 +43,7 @@ export class ServerSet {
     let socket = sockets[turn];
     if (!socket || socket.closed) {
       // A retired set still serves the retries of its queries, and closes what it opens for them.
-      socket = new ServerSocket(
-        this.servers[endpoint]!,
-        this.nextId,
-        this.batch,
-        this.#retired,
-      );
+      socket = new ServerSocket(this.servers[endpoint]!, this.nextId, this.batch, this.#retired);
       sockets[turn] = socket;
     }
     return socket;

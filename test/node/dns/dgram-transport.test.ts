@@ -215,7 +215,11 @@ describe('the dgram transport, on the wire', () => {
     const names = ['one', 'two', 'three', 'four', 'five'].map((label) => `${label}.forged.test`);
     const outcomes = await Promise.all(names.map((name) => transport.query(name, 'A')));
     expect(outcomes.map((outcome) => outcome.status)).toEqual(names.map(() => 'nxdomain'));
-    expect(askedSince(before).map((query) => query.name).sort()).toEqual([...names].sort());
+    expect(
+      askedSince(before)
+        .map((query) => query.name)
+        .sort(),
+    ).toEqual([...names].sort());
   });
 
   it('closes cleanly between asking and the burst leaving: the query answers timeout', async () => {
