@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { startBenchDns } from './dns-fixture.js';
 import { createHttpClient } from './http.js';
 import { createIpChecks } from './ip-checks.js';
@@ -45,7 +45,6 @@ function parseVariants(text: string): Variant[] {
 
 /** CPU ms of a process's main thread and of all its other threads, from /proc. */
 async function threadsCpuMs(pid: number): Promise<{ main: number; others: number }> {
-  const { readdir } = await import('node:fs/promises');
   let main = 0;
   let others = 0;
   for (const task of await readdir(`/proc/${pid}/task`)) {
