@@ -1,7 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { startBenchDns } from './dns-fixture.js';
 import { createHttpClient } from './http.js';
 import { createIpChecks } from './ip-checks.js';
+import { mainAndOtherThreadsCpuMs } from './process-cpu.js';
 import { writeZoneFile } from './sections/check-cpu.js';
 import { ensureBuilt, startService } from './service.js';
 import { readSettings } from './settings.js';
@@ -41,21 +41,6 @@ function parseVariants(text: string): Variant[] {
     );
     return { name, entry, flags: flagText.split(' ').filter((flag) => flag !== ''), env };
   });
-}
-
-/** CPU ms of a process's main thread and of all its other threads, from /proc. */
-async function threadsCpuMs(pid: number): Promise<{ main: number; others: number }> {
-  let main = 0;
-  let others = 0;
-  for (const task of await readdir(`/proc/${pid}/task`)) {
-    const stat = await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8').catch(() => '');
-    if (stat === '') continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-    if (task === String(pid)) main += ms;
-    else others += ms;
-  }
-  return { main, others };
 }
 
 const variants = parseVariants(process.env.AB_VARIANTS ?? 'main=dist/server.js');
@@ -117,9 +102,9 @@ try {
   for (let round_ = 0; round_ < rounds; round_++) {
     const order = services.map((_, index) => services[(index + round_) % services.length]!);
     for (const entry of order) {
-      const before = await threadsCpuMs(entry.service.pid);
+      const before = await mainAndOtherThreadsCpuMs(entry.service.pid);
       const run = await entry.checks.checkAll(take(perRound), 120_000);
-      const after = await threadsCpuMs(entry.service.pid);
+      const after = await mainAndOtherThreadsCpuMs(entry.service.pid);
       if (run.done !== perRound)
         console.error(`${entry.variant.name}: ${run.done} of ${perRound} checks came back clean`);
       entry.mainMs.push((after.main - before.main) / perRound);

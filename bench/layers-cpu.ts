@@ -1,9 +1,4 @@
-import { spawn } from 'node:child_process';
 import { batch } from 'dnsbl';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { serve } from '@hono/node-server';
 import { createApp } from '../src/app.js';
@@ -16,7 +11,9 @@ import {
 import { checkIp, createDeadline, createDnsblEngine } from '../src/reputation/index.js';
 import { benchAddress } from './addresses.js';
 import { openDgramCeiling } from './dgram-ceiling.js';
+import { startFixtureProcess } from './fixture-process.js';
 import { createHttpClient } from './http.js';
+import { writeZoneFile } from './sections/check-cpu.js';
 import { round, runPool } from './stats.js';
 
 /**
@@ -46,28 +43,11 @@ const rounds = Number(process.env.LAYERS_ROUNDS ?? 5);
 const concurrency = Number(process.env.LAYERS_CONCURRENCY ?? 24);
 const addressCount = 60_000;
 
-const child = spawn(
-  process.execPath,
-  [
-    '--import',
-    import.meta.resolve('tsx'),
-    new URL('./transport-fixture.ts', import.meta.url).pathname,
-    String(addressCount),
-  ],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
-);
-const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-const fixture = JSON.parse((await lines.next()).value as string) as { address: string };
-
+const fixture = await startFixtureProcess(addressCount);
 const bundled = (await import('../assets/dnsbl-zones.json', { with: { type: 'json' } }))
   .default as { zone: string; type: string }[];
 const ipZones = bundled.filter((zone) => zone.type === 'ip').map((zone) => zone.zone);
-const kept = new Set(ipZones.slice(0, lists));
-const zonesFile = join(tmpdir(), `layers-zones-${process.pid}.json`);
-await writeFile(
-  zonesFile,
-  JSON.stringify(bundled.filter((zone) => zone.type !== 'ip' || kept.has(zone.zone))),
-);
+const zonesFile = await writeZoneFile(ipZones, lists);
 
 const config = readConfig({
   DNS_SERVERS: fixture.address,
@@ -260,4 +240,4 @@ http.close();
 ceiling.close();
 server.close();
 await services.close();
-child.stdin.end();
+fixture.stop();

@@ -45,3 +45,20 @@ export async function processTreeCpuMs(pid: number): Promise<number> {
 export async function threadCpuMs(pid: number, tid = pid): Promise<number> {
   return cpuMsOf(`/proc/${pid}/task/${tid}/stat`);
 }
+
+/**
+ * CPU time of a process's main thread and of all its other threads together (V8's platform
+ * workers: the garbage collector's helpers, the compilers), in ms.
+ */
+export async function mainAndOtherThreadsCpuMs(
+  pid: number,
+): Promise<{ main: number; others: number }> {
+  let main = 0;
+  let others = 0;
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const ms = await cpuMsOf(`/proc/${pid}/task/${task}/stat`).catch(() => 0);
+    if (task === String(pid)) main += ms;
+    else others += ms;
+  }
+  return { main, others };
+}

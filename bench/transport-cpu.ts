@@ -1,6 +1,3 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import {
   createDohTransport,
   type DnsOutcome,
@@ -10,6 +7,7 @@ import {
 import { createDgramTransport, createHttp2Exchanges } from '../src/node/dns/index.js';
 import { loadZoneList, reverseName, targetLabel } from '../src/reputation/index.js';
 import { benchAddress } from './addresses.js';
+import { type FixtureProcess, startFixtureProcess } from './fixture-process.js';
 import { openBareDgram } from './bare-dgram.js';
 import { createNodeTransport } from './c-ares-transport.js';
 import { round } from './stats.js';
@@ -51,10 +49,7 @@ interface Opened {
   close(): void;
 }
 
-interface Fixture {
-  address: string;
-  dohUrl: string;
-}
+type Fixture = Pick<FixtureProcess, 'address' | 'dohUrl'>;
 
 /** What every row also pays: the service's stack over the transport, and this script's checks. */
 const nxdomain = Promise.resolve({ status: 'nxdomain' } as const);
@@ -126,18 +121,6 @@ interface Round {
   failed: number;
 }
 
-async function startFixture(addressCount: number): Promise<Fixture & { stop(): void }> {
-  const script = fileURLToPath(new URL('./transport-fixture.ts', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), script, String(addressCount)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const ready = JSON.parse((await lines.next()).value as string) as Fixture;
-  return { ...ready, stop: () => child.stdin.end() };
-}
-
 /** One check's DNS work: every IP list's A query, in parallel with PTR then A. */
 function checkOf(transport: Resolver, zones: readonly string[], address: string) {
   const label = targetLabel({ kind: 'ip', address });
@@ -184,7 +167,7 @@ const zones = (await loadZoneList())
   .map((zone) => zone.zone);
 const queriesPerCheck = zones.length + 2;
 const perRound = warmupChecks + checks;
-const fixture = await startFixture(perRound * rounds * candidates.length);
+const fixture = await startFixtureProcess(perRound * rounds * candidates.length);
 const results = new Map<string, Round[]>(candidates.map((candidate) => [candidate.name, []]));
 let nextAddress = 0;
 

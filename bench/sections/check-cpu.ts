@@ -47,14 +47,8 @@ export async function writeZoneFile(
   );
   return file;
 }
-export async function measureCheckCpu({
-  settings,
-  world,
-  dns,
-  http,
-  serviceLaunch,
-  progress,
-}: BenchContext): Promise<SectionResult> {
+export async function measureCheckCpu(context: BenchContext): Promise<SectionResult> {
+  const { settings, world, dns, progress } = context;
   const { cpuLoadedConcurrency } = settings;
   const { cpuWarmup, cpuSequential, cpuLoaded, cpuCatalogue } = world.sets;
   await dns.setLatency(0);
@@ -62,47 +56,21 @@ export async function measureCheckCpu({
 
   const targetZonesFile = await writeZoneFile(world.ipZoneNames, targetListCount);
 
-  async function measure(
+  const measure = (
     name: 'sequential' | 'loaded' | 'catalogue',
     warmup: readonly string[],
     addresses: readonly string[],
     concurrency: number,
-  ) {
+  ) => {
     progress(`2. CPU per check, ${name}: a fresh memory-store service, ${addresses.length} checks`);
-    const { cpuProfileDir } = serviceLaunch;
-    const zones: Record<string, string> =
-      name === 'catalogue' ? {} : { DNSBL_ZONES_FILE: targetZonesFile };
-    const service: RunningService = await startService({
-      dnsServer: dns.address,
-      env: { ...serviceLaunch.env, STORE_URL: 'memory:', ...zones },
-      nodeFlags: serviceLaunch.nodeFlags,
-      ...(cpuProfileDir ? { cpuProfileDir: join(cpuProfileDir, `cpu-${name}`) } : {}),
+    return measureFreshServiceCpu(context, {
+      env: name === 'catalogue' ? {} : { DNSBL_ZONES_FILE: targetZonesFile },
+      profileName: `cpu-${name}`,
+      warmup,
+      addresses,
+      concurrency,
     });
-    try {
-      await waitForCardThreads(service, warmup[0]!);
-      // The warm-up runs 24 at a time for every row: V8 optimises the check's code only after a
-      // few thousand checks, and a service that has run a while runs that code.
-      const warmupChecks = createIpChecks(http, service.base, cpuLoadedConcurrency);
-      const warmupCpuBefore = await service.cpuMs();
-      const warm = await warmupChecks.checkAll(warmup.slice(1), 120_000);
-      const warmupCpuMs = (await service.cpuMs()) - warmupCpuBefore;
-      const checks = createIpChecks(http, service.base, concurrency);
-      const cpuBefore = await service.cpuMs();
-      const run = await checks.checkAll(addresses, 120_000);
-      const cpuMs = (await service.cpuMs()) - cpuBefore;
-      return {
-        ...run,
-        cpuMs,
-        cpuPerCheckMs: round(cpuMs / Math.max(1, run.done), 2),
-        warmup: {
-          checks: warm.done,
-          cpuPerCheckMs: round(warmupCpuMs / Math.max(1, warm.done), 2),
-        },
-      };
-    } finally {
-      await service.stop();
-    }
-  }
+  };
 
   /**
    * The reference: the same questions (the 18 lists, PTR, then the name's A) asked by the bare
@@ -180,4 +148,53 @@ export async function measureCheckCpu({
     ],
     details: { loadAverage: load, bare, sequential, loaded, catalogue },
   };
+}
+
+/**
+ * The CPU of uncached IP checks on a fresh memory-store service (`env` added to the bench's):
+ * a first check and its card (the card threads' warm-up CPU is then spent), the `warmup`
+ * addresses 24 at a time, uncounted but reported (V8 optimises the check's code only after a few
+ * thousand checks, and a service that has run a while runs that code), then `addresses`,
+ * `concurrency` at a time: the service process's user + system time per check. With
+ * BENCH_CPU_PROF_DIR the service writes its V8 profile to `<dir>/<profileName>`.
+ */
+export async function measureFreshServiceCpu(
+  { settings, dns, http, serviceLaunch }: BenchContext,
+  options: {
+    env: Record<string, string>;
+    profileName: string;
+    warmup: readonly string[];
+    addresses: readonly string[];
+    concurrency: number;
+  },
+) {
+  const { cpuProfileDir } = serviceLaunch;
+  const service: RunningService = await startService({
+    dnsServer: dns.address,
+    env: { ...serviceLaunch.env, STORE_URL: 'memory:', ...options.env },
+    nodeFlags: serviceLaunch.nodeFlags,
+    ...(cpuProfileDir ? { cpuProfileDir: join(cpuProfileDir, options.profileName) } : {}),
+  });
+  try {
+    await waitForCardThreads(service, options.warmup[0]!);
+    const warmupChecks = createIpChecks(http, service.base, settings.cpuLoadedConcurrency);
+    const warmupCpuBefore = await service.cpuMs();
+    const warm = await warmupChecks.checkAll(options.warmup.slice(1), 120_000);
+    const warmupCpuMs = (await service.cpuMs()) - warmupCpuBefore;
+    const checks = createIpChecks(http, service.base, options.concurrency);
+    const cpuBefore = await service.cpuMs();
+    const run = await checks.checkAll(options.addresses, 120_000);
+    const cpuMs = (await service.cpuMs()) - cpuBefore;
+    return {
+      ...run,
+      cpuMs,
+      cpuPerCheckMs: round(cpuMs / Math.max(1, run.done), 2),
+      warmup: {
+        checks: warm.done,
+        cpuPerCheckMs: round(warmupCpuMs / Math.max(1, warm.done), 2),
+      },
+    };
+  } finally {
+    await service.stop();
+  }
 }

@@ -1,8 +1,8 @@
 import { createIpChecks } from '../ip-checks.js';
 import { cpuTargets, ratioOf, type Row } from '../report.js';
 import { startService } from '../service.js';
-import { writeZoneFile } from './check-cpu.js';
-import { distribution, round } from '../stats.js';
+import { measureFreshServiceCpu, writeZoneFile } from './check-cpu.js';
+import { distribution } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
@@ -88,36 +88,27 @@ export async function measureDohLatency(context: BenchContext): Promise<SectionR
  * checks 24 at a time ("Warm-up" in docs/benchmarks.md), then the 1,200 checks of the loaded row,
  * 24 at a time, without injected latency; the service process's user + system time per check.
  */
-async function compareCpu({ settings, world, dns, http, serviceLaunch, progress }: BenchContext) {
+async function compareCpu(context: BenchContext) {
+  const { settings, world, dns, progress } = context;
   const concurrency = settings.cpuLoadedConcurrency;
   const lists = 18;
   const zonesFile = await writeZoneFile(world.ipZoneNames, lists);
   await dns.setLatency(0);
-  const measure = async (transport: 'udp' | 'doh') => {
+  const measure = (transport: 'udp' | 'doh') => {
     progress(`1b. DoH CPU: a fresh memory-store service over ${transport.toUpperCase()}`);
-    const service = await startService({
-      dnsServer: dns.address,
+    return measureFreshServiceCpu(context, {
       env: {
-        ...serviceLaunch.env,
-        STORE_URL: 'memory:',
         DNSBL_ZONES_FILE: zonesFile,
         ...(transport === 'doh' ? { DNS_TRANSPORT: 'doh', DOH_URL: dns.dohUrl } : {}),
       },
-      nodeFlags: serviceLaunch.nodeFlags,
+      profileName: `cpu-${transport}`,
+      warmup: world.sets.cpuWarmup[0]!,
+      addresses: world.sets.cpuLoaded,
+      concurrency,
     });
-    try {
-      const checks = createIpChecks(http, service.base, concurrency);
-      await checks.checkAll(world.sets.cpuWarmup[0]!, 120_000);
-      const before = await service.cpuMs();
-      const run = await checks.checkAll(world.sets.cpuLoaded, 120_000);
-      const cpuMs = (await service.cpuMs()) - before;
-      return { ...run, cpuPerCheckMs: round(cpuMs / Math.max(1, run.done), 2) };
-    } finally {
-      await service.stop();
-    }
   };
   const udp = await measure('udp');
   const doh = await measure('doh');
   await dns.setLatency(settings.injectedLatencyMs);
-  return { lists, concurrency, warmup: world.sets.cpuWarmup[0]!.length, udp, doh };
+  return { lists, concurrency, warmup: udp.warmup.checks, udp, doh };
 }
