@@ -97,9 +97,18 @@ export class ServerSocket implements BatchedSender {
     else this.batch.send(this, message);
   }
 
-  /** The batch's send: the socket may have closed since the datagram was queued. */
+  /**
+   * The batch's send: the socket may have closed since the datagram was queued. It runs in a
+   * microtask, where a throw would end the process and lose the rest of the burst: a datagram
+   * that cannot be sent is lost, as one the network drops, and its query times out and retries.
+   */
   sendNow(message: Uint8Array): void {
-    if (!this.#closed) this.#socket.send(message);
+    if (this.#closed) return;
+    try {
+      this.#socket.send(message);
+    } catch {
+      return;
+    }
   }
 
   /** Takes no more queries: closes once those waiting are done. */
