@@ -1,6 +1,6 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
-import { ApiError } from './errors.js';
+import { ApiError, type ErrorCode } from './errors.js';
 import type { Logger } from './log.js';
 import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
@@ -20,6 +20,17 @@ import { type UtcDay, createUtcDays } from './utc-day.js';
 
 export type { QuotaStatus } from './quota-status.js';
 
+/**
+ * What a fresh check's unit may be refused with (`take`, `requireCaptcha`): routes that take one
+ * document these.
+ */
+export const guardErrors = [
+  'quota_exceeded',
+  'captcha_required',
+  'captcha_failed',
+  'captcha_unavailable',
+] as const satisfies readonly ErrorCode[];
+
 export interface CaptchaRule {
   verifier: CaptchaVerifier;
   siteKey: string;
@@ -31,9 +42,6 @@ export interface CaptchaRule {
    */
   failOpenPerDay?: number;
 }
-
-/** How long a caller past its fail-open checks is asked to wait: a provider outage is short. */
-export const captchaUnavailableRetryS = 60;
 
 /**
  * Failed captcha verifications a caller may cause per UTC day, all tools together; past it the
@@ -180,7 +188,6 @@ export function createGuard(options: GuardOptions): Guard {
       throw new ApiError(
         'captcha_unavailable',
         'the captcha cannot be verified right now; try again shortly',
-        { 'Retry-After': String(captchaUnavailableRetryS) },
       );
     }
     options.log?.('error', 'captcha provider failing: check let through unverified', {

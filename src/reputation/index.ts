@@ -6,8 +6,11 @@
 export {
   type AddressSummary,
   type CheckFailure,
+  checkFailures,
   type CheckOutcome,
+  type CheckReadiness,
   checkDomain,
+  confirmedCheckFailures,
   type FailedCheck,
   checkIp,
   checkPoolAddresses,
@@ -16,9 +19,12 @@ export {
   type DomainCheckResult,
   type IpCheckDeps,
   type IpCheckResult,
+  type NotConfigured,
+  notReady,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
   reverseName,
+  runConfirmed,
 } from './checks/index.js';
 export {
   askableCount,
@@ -94,4 +100,5 @@ export {
   parseTarget,
   reversedNibbles,
   reversedOctets,
+  type Target,
 } from './targets/index.js';

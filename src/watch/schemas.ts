@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
+import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
  * A watch as zod schemas: the types the engine builds and stores, and (through part 2's routes)
@@ -194,12 +195,15 @@ export const webhookStatusSchema = z
         status: z.number().int().optional().meta({ description: 'The HTTP status answered.' }),
       })
       .nullable(),
-    failed_events: z.number().int().min(0).meta({
-      description: 'Events in a row whose every attempt failed; 5 pause the deliveries.',
-    }),
+    failed_events: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description: `Events in a row whose every attempt failed; ${pauseAfterFailedEvents} pause the deliveries.`,
+      }),
     paused: z.boolean().meta({
-      description:
-        'Deliveries paused after 5 failed events in a row; a PATCH of webhook_url resumes them.',
+      description: `Deliveries paused after ${pauseAfterFailedEvents} failed events in a row; a PATCH of webhook_url resumes them.`,
     }),
   })
   .meta({ id: 'WatchWebhookStatus' });

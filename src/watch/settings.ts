@@ -1,3 +1,5 @@
+import type { RunnerOptions } from './runner.js';
+
 /** What the configuration sets for watches (src/config.ts; docs/configuration.md). */
 export interface WatchLimits {
   /** A new watch's interval when it names none (WATCH_INTERVAL_S). */
@@ -16,3 +18,17 @@ export interface WatchLimits {
 
 /** The longest interval a watch may be re-checked at: a week. */
 export const maxIntervalS = 7 * 86_400;
+
+/**
+ * How much one runner takes on at once and how long its claims last (runner.ts): a claimed
+ * watch's lease is far longer than a check takes (CHECK_DEADLINE_MS), a delivery's at least twice
+ * the whole exchange WEBHOOK_TIMEOUT_MS allows.
+ */
+export function runnerSizes(limits: Pick<WatchLimits, 'webhookTimeoutMs'>): RunnerOptions {
+  return {
+    maxChecks: 128,
+    maxDeliveries: 32,
+    checkLeaseMs: 120_000,
+    deliveryLeaseMs: Math.max(60_000, 2 * limits.webhookTimeoutMs),
+  };
+}

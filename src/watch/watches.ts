@@ -1,11 +1,6 @@
 import type { Resolver } from '../dns/index.js';
 import type { Logger } from '../http/index.js';
-import {
-  type DomainCheckResult,
-  type IpCheckResult,
-  parseHostName,
-  parseTarget,
-} from '../reputation/index.js';
+import type { DomainCheckResult, IpCheckResult } from '../reputation/index.js';
 import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
@@ -22,7 +17,7 @@ import {
 } from './records.js';
 import type { DeliveryOutcome } from './delivery-step.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
-import { defaultRetryDelaysMs } from './schedule.js';
+import { defaultRetryDelaysMs, pauseAfterFailedEvents } from './schedule.js';
 import type { WatchConfig, WatchKind, WatchView, Webhook } from './schemas.js';
 import {
   type Digest,
@@ -32,7 +27,8 @@ import {
   type RandomBytes,
   sameHash,
 } from './secrets.js';
-import { maxIntervalS, type WatchLimits } from './settings.js';
+import { maxIntervalS, runnerSizes, type WatchLimits } from './settings.js';
+import { parseWatchTarget } from './target.js';
 import { watchView } from './view.js';
 import {
   checkWebhookUrl,
@@ -72,25 +68,41 @@ export interface WatchDeps {
   onAttempt?: (outcome: DeliveryOutcome) => void;
 }
 
-export type WatchError =
-  | 'invalid_target'
-  | 'invalid_request'
-  | 'invalid_webhook'
-  | 'not_found'
-  /** 429: the caller has WATCH_PER_CALLER live watches. */
-  | 'watch_limit'
-  /** 503: the service has WATCH_MAX live watches. */
-  | 'watch_capacity'
-  | 'not_configured'
-  | 'dns_unavailable';
+/**
+ * What each operation may refuse, by its error code: the routes document exactly these
+ * (src/tools/watch/), and each operation's outcome type is built from its own list, so a refusal
+ * not named here does not compile. `watch_limit` (429): the caller has WATCH_PER_CALLER live
+ * watches; `watch_capacity` (503): the service has WATCH_MAX.
+ */
+export const watchErrors = {
+  create: [
+    'invalid_target',
+    'invalid_request',
+    'invalid_webhook',
+    'watch_limit',
+    'watch_capacity',
+    'not_configured',
+    'dns_unavailable',
+  ],
+  update: ['not_found', 'invalid_request', 'invalid_webhook'],
+  remove: ['not_found'],
+  sendTest: ['not_found', 'invalid_request'],
+} as const;
 
-export type WatchFailure = {
+export type WatchError = (typeof watchErrors)[keyof typeof watchErrors][number];
+
+export type WatchFailure<Error extends WatchError = WatchError> = {
   ok: false;
-  error: WatchError;
+  error: Error;
   reason: string;
   /** `dns_unavailable`: the lists its first check asked (check-outcome.ts), which the route charges. */
   listsAsked?: number;
 };
+
+/** How one operation of `watchErrors` fails. */
+export type FailureOf<Operation extends keyof typeof watchErrors> = WatchFailure<
+  (typeof watchErrors)[Operation][number]
+>;
 
 export interface CreateRequest {
   target: string;
@@ -112,7 +124,7 @@ export type CreateOutcome =
       /** The first check's result, as the IP or domain tool answers it. */
       result: IpCheckResult | DomainCheckResult;
     }
-  | WatchFailure;
+  | FailureOf<'create'>;
 
 export interface UpdateRequest {
   interval_s?: number;
@@ -123,7 +135,7 @@ export interface UpdateRequest {
 
 export type UpdateOutcome =
   | { ok: true; watch: WatchView; /** Shown once, when the URL is new. */ webhook_secret?: string }
-  | WatchFailure;
+  | FailureOf<'update'>;
 
 export type KeyCheck = 'ok' | 'wrong' | 'not_found';
 
@@ -134,9 +146,9 @@ export interface Watches {
   /** Changes a live watch and renews it (expires_at moves WATCH_TTL_DAYS on). */
   update(id: string, request: UpdateRequest): Promise<UpdateOutcome>;
   /** Ends a live watch now: its keys, its place in the queue and its pending deliveries. */
-  remove(id: string): Promise<{ ok: true } | WatchFailure>;
+  remove(id: string): Promise<{ ok: true } | FailureOf<'remove'>>;
   /** Queues a `watch.test` event for delivery now. */
-  sendTest(id: string): Promise<{ ok: true } | WatchFailure>;
+  sendTest(id: string): Promise<{ ok: true } | FailureOf<'sendTest'>>;
   /** Whether `key` is the manage key of a live watch (compared as hashes, in constant time). */
   checkManageKey(id: string, key: string): Promise<KeyCheck>;
   /** How many watches are live (the set WATCH_MAX caps). */
@@ -144,7 +156,11 @@ export interface Watches {
   runner: WatchRunner;
 }
 
-const fail = (error: WatchError, reason: string): WatchFailure => ({ ok: false, error, reason });
+const fail = <Error extends WatchError>(error: Error, reason: string): WatchFailure<Error> => ({
+  ok: false,
+  error,
+  reason,
+});
 const notFound = () => fail('not_found', 'no watch with this id (unknown, deleted or ended)');
 
 export function createWatches(deps: WatchDeps): Watches {
@@ -169,16 +185,10 @@ export function createWatches(deps: WatchDeps): Watches {
       ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
     },
-    {
-      maxChecks: 128,
-      maxDeliveries: 32,
-      checkLeaseMs: 120_000,
-      deliveryLeaseMs: Math.max(60_000, 2 * limits.webhookTimeoutMs),
-      ...deps.runner,
-    },
+    { ...runnerSizes(limits), ...deps.runner },
   );
 
-  function intervalOf(requested: number | undefined): number | WatchFailure {
+  function intervalOf(requested: number | undefined): number | WatchFailure<'invalid_request'> {
     const interval = requested ?? limits.intervalS;
     if (!Number.isInteger(interval) || interval < limits.minIntervalS || interval > maxIntervalS) {
       return fail(
@@ -190,7 +200,10 @@ export function createWatches(deps: WatchDeps): Watches {
   }
 
   /** A webhook for a URL: its secret kept when the URL is the one already set. */
-  function webhookFor(text: string, current: Webhook | null): Webhook | WatchFailure {
+  function webhookFor(
+    text: string,
+    current: Webhook | null,
+  ): Webhook | WatchFailure<'invalid_webhook'> {
     const checked = checkWebhookUrl(text, reachable);
     if (!checked.ok) return fail('invalid_webhook', checked.reason);
     if (current?.url === checked.url) return current;
@@ -204,7 +217,10 @@ export function createWatches(deps: WatchDeps): Watches {
   }
 
   /** Takes a place under both caps, or none: the caller's first, then the service's. */
-  async function reservePlace(id: string, callerHash: string): Promise<WatchFailure | undefined> {
+  async function reservePlace(
+    id: string,
+    callerHash: string,
+  ): Promise<WatchFailure<'watch_limit' | 'watch_capacity'> | undefined> {
     const callerKey = callerWatchesKey(callerHash);
     if (!(await store.addMemberWithin(callerKey, id, limits.perCaller, limits.ttlMs))) {
       return fail(
@@ -227,12 +243,9 @@ export function createWatches(deps: WatchDeps): Watches {
 
   async function create(request: CreateRequest): Promise<CreateOutcome> {
     const kind = request.kind ?? 'ip';
-    const parsed = kind === 'ip' ? parseTarget(request.target) : parseHostName(request.target);
-    if (!parsed.ok) return fail('invalid_target', parsed.reason);
-    const { target } = parsed;
-    if (kind === 'domain' && target.kind !== 'domain') {
-      return fail('invalid_target', 'expected a domain name');
-    }
+    const parsed = parseWatchTarget(kind, request.target);
+    if (!parsed.ok) return parsed;
+    const target = parsed.text;
     const interval = intervalOf(request.interval_s);
     if (typeof interval !== 'number') return interval;
     const webhook = request.webhook_url ? webhookFor(request.webhook_url, null) : null;
@@ -242,15 +255,10 @@ export function createWatches(deps: WatchDeps): Watches {
     const callerHash = await hashOf(request.subject, deps.digest);
     const refused = await reservePlace(id, callerHash);
     if (refused) return refused;
-    const outcome = await deps
-      .recheck({
-        target: target.kind === 'domain' ? target.name : target.address,
-        kind,
-      })
-      .catch(async (error: unknown) => {
-        await releasePlace(id, callerHash);
-        throw error;
-      });
+    const outcome = await deps.recheck({ target, kind }).catch(async (error: unknown) => {
+      await releasePlace(id, callerHash);
+      throw error;
+    });
     if (!outcome.ok) {
       await releasePlace(id, callerHash);
       return outcome;
@@ -260,7 +268,7 @@ export function createWatches(deps: WatchDeps): Watches {
     const manageKey = newManageKey(deps.randomBytes);
     const watch: WatchConfig = {
       id,
-      target: target.kind === 'domain' ? target.name : target.address,
+      target,
       kind,
       interval_s: interval,
       webhook,
@@ -332,7 +340,7 @@ export function createWatches(deps: WatchDeps): Watches {
     };
   }
 
-  async function remove(id: string): Promise<{ ok: true } | WatchFailure> {
+  async function remove(id: string): Promise<{ ok: true } | FailureOf<'remove'>> {
     const watch = await live(id);
     if (!watch) return notFound();
     // The queue entry first: a runner that claims the watch meanwhile finds no configuration and
@@ -343,14 +351,14 @@ export function createWatches(deps: WatchDeps): Watches {
     return { ok: true };
   }
 
-  async function sendTest(id: string): Promise<{ ok: true } | WatchFailure> {
+  async function sendTest(id: string): Promise<{ ok: true } | FailureOf<'sendTest'>> {
     const watch = await live(id);
     if (!watch) return notFound();
     if (!watch.webhook) return fail('invalid_request', 'the watch has no webhook_url');
     if ((await records.webhookStatus(id)).paused) {
       return fail(
         'invalid_request',
-        'deliveries are paused after 5 failed events in a row: PATCH webhook_url to resume them',
+        `deliveries are paused after ${pauseAfterFailedEvents} failed events in a row: PATCH webhook_url to resume them`,
       );
     }
     const state = await records.state(id);

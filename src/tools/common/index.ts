@@ -5,9 +5,9 @@
  */
 
 export { firstNonEmpty } from './aliases.js';
-export { chargeFailedCheck } from './refunds.js';
 export { createResultStore, type ResultStore } from './results.js';
-export { cacheable, embeddable } from './cacheable.js';
+export { cacheable } from './cacheable.js';
+export { shareTag } from './share-responses.js';
 export {
   captchaFields,
   captchaHeader,
@@ -19,16 +19,12 @@ export {
   aliasRule,
 } from './schemas.js';
 export {
-  badgeResponses,
-  pageResponses,
-  badgeStyleOf,
-  cardOf,
-  langField,
-  missingBadge,
-  sharePageResponse,
-  shareTag,
-  varyOnLanguage,
-} from './share-routes.js';
+  addArtefactRoutes,
+  type ArtefactDeps,
+  type ArtefactSource,
+  type Shown,
+} from './artefact-routes.js';
+export { chargedCheck, freshCheckErrors, requireReady } from './fresh-check.js';
 export {
   captchaTokenOf,
   type SnapshotDeps,

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, type AppEnv } from '../../http/index.js';
+import { ApiError, type AppEnv, type ErrorCode } from '../../http/index.js';
 import type { Watches } from '../../watch/index.js';
 
 /**
@@ -17,6 +17,13 @@ export const manageKeyScheme = {
     description: 'The manage_key POST /watch/v1 answered once: Authorization: Bearer <manage_key>.',
   },
 };
+
+/** What `requireManageKey` answers: routes behind a manage key document these. */
+export const manageKeyErrors = [
+  'manage_key_required',
+  'manage_key_wrong',
+  'not_found',
+] as const satisfies readonly ErrorCode[];
 
 export const manageKeySecurity = [{ [manageKeyScheme.name]: [] }];
 

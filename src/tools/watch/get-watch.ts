@@ -1,0 +1,36 @@
+import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { type AppEnv, errorResponses, serveRoute, storeErrors } from '../../http/index.js';
+import { tags, withLinks } from './answers.js';
+import type { WatchToolDeps } from './deps.js';
+import { watchNotFound } from './manage-key.js';
+import { publicWatchSchema, watchIdParams } from './schemas.js';
+import { liveJson } from './views.js';
+
+/** GET /watch/v1/{id}: anyone's view of a live watch, revalidated by its ETag. */
+export function addGetWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): void {
+  serveRoute(
+    app,
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      operationId: 'getWatch',
+      tags,
+      summary: 'The public view of a watch: its status and its history of changes',
+      security: [],
+      request: { params: watchIdParams },
+      responses: {
+        200: {
+          description: 'The watch; revalidate it with its ETag (Cache-Control: no-cache)',
+          content: { 'application/json': { schema: publicWatchSchema } },
+        },
+        304: { description: 'Not modified: If-None-Match matched the ETag.' },
+        ...errorResponses('getWatch', ['not_found', ...storeErrors]),
+      },
+    }),
+    async (c) => {
+      const watch = await deps.watches.view(c.req.param('id')!);
+      if (!watch || watch.ended) throw watchNotFound();
+      return liveJson(c, withLinks(deps.site, c, watch), deps.digest);
+    },
+  );
+}
