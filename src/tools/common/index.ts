@@ -27,6 +27,7 @@ export {
 export { chargedCheck, freshCheckErrors, requireReady } from './fresh-check.js';
 export {
   captchaTokenOf,
+  type CheckRoute,
   type SnapshotDeps,
   snapshotOperations,
   snapshotTool,
