@@ -3,11 +3,11 @@ import { type CheckOutcome, checkFailures } from './check-outcome.js';
 
 /**
  * A fresh check that can be trusted: asked only while the service is configured, and run beside a
- * confirmation of the resolver (a documented test entry asked past every cache, src/reputation/
- * lists/zone-monitor.ts), so a resolver caught answering falsely during the check voids it. Every
- * fresh check runs through here: the snapshot tools' POSTs, a watch's first check and its
- * re-checks (docs/results.md, "A fresh check"). What a failure costs the caller is the HTTP
- * layer's rule (src/tools/common/fresh-check.ts).
+ * confirmation of the resolver (one proven list's documented test entry asked past every cache,
+ * the zone monitor's `confirm`), so a resolver caught answering falsely during the check voids it.
+ * Every fresh check runs through here: the snapshot tools' POSTs, a watch's first check and its
+ * re-checks (docs/registry.md, "The shared pieces"). What a failure costs the caller is the HTTP
+ * layer's rule (src/tools/common/fresh-check.ts; docs/results.md, Refunds).
  */
 
 /** Whether the service may check now, and the confirmation it asks beside each check. */

@@ -65,6 +65,13 @@ export function requireReady(readiness: CheckReadiness): void {
  * Takes the caller's unit, runs `check`, and settles the unit: the success and the quota status
  * it cost, or the refusal thrown as its ApiError (after the settling, so the error's quota fields
  * show it).
+ *
+ * @example
+ * requireReady(deps);
+ * const reading = await deps.guard.read(tool, subject);
+ * const { outcome, quota } = await chargedCheck({ reading, captchaToken, address }, () =>
+ *   runConfirmed(deps, () => checkIp(deps, target)),
+ * );
  */
 export async function chargedCheck<Outcome extends { ok: true } | Refusal>(
   payment: Payment,

@@ -1,7 +1,8 @@
 /**
- * What the tool folders share: the tool contract, the snapshot tools' routes (status, the POST
- * check pipeline, GET by token, the share routes), stored results, request schemas and aliases,
- * and the summaries' common reading.
+ * What the tool folders share: the tool contract, the fresh check every charged route runs, the
+ * snapshot tools' routes (status, the POST check, GET by token), the artefact routes (badge, card,
+ * share page) of tokens and watches, stored results, request schemas and aliases, and the
+ * summaries' common reading.
  */
 
 export { firstNonEmpty } from './aliases.js';
