@@ -38,7 +38,10 @@ export const errorRecords = {
   },
   manage_key_wrong: { status: 403, meaning: 'the manage key is not this watch’s' },
   captcha_failed: { status: 403, meaning: 'the captcha provider refused the token' },
-  not_found: { status: 404, meaning: 'unknown or expired token, or no live watch under this id' },
+  not_found: {
+    status: 404,
+    meaning: 'nothing under this name: an unknown or expired token, no live watch, no such file',
+  },
   method_not_allowed: {
     status: 405,
     meaning: 'the path answers only the methods in Allow',

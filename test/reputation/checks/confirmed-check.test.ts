@@ -4,7 +4,9 @@ import {
   confirmationGraceMs,
   runConfirmed,
 } from '../../../src/reputation/checks/confirmed-check.js';
-import type { Confirmation, ResolverConfirmation } from '../../../src/reputation/lists/index.js';
+import type { ResolverConfirmation } from '../../../src/reputation/lists/index.js';
+
+type Confirmation = Awaited<ReturnType<ResolverConfirmation['settle']>>;
 
 /**
  * The confirmed check every fresh check runs through (the tools' POSTs, a watch's creation and
