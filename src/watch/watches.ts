@@ -1,6 +1,10 @@
 import type { Resolver } from '../dns/index.js';
 import type { Logger } from '../http/index.js';
-import type { DomainCheckResult, IpCheckResult } from '../reputation/index.js';
+import {
+  confirmedCheckFailures,
+  type DomainCheckResult,
+  type IpCheckResult,
+} from '../reputation/index.js';
 import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
@@ -75,14 +79,13 @@ export interface WatchDeps {
  * watches; `watch_capacity` (503): the service has WATCH_MAX.
  */
 export const watchErrors = {
+  /** Its first check's (a confirmed check, as a re-check's), and its own. */
   create: [
-    'invalid_target',
+    ...confirmedCheckFailures,
     'invalid_request',
     'invalid_webhook',
     'watch_limit',
     'watch_capacity',
-    'not_configured',
-    'dns_unavailable',
   ],
   update: ['not_found', 'invalid_request', 'invalid_webhook'],
   remove: ['not_found'],
