@@ -1,5 +1,6 @@
 import type { Resolver } from '../dns/index.js';
 import {
+  type CheckOutcome,
   type CheckReadiness,
   checkDomain,
   checkIp,
@@ -45,7 +46,7 @@ export function createRecheck(deps: RecheckDeps): Recheck {
     const parsed = parseWatchTarget(watch.kind, watch.target);
     if (!parsed.ok) return parsed;
     const { target } = parsed;
-    const outcome = await runConfirmed<IpCheckResult | DomainCheckResult>(deps, () =>
+    const outcome = await runConfirmed<CheckOutcome<IpCheckResult | DomainCheckResult>>(deps, () =>
       target.kind === 'domain' && watch.kind === 'domain'
         ? checkDomain(deps, target)
         : checkIp(deps, target),

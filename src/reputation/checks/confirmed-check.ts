@@ -1,5 +1,5 @@
 import type { ResolverConfirmation } from '../lists/index.js';
-import { type CheckOutcome, checkFailures } from './check-outcome.js';
+import { checkFailures } from './check-outcome.js';
 
 /**
  * A fresh check that can be trusted: asked only while the service is configured, and run beside a
@@ -50,12 +50,13 @@ export function notReady(readiness: CheckReadiness): NotConfigured | undefined {
 /**
  * Runs `check` beside a confirmation of the resolver: not at all while the service is not
  * configured, and `not_configured` when the resolver answered a documented test entry falsely
- * during it (none of its answers can be shown or stored).
+ * during it (none of its answers can be shown or stored). `check` is any check that asks the DNS:
+ * a `CheckOutcome`, or the outcome of a check that probes more (SMTP, HTTPS) with codes of its own.
  */
-export async function runConfirmed<Result>(
+export async function runConfirmed<Outcome extends { ok: boolean }>(
   readiness: CheckReadiness,
-  check: () => Promise<CheckOutcome<Result>>,
-): Promise<CheckOutcome<Result> | NotConfigured> {
+  check: () => Promise<Outcome>,
+): Promise<Outcome | NotConfigured> {
   const notYet = notReady(readiness);
   if (notYet) return notYet;
   const confirmation = readiness.confirmResolver?.();

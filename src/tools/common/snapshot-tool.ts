@@ -4,6 +4,7 @@ import {
   type AppEnv,
   answerMethodNotAllowed,
   cacheableHeaders,
+  type ErrorCode,
   errorResponses,
   type Guard,
   jsonBodyErrors,
@@ -16,9 +17,9 @@ import {
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
-import { type CheckOutcome, type CheckReadiness, runConfirmed } from '../../reputation/index.js';
+import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { cacheable } from './cacheable.js';
-import { chargedCheck, freshCheckErrors, requireReady } from './fresh-check.js';
+import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
@@ -40,7 +41,7 @@ export interface PreparedCheck {
    * Made on every request, cached or not: write it as a method. tsx (esbuild's keepNames) wraps
    * an arrow function assigned to `run` in a defineProperty call, measured at 2 % of a cached POST.
    */
-  run(): Promise<CheckOutcome>;
+  run(): Promise<{ ok: true; result: object } | Refusal>;
 }
 
 export interface CheckRoute<B extends z.ZodObject> {
@@ -52,6 +53,11 @@ export interface CheckRoute<B extends z.ZodObject> {
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
   prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
+  /**
+   * The codes its check refuses with beyond a DNS check's (`freshCheckErrors`), as the group the
+   * check exports: a check that probes more than the DNS (the mail tool's SMTP) names its own.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
@@ -132,9 +138,13 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
             description: 'Check result',
             content: { 'application/json': { schema: route.result } },
           },
-          ...errorResponses(route.operationId, [...jsonBodyErrors, ...freshCheckErrors], {
-            withQuota: true,
-          }),
+          ...errorResponses(
+            route.operationId,
+            [...jsonBodyErrors, ...freshCheckErrors, ...(route.errors ?? [])],
+            {
+              withQuota: true,
+            },
+          ),
         },
       }),
       namesTool,

@@ -28,7 +28,9 @@ export function discoverRoute(
       const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)');
       return {
         requestKey: `discover ${pool}`,
-        run: () => discover(deps, discoveries, pool),
+        run() {
+          return discover(deps, discoveries, pool);
+        },
       };
     },
   };
