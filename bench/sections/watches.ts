@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { startWebhookReceiver } from '../../test/fixtures/webhook-receiver.js';
+import { startWebhookReceiver } from '../../fixtures/webhook-receiver.js';
 import { benchAddress } from '../addresses.js';
 import { type BenchDns, startBenchDns } from '../dns-fixture.js';
 import { reversedOctets } from '../../src/reputation/index.js';

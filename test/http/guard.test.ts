@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureZone } from '../fixtures/dns-server.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { freshRedisUrl } from '../support/redis.js';
 import { killServerProcesses, postJson, startServerProcess } from '../support/server-process.js';
 

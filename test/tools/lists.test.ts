@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { keylessZoneList } from '../fixtures/keyless-lists.js';
+import { keylessZoneList } from '../../fixtures/keyless-lists.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /** GET {BASE_PATH}/lists: every configured list's health, over real HTTP and the fixture DNS. */

@@ -9,18 +9,18 @@ import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../fixtures/dns-server.js';
-import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { type LyingResolver, startLyingResolver } from '../fixtures/lying-resolver.js';
+} from '../../fixtures/dns-server.js';
+import { type Listings, dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { type LyingResolver, startLyingResolver } from '../../fixtures/lying-resolver.js';
 import {
   type ReceivedWebhook,
   type WebhookReceiver,
   startWebhookReceiver,
-} from '../fixtures/webhook-receiver.js';
+} from '../../fixtures/webhook-receiver.js';
 
 /**
  * What the watch tests run on: the default zone list's fixture DNS world behind a resolver that
- * can be made to lie or fall silent (test/fixtures), and the service's own services (src/services.ts
+ * can be made to lie or fall silent (fixtures/), and the service's own services (src/services.ts
  * over the Node platform: the zone monitor, fresh look-ups, the webhook sender) on a store named
  * by STORE_URL, with a clock the test moves. No timer drives the runner here: the tests tick it.
  */

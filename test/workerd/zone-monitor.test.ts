@@ -5,7 +5,7 @@ import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { readWorkerConfig } from '../../src/workers/config.js';
 import { monitorName, monitorSettings } from '../../src/workers/monitor-remote.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { type TestService, startTestService } from './support/service.js';
 
 /**

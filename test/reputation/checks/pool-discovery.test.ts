@@ -16,7 +16,7 @@ import {
   type FixtureDnsServer,
   type FixtureRecords,
   startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+} from '../../../fixtures/dns-server.js';
 
 /** Public unicast addresses (documentation ranges such as 192.0.2.0/24 are not public). */
 const poolAddresses = Array.from({ length: 40 }, (_, index) => `45.0.0.${index + 1}`);

@@ -7,7 +7,7 @@ import {
   type FixtureRecords,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+} from '../../../fixtures/dns-server.js';
 
 let server: FixtureDnsServer;
 

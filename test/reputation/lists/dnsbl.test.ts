@@ -16,9 +16,9 @@ import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
-import { keylessZoneList } from '../../fixtures/keyless-lists.js';
-import { dnsblWorld, type Listings } from '../../fixtures/dnsbl-world.js';
+} from '../../../fixtures/dns-server.js';
+import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
+import { dnsblWorld, type Listings } from '../../../fixtures/dnsbl-world.js';
 
 const zones = await keylessZoneList();
 const ipZones = zones.filter((zone) => zone.type === 'ip');

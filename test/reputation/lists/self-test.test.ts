@@ -19,8 +19,8 @@ import {
   type FixtureRecords,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
-import { dnsblWorld, type Listings } from '../../fixtures/dnsbl-world.js';
+} from '../../../fixtures/dns-server.js';
+import { dnsblWorld, type Listings } from '../../../fixtures/dnsbl-world.js';
 
 const zones = await loadZoneList();
 

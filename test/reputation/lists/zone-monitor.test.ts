@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../../src/node/dns/index.js';
 import { createZoneMonitor, type ZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
-import { dnsblWorld, dropsRealLookups } from '../../fixtures/dnsbl-world.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../../fixtures/dns-server.js';
+import { dnsblWorld, dropsRealLookups } from '../../../fixtures/dnsbl-world.js';
 
 /**
  * The zone monitor over the fixture DNS server: which lists may be believed, when the service is

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
-import { rewrittenAddress } from '../../fixtures/lying-resolver.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import { rewrittenAddress } from '../../../fixtures/lying-resolver.js';
 import {
   type TestService,
   type TestServiceOptions,

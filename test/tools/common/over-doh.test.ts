@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
 import { type TestService, startTestService } from '../../support/service.js';
 
 /**

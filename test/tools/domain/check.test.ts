@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceOf } from '../../../src/reputation/checks/score.js';
-import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
-import type { Listings } from '../../fixtures/dnsbl-world.js';
-import { keyedCounts, keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import type { Listings } from '../../../fixtures/dnsbl-world.js';
+import { keyedCounts, keylessCounts, keylessZoneList } from '../../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../../src/reputation/index.js';
-import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
 import {
   type TestService,
   expectError,

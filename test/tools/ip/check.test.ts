@@ -3,9 +3,9 @@ import { maxBodyBytes } from '../../../src/http/json-body.js';
 import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { keyedCounts, keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { keyedCounts, keylessCounts, keylessZoneList } from '../../../fixtures/keyless-lists.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import {
   type TestService,
   expectError,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { keyedCounts, keylessCounts } from '../../fixtures/keyless-lists.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { keyedCounts, keylessCounts } from '../../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
-import type { Listings } from '../../fixtures/dnsbl-world.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import type { Listings } from '../../../fixtures/dnsbl-world.js';
 import { type TestService, startTestService } from '../../support/service.js';
 
 /**
