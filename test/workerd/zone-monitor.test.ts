@@ -6,6 +6,7 @@ import { readWorkerConfig } from '../../src/workers/config.js';
 import { monitorName, monitorSettings } from '../../src/workers/monitor-remote.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import type { ListsAnswer } from '../support/responses.js';
 import { type TestService, startTestService } from './support/service.js';
 
 /**
@@ -22,14 +23,8 @@ const spamhausLists = ['zen.spamhaus.org', 'dbl.spamhaus.org'];
 const keyedLists = zones.filter((zone) => zone.key !== undefined).map((zone) => zone.zone);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface ListsBody {
-  configured: boolean;
-  reason?: string;
-  lists: { zone: string; state: string; reason: string; last_self_test: string | null }[];
-}
-
-async function listsOf(service: TestService): Promise<ListsBody> {
-  return (await (await service.get('/lists')).json()) as ListsBody;
+async function listsOf(service: TestService): Promise<ListsAnswer> {
+  return (await (await service.get('/lists')).json()) as ListsAnswer;
 }
 
 async function started(options: Parameters<typeof startTestService>[0]): Promise<TestService> {
@@ -143,7 +138,7 @@ describe('one monitor for every isolate', () => {
     });
     onTestFinished(() => fresh.close());
     const after = await listsOf(fresh);
-    const tested = (body: ListsBody) => body.lists.find((list) => list.zone === 'bl.spamcop.net');
+    const tested = (body: ListsAnswer) => body.lists.find((list) => list.zone === 'bl.spamcop.net');
     expect(Date.parse(tested(after)!.last_self_test!)).toBeGreaterThan(
       Date.parse(tested(before)!.last_self_test!),
     );

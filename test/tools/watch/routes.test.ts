@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import { pngHeader } from '../../support/png.js';
+import type { QuotaStatus } from '../../support/responses.js';
 import {
   expectError,
   postError,
@@ -31,9 +32,7 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 async function remaining(tool: 'ip' | 'domain'): Promise<number> {
-  const status = (await (await service.get(`/${tool}/v1/status`)).json()) as {
-    dailyRemaining: number;
-  };
+  const status = (await (await service.get(`/${tool}/v1/status`)).json()) as QuotaStatus;
   return status.dailyRemaining;
 }
 
