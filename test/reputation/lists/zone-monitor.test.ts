@@ -1,13 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { createZoneMonitor, type ZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../../../fixtures/dns-server.js';
 import { dnsblWorld, dropsRealLookups } from '../../../fixtures/dnsbl-world.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
 /**
- * The zone monitor over the fixture DNS server: which lists may be believed, when the service is
- * configured and why not, holds and their probe, and the per-check confirmation.
+ * The zone monitor over the fixture DNS world, in memory (its point is what it makes of answers,
+ * not the wire): which lists may be believed, when the service is configured and why not, holds
+ * and their probe, and the per-check confirmation.
  */
 
 const zones = await loadZoneList();
@@ -15,11 +16,13 @@ const zoneNamed = (name: string): DnsblZone => zones.find((zone) => zone.zone ==
 const spamcop = zoneNamed('bl.spamcop.net');
 const senderScore = zoneNamed('score.senderscore.com');
 
-let dns: FixtureDnsServer;
+let dns: MemoryDns;
+/** The resolver the service names in its reasons (its DNS_SERVERS). */
+const resolverName = 'DNS_SERVERS 127.0.0.1:53';
 const monitors: ZoneMonitor[] = [];
 
 beforeAll(async () => {
-  dns = await startFixtureDnsServer({ zones: dnsblWorld(zones, {}) });
+  dns = memoryWorld(dnsblWorld(zones, {}));
 });
 afterEach(() => {
   for (const monitor of monitors.splice(0)) monitor.stop();
@@ -30,10 +33,10 @@ afterAll(() => dns.close());
 function monitorOf(options: Partial<Parameters<typeof createZoneMonitor>[0]> = {}) {
   const monitor = createZoneMonitor({
     // A second, not 150 ms: on a busy machine a short timeout turns a slow answer into a failed proof.
-    resolver: createResolver({ servers: [dns.address], timeoutMs: 1000, retries: 0 }),
+    resolver: memoryResolver(dns, 1000),
     zones,
     intervalMs: 60_000,
-    resolverName: `DNS_SERVERS ${dns.address}`,
+    resolverName,
     ...options,
   });
   monitors.push(monitor);
@@ -84,7 +87,7 @@ describe('the zone monitor', () => {
     await monitor.run();
     const readiness = monitor.readiness();
     expect(readiness.configured).toBe(false);
-    expect(readiness.reason).toContain(`DNS_SERVERS ${dns.address}`);
+    expect(readiness.reason).toContain(resolverName);
     expect(readiness.reason).toContain('answers NXDOMAIN even for the blocklists');
     expect(readiness.reason).toContain('unbound');
     expect(readiness.reason).toContain('SPAMHAUS_DQS_KEY');
