@@ -1,4 +1,5 @@
 import { type CachingResolver, withResolverStack } from '../../src/dns/index.js';
+import { maxInFlight } from '../../src/node/dns/node-dns.js';
 import { type MemoryDns, createMemoryDns } from '../../fixtures/memory-dns.js';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 
@@ -13,9 +14,9 @@ export function memoryWorld(zones: FixtureZone[] = [], latencyMs = 0): MemoryDns
 
 /**
  * A resolver with an empty cache over that world, stacked as `createResolver` stacks the UDP
- * transport (src/node/dns/resolver.ts: its in-flight cap of 512, the answer cache, coalescing),
- * whose unanswered questions time out after `timeoutMs` as with `retries: 0`.
+ * transport (src/node/dns/resolver.ts: its in-flight cap, the answer cache, coalescing), whose
+ * unanswered questions time out after `timeoutMs` as with `retries: 0`.
  */
 export function memoryResolver(dns: MemoryDns, timeoutMs: number): CachingResolver {
-  return withResolverStack(dns.transport(timeoutMs), { maxInFlight: 512 });
+  return withResolverStack(dns.transport(timeoutMs), { maxInFlight: maxInFlight.udp });
 }
