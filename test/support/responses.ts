@@ -9,7 +9,11 @@ import type {
   ServiceReadiness,
 } from '../../src/reputation/index.js';
 import type { postFields } from '../../src/tools/common/index.js';
-import type { createdWatchSchema, publicWatchSchema } from '../../src/tools/watch/schemas.js';
+import type {
+  createdWatchSchema,
+  publicWatchSchema,
+  updatedWatchSchema,
+} from '../../src/tools/watch/schemas.js';
 import type { WatchEvent } from '../../src/watch/index.js';
 
 /**
@@ -37,6 +41,9 @@ export type CreatedWatch = z.infer<typeof createdWatchSchema>;
 
 /** `GET /watch/v1/{id}`: what anyone may read of a watch. */
 export type PublicWatch = z.infer<typeof publicWatchSchema>;
+
+/** `PATCH /watch/v1/{id}`: the watch, and a new secret with a new webhook_url. */
+export type UpdatedWatch = z.infer<typeof updatedWatchSchema>;
 
 /** The body of a webhook delivery (src/watch/schemas.ts). */
 export type { WatchEvent };

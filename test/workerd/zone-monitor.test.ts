@@ -6,7 +6,7 @@ import { readWorkerConfig } from '../../src/workers/config.js';
 import { monitorName, monitorSettings } from '../../src/workers/monitor-remote.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import type { ListsAnswer } from '../support/responses.js';
+import type { IpCheckAnswer, ListsAnswer, QuotaStatus } from '../support/responses.js';
 import { type TestService, startTestService } from './support/service.js';
 
 /**
@@ -66,9 +66,9 @@ describe('Spamhaus at the edge', () => {
     );
     expect(others.filter((list) => list.state !== 'active')).toEqual([]);
 
-    const check = (await (await service.post('/ip/v1', { target: '185.220.101.5' })).json()) as {
-      ip_score: { lists: { zone: string; status: string }[]; listed: number };
-    };
+    const check = (await (
+      await service.post('/ip/v1', { target: '185.220.101.5' })
+    ).json()) as IpCheckAnswer;
     expect(check.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')).toMatchObject({
       status: 'disabled',
     });
@@ -112,10 +112,7 @@ describe('one monitor for every isolate', () => {
     expect(await caught.json()).toMatchObject({ code: 'not_configured' });
     // The other isolate reads the monitor's view again within a second, and stops as well.
     await sleep(1100);
-    const status = (await (await second.get('/ip/v1/status')).json()) as {
-      configured: boolean;
-      reason?: string;
-    };
+    const status = (await (await second.get('/ip/v1/status')).json()) as QuotaStatus;
     expect(status.configured).toBe(false);
     expect(status.reason).toEqual(expect.any(String));
     await first.setZones(dnsblWorld(zones, {}));

@@ -8,7 +8,7 @@ import {
   postError,
   startTestService,
 } from '../../support/service.js';
-import type { IpCheckAnswer } from '../../support/responses.js';
+import type { IpCheckAnswer, ListsAnswer } from '../../support/responses.js';
 
 /**
  * The whole service behind resolvers that lie, over real DNS on the wire: a proxy on 127.0.0.1 in
@@ -60,11 +60,7 @@ async function statusOf(service: TestService, tool: string) {
 async function listsOf(service: TestService) {
   const response = await service.get('/lists');
   expect(response.status).toBe(200);
-  return (await response.json()) as {
-    configured: boolean;
-    reason?: string;
-    lists: { zone: string; state: string; reason: string }[];
-  };
+  return (await response.json()) as ListsAnswer;
 }
 
 async function badgeText(service: TestService, tool: string, token: string): Promise<string> {

@@ -14,7 +14,7 @@ import {
   startCaptchaProvider,
   startTestService,
 } from '../../support/service.js';
-import type { IpCheckAnswer, QuotaStatus } from '../../support/responses.js';
+import type { IpCheckAnswer, ListsAnswer, QuotaStatus } from '../../support/responses.js';
 import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
 
 /**
@@ -312,9 +312,7 @@ describe('POST /ip/v1', () => {
         await expect
           .poll(
             async () => {
-              const { lists } = (await (await unproven.get('/lists')).json()) as {
-                lists: { zone: string; ipv6: { state: string } | null }[];
-              };
+              const { lists } = (await (await unproven.get('/lists')).json()) as ListsAnswer;
               return lists.find((list) => list.zone === 'zen.spamhaus.org')?.ipv6?.state;
             },
             { timeout: 5000, interval: 100 },

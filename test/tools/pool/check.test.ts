@@ -10,7 +10,7 @@ import {
   postError,
   startTestService,
 } from '../../support/service.js';
-import type { PoolCheckAnswer } from '../../support/responses.js';
+import type { ErrorAnswer, PoolCheckAnswer } from '../../support/responses.js';
 import {
   checkFields,
   cleanIp,
@@ -264,7 +264,7 @@ describe('POST /pool/v1/check', () => {
         ips: [cleanIp, malformed],
       });
       expect(response.status).toBe(400);
-      const body = (await response.json()) as { code: string; error: string };
+      const body = (await response.json()) as ErrorAnswer;
       expect(body).toEqual(postError('invalid_target'));
       expect(body.error).toContain(`${malformed} is not a valid IP address`);
     });
