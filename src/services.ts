@@ -7,13 +7,8 @@ import {
   withObserver,
   withResolverStack,
 } from './dns/index.js';
-import {
-  type CaptchaRule,
-  createCaptchaVerifier,
-  createLogger,
-  inAddressRanges,
-  type Logger,
-} from './http/index.js';
+import { type CaptchaRule, createCaptchaVerifier } from './http/index.js';
+import { createLogger, inAddressRanges, type Logger } from './lib/index.js';
 import {
   createCallerHash,
   listStateSamples,

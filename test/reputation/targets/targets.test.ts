@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  displayName,
-  isSpecialUseName,
-  parseTarget,
-} from '../../../src/reputation/targets/targets.js';
+import { isSpecialUseName } from '../../../src/lib/special-use-names.js';
+import { displayName, parseTarget } from '../../../src/reputation/targets/targets.js';
 
 const label63 = 'a'.repeat(63);
 /** Four labels and dots: 63 + 1 + 63 + 1 + 63 + 1 + 57 + 4 = 253 characters. */
