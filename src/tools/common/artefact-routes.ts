@@ -9,6 +9,7 @@ import {
   storeErrors,
 } from '../../http/index.js';
 import { translator } from '../../i18n/index.js';
+import { utf8 } from '../../lib/index.js';
 import { htmlNotFound, languageChoiceOf, renderSharePage, type Site } from '../../pages/index.js';
 import {
   badgeStyles,
@@ -240,5 +241,3 @@ export function addArtefactRoutes(
     },
   );
 }
-
-const utf8 = new TextEncoder();

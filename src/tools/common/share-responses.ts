@@ -8,6 +8,7 @@ import {
   storeErrors,
 } from '../../http/index.js';
 import type { Lang } from '../../i18n/index.js';
+import { utf8 } from '../../lib/index.js';
 import { htmlResponse, pageContentSecurityPolicy, type Site } from '../../pages/index.js';
 import {
   type BadgeStyle,
@@ -106,8 +107,6 @@ export async function cardOf(
     });
   }
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * A share page route's documented answers: the HTML page, 304, and a 404 that is a page when the

@@ -17,6 +17,7 @@ import {
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
+import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { cacheable } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
@@ -230,8 +231,6 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
 
   return { status, check, tokenRoutes };
 }
-
-const utf8 = new TextEncoder();
 
 /** A POST's answer: the result, its token, whether it came from the cache, the quota status. */
 function respond(

@@ -1,5 +1,6 @@
 import { ApiError } from '../../http/index.js';
-import { canonicalIpv6, isDottedQuad, parseHostName, parseIpv6 } from '../../reputation/index.js';
+import { canonicalIpv6, isDottedQuad, parseIpv6 } from '../../lib/index.js';
+import { parseHostName } from '../../reputation/index.js';
 
 /** What a pool request names: the pool, and the addresses a check picks from its discover. */
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { utf8 } from '../../lib/index.js';
 import type { WatchView } from '../../watch/index.js';
 import { type ArtefactSource, cacheable, type ToolDefinition } from '../common/index.js';
 import type { WatchToolDeps } from './deps.js';
@@ -18,8 +19,6 @@ export function liveCacheControl(watch: Pick<WatchView, 'interval_s'>): string {
   return `public, max-age=${Math.min(watch.interval_s, liveMaxAgeS)}`;
 }
 const liveMaxAgeS = 300;
-
-const utf8 = new TextEncoder();
 
 /** The public view as JSON: `no-cache` with an ETag, since the next check may change it. */
 export function liveJson(
