@@ -195,8 +195,10 @@ export async function createServices(
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
     onAttempt: (outcome) => metrics.watchDelivery(outcome),
+    onDropped: (reason) => metrics.watchDeliveryDropped(reason),
   });
   metrics.readLiveWatches(() => watches.countLive());
+  metrics.readDeliveryQueue(() => watches.deliveryQueue());
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,
