@@ -3,7 +3,8 @@ import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from 
 /**
  * A resolver that stops asking a resolver that answers nothing (docs/edge.md, "A resolver that
  * cannot be reached"). After `failuresToHold` queries in a row got no answer at all (an NXDOMAIN,
- * a SERVFAIL or a REFUSED is an answer), queries fail at once as `timeout`, as they would have on
+ * a SERVFAIL or a REFUSED is an answer; a query its caller gave up on counts for nothing), with
+ * no answer for `firstWaitMs` (one silent list beside answering ones holds nothing), queries fail at once as `timeout`, as they would have on
  * the wire, and one query is let through after 1 s, 2 s, 4 s ... up to `maxWaitMs` to probe it;
  * the first answer ends the hold. So a DoH endpoint whose name does not resolve, or DNS servers
  * behind a closed port, cost one query per wait instead of every self-test and probe of every
@@ -47,12 +48,14 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
   const now = options.now ?? Date.now;
   const report = options.onReport ?? (() => {});
   let failuresInARow = 0;
+  let lastAnswerAt = now();
   let hold: Hold | undefined;
 
-  function heard(outcome: DnsOutcome<unknown>, probe: boolean): void {
+  function heard(outcome: DnsOutcome<unknown>, probe: boolean, gaveUp: boolean): void {
     const at = now();
     if (outcome.status !== 'timeout') {
       failuresInARow = 0;
+      lastAnswerAt = at;
       if (hold) report({ kind: 'answers', failed: hold.failed, sinceMs: at - hold.since });
       hold = undefined;
       return;
@@ -65,9 +68,9 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
       hold.failed = 0;
       return;
     }
-    if (hold) return;
+    if (hold || gaveUp) return;
     failuresInARow++;
-    if (failuresInARow < failuresToHold) return;
+    if (failuresInARow < failuresToHold || at - lastAnswerAt < firstWaitMs) return;
     hold = { since: at, waitMs: firstWaitMs, probeAt: at + firstWaitMs, probing: false, failed: 0 };
     report({ kind: 'held', failures: failuresInARow, waitMs: firstWaitMs });
   }
@@ -86,7 +89,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
     if (hold) hold.probing = true;
     return resolver.query(name, type, queryOptions).then(
       (outcome) => {
-        heard(outcome, probe);
+        heard(outcome, probe, queryOptions?.signal?.aborted === true);
         return outcome;
       },
       (error: unknown) => {
