@@ -3,6 +3,7 @@ import {
   type DnsStatus,
   type QueryObserver,
   type Resolver,
+  type UnreachableReport,
   withFreshAnswers,
   withObserver,
   withResolverStack,
@@ -82,6 +83,7 @@ export async function createServices(
   const resolverOver = (observe: QueryObserver) =>
     withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
       maxInFlight: platform.dns.maxInFlight,
+      onUnreachable: (report) => logUnreachable(log, report),
       ...(perList
         ? {
             zoneLimit: {
@@ -190,8 +192,10 @@ export async function createServices(
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
     onAttempt: (outcome) => metrics.watchDelivery(outcome),
+    onDropped: (reason) => metrics.watchDeliveryDropped(reason),
   });
   metrics.readLiveWatches(() => watches.countLive());
+  metrics.readDeliveryQueue(() => watches.deliveryQueue());
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,
@@ -271,6 +275,31 @@ export function logRun(
       .map((verdict) => (verdict.side === 'ipv6' ? `${verdict.zone} (IPv6)` : verdict.zone)),
     inconclusive: verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
   });
+}
+
+/**
+ * A resolver that answers nothing, told once per back-off wait with how many queries failed
+ * meanwhile (src/dns/back-off.ts), never once per query.
+ */
+export function logUnreachable(log: Logger, report: UnreachableReport): void {
+  const wait = (ms: number) => `${ms / 1000} s`;
+  if (report.kind === 'held') {
+    log('error', 'DNS resolver answers nothing: queries fail at once, probed with back-off', {
+      failures_in_a_row: report.failures,
+      next_probe_in: wait(report.waitMs),
+    });
+  } else if (report.kind === 'still') {
+    log('error', 'DNS resolver still answers nothing', {
+      failed_since_last_report: report.failed,
+      down_for: wait(report.sinceMs),
+      next_probe_in: wait(report.waitMs),
+    });
+  } else {
+    log('info', 'DNS resolver answers again', {
+      failed_since_last_report: report.failed,
+      down_for: wait(report.sinceMs),
+    });
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type MonitorView,
   type ZoneMonitor,
 } from '../reputation/index.js';
-import { logReadiness, logRun, queryNames } from '../services.js';
+import { logReadiness, logRun, logUnreachable, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
 /**
@@ -130,6 +130,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     });
     const resolver = withResolverStack(withObserver(transport, stats.observe, ['A']), {
       maxInFlight: edgeMaxInFlight,
+      onUnreachable: (report) => logUnreachable(log, report),
     });
     const description = 'the one DOH_URL names';
     const monitor = createZoneMonitor({
