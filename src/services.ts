@@ -76,6 +76,7 @@ export async function createServices(
   const keys = config.listKeys;
   const perList = platform.dns.maxInFlightPerList;
   const { metrics } = platform;
+  const { offlineDemo } = platform.dns;
   const asked = queryNames(zones, keys);
   // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
   const listOf = queriedZone(asked);
@@ -124,14 +125,16 @@ export async function createServices(
       ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
       // Reasons are public (every status endpoint): they name the setting, not the addresses.
       resolverName: platform.dns.description,
+      resolverSetting: platform.dns.setting,
       stats,
       // Answers the resolver gave before it was caught lying must not answer checks any more.
       onLie: () => local.clear(),
       onRun: (run) => logRun(log, run.verdicts),
-      onReadiness: (readiness) => logReadiness(log, readiness, platform.dns.endpoints),
+      onReadiness: (readiness) =>
+        logReadiness(log, readiness, platform.dns.endpoints, { offlineDemo }),
     });
     await monitor.run();
-    logReadiness(log, monitor.readiness(), platform.dns.endpoints, true);
+    logReadiness(log, monitor.readiness(), platform.dns.endpoints, { atStart: true, offlineDemo });
     monitor.start();
     resolver = local;
     verdicts = monitor;
@@ -280,13 +283,14 @@ export function logRun(
 
 /**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
- * changes. At `error` level, so `LOG_LEVEL=error` still shows it.
+ * changes. At `error` level, so `LOG_LEVEL=error` still shows it. A newcomer on a machine
+ * without outside DNS is told how to try the service anyway (`offlineDemo`).
  */
 export function logReadiness(
   log: Logger,
   readiness: { configured: boolean; reason?: string },
   endpoints: readonly string[],
-  atStart = false,
+  { atStart = false, offlineDemo }: { atStart?: boolean; offlineDemo?: string | undefined } = {},
 ): void {
   if (readiness.configured) {
     if (!atStart) log('info', 'configured: a blocklist has proven it answers honestly again');
@@ -295,6 +299,10 @@ export function logReadiness(
   log(
     'error',
     'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
-    { reason: readiness.reason, dnsServers: endpoints.length > 0 ? endpoints : 'system' },
+    {
+      reason: readiness.reason,
+      dnsServers: endpoints.length > 0 ? endpoints : 'system',
+      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+    },
   );
 }
