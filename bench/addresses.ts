@@ -1,4 +1,4 @@
-import { reversedNibbles, reversedOctets } from '../src/reputation/index.js';
+import { reversedNibbles, reversedOctets } from '../src/lib/index.js';
 import type { FixtureRecords, FixtureZone } from '../test/fixtures/dns-server.js';
 
 /**

@@ -1,4 +1,5 @@
-import { type DnsblZone, reversedNibbles } from '../src/reputation/index.js';
+import { reversedNibbles } from '../src/lib/index.js';
+import type { DnsblZone } from '../src/reputation/index.js';
 import type { FixtureZone } from '../test/fixtures/dns-server.js';
 import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
 

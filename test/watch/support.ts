@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll } from 'vitest';
 import { readConfig } from '../../src/node/config.js';
+import { startMonitorTimer } from '../../src/node/monitor-timer.js';
 import { createNodePlatform } from '../../src/node/platform.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { type ServiceOptions, type Services, createServices } from '../../src/services.js';
@@ -164,6 +165,8 @@ export async function startWatchService(
     },
   );
   const { watches } = services;
+  // The zone monitor on its timer, as the Node server runs it: lists on hold are probed again.
+  const monitorTimer = startMonitorTimer(services.localMonitor!);
   return {
     services,
     watches,
@@ -175,7 +178,7 @@ export async function startWatchService(
     },
     metricsText: () => platform.prometheus.registry.metrics(),
     async close() {
-      services.stopMonitor();
+      monitorTimer.stop();
       await watches.runner.settled();
       await platform.cardPool.close();
       await platform.store.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Resolver } from '../../../src/dns/index.js';
 import { createResolver } from '../../../src/node/dns/index.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import {
   checkIp,
   type IpCheckDeps,

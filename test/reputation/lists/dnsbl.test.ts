@@ -7,7 +7,7 @@ import {
   type DnsblTarget,
   type ListResult,
 } from '../../../src/reputation/lists/dnsbl.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import type { QueryOptions } from '../../../src/dns/index.js';
 import type { ListKeys } from '../../../src/reputation/lists/list-keys.js';

@@ -6,8 +6,8 @@ import { diagnose } from '../../../src/reputation/lists/resolver-diagnosis.js';
 import { queryZone } from '../../../src/reputation/lists/dnsbl.js';
 import type { ListKeys } from '../../../src/reputation/lists/list-keys.js';
 import { type ListSide, sideZone, sidesOf } from '../../../src/reputation/lists/list-sides.js';
-import { reversedOctets } from '../../../src/reputation/targets/ipv4.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedOctets } from '../../../src/lib/ipv4.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import {
   positiveEntry,
   selfTestZones,

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../../src/node/dns/index.js';
-import { createZoneMonitor, type ZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
+import { type MonitorTimer, startMonitorTimer } from '../../../src/node/monitor-timer.js';
+import { createZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
 import { dnsblWorld, dropsRealLookups } from '../../fixtures/dnsbl-world.js';
@@ -16,13 +17,14 @@ const spamcop = zoneNamed('bl.spamcop.net');
 const senderScore = zoneNamed('score.senderscore.com');
 
 let dns: FixtureDnsServer;
-const monitors: ZoneMonitor[] = [];
+/** The timers of the tests that run the monitor as the Node server does (src/node/monitor-timer.ts). */
+const timers: MonitorTimer[] = [];
 
 beforeAll(async () => {
   dns = await startFixtureDnsServer({ zones: dnsblWorld(zones, {}) });
 });
 afterEach(() => {
-  for (const monitor of monitors.splice(0)) monitor.stop();
+  for (const timer of timers.splice(0)) timer.stop();
   dns.setZones(dnsblWorld(zones, {}));
 });
 afterAll(() => dns.close());
@@ -36,7 +38,6 @@ function monitorOf(options: Partial<Parameters<typeof createZoneMonitor>[0]> = {
     resolverName: `DNS_SERVERS ${dns.address}`,
     ...options,
   });
-  monitors.push(monitor);
   return monitor;
 }
 
@@ -132,7 +133,7 @@ describe('the zone monitor', () => {
   it('catches a resolver that turns to NXDOMAIN within one interval when no check comes', async () => {
     const monitor = monitorOf({ intervalMs: 150 });
     await monitor.run();
-    monitor.start();
+    timers.push(startMonitorTimer(monitor));
     dns.setZones(nxdomainWorld());
     const started = performance.now();
     await expect
@@ -146,7 +147,7 @@ describe('the zone monitor', () => {
   it('puts a list on hold after three look-ups in a row without an answer, and a probe brings it back', async () => {
     const monitor = monitorOf({ holdProbeMs: 50 });
     await monitor.run();
-    monitor.start();
+    timers.push(startMonitorTimer(monitor));
     dns.setZones(
       dnsblWorld(zones, {}).map((zone) =>
         zone.origin === 'bl.spamcop.net' ? { ...zone, behaviour: 'drop' as const } : zone,
@@ -290,7 +291,7 @@ describe('the zone monitor', () => {
   it('keeps a list on hold while its test entries answer but real look-ups do not, until a real look-up is answered', async () => {
     const monitor = monitorOf({ holdProbeMs: 50 });
     await monitor.run();
-    monitor.start();
+    timers.push(startMonitorTimer(monitor));
     dns.setZones(dropsRealLookups(dnsblWorld(zones, {}), spamcop));
     for (let i = 0; i < 3; i++) monitor.recordLookup(spamcop, 'timeout');
     expect(monitor.gate(spamcop)).toMatchObject({ state: 'on_hold' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxBodyBytes } from '../../../src/http/json-body.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
