@@ -73,6 +73,7 @@ export async function createServices(
   const keys = config.listKeys;
   const perList = platform.dns.maxInFlightPerList;
   const { metrics } = platform;
+  const { offlineDemo } = platform.dns;
   const asked = queryNames(zones, keys);
   // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
   const listOf = queriedZone(asked);
@@ -122,14 +123,16 @@ export async function createServices(
       ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
       // Reasons are public (every status endpoint): they name the setting, not the addresses.
       resolverName: platform.dns.description,
+      resolverSetting: platform.dns.setting,
       stats,
       // Answers the resolver gave before it was caught lying must not answer checks any more.
       onLie: () => local.clear(),
       onRun: (run) => logRun(log, run.verdicts),
-      onReadiness: (readiness) => logReadiness(log, readiness, platform.dns.endpoints),
+      onReadiness: (readiness) =>
+        logReadiness(log, readiness, platform.dns.endpoints, { offlineDemo }),
     });
     await monitor.run();
-    logReadiness(log, monitor.readiness(), platform.dns.endpoints, true);
+    logReadiness(log, monitor.readiness(), platform.dns.endpoints, { atStart: true, offlineDemo });
     resolver = local;
     verdicts = monitor;
     localMonitor = monitor;
@@ -304,13 +307,14 @@ export function logUnreachable(log: Logger, report: UnreachableReport): void {
 
 /**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
- * changes. At `error` level, so `LOG_LEVEL=error` still shows it.
+ * changes. At `error` level, so `LOG_LEVEL=error` still shows it. A newcomer on a machine
+ * without outside DNS is told how to try the service anyway (`offlineDemo`).
  */
 export function logReadiness(
   log: Logger,
   readiness: { configured: boolean; reason?: string },
   endpoints: readonly string[],
-  atStart = false,
+  { atStart = false, offlineDemo }: { atStart?: boolean; offlineDemo?: string | undefined } = {},
 ): void {
   if (readiness.configured) {
     if (!atStart) log('info', 'configured: a blocklist has proven it answers honestly again');
@@ -319,6 +323,10 @@ export function logReadiness(
   log(
     'error',
     'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
-    { reason: readiness.reason, dnsServers: endpoints.length > 0 ? endpoints : 'system' },
+    {
+      reason: readiness.reason,
+      dnsServers: endpoints.length > 0 ? endpoints : 'system',
+      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+    },
   );
 }

@@ -141,6 +141,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
       maxTimeoutMs: settings.timeoutMs,
       ...(settings.holdProbeMs ? { holdProbeMs: settings.holdProbeMs } : {}),
       resolverName: description,
+      resolverSetting: 'DOH_URL',
       stats,
       onLie: () => resolver.clear(),
       onRun: (run) => logRun(log, run.verdicts),
@@ -149,7 +150,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     // Work that moves sooner (a list goes on hold, a run ends) moves the alarm with it.
     monitor.onScheduleChange(() => void this.arm());
     await monitor.run();
-    logReadiness(log, monitor.readiness(), settings.dohUrls, true);
+    logReadiness(log, monitor.readiness(), settings.dohUrls, { atStart: true });
     this.stats = stats;
     this.monitor = monitor;
     await this.arm();
