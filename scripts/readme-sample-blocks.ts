@@ -2,7 +2,7 @@ import { createApp } from '../src/app.js';
 import { readConfig } from '../src/node/config.js';
 import { createNodeServices } from '../src/node/services.js';
 import { loadZoneList } from '../src/reputation/index.js';
-import { startFixtureDnsServer } from '../test/fixtures/dns-server.js';
+import { startFixtureDnsServer } from '../fixtures/dns-server.js';
 import { demoAddresses, demoNames, demoWorld } from './demo-world.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { keyedCounts } from '../fixtures/keyless-lists.js';
+import { keyedCounts } from '../../fixtures/keyless-lists.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
 import { type TestService, startTestService } from '../support/service.js';
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
-import { freePort } from '../fixtures/free-port.js';
-import { type WebhookReceiver, startWebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
+import { freePort } from '../../fixtures/free-port.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../../fixtures/webhook-receiver.js';
 
 /**
  * Watches go on after `wrangler dev` restarts (docs/watches.md, "On Workers"): the Worker run

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../fixtures/webhook-receiver.js';
 import { type TestService, startTestService } from '../../support/service.js';
 import { createWatch, send } from './support.js';
 
