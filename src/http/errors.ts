@@ -56,6 +56,11 @@ export const errorRecords = {
     status: 429,
     meaning: 'the caller keeps WATCH_PER_CALLER live watches already',
   },
+  test_pending: {
+    status: 429,
+    meaning:
+      'a test event of this watch waits for its answer (Retry-After: one WEBHOOK_TIMEOUT_MS)',
+  },
   not_configured: {
     status: 503,
     meaning: 'no blocklist is proven to answer yet (the status says why)',

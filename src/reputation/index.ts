@@ -57,6 +57,7 @@ export {
   queriedZone,
   queryZone,
   type ResolverConfirmation,
+  type ResolverSetting,
   type ServiceReadiness,
   serviceReadinessSchema,
   sideName,

@@ -159,6 +159,10 @@ export const pendingDeliverySchema = z.object({
   body: z.string(),
   /** Attempts made so far. */
   attempts: z.number().int().min(0),
+  /** When it was queued (epoch ms): the oldest is dropped past WATCH_PENDING_DELIVERIES. */
+  queued_at: z.number().optional(),
+  /** A `watch.test` event: its watch's one pending test until its first attempt ends. */
+  test: z.boolean().optional(),
 });
 export type PendingDelivery = z.infer<typeof pendingDeliverySchema>;
 
@@ -200,10 +204,10 @@ export const webhookStatusSchema = z
       .int()
       .min(0)
       .meta({
-        description: `Events in a row whose every attempt failed; ${pauseAfterFailedEvents} pause the deliveries.`,
+        description: `Events (tests included) with a failed attempt since the last 2xx answer; ${pauseAfterFailedEvents} pause the deliveries.`,
       }),
     paused: z.boolean().meta({
-      description: `Deliveries paused after ${pauseAfterFailedEvents} failed events in a row; a PATCH of webhook_url resumes them.`,
+      description: `Deliveries paused after ${pauseAfterFailedEvents} failed events; a test answered 2xx, or a PATCH to another webhook_url, resumes them.`,
     }),
   })
   .meta({ id: 'WatchWebhookStatus' });

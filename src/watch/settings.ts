@@ -1,4 +1,5 @@
 import type { RunnerOptions } from './runner.js';
+import { deliveryLeaseMs } from './schedule.js';
 
 /** What the configuration sets for watches (src/config.ts; docs/configuration.md). */
 export interface WatchLimits {
@@ -14,6 +15,8 @@ export interface WatchLimits {
   ttlMs: number;
   /** A delivery's whole exchange must end within this (WEBHOOK_TIMEOUT_MS). */
   webhookTimeoutMs: number;
+  /** Deliveries a watch may have waiting; past it the oldest is dropped (WATCH_PENDING_DELIVERIES). */
+  pendingDeliveries: number;
 }
 
 /** The longest interval a watch may be re-checked at: a week. */
@@ -21,14 +24,14 @@ export const maxIntervalS = 7 * 86_400;
 
 /**
  * How much one runner takes on at once and how long its claims last (runner.ts): a claimed
- * watch's lease is far longer than a check takes (CHECK_DEADLINE_MS), a delivery's at least twice
- * the whole exchange WEBHOOK_TIMEOUT_MS allows.
+ * watch's lease is far longer than a check takes (CHECK_DEADLINE_MS), a delivery's is
+ * `deliveryLeaseMs` (schedule.ts).
  */
 export function runnerSizes(limits: Pick<WatchLimits, 'webhookTimeoutMs'>): RunnerOptions {
   return {
     maxChecks: 128,
     maxDeliveries: 32,
     checkLeaseMs: 120_000,
-    deliveryLeaseMs: Math.max(60_000, 2 * limits.webhookTimeoutMs),
+    deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
   };
 }

@@ -20,5 +20,7 @@ export function withLinks(site: Site, c: Context, watch: WatchView) {
 
 /** The engine's refusals as the API answers them: the codes are the same words. */
 export function refused(failure: WatchFailure): ApiError {
-  return new ApiError(failure.error, failure.reason);
+  const headers: Record<string, string> =
+    failure.retryAfterS === undefined ? {} : { 'Retry-After': String(failure.retryAfterS) };
+  return new ApiError(failure.error, failure.reason, headers);
 }
