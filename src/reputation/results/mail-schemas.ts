@@ -41,7 +41,8 @@ export const dkimSelectorSchema = z
       .boolean()
       .meta({ description: 't=y: the domain is testing DKIM (RFC 6376 §3.6.1).' }),
     warning: nullableString.meta({
-      description: 'An RSA key under 2048 bits: verifiers must accept it, but 2048 is advised (RFC 8301 §3.2).',
+      description:
+        'An RSA key under 2048 bits: verifiers must accept it, but 2048 is advised (RFC 8301 §3.2).',
     }),
     detail: nullableString.meta({ description: 'Why a record is invalid or revoked.' }),
   })
@@ -94,9 +95,12 @@ export const mailDmarcSchema = dmarcRecordSchema
     adkim: alignmentModeSchema,
     aspf: alignmentModeSchema,
     organizational_domain: nullableString.meta({
-      description: 'The checked domain’s organisational domain (RFC 7489 §3.2), by the Public Suffix List.',
+      description:
+        'The checked domain’s organisational domain (RFC 7489 §3.2), by the Public Suffix List.',
     }),
-    errors: z.array(z.string()).meta({ description: 'Tags whose values RFC 7489 §6.3 does not allow.' }),
+    errors: z
+      .array(z.string())
+      .meta({ description: 'Tags whose values RFC 7489 §6.3 does not allow.' }),
   })
   .meta({ id: 'MailDmarc' });
 export type MailDmarc = z.infer<typeof mailDmarcSchema>;
@@ -131,7 +135,10 @@ export const certificateSchema = z
     }),
     issuer: z.string(),
     not_after: z.iso.datetime(),
-    days_left: z.number().int().meta({ description: 'Whole days to not_after; negative when expired.' }),
+    days_left: z
+      .number()
+      .int()
+      .meta({ description: 'Whole days to not_after; negative when expired.' }),
     trusted: z.boolean().meta({
       description:
         'The chain verifies against the trust store (Node’s own plus NODE_EXTRA_CA_CERTS) and the certificate is in its validity period.',
@@ -147,6 +154,10 @@ export type Certificate = z.infer<typeof certificateSchema>;
 export const smtpProbeSchema = z
   .object({
     status: smtpStatusSchema,
+    stage: z
+      .enum(['connect', 'greeting', 'ehlo', 'starttls', 'tls'])
+      .nullable()
+      .meta({ description: 'Where a probe that is not ok stopped; null when ok or not probed.' }),
     address: nullableString.meta({ description: 'The address connected to (or not probed).' }),
     banner: nullableString.meta({ description: 'The 220 greeting, cut to 512 characters.' }),
     starttls: z
@@ -324,9 +335,12 @@ export const mailScoreSchema = z
   .object({
     score: z.number().int().min(0).max(100),
     verdict: z.enum(['good', 'fair', 'poor']).meta({
-      description: 'poor under 50 or when a provider’s verdict is fail; good from 80; fair between.',
+      description:
+        'poor under 50 or when a provider’s verdict is fail; good from 80; fair between.',
     }),
-    factors: z.array(mailScoreFactorSchema).meta({ description: 'What cost points, most costly first.' }),
+    factors: z
+      .array(mailScoreFactorSchema)
+      .meta({ description: 'What cost points, most costly first.' }),
   })
   .meta({ id: 'MailScore' });
 export type MailScore = z.infer<typeof mailScoreSchema>;
