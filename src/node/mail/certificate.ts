@@ -48,6 +48,8 @@ export function certificateOf(socket: TLSSocket, host: string, now: Date): Certi
     trust_error:
       socket.authorized || authorizationError == null
         ? null
-        : String(authorizationError instanceof Error ? authorizationError.message : authorizationError),
+        : String(
+            authorizationError instanceof Error ? authorizationError.message : authorizationError,
+          ),
   };
 }

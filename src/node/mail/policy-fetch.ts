@@ -1,7 +1,11 @@
 import { type IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
-import type { PolicyFetcher, PolicyFetchRequest, PolicyFetchResult } from '../../reputation/index.js';
+import type {
+  PolicyFetcher,
+  PolicyFetchRequest,
+  PolicyFetchResult,
+} from '../../reputation/index.js';
 
 /**
  * The MTA-STS policy fetch on Node (RFC 8461 §3.3): one GET of
@@ -25,7 +29,10 @@ export function createPolicyFetcher(options: PolicyFetchOptions): PolicyFetcher 
   return { fetch: (asked) => fetchPolicy(options, asked) };
 }
 
-function fetchPolicy(options: PolicyFetchOptions, asked: PolicyFetchRequest): Promise<PolicyFetchResult> {
+function fetchPolicy(
+  options: PolicyFetchOptions,
+  asked: PolicyFetchRequest,
+): Promise<PolicyFetchResult> {
   if (!options.reachable(asked.address)) {
     return Promise.resolve({ ok: false, reason: `${asked.address} is not a public address` });
   }
@@ -60,14 +67,18 @@ function fetchPolicy(options: PolicyFetchOptions, asked: PolicyFetchRequest): Pr
         const status = answer.statusCode ?? 0;
         // §3.3: "senders MUST NOT follow redirects", and only a 200 carries the policy.
         if (status >= 300 && status < 400) {
-          return settle({ ok: false, reason: `HTTP ${status}: a redirect, which RFC 8461 §3.3 forbids following` });
+          return settle({
+            ok: false,
+            reason: `HTTP ${status}: a redirect, which RFC 8461 §3.3 forbids following`,
+          });
         }
         if (status !== 200) return settle({ ok: false, reason: `HTTP ${status}` });
         const chunks: Buffer[] = [];
         let read = 0;
         answer.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read > maxPolicyBytes) return settle({ ok: false, reason: `a policy over ${maxPolicyBytes / 1024} KB` });
+          if (read > maxPolicyBytes)
+            return settle({ ok: false, reason: `a policy over ${maxPolicyBytes / 1024} KB` });
           chunks.push(chunk);
         });
         answer.on('end', () =>

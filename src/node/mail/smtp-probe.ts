@@ -55,7 +55,10 @@ export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
         return notProbed(`${request.address} is not a public address`, request.address);
       }
       if (active >= options.maxConcurrent) {
-        return notProbed(`the service is probing ${active} servers already: try again shortly`, request.address);
+        return notProbed(
+          `the service is probing ${active} servers already: try again shortly`,
+          request.address,
+        );
       }
       active++;
       try {
@@ -67,17 +70,25 @@ export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
   };
 }
 
-async function probeOnce(options: SmtpProbeOptions, request: SmtpProbeRequest, now: () => Date): Promise<SmtpProbe> {
+async function probeOnce(
+  options: SmtpProbeOptions,
+  request: SmtpProbeRequest,
+  now: () => Date,
+): Promise<SmtpProbe> {
   const sockets: Socket[] = [];
   let stage: Stage = 'connect';
   let banner: string | null = null;
   let starttls: boolean | null = null;
   let abortStage: ((error: Error) => void) | undefined;
-  const onAbort = () => abortStage?.(new StageError('timeout', stage, 'the check’s probe deadline passed'));
+  const onAbort = () =>
+    abortStage?.(new StageError('timeout', stage, 'the check’s probe deadline passed'));
   request.signal.addEventListener('abort', onAbort, { once: true });
 
   /** `work` within the stage's bound, the check's signal and the socket's errors. */
-  const within = <T>(name: Stage, work: (fail: (error: Error) => void) => Promise<T>): Promise<T> => {
+  const within = <T>(
+    name: Stage,
+    work: (fail: (error: Error) => void) => Promise<T>,
+  ): Promise<T> => {
     stage = name;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
@@ -109,7 +120,9 @@ async function probeOnce(options: SmtpProbeOptions, request: SmtpProbeRequest, n
       const opened = connect({ host: request.address, port: options.port });
       sockets.push(opened);
       opened.on('error', (error: NodeJS.ErrnoException) => fail(socketError(error, stage)));
-      opened.on('close', () => fail(new StageError('error', stage, 'the server closed the connection')));
+      opened.on('close', () =>
+        fail(new StageError('error', stage, 'the server closed the connection')),
+      );
       return new Promise<Socket>((resolve) => opened.once('connect', () => resolve(opened)));
     });
     const reader = replyReader(socket);
@@ -149,7 +162,9 @@ async function probeOnce(options: SmtpProbeOptions, request: SmtpProbeRequest, n
         rejectUnauthorized: false,
       });
       sockets.push(tls);
-      tls.on('error', (error) => fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`)));
+      tls.on('error', (error) =>
+        fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`)),
+      );
       return new Promise<TLSSocket>((resolve) => tls.once('secureConnect', () => resolve(tls)));
     });
     const certificate = certificateOf(secure, request.host, now()) ?? null;
@@ -168,7 +183,11 @@ async function probeOnce(options: SmtpProbeOptions, request: SmtpProbeRequest, n
     const failure =
       error instanceof StageError
         ? error
-        : new StageError('error', stage, error instanceof ReplyError ? error.message : String(error));
+        : new StageError(
+            'error',
+            stage,
+            error instanceof ReplyError ? error.message : String(error),
+          );
     return {
       status: failure.status,
       stage: failure.stage,
@@ -179,7 +198,10 @@ async function probeOnce(options: SmtpProbeOptions, request: SmtpProbeRequest, n
     };
   } finally {
     request.signal.removeEventListener('abort', onAbort);
-    for (const socket of sockets) socket.destroy();
+    // The outermost first: a TLS socket destroys the connection under it, and destroying that
+    // connection under a live TLS socket crashed Node 20 (a segmentation fault in the TLS wrap).
+    const outermost = sockets[sockets.length - 1];
+    outermost?.destroy();
   }
 }
 
@@ -194,8 +216,13 @@ function unexpected(stage: Stage, reply: SmtpReply): StageError {
 
 function socketError(error: NodeJS.ErrnoException, stage: Stage): StageError {
   if (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET') {
-    return new StageError('refused', stage, `connection ${error.code === 'ECONNREFUSED' ? 'refused' : 'reset'}`);
+    return new StageError(
+      'refused',
+      stage,
+      `connection ${error.code === 'ECONNREFUSED' ? 'refused' : 'reset'}`,
+    );
   }
-  if (error.code === 'ETIMEDOUT') return new StageError('timeout', stage, 'no answer to the TCP handshake');
+  if (error.code === 'ETIMEDOUT')
+    return new StageError('timeout', stage, 'no answer to the TCP handshake');
   return new StageError('error', stage, error.message);
 }

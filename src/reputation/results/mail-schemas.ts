@@ -141,7 +141,7 @@ export const certificateSchema = z
       .meta({ description: 'Whole days to not_after; negative when expired.' }),
     trusted: z.boolean().meta({
       description:
-        'The chain verifies against the trust store (Node’s own plus NODE_EXTRA_CA_CERTS) and the certificate is in its validity period.',
+        'The runtime’s own verdict (Node: socket.authorized): the chain verifies against its trust store (plus NODE_EXTRA_CA_CERTS), the certificate is in its validity period and valid for the MX host name.',
     }),
     name_matches: z
       .boolean()
