@@ -199,7 +199,9 @@ export async function checkMail(
           { smtp: deps.smtp, reachable: deps.reachable, signal: probeDeadline.signal },
           probedRecords,
         ),
-        sampleSenders(dns, deps.dnsbl, senders.ips, deadline),
+        // The reverse zones are asked directly, as the IP check asks them: the bounded resolver
+        // answers every name under .arpa NXDOMAIN unasked, and the sample bounds these queries.
+        sampleSenders(deps.resolver, deps.dnsbl, senders.ips, deadline),
         checkBimi(dns, name, dmarcAsked),
         tlsRptAsked,
         mtaStsAsked,
