@@ -2,7 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Resolver } from '../../../src/dns/index.js';
 import { createResolver } from '../../../src/node/dns/index.js';
-import { createPolicyFetcher, createSmtpProber } from '../../../src/node/mail/index.js';
+import dnsPacket from 'dns-packet';
+import {
+  createPolicyFetcher,
+  createSmtpProber,
+  createTlsaLookup,
+} from '../../../src/node/mail/index.js';
+import { startScriptedDnsServer } from '../../fixtures/scripted-dns-server.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
 import { checkMail, type MailCheckDeps } from '../../../src/reputation/mail/index.js';
 import {
@@ -324,5 +330,65 @@ describe('checkMail', () => {
       status: 'not_probed',
       detail: 'Workers cannot open TCP port 25',
     });
+  });
+
+  it.each([
+    [true, 'found', null],
+    [false, 'found', expect.stringContaining('does not validate DNSSEC')],
+  ])('reads DANE’s TLSA records with the resolver’s AD bit (AD %s)', async (ad, status, detail) => {
+    const resolver = await startScriptedDnsServer({
+      onQuery: (query) => {
+        const [question] = query.packet.questions ?? [];
+        const found = question?.name === '_25._tcp.mx.solid.net';
+        query.reply(
+          dnsPacket.encode({
+            type: 'response',
+            id: query.packet.id ?? 0,
+            flags:
+              dnsPacket.RECURSION_AVAILABLE | (ad ? dnsPacket.AUTHENTIC_DATA : 0) | (found ? 0 : 3),
+            questions: query.packet.questions ?? [],
+            answers: found
+              ? [
+                  {
+                    type: 'TLSA',
+                    name: question.name,
+                    ttl: 60,
+                    data: {
+                      usage: 3,
+                      selector: 1,
+                      matchingType: 1,
+                      certificate: Buffer.alloc(32, 7),
+                    },
+                  },
+                ]
+              : [],
+          }),
+        );
+      },
+    });
+    try {
+      const given = deps();
+      const port = Number(resolver.address.split(':')[1]);
+      given.tlsa = createTlsaLookup({
+        servers: [{ host: '127.0.0.1', port, family: 4 }],
+        timeoutMs: 500,
+      });
+      const { dane } = await check('solid.net', [], given);
+      expect(dane).toMatchObject({
+        status,
+        validating: ad,
+        hosts: [
+          {
+            host: 'mx.solid.net',
+            status: 'found',
+            authenticated: ad,
+            records: [{ usage: 3, data: '07'.repeat(32) }],
+          },
+        ],
+        detail,
+      });
+    } finally {
+      await resolver.close();
+    }
   });
 });
