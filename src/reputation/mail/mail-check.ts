@@ -11,10 +11,20 @@ import {
 } from '../checks/index.js';
 import type { DnsblEngine } from '../lists/index.js';
 import { createCheckDns, createDeadline, type Deadline } from '../lookups/index.js';
-import type { Bimi, MailCheckResult, MailDmarc } from '../results/index.js';
+import {
+  type Bimi,
+  type MailCheckResult,
+  type MailDmarc,
+  maxCallerSelectors,
+} from '../results/index.js';
 import { bimiName, dmarcAllowsBimi, isBimiRecord, readBimiRecord } from './bimi.js';
 import { checkDkim, dkimResult } from './dkim-check.js';
-import { bundledSelectorTable, type SelectorTable, selectorsToTry } from './dkim-selectors.js';
+import {
+  bundledSelectorTable,
+  isSelector,
+  type SelectorTable,
+  selectorsToTry,
+} from './dkim-selectors.js';
 import { checkDmarcDetails } from './dmarc-check.js';
 import { mailScoreOf } from './mail-score.js';
 import { checkMtaSts } from './mta-sts-check.js';
@@ -135,7 +145,8 @@ export async function checkMail(
   const deadline = createDeadline(deps.deadlineMs);
   const probeDeadline = createDeadline(deps.probeDeadlineMs);
   const name = domain.name;
-  const caller = options.selectors ?? [];
+  // The route validates the caller's selectors; the check keeps to the same bound whoever calls it.
+  const caller = (options.selectors ?? []).filter(isSelector).slice(0, maxCallerSelectors);
   const table = deps.selectorTable ?? bundledSelectorTable();
   try {
     const dns = createCheckDns(deps.resolver, deadline, mailQueryBudget);

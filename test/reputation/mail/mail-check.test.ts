@@ -224,6 +224,13 @@ describe('checkMail', () => {
     ]);
   });
 
+  it('keeps to 10 caller selectors that DNS can carry, whoever calls it', async () => {
+    const named = Array.from({ length: 12 }, (_, index) => `sel${index}`);
+    const { dkim } = await check('solid.net', ['bad name!', '', ...named]);
+    expect(dkim.tried.slice(0, 11)).toEqual([...named.slice(0, 10), 'google']);
+    expect(dkim.selectors.filter((selector) => selector.source === 'caller')).toHaveLength(10);
+  });
+
   it('reads DMARC’s tags and asks each external report destination for its authorisation (RFC 7489 §7.1)', async () => {
     const { dmarc } = await check('good.net');
     expect(dmarc).toMatchObject({
