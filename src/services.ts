@@ -7,13 +7,8 @@ import {
   withObserver,
   withResolverStack,
 } from './dns/index.js';
-import {
-  type CaptchaRule,
-  createCaptchaVerifier,
-  createLogger,
-  inAddressRanges,
-  type Logger,
-} from './http/index.js';
+import { type CaptchaRule, createCaptchaVerifier } from './http/index.js';
+import { createLogger, inAddressRanges, type Logger } from './lib/index.js';
 import {
   createCallerHash,
   listStateSamples,
@@ -33,6 +28,7 @@ import {
   type ListVerdicts,
   queriedZone,
   queryZone,
+  type ZoneMonitor,
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
@@ -99,8 +95,8 @@ export async function createServices(
 
   let resolver;
   let verdicts: ListVerdicts;
-  /** Ends the monitor's timers (local) ; nothing to end for a replica. */
-  let stopMonitor = () => {};
+  /** The zone monitor when it lives here: the platform schedules it (src/node/monitor-timer.ts). */
+  let localMonitor: ZoneMonitor | undefined;
   /** Reads the remote monitor's view when due (a replica); a local monitor is always current. */
   let refreshVerdicts = async () => {};
   /** Sends a replica's reports; nothing for a local monitor. */
@@ -132,10 +128,9 @@ export async function createServices(
     });
     await monitor.run();
     logReadiness(log, monitor.readiness(), platform.dns.endpoints, true);
-    monitor.start();
     resolver = local;
     verdicts = monitor;
-    stopMonitor = () => monitor.stop();
+    localMonitor = monitor;
   } else {
     let observe: QueryObserver = () => {};
     const remote = resolverOver((name, type, status, ms) => {
@@ -232,7 +227,7 @@ export async function createServices(
     listHealth: () => verdicts.lists(),
     confirmResolver: () => verdicts.confirm(),
     verdictEpoch: () => verdicts.epoch,
-    stopMonitor,
+    localMonitor,
     refreshVerdicts,
     flushVerdicts,
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createLogger } from '../lib/index.js';
 import { createNodeDns } from './dns/index.js';
-import { createLogger } from '../http/index.js';
 import { observeStore } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { batchedRandomBytes } from '../random-batch.js';

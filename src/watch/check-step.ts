@@ -1,4 +1,4 @@
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
 import { isChange, recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery } from './deliveries.js';

@@ -1,5 +1,5 @@
 import type { Resolver } from '../dns/index.js';
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
 import { hasEnded, queues, type WatchRecords } from './records.js';
 import { pauseAfterFailedEvents, retryDelay } from './schedule.js';

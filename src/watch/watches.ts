@@ -1,5 +1,5 @@
 import type { Resolver } from '../dns/index.js';
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import {
   type DomainCheckResult,
   type IpCheckResult,

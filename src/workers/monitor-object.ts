@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
-import { createLogger } from '../http/index.js';
+import { createLogger } from '../lib/index.js';
 import {
   bundledZoneList,
   createListStats,
@@ -108,7 +108,6 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     const key = JSON.stringify(settings);
     if (this.monitor && this.settingsKey === key) return this.monitor;
     if (this.starting && this.settingsKey === key) return this.starting;
-    this.monitor?.stop();
     // A monitor for new settings counts on from where this one got.
     this.epochBase += this.monitor?.epoch ?? 0;
     this.monitor = undefined;
@@ -145,8 +144,9 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
       onLie: () => resolver.clear(),
       onRun: (run) => logRun(log, run.verdicts),
       onReadiness: (readiness) => logReadiness(log, readiness, settings.dohUrls),
-      onScheduleChange: () => void this.arm(),
     });
+    // Work that moves sooner (a list goes on hold, a run ends) moves the alarm with it.
+    monitor.onScheduleChange(() => void this.arm());
     await monitor.run();
     logReadiness(log, monitor.readiness(), settings.dohUrls, true);
     this.stats = stats;

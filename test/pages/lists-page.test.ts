@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, startTestService } from '../support/service.js';
+import type { ListsAnswer } from '../support/responses.js';
 
 /** GET {BASE_PATH}/lists: an HTML page for a browser, JSON for an API client (docs/pages.md). */
 
@@ -45,7 +46,7 @@ describe('GET {BASE_PATH}/lists', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('vary')).toMatch(/Accept/);
-    const body = (await response.json()) as { configured: boolean; lists: unknown[] };
+    const body = (await response.json()) as ListsAnswer;
     expect(body.configured).toBe(true);
     expect(body.lists.length).toBeGreaterThan(0);
   });

@@ -11,8 +11,8 @@ import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
 import type { WorkerEnv } from '../../src/workers/app.js';
 import { variablesOf } from '../../src/workers/edge-apps.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import type { ReceivedWebhook } from '../fixtures/webhook-receiver.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import type { ReceivedWebhook } from '../../fixtures/webhook-receiver.js';
 import { basePath, startWebhookReceiver, startWorld } from './support/service.js';
 
 /**

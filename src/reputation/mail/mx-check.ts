@@ -1,5 +1,5 @@
 import type { MxRecord, Resolver } from '../../dns/index.js';
-import { compareIpv4, compareIpv6, isIpv6 } from '../targets/index.js';
+import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
 import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
 import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';

@@ -7,7 +7,7 @@ import {
   servePolicy,
   startPolicyServer,
   startTarpit,
-} from '../../fixtures/mail-world.js';
+} from '../../../fixtures/mail-world.js';
 
 const ca = inject('mailCa');
 const servers: Listening[] = [];

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSmtpProber, type SmtpProbeOptions } from '../../../src/node/mail/index.js';
 import { smtpProbeSchema } from '../../../src/reputation/results/index.js';
-import { freePort } from '../../fixtures/free-port.js';
+import { freePort } from '../../../fixtures/free-port.js';
 import {
   issueCertificate,
   type Listening,
   type Pem,
   startSmtpServer,
   startTarpit,
-} from '../../fixtures/mail-world.js';
+} from '../../../fixtures/mail-world.js';
 
 const ca = inject('mailCa');
 const loopback = (address: string) => address.startsWith('127.');

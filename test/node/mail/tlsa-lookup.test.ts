@@ -6,7 +6,7 @@ import {
   type ScriptedDnsServer,
   type ScriptedQuery,
   startScriptedDnsServer,
-} from '../../fixtures/scripted-dns-server.js';
+} from '../../../fixtures/scripted-dns-server.js';
 
 const name = '_25._tcp.mx.example.net';
 const certificate = Buffer.from(

@@ -8,18 +8,18 @@ import {
   createSmtpProber,
   createTlsaLookup,
 } from '../../../src/node/mail/index.js';
-import { startScriptedDnsServer } from '../../fixtures/scripted-dns-server.js';
+import { startScriptedDnsServer } from '../../../fixtures/scripted-dns-server.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
 import { checkMail, type MailCheckDeps } from '../../../src/reputation/mail/index.js';
 import {
   type MailCheckResult,
   mailCheckResultSchema,
 } from '../../../src/reputation/results/index.js';
-import { isPublicIpv4, isPublicIpv6 } from '../../../src/reputation/targets/index.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
-import { freePort } from '../../fixtures/free-port.js';
-import { keylessZoneList } from '../../fixtures/keyless-lists.js';
+import { isPublicIpv4, isPublicIpv6 } from '../../../src/lib/index.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../../fixtures/dns-server.js';
+import { freePort } from '../../../fixtures/free-port.js';
+import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
 import {
   issueCertificate,
   type Listening,
@@ -27,7 +27,7 @@ import {
   startPolicyServer,
   startSmtpServer,
   startTarpit,
-} from '../../fixtures/mail-world.js';
+} from '../../../fixtures/mail-world.js';
 
 /**
  * The mail check over the wire: the fixture DNS server, real SMTP servers on 127.0.0.2-4 (one with
