@@ -133,6 +133,19 @@ async function probeOnce(
     if (greeting.code !== 220) throw unexpected('greeting', greeting);
     socket.write(`EHLO ${options.ehloName}\r\n`);
     const ehlo = await reply('ehlo');
+    // RFC 5321 §4.1.4: a server that refuses EHLO speaks plain SMTP (HELO), which has no STARTTLS.
+    if (ehlo.code >= 500 && ehlo.code < 600) {
+      starttls = false;
+      quit(socket);
+      return {
+        status: 'no_starttls',
+        stage: 'ehlo',
+        ...base(),
+        tls: null,
+        certificate: null,
+        detail: `EHLO refused (${ehlo.code}): a server without ESMTP offers no STARTTLS`,
+      };
+    }
     if (ehlo.code !== 250) throw unexpected('ehlo', ehlo);
     // RFC 3207 §4: the EHLO reply's keyword lines (after the first, the greeting line).
     starttls = ehlo.lines.slice(1).some((line) => /^STARTTLS\b/i.test(line.trim()));

@@ -181,6 +181,25 @@ describe('the SMTP probe', () => {
     expect(result.detail).toContain('554 no service here');
   });
 
+  it('reports no_starttls for a server that refuses EHLO (plain SMTP, RFC 5321 §4.1.4)', async () => {
+    const { createServer } = await import('node:net');
+    const heloOnly = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.write('220 old.example.net SMTP\r\n');
+      socket.on('data', (line: Buffer) => {
+        if (line.toString().startsWith('EHLO')) socket.write('502 command not implemented\r\n');
+        else socket.end('221 bye\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => heloOnly.listen(0, '127.0.0.1', resolve));
+    servers.push({
+      port: 0,
+      close: () => new Promise((resolve) => heloOnly.close(() => resolve())),
+    });
+    const result = await probe((heloOnly.address() as { port: number }).port, 'mx.example.net');
+    expect(result).toMatchObject({ status: 'no_starttls', stage: 'ehlo', starttls: false });
+  });
+
   it('refuses a reply larger than 16 KB instead of reading on', async () => {
     const { createServer } = await import('node:net');
     const flooding = createServer((socket) => {
