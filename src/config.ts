@@ -312,6 +312,13 @@ export const sharedVariables = {
       default: '90',
       meaning: 'Days after which a watch not renewed by a PATCH ends.',
     }),
+    pendingDeliveries: variable({
+      name: 'WATCH_PENDING_DELIVERIES',
+      parser: integer(1, 1000),
+      default: '20',
+      meaning:
+        'Deliveries a watch may have waiting at once; past it the oldest is dropped unsent and counted (`reputation_watch_deliveries_dropped_total`, [`watches.md`](watches.md#fair-delivery)).',
+    }),
     webhookAllowNetworks: variable({
       name: 'WEBHOOK_ALLOW_NETWORKS',
       parser: networks,

@@ -3,6 +3,7 @@ import {
   type DnsStatus,
   type QueryObserver,
   type Resolver,
+  type UnreachableReport,
   withFreshAnswers,
   withObserver,
   withResolverStack,
@@ -72,6 +73,7 @@ export async function createServices(
   const keys = config.listKeys;
   const perList = platform.dns.maxInFlightPerList;
   const { metrics } = platform;
+  const { offlineDemo } = platform.dns;
   const asked = queryNames(zones, keys);
   // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
   const listOf = queriedZone(asked);
@@ -82,6 +84,7 @@ export async function createServices(
   const resolverOver = (observe: QueryObserver) =>
     withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
       maxInFlight: platform.dns.maxInFlight,
+      onUnreachable: (report) => logUnreachable(log, report),
       ...(perList
         ? {
             zoneLimit: {
@@ -120,14 +123,16 @@ export async function createServices(
       ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
       // Reasons are public (every status endpoint): they name the setting, not the addresses.
       resolverName: platform.dns.description,
+      resolverSetting: platform.dns.setting,
       stats,
       // Answers the resolver gave before it was caught lying must not answer checks any more.
       onLie: () => local.clear(),
       onRun: (run) => logRun(log, run.verdicts),
-      onReadiness: (readiness) => logReadiness(log, readiness, platform.dns.endpoints),
+      onReadiness: (readiness) =>
+        logReadiness(log, readiness, platform.dns.endpoints, { offlineDemo }),
     });
     await monitor.run();
-    logReadiness(log, monitor.readiness(), platform.dns.endpoints, true);
+    logReadiness(log, monitor.readiness(), platform.dns.endpoints, { atStart: true, offlineDemo });
     resolver = local;
     verdicts = monitor;
     localMonitor = monitor;
@@ -190,8 +195,10 @@ export async function createServices(
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
     onAttempt: (outcome) => metrics.watchDelivery(outcome),
+    onDropped: (reason) => metrics.watchDeliveryDropped(reason),
   });
   metrics.readLiveWatches(() => watches.countLive());
+  metrics.readDeliveryQueue(() => watches.deliveryQueue());
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,
@@ -274,14 +281,40 @@ export function logRun(
 }
 
 /**
+ * A resolver that answers nothing, told once per back-off wait with how many queries failed
+ * meanwhile (src/dns/back-off.ts), never once per query.
+ */
+export function logUnreachable(log: Logger, report: UnreachableReport): void {
+  const wait = (ms: number) => `${ms / 1000} s`;
+  if (report.kind === 'held') {
+    log('error', 'DNS resolver answers nothing: queries fail at once, probed with back-off', {
+      failures_in_a_row: report.failures,
+      next_probe_in: wait(report.waitMs),
+    });
+  } else if (report.kind === 'still') {
+    log('error', 'DNS resolver still answers nothing', {
+      failed_since_last_report: report.failed,
+      down_for: wait(report.sinceMs),
+      next_probe_in: wait(report.waitMs),
+    });
+  } else {
+    log('info', 'DNS resolver answers again', {
+      failed_since_last_report: report.failed,
+      down_for: wait(report.sinceMs),
+    });
+  }
+}
+
+/**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
- * changes. At `error` level, so `LOG_LEVEL=error` still shows it.
+ * changes. At `error` level, so `LOG_LEVEL=error` still shows it. A newcomer on a machine
+ * without outside DNS is told how to try the service anyway (`offlineDemo`).
  */
 export function logReadiness(
   log: Logger,
   readiness: { configured: boolean; reason?: string },
   endpoints: readonly string[],
-  atStart = false,
+  { atStart = false, offlineDemo }: { atStart?: boolean; offlineDemo?: string | undefined } = {},
 ): void {
   if (readiness.configured) {
     if (!atStart) log('info', 'configured: a blocklist has proven it answers honestly again');
@@ -290,6 +323,10 @@ export function logReadiness(
   log(
     'error',
     'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
-    { reason: readiness.reason, dnsServers: endpoints.length > 0 ? endpoints : 'system' },
+    {
+      reason: readiness.reason,
+      dnsServers: endpoints.length > 0 ? endpoints : 'system',
+      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+    },
   );
 }

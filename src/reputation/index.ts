@@ -51,6 +51,7 @@ export {
   queriedZone,
   queryZone,
   type ResolverConfirmation,
+  type ResolverSetting,
   type ServiceReadiness,
   serviceReadinessSchema,
   sideName,

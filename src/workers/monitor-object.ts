@@ -10,7 +10,7 @@ import {
   type MonitorView,
   type ZoneMonitor,
 } from '../reputation/index.js';
-import { logReadiness, logRun, queryNames } from '../services.js';
+import { logReadiness, logRun, logUnreachable, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
 /**
@@ -130,6 +130,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     });
     const resolver = withResolverStack(withObserver(transport, stats.observe, ['A']), {
       maxInFlight: edgeMaxInFlight,
+      onUnreachable: (report) => logUnreachable(log, report),
     });
     const description = 'the one DOH_URL names';
     const monitor = createZoneMonitor({
@@ -140,6 +141,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
       maxTimeoutMs: settings.timeoutMs,
       ...(settings.holdProbeMs ? { holdProbeMs: settings.holdProbeMs } : {}),
       resolverName: description,
+      resolverSetting: 'DOH_URL',
       stats,
       onLie: () => resolver.clear(),
       onRun: (run) => logRun(log, run.verdicts),
@@ -148,7 +150,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     // Work that moves sooner (a list goes on hold, a run ends) moves the alarm with it.
     monitor.onScheduleChange(() => void this.arm());
     await monitor.run();
-    logReadiness(log, monitor.readiness(), settings.dohUrls, true);
+    logReadiness(log, monitor.readiness(), settings.dohUrls, { atStart: true });
     this.stats = stats;
     this.monitor = monitor;
     await this.arm();

@@ -38,6 +38,7 @@ export {
 } from './list-health-schemas.js';
 export { type ListSide, sideName, sideZone } from './list-sides.js';
 export { createListStats, queriedZone } from './list-stats.js';
+export type { ResolverSetting } from './resolver-diagnosis.js';
 export { lookupPageOf, type OperatorPages, operatorPages } from './operator-pages.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
 export type { ResolverConfirmation } from './resolver-confirmation.js';

@@ -18,7 +18,13 @@ import { type ListSide, sideKey, sideZone, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
 import { listTimeoutMs } from './list-timeouts.js';
 import { type SideReading, listHealth } from './lists-projection.js';
-import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
+import {
+  type ResolverDiagnosis,
+  type ResolverSetting,
+  answeringResolverAdvice,
+  diagnose,
+  explain,
+} from './resolver-diagnosis.js';
 import { type ResolverConfirmation, confirmationOf, unconfirmed } from './resolver-confirmation.js';
 import { type SelfTestRun, positiveEntry, probeTestEntry, selfTestZones } from './self-test.js';
 import type { DnsblZone } from './zones.js';
@@ -109,8 +115,10 @@ export interface ZoneMonitorOptions {
   maxTimeoutMs?: number;
   /** Look-ups in a row without an answer that put a list on hold. */
   holdAfterTimeouts?: number;
-  /** Names the resolver in reasons: `DNS_SERVERS 127.0.0.1:53`. */
+  /** Names the resolver in reasons: `the one DNS_SERVERS names`. */
   resolverName?: string;
+  /** The variable the reasons tell the operator to set (DNS_SERVERS unless given). */
+  resolverSetting?: ResolverSetting;
   stats?: Pick<ListStats, 'traffic'>;
   now?: () => number;
   /**
@@ -141,6 +149,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   };
   const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
   const resolverName = options.resolverName ?? 'the configured resolver';
+  const resolverSetting = options.resolverSetting ?? 'DNS_SERVERS';
   /** The lists that may be asked: every list but the keyed ones without their key. */
   const askable = zones.filter((zone) => missingKey(zone, keys) === undefined);
   /** Every side of every list that may be asked, with the key its record is kept under. */
@@ -228,16 +237,15 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   function readiness(): ServiceReadiness {
     if (suspicion !== undefined) return { configured: false, reason: suspicion };
     if (sides.some(({ key }) => state(key) === 'active')) return { configured: true };
-    const explained = explain(diagnosis, resolverName);
+    const explained = explain(diagnosis, resolverName, resolverSetting);
     if (explained !== undefined) return { configured: false, reason: explained };
     const held = sides.every(({ key }) => state(key) === 'on_hold');
     return {
       configured: false,
       reason: held
         ? `No blocklist answers (every list is on hold): the DNS resolver (${resolverName}) or ` +
-          'the lists are unreachable. Point DNS_SERVERS at a recursive resolver that answers, ' +
-          'for example unbound on this machine.'
-        : (explain({ kind: 'unproven' }, resolverName) ?? ''),
+          `the lists are unreachable. ${answeringResolverAdvice(resolverSetting)}`
+        : (explain({ kind: 'unproven' }, resolverName, resolverSetting) ?? ''),
     };
   }
 
