@@ -47,3 +47,5 @@ export {
   verdictThresholds,
 } from './result-schemas.js';
 export { bySeverity, severityRank, worstSeverity } from './severity.js';
+// The mail check's result (docs/mail.md).
+export * from './mail-schemas.js';
