@@ -24,7 +24,7 @@ import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
  * (docs/DESIGN.md), with the five quota fields on POST routes and the headers that go with some
  * (Allow, Retry-After); odd input never reaches a 500 (the 500 of an unexpected failure:
  * internal-error.test.ts). The fixture DNS world (the default zone list plus a sender's forward
- * and reverse zones) is answered in memory; on the wire: shared/over-doh.test.ts. The same suite
+ * and reverse zones) is answered in memory; on the wire: test/tools/common/over-doh.test.ts. The same suite
  * runs inside workerd against the Worker (test/workerd/vitest.config.ts).
  */
 
