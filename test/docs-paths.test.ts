@@ -250,6 +250,18 @@ describe('the docs name what exists', () => {
   });
 });
 
+describe('docs that quote the code', () => {
+  it('docs/registry.md shows the registry as src/tools/registry.ts declares it', () => {
+    const declared = /export const tools = (\[[^\]]*\])/.exec(
+      readFileSync(join(root, 'src/tools/registry.ts'), 'utf8'),
+    );
+    const shown = /`tools = (\[[^\]]*\])`/.exec(
+      readFileSync(join(root, 'docs/registry.md'), 'utf8'),
+    );
+    expect(shown?.[1]).toBe(declared?.[1]);
+  });
+});
+
 describe('the check itself', () => {
   it('finds a moved file, a broken link, a missing anchor and a deleted module', () => {
     expect(exists('src/tools/registry.ts')).toBe(true);
