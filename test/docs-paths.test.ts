@@ -260,6 +260,18 @@ describe('docs that quote the code', () => {
     );
     expect(shown?.[1]).toBe(declared?.[1]);
   });
+
+  it("docs/registry.md's table names every field of a tool's definition, and no other", () => {
+    const definition = /export interface ToolDefinition[^{]*\{([\s\S]*?)\n\}/.exec(
+      readFileSync(join(root, 'src/tools/common/tool.ts'), 'utf8'),
+    )![1]!;
+    const declared = [...definition.matchAll(/^ {2}(\w+)\??[(:]/gm)].map(([, name]) => name);
+    const shown = [
+      ...readFileSync(join(root, 'docs/registry.md'), 'utf8').matchAll(/^\| `(\w+)` +\|/gm),
+    ].map(([, name]) => name);
+    expect(declared).toContain('serve');
+    expect(shown.sort()).toEqual(declared.sort());
+  });
 });
 
 describe('the check itself', () => {
