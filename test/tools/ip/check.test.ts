@@ -845,12 +845,14 @@ describe('the IP tool in the OpenAPI document', () => {
       expect(document.info.version).toBe('1.0.0');
       // Paths are relative to the base path, which the document's `servers` carries.
       const base = '';
-      expect(Object.keys(document.paths[`${base}/ip/v1/status`] ?? {})).toEqual(['get']);
+      // HEAD wherever GET is answered (docs/openapi.md).
+      expect(Object.keys(document.paths[`${base}/ip/v1/status`] ?? {})).toEqual(['get', 'head']);
       expect(Object.keys(document.paths[`${base}/ip/v1`] ?? {})).toEqual(['post']);
-      expect(Object.keys(document.paths[`${base}/ip/v1/{token}`] ?? {})).toEqual(['get']);
+      expect(Object.keys(document.paths[`${base}/ip/v1/{token}`] ?? {})).toEqual(['get', 'head']);
       for (const share of ['badge.svg', 'card']) {
         expect(Object.keys(document.paths[`${base}/ip/v1/share/{token}/${share}`] ?? {})).toEqual([
           'get',
+          'head',
         ]);
       }
     });
