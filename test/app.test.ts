@@ -3,8 +3,9 @@ import type { FixtureZone } from './fixtures/dns-server.js';
 import { type TestService, basePath, expectError, startTestService } from './support/service.js';
 
 /**
- * The app's routing (issue 17): every route answers its trailing-slash form as itself, whatever
- * the method, and the base path answers with an index of the tools.
+ * The app's routing (docs/http-hardening.md#trailing-slashes-and-the-base-path): every route
+ * answers its trailing-slash form as itself, whatever the method, and the base path answers with an
+ * index of the tools.
  */
 
 const zones: FixtureZone[] = [
