@@ -381,7 +381,7 @@ describe('the OpenAPI document says what the service does', () => {
         ),
       ];
     });
-    expect(examples).toEqual([expect.stringMatching(/^\/assets\/pages\.[0-9a-f]+\.css$/)]);
+    expect(examples).toContainEqual(expect.stringMatching(/^\/assets\/pages\.[0-9a-f]+\.css$/));
     for (const path of examples) expect((await service.get(path)).status, path).toBe(200);
   });
 
