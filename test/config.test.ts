@@ -52,6 +52,7 @@ describe('readConfig', () => {
       ttlMs: 90 * 86_400_000,
       webhookAllowNetworks: [],
       webhookTimeoutMs: 10_000,
+      pendingDeliveries: 20,
     });
     const watch = readConfig({
       WATCH_INTERVAL_S: '5',
@@ -61,10 +62,12 @@ describe('readConfig', () => {
       WATCH_TTL_DAYS: '7',
       WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8, fd00::/8, 192.0.2.7',
       WEBHOOK_TIMEOUT_MS: '2500',
+      WATCH_PENDING_DELIVERIES: '3',
     }).watch;
     expect(watch).toMatchObject({ intervalS: 5, minIntervalS: 1, perCaller: 2, max: 100 });
     expect(watch.ttlMs).toBe(7 * 86_400_000);
     expect(watch.webhookTimeoutMs).toBe(2500);
+    expect(watch.pendingDeliveries).toBe(3);
     expect(watch.webhookAllowNetworks.map(([address, prefix]) => `${address}/${prefix}`)).toEqual([
       '127.0.0.0/8',
       'fd00::/8',

@@ -32,7 +32,8 @@ const basenames = new Set(files.map((file) => posix.basename(file)));
 
 /** Some file of the repository has that name, or ends in that relative path. */
 function hasFileNamed(name: string): boolean {
-  return name.includes('/') ? files.some((file) => file.endsWith(`/${name}`)) : basenames.has(name);
+  if (!name.includes('/')) return basenames.has(name);
+  return files.some((file) => file === name || file.endsWith(`/${name}`));
 }
 
 /** A path that the build or a run writes (dist/, src/workers/generated/): named, never committed. */
@@ -52,7 +53,7 @@ function exists(path: string): boolean {
 }
 
 /** Where the repository's paths start: a path beginning with one of these is checked as is. */
-const roots = ['src', 'test', 'bench', 'scripts', 'assets', 'docs', '.ci'];
+const roots = ['src', 'test', 'fixtures', 'bench', 'scripts', 'assets', 'docs', '.ci'];
 const rootedPath = new RegExp(
   `(?<![\\w./@:-])(?:${roots.map((name) => name.replace('.', '\\.')).join('|')})/[\\w./{},@<>…-]*`,
   'g',
@@ -192,17 +193,19 @@ function brokenReferencesOf(doc: string, text = readFileSync(join(root, doc), 'u
   return problems;
 }
 
-/** The comments of a source file, each with its line. */
+/** The comments of a source file (a run of `//` lines is one), each with its first line. */
 function commentsOf(file: string): { line: number; text: string }[] {
   const text = readFileSync(join(root, file), 'utf8');
-  return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\w])\/\/.*$/gm)].map((match) => ({
-    line: lineOf(text, match.index),
-    text: match[0],
-  }));
+  return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\w])\/\/.*(?:\n[ \t]*\/\/.*)*/g)].map(
+    (match) => ({
+      line: lineOf(text, match.index),
+      text: match[0],
+    }),
+  );
 }
 
 const codeFiles = files.filter(
-  (file) => /^(src|test|bench|scripts)\//.test(file) && /\.(ts|mjs|js)$/.test(file),
+  (file) => /^(src|test|fixtures|bench|scripts)\//.test(file) && /\.(ts|mjs|js)$/.test(file),
 );
 
 /** A tracker's issue number cited as the reason for something: the word and a number. */
@@ -219,7 +222,12 @@ describe('the docs name what exists', () => {
         ...rootedPaths(text)
           .filter((path) => !exists(path))
           .map((path) => `${file}:${line} ${path}`),
-        ...[...text.matchAll(/(?<![\w./*@}-])(?:[\w-]+\/)*[\w.-]+\.(?:ts|md)\b/g)]
+        // A comment that cites another repository (github.com/...) names that repository's files.
+        ...[
+          ...(text.includes('github.com/')
+            ? []
+            : text.matchAll(/(?<![\w./*@}-])(?:[\w-]+\/)*[\w.-]+\.(?:ts|md)\b/g)),
+        ]
           .map(([name]) => name)
           .filter((name) => !roots.some((first) => name.startsWith(`${first}/`)))
           .filter((name) => !hasFileNamed(name))

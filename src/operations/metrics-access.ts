@@ -1,11 +1,6 @@
 import type { Context } from 'hono';
-import {
-  type AddressRange,
-  type AppEnv,
-  callerAddress,
-  inAddressRanges,
-  parseAddressRange,
-} from '../http/index.js';
+import { type AppEnv, callerAddress } from '../http/index.js';
+import { type AddressRange, inAddressRanges, parseAddressRange, utf8 } from '../lib/index.js';
 
 /**
  * Who may read GET /metrics (docs/operations.md): callers on this machine (loopback), and those in
@@ -35,7 +30,6 @@ export function metricsReader(
   digest: (bytes: Uint8Array) => Promise<Uint8Array>,
 ): (c: Context<AppEnv>) => Promise<boolean> {
   const allowed = [...loopback, ...access.allow];
-  const utf8 = new TextEncoder();
   const expected = access.token === undefined ? undefined : digest(utf8.encode(access.token));
 
   /** Compared as SHA-256 digests, every byte: the time taken says nothing of the token. */

@@ -12,6 +12,8 @@ export interface WatchLimits {
   ttlMs: number;
   /** A delivery's whole exchange must end within this (WEBHOOK_TIMEOUT_MS). */
   webhookTimeoutMs: number;
+  /** Deliveries a watch may have waiting; past it the oldest is dropped (WATCH_PENDING_DELIVERIES). */
+  pendingDeliveries: number;
 }
 
 /** The longest interval a watch may be re-checked at: a week. */

@@ -9,6 +9,7 @@ import {
   serveRoute,
 } from '../../http/index.js';
 import { type Lang, translator } from '../../i18n/index.js';
+import { utf8 } from '../../lib/index.js';
 import {
   htmlNotFound,
   htmlResponse,
@@ -295,8 +296,6 @@ export async function cardOf(
 function notFound(): ApiError {
   return new ApiError('not_found', 'no result under this token (unknown or expired)');
 }
-
-const utf8 = new TextEncoder();
 
 /** What sharePageResponse does, as the document says it. */
 const onlyWithPublicUrl = 'Only when the service has PUBLIC_URL.';
