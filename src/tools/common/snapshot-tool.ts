@@ -19,7 +19,7 @@ import {
 } from '../../http/index.js';
 import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
-import { cacheable } from './cacheable.js';
+import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
@@ -110,12 +110,13 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         responses: {
           200: {
             description: 'Quota status',
+            headers: callerOwnHeaders,
             content: { 'application/json': { schema: quotaStatusSchema } },
           },
           ...errorResponses(operationId, storeErrors),
         },
       }),
-      async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200),
+      async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200, callerOwn),
     );
   }
 
