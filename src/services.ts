@@ -9,6 +9,7 @@ import {
 } from './dns/index.js';
 import {
   type CaptchaRule,
+  createCallerIds,
   createCaptchaVerifier,
   createLogger,
   inAddressRanges,
@@ -191,6 +192,13 @@ export async function createServices(
     sender: platform.webhooks,
     resolver,
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
+    // A key makes ids for one WATCH_TTL_DAYS, so a live watch's id is under this key or the last.
+    callerIds: createCallerIds({
+      store: platform.store,
+      clock: options.watchClock ?? platform.clock,
+      randomBytes: platform.randomBytes,
+      periodMs: config.watch.ttlMs,
+    }),
     log,
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),

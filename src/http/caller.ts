@@ -206,6 +206,22 @@ export function quotaSubject(address: string): string {
 }
 
 /**
+ * The network a caller's watches are counted in besides the caller itself (docs/watches.md,
+ * "Limits"): an IPv4 /24, the block one customer of a host or an office is usually given, or an
+ * IPv6 /48, the site a tunnel broker or a provider hands out in one piece (RFC 6177 §2). Takes an
+ * address or a quota subject (`2001:db8:1:2::/64`).
+ */
+export function networkSubject(subject: string): string {
+  const parsed = parseAddress(subject.replace(/\/64$/, ''));
+  if (parsed === undefined) return subject;
+  if (parsed instanceof ipaddr.IPv4) {
+    const [a, b, c] = parsed.octets;
+    return `${a}.${b}.${c}.0/24`;
+  }
+  return `${new ipaddr.IPv6([...parsed.parts.slice(0, 3), 0, 0, 0, 0, 0]).toString()}/48`;
+}
+
+/**
  * One address as peers and proxies write it. Ports some proxies append are dropped
  * (`1.2.3.4:5678`, `[2001:db8::1]:1234`); a bare IPv6 address keeps its colons. IPv4 must be a
  * plain dotted quad, and IPv4-mapped IPv6 (what a dual-stack socket reports) becomes IPv4, so one

@@ -77,9 +77,14 @@ export interface QuotaReading {
   /**
    * For a fresh check: takes one unit in one atomic step (429 `quota_exceeded` when none is left,
    * before any provider is asked); a unit past the free ones needs the captcha solved, else it is
-   * given back and the 403 thrown.
+   * given back and the 403 thrown. With `alwaysCaptcha` (what holds a place for months: a watch)
+   * every unit needs it, free or not, whenever a provider is configured.
    */
-  take(token: string | undefined, callerIp: string): Promise<QuotaStatus>;
+  take(
+    token: string | undefined,
+    callerIp: string,
+    options?: { alwaysCaptcha?: boolean },
+  ): Promise<QuotaStatus>;
   /**
    * Gives the unit back when the service refused the check for a fault of its own that no caller
    * can cause (a lying resolver, a full service), or before doing any work.
@@ -215,15 +220,23 @@ export function createGuard(options: GuardOptions): Guard {
           if (!captcha || count < captcha.freeChecks) return;
           await requireSolved(token, callerIp);
         },
-        async take(token, callerIp) {
+        async take(token, callerIp, takeOptions = {}) {
           const taken = await store.incrementWithin(key, dailyLimit, when.ttl);
           if (taken === undefined) throw quotaExceeded(when.msLeft);
           // The taken unit's number, not an earlier reading, decides: units 1..freeChecks are free.
-          if (captcha && taken > captcha.freeChecks) {
+          if (captcha && (takeOptions.alwaysCaptcha || taken > captcha.freeChecks)) {
             try {
               await requireSolved(token, callerIp);
             } catch (error) {
               await store.increment(key, -1, when.ttl);
+              // The status a free unit would show says no captcha is due: this one says it is.
+              if (takeOptions.alwaysCaptcha && error instanceof ApiError) {
+                throw error.with({
+                  ...statusFor(taken - 1),
+                  captchaRequired: true,
+                  siteKey: captcha.siteKey,
+                });
+              }
               throw error;
             }
           }

@@ -8,11 +8,13 @@ export {
   callerAddress,
   type ForwardedFamily,
   inAddressRanges,
+  networkSubject,
   parseAddressRange,
   parseTrustProxy,
   quotaSubject,
   type TrustProxy,
 } from './caller.js';
+export { type CallerIds, createCallerIds } from './caller-ids.js';
 export {
   type CaptchaProvider,
   type CaptchaProviderFacts,

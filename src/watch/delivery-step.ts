@@ -25,7 +25,8 @@ export interface DeliveryStepDeps {
   records: WatchRecords;
   sender: WebhookSender;
   resolver: Resolver;
-  reachable: Reachable;
+  /** Where a watch's webhook may connect: the operator's watches reach WEBHOOK_ALLOW_NETWORKS. */
+  reachable: (watch: WatchConfig) => Reachable;
   timeoutMs: number;
   retryDelaysMs: readonly number[];
   clock: () => Date;
@@ -60,7 +61,13 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
   if (status.paused) return done();
 
   const { url, secret } = watch.webhook;
-  const attempt = await attemptDelivery(deps, url, secret, pending.id, pending.body);
+  const attempt = await attemptDelivery(
+    { ...deps, reachable: deps.reachable(watch) },
+    url,
+    secret,
+    pending.id,
+    pending.body,
+  );
   deps.onAttempt?.(attempt.outcome);
   const at = deps.clock();
   const last = {
@@ -101,7 +108,7 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
 }
 
 async function attemptDelivery(
-  deps: DeliveryStepDeps,
+  deps: Omit<DeliveryStepDeps, 'reachable'> & { reachable: Reachable },
   url: string,
   secret: string,
   eventId: string,

@@ -17,5 +17,5 @@ export { type LinksOf, type WatchLinks } from './events.js';
 export { watchLinks } from './links.js';
 export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
 export type { DeliveryOutcome } from './delivery-step.js';
-export { type WatchLimits, maxIntervalS } from './settings.js';
+export { type WatchLimits, maxIntervalS, networkCap, networkShareOfMax } from './settings.js';
 export * from './schemas.js';

@@ -114,12 +114,14 @@ describe('the Worker entry point', () => {
     body: Record<string, unknown>,
     caller?: string,
   ) {
+    // With an OPERATOR_TOKEN, the operator's watch (which may reach WEBHOOK_ALLOW_NETWORKS).
+    const operator = vars.OPERATOR_TOKEN ? { authorization: `Bearer ${vars.OPERATOR_TOKEN}` } : {};
     const created = await call(
       `${basePath}/watch/v1`,
       vars,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...operator },
         body: JSON.stringify(body),
       },
       caller,
@@ -277,12 +279,13 @@ describe('the Worker entry point', () => {
     const target = '185.220.101.6';
     const lists = await startWorld({ listings: {} });
     const receiver = await startWebhookReceiver();
-    // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed, as an operator
-    // would allow a private receiver (docs/watches.md, "Safety").
+    // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed to the operator's
+    // watches, as an operator would allow a private receiver (docs/watches.md, "Safety").
     const vars = {
       DOH_URL: lists.dohUrl,
       WATCH_MIN_INTERVAL_S: '1',
       WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
     };
     try {
       const { id, webhook_secret: secret } = await createWatch(

@@ -22,6 +22,8 @@ import {
   defineTool,
 } from '../common/index.js';
 import {
+  bearerToken,
+  holdsManageKey,
   manageKeyScheme,
   manageKeySecurity,
   requireManageKey,
@@ -172,9 +174,11 @@ export const watchTool = defineTool({
         }
         const { address, subject } = c.get('caller');
         // As every fresh check: the unit taken in one atomic step (nothing left is a 429 without a
-        // provider call), the captcha asked only of a unit past the free ones.
+        // provider call); a watch holds a place for months, so with a provider every creation
+        // needs a solved captcha, free checks or not (docs/watches.md, "Limits").
         const reading = await deps.guard.read(kind, subject);
-        const quota = await reading.take(captchaTokenOf(c, body), address);
+        const quota = await reading.take(captchaTokenOf(c, body), address, { alwaysCaptcha: true });
+        const credential = bearerToken(c.req.header('authorization'));
         const outcome = await watches
           .create({
             target: body.target,
@@ -182,6 +186,7 @@ export const watchTool = defineTool({
             ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
             ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
             subject,
+            ...(credential === undefined ? {} : { credential }),
           })
           .catch(async (error: unknown) => {
             await reading.refund();
@@ -217,7 +222,9 @@ export const watchTool = defineTool({
         operationId: 'getWatch',
         tags,
         summary: 'The public view of a watch: its status and its history of changes',
-        security: [],
+        description:
+          'Anyone with the id reads it; with its manage key (Authorization: Bearer <manage_key>) the webhook’s last delivery is shown too.',
+        security: [{}, ...manageKeySecurity],
         request: { params: watchIdParams },
         responses: {
           200: {
@@ -225,11 +232,13 @@ export const watchTool = defineTool({
             content: { 'application/json': { schema: publicWatchSchema } },
           },
           304: { description: 'Not modified: If-None-Match matched the ETag.' },
-          ...errorResponses('getWatch', ['not_found', 'store_unavailable']),
+          ...errorResponses('getWatch', ['not_found', 'manage_key_wrong', 'store_unavailable']),
         },
       }),
       async (c) => {
-        const watch = await watches.view(c.req.param('id')!);
+        const id = c.req.param('id')!;
+        const withDelivery = await holdsManageKey(watches, id, c.req.header('authorization'));
+        const watch = await watches.view(id, { withDelivery });
         if (!watch || watch.ended) throw watchNotFound();
         return liveJson(c, withLinks(c, watch), deps.digest);
       },
@@ -256,7 +265,12 @@ export const watchTool = defineTool({
             description: 'The watch, renewed; a new webhook_url’s secret, shown once',
             content: { 'application/json': { schema: updatedWatchSchema } },
           },
-          ...errorResponses('updateWatch', [...keyErrors, ...bodyErrors, 'invalid_webhook']),
+          ...errorResponses('updateWatch', [
+            ...keyErrors,
+            ...bodyErrors,
+            'invalid_webhook',
+            'watch_limit',
+          ]),
         },
       }),
       manageKey,
@@ -267,6 +281,8 @@ export const watchTool = defineTool({
           ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
           ...(body.webhook_url === undefined ? {} : { webhook_url: body.webhook_url }),
           ...(body.paused === undefined ? {} : { paused: body.paused }),
+          // The renewing caller takes the watch's places again, within the caps.
+          subject: c.get('caller').subject,
         });
         if (!outcome.ok) throw refused(outcome);
         return c.json(

@@ -24,6 +24,8 @@ interface Created {
   webhook_secret: string;
 }
 
+const operatorToken = 'operator-token-of-the-tests';
+
 function environment(workers: number): Record<string, string> {
   return {
     DNS_SERVERS: world.dns.address,
@@ -31,7 +33,9 @@ function environment(workers: number): Record<string, string> {
     CHECK_DEADLINE_MS: '3000',
     STORE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'watch-e2e-')), 'store.db')}`,
     WATCH_MIN_INTERVAL_S: '1',
+    // The receiver listens on 127.0.0.1: the operator's watches may reach it.
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    OPERATOR_TOKEN: operatorToken,
     WORKERS: String(workers),
   };
 }
@@ -40,7 +44,7 @@ function environment(workers: number): Record<string, string> {
 async function createWatch(url: string, intervalS: number): Promise<Created> {
   const response = await fetch(`${url}/watch/v1`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
     body: JSON.stringify({
       target: watchedIp,
       interval_s: intervalS,
@@ -49,6 +53,11 @@ async function createWatch(url: string, intervalS: number): Promise<Created> {
   });
   expect(response.status).toBe(201);
   return (await response.json()) as Created;
+}
+
+/** GET of a watch's view as its manage key's holder: with the last delivery's outcome. */
+function ownerGet(url: string, watch: Created): Promise<Response> {
+  return fetch(url, { headers: { authorization: `Bearer ${watch.manage_key}` } });
 }
 
 /** The verified events of the receiver's deliveries, in order; throws on a bad signature. */
@@ -89,7 +98,7 @@ describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
         .poll(async () => Date.parse(await checkedAt()) - Date.parse(after), { timeout: 10_000 })
         .toBeGreaterThanOrEqual(2000);
       expect(types()).toEqual(['watch.listed', 'watch.delisted']);
-      const view = (await (await fetch(`${server.url}/watch/v1/${watch.id}`)).json()) as {
+      const view = (await (await ownerGet(`${server.url}/watch/v1/${watch.id}`, watch)).json()) as {
         history: { added: unknown[]; removed: unknown[] }[];
         webhook: { last_delivery: { outcome: string } };
       };
@@ -143,7 +152,7 @@ describe('a restart of the service process', () => {
           .poll(
             async () =>
               (
-                (await (await fetch(`${second.url}/watch/v1/${watch.id}`)).json()) as {
+                (await (await ownerGet(`${second.url}/watch/v1/${watch.id}`, watch)).json()) as {
                   webhook: { last_delivery?: { outcome: string } };
                 }
               ).webhook.last_delivery?.outcome,
