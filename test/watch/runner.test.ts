@@ -327,6 +327,24 @@ describe('failed deliveries', () => {
     ]);
   });
 
+  it('refuse a name that resolves into WEBHOOK_ALLOW_NETWORKS for a watch not created with OPERATOR_TOKEN', async () => {
+    const hooks = 'hooks.watch-world.receiver.com';
+    world.dns.list({}, [{ origin: hooks, records: { [`local.${hooks}`]: { A: ['127.0.0.1'] } } }]);
+    await start();
+    const created = await service!.watches.create({
+      target: watchedIp,
+      webhook_url: `http://local.${hooks}:${world.receiver.port}/anonymous`,
+      subject: '198.51.100.5',
+    });
+    if (!created.ok) throw new Error(created.reason);
+    await service!.watches.sendTest(created.watch.id);
+    await service!.runUntilIdle();
+    expect(
+      (await service!.watches.view(created.watch.id, ownerView))?.webhook?.last_delivery,
+    ).toMatchObject({ outcome: 'refused' });
+    expect(receivedAt('/anonymous')).toEqual([]);
+  });
+
   it('410 Gone removes the webhook and sends nothing more', async () => {
     await start();
     const { id } = await watchWithWebhook('/gone');
