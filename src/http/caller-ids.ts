@@ -37,7 +37,7 @@ export function createCallerIds(options: CallerIdOptions): CallerIds {
   const { store, periodMs } = options;
   const utf8 = new TextEncoder();
   /** Keys by period: each is read or created once per process. */
-  const keys = new Map<number, Promise<HmacKey | undefined>>();
+  const keys = new Map<number, HmacKey | undefined>();
 
   const importKey = (secret: string) =>
     crypto.subtle.importKey('raw', utf8.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
@@ -58,15 +58,17 @@ export function createCallerIds(options: CallerIdOptions): CallerIds {
     return secret === undefined ? undefined : importKey(secret);
   }
 
-  function cachedKey(period: number, create: boolean): Promise<HmacKey | undefined> {
-    let key = keys.get(period);
-    if (key === undefined) {
-      key = keyOf(period, create);
-      keys.set(period, key);
-      // A store that failed is asked again by the next caller; periods long past are dropped.
-      key.catch(() => keys.delete(period));
-      for (const known of keys.keys()) if (known < period - 1) keys.delete(known);
-    }
+  /**
+   * A period's key, read or created once and then kept: only keys are kept, never a pending
+   * read, since on Workers a promise begun for one request (or Durable Object) cannot be awaited
+   * by another. Two first calls at once both ask the store, which hands both the one key.
+   */
+  async function cachedKey(period: number, create: boolean): Promise<HmacKey | undefined> {
+    if (keys.has(period)) return keys.get(period)!;
+    const key = await keyOf(period, create);
+    // A previous key the store does not have is not created later: none is kept too.
+    keys.set(period, key);
+    for (const known of keys.keys()) if (known < period - 1) keys.delete(known);
     return key;
   }
 

@@ -333,6 +333,47 @@ describe('the Worker entry point', () => {
     }
   });
 
+  it('counts the callers of one /24 together, and keeps WEBHOOK_ALLOW_NETWORKS and other ports from anyone without OPERATOR_TOKEN', async () => {
+    const lists = await startWorld({ listings: {} });
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_PER_CALLER: '1',
+      WATCH_PER_NETWORK: '1',
+      WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
+    };
+    const post = (body: Record<string, unknown>, caller: string) =>
+      call(
+        `${basePath}/watch/v1`,
+        vars,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target: '185.220.101.8', interval_s: 3600, ...body }),
+        },
+        caller,
+      );
+    try {
+      // One creation that checks: every refusal below comes before any look-up.
+      expect((await post({}, '203.0.113.21')).status).toBe(201);
+      const full = await post({}, '203.0.113.22');
+      expect(full.status).toBe(429);
+      expect(await full.json()).toMatchObject({ code: 'watch_limit' });
+      for (const webhook of [
+        'http://10.1.2.3:8080/hook',
+        'http://8.8.8.8:22/',
+        'http://localhost../',
+      ]) {
+        const refused = await post({ webhook_url: webhook }, '203.0.114.21');
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toMatchObject({ code: 'invalid_webhook' });
+      }
+    } finally {
+      await stopWatchClock(vars);
+      await lists.close();
+    }
+  });
+
   it('refuses to start without a DoH endpoint', async () => {
     const response = await call(`${basePath}/ip/v1/status`, { DOH_URL: '' });
     expect(response.status).toBe(503);
