@@ -72,13 +72,14 @@ describe('without METRICS_ALLOW or METRICS_TOKEN', () => {
     },
   );
 
-  it.each([{ 'x-real-ip': '127.0.0.1' }, { 'true-client-ip': '127.0.0.1' }, { via: '1.1 proxy' }])(
-    'refuses a loopback socket that relays a forwarding header: %j',
-    async (headers) => {
-      const s = await start({});
-      await expectUnknownRoute(s, await metrics(s, headers));
-    },
-  );
+  it.each<Record<string, string>>([
+    { 'x-real-ip': '127.0.0.1' },
+    { 'true-client-ip': '127.0.0.1' },
+    { via: '1.1 proxy' },
+  ])('refuses a loopback socket that relays a forwarding header: %j', async (headers) => {
+    const s = await start({});
+    await expectUnknownRoute(s, await metrics(s, headers));
+  });
 
   it('answers another method from an allowed caller 405, naming GET and HEAD', async () => {
     const s = await start({});

@@ -115,7 +115,9 @@ describe('the Worker entry point', () => {
     caller?: string,
   ) {
     // With an OPERATOR_TOKEN, the operator's watch (which may reach WEBHOOK_ALLOW_NETWORKS).
-    const operator = vars.OPERATOR_TOKEN ? { authorization: `Bearer ${vars.OPERATOR_TOKEN}` } : {};
+    const operator: Record<string, string> = vars.OPERATOR_TOKEN
+      ? { authorization: `Bearer ${vars.OPERATOR_TOKEN}` }
+      : {};
     const created = await call(
       `${basePath}/watch/v1`,
       vars,
