@@ -8,6 +8,7 @@ import {
   answerMethodNotAllowed,
   ApiError,
   type AppEnv,
+  type CallerIds,
   type CaptchaRule,
   clientClosedRequest,
   corsMiddleware,
@@ -88,6 +89,8 @@ export interface AppDeps {
   metricsEndpoint?: MetricsEndpoint;
   /** The caller as the request log writes it; a keyed hash drawn here without it. */
   hashCaller?: CallerHash;
+  /** The keyed ids quota counters are stored under (src/http/caller-ids.ts); the subject without. */
+  callerIds?: CallerIds;
 }
 
 export function createApp(deps: AppDeps) {
@@ -106,6 +109,7 @@ export function createApp(deps: AppDeps) {
     notConfiguredReason: () => deps.readiness?.().reason,
     log,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
+    ...(deps.callerIds ? { callerIds: deps.callerIds } : {}),
   });
   const results = createResultStore(
     deps.store,

@@ -18,6 +18,8 @@ export interface CallerIds {
    * one under the previous period's key while that key is kept.
    */
   idsOf(subject: string): Promise<string[]>;
+  /** A subject's id under the current key alone: what lives no longer than a day (quotas). */
+  idOf(subject: string): Promise<string>;
 }
 
 export interface CallerIdOptions {
@@ -77,9 +79,14 @@ export function createCallerIds(options: CallerIdOptions): CallerIds {
     return base64url(new Uint8Array(mac));
   }
 
+  const currentPeriod = () => Math.floor(options.clock().getTime() / periodMs);
+
   return {
+    async idOf(subject) {
+      return sign((await cachedKey(currentPeriod(), true))!, subject);
+    },
     async idsOf(subject) {
-      const period = Math.floor(options.clock().getTime() / periodMs);
+      const period = currentPeriod();
       const [current, previous] = await Promise.all([
         cachedKey(period, true),
         cachedKey(period - 1, false),

@@ -1,5 +1,6 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
+import type { CallerIds } from './caller-ids.js';
 import { ApiError } from './errors.js';
 import type { Logger } from './log.js';
 import type { QuotaStatus } from './quota-status.js';
@@ -57,6 +58,11 @@ export interface GuardOptions {
   notConfiguredReason?: () => string | undefined;
   /** Where a check let through unverified, and one refused past the bound, are logged. */
   log?: Logger;
+  /**
+   * The keyed ids the counters are stored under instead of the caller's subject (an address):
+   * the store then holds no address (docs/storage.md). Unset: the subject (tests of other rules).
+   */
+  callerIds?: CallerIds;
 }
 
 export interface Guard {
@@ -195,14 +201,18 @@ export function createGuard(options: GuardOptions): Guard {
     });
   }
 
+  const idOf = (subject: string) => options.callerIds?.idOf(subject) ?? subject;
+
   return {
-    async status(tool, subject) {
+    async status(tool, caller) {
       const { day } = today();
+      const subject = await idOf(caller);
       return statusFor(await store.count(quotaKey(tool, subject, day)));
     },
 
-    async read(tool, subject) {
+    async read(tool, caller) {
       const when = today();
+      const subject = await idOf(caller);
       const key = quotaKey(tool, subject, when.day);
       const count = await store.count(key);
       async function requireSolved(token: string | undefined, callerIp: string): Promise<void> {

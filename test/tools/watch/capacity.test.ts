@@ -172,7 +172,7 @@ const stores: [string, () => Promise<{ url: string; open: () => Promise<Store> }
 ];
 
 describe.each(stores)('on %s, a watch’s caller', (_, backend) => {
-  it('is stored as HMAC-SHA-256 under the key the store keeps, never as a plain hash of the address', async () => {
+  it('is stored as HMAC-SHA-256 under the key the store keeps, never as the address or a plain hash of it', async () => {
     const { url, open } = await backend();
     const now = new Date();
     const s = await start({ STORE_URL: url }, now);
@@ -194,6 +194,10 @@ describe.each(stores)('on %s, a watch’s caller', (_, backend) => {
       );
       expect(await store.members(`watches-of:${config.caller_hash}`)).toEqual([watch.id]);
       expect(await store.members(`watches-in:${config.network_hash}`)).toEqual([watch.id]);
+      // The quota counter the creation took its unit from is kept under the id too.
+      const today = now.toISOString().slice(0, 10);
+      expect(await store.count(`quota:ip:${config.caller_hash}:${today}`)).toBe(1);
+      expect(await store.count(`quota:ip:203.0.113.77:${today}`)).toBe(0);
     } finally {
       await store.close();
     }
