@@ -8,7 +8,6 @@ import {
   answerMethodNotAllowed,
   ApiError,
   type AppEnv,
-  type CallerIds,
   type CaptchaRule,
   clientClosedRequest,
   corsMiddleware,
@@ -24,6 +23,7 @@ import {
 import {
   addOperatorRoutes,
   type CallerHash,
+  type CallerIds,
   createCallerHash,
   createReadiness,
   type Metrics,
@@ -89,7 +89,7 @@ export interface AppDeps {
   metricsEndpoint?: MetricsEndpoint;
   /** The caller as the request log writes it; a keyed hash drawn here without it. */
   hashCaller?: CallerHash;
-  /** The keyed ids quota counters are stored under (src/http/caller-ids.ts); the subject without. */
+  /** The keyed ids quota counters are stored under (src/operations/caller-ids.ts); the subject without. */
   callerIds?: CallerIds;
 }
 

@@ -9,7 +9,6 @@ import {
 } from './dns/index.js';
 import {
   type CaptchaRule,
-  createCallerIds,
   createCaptchaVerifier,
   createLogger,
   inAddressRanges,
@@ -17,6 +16,7 @@ import {
 } from './http/index.js';
 import {
   createCallerHash,
+  createCallerIds,
   listStateSamples,
   observeCardRender,
   observeDnsbl,

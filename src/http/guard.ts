@@ -1,6 +1,5 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
-import type { CallerIds } from './caller-ids.js';
 import { ApiError } from './errors.js';
 import type { Logger } from './log.js';
 import type { QuotaStatus } from './quota-status.js';
@@ -62,7 +61,7 @@ export interface GuardOptions {
    * The keyed ids the counters are stored under instead of the caller's subject (an address):
    * the store then holds no address (docs/storage.md). Unset: the subject (tests of other rules).
    */
-  callerIds?: CallerIds;
+  callerIds?: { idOf(subject: string): Promise<string> };
 }
 
 export interface Guard {

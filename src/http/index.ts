@@ -14,7 +14,6 @@ export {
   quotaSubject,
   type TrustProxy,
 } from './caller.js';
-export { type CallerIds, createCallerIds } from './caller-ids.js';
 export {
   type CaptchaProvider,
   type CaptchaProviderFacts,

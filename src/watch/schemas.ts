@@ -36,7 +36,7 @@ export const watchConfigSchema = z
     manage_key_hash: z.string(),
     /**
      * The caller's id (HMAC-SHA-256 of its quota subject under the store's caller key, base64url;
-     * src/http/caller-ids.ts): the key of its per-caller cap, taken again by every PATCH.
+     * src/operations/caller-ids.ts): the key of its per-caller cap, taken again by every PATCH.
      */
     caller_hash: z.string(),
     /** The id of the caller's network (an IPv4 /24, an IPv6 /48), as `caller_hash`: its cap. */

@@ -1,5 +1,5 @@
 import type { Resolver } from '../dns/index.js';
-import { type CallerIds, type Logger, networkSubject } from '../http/index.js';
+import { type Logger, networkSubject } from '../http/index.js';
 import {
   type DomainCheckResult,
   type IpCheckResult,
@@ -65,8 +65,11 @@ export interface WatchDeps {
   resolver: Resolver;
   /** Whether an address lies in WEBHOOK_ALLOW_NETWORKS (reached by the operator's watches only). */
   allowedNetwork: (address: string) => boolean;
-  /** The keyed ids callers are stored under (src/http/caller-ids.ts). */
-  callerIds: CallerIds;
+  /**
+   * The keyed ids callers are stored under (src/operations/caller-ids.ts): a subject's id under
+   * the current key, then under the previous one while it is kept.
+   */
+  callerIds: { idsOf(subject: string): Promise<string[]> };
   log: Logger;
   /** Tests shorten the retries and leases. */
   runner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
@@ -157,7 +160,7 @@ export interface Watches {
   runner: WatchRunner;
 }
 
-/** A caller's ids under the current key and the previous one (src/http/caller-ids.ts). */
+/** A caller's ids under the current key and the previous one (src/operations/caller-ids.ts). */
 interface CallerPlaces {
   caller: string[];
   network: string[];
@@ -252,7 +255,7 @@ export function createWatches(deps: WatchDeps): Watches {
 
   /**
    * Takes a place for `id` under every cap, or none: the caller's, its network's, then the
-   * service's. A set under the previous key's id counts too (src/http/caller-ids.ts), so a key's
+   * service's. A set under the previous key's id counts too (src/operations/caller-ids.ts), so a key's
    * rotation frees nobody's places; `id` itself, already counted there, does not count twice.
    */
   async function reservePlace(id: string, ids: CallerPlaces): Promise<WatchFailure | undefined> {

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createCallerIds } from '../../src/http/caller-ids.js';
+import { createCallerIds } from '../../src/operations/caller-ids.js';
 import { base64url } from '../../src/http/etag.js';
 import { StoreUnavailableError } from '../../src/store/store.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
