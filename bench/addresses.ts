@@ -1,5 +1,5 @@
-import { reversedNibbles, reversedOctets } from '../src/reputation/index.js';
-import type { FixtureRecords, FixtureZone } from '../test/fixtures/dns-server.js';
+import { reversedNibbles, reversedOctets } from '../src/lib/index.js';
+import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
 
 /**
  * The benchmark's addresses: public IPv4 addresses numbered from 0 (185.1.0.1, 185.1.0.2, ...,

@@ -4,14 +4,14 @@ import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../test/fixtures/dns-server.js';
-import { dnsblWorld, type Listings } from '../test/fixtures/dnsbl-world.js';
-import { type FixtureDohServer, startFixtureDohServer } from '../test/fixtures/doh-server.js';
+} from '../fixtures/dns-server.js';
+import { dnsblWorld, type Listings } from '../fixtures/dnsbl-world.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
 import { ipv6ReverseDnsZones, reverseDnsZones } from './addresses.js';
 
 /**
  * The fixture DNS server in a worker thread: at full load it takes a core (plain UDP queries go
- * through test/fixtures/dns-wire.ts, tens of thousands a second), and on its own thread it does
+ * through fixtures/dns-wire.ts, tens of thousands a second), and on its own thread it does
  * not compete with the benchmark's clients on the main thread. A fixture DoH endpoint in front of
  * it serves the same world over HTTP (RFC 8484), with the same latency.
  */

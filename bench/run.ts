@@ -1,5 +1,5 @@
 import { startBenchDns } from './dns-fixture.js';
-import { createDnsReference } from './dns-reference.js';
+import { createDnsReference } from './reference/dns-reference.js';
 import { createHttpClient } from './http.js';
 import { createIpChecks } from './ip-checks.js';
 import { formatTable, type Row, writeResults } from './report.js';

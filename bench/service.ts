@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../test/fixtures/free-port.js';
+import { freePort } from '../fixtures/free-port.js';
 import { processTreeCpuMs } from './process-cpu.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Timeouts } from './peer.js';
+import type { Timeouts } from './reference/peer.js';
 
 /** The benchmark's sizes, durations and scenario, with the few the environment may change. */
 

@@ -1,4 +1,4 @@
-import type { FixtureZone } from '../test/fixtures/dns-server.js';
+import type { FixtureZone } from '../fixtures/dns-server.js';
 import type { AddressAllocator } from './addresses.js';
 
 /**

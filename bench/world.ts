@@ -1,5 +1,5 @@
 import { askableZones, type DnsblZone, loadZoneList } from '../src/reputation/index.js';
-import type { Listings } from '../test/fixtures/dnsbl-world.js';
+import type { Listings } from '../fixtures/dnsbl-world.js';
 import { AddressAllocator, ipv6Addresses } from './addresses.js';
 import { buildSoakWorld, type SoakWorld } from './soak-world.js';
 import type { Settings } from './settings.js';

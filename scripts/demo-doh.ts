@@ -1,6 +1,6 @@
 import { loadZoneList } from '../src/reputation/index.js';
-import { startFixtureDnsServer } from '../test/fixtures/dns-server.js';
-import { startFixtureDohServer } from '../test/fixtures/doh-server.js';
+import { startFixtureDnsServer } from '../fixtures/dns-server.js';
+import { startFixtureDohServer } from '../fixtures/doh-server.js';
 import { demoWorld } from './demo-world.js';
 
 /**

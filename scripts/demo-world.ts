@@ -1,6 +1,7 @@
-import { type DnsblZone, reversedNibbles } from '../src/reputation/index.js';
-import type { FixtureZone } from '../test/fixtures/dns-server.js';
-import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
+import { reversedNibbles } from '../src/lib/index.js';
+import type { DnsblZone } from '../src/reputation/index.js';
+import type { FixtureZone } from '../fixtures/dns-server.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 
 /**
  * The bundled demo DNS world: made-up listings on the default zone list, reverse DNS, a sending

@@ -1,5 +1,5 @@
 import { loadZoneList } from '../src/reputation/index.js';
-import { startFixtureDnsServer } from '../test/fixtures/dns-server.js';
+import { startFixtureDnsServer } from '../fixtures/dns-server.js';
 import { demoAddresses, demoNames, demoWorld } from './demo-world.js';
 
 /**

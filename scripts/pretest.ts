@@ -31,7 +31,7 @@ function found(program: string): boolean {
 }
 
 function look(): Machine {
-  // The Redis suites start REDIS_SERVER_BIN when it is set (test/fixtures/redis-server.ts).
+  // The Redis suites start REDIS_SERVER_BIN when it is set (fixtures/redis-server.ts).
   const redisServer = process.env.REDIS_SERVER_BIN ?? 'redis-server';
   const missing: TestPackage[] = [];
   if (!found(redisServer)) missing.push('redis-server');

@@ -1,7 +1,7 @@
 /**
  * What `npm test` needs from the machine besides node_modules, and what to do when it is missing
  * (scripts/pretest.ts does it). Two of Debian's packages: `redis-server`, which the Redis suites
- * start (test/fixtures/redis-server.ts), and `chromium` at /usr/bin/chromium, which the browser
+ * start (fixtures/redis-server.ts), and `chromium` at /usr/bin/chromium, which the browser
  * suites drive through playwright-core (test/support/browser.ts), never a browser playwright
  * downloads. The decision is a pure function of what was found, so it is tested with a table.
  */

@@ -16,10 +16,10 @@ import {
   errorBody,
   headContentLength,
   isClientAbort,
-  type Logger,
   methodsMatcher,
   registeredRoutes,
 } from './http/index.js';
+import type { Logger } from './lib/index.js';
 import {
   addOperatorRoutes,
   type CallerHash,

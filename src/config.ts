@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { captchaProviderNames, parseAddressRange, parseTrustProxy } from './http/index.js';
+import { captchaProviderNames, parseTrustProxy } from './http/index.js';
 import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
+import { parseAddressRanges } from './lib/index.js';
 import { maxIntervalS, networkShareOfMax } from './watch/index.js';
 import { parsePortRanges } from './webhooks/index.js';
 
@@ -45,14 +46,13 @@ const publicUrl = z
   .transform((text) => new URL(text).href.replace(/\/+$/, ''));
 
 /** CIDRs (a bare address is a single-address network), each entry that is not one named. */
-export const networks = commaList.transform((entries, ctx) =>
-  entries.flatMap((entry) => {
-    const range = parseAddressRange(entry);
-    if (range) return [range];
+export const networks = commaList.transform((entries, ctx) => {
+  const { ranges, invalid } = parseAddressRanges(entries);
+  for (const entry of invalid) {
     ctx.addIssue({ code: 'custom', message: `"${entry}" is not a CIDR such as 10.0.0.0/8` });
-    return [];
-  }),
-);
+  }
+  return ranges;
+});
 
 /** Ports and port ranges (`80,443,1024-65535`), each entry from 1 to 65535. */
 const portRanges = commaList.transform((entries, ctx) => {
@@ -321,6 +321,13 @@ export const sharedVariables = {
       parser: days(1, 3650),
       default: '90',
       meaning: 'Days after which a watch not renewed by a PATCH ends.',
+    }),
+    pendingDeliveries: variable({
+      name: 'WATCH_PENDING_DELIVERIES',
+      parser: integer(1, 1000),
+      default: '20',
+      meaning:
+        'Deliveries a watch may have waiting at once; past it the oldest is dropped unsent and counted (`reputation_watch_deliveries_dropped_total`, [`watches.md`](watches.md#fair-delivery)).',
     }),
     webhookAllowNetworks: variable({
       name: 'WEBHOOK_ALLOW_NETWORKS',

@@ -2,7 +2,7 @@ import type { Resolver } from './dns/index.js';
 import type { Lang } from './i18n/index.js';
 import type { Metrics } from './operations/index.js';
 import type { PageAssetSources } from './pages/index.js';
-import type { DnsblZone, MonitorRemote } from './reputation/index.js';
+import type { DnsblZone, MonitorRemote, ResolverSetting } from './reputation/index.js';
 import type { ShareSummary } from './share/index.js';
 import type { Store } from './store/index.js';
 import type { WebhookSender } from './webhooks/index.js';
@@ -26,6 +26,13 @@ export interface Platform {
     maxInFlightPerList?: number;
     /** The resolver in public reasons: the setting, never addresses ("the one DNS_SERVERS names"). */
     description: string;
+    /** The variable the reasons tell the operator to set: DNS_SERVERS, or DOH_URL over DoH. */
+    setting: ResolverSetting;
+    /**
+     * How to try the service without outside DNS (`npm run demo` on Node), named in the log when
+     * no list can be proven; unset where there is no such command.
+     */
+    offlineDemo?: string;
     /** The resolvers' addresses or URLs, for the operator's log only; empty: the system's. */
     endpoints: readonly string[];
     /**

@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from './app.js';
+import { createLogger } from './lib/index.js';
 import {
   compressResponses,
   createNodeServices,
@@ -16,7 +17,7 @@ import {
   superviseWorkers,
   uncappedPeers,
 } from './node/index.js';
-import { corsHeaders, createLogger } from './http/index.js';
+import { corsHeaders } from './http/index.js';
 
 /** The Node entry point: read the configuration, build the services, serve, stop gracefully. */
 

@@ -3,17 +3,13 @@ import {
   type DnsStatus,
   type QueryObserver,
   type Resolver,
+  type UnreachableReport,
   withFreshAnswers,
   withObserver,
   withResolverStack,
 } from './dns/index.js';
-import {
-  type CaptchaRule,
-  createCaptchaVerifier,
-  createLogger,
-  inAddressRanges,
-  type Logger,
-} from './http/index.js';
+import { type CaptchaRule, createCaptchaVerifier } from './http/index.js';
+import { createLogger, inAddressRanges, type Logger } from './lib/index.js';
 import {
   createCallerHash,
   createCallerIds,
@@ -34,6 +30,7 @@ import {
   type ListVerdicts,
   queriedZone,
   queryZone,
+  type ZoneMonitor,
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
@@ -77,6 +74,7 @@ export async function createServices(
   const keys = config.listKeys;
   const perList = platform.dns.maxInFlightPerList;
   const { metrics } = platform;
+  const { offlineDemo } = platform.dns;
   const asked = queryNames(zones, keys);
   // Each list's answered queries on the wire, timed (their outcomes per check: observeDnsbl).
   const listOf = queriedZone(asked);
@@ -87,6 +85,7 @@ export async function createServices(
   const resolverOver = (observe: QueryObserver) =>
     withResolverStack(withObserver(platform.dns.transport, observe, ['A']), {
       maxInFlight: platform.dns.maxInFlight,
+      onUnreachable: (report) => logUnreachable(log, report),
       ...(perList
         ? {
             zoneLimit: {
@@ -100,8 +99,8 @@ export async function createServices(
 
   let resolver;
   let verdicts: ListVerdicts;
-  /** Ends the monitor's timers (local) ; nothing to end for a replica. */
-  let stopMonitor = () => {};
+  /** The zone monitor when it lives here: the platform schedules it (src/node/monitor-timer.ts). */
+  let localMonitor: ZoneMonitor | undefined;
   /** Reads the remote monitor's view when due (a replica); a local monitor is always current. */
   let refreshVerdicts = async () => {};
   /** Sends a replica's reports; nothing for a local monitor. */
@@ -125,18 +124,19 @@ export async function createServices(
       ...(options.holdProbeMs ? { holdProbeMs: options.holdProbeMs } : {}),
       // Reasons are public (every status endpoint): they name the setting, not the addresses.
       resolverName: platform.dns.description,
+      resolverSetting: platform.dns.setting,
       stats,
       // Answers the resolver gave before it was caught lying must not answer checks any more.
       onLie: () => local.clear(),
       onRun: (run) => logRun(log, run.verdicts),
-      onReadiness: (readiness) => logReadiness(log, readiness, platform.dns.endpoints),
+      onReadiness: (readiness) =>
+        logReadiness(log, readiness, platform.dns.endpoints, { offlineDemo }),
     });
     await monitor.run();
-    logReadiness(log, monitor.readiness(), platform.dns.endpoints, true);
-    monitor.start();
+    logReadiness(log, monitor.readiness(), platform.dns.endpoints, { atStart: true, offlineDemo });
     resolver = local;
     verdicts = monitor;
-    stopMonitor = () => monitor.stop();
+    localMonitor = monitor;
   } else {
     let observe: QueryObserver = () => {};
     const remote = resolverOver((name, type, status, ms) => {
@@ -204,8 +204,10 @@ export async function createServices(
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
     onAttempt: (outcome) => metrics.watchDelivery(outcome),
+    onDropped: (reason) => metrics.watchDeliveryDropped(reason),
   });
   metrics.readLiveWatches(() => watches.countLive());
+  metrics.readDeliveryQueue(() => watches.deliveryQueue());
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,
@@ -242,7 +244,7 @@ export async function createServices(
     listHealth: () => verdicts.lists(),
     confirmResolver: () => verdicts.confirm(),
     verdictEpoch: () => verdicts.epoch,
-    stopMonitor,
+    localMonitor,
     refreshVerdicts,
     flushVerdicts,
   };
@@ -289,14 +291,40 @@ export function logRun(
 }
 
 /**
+ * A resolver that answers nothing, told once per back-off wait with how many queries failed
+ * meanwhile (src/dns/back-off.ts), never once per query.
+ */
+export function logUnreachable(log: Logger, report: UnreachableReport): void {
+  const wait = (ms: number) => `${ms / 1000} s`;
+  if (report.kind === 'held') {
+    log('error', 'DNS resolver answers nothing: queries fail at once, probed with back-off', {
+      failures_in_a_row: report.failures,
+      next_probe_in: wait(report.waitMs),
+    });
+  } else if (report.kind === 'still') {
+    log('error', 'DNS resolver still answers nothing', {
+      failed_since_last_report: report.failed,
+      down_for: wait(report.sinceMs),
+      next_probe_in: wait(report.waitMs),
+    });
+  } else {
+    log('info', 'DNS resolver answers again', {
+      failed_since_last_report: report.failed,
+      down_for: wait(report.sinceMs),
+    });
+  }
+}
+
+/**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
- * changes. At `error` level, so `LOG_LEVEL=error` still shows it.
+ * changes. At `error` level, so `LOG_LEVEL=error` still shows it. A newcomer on a machine
+ * without outside DNS is told how to try the service anyway (`offlineDemo`).
  */
 export function logReadiness(
   log: Logger,
   readiness: { configured: boolean; reason?: string },
   endpoints: readonly string[],
-  atStart = false,
+  { atStart = false, offlineDemo }: { atStart?: boolean; offlineDemo?: string | undefined } = {},
 ): void {
   if (readiness.configured) {
     if (!atStart) log('info', 'configured: a blocklist has proven it answers honestly again');
@@ -305,6 +333,10 @@ export function logReadiness(
   log(
     'error',
     'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
-    { reason: readiness.reason, dnsServers: endpoints.length > 0 ? endpoints : 'system' },
+    {
+      reason: readiness.reason,
+      dnsServers: endpoints.length > 0 ? endpoints : 'system',
+      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+    },
   );
 }

@@ -1,5 +1,6 @@
 import {
   armWatchClock,
+  armWatchClockOnce,
   changedAWatch,
   type EdgeApp,
   edgeAppFor,
@@ -25,8 +26,10 @@ export default {
       return misconfigured(error, request);
     }
     const response = await app.fetch(request, env, ctx);
-    // A watch created or changed: its clock's alarm re-checks it when due (docs/watches.md).
-    if (changedAWatch(request, response)) ctx.waitUntil(armWatchClock(env));
+    // A watch created or changed: its clock's alarm re-checks it when due (docs/watches.md); and
+    // the first request of an isolate arms its clock, so watches go on after any restart.
+    const arming = changedAWatch(request, response) ? armWatchClock(env) : armWatchClockOnce(env);
+    if (arming) ctx.waitUntil(arming);
     return response;
   },
 
@@ -44,6 +47,6 @@ export default {
       console.error(String(error));
       return;
     }
-    ctx.waitUntil(Promise.all([app.services.watches.runner.tick(), armWatchClock(env)]));
+    ctx.waitUntil(Promise.all([app.tickWatches(), armWatchClock(env)]));
   },
 } satisfies ExportedHandler<WorkerEnv>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureZone } from './fixtures/dns-server.js';
+import type { FixtureZone } from '../fixtures/dns-server.js';
 import { type TestService, basePath, expectError, startTestService } from './support/service.js';
 
 /**

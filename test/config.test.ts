@@ -58,6 +58,7 @@ describe('readConfig', () => {
         [1024, 65535],
       ],
       webhookTimeoutMs: 10_000,
+      pendingDeliveries: 20,
     });
     const watch = readConfig({
       WATCH_INTERVAL_S: '5',
@@ -69,6 +70,7 @@ describe('readConfig', () => {
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_ALLOW_PORTS: '443, 8000-8999',
       WATCH_PER_NETWORK: '7',
+      WATCH_PENDING_DELIVERIES: '3',
     }).watch;
     expect(watch.webhookAllowPorts).toEqual([
       [443, 443],
@@ -78,6 +80,7 @@ describe('readConfig', () => {
     expect(watch).toMatchObject({ intervalS: 5, minIntervalS: 1, perCaller: 2, max: 100 });
     expect(watch.ttlMs).toBe(7 * 86_400_000);
     expect(watch.webhookTimeoutMs).toBe(2500);
+    expect(watch.pendingDeliveries).toBe(3);
     expect(watch.webhookAllowNetworks.map(([address, prefix]) => `${address}/${prefix}`)).toEqual([
       '127.0.0.0/8',
       'fd00::/8',

@@ -7,9 +7,9 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from './fixtures/dns-server.js';
-import { dnsblWorld } from './fixtures/dnsbl-world.js';
-import { freePort, takenPort } from './fixtures/free-port.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
+import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { freePort, takenPort } from '../fixtures/free-port.js';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text.js';
 import { rawRequest } from './support/raw-http.js';
 import { expectOneLineFailure, failedStart } from './support/server-process.js';
@@ -100,6 +100,20 @@ describe('src/server.ts', { timeout: 60_000 }, () => {
     expect(check.status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it('tells a newcomer offline that checks answer 503 and that npm run demo works offline', async () => {
+    // Nothing answers on port 9: a machine without outside DNS, as a fresh clone on a laptop.
+    const server = await startServer({ DNS_SERVERS: '127.0.0.1:9' });
+    const warning = server.stdout
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => String(entry.msg).startsWith('not configured'));
+    expect(warning).toMatchObject({
+      level: 'error',
+      msg: expect.stringContaining('503 not_configured'),
+      reason: expect.stringContaining('DNS_SERVERS'),
+      tryOffline: expect.stringMatching(/^npm run demo serves the API over a bundled DNS world/),
+    });
   });
 
   it('writes a usable URL when it listens on an IPv6 address, and exits 0 on SIGINT', async () => {

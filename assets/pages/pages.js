@@ -297,7 +297,7 @@
       );
       const list = element(
         'ul',
-        {},
+        { class: 'choices' },
         boxes.map((box) =>
           element('li', {}, [
             element('label', {}, [box, element('span', {}, addressParts(box.value))]),

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { answerOf, startBareHttp } from '../bare-http.js';
+import { answerOf, startBareHttp } from '../reference/bare-http.js';
 import { type CannonRun, cannon } from '../cannon.js';
-import { startRedisServer } from '../../test/fixtures/redis-server.js';
+import { startRedisServer } from '../../fixtures/redis-server.js';
 import { type StoreReads, measureStoreReads } from '../store-reads.js';
 import type { Row } from '../report.js';
 import { ratioOf } from '../report.js';

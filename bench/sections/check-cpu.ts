@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDgramCeiling } from '../dgram-ceiling.js';
+import { openDgramCeiling } from '../reference/dgram-ceiling.js';
 import { createIpChecks } from '../ip-checks.js';
 import { threadCpuMs } from '../process-cpu.js';
 import { cpuTargets, type Row } from '../report.js';
@@ -18,7 +18,7 @@ import type { BenchContext, SectionResult } from './context.js';
  * runs BENCH_CPU_WARMUP checks (4,000) 24 at a time that are not counted but reported: V8 has
  * optimised the check's code only after a few thousand checks (docs/benchmarks.md, "Warm-up"). With BENCH_CPU_PROF_DIR each service
  * writes its V8 profile to a subdirectory of its own (`cpu-sequential`, `cpu-loaded`) for
- * `npx tsx bench/profile-summary.ts`.
+ * `npx tsx bench/experiments/profile-summary.ts`.
  *
  * The target rows run with the first 18 IP lists of the catalogue (DNSBL_ZONES_FILE), the list
  * count the issue's targets were set at; a third row runs the whole catalogue 24 at a time, for

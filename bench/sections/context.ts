@@ -1,4 +1,4 @@
-import type { DnsReference } from '../dns-reference.js';
+import type { DnsReference } from '../reference/dns-reference.js';
 import type { BenchDns } from '../dns-fixture.js';
 import type { HttpClient } from '../http.js';
 import type { IpChecks } from '../ip-checks.js';

@@ -1,5 +1,5 @@
 import type { ListStatus } from '../../src/reputation/index.js';
-import { waitUntilIdle } from '../dns-reference.js';
+import { waitUntilIdle } from '../reference/dns-reference.js';
 import {
   countListings,
   difference,
@@ -7,7 +7,7 @@ import {
   runOurs,
   runPeerBatch,
   runPeerPerCheck,
-} from '../peer.js';
+} from '../reference/peer.js';
 import { cpuTargets, ratioOf, type Row } from '../report.js';
 import { mainThreadCpuMs, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';

@@ -1,4 +1,4 @@
-import { createDnsReference } from '../dns-reference.js';
+import { createDnsReference } from '../reference/dns-reference.js';
 import { ratioOf, type Row } from '../report.js';
 import { distribution, round, timed } from '../stats.js';
 import type { BenchContext } from './context.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../test/fixtures/free-port.js';
+import { freePort } from '../../fixtures/free-port.js';
 import { ensureBuilt, temporarySqliteFile } from '../service.js';
 import { percentile, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';

@@ -1,6 +1,6 @@
 import { loadZoneList } from '../../src/reputation/index.js';
-import { testEntriesOnly } from '../../test/fixtures/dnsbl-world.js';
-import { createDnsReference } from '../dns-reference.js';
+import { testEntriesOnly } from '../../fixtures/dnsbl-world.js';
+import { createDnsReference } from '../reference/dns-reference.js';
 import { ratioOf, type Row } from '../report.js';
 import { round } from '../stats.js';
 import type { BenchContext } from './context.js';

@@ -1,4 +1,4 @@
-import { openDgramCeiling } from '../dgram-ceiling.js';
+import { openDgramCeiling } from '../reference/dgram-ceiling.js';
 import { cpuTargets, ratioOf } from '../report.js';
 import { round, runPool } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import { startWebhookReceiver } from '../../test/fixtures/webhook-receiver.js';
+import { startWebhookReceiver } from '../../fixtures/webhook-receiver.js';
 import { benchAddress } from '../addresses.js';
 import { type BenchDns, startBenchDns } from '../dns-fixture.js';
-import { reversedOctets } from '../../src/reputation/index.js';
+import { reversedOctets } from '../../src/lib/index.js';
 import { type RunningService, startService, waitForCardThreads } from '../service.js';
 import { cacheAllowanceMiB, rssWithinBoundsRow } from '../cache-bounds.js';
 import { distribution, percentile, round } from '../stats.js';

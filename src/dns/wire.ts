@@ -2,6 +2,7 @@
 // Node, `nodejs_compat`'s on Workers (docs/edge.md).
 import { Buffer } from 'buffer';
 import dnsPacket from 'dns-packet';
+import { utf8 } from '../lib/index.js';
 import type { RecordType } from './resolver.js';
 
 /**
@@ -45,7 +46,6 @@ const rcodeMask = 0x0f;
 /** RFC 2181 §8: a TTL with the most significant bit set is treated as zero. */
 const maxTtl = 0x7fffffff;
 
-const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 /** Lower case and without the root's trailing dot: names compare case-insensitively (RFC 4343). */

@@ -1,16 +1,20 @@
-import ipaddr from 'ipaddr.js';
-import { isDottedQuad } from '../reputation/index.js';
+import {
+  type Address,
+  type AddressRange,
+  addressPrefix,
+  isDottedQuad,
+  parseAddress,
+  parseAddressRange,
+  rangeHolds,
+} from '../lib/index.js';
 import { parseForwarded } from './forwarded.js';
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Range = [Address, number];
 
 /** Which request headers, if any, may name the caller instead of the socket peer (DESIGN: TRUST_PROXY). */
 export type TrustProxy =
   | { mode: 'none' }
   | { mode: 'cloudflare' }
   | { mode: 'hops'; hops: number }
-  | { mode: 'cidrs'; cidrs: Range[] };
+  | { mode: 'cidrs'; cidrs: AddressRange[] };
 
 /**
  * The one family of forwarding headers a deployment believes (FORWARDED_HEADERS): the
@@ -56,43 +60,10 @@ export function parseTrustProxy(value: string): TrustProxy {
   return { mode: 'cidrs', cidrs: text.split(',').map(parseRange) };
 }
 
-function parseRange(entry: string): Range {
+function parseRange(entry: string): AddressRange {
   const range = parseAddressRange(entry);
   if (range) return range;
   throw new Error(`TRUST_PROXY: "${entry.trim()}" is not an address range; ${expected}`);
-}
-
-/** A network: an address and a prefix length. */
-export type AddressRange = Range;
-
-/**
- * `10.0.0.0/8`, `fc00::/7` or a bare address (a single-address range); undefined for anything
- * else. IPv4-mapped ranges are read as the IPv4 ranges they stand for.
- */
-export function parseAddressRange(entry: string): AddressRange | undefined {
-  const text = entry.trim();
-  if (ipaddr.IPv4.isValidCIDRFourPartDecimal(text) || ipaddr.IPv6.isValidCIDR(text)) {
-    return unmapRange(ipaddr.parseCIDR(text));
-  }
-  const address = parseAddress(text);
-  return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : undefined;
-}
-
-/** Whether an address (any text form; IPv4-mapped IPv6 as its IPv4 address) lies in a range. */
-export function inAddressRanges(address: string, ranges: readonly AddressRange[]): boolean {
-  const parsed = parseAddress(address);
-  return parsed !== undefined && ranges.some((range) => inRange(parsed, range));
-}
-
-/**
- * Addresses are compared after IPv4-mapped IPv6 is turned back into IPv4, so a range written as
- * `::ffff:10.0.0.0/104` has to become `10.0.0.0/8` to ever match.
- */
-function unmapRange([network, prefix]: Range): Range {
-  if (network instanceof ipaddr.IPv6 && network.isIPv4MappedAddress() && prefix >= 96) {
-    return [network.toIPv4Address(), prefix - 96];
-  }
-  return [network, prefix];
 }
 
 /**
@@ -135,7 +106,7 @@ export function callerAddress(
       ).toString();
     case 'cidrs':
       return walkForwardedFor(peerAddress, forwardedForEntries(header, family), (address) =>
-        trust.cidrs.some((range) => inRange(address, range)),
+        trust.cidrs.some((range) => rangeHolds(range, address)),
       ).toString();
   }
 }
@@ -164,7 +135,7 @@ export function trustedProxyCount(
       const entries = forwardedForEntries(header, family).reverse();
       let current = parseAddress(peer);
       let count = 0;
-      while (current && trust.cidrs.some((range) => inRange(current!, range))) {
+      while (current && trust.cidrs.some((range) => rangeHolds(range, current!))) {
         count++;
         current = parseAddress(entries[count - 1] ?? '');
       }
@@ -189,10 +160,6 @@ function walkForwardedFor(
   return current;
 }
 
-function inRange(address: Address, [network, prefix]: Range): boolean {
-  return address.kind() === network.kind() && address.match(network, prefix);
-}
-
 /**
  * DESIGN counts IPv6 callers per /64: that is the smallest block a subscriber is normally given
  * (RFC 6177), so rotating through one's own addresses must not buy fresh quota.
@@ -200,45 +167,6 @@ function inRange(address: Address, [network, prefix]: Range): boolean {
 export function quotaSubject(address: string): string {
   if (isDottedQuad(address)) return address;
   const parsed = parseAddress(address);
-  if (!(parsed instanceof ipaddr.IPv6)) return parsed?.toString() ?? address;
-  const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]);
-  return `${network.toString()}/64`;
-}
-
-/**
- * The network a caller's watches are counted in besides the caller itself (docs/watches.md,
- * "Limits"): an IPv4 /24, the block one customer of a host or an office is usually given, or an
- * IPv6 /48, the site a tunnel broker or a provider hands out in one piece (RFC 6177 §2). Takes an
- * address or a quota subject (`2001:db8:1:2::/64`).
- */
-export function networkSubject(subject: string): string {
-  const parsed = parseAddress(subject.replace(/\/64$/, ''));
-  if (parsed === undefined) return subject;
-  if (parsed instanceof ipaddr.IPv4) {
-    const [a, b, c] = parsed.octets;
-    return `${a}.${b}.${c}.0/24`;
-  }
-  return `${new ipaddr.IPv6([...parsed.parts.slice(0, 3), 0, 0, 0, 0, 0]).toString()}/48`;
-}
-
-/**
- * One address as peers and proxies write it. Ports some proxies append are dropped
- * (`1.2.3.4:5678`, `[2001:db8::1]:1234`); a bare IPv6 address keeps its colons. IPv4 must be a
- * plain dotted quad, and IPv4-mapped IPv6 (what a dual-stack socket reports) becomes IPv4, so one
- * client has one spelling.
- */
-function parseAddress(text: string): Address | undefined {
-  const host = withoutPort(text.trim());
-  if (isDottedQuad(host)) return ipaddr.IPv4.parse(host);
-  const embeddedIpv4 = host.includes('.') ? host.slice(host.lastIndexOf(':') + 1) : undefined;
-  if (!ipaddr.IPv6.isValid(host) || (embeddedIpv4 && !isDottedQuad(embeddedIpv4))) return undefined;
-  const address = ipaddr.IPv6.parse(host);
-  return address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
-}
-
-function withoutPort(text: string): string {
-  const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(text);
-  if (bracketed) return bracketed[1] ?? '';
-  const ipv4WithPort = /^([\d.]+):\d{1,5}$/.exec(text);
-  return ipv4WithPort?.[1] ?? text;
+  if (parsed === undefined) return address;
+  return parsed.kind() === 'ipv6' ? addressPrefix(parsed, 64)! : parsed.toString();
 }

@@ -22,6 +22,8 @@ const meanings: Record<ErrorCode, string> = {
   manage_key_wrong: 'manage_key_wrong: the manage key is not this watch’s',
   watch_limit: 'watch_limit: the caller keeps WATCH_PER_CALLER live watches already',
   watch_capacity: 'watch_capacity: the service keeps WATCH_MAX live watches (Retry-After)',
+  test_pending:
+    'test_pending: a test event of this watch waits for its answer (Retry-After: one WEBHOOK_TIMEOUT_MS)',
   captcha_required: 'captcha_required: a captcha token is due (the status says which widget)',
   captcha_failed: 'captcha_failed: the captcha provider refused the token',
   not_found: 'not_found: unknown or expired token',

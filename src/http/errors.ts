@@ -22,6 +22,7 @@ export const statusOf = {
   unsupported_media_type: 415,
   quota_exceeded: 429,
   watch_limit: 429,
+  test_pending: 429,
   not_configured: 503,
   dns_unavailable: 503,
   busy: 503,

@@ -9,11 +9,3 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
     ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag)
   );
 }
-
-/** RFC 4648 §5: base64url without padding, the alphabet of ETags, tokens and watch ids. */
-export function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}

@@ -1,7 +1,7 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
 import { ApiError } from './errors.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../lib/index.js';
 import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
 

@@ -1,15 +1,11 @@
 /**
  * The web concerns every route shares: errors, JSON bodies, CORS, the caller's address, the quota
- * and captcha guard, logs.
+ * and captcha guard.
  */
 
 export {
-  type AddressRange,
   callerAddress,
   type ForwardedFamily,
-  inAddressRanges,
-  networkSubject,
-  parseAddressRange,
   parseTrustProxy,
   quotaSubject,
   type TrustProxy,
@@ -32,7 +28,7 @@ export {
   retryAfterHeader,
 } from './error-responses.js';
 export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
-export { base64url, matchesEtag } from './etag.js';
+export { matchesEtag } from './etag.js';
 export {
   type CaptchaRule,
   createGuard,
@@ -42,7 +38,6 @@ export {
 } from './guard.js';
 export { headContentLength } from './head.js';
 export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';
-export { createLogger, type Logger } from './log.js';
 export { answerMethodNotAllowed } from './method-not-allowed.js';
 export { prefersHtml } from './negotiate.js';
 export { createPublicOrigin, type PublicOriginOf } from './public-origin.js';

@@ -69,6 +69,14 @@ export const en = {
   'lists.links': 'Links',
   'lists.source': 'documentation',
   'lists.lookup': 'lookup',
+  'lists.total': { one: '{n} list', other: '{n} lists' } satisfies EnglishPlural,
+  'lists.answering': { one: '{n} answering', other: '{n} answering' } satisfies EnglishPlural,
+  'lists.resolverProven':
+    'The resolver is proven to answer honestly: checks run on the lists that answer.',
+  'lists.about': 'What it lists, terms, links',
+  'lists.why': 'Why',
+  'lists.lastTest': 'Last self-test',
+  'lists.never': 'not yet',
   'error.title': 'The check did not run',
   'error.invalid_json': 'The request was not valid JSON.',
   'error.invalid_request': 'The request is incomplete.',
@@ -193,7 +201,7 @@ export const en = {
   'result.address': 'Address',
   'result.addresses': 'Addresses of the host',
   'result.listedOn': 'Listed on',
-  'result.notAnswered': 'Did not answer',
+  'result.notAnswered': 'Lists not counted',
   'result.addressScores':
     'These scores count the blocklists only; the IP check also counts reverse DNS, so its score for the same address can be lower.',
   'result.rdns': 'Reverse DNS',

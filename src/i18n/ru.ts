@@ -72,6 +72,24 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'lists.links': 'Ссылки',
   'lists.source': 'документация',
   'lists.lookup': 'поиск',
+  'lists.total': {
+    one: '{n} список',
+    few: '{n} списка',
+    many: '{n} списков',
+    other: '{n} списка',
+  },
+  'lists.answering': {
+    one: '{n} отвечает',
+    few: '{n} отвечают',
+    many: '{n} отвечают',
+    other: '{n} отвечают',
+  },
+  'lists.resolverProven':
+    'Резолвер подтвердил, что отвечает честно: проверки идут по ответившим спискам.',
+  'lists.about': 'Что содержит, условия, ссылки',
+  'lists.why': 'Почему',
+  'lists.lastTest': 'Последняя самопроверка',
+  'lists.never': 'ещё не было',
   'error.title': 'Проверка не выполнена',
   'error.invalid_json': 'Запрос не является корректным JSON.',
   'error.invalid_request': 'Запрос неполон.',
@@ -240,7 +258,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'result.address': 'Адрес',
   'result.addresses': 'Адреса хоста',
   'result.listedOn': 'В списках',
-  'result.notAnswered': 'Не ответили',
+  'result.notAnswered': 'Не учтённые списки',
   'result.addressScores':
     'Эти оценки учитывают только списки блокировки; проверка IP учитывает ещё и обратную зону DNS, поэтому её оценка того же адреса может быть ниже.',
   'result.rdns': 'Обратная зона DNS',

@@ -1,4 +1,5 @@
-import { type TrustProxy, inAddressRanges, quotaSubject } from '../http/index.js';
+import { quotaSubject, type TrustProxy } from '../http/index.js';
+import { inAddressRanges } from '../lib/index.js';
 
 /**
  * Connections per client (issue 24, docs/http-hardening.md#connections-per-client): one client

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import { aggregateWorkerMetrics } from './cluster-metrics.js';
 import { isStartupFailureMessage } from './startup-failure.js';
 

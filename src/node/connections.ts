@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Logger } from '../lib/index.js';
 import { connectionClient, countClientConnections } from './client-connections.js';
 import type { NodeConfig } from './config.js';
-import type { Logger } from '../http/index.js';
 import { acceptedRequestId, newRequestId } from '../operations/index.js';
 import { webCrypto } from '../platform.js';
 

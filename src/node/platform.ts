@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createLogger } from '../lib/index.js';
 import { createNodeDns } from './dns/index.js';
-import { createLogger } from '../http/index.js';
 import { observeStore } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { batchedRandomBytes } from '../random-batch.js';
@@ -64,6 +64,9 @@ export async function createNodePlatform(
         : dns.servers.length > 0
           ? 'the one DNS_SERVERS names'
           : 'the system resolver, as DNS_SERVERS is not set',
+      setting: doh ? 'DOH_URL' : 'DNS_SERVERS',
+      offlineDemo:
+        'npm run demo serves the API over a bundled DNS world, offline (README.md, "Run it")',
       endpoints: doh ? dns.dohUrls : dns.servers,
       asksNameServers: !doh,
     },

@@ -2,7 +2,7 @@ import { prometheus } from '@hono/prometheus';
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ConnectionRefusal } from './connections.js';
-import type { ListStateSample, Metrics } from '../operations/index.js';
+import type { DeliveryQueueSample, ListStateSample, Metrics } from '../operations/index.js';
 
 /**
  * The metrics face of the core (src/operations/metrics.ts) in prom-client, one registry per
@@ -150,6 +150,42 @@ export function createPrometheusMetrics(): NodeMetrics {
     },
   });
 
+  const watchDrops = new Counter({
+    name: 'reputation_watch_deliveries_dropped_total',
+    help: 'Pending deliveries let go unsent by reason: cap (the oldest past WATCH_PENDING_DELIVERIES), paused (the webhook paused after failed events).',
+    labelNames: ['reason'],
+    registers,
+  });
+  for (const reason of ['cap', 'paused']) watchDrops.inc({ reason }, 0);
+  let readDeliveryQueue: () => Promise<DeliveryQueueSample> = () =>
+    Promise.resolve({ pending: 0, oldestAgeSeconds: 0 });
+  /** Each gauge reads the store; one that does not answer keeps the last value, as above. */
+  const queueGauge = (name: string, help: string, pick: (sample: DeliveryQueueSample) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      // Read from the store every worker shares, as reputation_watches_live.
+      aggregator: 'max',
+      async collect() {
+        try {
+          this.set(pick(await readDeliveryQueue()));
+        } catch {
+          return;
+        }
+      },
+    });
+  queueGauge(
+    'reputation_watch_deliveries_pending',
+    'Webhook deliveries waiting in the store for their next attempt, of every watch.',
+    (sample) => sample.pending,
+  );
+  queueGauge(
+    'reputation_watch_oldest_delivery_age_seconds',
+    'Seconds since the oldest pending webhook delivery was queued; 0 with none.',
+    (sample) => sample.oldestAgeSeconds,
+  );
+
   const metrics: Metrics = {
     checkAnswered: (tool, answer) => checks.inc({ tool, outcome: answer }),
     listLookup: (list, side, lookup) => lookups.inc({ list, side, outcome: lookup }),
@@ -169,6 +205,10 @@ export function createPrometheusMetrics(): NodeMetrics {
     watchDelivery: (delivery) => watchDeliveries.inc({ outcome: delivery }),
     readLiveWatches: (read) => {
       readLiveWatches = read;
+    },
+    watchDeliveryDropped: (reason) => watchDrops.inc({ reason }),
+    readDeliveryQueue: (read) => {
+      readDeliveryQueue = read;
     },
   };
   return {

@@ -7,13 +7,14 @@ import { answerMetricsCollects, scrapeThroughPrimary } from './cluster-metrics.j
 import type { NodeConfig } from './config.js';
 import { type NodePlatform, createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
+import { startMonitorTimer } from './monitor-timer.js';
 import { startWatchTimer } from './watch-timer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
- * only Node has, the card threads, the timer that runs the watches and GET /metrics, and one
- * `close()` for a graceful stop. `platform` is the one the configuration opens unless given (the
- * tests give one whose DNS is answered in memory).
+ * only Node has, the card threads, the timers that run the zone monitor and the watches, GET
+ * /metrics, and one `close()` for a graceful stop. `platform` is the one the configuration opens
+ * unless given (the tests give one whose DNS is answered in memory).
  */
 export async function createNodeServices(
   config: NodeConfig,
@@ -24,6 +25,8 @@ export async function createNodeServices(
   const platform = given ?? (await createNodePlatform(config, logSink));
   try {
     const services = await createServices(config, platform, options);
+    // The Node platform keeps the zone monitor in this process (platform.ts: `local`).
+    const monitorTimer = services.localMonitor && startMonitorTimer(services.localMonitor);
     const watchTimer = startWatchTimer(services.watches.runner, {
       clock: platform.clock,
       log: services.log,
@@ -37,6 +40,8 @@ export async function createNodeServices(
       connectionRefused: platform.prometheus.connectionRefused,
       /** Draws a card on every thread, so the first share of a fresh process is not the slow one. */
       warmUpCards: () => platform.cardPool.warmUp(),
+      /** Ends the zone monitor's timer: no self-test starts after it. */
+      stopMonitor: () => monitorTimer?.stop(),
       /** Ends the watch timer and waits for the checks and deliveries under way. */
       stopWatches: () => watchTimer.stop(),
       /**
@@ -44,7 +49,7 @@ export async function createNodeServices(
        * of the store.
        */
       async close() {
-        services.stopMonitor();
+        monitorTimer?.stop();
         await watchTimer.stop();
         platform.closeDns();
         await platform.cardPool.close();

@@ -1,4 +1,4 @@
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import type { WatchRunner } from '../watch/index.js';
 
 /**

@@ -1,3 +1,4 @@
+import { hex, utf8 } from '../lib/index.js';
 /**
  * The caller's address as the request log writes it: never raw (an address is personal data),
  * but the same caller gives the same text within a process, so an operator can follow one
@@ -17,7 +18,6 @@ export function createCallerHash(
   digest: (bytes: Uint8Array) => Promise<Uint8Array>,
 ): CallerHash {
   const key = randomBytes(32);
-  const utf8 = new TextEncoder();
   const kept = new Map<string, Promise<string>>();
 
   async function hash(address: string): Promise<string> {
@@ -25,10 +25,7 @@ export function createCallerHash(
     const input = new Uint8Array(key.length + text.length);
     input.set(key);
     input.set(text, key.length);
-    let hex = '';
-    for (const byte of (await digest(input)).subarray(0, 8))
-      hex += byte.toString(16).padStart(2, '0');
-    return hex;
+    return hex((await digest(input)).subarray(0, 8));
   }
 
   return (address) => {

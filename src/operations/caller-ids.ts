@@ -1,5 +1,5 @@
 import type { Store } from '../store/index.js';
-import { base64url } from '../http/index.js';
+import { base64url } from '../lib/index.js';
 
 /**
  * The caller ids the service stores (docs/watches.md, "What is kept"): HMAC-SHA-256 (RFC 2104,

@@ -9,6 +9,7 @@ export { listStateSamples, observeDnsbl } from './list-metrics.js';
 export {
   type CardRender,
   type CheckAnswer,
+  type DeliveryQueueSample,
   type ListLookup,
   type ListStateSample,
   type Metrics,
@@ -16,6 +17,7 @@ export {
   type SideLabel,
   type StoreOperation,
   type WatchDelivery,
+  type WatchDeliveryDrop,
 } from './metrics.js';
 export type { MetricsAccess } from './metrics-access.js';
 export { observeCardRender } from './observed-cards.js';

@@ -1,4 +1,5 @@
-import { type DnsblEngine, isIpv6, type ListHealth, type ListStatus } from '../reputation/index.js';
+import { isIpv6 } from '../lib/index.js';
+import { type DnsblEngine, type ListHealth, type ListStatus } from '../reputation/index.js';
 import type { ListLookup, ListStateSample, Metrics, SideLabel } from './metrics.js';
 
 /**

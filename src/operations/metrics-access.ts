@@ -1,11 +1,6 @@
 import type { Context } from 'hono';
-import {
-  type AddressRange,
-  type AppEnv,
-  callerAddress,
-  inAddressRanges,
-  parseAddressRange,
-} from '../http/index.js';
+import { type AppEnv, callerAddress } from '../http/index.js';
+import { type AddressRange, inAddressRanges, parseAddressRange, utf8 } from '../lib/index.js';
 
 /**
  * Who may read GET /metrics (docs/operations.md): a loopback socket that carries no forwarding
@@ -51,7 +46,6 @@ export function metricsReader(
   peerAddress: (c: Context) => string,
   digest: (bytes: Uint8Array) => Promise<Uint8Array>,
 ): (c: Context<AppEnv>) => Promise<boolean> {
-  const utf8 = new TextEncoder();
   const expected = access.token === undefined ? undefined : digest(utf8.encode(access.token));
 
   /** Compared as SHA-256 digests, every byte: the time taken says nothing of the token. */

@@ -36,6 +36,16 @@ export type CardRender = 'drawn' | 'failed' | 'busy';
 /** How one webhook delivery attempt of a watch ended (docs/operations.md, watches). */
 export type WatchDelivery = 'delivered' | 'gone' | 'failed' | 'refused';
 
+/** Why a pending delivery was let go unsent: its watch's cap, or its webhook's pause. */
+export type WatchDeliveryDrop = 'cap' | 'paused';
+
+/** The pending deliveries of every watch, as the store holds them. */
+export interface DeliveryQueueSample {
+  pending: number;
+  /** Seconds since the oldest pending delivery was queued; 0 with none. */
+  oldestAgeSeconds: number;
+}
+
 export interface Metrics {
   /** A check route answered (a POST of a tool). */
   checkAnswered(tool: string, answer: CheckAnswer): void;
@@ -61,6 +71,9 @@ export interface Metrics {
   watchChecked(lagSeconds: number): void;
   watchDelivery(delivery: WatchDelivery): void;
   readLiveWatches(read: () => number | Promise<number>): void;
+  /** A pending delivery let go unsent, and where the delivery queue is read. */
+  watchDeliveryDropped(reason: WatchDeliveryDrop): void;
+  readDeliveryQueue(read: () => Promise<DeliveryQueueSample>): void;
 }
 
 /** Metrics that go nowhere: Workers, and whatever runs the core without a scrape. */
@@ -74,4 +87,6 @@ export const noMetrics: Metrics = {
   watchChecked: () => {},
   watchDelivery: () => {},
   readLiveWatches: () => {},
+  watchDeliveryDropped: () => {},
+  readDeliveryQueue: () => {},
 };

@@ -1,3 +1,4 @@
+import { hex } from '../lib/index.js';
 /**
  * Every request has an id, answered in `X-Request-Id` and written in its log line, so an operator
  * can find the line of the answer a user reports. A caller (a proxy, a client) may bring its own
@@ -15,7 +16,5 @@ export function acceptedRequestId(header: string | undefined): string | undefine
 
 /** A new id: 128 random bits in hex, as many as a UUID's and as hard to guess. */
 export function newRequestId(randomBytes: (length: number) => Uint8Array): string {
-  let id = '';
-  for (const byte of randomBytes(16)) id += byte.toString(16).padStart(2, '0');
-  return id;
+  return hex(randomBytes(16));
 }

@@ -4,10 +4,10 @@ import {
   type AppEnv,
   callerAddress,
   type ForwardedFamily,
-  type Logger,
   quotaSubject,
   type TrustProxy,
 } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import type { CallerHash } from './caller-hash.js';
 import type { Metrics } from './metrics.js';
 import { acceptedRequestId, newRequestId } from './request-id.js';

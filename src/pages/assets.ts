@@ -1,3 +1,4 @@
+import { hex, utf8 } from '../lib/index.js';
 /**
  * The pages' static assets (one script, one stylesheet): served under a name that carries a hash
  * of their bytes, so they can be cached for a year and a new release never meets a stale copy.
@@ -25,9 +26,9 @@ export interface PageAssetSources {
 }
 
 async function asset(stem: string, extension: string, contentType: string, text: string) {
-  const body = new TextEncoder().encode(text);
+  const body = utf8.encode(text);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
-  const hash = [...digest.slice(0, 5)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  const hash = hex(digest.slice(0, 5));
   return { file: `${stem}.${hash}.${extension}`, contentType, body, etag: `"${hash}"` };
 }
 

@@ -9,6 +9,7 @@ import {
   type ResultTexts,
   sentenceOf,
   type ShareSummary,
+  unansweredTexts,
   vouchingTexts,
 } from '../share/index.js';
 import type { Html } from './layout.js';
@@ -307,14 +308,10 @@ export function addressesTable(addresses: readonly AddressSummary[], { t }: Resu
                 </td>
                 <td
                   data-label="${t('result.notAnswered')}"
-                  class="${address.unanswered.length === 0 ? 'empty' : ''}"
+                  class="${unansweredTexts(address, t).length === 0 ? 'empty' : ''}"
                   title="${address.unanswered.map((list) => list.zone).join(', ')}"
                 >
-                  ${
-                    address.unanswered.length > 0
-                      ? t('count.unanswered', { n: address.unanswered.length })
-                      : ''
-                  }
+                  ${unansweredTexts(address, t).join(', ')}
                 </td>
               </tr>`,
           )}

@@ -51,6 +51,7 @@ export {
   queriedZone,
   queryZone,
   type ResolverConfirmation,
+  type ResolverSetting,
   type ServiceReadiness,
   serviceReadinessSchema,
   sideName,
@@ -81,17 +82,4 @@ export {
   verdictSchema,
   worstSeverity,
 } from './results/index.js';
-export {
-  canonicalIpv6,
-  displayName,
-  isDottedQuad,
-  isIpv6,
-  isPublicIpv4,
-  isPublicIpv6,
-  isSpecialUseName,
-  parseHostName,
-  parseIpv6,
-  parseTarget,
-  reversedNibbles,
-  reversedOctets,
-} from './targets/index.js';
+export { displayName, parseHostName, parseTarget } from './targets/index.js';

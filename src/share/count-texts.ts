@@ -28,16 +28,37 @@ export function notCoveredTexts(
 
 /**
  * The lists that did not contribute: `2 did not answer`, `1 on hold`, `1 disabled`, and for an
- * IPv6 address `16 do not cover IPv6`.
+ * IPv6 address `16 do not cover IPv6`; the lists waiting for a key (never asked) are counted as
+ * `2 need a key`, never as lists that did not answer.
  */
 export function missingTexts(coverage: ListCoverage, t: Translate): string[] {
+  return absentTexts(coverage, t, notCoveredTexts(coverage, t));
+}
+
+/**
+ * The lists that could not answer for one address of a domain or pool check (its `unanswered`):
+ * as `missingTexts` says them, without the lists that do not cover IPv6, which an address's row
+ * leaves out as its `unanswered` does.
+ */
+export function unansweredTexts(
+  coverage: Pick<ListCoverage, 'not_answered' | 'on_hold' | 'disabled' | 'needs_key'>,
+  t: Translate,
+): string[] {
+  return absentTexts(coverage, t, []);
+}
+
+function absentTexts(
+  coverage: Pick<ListCoverage, 'not_answered' | 'on_hold' | 'disabled' | 'needs_key'>,
+  t: Translate,
+  notCovered: string[],
+): string[] {
   const disabled = disabledByTest(coverage);
   const needsKey = coverage.needs_key ?? 0;
   return [
     ...(coverage.not_answered > 0 ? [t('count.unanswered', { n: coverage.not_answered })] : []),
     ...(coverage.on_hold > 0 ? [t('count.onHold', { n: coverage.on_hold })] : []),
     ...(disabled > 0 ? [t('count.disabled', { n: disabled })] : []),
-    ...notCoveredTexts(coverage, t),
+    ...notCovered,
     ...(needsKey > 0 ? [t('count.needsKey', { n: needsKey })] : []),
   ];
 }

@@ -13,7 +13,7 @@ export {
 export { type CardCache, CardRendererBusy, createCardCache } from './card-cache.js';
 export { colours } from './card-theme.js';
 export { cardSvg, warmUpSummary } from './card.js';
-export { findingsOf, sentenceOf, vouchingTexts } from './count-texts.js';
+export { findingsOf, sentenceOf, unansweredTexts, vouchingTexts } from './count-texts.js';
 export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
 export {
   type MeaningTable,

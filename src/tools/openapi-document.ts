@@ -6,6 +6,7 @@ import {
   notModifiedResponse,
   serveRoute,
 } from '../http/index.js';
+import { hex, utf8 } from '../lib/index.js';
 import { aliasRule, captchaScheme } from './common/index.js';
 
 /**
@@ -80,10 +81,8 @@ export function addOpenApiDocument(
           tags: options.tags,
         }),
       );
-      const digest = new Uint8Array(
-        await crypto.subtle.digest('SHA-256', new TextEncoder().encode(json)),
-      );
-      const hash = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('');
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(json)));
+      const hash = hex(digest.slice(0, 12));
       served = { json, etag: `"${hash}"` };
     }
     const headers = { ETag: served.etag, 'Cache-Control': 'no-cache' };

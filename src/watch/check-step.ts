@@ -1,7 +1,7 @@
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
 import { isChange, recordObservation } from './changes.js';
-import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
+import { enqueueDeliveries, pendingDelivery, type QueueRules } from './deliveries.js';
 import { changeEventType, type LinksOf, watchEvent } from './events.js';
 import type { Recheck } from './recheck.js';
 import { hasEnded, queues, releasePlaces, type WatchRecords } from './records.js';
@@ -24,6 +24,8 @@ export interface CheckStepDeps {
   clock: () => Date;
   randomBytes: RandomBytes;
   log: Logger;
+  /** The cap on a watch's pending deliveries, and who hears of the ones it drops. */
+  queueRules: QueueRules;
   /** Hears every due time this process puts, so its timer can wake for the earliest. */
   onScheduled: (dueAt: number) => void;
   /** Hears how late each check started after its due time (the metrics' due lag). */
@@ -77,7 +79,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
       at,
       change,
     );
-    outbox.push(pendingDelivery(watch.id, event, deps.randomBytes));
+    outbox.push(pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()));
   }
   const next = nextCheckAt(claim.dueAt, watch.interval_s, at.getTime());
   const recorded: WatchState = {
@@ -106,7 +108,7 @@ async function flushOutbox(
   state: WatchState,
 ): Promise<WatchState> {
   const now = deps.clock().getTime();
-  await enqueueDeliveries(deps.store, deps.records, state.outbox, now);
+  await enqueueDeliveries(deps.store, deps.records, state.outbox, now, deps.queueRules);
   deps.onScheduled(now);
   const flushed = { ...state, outbox: [] };
   await deps.records.putState(watch, flushed);

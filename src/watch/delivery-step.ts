@@ -1,9 +1,10 @@
 import type { Resolver } from '../dns/index.js';
-import type { Logger } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
+import { forgetDelivery, type QueueRules } from './deliveries.js';
 import { hasEnded, queues, type WatchRecords } from './records.js';
-import { pauseAfterFailedEvents, retryDelay } from './schedule.js';
-import type { WatchConfig } from './schemas.js';
+import { deliveryLeaseMs, retryDelay } from './schedule.js';
+import type { PendingDelivery, WatchConfig, Webhook } from './schemas.js';
 import {
   type Reachable,
   signedHeaders,
@@ -16,8 +17,9 @@ import {
  * "Deliveries"): a 2xx answer delivers it; 410 Gone removes the webhook from the watch; anything
  * else (another status, a redirect, no connection, no answer within WEBHOOK_TIMEOUT_MS, a name
  * that now resolves to a non-public address) is a failed attempt, tried again after the next
- * retry delay with the same `webhook-id`. An event whose every attempt failed counts toward the
- * pause; a delivered one starts the count again.
+ * retry delay with the same `webhook-id`. An event counts toward the pause from
+ * its first failed attempt; a 2xx answer starts the count again. A watch has one attempt in
+ * flight at a time: a delivery claimed while another of its watch is under way waits one timeout.
  */
 
 export interface DeliveryStepDeps {
@@ -31,6 +33,8 @@ export interface DeliveryStepDeps {
   retryDelaysMs: readonly number[];
   clock: () => Date;
   log: Logger;
+  /** Who hears of the pending deliveries let go unsent (the queue's own rules). */
+  queueRules: QueueRules;
   onScheduled: (dueAt: number) => void;
   /** Hears how each attempt ended (the metrics' deliveries by outcome). */
   onAttempt?: (outcome: DeliveryOutcome) => void;
@@ -48,19 +52,57 @@ interface Attempt {
 
 export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): Promise<void> {
   const { store, records } = deps;
-  const done = async () => {
-    await records.deleteDelivery(claim.id);
-    await store.removeDue(queues.deliveries, claim.id);
-  };
   const pending = await records.delivery(claim.id);
   if (!pending) return store.removeDue(queues.deliveries, claim.id);
+  const done = () => forgetDelivery(store, records, pending.watch_id, pending.id);
   const watch = await records.config(pending.watch_id);
   // A deleted or ended watch, or one whose webhook was removed, has nothing left to deliver.
   if (!watch?.webhook || hasEnded(watch, deps.clock().getTime())) return done();
   const status = await records.webhookStatus(watch.id);
-  if (status.paused) return done();
+  // A test's first attempt is how a receiver that is back proves it: it is made while paused, and
+  // its 2xx resumes the deliveries. Its retries are dropped like any other delivery's.
+  if (status.paused && !(pending.test && pending.attempts === 0)) {
+    deps.queueRules.onDropped?.('paused');
+    return done();
+  }
+  // One attempt per watch at a time, so a receiver that stalls holds one slot and no more: the
+  // others of its watch wait for it to end, one timeout at most (docs/watches.md, "Fair delivery").
+  const leaseMs = deliveryLeaseMs(deps.timeoutMs);
+  if (!(await records.holdAttempt(watch.id, pending.id, leaseMs))) {
+    const due = deps.clock().getTime() + deps.timeoutMs;
+    await store.putDue(queues.deliveries, pending.id, due);
+    await records.addWaiting(watch.id, pending.id, leaseMs);
+    deps.onScheduled(due);
+    return;
+  }
+  try {
+    await attemptOnce(deps, watch, watch.webhook, pending, done, status.paused);
+  } finally {
+    await records.releaseAttempt(watch.id, pending.id);
+    // A test is pending until its first attempt ends: the next may be asked for then.
+    if (pending.test) await records.releaseTest(watch.id, pending.id);
+    await wakeWaiting(deps, watch.id);
+  }
+}
 
-  const { url, secret } = watch.webhook;
+/** The deliveries put off while the attempt ran are due now: the next of them takes its turn. */
+async function wakeWaiting(deps: DeliveryStepDeps, watchId: string): Promise<void> {
+  const waiting = await deps.records.takeWaiting(watchId);
+  if (waiting.length === 0) return;
+  const now = deps.clock().getTime();
+  for (const eventId of waiting) await deps.store.putDue(queues.deliveries, eventId, now);
+  deps.onScheduled(now);
+}
+
+async function attemptOnce(
+  deps: DeliveryStepDeps,
+  watch: WatchConfig,
+  { url, secret }: Webhook,
+  pending: PendingDelivery,
+  done: () => Promise<void>,
+  wasPaused: boolean,
+): Promise<void> {
+  const { store, records } = deps;
   const attempt = await attemptDelivery(
     { ...deps, reachable: deps.reachable(watch) },
     url,
@@ -90,19 +132,19 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
     ...(attempt.status ? { status: attempt.status } : {}),
     ...(attempt.reason ? { reason: attempt.reason } : {}),
   });
+  // Counted from its first failed attempt (a member of a set: once, however many fail), before
+  // the retry is written: a process stopping in between counts it again, rather than not at all.
+  await records.addFailedEvent(watch, pending.id);
   const delay = retryDelay(attempts, deps.retryDelaysMs);
   if (delay !== undefined) {
     await records.putDelivery({ ...pending, attempts });
     const due = at.getTime() + delay;
     await store.putDue(queues.deliveries, pending.id, due);
     deps.onScheduled(due);
-    return;
+  } else {
+    await done();
   }
-  // Counted before the delivery is let go: a process stopping in between counts it again,
-  // as the same member, rather than not at all.
-  await records.addFailedEvent(watch, pending.id);
-  await done();
-  if (status.failed_events + 1 >= pauseAfterFailedEvents) {
+  if (!wasPaused && (await records.webhookStatus(watch.id)).paused) {
     deps.log('info', 'webhook deliveries paused after failed events', { watch: watch.id });
   }
 }

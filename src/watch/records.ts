@@ -28,6 +28,13 @@ export const queues = {
   checks: 'watch-queue:checks',
   /** Pending deliveries (by event id), each due at its next attempt. */
   deliveries: 'watch-queue:deliveries',
+  /**
+   * Pending deliveries by the time they were queued, never claimed: its earliest is the oldest
+   * pending delivery (the metrics' age of the oldest).
+   */
+  pendingByAge: 'watch-queue:pending-by-age',
+  /** A watch's pending deliveries by the time they were queued: WATCH_PENDING_DELIVERIES. */
+  pendingOf: (watchId: string) => `watch-queue:pending-of:${watchId}`,
 } as const;
 
 /** The set of every live watch (the service-wide cap, WATCH_MAX). */
@@ -49,7 +56,19 @@ const keys = {
   lastDelivery: (id: string) => `watch-delivery-outcome:${id}`,
   failedEvents: (id: string) => `watch-failed-events:${id}`,
   delivery: (eventId: string) => `watch-delivery:${eventId}`,
+  /** The watch's pending test, at most one (docs/watches.md, "Fair delivery"). */
+  test: (id: string) => `watch-test:${id}`,
+  /** The watch's one attempt in flight, at most one. */
+  attempt: (id: string) => `watch-attempt:${id}`,
+  /** The watch's deliveries put off while its attempt was in flight: due when it ends. */
+  waiting: (id: string) => `watch-waiting:${id}`,
 };
+
+/**
+ * How long a pending test holds its watch's place when nothing lets it go: a process that
+ * stopped with the test's delivery record lost. Its delivery ending lets it go before.
+ */
+const testHeldMs = 3_600_000;
 
 export const idleWebhook: WebhookStatus = { last_delivery: null, failed_events: 0, paused: false };
 
@@ -96,6 +115,27 @@ export function watchRecords(store: Store, now: () => number) {
     putDelivery: (delivery: PendingDelivery) =>
       store.set(keys.delivery(delivery.id), JSON.stringify(delivery), deliveryTtlMs),
     deleteDelivery: (eventId: string) => store.delete(keys.delivery(eventId)),
+    /** Takes the watch's one place for a pending test: false when a test is pending already. */
+    holdTest: (id: string, eventId: string) =>
+      store.addMemberWithin(keys.test(id), eventId, 1, testHeldMs),
+    releaseTest: (id: string, eventId: string) => store.removeMembers(keys.test(id), [eventId]),
+    /**
+     * Takes the watch's one attempt in flight for `ttlMs` (the delivery lease, so a claimer that
+     * died lets it go with its lease): false while another attempt of the watch is under way.
+     */
+    holdAttempt: (id: string, eventId: string, ttlMs: number) =>
+      store.addMemberWithin(keys.attempt(id), eventId, 1, ttlMs),
+    releaseAttempt: (id: string, eventId: string) =>
+      store.removeMembers(keys.attempt(id), [eventId]),
+    /** A delivery put off until the watch's attempt in flight ends. */
+    addWaiting: (id: string, eventId: string, ttlMs: number) =>
+      store.addMembers(keys.waiting(id), [eventId], ttlMs),
+    /** The deliveries put off so far, taken out of the set. */
+    async takeWaiting(id: string): Promise<string[]> {
+      const waiting = await store.members(keys.waiting(id));
+      if (waiting.length > 0) await store.removeMembers(keys.waiting(id), waiting);
+      return waiting;
+    },
     /** Forgets what a watch keeps (its queue entry and cap places are the caller's to end). */
     async forget(id: string): Promise<void> {
       await Promise.all([

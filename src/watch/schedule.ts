@@ -9,8 +9,21 @@
  */
 export const defaultRetryDelaysMs: readonly number[] = [5_000, 3_600_000, 86_400_000];
 
-/** Events in a row whose every attempt failed before deliveries pause. */
+/**
+ * Failed events that pause deliveries: an event counts from its first failed attempt, a test's
+ * too, and only a 2xx answer (or a new webhook URL) starts the count again. Counting the first
+ * attempt, not the last, is what lets a receiver that fails everything pause before its first
+ * event's retries run out 25 h later (docs/watches.md, "The pause").
+ */
 export const pauseAfterFailedEvents = 5;
+
+/**
+ * How long a claimed delivery stays its claimer's, and how long a watch's one attempt in flight
+ * holds it (docs/watches.md, "Claims and leases"): twice WEBHOOK_TIMEOUT_MS, at least a minute.
+ */
+export function deliveryLeaseMs(webhookTimeoutMs: number): number {
+  return Math.max(60_000, 2 * webhookTimeoutMs);
+}
 
 /**
  * The next check of a watch checked for `dueAt`: one interval later, keeping its cadence; when

@@ -168,6 +168,10 @@ export const pendingDeliverySchema = z.object({
   body: z.string(),
   /** Attempts made so far. */
   attempts: z.number().int().min(0),
+  /** When it was queued (epoch ms): the oldest is dropped past WATCH_PENDING_DELIVERIES. */
+  queued_at: z.number().optional(),
+  /** A `watch.test` event: its watch's one pending test until its first attempt ends. */
+  test: z.boolean().optional(),
 });
 export type PendingDelivery = z.infer<typeof pendingDeliverySchema>;
 
@@ -209,11 +213,12 @@ export const webhookStatusSchema = z
           'The last delivery attempt: shown only to the manage key’s holder (GET with Authorization: Bearer <manage_key>), null to anyone else.',
       }),
     failed_events: z.number().int().min(0).meta({
-      description: 'Events in a row whose every attempt failed; 5 pause the deliveries.',
+      description:
+        'Events (tests included) with a failed attempt since the last 2xx answer; 5 pause the deliveries.',
     }),
     paused: z.boolean().meta({
       description:
-        'Deliveries paused after 5 failed events in a row; a PATCH of webhook_url resumes them.',
+        'Deliveries paused after 5 failed events; a test answered 2xx, or a PATCH to another webhook_url, resumes them.',
     }),
   })
   .meta({ id: 'WatchWebhookStatus' });

@@ -1,4 +1,4 @@
-import { base64url } from '../http/index.js';
+import { base64url, utf8 } from '../lib/index.js';
 
 /**
  * The random names and keys of a watch, from the platform's random bytes (Web Crypto on both
@@ -20,7 +20,7 @@ export const newEventId = (random: RandomBytes) => `evt_${base64url(random(16))}
 
 /** SHA-256 of a text's UTF-8 bytes, base64url. */
 export async function hashOf(text: string, digest: Digest): Promise<string> {
-  return base64url(await digest(new TextEncoder().encode(text)));
+  return base64url(await digest(utf8.encode(text)));
 }
 
 /**

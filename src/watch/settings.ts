@@ -1,3 +1,4 @@
+import { addressPrefix, parseAddress } from '../lib/index.js';
 import type { PortRange } from '../webhooks/index.js';
 
 /** What the configuration sets for watches (src/config.ts; docs/configuration.md). */
@@ -20,6 +21,8 @@ export interface WatchLimits {
   webhookAllowPorts: readonly PortRange[];
   /** The operator's credential (OPERATOR_TOKEN): only its watches reach WEBHOOK_ALLOW_NETWORKS. */
   operatorToken?: string;
+  /** Deliveries a watch may have waiting; past it the oldest is dropped (WATCH_PENDING_DELIVERIES). */
+  pendingDeliveries: number;
 }
 
 /**
@@ -39,3 +42,15 @@ export function networkCap(limits: Pick<WatchLimits, 'perCaller' | 'perNetwork' 
 
 /** The longest interval a watch may be re-checked at: a week. */
 export const maxIntervalS = 7 * 86_400;
+
+/**
+ * The network a caller's watches are counted in besides the caller itself (docs/watches.md,
+ * "Limits"): an IPv4 /24, the block one customer of a host or an office is usually given, or an
+ * IPv6 /48, the site a tunnel broker or a provider hands out in one piece (RFC 6177 §2). Takes an
+ * address or a quota subject (`2001:db8:1:2::/64`).
+ */
+export function networkSubject(subject: string): string {
+  const parsed = parseAddress(subject.replace(/\/64$/, ''));
+  if (parsed === undefined) return subject;
+  return addressPrefix(parsed, parsed.kind() === 'ipv6' ? 48 : 24)!;
+}

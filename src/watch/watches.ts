@@ -1,5 +1,5 @@
 import type { Resolver } from '../dns/index.js';
-import { type Logger, networkSubject } from '../http/index.js';
+import type { Logger } from '../lib/index.js';
 import {
   type DomainCheckResult,
   type IpCheckResult,
@@ -8,7 +8,7 @@ import {
 } from '../reputation/index.js';
 import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
-import { enqueueDeliveries, pendingDelivery } from './deliveries.js';
+import { type DropReason, enqueueDeliveries, pendingDelivery } from './deliveries.js';
 import { type LinksOf, watchEvent } from './events.js';
 import type { Recheck } from './recheck.js';
 import {
@@ -23,7 +23,7 @@ import {
 } from './records.js';
 import type { DeliveryOutcome } from './delivery-step.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
-import { defaultRetryDelaysMs } from './schedule.js';
+import { defaultRetryDelaysMs, deliveryLeaseMs } from './schedule.js';
 import type { WatchConfig, WatchKind, WatchView, Webhook } from './schemas.js';
 import {
   type Digest,
@@ -33,7 +33,7 @@ import {
   type RandomBytes,
   sameHash,
 } from './secrets.js';
-import { maxIntervalS, networkCap, type WatchLimits } from './settings.js';
+import { maxIntervalS, networkCap, networkSubject, type WatchLimits } from './settings.js';
 import { watchView } from './view.js';
 import {
   checkWebhookUrl,
@@ -76,6 +76,7 @@ export interface WatchDeps {
   /** Hear the runner's work (the operator's metrics, docs/operations.md). */
   onChecked?: (lagMs: number) => void;
   onAttempt?: (outcome: DeliveryOutcome) => void;
+  onDropped?: (reason: DropReason) => void;
 }
 
 export type WatchError =
@@ -87,6 +88,8 @@ export type WatchError =
   | 'watch_limit'
   /** 503: the service has WATCH_MAX live watches. */
   | 'watch_capacity'
+  /** 429: the watch's test is still pending. */
+  | 'test_pending'
   | 'not_configured'
   | 'dns_unavailable';
 
@@ -96,6 +99,8 @@ export type WatchFailure = {
   reason: string;
   /** `dns_unavailable`: the lists its first check asked (check-outcome.ts), which the route charges. */
   listsAsked?: number;
+  /** `test_pending`: seconds until it may succeed (Retry-After). */
+  retryAfterS?: number;
 };
 
 export interface CreateRequest {
@@ -157,6 +162,8 @@ export interface Watches {
   checkManageKey(id: string, key: string): Promise<KeyCheck>;
   /** How many watches are live (the set WATCH_MAX caps). */
   countLive(): Promise<number>;
+  /** The pending deliveries of every watch, and the age of the oldest (the metrics' gauges). */
+  deliveryQueue(): Promise<{ pending: number; oldestAgeSeconds: number }>;
   runner: WatchRunner;
 }
 
@@ -178,6 +185,10 @@ export function createWatches(deps: WatchDeps): Watches {
   const operatorReachable = reachableWith(deps.allowedNetwork);
   const reachableFor = (watch: Pick<WatchConfig, 'operator'>) =>
     watch.operator === true ? operatorReachable : publicOnly;
+  const queueRules = {
+    pendingPerWatch: limits.pendingDeliveries,
+    ...(deps.onDropped ? { onDropped: deps.onDropped } : {}),
+  };
   const runner = createWatchRunner(
     {
       store,
@@ -192,6 +203,7 @@ export function createWatches(deps: WatchDeps): Watches {
       reachable: reachableFor,
       timeoutMs: limits.webhookTimeoutMs,
       retryDelaysMs: deps.runner?.retryDelaysMs ?? defaultRetryDelaysMs,
+      queueRules,
       ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
     },
@@ -199,7 +211,7 @@ export function createWatches(deps: WatchDeps): Watches {
       maxChecks: 128,
       maxDeliveries: 32,
       checkLeaseMs: 120_000,
-      deliveryLeaseMs: Math.max(60_000, 2 * limits.webhookTimeoutMs),
+      deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
       ...deps.runner,
     },
   );
@@ -402,9 +414,9 @@ export function createWatches(deps: WatchDeps): Watches {
       expires_at: new Date(at + limits.ttlMs).toISOString(),
     };
     await records.putConfig(renewed);
-    // Naming the webhook again (even the same URL) starts its deliveries afresh: a PATCH is how
-    // deliveries paused by failures resume.
-    if (request.webhook_url !== undefined) await records.clearFailedEvents(id);
+    // Another receiver starts afresh; the same URL sent again (a client PATCHing its whole
+    // configuration, a renewal) keeps its failures and its pause (docs/watches.md, "The pause").
+    if (webhook?.url !== watch.webhook?.url) await records.clearFailedEvents(id);
     const state = await records.state(id);
     if (interval !== watch.interval_s || (watch.paused && !renewed.paused)) {
       const checkedAt = state ? Date.parse(state.checked_at) : at;
@@ -469,16 +481,21 @@ export function createWatches(deps: WatchDeps): Watches {
     const watch = await live(id);
     if (!watch) return notFound();
     if (!watch.webhook) return fail('invalid_request', 'the watch has no webhook_url');
-    if ((await records.webhookStatus(id)).paused) {
-      return fail(
-        'invalid_request',
-        'deliveries are paused after 5 failed events in a row: PATCH webhook_url to resume them',
-      );
+    if (watch.paused) {
+      return fail('invalid_request', 'the watch is paused: PATCH {"paused": false} first');
     }
     const state = await records.state(id);
     const status = state?.status ?? { verdict: 'unknown' as const, score: 0, listed_on: [] };
     const event = watchEvent('watch.test', watch, deps.links(id), status, deps.clock());
-    await enqueueDeliveries(store, records, [pendingDelivery(id, event, deps.randomBytes)], now());
+    const delivery = pendingDelivery(id, event, deps.randomBytes, now());
+    // One pending test a watch, until its first attempt ends: within a timeout of its turn.
+    if (!(await records.holdTest(id, delivery.id))) {
+      return {
+        ...fail('test_pending', 'a test of this watch is pending: its answer comes first'),
+        retryAfterS: Math.ceil(limits.webhookTimeoutMs / 1000),
+      };
+    }
+    await enqueueDeliveries(store, records, [delivery], now(), queueRules);
     runner.wake();
     return { ok: true };
   }
@@ -503,6 +520,14 @@ export function createWatches(deps: WatchDeps): Watches {
       return sameHash(await hashOf(key, deps.digest), watch.manage_key_hash) ? 'ok' : 'wrong';
     },
     countLive: async () => (await store.members(allWatchesKey)).length,
+    async deliveryQueue() {
+      const [pending, oldest] = await Promise.all([
+        store.countDue(queues.deliveries),
+        store.earliestDue(queues.pendingByAge),
+      ]);
+      const oldestAgeSeconds = oldest === undefined ? 0 : Math.max(0, now() - oldest) / 1000;
+      return { pending, oldestAgeSeconds };
+    },
     runner,
   };
 }

@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { base64 } from '../lib/index.js';
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com, through its own package,
@@ -28,5 +29,5 @@ export function signedHeaders(
  * padding) of 32 random bytes, the HMAC key.
  */
 export function newWebhookSecret(randomBytes: (length: number) => Uint8Array): string {
-  return `whsec_${btoa(String.fromCharCode(...randomBytes(32)))}`;
+  return `whsec_${base64(randomBytes(32))}`;
 }

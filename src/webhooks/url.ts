@@ -1,11 +1,12 @@
-import { isDottedQuad, isPublicIpv4, isPublicIpv6, isSpecialUseName } from '../reputation/index.js';
+import { isDottedQuad, isPublicIpv4, isPublicIpv6, isSpecialUseName } from '../lib/index.js';
 
 /**
  * Where a webhook may point (docs/watches.md, "Safety"): an `http` or `https` URL whose host is a
  * public address or a public host name. Literal addresses are checked here, at creation; a host
  * name's addresses are checked at every delivery (address.ts), since they may change.
- * The non-public rules are the targets' own (RFC 6890 for IPv4, the IPv6 rules of ipv6.ts, the
- * special-use names of targets.ts), so a webhook cannot reach what a check may not ask about.
+ * The non-public rules are the targets' own, from src/lib/ (RFC 6890 for IPv4, the IPv6 rules of
+ * ipv6.ts, the special-use names of special-use-names.ts), so a webhook cannot reach what a check
+ * may not ask about.
  */
 
 /** Whether a webhook may reach an address: it is public, or inside WEBHOOK_ALLOW_NETWORKS. */

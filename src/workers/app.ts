@@ -17,6 +17,12 @@ export type WorkerEnv = WorkerBindings & Record<string, unknown>;
 
 export interface EdgeApp {
   fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response>;
+  /**
+   * One run of the watch runner (the watch clock's alarm, the Cron Trigger), on the monitor's
+   * current view as a request has it: the isolate of an alarm may serve no request, and its
+   * replica, read once while the first self-test ran, would otherwise say so forever.
+   */
+  tickWatches(): ReturnType<Services['watches']['runner']['tick']>;
   services: Services;
   /** The app itself, for its documented routes (the tests check answers against them). */
   app: ReturnType<typeof createApp>;
@@ -53,6 +59,14 @@ export async function createEdgeApp(
       const response = await app.fetch(request, env, ctx);
       ctx.waitUntil(services.flushVerdicts());
       return response;
+    },
+    async tickWatches() {
+      await services.refreshVerdicts();
+      try {
+        return await services.watches.runner.tick();
+      } finally {
+        await services.flushVerdicts();
+      }
     },
   };
 }

@@ -7,5 +7,5 @@ export { createEdgeApp, type EdgeApp, misconfigured, type WorkerEnv } from './ap
 export { ZoneMonitorObject } from './monitor-object.js';
 export { StoreObject } from './store-object.js';
 export { edgeAppFor } from './edge-apps.js';
-export { armWatchClock, changedAWatch } from './watch-clock.js';
+export { armWatchClock, armWatchClockOnce, changedAWatch } from './watch-clock.js';
 export { WatchClockObject } from './watch-clock-object.js';

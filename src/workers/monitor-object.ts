@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
-import { createLogger } from '../http/index.js';
+import { createLogger } from '../lib/index.js';
 import {
   bundledZoneList,
   createListStats,
@@ -10,7 +10,7 @@ import {
   type MonitorView,
   type ZoneMonitor,
 } from '../reputation/index.js';
-import { logReadiness, logRun, queryNames } from '../services.js';
+import { logReadiness, logRun, logUnreachable, queryNames } from '../services.js';
 import { edgeMaxInFlight } from './limits.js';
 
 /**
@@ -108,7 +108,6 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     const key = JSON.stringify(settings);
     if (this.monitor && this.settingsKey === key) return this.monitor;
     if (this.starting && this.settingsKey === key) return this.starting;
-    this.monitor?.stop();
     // A monitor for new settings counts on from where this one got.
     this.epochBase += this.monitor?.epoch ?? 0;
     this.monitor = undefined;
@@ -131,6 +130,7 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
     });
     const resolver = withResolverStack(withObserver(transport, stats.observe, ['A']), {
       maxInFlight: edgeMaxInFlight,
+      onUnreachable: (report) => logUnreachable(log, report),
     });
     const description = 'the one DOH_URL names';
     const monitor = createZoneMonitor({
@@ -141,14 +141,16 @@ export class ZoneMonitorObject extends DurableObject<unknown> {
       maxTimeoutMs: settings.timeoutMs,
       ...(settings.holdProbeMs ? { holdProbeMs: settings.holdProbeMs } : {}),
       resolverName: description,
+      resolverSetting: 'DOH_URL',
       stats,
       onLie: () => resolver.clear(),
       onRun: (run) => logRun(log, run.verdicts),
       onReadiness: (readiness) => logReadiness(log, readiness, settings.dohUrls),
-      onScheduleChange: () => void this.arm(),
     });
+    // Work that moves sooner (a list goes on hold, a run ends) moves the alarm with it.
+    monitor.onScheduleChange(() => void this.arm());
     await monitor.run();
-    logReadiness(log, monitor.readiness(), settings.dohUrls, true);
+    logReadiness(log, monitor.readiness(), settings.dohUrls, { atStart: true });
     this.stats = stats;
     this.monitor = monitor;
     await this.arm();

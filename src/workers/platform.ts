@@ -40,6 +40,7 @@ export function createWorkersPlatform(
       maxInFlight: edgeMaxInFlight,
       maxInFlightPerList: edgeMaxInFlightPerList,
       description: 'the one DOH_URL names',
+      setting: 'DOH_URL',
       endpoints: config.dns.dohUrls,
       asksNameServers: false,
     },

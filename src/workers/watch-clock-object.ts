@@ -38,8 +38,9 @@ export class WatchClockObject extends DurableObject<WorkerEnv> {
     let next: number;
     try {
       const pollMs = pollMsOf(env);
-      const { watches } = (await edgeAppFor(env)).services;
-      const report = await watches.runner.tick();
+      const app = await edgeAppFor(env);
+      const { watches } = app.services;
+      const report = await app.tickWatches();
       const now = Date.now();
       const due = watches.runner.nextDueAt(now);
       if (report.full) next = now;

@@ -13,7 +13,7 @@ import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../fixtures/dns-server.js';
+} from '../../fixtures/dns-server.js';
 
 const zones: FixtureZone[] = [
   {

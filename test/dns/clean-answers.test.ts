@@ -2,13 +2,13 @@ import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanDnsText, type Resolver } from '../../src/dns/index.js';
 import { createResolver } from '../../src/node/dns/index.js';
-import type { FixtureDnsServer } from '../fixtures/dns-server.js';
-import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
+import type { FixtureDnsServer } from '../../fixtures/dns-server.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
 import {
   type ScriptedDnsServer,
   responseTo,
   startScriptedDnsServer,
-} from '../fixtures/scripted-dns-server.js';
+} from '../../fixtures/scripted-dns-server.js';
 
 /**
  * Hostile bytes from a DNS server, over the wire of each transport (UDP on node:dgram, DoH): a PTR

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withConcurrencyLimit } from '../../src/dns/concurrency.js';
 import { createResolver } from '../../src/node/dns/index.js';
 import type { DnsOutcome, Resolver } from '../../src/dns/resolver.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
 
 /**
  * A resolver that counts the queries it is running and answers each one when the test releases

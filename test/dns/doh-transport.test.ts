@@ -2,13 +2,13 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport, type DohTransportOptions } from '../../src/dns/doh-transport.js';
 import type { Resolver } from '../../src/dns/resolver.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
 import {
   badAnswerFaults,
   rfc8484Post,
   type FixtureDohServer,
   startFixtureDohServer,
-} from '../fixtures/doh-server.js';
+} from '../../fixtures/doh-server.js';
 import { describeTransportOutcomes, transportWorld } from './transport-outcomes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/dns/resolver.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
 
 /**
  * What every DNS transport must answer alike (docs/edge.md: the DoH transport has the UDP

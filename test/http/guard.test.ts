@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureZone } from '../fixtures/dns-server.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import type { IpCheckAnswer, QuotaStatus } from '../support/responses.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**
@@ -11,12 +12,6 @@ const zones: FixtureZone[] = [
   { origin: 'sender-fixture.net', records: { 'mail.sender-fixture.net': { A: ['185.12.34.56'] } } },
   { origin: 'broken-dns.net', behaviour: 'servfail' },
 ];
-
-interface Quota {
-  dailyLimit: number;
-  dailyRemaining: number;
-  code?: string;
-}
 
 let service: TestService | undefined;
 afterEach(async () => {
@@ -34,7 +29,7 @@ const from = (address: string) => ({ 'x-forwarded-for': address });
 
 async function remaining(s: TestService, headers: Record<string, string> = {}): Promise<number> {
   const response = await s.get('/ip/v1/status', headers);
-  return ((await response.json()) as Quota).dailyRemaining;
+  return ((await response.json()) as QuotaStatus).dailyRemaining;
 }
 
 async function checkStatus(
@@ -49,9 +44,9 @@ describe('daily quota', () => {
   it('counts each fresh check down by one, in the POST answer and in the status', async () => {
     const s = await start({ DAILY_LIMIT: '3' }, new Date('2026-05-10T12:00:00Z'));
     expect(await remaining(s)).toBe(3);
-    const first = (await (await s.post('/ip/v1', { target: '8.8.4.4' })).json()) as Quota;
+    const first = (await (await s.post('/ip/v1', { target: '8.8.4.4' })).json()) as IpCheckAnswer;
     expect(first).toMatchObject({ dailyLimit: 3, dailyRemaining: 2 });
-    const second = (await (await s.post('/ip/v1', { target: '8.8.8.8' })).json()) as Quota;
+    const second = (await (await s.post('/ip/v1', { target: '8.8.8.8' })).json()) as IpCheckAnswer;
     expect(second.dailyRemaining).toBe(1);
     expect(await remaining(s)).toBe(1);
   });
@@ -120,13 +115,13 @@ describe('daily quota', () => {
     for (const tool of ['domain', 'pool']) {
       const status = await s.get(`/${tool}/v1/status`);
       expect(status.status).toBe(200);
-      expect(((await status.json()) as Quota).dailyRemaining).toBe(1);
+      expect(((await status.json()) as QuotaStatus).dailyRemaining).toBe(1);
     }
   });
 
   it('charges nothing for an answer from the result cache, even when the quota is used up', async () => {
     const s = await start({ DAILY_LIMIT: '1' }, new Date('2026-05-10T12:00:00Z'));
-    const first = (await (await s.post('/ip/v1', { target: '8.8.4.4' })).json()) as Quota;
+    const first = (await (await s.post('/ip/v1', { target: '8.8.4.4' })).json()) as IpCheckAnswer;
     expect(first.dailyRemaining).toBe(0);
     const repeat = await s.post('/ip/v1', { target: '8.8.4.4' });
     expect(repeat.status).toBe(200);

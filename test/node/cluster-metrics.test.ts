@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 import { killServerProcesses, startServerProcess } from '../support/server-process.js';
 

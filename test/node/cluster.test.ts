@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { takenPort } from '../fixtures/free-port.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { takenPort } from '../../fixtures/free-port.js';
 import {
   expectOneLineFailure,
   failedStart,

@@ -2,7 +2,8 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, parseTrustProxy } from '../../src/http/index.js';
+import { parseTrustProxy } from '../../src/http/index.js';
+import { createLogger } from '../../src/lib/index.js';
 import { uncappedPeers } from '../../src/node/client-connections.js';
 import { type ConnectionRefusal, limitConnections } from '../../src/node/connections.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeWebhookSender } from '../../src/node/webhook-sender.js';
-import { freePort } from '../fixtures/free-port.js';
-import { type WebhookReceiver, startWebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { freePort } from '../../fixtures/free-port.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../../fixtures/webhook-receiver.js';
 
 /**
  * The Node webhook sender against a real receiver on 127.0.0.1: it connects to the address it is

@@ -76,4 +76,14 @@ describe('a service whose lists cannot be trusted', () => {
     });
     expect((await service.fetch(service.rootUrl('/healthz'))).status).toBe(200);
   });
+
+  it('tells the operator to set the variable this runtime reads: DOH_URL over DoH, else DNS_SERVERS', async () => {
+    // A service that asks only its resolvers runs over DoH (the Worker): DNS_SERVERS means nothing there.
+    const [setting, other] = service.asksNameServers
+      ? ['DNS_SERVERS', 'DOH_URL']
+      : ['DOH_URL', 'DNS_SERVERS'];
+    const { reason } = (await (await service.get('/ip/v1/status')).json()) as { reason: string };
+    expect(reason).toContain(setting);
+    expect(reason).not.toContain(other);
+  });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryZone } from '../../src/reputation/lists/dnsbl.js';
 import { type DnsblZone, loadZoneList } from '../../src/reputation/lists/zones.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { type Exposition, parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 import { type TestService, startTestService } from '../support/service.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
+import { type RedisServer, startRedisServer } from '../../fixtures/redis-server.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
 import { type TestService, startTestService } from '../support/service.js';
 

@@ -5,11 +5,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { keyedCounts, keylessCounts } from '../fixtures/keyless-lists.js';
+import { keyedCounts, keylessCounts } from '../../fixtures/keyless-lists.js';
 import {
   type FakeCaptchaProvider,
   startFakeCaptchaProvider,
-} from '../fixtures/captcha-provider.js';
+} from '../../fixtures/captcha-provider.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
 import { type TestService, startTestService } from '../support/service.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, startTestService } from '../support/service.js';
+import type { ListsAnswer } from '../support/responses.js';
 
 /** GET {BASE_PATH}/lists: an HTML page for a browser, JSON for an API client (docs/pages.md). */
 
@@ -45,9 +46,33 @@ describe('GET {BASE_PATH}/lists', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('vary')).toMatch(/Accept/);
-    const body = (await response.json()) as { configured: boolean; lists: unknown[] };
+    const body = (await response.json()) as ListsAnswer;
     expect(body.configured).toBe(true);
     expect(body.lists.length).toBeGreaterThan(0);
+  });
+
+  it('opens on a summary: how many lists do what, and whether the resolver is proven', async () => {
+    const page = await (await service.get('/lists?lang=en', html)).text();
+    const summary = /<section\s+class="panel lists-summary"[\s\S]*?<\/section>/.exec(page)?.[0];
+    expect(summary).toMatch(/<strong>\d+ lists<\/strong>:\s*\d+ answering, \d+ need a key\./);
+    expect(summary).toContain('The resolver is proven to answer honestly');
+    // Times as the other pages write them; the JSON keeps ISO 8601.
+    expect(page).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(page).toMatch(/\d{4} at \d+:\d\d [AP]M UTC/);
+  });
+
+  it('says in its summary, while no list can be proven, that checks cannot run and why', async () => {
+    const dead = await startTestService({ deadDns: true });
+    try {
+      const page = await (await dead.get('/lists?lang=en', html)).text();
+      const summary = /<section\s+class="panel lists-summary notice"[\s\S]*?<\/section>/.exec(
+        page,
+      )?.[0];
+      expect(summary).toContain('This service is not ready to check right now.');
+      expect(summary).toMatch(/The DNS resolver \(.+\) does not answer/);
+    } finally {
+      await dead.close();
+    }
   });
 
   it('is linked from the check page in its language', async () => {

@@ -5,7 +5,7 @@ import { ru } from '../../src/i18n/ru.js';
 import { renderListsPage } from '../../src/pages/lists-page.js';
 import { renderSharePage } from '../../src/pages/share-page.js';
 import { listingFactors, reverseDnsFactors } from '../../src/reputation/checks/score.js';
-import { catalogueEntry } from '../../src/reputation/lists/catalogue-entry.js';
+import { catalogueEntry } from '../../src/reputation/lists/lists-projection.js';
 import { countsOf, type DnsblReport, type ListResult } from '../../src/reputation/lists/dnsbl.js';
 import { type ListStanding, standingOf } from '../../src/reputation/lists/list-health.js';
 import type { ListHealth } from '../../src/reputation/lists/list-health-schemas.js';

@@ -5,8 +5,9 @@ import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import type { IpCheckAnswer, QuotaStatus } from '../support/responses.js';
 import { freshRedisUrl } from '../support/redis.js';
 import { killServerProcesses, postJson, startServerProcess } from '../support/server-process.js';
 
@@ -30,20 +31,14 @@ const processTimeout = { timeout: 60_000 };
 
 const temporaryFolder = () => mkdtempSync(join(tmpdir(), 'store-processes-'));
 
-interface CheckAnswer {
-  token: string;
-  from_cache: boolean;
-  dailyRemaining: number;
-}
-
-async function check(base: string, target: string): Promise<CheckAnswer> {
+async function check(base: string, target: string): Promise<IpCheckAnswer> {
   const response = await postJson(`${base}/ip/v1`, { target });
   expect(response.status).toBe(200);
-  return (await response.json()) as CheckAnswer;
+  return (await response.json()) as IpCheckAnswer;
 }
 
 async function remaining(base: string): Promise<number> {
-  const status = (await (await fetch(`${base}/ip/v1/status`)).json()) as CheckAnswer;
+  const status = (await (await fetch(`${base}/ip/v1/status`)).json()) as QuotaStatus;
   return status.dailyRemaining;
 }
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import { type RedisServer, startRedisServer } from '../../fixtures/redis-server.js';
 import { freshRedisUrl, inspect } from '../support/redis.js';
 import {
   type CaptchaProviderFixture,

@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 import type { CaptchaProvider } from '../../src/http/captcha/index.js';
 import type { Lang } from '../../src/i18n/index.js';
 import type { ShareSummary } from '../../src/share/summary.js';
-import type { FixtureQuery, FixtureZone } from '../fixtures/dns-server.js';
-import type { Listings } from '../fixtures/dnsbl-world.js';
+import type { FixtureQuery, FixtureZone } from '../../fixtures/dns-server.js';
+import type { Listings } from '../../fixtures/dnsbl-world.js';
 
 /**
  * What a route test sees of the service under test and its fixtures, whichever runtime serves it:
@@ -50,7 +50,7 @@ export interface FixtureDnsAddress {
 }
 
 export interface RouteServiceOptions {
-  /** Listings in the default zone list's world (test/fixtures/dnsbl-world.ts). */
+  /** Listings in the default zone list's world (fixtures/dnsbl-world.ts). */
   listings?: Listings;
   /** The test's own zones beside that world. */
   zones?: FixtureZone[];
@@ -65,7 +65,7 @@ export interface RouteServiceOptions {
   now?: Date;
 }
 
-/** How the fake captcha provider answers (test/fixtures/captcha-provider.ts). */
+/** How the fake captcha provider answers (fixtures/captcha-provider.ts). */
 export type CaptchaMode = 'ok' | 'error' | 'hang' | 'not-json';
 
 export interface CaptchaRequest {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { startRedisServer } from '../fixtures/redis-server.js';
+import { startRedisServer } from '../../fixtures/redis-server.js';
 
 /**
  * Once per test run. Every Redis test shares one redis-server: the one `.ci/run` started

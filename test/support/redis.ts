@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { testDatabases } from '../fixtures/redis-server.js';
+import { testDatabases } from '../../fixtures/redis-server.js';
 
 /**
  * A database of the shared test Redis for one suite alone, emptied first: test files run in

@@ -16,17 +16,17 @@ import {
   type FixtureQuery,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../fixtures/dns-server.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { createMemoryDns } from '../fixtures/memory-dns.js';
+} from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { createMemoryDns } from '../../fixtures/memory-dns.js';
 import { assertAnswerDocumented } from './documented.js';
-import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
 import {
   type LyingMode,
   type LyingResolver,
   startLyingResolver,
-} from '../fixtures/lying-resolver.js';
-import { startFakeCaptchaProvider } from '../fixtures/captcha-provider.js';
+} from '../../fixtures/lying-resolver.js';
+import { startFakeCaptchaProvider } from '../../fixtures/captcha-provider.js';
 import {
   type CaptchaProviderFixture,
   type FixtureDnsAddress,
@@ -76,7 +76,7 @@ export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
   env?: Record<string, string> | ((dns: FixtureDnsAddress) => Record<string, string>);
   /**
    * How the service reaches the fixture world. `memory` (default): a transport that answers it in
-   * this process (test/fixtures/memory-dns.ts), for every test the wire is not the point of.
+   * this process (fixtures/memory-dns.ts), for every test the wire is not the point of.
    * `udp`: a real fixture DNS server on 127.0.0.1, asked through c-ares. `doh`: DNS_TRANSPORT=doh,
    * its DOH_URL a fixture DoH endpoint in front of that server.
    */
@@ -213,7 +213,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
 }
 
-/** The fake captcha provider of test/fixtures, in this process. */
+/** The fake captcha provider of fixtures/, in this process. */
 export async function startCaptchaProvider(options: {
   goodTokens: string[];
 }): Promise<CaptchaProviderFixture> {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { keylessZoneList } from '../fixtures/keyless-lists.js';
+import { keylessZoneList } from '../../fixtures/keyless-lists.js';
 import { type TestService, startTestService } from '../support/service.js';
+import type { ListsAnswer } from '../support/responses.js';
 
 /** GET {BASE_PATH}/lists: every configured list's health, over real HTTP and the fixture DNS. */
 
@@ -32,23 +33,17 @@ const fields = [
   'ipv6',
 ];
 
-interface Lists {
-  configured: boolean;
-  reason?: string;
-  lists: Record<string, unknown>[];
-}
-
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService({ latencyMs: 5 });
 });
 afterAll(() => service.close());
 
-async function lists(): Promise<Lists> {
+async function lists(): Promise<ListsAnswer> {
   const response = await service.get('/lists');
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  return (await response.json()) as Lists;
+  return (await response.json()) as ListsAnswer;
 }
 
 describe('GET /lists', () => {

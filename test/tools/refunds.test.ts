@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorAnswer, QuotaStatus } from '../support/responses.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**
@@ -6,11 +7,6 @@ import { type TestService, startTestService } from '../support/service.js';
  * list queries keeps its unit, one that asked no list gets it back at most REFUNDS_PER_DAY times
  * a day per caller.
  */
-
-interface QuotaFields {
-  code?: string;
-  dailyRemaining: number;
-}
 
 let service: TestService;
 
@@ -24,14 +20,14 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 async function remaining(tool: 'ip' | 'domain'): Promise<number> {
-  const status = (await (await service.get(`/${tool}/v1/status`)).json()) as QuotaFields;
+  const status = (await (await service.get(`/${tool}/v1/status`)).json()) as QuotaStatus;
   return status.dailyRemaining;
 }
 
-async function failedCheck(tool: 'ip' | 'domain', body: object): Promise<QuotaFields> {
+async function failedCheck(tool: 'ip' | 'domain', body: object): Promise<ErrorAnswer> {
   const response = await service.post(`/${tool}/v1`, body);
   expect(response.status).toBe(503);
-  const answer = (await response.json()) as QuotaFields;
+  const answer = (await response.json()) as ErrorAnswer;
   expect(answer.code).toBe('dns_unavailable');
   return answer;
 }

@@ -365,52 +365,93 @@ describe('failed deliveries', () => {
     });
   });
 
-  it('pause deliveries after five events failed in a row, until a PATCH of the webhook', async () => {
+  it('pause deliveries after five events failed in a row, each counted from its first failed attempt', async () => {
     await start({ retryDelaysMs: [1000, 1000, 1000] });
     const { id } = await watchWithWebhook('/pause');
     world.receiver.answer(500);
     for (let event = 1; event <= 5; event++) {
       expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
       await service!.runUntilIdle();
+      // Counted at once, not 3 s on when its last retry has failed too.
+      expect((await service!.watches.view(id, ownerView))?.webhook?.failed_events).toBe(event);
+      if (event === 5) break;
       for (let retry = 0; retry < 3; retry++) {
         clock.advance(1000);
         await service!.runUntilIdle();
       }
-      expect((await service!.watches.view(id, ownerView))?.webhook?.failed_events).toBe(event);
     }
-    expect(receivedAt('/pause')).toHaveLength(20);
+    // The fifth event's first attempt paused the webhook: its retries are dropped unsent.
+    expect(receivedAt('/pause')).toHaveLength(17);
     expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({ paused: true });
-    expect(await service!.watches.sendTest(id)).toMatchObject({
-      ok: false,
-      error: 'invalid_request',
-    });
+    clock.advance(1000);
+    await service!.runUntilIdle();
+    expect(receivedAt('/pause')).toHaveLength(17);
     // A change while paused is recorded, not sent.
     world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await nextInterval();
-    expect(receivedAt('/pause')).toHaveLength(20);
+    expect(receivedAt('/pause')).toHaveLength(17);
     expect((await service!.watches.view(id, ownerView))?.history).toHaveLength(1);
 
+    // The same URL sent again (a renewal) keeps the failures and the pause.
     world.receiver.answer(204);
     const patched = await service!.watches.update(id, {
       webhook_url: world.receiver.url('/pause'),
     });
     expect(patched).toMatchObject({
       ok: true,
-      watch: { webhook: { paused: false, failed_events: 0 } },
+      watch: { webhook: { paused: true, failed_events: 5 } },
     });
     expect(patched.ok && patched.webhook_secret).toBe(undefined);
-    await service!.watches.sendTest(id);
+    // A test is sent while paused, and its 2xx resumes the deliveries.
+    expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
     await service!.runUntilIdle();
-    expect(receivedAt('/pause')).toHaveLength(21);
+    expect(receivedAt('/pause')).toHaveLength(18);
+    expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({
+      paused: false,
+      failed_events: 0,
+    });
   });
 
-  it('count events that fail at once each, none lost', async () => {
+  it('pause a webhook whose tests keep failing, and keep it paused while they fail', async () => {
+    await start({ retryDelaysMs: [] });
+    const { id } = await watchWithWebhook('/failing-tests');
+    world.receiver.answer(500);
+    for (let test = 1; test <= 7; test++) {
+      expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
+      await service!.runUntilIdle();
+    }
+    expect(receivedAt('/failing-tests')).toHaveLength(7);
+    expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({
+      paused: true,
+      failed_events: 7,
+    });
+  });
+
+  it('take one test at a time: a second while the first waits answers test_pending', async () => {
     await start({ retryDelaysMs: [] });
     const { id } = await watchWithWebhook('/together');
     world.receiver.answer(500);
-    await Promise.all([1, 2, 3].map(() => service!.watches.sendTest(id)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => service!.watches.sendTest(id)));
+    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([
+      expect.objectContaining({ error: 'test_pending', retryAfterS: 5 }),
+      expect.objectContaining({ error: 'test_pending', retryAfterS: 5 }),
+    ]);
     await service!.runUntilIdle();
-    expect(receivedAt('/together')).toHaveLength(3);
-    expect((await service!.watches.view(id, ownerView))?.webhook?.failed_events).toBe(3);
+    expect(receivedAt('/together')).toHaveLength(1);
+    // Its attempt has ended: the next test is taken.
+    expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
+  });
+
+  it('refuse a test of a watch its owner paused', async () => {
+    await start();
+    const { id } = await watchWithWebhook('/owner-paused');
+    await service!.watches.update(id, { paused: true });
+    expect(await service!.watches.sendTest(id)).toMatchObject({
+      ok: false,
+      error: 'invalid_request',
+    });
+    await service!.runUntilIdle();
+    expect(receivedAt('/owner-paused')).toEqual([]);
   });
 });

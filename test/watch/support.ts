@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll } from 'vitest';
 import { readConfig } from '../../src/node/config.js';
+import { startMonitorTimer } from '../../src/node/monitor-timer.js';
 import { createNodePlatform } from '../../src/node/platform.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { type ServiceOptions, type Services, createServices } from '../../src/services.js';
@@ -9,18 +10,18 @@ import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../fixtures/dns-server.js';
-import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { type LyingResolver, startLyingResolver } from '../fixtures/lying-resolver.js';
+} from '../../fixtures/dns-server.js';
+import { type Listings, dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { type LyingResolver, startLyingResolver } from '../../fixtures/lying-resolver.js';
 import {
   type ReceivedWebhook,
   type WebhookReceiver,
   startWebhookReceiver,
-} from '../fixtures/webhook-receiver.js';
+} from '../../fixtures/webhook-receiver.js';
 
 /**
  * What the watch tests run on: the default zone list's fixture DNS world behind a resolver that
- * can be made to lie or fall silent (test/fixtures), and the service's own services (src/services.ts
+ * can be made to lie or fall silent (fixtures/), and the service's own services (src/services.ts
  * over the Node platform: the zone monitor, fresh look-ups, the webhook sender) on a store named
  * by STORE_URL, with a clock the test moves. No timer drives the runner here: the tests tick it.
  */
@@ -169,6 +170,8 @@ export async function startWatchService(
     },
   );
   const { watches } = services;
+  // The zone monitor on its timer, as the Node server runs it: lists on hold are probed again.
+  const monitorTimer = startMonitorTimer(services.localMonitor!);
   return {
     services,
     watches,
@@ -180,7 +183,7 @@ export async function startWatchService(
     },
     metricsText: () => platform.prometheus.registry.metrics(),
     async close() {
-      services.stopMonitor();
+      monitorTimer.stop();
       await watches.runner.settled();
       await platform.cardPool.close();
       await platform.store.close();

@@ -28,23 +28,33 @@ describe('signed headers', () => {
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
   });
 
-  it('sign HMAC-SHA256 over id.timestamp.body with the secret’s bytes', async () => {
-    const at = new Date('2026-05-10T12:00:00Z');
-    const headers = signedHeaders(secret, 'evt_1', at, body);
-    const key = await crypto.subtle.importKey(
-      'raw',
-      Uint8Array.from(atob(secret.slice(6)), (c) => c.charCodeAt(0)),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
+  it('reproduce the Standard Webhooks specification’s published test vector', () => {
+    // The vector of the standard's reference libraries (libraries/javascript/src/webhook.test.ts,
+    // "sign function works", in github.com/standard-webhooks/standard-webhooks): the signature of
+    // these inputs is fixed, so a delimiter, base64 alphabet or key decoding of our own making
+    // would fail here, not at a receiver.
+    const headers = signedHeaders(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      new Date(1614265330 * 1000),
+      '{"test": 2432232314}',
     );
-    const mac = await crypto.subtle.sign(
-      'HMAC',
-      key,
-      new TextEncoder().encode(`evt_1.${at.getTime() / 1000}.${body}`),
-    );
-    expect(headers['webhook-signature']).toBe(
-      `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`,
+    expect(headers).toEqual({
+      'content-type': 'application/json',
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    });
+  });
+
+  it('sign the attempt’s whole second: a time within it signs as the second itself', () => {
+    const vector = [
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    ] as const;
+    const body = '{"test": 2432232314}';
+    expect(signedHeaders(...vector, new Date(1614265330_999), body)).toEqual(
+      signedHeaders(...vector, new Date(1614265330_000), body),
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsOutcome, QueryOptions, RecordType, Resolver } from '../../src/dns/index.js';
-import { inAddressRanges, parseAddressRange } from '../../src/http/caller.js';
+import { inAddressRanges, parseAddressRange } from '../../src/lib/address-ranges.js';
 import { webhookAddress } from '../../src/webhooks/address.js';
 import { checkWebhookUrl, parsePortRanges, reachableWith } from '../../src/webhooks/url.js';
 

@@ -10,19 +10,19 @@ import { type DnsblZone, loadZoneList } from '../../src/reputation/lists/zones.j
 import {
   type FakeCaptchaProvider,
   startFakeCaptchaProvider,
-} from '../fixtures/captcha-provider.js';
+} from '../../fixtures/captcha-provider.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../fixtures/dns-server.js';
-import { type Listings, dnsblWorld } from '../fixtures/dnsbl-world.js';
-import { type FixtureDohServer, startFixtureDohServer } from '../fixtures/doh-server.js';
+} from '../../fixtures/dns-server.js';
+import { type Listings, dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
 import {
   type ReceiverAnswer,
   type WebhookReceiver,
   startWebhookReceiver,
-} from '../fixtures/webhook-receiver.js';
+} from '../../fixtures/webhook-receiver.js';
 
 /**
  * The fixtures of the workerd suites, in Node: tests inside workerd cannot open sockets to serve

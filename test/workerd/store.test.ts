@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createCallerIds } from '../../src/operations/caller-ids.js';
-import { base64url } from '../../src/http/etag.js';
+import { base64url } from '../../src/lib/index.js';
 import { StoreUnavailableError } from '../../src/store/store.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
 import { createDurableStore } from '../../src/workers/durable-store.js';

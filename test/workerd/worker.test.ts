@@ -6,13 +6,13 @@ import {
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
 import type { WorkerEnv } from '../../src/workers/app.js';
 import { variablesOf } from '../../src/workers/edge-apps.js';
-import type { FixtureZone } from '../fixtures/dns-server.js';
-import type { ReceivedWebhook } from '../fixtures/webhook-receiver.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
+import type { ReceivedWebhook } from '../../fixtures/webhook-receiver.js';
 import { basePath, startWebhookReceiver, startWorld } from './support/service.js';
 
 /**
@@ -79,12 +79,20 @@ describe('the DoH transport inside workerd', () => {
 });
 
 describe('the Worker entry point', () => {
+  /** The configurations a test called the Worker with: each arms its watch clock. */
+  const called = new Map<string, Record<string, string>>();
+  afterEach(async () => {
+    for (const vars of called.values()) await stopWatchClock(vars);
+    called.clear();
+  });
+
   async function call(
     path: string,
     vars: Record<string, string>,
     init?: RequestInit,
     caller = '192.0.2.77',
   ) {
+    called.set(JSON.stringify(vars), vars);
     const ctx = createExecutionContext();
     const request = new Request(`http://edge.test${path}`, init);
     request.headers.set('cf-connecting-ip', caller);
@@ -224,6 +232,26 @@ describe('the Worker entry point', () => {
     expect(
       await remaining({ forwarded: 'for=198.51.100.10', 'x-forwarded-for': '198.51.100.10' }),
     ).toBe(6);
+  });
+
+  it("arms the configuration's watch clock on the first request the isolate serves, so watches made before it go on", async () => {
+    // A configuration this isolate has not served yet, as after a restart or a deploy.
+    const vars = { DOH_URL: world.dohUrl, WATCH_MIN_INTERVAL_S: '2' };
+    expect((await call(`${basePath}/ip/v1/status`, vars)).status).toBe(200);
+    const variables = variablesOf({ ...(env as unknown as WorkerEnv), ...vars });
+    const clocks = (env as unknown as WorkerEnv).WATCH_CLOCK;
+    const clock = clocks.get(clocks.idFromName(JSON.stringify(variables)));
+    const stored = await runInDurableObject(clock, (_object, state) =>
+      state.storage.get('variables'),
+    );
+    expect(stored).toEqual(variables);
+    // Its alarm runs (at once) and sets itself again for the next poll.
+    await expect
+      .poll(() => runInDurableObject(clock, (_object, state) => state.storage.getAlarm()), {
+        timeout: 5_000,
+        interval: 100,
+      })
+      .toEqual(expect.any(Number));
   });
 
   it('re-checks a due watch on its Cron Trigger (scheduled), and one not due yet stays as it was', async () => {

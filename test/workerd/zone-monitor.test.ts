@@ -5,7 +5,8 @@ import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { readWorkerConfig } from '../../src/workers/config.js';
 import { monitorName, monitorSettings } from '../../src/workers/monitor-remote.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
-import { dnsblWorld } from '../fixtures/dnsbl-world.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import type { IpCheckAnswer, ListsAnswer, QuotaStatus } from '../support/responses.js';
 import { type TestService, startTestService } from './support/service.js';
 
 /**
@@ -22,14 +23,8 @@ const spamhausLists = ['zen.spamhaus.org', 'dbl.spamhaus.org'];
 const keyedLists = zones.filter((zone) => zone.key !== undefined).map((zone) => zone.zone);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface ListsBody {
-  configured: boolean;
-  reason?: string;
-  lists: { zone: string; state: string; reason: string; last_self_test: string | null }[];
-}
-
-async function listsOf(service: TestService): Promise<ListsBody> {
-  return (await (await service.get('/lists')).json()) as ListsBody;
+async function listsOf(service: TestService): Promise<ListsAnswer> {
+  return (await (await service.get('/lists')).json()) as ListsAnswer;
 }
 
 async function started(options: Parameters<typeof startTestService>[0]): Promise<TestService> {
@@ -71,9 +66,9 @@ describe('Spamhaus at the edge', () => {
     );
     expect(others.filter((list) => list.state !== 'active')).toEqual([]);
 
-    const check = (await (await service.post('/ip/v1', { target: '185.220.101.5' })).json()) as {
-      ip_score: { lists: { zone: string; status: string }[]; listed: number };
-    };
+    const check = (await (
+      await service.post('/ip/v1', { target: '185.220.101.5' })
+    ).json()) as IpCheckAnswer;
     expect(check.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')).toMatchObject({
       status: 'disabled',
     });
@@ -117,10 +112,7 @@ describe('one monitor for every isolate', () => {
     expect(await caught.json()).toMatchObject({ code: 'not_configured' });
     // The other isolate reads the monitor's view again within a second, and stops as well.
     await sleep(1100);
-    const status = (await (await second.get('/ip/v1/status')).json()) as {
-      configured: boolean;
-      reason?: string;
-    };
+    const status = (await (await second.get('/ip/v1/status')).json()) as QuotaStatus;
     expect(status.configured).toBe(false);
     expect(status.reason).toEqual(expect.any(String));
     await first.setZones(dnsblWorld(zones, {}));
@@ -143,7 +135,7 @@ describe('one monitor for every isolate', () => {
     });
     onTestFinished(() => fresh.close());
     const after = await listsOf(fresh);
-    const tested = (body: ListsBody) => body.lists.find((list) => list.zone === 'bl.spamcop.net');
+    const tested = (body: ListsAnswer) => body.lists.find((list) => list.zone === 'bl.spamcop.net');
     expect(Date.parse(tested(after)!.last_self_test!)).toBeGreaterThan(
       Date.parse(tested(before)!.last_self_test!),
     );

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../../http/index.js';
+import type { Logger } from '../../lib/index.js';
 import { CardRendererBusy, type ShareSummary, warmUpSummary } from '../../share/index.js';
 import type { Lang } from '../../i18n/index.js';
 import type { CardJob, CardReply } from './card-worker.js';

@@ -28,7 +28,7 @@ export interface NodeDns {
  * flight is a stream of the endpoint's one HTTP/2 session, and RFC 9113 §6.5.2 asks a server to
  * allow at least 100 streams at once, so none waits for a stream inside the session.
  */
-const maxInFlight = { udp: 512, doh: 100 };
+export const maxInFlight = { udp: 512, doh: 100 };
 
 export function createNodeDns(options: NodeDnsOptions): NodeDns {
   const kind = options.transport ?? 'udp';

@@ -1,5 +1,5 @@
 import { type Resolver, recordsOf } from '../../dns/index.js';
-import { isPublicIpv4 } from '../targets/index.js';
+import { isPublicIpv4 } from '../../lib/index.js';
 
 /**
  * The name servers of the zone a pool name lives in, to be asked directly: a recursive resolver

@@ -1,4 +1,5 @@
 import type { Resolver } from '../../dns/index.js';
+import { isIpv6 } from '../../lib/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createCheckDns, createDeadline, noPublicAddress } from '../lookups/index.js';
 import {
@@ -8,7 +9,6 @@ import {
   type ListResult,
   listsAsked,
 } from '../lists/index.js';
-import { isIpv6 } from '../targets/index.js';
 import {
   clip,
   type DomainCheckResult,

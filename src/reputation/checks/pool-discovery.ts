@@ -1,11 +1,4 @@
 import { type DnsOutcome, type Resolver, recordsOf } from '../../dns/index.js';
-import { type NameServerOptions, findAuthoritativeServers } from './authoritative-servers.js';
-import {
-  canonicalNameOf,
-  createCheckDns,
-  createDeadline,
-  type Deadline,
-} from '../lookups/index.js';
 import {
   compareIpv4,
   compareIpv6,
@@ -14,7 +7,14 @@ import {
   isPublicIpv6,
   isSpecialUseName,
   parseIpv6,
-} from '../targets/index.js';
+} from '../../lib/index.js';
+import { type NameServerOptions, findAuthoritativeServers } from './authoritative-servers.js';
+import {
+  canonicalNameOf,
+  createCheckDns,
+  createDeadline,
+  type Deadline,
+} from '../lookups/index.js';
 import {
   type DiscoveryProgress,
   type PoolStopReason,

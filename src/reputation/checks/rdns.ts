@@ -1,14 +1,14 @@
 import type { Resolver } from '../../dns/index.js';
-import type { Deadline } from '../lookups/index.js';
 import {
   canonicalIpv6,
-  isHostName,
   isIpv6,
   isSpecialUseName,
   parseIpv6,
   reversedNibbles,
   reversedOctets,
-} from '../targets/index.js';
+} from '../../lib/index.js';
+import type { Deadline } from '../lookups/index.js';
+import { isHostName } from '../targets/index.js';
 import { maxListedNames, type ReverseDns } from '../results/index.js';
 
 /**

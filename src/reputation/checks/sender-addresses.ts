@@ -6,7 +6,7 @@ import {
   isPublicIpv6Network,
   isPublicNetwork,
   numberToIpv4,
-} from '../targets/index.js';
+} from '../../lib/index.js';
 import { maxListedAddresses, maxListedNetworks, type SenderRange } from '../results/index.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../../dns/index.js';
+import { isSpecialUseName } from '../../lib/index.js';
 import { createDeadline, type Deadline, publicIpv4Of, publicIpv6Of } from '../lookups/index.js';
 import {
   type DmarcLookup,
@@ -10,7 +11,6 @@ import {
 import { type MailExchanger, maxAddressesPerHost } from '../results/index.js';
 import { type SenderAddresses, senderAddresses } from './sender-addresses.js';
 import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from '../spf/index.js';
-import { isSpecialUseName } from '../targets/index.js';
 
 /**
  * Which addresses send a domain's mail, IPv4 and IPv6: those its SPF record authorises, and its

@@ -1,6 +1,6 @@
 import type { DnsOutcome, DnsStatus, Resolver } from '../../dns/index.js';
+import { isIpv6, reversedNibbles, reversedOctets } from '../../lib/index.js';
 import type { Deadline } from '../lookups/index.js';
-import { isIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
 import { hideKeys, type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
 import { type ListSide, sideName, sideZone } from './list-sides.js';
 import { operatorPages } from './operator-pages.js';

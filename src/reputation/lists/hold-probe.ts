@@ -5,7 +5,7 @@ import {
   isPublicIpv6,
   reversedNibbles,
   reversedOctets,
-} from '../targets/index.js';
+} from '../../lib/index.js';
 import { queryZone } from './dnsbl.js';
 import type { ListKeys } from './list-keys.js';
 import type { ListSide } from './list-sides.js';

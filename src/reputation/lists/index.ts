@@ -38,13 +38,14 @@ export {
 } from './list-health-schemas.js';
 export { type ListSide, sideName, sideZone } from './list-sides.js';
 export { createListStats, queriedZone } from './list-stats.js';
+export type { ResolverSetting } from './resolver-diagnosis.js';
 export { lookupPageOf, type OperatorPages, operatorPages } from './operator-pages.js';
 export { createMonitorReplica, type MonitorRemote, type MonitorReport } from './monitor-replica.js';
+export type { ResolverConfirmation } from './resolver-confirmation.js';
 export {
   createZoneMonitor,
   type ListVerdicts,
   type MonitorView,
-  type ResolverConfirmation,
   type ZoneMonitor,
 } from './zone-monitor.js';
 export { bundledZoneList, type DnsblZone, loadZoneList, parseZoneList } from './zones.js';

@@ -4,13 +4,8 @@ import type { ListKeys } from './list-keys.js';
 import type { ListHealth, ServiceReadiness } from './list-health-schemas.js';
 import { type ListSide, sideKey } from './list-sides.js';
 import { probeTestEntry } from './self-test.js';
-import {
-  type ListVerdicts,
-  type MonitorView,
-  type ResolverConfirmation,
-  confirmationOf,
-  unconfirmed,
-} from './zone-monitor.js';
+import { type ResolverConfirmation, confirmationOf, unconfirmed } from './resolver-confirmation.js';
+import type { ListVerdicts, MonitorView } from './zone-monitor.js';
 import type { DnsblZone } from './zones.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { DnsOutcome, Resolver } from '../../dns/index.js';
+import { canonicalIpv6, hex, reversedNibbles, reversedOctets } from '../../lib/index.js';
 import { queryZone } from './dnsbl.js';
 import type { ListKeys } from './list-keys.js';
-import { canonicalIpv6, reversedNibbles, reversedOctets } from '../targets/index.js';
 import { type ListSide, ipv6TestEntries, sidesOf } from './list-sides.js';
 import { readAnswer } from './return-codes.js';
 import type { DnsblZone } from './zones.js';
@@ -195,7 +195,7 @@ function positiveTestEntry(zone: DnsblZone, side: ListSide = 'primary'): TestEnt
 /** Web Crypto rather than node:crypto: the core runs on Workers too. */
 export function randomHex(bytes: number): string {
   const values = crypto.getRandomValues(new Uint8Array(bytes));
-  return Array.from(values, (value) => value.toString(16).padStart(2, '0')).join('');
+  return hex(values);
 }
 
 /** RFC 5782 §2.1 reversed octets, §2.4 reversed nibbles, §2.3 a domain list's name as it is. */

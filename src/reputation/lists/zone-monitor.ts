@@ -1,5 +1,4 @@
 import type { DnsStatus, Resolver } from '../../dns/index.js';
-import { catalogueEntry } from './catalogue-entry.js';
 import type { ListGate } from './dnsbl.js';
 import { heardFromList, probeRealLookup } from './hold-probe.js';
 import {
@@ -13,19 +12,21 @@ import {
   stateOf,
   standingOf,
 } from './list-health.js';
-import type { ListHealth, ListState, ServiceReadiness, SideHealth } from './list-health-schemas.js';
+import type { ListHealth, ListState, ServiceReadiness } from './list-health-schemas.js';
 import { type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
-import { type ListSide, sideKey, sideName, sideZone, sidesOf } from './list-sides.js';
+import { type ListSide, sideKey, sideZone, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
 import { listTimeoutMs } from './list-timeouts.js';
-import { type ResolverDiagnosis, diagnose, explain } from './resolver-diagnosis.js';
+import { type SideReading, listHealth } from './lists-projection.js';
 import {
-  type SelfTestRun,
-  type TestEntryReading,
-  positiveEntry,
-  probeTestEntry,
-  selfTestZones,
-} from './self-test.js';
+  type ResolverDiagnosis,
+  type ResolverSetting,
+  answeringResolverAdvice,
+  diagnose,
+  explain,
+} from './resolver-diagnosis.js';
+import { type ResolverConfirmation, confirmationOf, unconfirmed } from './resolver-confirmation.js';
+import { type SelfTestRun, positiveEntry, probeTestEntry, selfTestZones } from './self-test.js';
 import type { DnsblZone } from './zones.js';
 
 /**
@@ -33,47 +34,14 @@ import type { DnsblZone } from './zones.js';
  * can answer at all: it is configured while at least one list is proven honest. Re-tests every
  * list on an interval, probes lists on hold until they answer a real look-up, times each active
  * list's look-ups by its own latency (list-timeouts.ts), and confirms the resolver during each
- * check, so a resolver that turns dishonest is caught by the next check or the next run,
- * whichever comes first. A keyed list whose key is not set is disabled and never asked.
+ * check (resolver-confirmation.ts), so a resolver that turns dishonest is caught by the next check
+ * or the next run, whichever comes first. A keyed list whose key is not set is disabled and never
+ * asked. `GET /lists` is a projection of its state (lists-projection.ts).
+ *
+ * The monitor keeps no timer: it says when it next has work (`wakeAt()`) and does it when called
+ * (`tick()`). Each platform schedules that: src/node/monitor-timer.ts on Node, the monitor's
+ * Durable Object alarm on Workers (src/workers/monitor-object.ts).
  */
-
-export type Confirmation = 'honest' | 'lying' | 'unknown';
-
-/** A confirmation under way: `settle` waits for it at most `graceMs` more. */
-export interface ResolverConfirmation {
-  settle(graceMs: number): Promise<Confirmation>;
-}
-
-/** The confirmation of a check when no list may confirm it now. */
-export const unconfirmed: ResolverConfirmation = { settle: () => Promise.resolve('unknown') };
-
-/**
- * A check's confirmation from the reading of a documented test entry asked beside it: `onLie`
- * hears of a false answer as soon as it comes, whether or not the check still waits for it.
- */
-export function confirmationOf(
-  reading: Promise<TestEntryReading>,
-  onLie: (reason: string) => void,
-): ResolverConfirmation {
-  const confirmation: Promise<Confirmation> = reading.then(
-    (read) => {
-      if (read.kind === 'as-documented') return 'honest';
-      if (read.kind === 'no-answer') return 'unknown';
-      onLie(read.reason);
-      return 'lying';
-    },
-    () => 'unknown',
-  );
-  return {
-    settle(graceMs) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<Confirmation>((resolve) => {
-        timer = setTimeout(() => resolve('unknown'), graceMs);
-      });
-      return Promise.race([confirmation, late]).finally(() => clearTimeout(timer));
-    },
-  };
-}
 
 /**
  * What a check needs to know of the lists, from wherever the monitor lives: in the same process
@@ -85,10 +53,16 @@ export interface ListVerdicts {
   gate(zone: DnsblZone, side?: ListSide): ListGate;
   /** The outcome of a check's look-up on a list side (not of probes): feeds the hold rule. */
   recordLookup(zone: DnsblZone, status: DnsStatus, side?: ListSide): void;
+  /** Whether checks may run now (at least one list proven honest), and if not, why. */
   readiness(): ServiceReadiness;
-  /** See ZoneMonitor.epoch. */
+  /**
+   * Grows whenever results made before may no longer be the best answer: a list or the resolver
+   * was caught answering falsely, or a list came back. The result cache keys on it.
+   */
   readonly epoch: number;
+  /** Asks one proven list's documented test entry, past every cache, alongside a check. */
   confirm(): ResolverConfirmation;
+  /** Every list of the zone list as `GET /lists` shows it (lists-projection.ts). */
   lists(): ListHealth[];
 }
 
@@ -104,15 +78,7 @@ export interface MonitorView {
 }
 
 export interface ZoneMonitor extends ListVerdicts {
-  readiness(): ServiceReadiness;
-  /**
-   * Grows whenever results made before may no longer be the best answer: a list or the resolver
-   * was caught answering falsely, or a list came back. The result cache keys on it.
-   */
-  readonly epoch: number;
-  /** Asks one proven list's documented test entry, past every cache, alongside a check. */
-  confirm(): ResolverConfirmation;
-  lists(): ListHealth[];
+  /** A full self-test of every list now (one at a time: a call during a run joins it). */
   run(): Promise<SelfTestRun>;
   /**
    * A check elsewhere (a replica's confirmation) caught the resolver answering a documented test
@@ -122,18 +88,17 @@ export interface ZoneMonitor extends ListVerdicts {
   view(): MonitorView;
   /**
    * When the monitor next has work: a full run on its interval (sooner while nothing is proven),
-   * or a probe of a list on hold. Whoever schedules it (`start()`'s timer on Node, a Durable
-   * Object's alarm on Workers) calls `tick()` then.
+   * or a probe of a list on hold. Whoever schedules it (src/node/monitor-timer.ts on Node, a
+   * Durable Object's alarm on Workers) calls `tick()` then.
    */
   wakeAt(): number;
   /** Does what is due: a full run, or else a probe of the lists on hold whose turn it is. */
   tick(): Promise<void>;
   /**
-   * Schedules `tick()` on timers (a single one, re-armed when the work moves closer) until
-   * `stop()`; the timer never keeps a Node process alive.
+   * Hears whenever `wakeAt()` may have moved sooner (a list went on hold, a run finished), so
+   * whoever schedules the monitor arms again.
    */
-  start(): void;
-  stop(): void;
+  onScheduleChange(listener: () => void): void;
 }
 
 export interface ZoneMonitorOptions {
@@ -150,8 +115,10 @@ export interface ZoneMonitorOptions {
   maxTimeoutMs?: number;
   /** Look-ups in a row without an answer that put a list on hold. */
   holdAfterTimeouts?: number;
-  /** Names the resolver in reasons: `DNS_SERVERS 127.0.0.1:53`. */
+  /** Names the resolver in reasons: `the one DNS_SERVERS names`. */
   resolverName?: string;
+  /** The variable the reasons tell the operator to set (DNS_SERVERS unless given). */
+  resolverSetting?: ResolverSetting;
   stats?: Pick<ListStats, 'traffic'>;
   now?: () => number;
   /**
@@ -163,8 +130,6 @@ export interface ZoneMonitorOptions {
   onRun?: (run: SelfTestRun) => void;
   /** Readiness changed (configured or its reason). */
   onReadiness?: (readiness: ServiceReadiness) => void;
-  /** `wakeAt()` may have moved sooner (a list went on hold, a run finished): re-arm an alarm. */
-  onScheduleChange?: () => void;
 }
 
 const defaults = { holdProbeMs: 2000, holdAfterTimeouts: 3 };
@@ -184,6 +149,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   };
   const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
   const resolverName = options.resolverName ?? 'the configured resolver';
+  const resolverSetting = options.resolverSetting ?? 'DNS_SERVERS';
   /** The lists that may be asked: every list but the keyed ones without their key. */
   const askable = zones.filter((zone) => missingKey(zone, keys) === undefined);
   /** Every side of every list that may be asked, with the key its record is kept under. */
@@ -271,16 +237,15 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   function readiness(): ServiceReadiness {
     if (suspicion !== undefined) return { configured: false, reason: suspicion };
     if (sides.some(({ key }) => state(key) === 'active')) return { configured: true };
-    const explained = explain(diagnosis, resolverName);
+    const explained = explain(diagnosis, resolverName, resolverSetting);
     if (explained !== undefined) return { configured: false, reason: explained };
     const held = sides.every(({ key }) => state(key) === 'on_hold');
     return {
       configured: false,
       reason: held
         ? `No blocklist answers (every list is on hold): the DNS resolver (${resolverName}) or ` +
-          'the lists are unreachable. Point DNS_SERVERS at a recursive resolver that answers, ' +
-          'for example unbound on this machine.'
-        : (explain({ kind: 'unproven' }, resolverName) ?? ''),
+          `the lists are unreachable. ${answeringResolverAdvice(resolverSetting)}`
+        : (explain({ kind: 'unproven' }, resolverName, resolverSetting) ?? ''),
     };
   }
 
@@ -470,34 +435,10 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     await probeHeldLists(at);
   }
 
-  // start()'s timer: one at a time, armed for wakeAt() and moved sooner when the work does.
-  let started = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let armedAt: number | undefined;
-
-  function arm(): void {
-    if (!started) return;
-    const at = wakeAt();
-    if (armedAt !== undefined && armedAt <= at) return;
-    clearTimeout(timer);
-    armedAt = at;
-    timer = setTimeout(
-      () => {
-        armedAt = undefined;
-        timer = undefined;
-        void tick()
-          .catch(() => undefined)
-          .finally(arm);
-      },
-      Math.max(0, at - now()),
-    );
-    // Node's timers have unref() (the process may exit while it waits); other runtimes' do not.
-    (timer as { unref?: () => void }).unref?.();
-  }
+  const scheduleListeners: (() => void)[] = [];
 
   function scheduleChanged(): void {
-    arm();
-    options.onScheduleChange?.();
+    for (const listener of scheduleListeners) listener();
   }
 
   function gate(zone: DnsblZone, side: ListSide = 'primary'): ListGate {
@@ -515,40 +456,18 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     return timeoutMs === undefined ? active : { state: 'active', timeoutMs };
   }
 
-  function lists(): ListHealth[] {
-    return zones.map((zone) => ({
-      zone: zone.zone,
-      name: zone.name,
-      type: zone.type,
-      ...catalogueEntry(zone),
-      ...sideHealth(zone, 'primary'),
-      ipv6: zone.ipv6
-        ? {
-            zone: sideZone(zone, 'ipv6'),
-            name: sideName(zone, 'ipv6'),
-            source: zone.ipv6.source,
-            ...sideHealth(zone, 'ipv6'),
-          }
-        : null,
-    }));
+  /** A side as the `GET /lists` projection reads it. */
+  function sideReading(zone: DnsblZone, side: ListSide): SideReading {
+    const keyed = keyGate(zone);
+    return {
+      standing: keyed ?? standing(zone, side),
+      record: keyed ? undefined : recordOf(zone, side),
+      traffic: options.stats?.traffic(sideZone(zone, side)),
+    };
   }
 
-  /** A side as `GET /lists` shows it, without the list's name. */
-  function sideHealth(zone: DnsblZone, side: ListSide): SideHealth {
-    const keyed = keyGate(zone);
-    const record = keyed ? undefined : recordOf(zone, side);
-    const { state, reason } = keyed ?? standing(zone, side);
-    const traffic = options.stats?.traffic(sideZone(zone, side));
-    return {
-      state,
-      reason,
-      test_entry: positiveEntry(zone, side) ?? null,
-      last_self_test: record?.lastTest ? new Date(record.lastTest.at).toISOString() : null,
-      last_self_test_result: record?.lastTest?.result ?? null,
-      answers_last_hour: traffic?.answers ?? 0,
-      timeouts_last_hour: traffic?.timeouts ?? 0,
-      latency_ms: { p50: traffic?.p50 ?? null, p95: traffic?.p95 ?? null },
-    };
+  function lists(): ListHealth[] {
+    return zones.map((zone) => listHealth(zone, (side) => sideReading(zone, side)));
   }
 
   return {
@@ -583,15 +502,6 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     }),
     wakeAt,
     tick,
-    start() {
-      started = true;
-      arm();
-    },
-    stop() {
-      started = false;
-      clearTimeout(timer);
-      timer = undefined;
-      armedAt = undefined;
-    },
+    onScheduleChange: (listener) => scheduleListeners.push(listener),
   };
 }

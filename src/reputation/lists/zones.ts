@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import bundledZones from '../../../assets/dnsbl-zones.json' with { type: 'json' };
+import { isIpv6Text } from '../../lib/index.js';
 import { severities, type Severity, trustLevels } from '../results/index.js';
 
 export type { TrustLevel } from '../results/index.js';
-import { isIpv6Text } from '../targets/index.js';
 
 /**
  * The DNSBL zone list: which lists are asked, and what each of their answers means. Following

@@ -5,8 +5,8 @@ import type {
   RecordType,
   Resolver,
 } from '../../dns/index.js';
+import { isSpecialUseName } from '../../lib/index.js';
 import type { Deadline } from './deadline.js';
-import { isSpecialUseName } from '../targets/index.js';
 
 /**
  * The DNS as one check sees it when it follows names taken from DNS data (SPF terms, MX hosts,

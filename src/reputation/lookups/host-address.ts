@@ -5,7 +5,7 @@ import {
   compareIpv6,
   isPublicIpv4,
   isPublicIpv6,
-} from '../targets/index.js';
+} from '../../lib/index.js';
 
 /**
  * The public addresses a host name stands for, IPv4 (A) and IPv6 (AAAA). A name that resolves
@@ -43,7 +43,7 @@ export function publicIpv4Of(outcome: DnsOutcome<string>): string[] {
 /**
  * Public IPv6 addresses of an AAAA answer in RFC 5952 form, sorted numerically, no duplicates.
  * Whatever a hostile server writes passes the same rule as a typed address: an IPv4-mapped or
- * 6to4 answer is not public (targets/ipv6.ts).
+ * 6to4 answer is not public (src/lib/ipv6.ts).
  */
 export function publicIpv6Of(outcome: DnsOutcome<string>): string[] {
   if (outcome.status !== 'answer') return [];

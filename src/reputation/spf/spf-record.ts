@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { ipv4ToNumber, isDottedQuad, numberToIpv4 } from '../targets/index.js';
+import { ipv4ToNumber, isDottedQuad, numberToIpv4 } from '../../lib/index.js';
 
 /**
  * SPF record text (RFC 7208), with no DNS: picking a domain's one SPF record out of its TXT

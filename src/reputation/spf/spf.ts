@@ -1,6 +1,6 @@
 import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../../dns/index.js';
+import { isPublicIpv4, isPublicIpv6, isSpecialUseName } from '../../lib/index.js';
 import { createDeadline, type Deadline } from '../lookups/index.js';
-import { isPublicIpv4, isPublicIpv6, isSpecialUseName } from '../targets/index.js';
 import {
   clip,
   maxTermChars,

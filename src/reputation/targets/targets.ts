@@ -1,7 +1,13 @@
 import tr46 from 'tr46';
 import { isMixedScript, unicodeScripts } from 'unicode-script';
-import { isDottedQuad, isPublicIpv4 } from './ipv4.js';
-import { canonicalIpv6, isPublicIpv6, parseIpv6 } from './ipv6.js';
+import {
+  canonicalIpv6,
+  isDottedQuad,
+  isPublicIpv4,
+  isPublicIpv6,
+  parseIpv6,
+  specialUseSuffix,
+} from '../../lib/index.js';
 
 /**
  * What a caller may ask about: a public IPv4 or IPv6 address or a public host name. Anything that
@@ -20,40 +26,6 @@ export type Target =
   | { kind: 'domain'; name: string; display: string };
 
 export type TargetParse = { ok: true; target: Target } | { ok: false; reason: string };
-
-/**
- * Special-use names that never resolve in public DNS: RFC 6761 (localhost, invalid, test,
- * example), RFC 6762 (local), RFC 8375 (home.arpa), RFC 7686 (onion), RFC 9476 (alt), the
- * `internal` TLD ICANN reserved for private use, `arpa` (reverse-mapping infrastructure, not a
- * sender), and names widely used on private networks.
- */
-const nonPublicSuffixes = [
-  'localhost',
-  'local',
-  'internal',
-  'home.arpa',
-  'arpa',
-  'invalid',
-  'test',
-  'example',
-  'onion',
-  'alt',
-  'lan',
-  'intranet',
-  'corp',
-  'private',
-  'localdomain',
-];
-
-/**
- * Whether `name` (lowercase, without the root dot) is a single label or lies under a special-use
- * suffix: a name the service never asks its resolvers about, wherever it comes from (a caller, an
- * SPF term, an MX or NS record, a CNAME), because on the service's own network it may well exist.
- */
-export function isSpecialUseName(name: string): boolean {
-  if (!name.includes('.')) return true;
-  return nonPublicSuffixes.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
-}
 
 /** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
 const maxNameLength = 253;
@@ -126,7 +98,7 @@ export function parseHostName(input: string): TargetParse {
   if (/^[0-9]+$/.test(labels.at(-1) ?? '')) {
     return { ok: false, reason: `${input.trim()} is not a valid host name` };
   }
-  const suffix = nonPublicSuffixes.find((s) => name === s || name.endsWith(`.${s}`));
+  const suffix = specialUseSuffix(name);
   if (suffix !== undefined) return { ok: false, reason: `.${suffix} names are not public` };
   return { ok: true, target: { kind: 'domain', name, display: displayName(name).display } };
 }

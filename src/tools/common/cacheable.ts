@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
-import { base64url, matchesEtag } from '../../http/index.js';
+import { matchesEtag } from '../../http/index.js';
 import type { Lang } from '../../i18n/index.js';
+import { base64url } from '../../lib/index.js';
 
 /**
  * Answers that never change (a stored result, its badge, card and share page): cacheable for a

@@ -1,4 +1,5 @@
-import { ApiError, base64url } from '../../http/index.js';
+import { ApiError } from '../../http/index.js';
+import { base64url, utf8 } from '../../lib/index.js';
 import type { Store } from '../../store/index.js';
 
 /**
@@ -19,8 +20,6 @@ export function newToken(randomBytes: (length: number) => Uint8Array): string {
  * few checks; real results are far below it (sizes in docs/storage.md).
  */
 export const maxResultBytes = 256 * 1024;
-
-const utf8 = new TextEncoder();
 
 function fitsBound(json: string): boolean {
   // One UTF-16 unit is 1 to 3 UTF-8 bytes: most results are decided without encoding them.

@@ -9,6 +9,7 @@ import {
   serveRoute,
 } from '../../http/index.js';
 import { type Lang, translator } from '../../i18n/index.js';
+import { utf8 } from '../../lib/index.js';
 import {
   htmlNotFound,
   htmlResponse,
@@ -295,8 +296,6 @@ export async function cardOf(
 function notFound(): ApiError {
   return new ApiError('not_found', 'no result under this token (unknown or expired)');
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * A share page route's documented answers: the HTML page, 304, and a 404 that is a page when the

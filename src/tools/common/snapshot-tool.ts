@@ -16,6 +16,7 @@ import {
   registeredRoutes,
   serveRoute,
 } from '../../http/index.js';
+import { utf8 } from '../../lib/index.js';
 import type { CheckOutcome, ResolverConfirmation } from '../../reputation/index.js';
 import { cacheable } from './cacheable.js';
 import { chargeFailedCheck } from './refunds.js';
@@ -261,8 +262,6 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
 
   return { status, check, tokenRoutes };
 }
-
-const utf8 = new TextEncoder();
 
 /** A POST's answer: the result, its token, whether it came from the cache, the quota status. */
 function respond(

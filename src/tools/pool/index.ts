@@ -1,14 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../http/index.js';
+import { canonicalIpv6, isDottedQuad, parseIpv6 } from '../../lib/index.js';
 import {
-  canonicalIpv6,
   checkPoolAddresses,
   discoverPool,
   type DnsblEngine,
-  isDottedQuad,
   noPublicAddress,
   parseHostName,
-  parseIpv6,
   poolCheckResultSchema,
   type PoolDiscoverResult,
   poolDiscoverResultSchema,

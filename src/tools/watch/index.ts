@@ -95,7 +95,9 @@ const bodyErrors: ErrorCode[] = [
 
 /** The engine's refusals as the API answers them: the codes are the same words. */
 function refused(failure: WatchFailure): ApiError {
-  return new ApiError(failure.error, failure.reason);
+  const headers: Record<string, string> =
+    failure.retryAfterS === undefined ? {} : { 'Retry-After': String(failure.retryAfterS) };
+  return new ApiError(failure.error, failure.reason, headers);
 }
 
 /** The live badge and page of a watch, absolute from the public origin (docs/pages.md). */
@@ -334,7 +336,7 @@ export const watchTool = defineTool({
             description: 'Queued for delivery, signed as every event',
             content: { 'application/json': { schema: testQueuedSchema } },
           },
-          ...errorResponses('testWatchWebhook', [...keyErrors, 'invalid_request']),
+          ...errorResponses('testWatchWebhook', [...keyErrors, 'invalid_request', 'test_pending']),
         },
       }),
       manageKey,

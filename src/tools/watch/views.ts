@@ -8,6 +8,7 @@ import {
   serveRoute,
 } from '../../http/index.js';
 import { translator } from '../../i18n/index.js';
+import { utf8 } from '../../lib/index.js';
 import { htmlNotFound, languageChoiceOf, renderSharePage } from '../../pages/index.js';
 import { badgeStyles, renderBadge, renderEndedBadge, resultTexts } from '../../share/index.js';
 import type { WatchView } from '../../watch/index.js';
@@ -42,8 +43,6 @@ export function liveCacheControl(watch: Pick<WatchView, 'interval_s'>): string {
   return `public, max-age=${Math.min(watch.interval_s, liveMaxAgeS)}`;
 }
 const liveMaxAgeS = 300;
-
-const utf8 = new TextEncoder();
 
 /** The public view as JSON: `no-cache` with an ETag, since the next check may change it. */
 export function liveJson(

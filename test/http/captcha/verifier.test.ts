@@ -4,7 +4,7 @@ import { createCaptchaVerifier, type CaptchaVerdict } from '../../../src/http/ca
 import {
   startFakeCaptchaProvider,
   type FakeCaptchaProvider,
-} from '../../fixtures/captcha-provider.js';
+} from '../../../fixtures/captcha-provider.js';
 
 const secret = 'server-secret-123';
 const callerIp = '203.0.113.7';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/http/log.js';
+import type { Logger } from '../../../src/lib/log.js';
 import { type CardPool, createCardPool } from '../../../src/node/cards/card-pool.js';
 import { CardRendererBusy } from '../../../src/share/card-cache.js';
 import { summaryFor } from '../../share/fixtures.js';

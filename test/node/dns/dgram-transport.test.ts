@@ -11,12 +11,12 @@ import {
   type FixtureDnsServer,
   type FixtureZone,
   startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+} from '../../../fixtures/dns-server.js';
 import {
   responseTo,
   type ScriptedQuery,
   startScriptedDnsServer,
-} from '../../fixtures/scripted-dns-server.js';
+} from '../../../fixtures/scripted-dns-server.js';
 import { importOf, runChildScript } from '../../support/child-script.js';
 
 /**

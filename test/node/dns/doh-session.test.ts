@@ -6,14 +6,14 @@ import {
 } from '../../../src/dns/index.js';
 import { createHttp2Exchanges, type Http2Exchanges } from '../../../src/node/dns/index.js';
 import { describeTransportOutcomes, transportWorld } from '../../dns/transport-outcomes.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { type FixtureDnsServer, startFixtureDnsServer } from '../../../fixtures/dns-server.js';
 import {
   badAnswerFaults,
   rfc8484Post,
   type FixtureDohServer,
   startFixtureDohServer,
-} from '../../fixtures/doh-server.js';
-import { freePort } from '../../fixtures/free-port.js';
+} from '../../../fixtures/doh-server.js';
+import { freePort } from '../../../fixtures/free-port.js';
 import { importOf, runChildScript } from '../../support/child-script.js';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStore } from '../../../src/node/store/redis.js';
 import { type Store, StoreOpenError, StoreUnavailableError } from '../../../src/store/store.js';
-import { freePort } from '../../fixtures/free-port.js';
-import { type RedisServer, startRedisServer } from '../../fixtures/redis-server.js';
+import { freePort } from '../../../fixtures/free-port.js';
+import { type RedisServer, startRedisServer } from '../../../fixtures/redis-server.js';
 import { freshRedisUrl, inspect } from '../../support/redis.js';
 
 /**

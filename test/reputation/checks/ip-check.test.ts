@@ -1,9 +1,8 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Resolver } from '../../../src/dns/index.js';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import {
   checkIp,
   type IpCheckDeps,
@@ -11,13 +10,12 @@ import {
 } from '../../../src/reputation/checks/ip-check.js';
 import { parseTarget, type Target } from '../../../src/reputation/targets/targets.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
-import {
-  type FixtureDnsServer,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
-import { keylessZoneList } from '../../fixtures/keyless-lists.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 
 const zones = await keylessZoneList();
 const ipZones = zones.filter((zone) => zone.type === 'ip');
@@ -75,21 +73,19 @@ const hostZones: FixtureZone[] = [
   },
 ];
 
-let dns: FixtureDnsServer;
+let dns: MemoryDns;
 
 beforeAll(async () => {
-  dns = await startFixtureDnsServer({
-    zones: [
-      ...dnsblWorld(zones, {
-        [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
-        [listedIp6]: {
-          'zen.spamhaus.org': ['127.0.0.3'],
-          'bl.spameatingmonkey.net': ['127.0.0.2'],
-        },
-      }),
-      ...hostZones,
-    ],
-  });
+  dns = memoryWorld([
+    ...dnsblWorld(zones, {
+      [listedIp]: { 'zen.spamhaus.org': ['127.0.0.2'], 'bl.spamcop.net': ['127.0.0.2'] },
+      [listedIp6]: {
+        'zen.spamhaus.org': ['127.0.0.3'],
+        'bl.spameatingmonkey.net': ['127.0.0.2'],
+      },
+    }),
+    ...hostZones,
+  ]);
 });
 
 afterAll(() => dns.close());
@@ -105,10 +101,11 @@ function target(text: string): Target {
   return parsed.target;
 }
 
-function freshResolver(server = dns, timeoutMs = 1000): Resolver {
-  return createResolver({ servers: [server.address], timeoutMs, retries: 0 });
+function freshResolver(world = dns, timeoutMs = 1000): Resolver {
+  return memoryResolver(world, timeoutMs);
 }
 
+/** On the wire: a dead DNS server is a closed UDP port, which the kernel refuses. */
 async function closedPortAddress(): Promise<string> {
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -236,14 +233,12 @@ describe('checkIp', () => {
   });
 
   it('still gives a result when only some lists do not answer in time', async () => {
-    const slow = await startFixtureDnsServer({
-      zones: [
-        ...dnsblWorld(zones, {}).map((zone) =>
-          zone.origin === 'bl.spamcop.net' ? { ...zone, behaviour: 'drop' as const } : zone,
-        ),
-        ...hostZones,
-      ],
-    });
+    const slow = memoryWorld([
+      ...dnsblWorld(zones, {}).map((zone) =>
+        zone.origin === 'bl.spamcop.net' ? { ...zone, behaviour: 'drop' as const } : zone,
+      ),
+      ...hostZones,
+    ]);
     try {
       const start = performance.now();
       const outcome = await checkIp(depsOver(freshResolver(slow, 5000), 300), target(cleanIp));
@@ -255,7 +250,7 @@ describe('checkIp', () => {
         'timeout',
       );
     } finally {
-      await slow.close();
+      slow.close();
     }
   });
 });
@@ -263,7 +258,7 @@ describe('checkIp', () => {
 describe('the speed of a check', () => {
   const latencyMs = 20;
   const samples = 7;
-  let slow: FixtureDnsServer;
+  let slow: MemoryDns;
   const addresses = Array.from({ length: samples + 1 }, (_, i) => `8.8.${150 + i}.1`);
 
   beforeAll(async () => {
@@ -283,17 +278,14 @@ describe('the speed of a check', () => {
         addresses.map((address, i) => [`mail${i}.speed.net`, { A: [address] }]),
       ),
     };
-    slow = await startFixtureDnsServer({
-      zones: [...dnsblWorld(zones, {}), ...reverseAndForward, forward],
-      latencyMs,
-    });
+    slow = memoryWorld([...dnsblWorld(zones, {}), ...reverseAndForward, forward], latencyMs);
   });
 
   afterAll(() => slow.close());
 
   it('takes about two round trips (lists in parallel with PTR then A), not one per list', async () => {
     const deps = depsOver(freshResolver(slow), 4000);
-    // One check first: sockets opened, code paths warm.
+    // One check first: code paths warm.
     resultOf(await checkIp(deps, target(addresses[0]!)));
     const times: number[] = [];
     for (const address of addresses.slice(1)) {

@@ -16,54 +16,29 @@ import {
   type FixtureDnsServer,
   type FixtureRecords,
   startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+} from '../../../fixtures/dns-server.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
 /** Public unicast addresses (documentation ranges such as 192.0.2.0/24 are not public). */
 const poolAddresses = Array.from({ length: 40 }, (_, index) => `45.0.0.${index + 1}`);
 
-/** Serves the zone `pool.net` as the recursive resolver sees it. */
-let recursive: FixtureDnsServer;
-/** Serves `pool.net` as its own name server, on another port, with the full pool. */
-let authoritative: FixtureDnsServer;
-
-beforeAll(async () => {
-  [recursive, authoritative] = await Promise.all([
-    startFixtureDnsServer({ zones: [] }),
-    startFixtureDnsServer({ zones: [] }),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([recursive.close(), authoritative.close()]);
-});
-
-/** Serves `records` in `pool.net` from the recursive server, and a resolver with an empty cache. */
-function serve(records: Record<string, FixtureRecords>, timeoutMs = 300) {
-  recursive.setZones([{ origin: 'pool.net', records }]);
-  authoritative.setZones([]);
-  return createResolver({ servers: [recursive.address], timeoutMs, retries: 0 });
-}
-
 /**
- * The recursive server names ns1.pool.net (127.0.0.1) as the zone's name server and hands out a
- * fixed two of 12 addresses, as a resolver with the answer cached would; the authoritative
- * server draws 3 of all 12 per query.
+ * The zone `pool.net` as the recursive resolver sees it, in memory: discovery's rounds, sampling
+ * and stop rules are what it makes of answers, not the wire.
  */
-function serveWithNameServer(extra: Record<string, FixtureRecords> = {}) {
-  const resolver = serve({
-    'pool.net': { NS: ['ns1.pool.net'] },
-    'ns1.pool.net': { A: ['127.0.0.1'] },
-    'smtp.pool.net': { A: poolAddresses.slice(0, 2) },
-    ...extra,
-  });
-  authoritative.setZones([
-    {
-      origin: 'pool.net',
-      records: { 'smtp.pool.net': { A: poolAddresses.slice(0, 12), pickA: 3 } },
-    },
-  ]);
-  const asked = authoritative.queries.length;
-  return { resolver, authoritativeQueries: () => authoritative.queries.slice(asked) };
+let world: MemoryDns;
+
+beforeAll(() => {
+  world = memoryWorld();
+});
+
+afterAll(() => world.close());
+
+/** Serves `records` in `pool.net`, and a resolver with an empty cache. */
+function serve(records: Record<string, FixtureRecords>, timeoutMs = 300) {
+  world.setZones([{ origin: 'pool.net', records }]);
+  return memoryResolver(world, timeoutMs);
 }
 
 describe('poolStopReason', () => {
@@ -213,10 +188,10 @@ describe('discoverPool', () => {
   });
 
   it('asks AAAA once of a pool without IPv6 addresses, and A until saturated', async () => {
-    const before = recursive.queries.length;
+    const before = world.queries.length;
     const resolver = serve({ 'smtp.pool.net': { A: ['45.0.0.30', '45.0.0.4'] } });
     const discovery = await discoverPool(resolver, 'smtp.pool.net');
-    const asked = recursive.queries.slice(before).filter((query) => query.name === 'smtp.pool.net');
+    const asked = world.queries.slice(before).filter((query) => query.name === 'smtp.pool.net');
     expect(asked.filter((query) => query.type === 'AAAA')).toHaveLength(1);
     expect(asked.filter((query) => query.type === 'A')).toHaveLength(discovery.rounds);
     expect(discovery).toMatchObject({ addresses: ['45.0.0.4', '45.0.0.30'], saturated: true });
@@ -263,56 +238,6 @@ describe('discoverPool', () => {
     );
   });
 
-  it('asks the zone’s authoritative name servers found through NS and finds what only they hand out', async () => {
-    const { resolver, authoritativeQueries } = serveWithNameServer();
-    const discovery = await discoverPool(resolver, 'smtp.pool.net', {
-      nameServerPort: authoritative.port,
-      allowNonPublicNameServers: true,
-    });
-    // How many were asked; which of them answered is not said (a port-53 reachability probe).
-    expect(discovery.sources).toEqual({ resolver: true, authoritative: 1 });
-    expect(JSON.stringify(discovery)).not.toContain(authoritative.address);
-    const onlyAuthoritative = discovery.addresses.filter(
-      (address) => !poolAddresses.slice(0, 2).includes(address),
-    );
-    expect(onlyAuthoritative.length).toBeGreaterThan(0);
-    expect(authoritativeQueries()).toContainEqual({ name: 'smtp.pool.net', type: 'A' });
-  });
-
-  it('skips name servers at non-public addresses unless told to allow them', async () => {
-    const { resolver, authoritativeQueries } = serveWithNameServer();
-    const discovery = await discoverPool(resolver, 'smtp.pool.net', {
-      nameServerPort: authoritative.port,
-    });
-    expect(authoritativeQueries()).toEqual([]);
-    expect(discovery).toMatchObject({
-      addresses: poolAddresses.slice(0, 2),
-      sources: { resolver: true, authoritative: 0 },
-    });
-    // Nothing says a name server was left out for pointing into a private network.
-    expect(discovery.notes).toEqual([
-      'No public authoritative name server was found: asked the configured resolvers only.',
-    ]);
-  });
-
-  it('follows a CNAME and asks the authoritative servers about the canonical name', async () => {
-    const { resolver, authoritativeQueries } = serveWithNameServer({
-      'mail.pool.net': { CNAME: 'smtp.pool.net' },
-    });
-    const discovery = await discoverPool(resolver, 'mail.pool.net', {
-      nameServerPort: authoritative.port,
-      allowNonPublicNameServers: true,
-    });
-    expect(discovery).toMatchObject({
-      pool: 'mail.pool.net',
-      canonicalName: 'smtp.pool.net',
-      sources: { resolver: true, authoritative: 1 },
-    });
-    expect(discovery.addresses).toEqual(expect.arrayContaining(poolAddresses.slice(0, 2)));
-    expect(authoritativeQueries().length).toBeGreaterThan(0);
-    expect(authoritativeQueries().every((query) => query.name === 'smtp.pool.net')).toBe(true);
-  });
-
   it('finds nothing, in the same words, for a name without A records, one that does not exist and one with only internal addresses', async () => {
     const resolver = serve({
       'mx-only.pool.net': { MX: [{ exchange: 'mx.pool.net', priority: 10 }] },
@@ -351,22 +276,22 @@ describe('discoverPool', () => {
 
   it('neither shows nor follows an alias into a special-use name', async () => {
     const resolver = serve({});
-    recursive.setZones([
+    world.setZones([
       { origin: 'pool.net', records: { 'mail.pool.net': { CNAME: 'db.corp.internal' } } },
       // The resolver chases the alias itself, as a recursive resolver inside the network would.
       { origin: 'internal', records: { 'db.corp.internal': { A: ['10.0.0.9', '45.0.0.9'] } } },
     ]);
-    const before = recursive.queries.length;
+    const before = world.queries.length;
     const discovery = await discoverPool(resolver, 'mail.pool.net');
     expect(discovery).not.toHaveProperty('canonicalName');
     expect(discovery.addresses).toEqual(['45.0.0.9']);
-    const asked = recursive.queries.slice(before);
+    const asked = world.queries.slice(before);
     expect(asked.filter((query) => query.name.endsWith('.internal'))).toEqual([]);
   });
 
   it('reports DNS as unavailable by the deadline when the server never answers', async () => {
     const resolver = serve({});
-    recursive.setZones([{ origin: 'pool.net', behaviour: 'drop' }]);
+    world.setZones([{ origin: 'pool.net', behaviour: 'drop' }]);
     const started = performance.now();
     const discovery = await discoverPool(resolver, 'smtp.pool.net');
     // The deadline's timer and the settling of the round it cuts short may take a moment more.
@@ -382,10 +307,106 @@ describe('discoverPool', () => {
 
   it('gives up at the deadline even when a query would wait longer', async () => {
     const resolver = serve({}, 5000);
-    recursive.setZones([{ origin: 'pool.net', behaviour: 'drop' }]);
+    world.setZones([{ origin: 'pool.net', behaviour: 'drop' }]);
     const started = performance.now();
     const discovery = await discoverPool(resolver, 'smtp.pool.net', { deadlineMs: 400 });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(discovery).toMatchObject({ status: 'dns_unavailable', stopReason: 'deadline' });
+  });
+});
+
+/**
+ * On the wire, where the wire is the point: the recursive resolver, and `pool.net` served as its
+ * own name server on another port, which discovery must find through NS and ask at its address.
+ */
+describe('discoverPool, asking the zone’s own name servers over UDP', () => {
+  let recursive: FixtureDnsServer;
+  let authoritative: FixtureDnsServer;
+
+  beforeAll(async () => {
+    [recursive, authoritative] = await Promise.all([
+      startFixtureDnsServer({ zones: [] }),
+      startFixtureDnsServer({ zones: [] }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([recursive.close(), authoritative.close()]);
+  });
+
+  /**
+   * The recursive server names ns1.pool.net (127.0.0.1) as the zone's name server and hands out a
+   * fixed two of 12 addresses, as a resolver with the answer cached would; the authoritative
+   * server draws 3 of all 12 per query.
+   */
+  function serveWithNameServer(extra: Record<string, FixtureRecords> = {}) {
+    recursive.setZones([
+      {
+        origin: 'pool.net',
+        records: {
+          'pool.net': { NS: ['ns1.pool.net'] },
+          'ns1.pool.net': { A: ['127.0.0.1'] },
+          'smtp.pool.net': { A: poolAddresses.slice(0, 2) },
+          ...extra,
+        },
+      },
+    ]);
+    authoritative.setZones([
+      {
+        origin: 'pool.net',
+        records: { 'smtp.pool.net': { A: poolAddresses.slice(0, 12), pickA: 3 } },
+      },
+    ]);
+    const resolver = createResolver({ servers: [recursive.address], timeoutMs: 300, retries: 0 });
+    const asked = authoritative.queries.length;
+    return { resolver, authoritativeQueries: () => authoritative.queries.slice(asked) };
+  }
+
+  it('asks the zone’s authoritative name servers found through NS and finds what only they hand out', async () => {
+    const { resolver, authoritativeQueries } = serveWithNameServer();
+    const discovery = await discoverPool(resolver, 'smtp.pool.net', {
+      nameServerPort: authoritative.port,
+      allowNonPublicNameServers: true,
+    });
+    // How many were asked; which of them answered is not said (a port-53 reachability probe).
+    expect(discovery.sources).toEqual({ resolver: true, authoritative: 1 });
+    expect(JSON.stringify(discovery)).not.toContain(authoritative.address);
+    const onlyAuthoritative = discovery.addresses.filter(
+      (address) => !poolAddresses.slice(0, 2).includes(address),
+    );
+    expect(onlyAuthoritative.length).toBeGreaterThan(0);
+    expect(authoritativeQueries()).toContainEqual({ name: 'smtp.pool.net', type: 'A' });
+  });
+  it('skips name servers at non-public addresses unless told to allow them', async () => {
+    const { resolver, authoritativeQueries } = serveWithNameServer();
+    const discovery = await discoverPool(resolver, 'smtp.pool.net', {
+      nameServerPort: authoritative.port,
+    });
+    expect(authoritativeQueries()).toEqual([]);
+    expect(discovery).toMatchObject({
+      addresses: poolAddresses.slice(0, 2),
+      sources: { resolver: true, authoritative: 0 },
+    });
+    // Nothing says a name server was left out for pointing into a private network.
+    expect(discovery.notes).toEqual([
+      'No public authoritative name server was found: asked the configured resolvers only.',
+    ]);
+  });
+  it('follows a CNAME and asks the authoritative servers about the canonical name', async () => {
+    const { resolver, authoritativeQueries } = serveWithNameServer({
+      'mail.pool.net': { CNAME: 'smtp.pool.net' },
+    });
+    const discovery = await discoverPool(resolver, 'mail.pool.net', {
+      nameServerPort: authoritative.port,
+      allowNonPublicNameServers: true,
+    });
+    expect(discovery).toMatchObject({
+      pool: 'mail.pool.net',
+      canonicalName: 'smtp.pool.net',
+      sources: { resolver: true, authoritative: 1 },
+    });
+    expect(discovery.addresses).toEqual(expect.arrayContaining(poolAddresses.slice(0, 2)));
+    expect(authoritativeQueries().length).toBeGreaterThan(0);
+    expect(authoritativeQueries().every((query) => query.name === 'smtp.pool.net')).toBe(true);
   });
 });

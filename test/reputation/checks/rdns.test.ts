@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Resolver } from '../../../src/dns/index.js';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { createDeadline } from '../../../src/reputation/lookups/deadline.js';
 import { type ReverseDns, reverseDns, reverseName } from '../../../src/reputation/checks/rdns.js';
-import {
-  type FixtureDnsServer,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
 const zones: FixtureZone[] = [
   {
@@ -52,12 +49,12 @@ const zones: FixtureZone[] = [
   { origin: '113.0.203.in-addr.arpa', behaviour: 'drop' },
 ];
 
-let dns: FixtureDnsServer;
+let dns: MemoryDns;
 let resolver: Resolver;
 
 beforeAll(async () => {
-  dns = await startFixtureDnsServer({ zones });
-  resolver = createResolver({ servers: [dns.address], timeoutMs: 1000, retries: 0 });
+  dns = memoryWorld(zones);
+  resolver = memoryResolver(dns, 1000);
 });
 
 afterAll(() => dns.close());
@@ -203,7 +200,7 @@ describe('reverseDns', () => {
   });
 
   it('asks the PTR under in-addr.arpa with reversed octets, then the A of the name', async () => {
-    const fresh = createResolver({ servers: [dns.address], timeoutMs: 1000, retries: 0 });
+    const fresh = memoryResolver(dns, 1000);
     const before = dns.queries.length;
     await rdnsOf('192.0.2.1', 2000, fresh);
     expect(dns.queries.slice(before)).toEqual([

@@ -1,28 +1,24 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { discoverSenderIps, maxMxHosts } from '../../../src/reputation/checks/sender-ips.js';
-import {
-  type FixtureDnsServer,
-  type FixtureRecords,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
-let server: FixtureDnsServer;
+let world: MemoryDns;
 
 beforeAll(async () => {
-  server = await startFixtureDnsServer({ zones: [] });
+  world = memoryWorld();
 });
 
 afterAll(async () => {
-  await server.close();
+  await world.close();
 });
 
 /** Serves `records` in a zone `test` (plus `zones`), and a fresh resolver with an empty cache. */
 function serve(records: Record<string, FixtureRecords>, zones: FixtureZone[] = []) {
-  server.setZones([{ origin: 'net', records }, ...zones]);
-  return createResolver({ servers: [server.address], timeoutMs: 300, retries: 0 });
+  world.setZones([{ origin: 'net', records }, ...zones]);
+  return memoryResolver(world, 300);
 }
 
 describe('discoverSenderIps', () => {
@@ -135,7 +131,7 @@ describe('discoverSenderIps', () => {
       },
       'meta.example.net': { A: ['169.254.169.254', '100.64.0.1'] },
     });
-    const before = server.queries.length;
+    const before = world.queries.length;
     const vault = await discoverSenderIps(resolver, 'vault.corp.example.net');
     expect(vault).toMatchObject({ ips: [], ipsTotal: 0, ranges: [], rangesTotal: 0, mx: [] });
     const inside = await discoverSenderIps(resolver, 'inside.example.net');
@@ -147,7 +143,7 @@ describe('discoverSenderIps', () => {
       { exchange: 'meta.example.net', priority: 40, addresses: [] },
     ]);
     // The special-use names were never asked.
-    const asked = server.queries.slice(before).map((query) => query.name);
+    const asked = world.queries.slice(before).map((query) => query.name);
     expect(asked).toContain('meta.example.net');
     expect(asked).not.toContain('kubernetes.default.svc.cluster.local');
     expect(asked).not.toContain('localhost');
@@ -164,7 +160,7 @@ describe('discoverSenderIps', () => {
       records[exchange] = { A: [`198.51.101.${index + 1}`] };
     });
     const resolver = serve(records);
-    const before = server.queries.length;
+    const before = world.queries.length;
     const result = await discoverSenderIps(resolver, 'many.example.net');
     expect(result.mxTotal).toBe(40);
     // Lowest preference first: mx39 (priority 61) down to mx30 (priority 70).
@@ -172,7 +168,7 @@ describe('discoverSenderIps', () => {
       Array.from({ length: 10 }, (_, index) => `mx${39 - index}.many.example.net`),
     );
     expect(result.ips).toEqual(Array.from({ length: 10 }, (_, i) => `198.51.101.${31 + i}`));
-    const hostLookups = server.queries
+    const hostLookups = world.queries
       .slice(before)
       .filter((query) => query.name.startsWith('mx') && query.type === 'A');
     expect(hostLookups).toHaveLength(10);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { createDeadline } from '../../../src/reputation/lookups/deadline.js';
 import {
   createDnsblEngine,
@@ -7,28 +6,26 @@ import {
   type DnsblTarget,
   type ListResult,
 } from '../../../src/reputation/lists/dnsbl.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import type { QueryOptions } from '../../../src/dns/index.js';
 import type { ListKeys } from '../../../src/reputation/lists/list-keys.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
-import {
-  type FixtureDnsServer,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
-import { keylessZoneList } from '../../fixtures/keyless-lists.js';
-import { dnsblWorld, type Listings } from '../../fixtures/dnsbl-world.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
+import { dnsblWorld, type Listings } from '../../../fixtures/dnsbl-world.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
 const zones = await keylessZoneList();
 const ipZones = zones.filter((zone) => zone.type === 'ip');
 const ipv6Zones = ipZones.filter((zone) => zone.ipv6 !== undefined);
 const domainZones = zones.filter((zone) => zone.type === 'domain');
 
-let dns: FixtureDnsServer;
+let dns: MemoryDns;
 
 beforeAll(async () => {
-  dns = await startFixtureDnsServer({ zones: dnsblWorld(zones, {}) });
+  dns = memoryWorld(dnsblWorld(zones, {}));
 });
 
 afterAll(() => dns.close());
@@ -72,11 +69,7 @@ function scenario(options: Scenario) {
     };
   });
   dns.setZones([...world, ...(options.extraZones ?? [])]);
-  const resolver = createResolver({
-    servers: [dns.address],
-    timeoutMs: options.timeoutMs ?? 1000,
-    retries: 0,
-  });
+  const resolver = memoryResolver(dns, options.timeoutMs ?? 1000);
   const engine = createDnsblEngine({
     resolver,
     zones,
@@ -324,7 +317,7 @@ describe('an IP check', () => {
     dns.setZones(world);
     const seen: [string, string][] = [];
     const engine = createDnsblEngine({
-      resolver: createResolver({ servers: [dns.address], timeoutMs: 1500, retries: 0 }),
+      resolver: memoryResolver(dns, 1500),
       zones,
       onLookup: (zone, status) => seen.push([zone.zone, status]),
     });
@@ -404,7 +397,7 @@ describe('an IP check', () => {
     const seen: [string, string, string][] = [];
     dns.setZones(dnsblWorld(zones, {}));
     const engine = createDnsblEngine({
-      resolver: createResolver({ servers: [dns.address], timeoutMs: 300, retries: 0 }),
+      resolver: memoryResolver(dns, 300),
       zones: zones.filter((zone) => zone.zone === 'zen.spamhaus.org'),
       keys: { SPAMHAUS_DQS_KEY: key },
       onLookup: (zone, status, side) => seen.push([zone.zone, status, side]),
@@ -646,7 +639,7 @@ describe('keyed lists', () => {
   /** An engine on every list of the default zone list, keyed ones included, with these keys. */
   function keyedEngine(keys: ListKeys) {
     return createDnsblEngine({
-      resolver: createResolver({ servers: [dns.address], timeoutMs: 500, retries: 0 }),
+      resolver: memoryResolver(dns, 500),
       zones: everyZone.filter((zone) => zone.type === 'ip'),
       keys,
     });

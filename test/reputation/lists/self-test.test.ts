@@ -1,33 +1,30 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Resolver } from '../../../src/dns/index.js';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { diagnose } from '../../../src/reputation/lists/resolver-diagnosis.js';
 import { queryZone } from '../../../src/reputation/lists/dnsbl.js';
 import type { ListKeys } from '../../../src/reputation/lists/list-keys.js';
 import { type ListSide, sideZone, sidesOf } from '../../../src/reputation/lists/list-sides.js';
-import { reversedOctets } from '../../../src/reputation/targets/ipv4.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedOctets } from '../../../src/lib/ipv4.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import {
   positiveEntry,
   selfTestZones,
   type SelfTestRun,
 } from '../../../src/reputation/lists/self-test.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
-import {
-  type FixtureDnsServer,
-  type FixtureRecords,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
-import { dnsblWorld, type Listings } from '../../fixtures/dnsbl-world.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import { dnsblWorld, type Listings } from '../../../fixtures/dnsbl-world.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
+import { createResolver } from '../../../src/node/dns/index.js';
 
 const zones = await loadZoneList();
 
-let dns: FixtureDnsServer;
+let dns: MemoryDns;
 
 beforeAll(async () => {
-  dns = await startFixtureDnsServer({ zones: dnsblWorld(zones, {}) });
+  dns = memoryWorld(dnsblWorld(zones, {}));
 });
 
 afterAll(() => dns.close());
@@ -60,7 +57,7 @@ function serve(world: World = {}): void {
 }
 
 function freshResolver(timeoutMs = 1000): Resolver {
-  return createResolver({ servers: [dns.address], timeoutMs, retries: 0 });
+  return memoryResolver(dns, timeoutMs);
 }
 
 /** A list's verdict for its primary side (IPv4 for an ip list), or for its IPv6 side. */
@@ -276,6 +273,7 @@ describe('the RFC 5782 self-test', () => {
     expect(JSON.stringify(run)).not.toContain(key);
   });
 
+  // On the wire: a dead server is a closed UDP port, refused by the kernel.
   it('says the resolver did not answer when the DNS server is dead', async () => {
     const socket = createSocket('udp4');
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));

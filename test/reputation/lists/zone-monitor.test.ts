@@ -1,13 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/node/dns/index.js';
-import { createZoneMonitor, type ZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
+import { type MonitorTimer, startMonitorTimer } from '../../../src/node/monitor-timer.js';
+import { createZoneMonitor } from '../../../src/reputation/lists/zone-monitor.js';
 import { type DnsblZone, loadZoneList } from '../../../src/reputation/lists/zones.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
-import { dnsblWorld, dropsRealLookups } from '../../fixtures/dnsbl-world.js';
+import { dnsblWorld, dropsRealLookups } from '../../../fixtures/dnsbl-world.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
 /**
- * The zone monitor over the fixture DNS server: which lists may be believed, when the service is
- * configured and why not, holds and their probe, and the per-check confirmation.
+ * The zone monitor over the fixture DNS world, in memory (its point is what it makes of answers,
+ * not the wire): which lists may be believed, when the service is configured and why not, holds
+ * and their probe, and the per-check confirmation.
  */
 
 const zones = await loadZoneList();
@@ -15,14 +17,17 @@ const zoneNamed = (name: string): DnsblZone => zones.find((zone) => zone.zone ==
 const spamcop = zoneNamed('bl.spamcop.net');
 const senderScore = zoneNamed('score.senderscore.com');
 
-let dns: FixtureDnsServer;
-const monitors: ZoneMonitor[] = [];
+let dns: MemoryDns;
+/** The resolver the service names in its reasons (its DNS_SERVERS). */
+const resolverName = 'DNS_SERVERS 127.0.0.1:53';
+/** The timers of the tests that run the monitor as the Node server does (src/node/monitor-timer.ts). */
+const timers: MonitorTimer[] = [];
 
 beforeAll(async () => {
-  dns = await startFixtureDnsServer({ zones: dnsblWorld(zones, {}) });
+  dns = memoryWorld(dnsblWorld(zones, {}));
 });
 afterEach(() => {
-  for (const monitor of monitors.splice(0)) monitor.stop();
+  for (const timer of timers.splice(0)) timer.stop();
   dns.setZones(dnsblWorld(zones, {}));
 });
 afterAll(() => dns.close());
@@ -30,13 +35,12 @@ afterAll(() => dns.close());
 function monitorOf(options: Partial<Parameters<typeof createZoneMonitor>[0]> = {}) {
   const monitor = createZoneMonitor({
     // A second, not 150 ms: on a busy machine a short timeout turns a slow answer into a failed proof.
-    resolver: createResolver({ servers: [dns.address], timeoutMs: 1000, retries: 0 }),
+    resolver: memoryResolver(dns, 1000),
     zones,
     intervalMs: 60_000,
-    resolverName: `DNS_SERVERS ${dns.address}`,
+    resolverName,
     ...options,
   });
-  monitors.push(monitor);
   return monitor;
 }
 
@@ -84,7 +88,7 @@ describe('the zone monitor', () => {
     await monitor.run();
     const readiness = monitor.readiness();
     expect(readiness.configured).toBe(false);
-    expect(readiness.reason).toContain(`DNS_SERVERS ${dns.address}`);
+    expect(readiness.reason).toContain(resolverName);
     expect(readiness.reason).toContain('answers NXDOMAIN even for the blocklists');
     expect(readiness.reason).toContain('unbound');
     expect(readiness.reason).toContain('SPAMHAUS_DQS_KEY');
@@ -132,7 +136,7 @@ describe('the zone monitor', () => {
   it('catches a resolver that turns to NXDOMAIN within one interval when no check comes', async () => {
     const monitor = monitorOf({ intervalMs: 150 });
     await monitor.run();
-    monitor.start();
+    timers.push(startMonitorTimer(monitor));
     dns.setZones(nxdomainWorld());
     const started = performance.now();
     await expect
@@ -146,7 +150,7 @@ describe('the zone monitor', () => {
   it('puts a list on hold after three look-ups in a row without an answer, and a probe brings it back', async () => {
     const monitor = monitorOf({ holdProbeMs: 50 });
     await monitor.run();
-    monitor.start();
+    timers.push(startMonitorTimer(monitor));
     dns.setZones(
       dnsblWorld(zones, {}).map((zone) =>
         zone.origin === 'bl.spamcop.net' ? { ...zone, behaviour: 'drop' as const } : zone,
@@ -290,7 +294,7 @@ describe('the zone monitor', () => {
   it('keeps a list on hold while its test entries answer but real look-ups do not, until a real look-up is answered', async () => {
     const monitor = monitorOf({ holdProbeMs: 50 });
     await monitor.run();
-    monitor.start();
+    timers.push(startMonitorTimer(monitor));
     dns.setZones(dropsRealLookups(dnsblWorld(zones, {}), spamcop));
     for (let i = 0; i < 3; i++) monitor.recordLookup(spamcop, 'timeout');
     expect(monitor.gate(spamcop)).toMatchObject({ state: 'on_hold' });

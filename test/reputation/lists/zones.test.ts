@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDottedQuad } from '../../../src/reputation/targets/ipv4.js';
+import { isDottedQuad } from '../../../src/lib/ipv4.js';
 import {
   loadZoneList,
   parseZoneList,

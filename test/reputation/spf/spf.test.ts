@@ -1,31 +1,27 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResolver } from '../../../src/node/dns/index.js';
 import { expandSpf } from '../../../src/reputation/spf/spf.js';
-import {
-  type FixtureDnsServer,
-  type FixtureRecords,
-  type FixtureZone,
-  startFixtureDnsServer,
-} from '../../fixtures/dns-server.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 
-let server: FixtureDnsServer;
+let world: MemoryDns;
 /** Where the query log stood when the current test's zones were served. */
 let firstQuery = 0;
 
 beforeAll(async () => {
-  server = await startFixtureDnsServer({ zones: [] });
+  world = memoryWorld();
 });
 
 afterAll(async () => {
-  await server.close();
+  await world.close();
 });
 
 /** Serves `records` in a zone `test` (plus `zones`), and a fresh resolver with an empty cache. */
 function serve(records: Record<string, FixtureRecords>, zones: FixtureZone[] = []) {
-  server.setZones([{ origin: 'net', records }, ...zones]);
-  firstQuery = server.queries.length;
-  return createResolver({ servers: [server.address], timeoutMs: 300, retries: 0 });
+  world.setZones([{ origin: 'net', records }, ...zones]);
+  firstQuery = world.queries.length;
+  return memoryResolver(world, 300);
 }
 
 const spf = (record: string, more: FixtureRecords = {}): FixtureRecords => ({
@@ -33,9 +29,9 @@ const spf = (record: string, more: FixtureRecords = {}): FixtureRecords => ({
   ...more,
 });
 
-/** The names the fixture server was asked since the test's zones were served. */
+/** The names the fixture world was asked since the test's zones were served. */
 function askedNames(): string[] {
-  return server.queries.slice(firstQuery).map((query) => query.name);
+  return world.queries.slice(firstQuery).map((query) => query.name);
 }
 
 async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
@@ -317,14 +313,14 @@ describe('expandSpf', () => {
   });
 
   it('gives up at the deadline on a lookup slower than it', async () => {
-    server.setZones([
+    world.setZones([
       {
         origin: 'net',
         records: { 'example.net': spf('v=spf1 ip4:192.0.3.1 include:_spf.slow.net -all') },
       },
       { origin: 'slow.net', latencyMs: 2000, records: { '_spf.slow.net': spf('v=spf1 -all') } },
     ]);
-    const patient = createResolver({ servers: [server.address], timeoutMs: 5000, retries: 0 });
+    const patient = memoryResolver(world, 5000);
     const { result, ms } = await timed(expandSpf(patient, 'example.net', { deadlineMs: 300 }));
     expect(result.ip4).toEqual(['192.0.3.1']);
     expect(result.error).toEqual({

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  displayName,
-  isSpecialUseName,
-  parseTarget,
-} from '../../../src/reputation/targets/targets.js';
+import { displayName, parseTarget } from '../../../src/reputation/targets/targets.js';
 
 const label63 = 'a'.repeat(63);
 /** Four labels and dots: 63 + 1 + 63 + 1 + 63 + 1 + 57 + 4 = 253 characters. */
@@ -228,28 +224,6 @@ describe('parseTarget: host names', () => {
   ])('refuses %s as not public', (_, text) => {
     expect(parseTarget(text)).toMatchObject({ ok: false, reason: /not public/ });
   });
-});
-
-describe('isSpecialUseName', () => {
-  it.each([
-    'localhost',
-    'db.localhost',
-    'kubernetes.default.svc.cluster.local',
-    'metadata.google.internal',
-    'router.home.arpa',
-    '10.in-addr.arpa',
-    'x.onion',
-    'mailhost',
-  ])('counts %s as special-use: never asked', (name) => {
-    expect(isSpecialUseName(name)).toBe(true);
-  });
-
-  it.each(['example.com', 'vault.corp.example-internal.com', 'local.example.net', 'internal.co'])(
-    'counts %s as public',
-    (name) => {
-      expect(isSpecialUseName(name)).toBe(false);
-    },
-  );
 });
 
 describe('displayName: what people are shown (UTS #39 mixed-script detection)', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstNonEmpty } from '../../../src/tools/common/aliases.js';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import {
   type TestService,
   expectError,

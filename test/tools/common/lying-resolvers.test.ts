@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
-import { rewrittenAddress } from '../../fixtures/lying-resolver.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import { rewrittenAddress } from '../../../fixtures/lying-resolver.js';
 import {
   type TestService,
   type TestServiceOptions,
@@ -8,6 +8,7 @@ import {
   postError,
   startTestService,
 } from '../../support/service.js';
+import type { IpCheckAnswer, ListsAnswer } from '../../support/responses.js';
 
 /**
  * The whole service behind resolvers that lie, over real DNS on the wire: a proxy on 127.0.0.1 in
@@ -30,30 +31,6 @@ const sender: FixtureZone = {
     '_dmarc.sender-one.com': { TXT: ['v=DMARC1; p=reject'] },
   },
 };
-
-interface Listed {
-  zone: string;
-  status: string;
-  on_hold?: boolean;
-  error?: string;
-}
-interface IpAnswer {
-  token: string;
-  from_cache: boolean;
-  configured: boolean;
-  ip_score: {
-    verdict: string;
-    listed: number;
-    answered: number;
-    not_answered: number;
-    on_hold: number;
-    disabled: number;
-    needs_key: number;
-    total: number;
-    summary: string;
-    lists: Listed[];
-  };
-}
 
 const running: TestService[] = [];
 afterEach(async () => {
@@ -83,11 +60,7 @@ async function statusOf(service: TestService, tool: string) {
 async function listsOf(service: TestService) {
   const response = await service.get('/lists');
   expect(response.status).toBe(200);
-  return (await response.json()) as {
-    configured: boolean;
-    reason?: string;
-    lists: { zone: string; state: string; reason: string }[];
-  };
+  return (await response.json()) as ListsAnswer;
 }
 
 async function badgeText(service: TestService, tool: string, token: string): Promise<string> {
@@ -155,7 +128,9 @@ describe('a resolver that turns NXDOMAIN into a public address', () => {
 describe('a resolver that turns to NXDOMAIN after start', () => {
   it('stores no false verdict: the next check is a 503, status says so, and nothing cached before is served', async () => {
     const service = await serviceWith({ lying: 'honest', services: { selfTestIntervalMs: 300 } });
-    const honest = (await (await service.post('/ip/v1', { target: cleanIp })).json()) as IpAnswer;
+    const honest = (await (
+      await service.post('/ip/v1', { target: cleanIp })
+    ).json()) as IpCheckAnswer;
     expect(honest.ip_score).toMatchObject({ verdict: 'good', listed: 0 });
     expect(await badgeText(service, 'ip', honest.token)).toMatch(/clean on \d+ lists/);
 
@@ -184,10 +159,12 @@ describe('a resolver that turns to NXDOMAIN after start', () => {
       .toBe(true);
     const after = (await (
       await service.post('/ip/v1', { target: '185.220.101.6' })
-    ).json()) as IpAnswer;
+    ).json()) as IpCheckAnswer;
     // Its NXDOMAIN answers were forgotten with the lie: the listing is found.
     expect(after.ip_score).toMatchObject({ listed: 1, verdict: 'poor' });
-    const again = (await (await service.post('/ip/v1', { target: cleanIp })).json()) as IpAnswer;
+    const again = (await (
+      await service.post('/ip/v1', { target: cleanIp })
+    ).json()) as IpCheckAnswer;
     expect(again.from_cache).toBe(false);
   });
 
@@ -217,7 +194,7 @@ describe('a list that stops answering', () => {
     service.lying!.silence(['bl.spamcop.net']);
     const check = async (target: string) => {
       const started = performance.now();
-      const answer = (await (await service.post('/ip/v1', { target })).json()) as IpAnswer;
+      const answer = (await (await service.post('/ip/v1', { target })).json()) as IpCheckAnswer;
       return { answer, ms: performance.now() - started };
     };
     for (const target of ['9.9.9.1', '9.9.9.2', '9.9.9.3']) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
 import { type TestService, startTestService } from '../../support/service.js';
+import type { DomainCheckAnswer, IpCheckAnswer } from '../../support/responses.js';
 
 /**
  * The real service with DNS_TRANSPORT=doh: every query goes as an RFC 8484 POST to the fixture DoH
@@ -77,13 +78,7 @@ describe('the service with DNS_TRANSPORT=doh', () => {
   it('checks a listed IP fully: every list answered, the listings found, FCrDNS passing', async () => {
     const asked = service.doh!.requests.length;
     const result = await post('/ip/v1', { target: listedIp });
-    const score = result.ip_score as {
-      listed: number;
-      answered: number;
-      needs_key: number;
-      total: number;
-      lists: { zone: string; status: string }[];
-    };
+    const score = (result as IpCheckAnswer).ip_score;
     // Every list but those waiting for a key (none is set), which are never asked.
     expect(score.answered).toBe(score.total - score.needs_key);
     const listed = score.lists.filter((list) => list.status === 'listed').map((list) => list.zone);
@@ -113,7 +108,7 @@ describe('the service with DNS_TRANSPORT=doh', () => {
       },
       mx: [{ exchange: 'mail.sender-fixture.net', priority: 10, addresses: [senderIp] }],
     });
-    const score = result.domain_score as { answered: number; needs_key: number; total: number };
+    const score = (result as DomainCheckAnswer).domain_score;
     expect(score.answered).toBe(score.total - score.needs_key);
   });
 

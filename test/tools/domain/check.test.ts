@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceOf } from '../../../src/reputation/checks/score.js';
-import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
-import type { Listings } from '../../fixtures/dnsbl-world.js';
-import { keyedCounts, keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
+import type { ListResult } from '../../../src/reputation/index.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import type { Listings } from '../../../fixtures/dnsbl-world.js';
+import { keyedCounts, keylessCounts, keylessZoneList } from '../../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,
@@ -10,6 +11,7 @@ import {
   postError,
   startTestService,
 } from '../../support/service.js';
+import type { DomainCheckAnswer, QuotaStatus } from '../../support/responses.js';
 import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
 
 /**
@@ -160,73 +162,6 @@ const listings: Listings = {
 const quotaFields = ['configured', 'dailyLimit', 'dailyRemaining', 'captchaRequired'];
 const contractFields = ['domain', 'ips', 'token', 'from_cache', ...quotaFields];
 
-interface ListResult {
-  zone: string;
-  status: string;
-  codes?: string[];
-  error?: string;
-  listings?: { code: string; meaning: string; severity: string; weight: number }[];
-}
-
-interface Factor {
-  kind: string;
-  source: string;
-  detail: string;
-  points: number;
-}
-
-interface DomainResult {
-  domain: string;
-  display?: string;
-  ips: string[];
-  ips_total: number;
-  ips_truncated: boolean;
-  ranges: { network: string; size: number }[];
-  ranges_total: number;
-  exists: boolean;
-  ip6: string[];
-  mx: { exchange: string; priority: number; addresses: string[] }[];
-  spf: {
-    record: string | null;
-    status: string;
-    ip4: string[];
-    ip6: string[];
-    lookups: number;
-    domains: string[];
-    error?: { kind: string; reason: string; at: string; term: string | null };
-  };
-  dmarc: { status: string; present: boolean; record: string | null; policy: string | null };
-  domain_score: {
-    score: number;
-    verdict: string;
-    confidence: string;
-    factors: Factor[];
-    listed: number;
-    answered: number;
-    total: number;
-    lists: ListResult[];
-  };
-  addresses: {
-    checked: number;
-    listed: number;
-    not_checked: string[];
-    ranges: { checked: number; how: string };
-    results: {
-      ip: string;
-      score: number;
-      verdict: string;
-      listed: number;
-      listings: { zone: string; name: string; severity: string; detail: string }[];
-      unanswered: { zone: string; status: string }[];
-    }[];
-  };
-  token: string;
-  from_cache: boolean;
-  dailyLimit: number;
-  dailyRemaining: number;
-  [field: string]: unknown;
-}
-
 let service: TestService;
 /** How many lists the service asks about a domain, and about an IPv6 address. */
 let lists: { domain: number; ipv6: number };
@@ -239,14 +174,14 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-async function check(body: unknown): Promise<DomainResult> {
+async function check(body: unknown): Promise<DomainCheckAnswer> {
   const response = await service.post('/domain/v1', body);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  return (await response.json()) as DomainResult;
+  return (await response.json()) as DomainCheckAnswer;
 }
 
-function listOf(result: DomainResult, zone: string): ListResult | undefined {
+function listOf(result: DomainCheckAnswer, zone: string): ListResult | undefined {
   return result.domain_score.lists.find((list) => list.zone === zone);
 }
 
@@ -302,7 +237,7 @@ describe('POST /domain/v1', () => {
     });
 
     it('costs one unit of the daily quota for a fresh check', async () => {
-      const before = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
+      const before = (await (await service.get('/domain/v1/status')).json()) as QuotaStatus;
       // A domain no other test checks: never answered from the cache.
       const result = await check({ domain: 'quota-sender.com' });
       expect(result.dailyRemaining).toBe(before.dailyRemaining - 1);
@@ -346,7 +281,7 @@ describe('POST /domain/v1', () => {
       expect(repeat.ips).toEqual(first.ips);
       expect(repeat.domain_score).toEqual(first.domain_score);
       expect(repeat.dailyRemaining).toBe(first.dailyRemaining);
-      const status = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
+      const status = (await (await service.get('/domain/v1/status')).json()) as QuotaStatus;
       expect(status.dailyRemaining).toBe(first.dailyRemaining);
     });
   });
@@ -710,21 +645,21 @@ describe('POST /domain/v1', () => {
     });
 
     it('answers 503 dns_unavailable when the domain own lookups fail, and charges the unit its domain-list queries cost', async () => {
-      const before = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
+      const before = (await (await service.get('/domain/v1/status')).json()) as QuotaStatus;
       await expectError(
         await service.post('/domain/v1', { domain: 'broken-sender.net' }),
         503,
         postError('dns_unavailable'),
       );
-      const after = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
+      const after = (await (await service.get('/domain/v1/status')).json()) as QuotaStatus;
       expect(after.dailyRemaining).toBe(before.dailyRemaining - 1);
     });
 
     it('refuses invalid requests without spending quota', async () => {
-      const before = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
+      const before = (await (await service.get('/domain/v1/status')).json()) as QuotaStatus;
       await service.post('/domain/v1', { domain: 'localhost' });
       await service.post('/domain/v1', {});
-      const after = (await (await service.get('/domain/v1/status')).json()) as DomainResult;
+      const after = (await (await service.get('/domain/v1/status')).json()) as QuotaStatus;
       expect(after.dailyRemaining).toBe(before.dailyRemaining);
     });
 

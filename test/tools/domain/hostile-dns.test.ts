@@ -1,14 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../../src/reputation/index.js';
-import type { FixtureRecords, FixtureZone } from '../../fixtures/dns-server.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import type { FixtureRecords, FixtureZone } from '../../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
 import {
   type TestService,
   expectError,
   postError,
   startTestService,
 } from '../../support/service.js';
+import type { DomainCheckAnswer, IpCheckAnswer } from '../../support/responses.js';
 
 /**
  * Issue 13's findings, each reproduced over real HTTP against DNS data a hostile caller can
@@ -129,12 +130,7 @@ describe('the domain tool hands out no internal address', () => {
   it('keeps the public senders of a domain that also names private ones, and stores none of the private ones', async () => {
     const response = await service.post('/domain/v1', { domain: 'partly-inward.com' });
     expect(response.status).toBe(200);
-    const posted = (await response.json()) as {
-      ips: string[];
-      ranges: unknown[];
-      token: string;
-      mx: unknown[];
-    };
+    const posted = (await response.json()) as DomainCheckAnswer;
     expect(posted).toMatchObject({
       ips: ['185.99.0.1', '185.99.0.2'],
       ranges: [],
@@ -188,13 +184,7 @@ describe('no result grows past a few tens of kilobytes', () => {
     const response = await service.post('/domain/v1', { domain: 'giant-sender.com' });
     expect(response.status).toBe(200);
     const text = await response.text();
-    const result = JSON.parse(text) as {
-      ips: string[];
-      ips_total: number;
-      ips_truncated: boolean;
-      token: string;
-      spf: { record: string; recordTruncated?: boolean };
-    };
+    const result = JSON.parse(text) as DomainCheckAnswer;
     expect(result.ips).toHaveLength(1024);
     expect(result).toMatchObject({ ips_total: 48_000, ips_truncated: true });
     expect(result.spf.recordTruncated).toBe(true);
@@ -247,9 +237,7 @@ describe('forged answers on the wire', () => {
   it('cannot plant a listing: the check takes the real answer (RFC 5452 §3)', async () => {
     const response = await forged.post('/ip/v1', { target: '185.200.0.9' });
     expect(response.status).toBe(200);
-    const result = (await response.json()) as {
-      ip_score: { listed: number; lists: { zone: string; status: string }[] };
-    };
+    const result = (await response.json()) as IpCheckAnswer;
     expect(result.ip_score.listed).toBe(0);
     expect(result.ip_score.lists).toContainEqual(
       expect.objectContaining({ zone: 'bl.spamcop.net', status: 'clean' }),

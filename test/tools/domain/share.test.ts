@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summariseDomain } from '../../../src/tools/domain/summary.js';
+import type { DomainCheckResult } from '../../../src/reputation/index.js';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import { type TestService, startTestService } from '../../support/service.js';
 import { fetchCard } from '../common/artefacts.js';
@@ -82,10 +83,9 @@ describe('card', () => {
 
 describe('a look-alike name (a label mixing scripts)', () => {
   it('is stored under its ASCII form, with no Unicode display form', async () => {
-    const result = (await (await service.get(`/domain/v1/${tokens.lookAlike}`)).json()) as {
-      domain: string;
-      display?: string;
-    };
+    const result = (await (
+      await service.get(`/domain/v1/${tokens.lookAlike}`)
+    ).json()) as DomainCheckResult;
     expect(result.domain).toBe(lookAlike.ascii);
     expect(result.display).toBeUndefined();
   });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxBodyBytes } from '../../../src/http/json-body.js';
-import { reversedNibbles } from '../../../src/reputation/targets/ipv6.js';
+import { reversedNibbles } from '../../../src/lib/ipv6.js';
 import { sideZone } from '../../../src/reputation/lists/list-sides.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { keyedCounts, keylessCounts, keylessZoneList } from '../../fixtures/keyless-lists.js';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { keyedCounts, keylessCounts, keylessZoneList } from '../../../fixtures/keyless-lists.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import {
   type TestService,
   expectError,
@@ -14,6 +14,7 @@ import {
   startCaptchaProvider,
   startTestService,
 } from '../../support/service.js';
+import type { IpCheckAnswer, ListsAnswer, QuotaStatus } from '../../support/responses.js';
 import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
 
 /**
@@ -75,32 +76,6 @@ const senderZones: FixtureZone[] = [
 const quotaFields = ['configured', 'dailyLimit', 'dailyRemaining', 'captchaRequired'];
 const resultFields = ['kind', 'target', 'ip', 'ptr', 'ip_score', 'token', 'from_cache'];
 
-interface IpResult {
-  kind: string;
-  target: string;
-  ip: string;
-  ptr: string;
-  token: string;
-  from_cache: boolean;
-  dailyRemaining: number;
-  ip_score: {
-    score: number;
-    verdict: string;
-    confidence: string;
-    listed: number;
-    answered: number;
-    disabled: number;
-    needs_key: number;
-    total: number;
-    summary: string;
-    factors: { kind: string; source: string; detail: string; points: number }[];
-    lists: { zone: string; status: string; key?: string; listings?: { meaning: string }[] }[];
-    rdns: { ptr: string; names: string[]; fcrdns: string };
-    addresses?: string[];
-  };
-  [field: string]: unknown;
-}
-
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService({
@@ -113,11 +88,11 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-async function check(body: unknown): Promise<IpResult> {
+async function check(body: unknown): Promise<IpCheckAnswer> {
   const response = await service.post('/ip/v1', body);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  return (await response.json()) as IpResult;
+  return (await response.json()) as IpCheckAnswer;
 }
 
 /** The error body of any other route: only the error triple. */
@@ -137,7 +112,7 @@ describe('POST /ip/v1', () => {
     it('answers exactly the contract fields for a clean address, siteKey absent without captcha', async () => {
       // An address no other test checks: a fresh check, spending one unit.
       const fresh = '9.9.9.10';
-      const before = (await (await service.get('/ip/v1/status')).json()) as IpResult;
+      const before = (await (await service.get('/ip/v1/status')).json()) as QuotaStatus;
       const result = await check({ target: fresh });
       expect(Object.keys(result).sort()).toEqual([...resultFields, ...quotaFields].sort());
       expect(result).toMatchObject({
@@ -337,15 +312,15 @@ describe('POST /ip/v1', () => {
         await expect
           .poll(
             async () => {
-              const { lists } = (await (await unproven.get('/lists')).json()) as {
-                lists: { zone: string; ipv6: { state: string } | null }[];
-              };
+              const { lists } = (await (await unproven.get('/lists')).json()) as ListsAnswer;
               return lists.find((list) => list.zone === 'zen.spamhaus.org')?.ipv6?.state;
             },
             { timeout: 5000, interval: 100 },
           )
           .toBe('disabled');
-        const v6 = (await (await unproven.post('/ip/v1', { target: cleanIp6 })).json()) as IpResult;
+        const v6 = (await (
+          await unproven.post('/ip/v1', { target: cleanIp6 })
+        ).json()) as IpCheckAnswer;
         expect(v6.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')).toMatchObject({
           status: 'disabled',
           error: 'self-test: test entry ::ffff:7f00:2 is not listed',
@@ -356,7 +331,9 @@ describe('POST /ip/v1', () => {
           needs_key: keyedIpv6Lists,
           total: ipv6Lists + keyedIpv6Lists,
         });
-        const v4 = (await (await unproven.post('/ip/v1', { target: cleanIp })).json()) as IpResult;
+        const v4 = (await (
+          await unproven.post('/ip/v1', { target: cleanIp })
+        ).json()) as IpCheckAnswer;
         expect(v4.ip_score.lists.find((list) => list.zone === 'zen.spamhaus.org')?.status).toBe(
           'clean',
         );
@@ -383,7 +360,7 @@ describe('POST /ip/v1', () => {
       expect(repeat.token).toBe(first.token);
       expect(repeat.ip_score).toEqual(first.ip_score);
       expect(repeat.dailyRemaining).toBe(first.dailyRemaining);
-      const status = (await (await service.get('/ip/v1/status')).json()) as IpResult;
+      const status = (await (await service.get('/ip/v1/status')).json()) as QuotaStatus;
       expect(status.dailyRemaining).toBe(first.dailyRemaining);
     });
 
@@ -399,10 +376,10 @@ describe('POST /ip/v1', () => {
       try {
         const first = (await (
           await uncached.post('/ip/v1', { target: cleanIp })
-        ).json()) as IpResult;
+        ).json()) as IpCheckAnswer;
         const second = (await (
           await uncached.post('/ip/v1', { target: cleanIp })
-        ).json()) as IpResult;
+        ).json()) as IpCheckAnswer;
         expect(second.from_cache).toBe(false);
         expect(second.token).not.toBe(first.token);
         expect(second.dailyRemaining).toBe(first.dailyRemaining - 1);

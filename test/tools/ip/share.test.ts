@@ -4,7 +4,7 @@ import { bundledZoneList } from '../../../src/reputation/lists/zones.js';
 import { badgeStyles } from '../../../src/share/badge.js';
 import { resultTexts, russianMeanings } from '../../../src/share/result-texts.js';
 import { summariseIp } from '../../../src/tools/ip/summary.js';
-import { keylessCounts } from '../../fixtures/keyless-lists.js';
+import { keylessCounts } from '../../../fixtures/keyless-lists.js';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import { pngHeader } from '../../support/png.js';
 import { type TestService, startTestService } from '../../support/service.js';

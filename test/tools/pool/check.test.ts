@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressSummary } from '../../../src/reputation/index.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
-import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
-import { keyedCounts, keylessCounts } from '../../fixtures/keyless-lists.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { keyedCounts, keylessCounts } from '../../../fixtures/keyless-lists.js';
 import {
   type TestService,
   expectError,
   postError,
   startTestService,
 } from '../../support/service.js';
+import type { ErrorAnswer, PoolCheckAnswer } from '../../support/responses.js';
 import {
-  type AddressDetail,
-  type CheckResult,
   checkFields,
   cleanIp,
   listedIp,
@@ -264,7 +264,7 @@ describe('POST /pool/v1/check', () => {
         ips: [cleanIp, malformed],
       });
       expect(response.status).toBe(400);
-      const body = (await response.json()) as { code: string; error: string };
+      const body = (await response.json()) as ErrorAnswer;
       expect(body).toEqual(postError('invalid_target'));
       expect(body.error).toContain(`${malformed} is not a valid IP address`);
     });
@@ -353,14 +353,14 @@ describe('POST /pool/v1/check', () => {
           ips: addresses,
         });
         expect(response.status).toBe(200);
-        const result = (await response.json()) as CheckResult;
+        const result = (await response.json()) as PoolCheckAnswer;
         expect(result.results).toEqual(
           addresses.map(
             (ip) =>
               `${ip}: not listed on any of ${ipLists - 1} lists that answered; 1 did not answer${needKey}`,
           ),
         );
-        const silent = (detail: AddressDetail) =>
+        const silent = (detail: AddressSummary) =>
           detail.unanswered.filter((list) => list.status !== 'disabled');
         expect(result.details.map(silent)).toEqual(
           addresses.map(() => [{ zone: 'psbl.surriel.com', status: 'timeout' }]),

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
-import type { FixtureZone } from '../../fixtures/dns-server.js';
-import type { Listings } from '../../fixtures/dnsbl-world.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
+import type { Listings } from '../../../fixtures/dnsbl-world.js';
 import { type TestService, startTestService } from '../../support/service.js';
+import type { PoolCheckAnswer, PoolDiscoverAnswer, QuotaStatus } from '../../support/responses.js';
 
 /**
  * The pools' fixture world the pool suites share (discover.test.ts, check.test.ts,
@@ -82,50 +83,6 @@ export const checkFields = [
   ...['kind', 'details', 'listed', 'checked', 'checked_at'],
 ];
 
-export interface DiscoverResult {
-  pool: string;
-  ips: string[];
-  results: string[];
-  canonicalName?: string;
-  exists: boolean;
-  rounds: number;
-  queries: number;
-  saturated: boolean;
-  stopReason: string;
-  sources: { resolver: boolean; authoritative: number };
-  notes: string[];
-  token: string;
-  from_cache: boolean;
-  dailyLimit: number;
-  dailyRemaining: number;
-  [field: string]: unknown;
-}
-
-export interface AddressDetail {
-  ip: string;
-  score: number;
-  verdict: string;
-  confidence: string;
-  listed: number;
-  answered: number;
-  needs_key: number;
-  total: number;
-  listings: { zone: string; name: string; severity: string; detail: string }[];
-  unanswered: { zone: string; status: string }[];
-}
-
-export interface CheckResult {
-  pool: string;
-  results: string[];
-  details: AddressDetail[];
-  listed: number;
-  checked: number;
-  token: string;
-  from_cache: boolean;
-  dailyRemaining: number;
-  [field: string]: unknown;
-}
-
 /** The service over the pools' world, with POOL_MAX_IPS `maxIps`. */
 export function startPoolService(): Promise<TestService> {
   return startTestService({
@@ -149,11 +106,11 @@ export function poolClient(service: TestService) {
     return (await response.json()) as T;
   }
   return {
-    discover: (body: unknown) => post<DiscoverResult>('/pool/v1/discover', body),
-    check: (body: unknown) => post<CheckResult>('/pool/v1/check', body),
+    discover: (body: unknown) => post<PoolDiscoverAnswer>('/pool/v1/discover', body),
+    check: (body: unknown) => post<PoolCheckAnswer>('/pool/v1/check', body),
     /** The caller's units left today. */
     async remaining(): Promise<number> {
-      const status = (await (await service.get('/pool/v1/status')).json()) as DiscoverResult;
+      const status = (await (await service.get('/pool/v1/status')).json()) as QuotaStatus;
       return status.dailyRemaining;
     },
   };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CreatedWatch, PublicWatch, WatchEvent } from '../../support/responses.js';
 import { killServerProcesses, startServerProcess } from '../../support/server-process.js';
 import { useWatchWorld, watchedIp } from '../../watch/support.js';
 
@@ -17,12 +18,6 @@ const world = useWatchWorld();
 afterEach(() => killServerProcesses());
 
 const listing = { [watchedIp]: { 'zen.spamhaus.org': ['127.0.0.2'] } };
-
-interface Created {
-  id: string;
-  manage_key: string;
-  webhook_secret: string;
-}
 
 const operatorToken = 'operator-token-of-the-tests';
 
@@ -41,7 +36,10 @@ function environment(workers: number): Record<string, string> {
 }
 
 /** POST /watch/v1 of the watched address, with the receiver as its webhook. */
-async function createWatch(url: string, intervalS: number): Promise<Created> {
+async function createWatch(
+  url: string,
+  intervalS: number,
+): Promise<CreatedWatch & { webhook_secret: string }> {
   const response = await fetch(`${url}/watch/v1`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
@@ -52,19 +50,24 @@ async function createWatch(url: string, intervalS: number): Promise<Created> {
     }),
   });
   expect(response.status).toBe(201);
-  return (await response.json()) as Created;
+  const created = (await response.json()) as CreatedWatch;
+  // A watch created with a webhook_url is shown its secret, once.
+  if (created.webhook_secret === undefined) throw new Error('no webhook_secret in the answer');
+  return { ...created, webhook_secret: created.webhook_secret };
 }
 
-/** GET of a watch's view as its manage key's holder: with the last delivery's outcome. */
-function ownerGet(url: string, watch: Created): Promise<Response> {
-  return fetch(url, { headers: { authorization: `Bearer ${watch.manage_key}` } });
+/** A watch's view; with its manage key, as its holder reads it (the last delivery's outcome too). */
+async function readWatch(url: string, id: string, manageKey?: string): Promise<PublicWatch> {
+  const headers: Record<string, string> =
+    manageKey === undefined ? {} : { authorization: `Bearer ${manageKey}` };
+  return (await (await fetch(`${url}/watch/v1/${id}`, { headers })).json()) as PublicWatch;
 }
 
 /** The verified events of the receiver's deliveries, in order; throws on a bad signature. */
 function verifiedTypes(secret: string): string[] {
   const verifier = new Webhook(secret);
   return world.receiver.received.map(
-    (delivery) => (verifier.verify(delivery.body, delivery.headers) as { type: string }).type,
+    (delivery) => (verifier.verify(delivery.body, delivery.headers) as WatchEvent).type,
   );
 }
 
@@ -87,23 +90,15 @@ describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
         .toEqual(['watch.listed', 'watch.delisted']);
 
       // Two more checks of the unchanged world add nothing.
-      const checkedAt = async () =>
-        (
-          (await (await fetch(`${server.url}/watch/v1/${watch.id}`)).json()) as {
-            checked_at: string;
-          }
-        ).checked_at;
+      const checkedAt = async () => (await readWatch(server.url, watch.id)).checked_at ?? '';
       const after = await checkedAt();
       await expect
         .poll(async () => Date.parse(await checkedAt()) - Date.parse(after), { timeout: 10_000 })
         .toBeGreaterThanOrEqual(2000);
       expect(types()).toEqual(['watch.listed', 'watch.delisted']);
-      const view = (await (await ownerGet(`${server.url}/watch/v1/${watch.id}`, watch)).json()) as {
-        history: { added: unknown[]; removed: unknown[] }[];
-        webhook: { last_delivery: { outcome: string } };
-      };
+      const view = await readWatch(server.url, watch.id, watch.manage_key);
       expect(view.history).toHaveLength(2);
-      expect(view.webhook.last_delivery.outcome).toBe('delivered');
+      expect(view.webhook?.last_delivery?.outcome).toBe('delivered');
       expect(await server.stop()).toBe(0);
     },
   );
@@ -151,12 +146,11 @@ describe('a restart of the service process', () => {
         await expect
           .poll(
             async () =>
-              (
-                (await (await ownerGet(`${second.url}/watch/v1/${watch.id}`, watch)).json()) as {
-                  webhook: { last_delivery?: { outcome: string } };
-                }
-              ).webhook.last_delivery?.outcome,
-            { timeout: 10_000 },
+              (await readWatch(second.url, watch.id, watch.manage_key)).webhook?.last_delivery
+                ?.outcome,
+            {
+              timeout: 10_000,
+            },
           )
           .toBe('delivered');
         expect(await second.stop()).toBe(0);

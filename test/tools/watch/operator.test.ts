@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../fixtures/webhook-receiver.js';
 import {
   expectError,
   postError,

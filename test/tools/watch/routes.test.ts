@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStrictSvg } from '../../share/svg-structure.js';
 import { pngHeader } from '../../support/png.js';
+import type { PublicWatch, QuotaStatus, UpdatedWatch } from '../../support/responses.js';
 import {
   expectError,
   postError,
@@ -31,9 +32,7 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 async function remaining(tool: 'ip' | 'domain'): Promise<number> {
-  const status = (await (await service.get(`/${tool}/v1/status`)).json()) as {
-    dailyRemaining: number;
-  };
+  const status = (await (await service.get(`/${tool}/v1/status`)).json()) as QuotaStatus;
   return status.dailyRemaining;
 }
 
@@ -137,7 +136,7 @@ describe('GET /watch/v1/{id}', () => {
     expect(text).not.toContain(watch.manage_key);
     expect(text).not.toContain(watch.webhook_secret!);
     expect(text).not.toContain('secret-path-4711');
-    const view = JSON.parse(text) as Record<string, unknown>;
+    const view = JSON.parse(text) as PublicWatch;
     expect(view).toMatchObject({
       id: watch.id,
       target: listedIp,
@@ -149,7 +148,7 @@ describe('GET /watch/v1/{id}', () => {
       history: [],
       webhook: { origin: 'https://hooks.example.com', last_delivery: null, paused: false },
     });
-    const lists = (view.status as { lists: { zone: string; status: string }[] }).lists;
+    const lists = view.status?.lists ?? [];
     expect(lists.find((list) => list.zone === 'zen.spamhaus.org')?.status).toBe('listed');
   });
 
@@ -253,15 +252,15 @@ describe('the manage key', () => {
       body: { webhook_url: 'https://other.example.net/hook' },
       key: watch.manage_key,
     });
-    const body = (await moved.json()) as { webhook_secret: string; webhook: { origin: string } };
+    const body = (await moved.json()) as UpdatedWatch;
     expect(body.webhook_secret).toMatch(/^whsec_/);
     expect(body.webhook_secret).not.toBe(watch.webhook_secret);
-    expect(body.webhook.origin).toBe('https://other.example.net');
+    expect(body.webhook?.origin).toBe('https://other.example.net');
     const removed = await send(service, 'PATCH', path(), {
       body: { webhook_url: null },
       key: watch.manage_key,
     });
-    expect(((await removed.json()) as { webhook: unknown }).webhook).toBeNull();
+    expect(((await removed.json()) as UpdatedWatch).webhook).toBeNull();
   });
 
   it('PATCH refuses a non-public webhook with 400 invalid_webhook', async () => {

@@ -1,21 +1,18 @@
 import { assertAnswerDocumented } from '../../support/documented.js';
+import type { CreatedWatch } from '../../support/responses.js';
 import { basePath, type TestService } from '../../support/service.js';
 
 /** What the watch route suites share: a created watch, and the requests only a manage key may make. */
 
-export interface CreatedWatch {
-  id: string;
-  manage_key: string;
-  webhook_secret?: string;
-  badge_url: string;
-  page_url: string;
-  expires_at: string;
-  [field: string]: unknown;
-}
+export type { CreatedWatch };
 
-/** POST /watch/v1, which must answer 201. */
-export async function createWatch(service: TestService, body: object): Promise<CreatedWatch> {
-  const response = await service.post('/watch/v1', body);
+/** POST /watch/v1, which must answer 201 (with `headers`: the operator's, say). */
+export async function createWatch(
+  service: TestService,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<CreatedWatch> {
+  const response = await service.post('/watch/v1', body, headers);
   if (response.status !== 201) {
     throw new Error(`POST /watch/v1: ${response.status} ${await response.text()}`);
   }

@@ -4,8 +4,8 @@ import { inject } from 'vitest';
 import type { ShareSummary } from '../../../src/share/summary.js';
 import { type WorkerEnv, createEdgeApp } from '../../../src/workers/app.js';
 import { renderCard } from '../../../src/workers/card-render.js';
-import type { FixtureQuery, FixtureZone } from '../../fixtures/dns-server.js';
-import type { ReceivedWebhook, ReceiverAnswer } from '../../fixtures/webhook-receiver.js';
+import type { FixtureQuery, FixtureZone } from '../../../fixtures/dns-server.js';
+import type { ReceivedWebhook, ReceiverAnswer } from '../../../fixtures/webhook-receiver.js';
 import {
   type CaptchaProviderFixture,
   type RouteService,

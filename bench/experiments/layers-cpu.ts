@@ -1,20 +1,20 @@
 import { batch } from 'dnsbl';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { serve } from '@hono/node-server';
-import { createApp } from '../src/app.js';
+import { createApp } from '../../src/app.js';
 import {
   compressResponses,
   createNodeServices,
   createResolver,
   readConfig,
-} from '../src/node/index.js';
-import { checkIp, createDeadline, createDnsblEngine } from '../src/reputation/index.js';
-import { benchAddress } from './addresses.js';
-import { openDgramCeiling } from './dgram-ceiling.js';
+} from '../../src/node/index.js';
+import { checkIp, createDeadline, createDnsblEngine } from '../../src/reputation/index.js';
+import { benchAddress } from '../addresses.js';
+import { openDgramCeiling } from '../reference/dgram-ceiling.js';
 import { startFixtureProcess } from './fixture-process.js';
-import { createHttpClient } from './http.js';
-import { writeZoneFile } from './sections/check-cpu.js';
-import { round, runPool } from './stats.js';
+import { createHttpClient } from '../http.js';
+import { writeZoneFile } from '../sections/check-cpu.js';
+import { round, runPool } from '../stats.js';
 
 /**
  * Where the CPU of an uncached IP check goes, layer by layer (an experiment beside
@@ -22,7 +22,7 @@ import { round, runPool } from './stats.js';
  * `src/server.ts` builds them, over a fixture DNS server in a child process (so this process's
  * CPU, every thread, is the service's), with the first LAYERS_LISTS IP lists (default 18).
  *
- *   npx tsx bench/layers-cpu.ts
+ *   npx tsx bench/experiments/layers-cpu.ts
  *
  * Rows, each on fresh addresses, LAYERS_CHECKS checks LAYERS_CONCURRENCY at a time after 1,000
  * uncounted ones, LAYERS_ROUNDS rounds in turn, each with its median round and the V8 heap it
@@ -44,7 +44,7 @@ const concurrency = Number(process.env.LAYERS_CONCURRENCY ?? 24);
 const addressCount = 60_000;
 
 const fixture = await startFixtureProcess(addressCount);
-const bundled = (await import('../assets/dnsbl-zones.json', { with: { type: 'json' } }))
+const bundled = (await import('../../assets/dnsbl-zones.json', { with: { type: 'json' } }))
   .default as { zone: string; type: string }[];
 const ipZones = bundled.filter((zone) => zone.type === 'ip').map((zone) => zone.zone);
 const zonesFile = await writeZoneFile(ipZones, lists);
@@ -94,7 +94,7 @@ const layers = {
     await ceiling.check(address);
     return true;
   },
-  /** The npm `dnsbl` peer on the same lists, as bench/peer.ts calls it for one check. */
+  /** The npm `dnsbl` peer on the same lists, as bench/reference/peer.ts calls it for one check. */
   async peer(address: string) {
     await batch([address], peerZones, {
       servers: [fixture.address],
@@ -103,7 +103,7 @@ const layers = {
     });
     return true;
   },
-  /** Our engine as bench/peer.ts builds it: over a resolver of its own, no gates or metrics. */
+  /** Our engine as bench/reference/peer.ts builds it: over a resolver of its own, no gates or metrics. */
   async bareEngine(address: string) {
     const deadline = createDeadline(4000);
     try {

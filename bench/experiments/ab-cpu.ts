@@ -1,18 +1,18 @@
-import { startBenchDns } from './dns-fixture.js';
-import { createHttpClient } from './http.js';
-import { createIpChecks } from './ip-checks.js';
-import { mainAndOtherThreadsCpuMs } from './process-cpu.js';
-import { writeZoneFile } from './sections/check-cpu.js';
-import { ensureBuilt, startService } from './service.js';
-import { readSettings } from './settings.js';
-import { percentile, round } from './stats.js';
-import { buildWorld } from './world.js';
+import { startBenchDns } from '../dns-fixture.js';
+import { createHttpClient } from '../http.js';
+import { createIpChecks } from '../ip-checks.js';
+import { mainAndOtherThreadsCpuMs } from '../process-cpu.js';
+import { writeZoneFile } from '../sections/check-cpu.js';
+import { ensureBuilt, startService } from '../service.js';
+import { readSettings } from '../settings.js';
+import { percentile, round } from '../stats.js';
+import { buildWorld } from '../world.js';
 
 /**
  * Side-by-side CPU per uncached IP check of service variants (experiments, not `npm run bench`):
  *
  *   AB_VARIANTS='base=dist-base/server.js;new=dist/server.js|--max-semi-space-size=16' \
- *     npx tsx bench/ab-cpu.ts
+ *     npx tsx bench/experiments/ab-cpu.ts
  *
  * Each variant is `name=entry[|node flags][|ENV=value,...]` (`DOH_URL=$DOH_URL` names the
  * fixture's DoH endpoint); each gets a fresh memory-store

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs } from '../process-cpu.js';
 
 /** bare-http-server.ts in its own process, answering with the service's own answers. */
 

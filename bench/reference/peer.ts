@@ -1,14 +1,14 @@
 import { batch } from 'dnsbl';
-import { createResolver } from '../src/node/index.js';
+import { createResolver } from '../../src/node/index.js';
 import {
   createDeadline,
   createDnsblEngine,
   type DnsblZone,
   type ListStatus,
   targetLabel,
-} from '../src/reputation/index.js';
+} from '../../src/reputation/index.js';
 import { openBareDgram } from './bare-dgram.js';
-import { type PoolRun, runPool } from './stats.js';
+import { type PoolRun, runPool } from '../stats.js';
 
 /**
  * The peer: the npm package `dnsbl` against our DNSBL engine alone (no HTTP, no reverse DNS), on
@@ -56,7 +56,7 @@ export async function runOurs(
 }
 
 /**
- * The least any client on `node:dgram` does for the same checks (bench/bare-dgram.ts: 8 connected
+ * The least any client on `node:dgram` does for the same checks (bench/reference/bare-dgram.ts: 8 connected
  * sockets, answers matched by ID alone, nothing read): every zone's A query at once, `concurrency`
  * checks in flight. Neither side can pass it; it finds no listing.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ipv4ToNumber, isPublicNetwork } from '../../../src/reputation/targets/ipv4.js';
-import { isPublicIpv6Network } from '../../../src/reputation/targets/ipv6.js';
+import { ipv4ToNumber, isPublicNetwork } from '../../src/lib/ipv4.js';
+import { isPublicIpv6Network } from '../../src/lib/ipv6.js';
 
 /** RFC 6890 for networks as SPF terms name them: is any address of the network public? */
 

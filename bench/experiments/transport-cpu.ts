@@ -3,17 +3,17 @@ import {
   type DnsOutcome,
   type Resolver,
   withResolverStack,
-} from '../src/dns/index.js';
-import { createDgramTransport, createHttp2Exchanges } from '../src/node/dns/index.js';
-import { loadZoneList, reverseName, targetLabel } from '../src/reputation/index.js';
-import { benchAddress } from './addresses.js';
+} from '../../src/dns/index.js';
+import { createDgramTransport, createHttp2Exchanges } from '../../src/node/dns/index.js';
+import { loadZoneList, reverseName, targetLabel } from '../../src/reputation/index.js';
+import { benchAddress } from '../addresses.js';
 import { type FixtureProcess, startFixtureProcess } from './fixture-process.js';
-import { openBareDgram } from './bare-dgram.js';
+import { openBareDgram } from '../reference/bare-dgram.js';
 import { createNodeTransport } from './c-ares-transport.js';
-import { round } from './stats.js';
+import { round } from '../stats.js';
 
 /**
- * `npx tsx bench/transport-cpu.ts`: the CPU each DNS transport spends per query, side by side in
+ * `npx tsx bench/experiments/transport-cpu.ts`: the CPU each DNS transport spends per query, side by side in
  * one run, against one fixture DNS server (and its DoH endpoint) running in a child process, so
  * this process's CPU (process.cpuUsage: every thread, to the microsecond) is the transports' own.
  *
@@ -73,7 +73,7 @@ const allCandidates: Candidate[] = [
   },
   {
     key: 'bare-dgram',
-    name: 'bare node:dgram (bench/bare-dgram.ts)',
+    name: 'bare node:dgram (bench/reference/bare-dgram.ts)',
     maxInFlight: 512,
     open: (fixture) => openBareDgram(fixture.address),
   },

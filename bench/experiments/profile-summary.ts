@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * Sums the self time per function of a V8 .cpuprofile (`node --cpu-prof`), and per package or
  * source file, so the hot spots of a benchmark run read at a glance:
  *
- *   npx tsx bench/profile-summary.ts /tmp/prof [top=30]
+ *   npx tsx bench/experiments/profile-summary.ts /tmp/prof [top=30]
  *
  * Given a directory, it reads the newest main-thread .cpuprofile in it.
  */

@@ -1,7 +1,8 @@
 import { promises as dns } from 'node:dns';
-import { createResolver, readConfig } from '../src/node/index.js';
-import { recordsOf } from '../src/dns/index.js';
-import { isIpv6, reverseName, targetLabel } from '../src/reputation/index.js';
+import { createResolver, readConfig } from '../../src/node/index.js';
+import { recordsOf } from '../../src/dns/index.js';
+import { isIpv6 } from '../../src/lib/index.js';
+import { reverseName, targetLabel } from '../../src/reputation/index.js';
 
 /**
  * The reference of sections 1 and 2 (issue 17): the DNS work of one check, done by the service's

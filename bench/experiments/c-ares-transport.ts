@@ -7,11 +7,11 @@ import type {
   RecordData,
   RecordType,
   Resolver,
-} from '../src/dns/index.js';
+} from '../../src/dns/index.js';
 
 /**
  * The service's former DNS transport on Node, c-ares through `node:dns`'s `Resolver`, kept as the
- * reference `bench/transport-cpu.ts` measures the UDP transport (src/node/dns/) against; why it
+ * reference `bench/experiments/transport-cpu.ts` measures the UDP transport (src/node/dns/) against; why it
  * was retired: docs/decisions.md. It has no cache of its own (c-ares' query cache is off in
  * Node), so `src/dns/caching.ts` above it is the only one.
  */

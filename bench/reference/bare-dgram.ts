@@ -1,13 +1,13 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { encodeQuery, messageId, type Resolver, writeId } from '../src/dns/index.js';
+import { encodeQuery, messageId, type Resolver, writeId } from '../../src/dns/index.js';
 
 /**
- * The least a DNS client on `node:dgram` can do per query, the floor `bench/transport-cpu.ts`
+ * The least a DNS client on `node:dgram` can do per query, the floor `bench/experiments/transport-cpu.ts`
  * puts beside the UDP transport: 8 connected sockets used in turn, each query encoded and sent,
  * its answer matched by ID alone and answered `nxdomain` without a look at it. No question check,
  * no timer, no retry, no abort: a query whose answer never comes would wait forever. `exchange`
  * gives the answer's bytes instead, for a caller that must read one (section 2's ceiling reads
- * the PTR answer to ask its name's A record: bench/dgram-ceiling.ts).
+ * the PTR answer to ask its name's A record: bench/reference/dgram-ceiling.ts).
  */
 export async function openBareDgram(address: string): Promise<{
   transport: Resolver;

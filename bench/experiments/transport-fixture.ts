@@ -1,11 +1,11 @@
-import { loadZoneList } from '../src/reputation/index.js';
-import { startFixtureDnsServer } from '../test/fixtures/dns-server.js';
-import { dnsblWorld } from '../test/fixtures/dnsbl-world.js';
-import { startFixtureDohServer } from '../test/fixtures/doh-server.js';
-import { benchAddress, reverseDnsZones } from './addresses.js';
+import { loadZoneList } from '../../src/reputation/index.js';
+import { startFixtureDnsServer } from '../../fixtures/dns-server.js';
+import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
+import { startFixtureDohServer } from '../../fixtures/doh-server.js';
+import { benchAddress, reverseDnsZones } from '../addresses.js';
 
 /**
- * The fixture DNS server and its DoH endpoint for `bench/transport-cpu.ts`, in a process of their
+ * The fixture DNS server and its DoH endpoint for `bench/experiments/transport-cpu.ts`, in a process of their
  * own so that the transports' process counts only its own CPU. Serves the default zone list with
  * every tenth address listed on two lists, and PTR and A records for ADDRESSES addresses; prints
  * `{"address","dohUrl"}` on one line once ready, and exits when its stdin closes.

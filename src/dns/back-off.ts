@@ -1,0 +1,103 @@
+import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+
+/**
+ * A resolver that stops asking a resolver that answers nothing (docs/edge.md, "A resolver that
+ * cannot be reached"). After `failuresToHold` queries in a row got no answer at all (an NXDOMAIN,
+ * a SERVFAIL or a REFUSED is an answer; a query its caller gave up on counts for nothing), with
+ * no answer for `firstWaitMs` (one silent list beside answering ones holds nothing), queries fail at once as `timeout`, as they would have on
+ * the wire, and one query is let through after 1 s, 2 s, 4 s ... up to `maxWaitMs` to probe it;
+ * the first answer ends the hold. So a DoH endpoint whose name does not resolve, or DNS servers
+ * behind a closed port, cost one query per wait instead of every self-test and probe of every
+ * list, and the operator hears of it once per wait, with a count, instead of once per query.
+ * Queries to named servers (`QueryOptions.servers`: a pool's name servers) are not the
+ * resolver's: they pass untouched and count for nothing.
+ */
+
+/** What the operator is told: a hold began, a probe failed again, or an answer ended it. */
+export type UnreachableReport =
+  | { kind: 'held'; failures: number; waitMs: number }
+  | { kind: 'still'; failed: number; waitMs: number; sinceMs: number }
+  | { kind: 'answers'; failed: number; sinceMs: number };
+
+export interface BackOffOptions {
+  /** Queries in a row without an answer that start a hold (default 8). */
+  failuresToHold?: number;
+  /** The first wait before a probe (default 1 s); doubled after each probe that fails. */
+  firstWaitMs?: number;
+  /** The longest wait (default 60 s). */
+  maxWaitMs?: number;
+  now?: () => number;
+  onReport?: (report: UnreachableReport) => void;
+}
+
+const timedOut = { status: 'timeout' } as const;
+
+interface Hold {
+  since: number;
+  waitMs: number;
+  probeAt: number;
+  probing: boolean;
+  /** Queries failed at once since the last report. */
+  failed: number;
+}
+
+export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): Resolver {
+  const failuresToHold = options.failuresToHold ?? 8;
+  const firstWaitMs = options.firstWaitMs ?? 1000;
+  const maxWaitMs = options.maxWaitMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  const report = options.onReport ?? (() => {});
+  let failuresInARow = 0;
+  let lastAnswerAt = now();
+  let hold: Hold | undefined;
+
+  function heard(outcome: DnsOutcome<unknown>, probe: boolean, gaveUp: boolean): void {
+    const at = now();
+    if (outcome.status !== 'timeout') {
+      failuresInARow = 0;
+      lastAnswerAt = at;
+      if (hold) report({ kind: 'answers', failed: hold.failed, sinceMs: at - hold.since });
+      hold = undefined;
+      return;
+    }
+    if (hold && probe) {
+      hold.waitMs = Math.min(2 * hold.waitMs, maxWaitMs);
+      hold.probeAt = at + hold.waitMs;
+      hold.probing = false;
+      report({ kind: 'still', failed: hold.failed, waitMs: hold.waitMs, sinceMs: at - hold.since });
+      hold.failed = 0;
+      return;
+    }
+    if (hold || gaveUp) return;
+    failuresInARow++;
+    if (failuresInARow < failuresToHold || at - lastAnswerAt < firstWaitMs) return;
+    hold = { since: at, waitMs: firstWaitMs, probeAt: at + firstWaitMs, probing: false, failed: 0 };
+    report({ kind: 'held', failures: failuresInARow, waitMs: firstWaitMs });
+  }
+
+  function query<T extends RecordType>(
+    name: string,
+    type: T,
+    queryOptions?: QueryOptions,
+  ): Promise<DnsOutcome<RecordData[T]>> {
+    if (queryOptions?.servers !== undefined) return resolver.query(name, type, queryOptions);
+    const probe = hold !== undefined && !hold.probing && now() >= hold.probeAt;
+    if (hold && !probe) {
+      hold.failed++;
+      return Promise.resolve(timedOut);
+    }
+    if (hold) hold.probing = true;
+    return resolver.query(name, type, queryOptions).then(
+      (outcome) => {
+        heard(outcome, probe, queryOptions?.signal?.aborted === true);
+        return outcome;
+      },
+      (error: unknown) => {
+        if (probe && hold) hold.probing = false;
+        throw error;
+      },
+    );
+  }
+
+  return { query };
+}

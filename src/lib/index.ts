@@ -1,0 +1,40 @@
+/**
+ * The bottom layer: what every feature folder uses and none owns. Addresses (IPv4 and IPv6 text
+ * forms, which are public, CIDR ranges, special-use names), the structured log, and byte
+ * encodings. It imports no folder of `src/` (docs/layout.md).
+ */
+
+export {
+  type Address,
+  type AddressRange,
+  addressPrefix,
+  inAddressRanges,
+  parseAddress,
+  parseAddressRange,
+  parseAddressRanges,
+  rangeHolds,
+} from './address-ranges.js';
+export { base64, base64url, hex, utf8 } from './encodings.js';
+export {
+  compareIpv4,
+  ipv4ToNumber,
+  isDottedQuad,
+  isPublicIpv4,
+  isPublicNetwork,
+  numberToIpv4,
+  reversedOctets,
+} from './ipv4.js';
+export {
+  bigIntToIpv6,
+  canonicalIpv6,
+  compareIpv6,
+  ipv6ToBigInt,
+  isIpv6,
+  isIpv6Text,
+  isPublicIpv6,
+  isPublicIpv6Network,
+  parseIpv6,
+  reversedNibbles,
+} from './ipv6.js';
+export { createLogger, type Logger, type LogLevel } from './log.js';
+export { isSpecialUseName, specialUseSuffix } from './special-use-names.js';
