@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 /** The benchmark's rows: each figure beside its floor, ceiling or peer, the ratio and the target. */
 
 export interface Row {
-  /** Issue #6's numbering: 1 latency ... 6 memory. */
+  /** docs/benchmarks.md's numbering: 1 latency ... 11 watches. */
   section: number;
   measurement: string;
   value: number;
@@ -19,7 +19,8 @@ export interface Row {
 }
 
 /**
- * Issue 26's targets (CPU per check, the references of sections 2 and 3, DoH), in one place: the
+ * The CPU targets (docs/benchmarks.md#cpu-per-check: CPU per check, the references of sections 2
+ * and 3, DoH), in one place: the
  * sections' rows read them, and the results table says whether each is met.
  */
 export const cpuTargets = {

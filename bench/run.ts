@@ -23,13 +23,13 @@ import { round } from './stats.js';
 import { buildWorld } from './world.js';
 
 /**
- * `npm run bench` (issue #6): the fixture DNS server with the default zone list and 20 ms per
- * answer, the service in its own process, and in one run: uncached latency beside the two-round-
- * trip floor, uncached latency over DoH (DNS_TRANSPORT=doh) beside UDP, uncached throughput
- * beside the ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths on each store,
- * the share artefacts, a card flood, the memory after 20,000 checks and a soak. The service runs
- * on the default kind of store, SQLite, in a file under /tmp; section 4 starts a redis-server of
- * its own (Debian's `redis-server` must be installed).
+ * `npm run bench` (docs/benchmarks.md): the fixture DNS server with the default zone list and 20 ms
+ * per answer, the service in its own process, and in one run: uncached latency beside the
+ * two-round- trip floor, uncached latency over DoH (DNS_TRANSPORT=doh) beside UDP, uncached
+ * throughput beside the ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths on
+ * each store, the share artefacts, a card flood, the memory after 20,000 checks and a soak. The
+ * service runs on the default kind of store, SQLite, in a file under /tmp; section 4 starts a
+ * redis-server of its own (Debian's `redis-server` must be installed).
  *
  * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start,watch runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
@@ -41,7 +41,7 @@ import { buildWorld } from './world.js';
  * default 5); BENCH_WATCH_INTERVAL_S and BENCH_WATCH_ROUNDS (section 11, default 10 and 3); BENCH_VERBOSE=1 prints the details as JSON.
  */
 
-/** The sections by their BENCH_ONLY names, in the order they run (issue #6's numbering). */
+/** The sections by their BENCH_ONLY names, in the order they run (docs/benchmarks.md's numbers). */
 const sections = {
   latency: measureLatency,
   doh: measureDohLatency,

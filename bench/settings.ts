@@ -49,7 +49,7 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     cardSeconds: 5,
     cardConnections: 16,
     cardPipelining: 1,
-    /** Section 7: distinct cards drawn at once beside status reads (issue 13's finding: 400, 32 at a time). */
+    /** Section 7: distinct cards drawn at once beside status reads (400, 32 at a time). */
     cardFloodCards: envNumber(env, 'BENCH_CARD_FLOOD', 400),
     cardFloodConcurrency: 32,
     /** Section 8: how long the soak's mixed traffic runs, in seconds. */

@@ -4,7 +4,7 @@ import type { AddressAllocator } from './addresses.js';
 /**
  * The names the soak section (8) asks about, and the fixture zones that answer for them: sending
  * domains and DNS pools built on fresh bench addresses (each with PTR and A), hostile domains as
- * issue 13 found them, and domains whose SPF record is as large as DNS carries (the
+ * docs/checks.md describes them, and domains whose SPF record is as large as DNS carries (the
  * maximum-size results of the memory-bound row).
  */
 
@@ -22,7 +22,7 @@ export interface SoakWorld {
   pools: string[];
   /** IP addresses, each checked fresh once. */
   addresses: string[];
-  /** Domains issue 13 found hostile: internal addresses, an MX flood, a giant SPF record. */
+  /** The hostile domains of docs/checks.md: internal addresses, an MX flood, a giant SPF record. */
   hostile: string[];
   /** Domains whose SPF record authorises 48,000 addresses in 3,000 /28 ranges (about 60 KB). */
   giant: string[];
@@ -72,7 +72,7 @@ export function buildSoakWorld(allocator: AddressAllocator, sizes: SoakSizes): S
     priority: index,
   }));
   const hostileRecords: FixtureZone['records'] = {
-    // Issue 13, finding 1: a domain and MX hosts resolving to internal addresses.
+    // docs/checks.md#no-internal-dns-oracle: a domain and MX hosts resolving to internal addresses.
     [`vault.${hostileZone}`]: { A: ['10.20.30.40'], TXT: ['v=spf1 a -all'] },
     [`internal-mx.${hostileZone}`]: {
       MX: [

@@ -97,8 +97,9 @@ export function createApp(deps: AppDeps) {
   const { config, log } = deps;
   const trustProxy = config.trustProxy ?? { mode: 'none' };
   const forwardedHeaders = config.forwardedHeaders ?? 'x-forwarded';
-  // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method (issue 17), rather than a 404
-  // or a redirect a POST could not follow.
+  // Not strict: `/ip/v1/` is `/ip/v1`, on every route and method
+  // (docs/http-hardening.md#trailing-slashes-and-the-base-path), rather than a 404 or a redirect a
+  // POST could not follow.
   const app = new OpenAPIHono<AppEnv>({ strict: false });
   const guard = createGuard({
     store: deps.store,

@@ -281,6 +281,22 @@ export const sharedVariables = {
         'Lets pool discovery ask name servers at non-public addresses; for tests and `npm run demo` only ([`checks.md`](checks.md#pool-limits)).',
     }),
   },
+  mail: {
+    probeAllowNetworks: variable({
+      name: 'PROBE_ALLOW_NETWORKS',
+      parser: networks,
+      default: '',
+      meaning:
+        "Comma list of CIDRs (`127.0.0.0/8`) the mail check's SMTP probes and MTA-STS fetches may connect to although they are not public; for tests and `npm run demo` ([`mail.md`](mail.md#bounds-and-safety)).",
+    }),
+    probeHttpsPort: variable({
+      name: 'PROBE_HTTPS_PORT',
+      parser: integer(1, 65535),
+      default: '443',
+      meaning:
+        'The port the MTA-STS policy is fetched from (RFC 8461 §3.3 says 443; another for test worlds without root).',
+    }),
+  },
   watch: {
     intervalS: variable({
       name: 'WATCH_INTERVAL_S',

@@ -5,15 +5,15 @@ import { isIpv6 } from '../../src/lib/index.js';
 import { reverseName, targetLabel } from '../../src/reputation/index.js';
 
 /**
- * The reference of sections 1 and 2 (issue 17): the DNS work of one check, done by the service's
- * own resolver (the same configuration, UDP sockets, in-flight cap, cache and coalescing,
+ * The reference of sections 1 and 2 (docs/benchmarks.md): the DNS work of one check, done by the
+ * service's own resolver (the same configuration, UDP sockets, in-flight cap, cache and coalescing,
  * built by the same calls as src/services.ts) with nothing around it: every IP zone's A query in
  * parallel with PTR then the PTR names' A queries, the questions the service asks for an address
  * listed nowhere (the TXT reason of a listing aside: the measured addresses are listed nowhere).
  * The service does all of this and more (HTTP, the DNSBL engine, the score, the store) for each
- * check, so it can neither be faster than this one at a time (a floor for its latency) nor do
- * more of them per second at the same concurrency (a ceiling for its throughput). An IPv6
- * address is asked of the IPv6 zones only, in nibble format, with PTR under ip6.arpa then AAAA.
+ * check, so it can neither be faster than this one at a time (a floor for its latency) nor do more
+ * of them per second at the same concurrency (a ceiling for its throughput). An IPv6 address is
+ * asked of the IPv6 zones only, in nibble format, with PTR under ip6.arpa then AAAA.
  */
 
 export interface DnsReference {

@@ -13,7 +13,8 @@ import type { BenchContext, SectionResult } from './context.js';
  * SQLite, Redis) and with WORKERS=2 on SQLite, beside their ceiling: a bare node:http server
  * answering the same request with the same bytes, loaded the same way in the same run, so each
  * ratio says how much of this machine's limit the framework, the service and its store leave.
- * Issue 11's targets: SQLite at ≥ 0.8× and Redis at ≥ 0.5× the memory store's cached POST rate.
+ * The targets (docs/benchmarks.md, section 4): SQLite at ≥ 0.8× and Redis at ≥ 0.5× the memory
+ * store's cached POST rate.
  */
 
 interface Backend {

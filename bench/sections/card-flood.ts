@@ -3,11 +3,12 @@ import { distribution, percentile, round, runPool } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
- * 7. Card flood (issue 13): distinct cards, every one a cold render, fetched `cardFloodConcurrency`
- * at a time while another connection reads GET /ip/v1/status in turn. Cards are drawn in worker
- * threads, so the status reads stay as quick as on a quiet service: p99 under 20 ms. The quiet
- * figures, measured just before on the same connection, are shown beside it; they are no bound
- * (a p99 of 200 reads moves with the machine's noise), so the row has no reference.
+ * 7. Card flood (docs/http-hardening.md#cards-off-the-event-loop): distinct cards, every one a cold
+ * render, fetched `cardFloodConcurrency` at a time while another connection reads GET /ip/v1/status
+ * in turn. Cards are drawn in worker threads, so the status reads stay as quick as on a quiet
+ * service: p99 under 20 ms. The quiet figures, measured just before on the same connection, are
+ * shown beside it; they are no bound (a p99 of 200 reads moves with the machine's noise), so the
+ * row has no reference.
  */
 export async function measureCardFlood({
   settings,

@@ -10,22 +10,22 @@ import { round, runPool } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
- * 2. The service's CPU per uncached IP check (issue 26): user + system time of the service
- * process, read from its own counters (/proc, bench/process-cpu.ts) around the measured checks,
- * on a fresh service with the memory store, no injected DNS latency. Two services, one per row, so
- * that one row's heap and caches do not carry into the other: 300 checks one at a time, then 1,200
- * checks 24 at a time. Each first draws a card (its card threads' warm-up CPU is then spent) and
- * runs BENCH_CPU_WARMUP checks (4,000) 24 at a time that are not counted but reported: V8 has
- * optimised the check's code only after a few thousand checks (docs/benchmarks.md, "Warm-up"). With BENCH_CPU_PROF_DIR each service
- * writes its V8 profile to a subdirectory of its own (`cpu-sequential`, `cpu-loaded`) for
- * `npx tsx bench/experiments/profile-summary.ts`.
+ * 2. The service's CPU per uncached IP check (docs/benchmarks.md#cpu-per-check): user + system time
+ * of the service process, read from its own counters (/proc, bench/process-cpu.ts) around the
+ * measured checks, on a fresh service with the memory store, no injected DNS latency. Two services,
+ * one per row, so that one row's heap and caches do not carry into the other: 300 checks one at a
+ * time, then 1,200 checks 24 at a time. Each first draws a card (its card threads' warm-up CPU is
+ * then spent) and runs BENCH_CPU_WARMUP checks (4,000) 24 at a time that are not counted but
+ * reported: V8 has optimised the check's code only after a few thousand checks (docs/benchmarks.md,
+ * "Warm-up"). With BENCH_CPU_PROF_DIR each service writes its V8 profile to a subdirectory of its
+ * own (`cpu-sequential`, `cpu-loaded`) for `npx tsx bench/experiments/profile-summary.ts`.
  *
  * The target rows run with the first 18 IP lists of the catalogue (DNSBL_ZONES_FILE), the list
  * count the issue's targets were set at; a third row runs the whole catalogue 24 at a time, for
  * the figure a default deployment sees.
  */
 
-/** The IP list count issue 26 measured its 6 ms per check with. */
+/** The IP list count the CPU targets are set at (docs/benchmarks.md#cpu-per-check). */
 const targetListCount = 18;
 
 /**

@@ -7,12 +7,12 @@ import { distribution, percentile, round, runPool } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
- * 8. Soak (issue 13): one fresh service process, first flooded with maximum-size results (domains
- * whose SPF record is as large as DNS carries), then `BENCH_SOAK_S` seconds of mixed traffic at
- * fixed rates: fresh and cached checks of all three tools, cards, badges, pages, statuses, results
- * by token and the hostile domains of issue 13. Reports every answer that is not the expected one
- * (only the hostile domains may answer a 4xx), the p99 of each route, and the RSS over time
- * against the configured bounds (the same as section 6's).
+ * 8. Soak (docs/benchmarks.md): one fresh service process, first flooded with maximum-size results
+ * (domains whose SPF record is as large as DNS carries), then `BENCH_SOAK_S` seconds of mixed
+ * traffic at fixed rates: fresh and cached checks of all three tools, cards, badges, pages,
+ * statuses, results by token and the hostile domains of docs/checks.md. Reports every answer that
+ * is not the expected one (only the hostile domains may answer a 4xx), the p99 of each route, and
+ * the RSS over time against the configured bounds (the same as section 6's).
  */
 
 type Kind = keyof Settings['soakRates'];

@@ -6,7 +6,7 @@ import type { BenchContext, SectionResult } from './context.js';
 /**
  * 2. Throughput of uncached checks at concurrency 32, no injected latency, beside the ceiling: the
  * same checks' queries fanned out over bare `node:dgram` sockets at the same concurrency
- * (dgram-ceiling.ts, issue 26), measured just before the service in each round. The service asks
+ * (dgram-ceiling.ts), measured just before the service in each round. The service asks
  * the same questions through the same sockets API and does more, so service ÷ ceiling is at most 1
  * (up to the machine's noise between the two runs).
  */

@@ -9,20 +9,20 @@ import { distribution, percentile, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
- * 11. Watches (issue 21): 1,000 watches of addresses, each re-checked every BENCH_WATCH_INTERVAL_S
- * seconds (10 by default: 100 checks a second, 360 times what 1,000 watches at the 3600 s default
- * ask) by a fresh service process on its own SQLite file, each with a webhook to a receiver on
- * 127.0.0.1. A fixture DNS world of its own (a worker thread, no injected latency) lists every
- * address on one list at the start of each measured interval and delists it at the next, so each
- * re-check finds a change and queues a delivery. Measured over BENCH_WATCH_ROUNDS intervals:
- * the service's CPU per re-check (its deliveries and debug logging included), the lag from a
- * watch's due time to its check's start (the runner's `watch checked` lines), the deliveries the
- * receiver got a second (each one verified with the standardwebhooks package and the watch's
+ * 11. Watches (docs/benchmarks.md#watches): 1,000 watches of addresses, each re-checked every
+ * BENCH_WATCH_INTERVAL_S seconds (10 by default: 100 checks a second, 360 times what 1,000 watches
+ * at the 3600 s default ask) by a fresh service process on its own SQLite file, each with a webhook
+ * to a receiver on 127.0.0.1. A fixture DNS world of its own (a worker thread, no injected latency)
+ * lists every address on one list at the start of each measured interval and delists it at the
+ * next, so each re-check finds a change and queues a delivery. Measured over BENCH_WATCH_ROUNDS
+ * intervals: the service's CPU per re-check (its deliveries and debug logging included), the lag
+ * from a watch's due time to its check's start (the runner's `watch checked` lines), the deliveries
+ * the receiver got a second (each one verified with the standardwebhooks package and the watch's
  * secret), and the service's RSS before the watches and after the rounds. One interval after the
  * creations is left unmeasured.
  */
 
-/** Issue 21's lag target; the RSS bound is section 6's (docs/benchmarks.md, "Watches"). */
+/** The lag target; the RSS bound is section 6's (docs/benchmarks.md#watches). */
 const lagP99TargetMs = 1000;
 
 const watchCount = 1000;

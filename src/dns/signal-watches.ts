@@ -1,6 +1,6 @@
 /**
  * The items given one AbortSignal, behind one abort listener per signal. A check asks dozens of
- * queries under one signal (src/reputation/deadline.ts); one listener each would be dozens of
+ * queries under one signal (src/reputation/lookups/deadline.ts); one listener each would be dozens of
  * registrations and removals per check, and Node warns past ten listeners on one target.
  */
 export interface SignalWatches<T> {

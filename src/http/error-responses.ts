@@ -127,11 +127,20 @@ export function errorResponses(
   );
 }
 
+/**
+ * What an ETag of ours is: the hash of the bytes, strong; weak once the answer is compressed on
+ * the way (the Node server's compression, or the edge's), since compressed bytes are another
+ * representation of the same content (docs/openapi.md, HTTP manners). If-None-Match compares
+ * weakly (RFC 9110 §13.1.2), so either form revalidates.
+ */
+const etagDescription =
+  'A validator of the bytes (RFC 9110 §8.8.3): strong ("…") as sent uncompressed, weak (W/"…") when the answer is compressed (Content-Encoding). Send it back as If-None-Match, in either form.';
+
 /** RFC 9110 §15.4.5: a validator that matched; the headers a fresh answer would carry. */
 export const notModifiedResponse = {
   description: 'Not modified: If-None-Match matched the ETag.',
   headers: {
-    ETag: { description: 'The validator of the answer.', schema: { type: 'string' as const } },
+    ETag: { description: etagDescription, schema: { type: 'string' as const } },
     'Cache-Control': { schema: { type: 'string' as const } },
   },
 };
@@ -139,7 +148,7 @@ export const notModifiedResponse = {
 /** The headers of an answer that never changes and is validated by its ETag. */
 export const cacheableHeaders = {
   ETag: {
-    description: 'A strong validator of the bytes (RFC 9110 §8.8.3); send it as If-None-Match.',
+    description: etagDescription,
     schema: { type: 'string' as const },
   },
   'Cache-Control': {

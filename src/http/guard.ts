@@ -259,7 +259,8 @@ export function createGuard(options: GuardOptions): Guard {
           const { refundsPerDay } = options;
           if (refundsPerDay !== undefined) {
             // Reserved first, never given back: however many failures end at once, at most
-            // refundsPerDay units come back (issue 24: failed checks must not be free work).
+            // refundsPerDay units come back (docs/results.md#refunds: failed checks must not be
+            // free work).
             const refunds = `refunds:${subject}:${when.day.key}`;
             const reserved =
               refundsPerDay > 0

@@ -88,7 +88,8 @@ export function methodsByPath(routes: readonly RegisteredRoute[]): Map<string, s
 /**
  * The methods a request path answers, read from the routes: a literal path before a templated
  * one (`/pool/v1/discover` is not a token), a trailing slash as the path itself (the app is not
- * strict, issue 17). Empty for a path no route serves.
+ * strict: docs/http-hardening.md#trailing-slashes-and-the-base-path). Empty for a path no route
+ * serves.
  */
 export function methodsMatcher(routes: readonly RegisteredRoute[]): (path: string) => string[] {
   const entries = [...methodsByPath(routes)].map(([template, methods]) => ({

@@ -488,7 +488,7 @@ export const en = {
   } satisfies EnglishPlural,
   'notFound.route': 'There is no page at this address.',
 
-  // The check page's pool flow and its "watch this" offer (issue 25 item 7, issue 21).
+  // The check page's pool flow and its "watch this" offer (docs/pages.md#check-page).
   'check.foundChecked': {
     one: '{n} address found, {checked} checked',
     other: '{n} addresses found, {checked} checked',

@@ -586,7 +586,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   },
   'notFound.route': 'По этому адресу страницы нет.',
 
-  // The check page's pool flow and its "watch this" offer (issue 25 item 7, issue 21).
+  // The check page's pool flow and its "watch this" offer (docs/pages.md#check-page).
   'check.foundChecked': {
     one: 'Найден {n} адрес, проверено {checked}',
     few: 'Найдено {n} адреса, проверено {checked}',

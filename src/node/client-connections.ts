@@ -2,7 +2,7 @@ import { quotaSubject, type TrustProxy } from '../http/index.js';
 import { inAddressRanges } from '../lib/index.js';
 
 /**
- * Connections per client (issue 24, docs/http-hardening.md#connections-per-client): one client
+ * Connections per client (docs/http-hardening.md#connections-per-client): one client
  * may hold at most MAX_CONNECTIONS_PER_CLIENT of the process's connections, so it cannot take the
  * MAX_CONNECTIONS every other caller shares.
  */

@@ -82,6 +82,21 @@ export const nodeOnlyVariables = {
         'How DNS is asked: `udp` to `DNS_SERVERS` (TCP for truncated answers), or `doh`, DNS over HTTPS (RFC 8484) to `DOH_URL`, over one HTTP/2 session per endpoint.',
     }),
   },
+  smtp: {
+    timeoutMs: variable({
+      name: 'SMTP_TIMEOUT_MS',
+      parser: integer(100, 120_000),
+      default: '10000',
+      meaning:
+        "Bounds each stage of the mail check's SMTP probe (connect, greeting, EHLO, STARTTLS, TLS handshake); the whole check answers within about this plus 3 seconds ([`mail.md`](mail.md#bounds-and-safety)).",
+    }),
+    port: variable({
+      name: 'PROBE_SMTP_PORT',
+      parser: integer(1, 65535),
+      default: '25',
+      meaning: 'The port MX hosts are probed on (25; another for test worlds without root).',
+    }),
+  },
   zonesFile: variable({
     name: 'DNSBL_ZONES_FILE',
     parser: z.string(),

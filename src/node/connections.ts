@@ -7,12 +7,12 @@ import { acceptedRequestId, newRequestId } from '../operations/index.js';
 import { webCrypto } from '../platform.js';
 
 /**
- * Connection hygiene of the Node server (issue 13, docs/http-hardening.md): a request must arrive
+ * Connection hygiene of the Node server (docs/http-hardening.md#connections): a request must arrive
  * within its timeouts (Node answers 408 and closes the connection otherwise), an idle kept-alive
  * connection is closed, past a number of open connections a new one is refused with a short
  * 503 and closed, so slow clients cannot take every file descriptor of the process, and a client
- * holding its share of them has its next connection closed at once (issue 24), so one client
- * cannot take them all.
+ * holding its share of them has its next connection closed at once
+ * (docs/http-hardening.md#connections-per-client), so one client cannot take them all.
  */
 
 type Limits = NodeConfig['connections'];

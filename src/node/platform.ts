@@ -14,10 +14,10 @@ import { createNodeWebhookSender } from './webhook-sender.js';
 import { readZoneListFile } from './zone-file.js';
 
 /**
- * The Node adapter (issue 14): the platform the Node server runs the core on. DNS over UDP on
- * node:dgram (`DNS_TRANSPORT=udp`) or DoH over HTTP/2, the store STORE_URL names, cards drawn in worker threads with
- * sharp, the zone list bundled or read from DNSBL_ZONES_FILE, the zone monitor in this process
- * on a timer.
+ * The Node adapter (docs/edge.md#the-platform-one-dependency-two-adapters): the platform the Node
+ * server runs the core on. DNS over UDP on node:dgram (`DNS_TRANSPORT=udp`) or DoH over HTTP/2, the
+ * store STORE_URL names, cards drawn in worker threads with sharp, the zone list bundled or read
+ * from DNSBL_ZONES_FILE, the zone monitor in this process on a timer.
  */
 
 export interface NodePlatform extends Platform {
@@ -52,7 +52,8 @@ export async function createNodePlatform(
   const { dns } = config;
   const doh = dns.transport === 'doh';
   const wire = createNodeDns(dns);
-  // Cards are drawn in worker threads, so a burst of them never holds the event loop (issue 13).
+  // Cards are drawn in worker threads, so a burst of them never holds the event loop
+  // (docs/http-hardening.md).
   const cardPool = createCardPool({ ...config.cardRender, log });
   prometheus.readCardQueue(() => cardPool.load().waiting);
   return {

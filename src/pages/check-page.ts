@@ -208,9 +208,9 @@ function checkForm(page: CheckPage) {
 }
 
 /**
- * "Watch this address" (issue 21): hidden until an IP or domain result is shown; the script posts
- * `watch/v1` with that target and shows the answer's links and its once-shown keys in
- * #watch-created (docs/pages.md).
+ * "Watch this address" (docs/pages.md#check-page): hidden until an IP or domain result is shown;
+ * the script posts `watch/v1` with that target and shows the answer's links and its once-shown keys
+ * in #watch-created (docs/pages.md).
  */
 function watchOffer(t: Translate) {
   return html`<section id="watch" class="panel watch" hidden>

@@ -2,6 +2,7 @@ import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import {
   type AppEnv,
+  cacheableHeaders,
   errorResponses,
   matchesEtag,
   notModifiedResponse,
@@ -26,30 +27,33 @@ const assetCaching = 'public, max-age=31536000, immutable';
 
 export const pagesTag = { name: 'Pages', description: "The pages' static files" };
 
-const assetRoute = createRoute({
-  method: 'get',
-  path: '/assets/{file}',
-  operationId: 'getPageAsset',
-  tags: [pagesTag.name],
-  summary: "The pages' script and stylesheet, under names that change with their bytes",
-  security: [],
-  request: {
-    params: z.object({
-      file: z.string().openapi({ param: { name: 'file', in: 'path' }, example: 'pages.css' }),
-    }),
-  },
-  responses: {
-    200: {
-      description: 'The file, cacheable for a year (immutable)',
-      content: {
-        'text/javascript': { schema: z.string() },
-        'text/css': { schema: z.string() },
-      },
+/** The route of the files, its example the name the stylesheet is served under now. */
+const assetRoute = (example: string) =>
+  createRoute({
+    method: 'get',
+    path: '/assets/{file}',
+    operationId: 'getPageAsset',
+    tags: [pagesTag.name],
+    summary: "The pages' script and stylesheet, under names that change with their bytes",
+    security: [],
+    request: {
+      params: z.object({
+        file: z.string().openapi({ param: { name: 'file', in: 'path' }, example }),
+      }),
     },
-    304: notModifiedResponse,
-    ...errorResponses('getPageAsset', ['not_found']),
-  },
-});
+    responses: {
+      200: {
+        description: 'The file, cacheable for a year (immutable)',
+        headers: cacheableHeaders,
+        content: {
+          'text/javascript': { schema: z.string() },
+          'text/css': { schema: z.string() },
+        },
+      },
+      304: notModifiedResponse,
+      ...errorResponses('getPageAsset', ['not_found']),
+    },
+  });
 
 export function addPageRoutes(
   app: OpenAPIHono<AppEnv>,
@@ -58,7 +62,7 @@ export function addPageRoutes(
   /** Whether a check can run now (a blocklist proven honest): the page offers one only then. */
   isReady: () => boolean,
 ): void {
-  serveRoute(app, assetRoute, (c) => {
+  serveRoute(app, assetRoute(site.assets.style.file), (c) => {
     const asset = site.assets.byFile.get(c.req.param('file') ?? '');
     if (!asset) return c.notFound();
     if (matchesEtag(c.req.header('if-none-match'), asset.etag)) {

@@ -83,3 +83,29 @@ export {
   worstSeverity,
 } from './results/index.js';
 export { displayName, parseHostName, parseTarget } from './targets/index.js';
+export {
+  checkMail,
+  isPolicyMediaType,
+  isSelector,
+  type MailCheckDeps,
+  type MailCheckOptions,
+  type MailCheckOutcome,
+  notProbed,
+  parsePolicy,
+  type PolicyFetcher,
+  type PolicyFetchRequest,
+  type PolicyFetchResult,
+  policyPath,
+  type SmtpProber,
+  type SmtpProbeRequest,
+  type TlsaAnswer,
+  type TlsaLookup,
+} from './mail/index.js';
+export {
+  type Certificate,
+  type MailCheckResult,
+  mailCheckResultSchema,
+  maxCallerSelectors,
+  maxProbedMxHosts,
+  type SmtpProbe,
+} from './results/index.js';

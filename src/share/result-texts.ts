@@ -11,11 +11,12 @@ import type { ShareSummary } from './summary.js';
 
 /**
  * A result keeps its texts in English: they are the API's contract (`meaning`, `detail`, `error`,
- * a grade's `label`). A page, card or badge in Russian writes them anew at render time (issue 25,
- * item 3): the zone list's meanings from the Russian each carries (assets/dnsbl-zones.json), read
- * by their English text since that is all a stored result holds of them; the texts the engine
- * writes itself (list errors, grades, score factors, DNSWL's categories) by their form, into the
- * catalogs' keys. English is the stored text, unchanged, so a page says what the JSON says.
+ * a grade's `label`). A page, card or badge in Russian writes them anew at render time
+ * (docs/pages.md#russian): the zone list's meanings from the Russian each carries
+ * (assets/dnsbl-zones.json), read by their English text since that is all a stored result holds of
+ * them; the texts the engine writes itself (list errors, grades, score factors, DNSWL's categories)
+ * by their form, into the catalogs' keys. English is the stored text, unchanged, so a page says
+ * what the JSON says.
  */
 export interface ResultTexts {
   /** Meanings of the zone list (`; ` between several, as results join them), or engine texts. */

@@ -2,7 +2,7 @@ import type { MessageKey } from '../i18n/index.js';
 import { type AddressSummary, isInformational, type ListResult } from '../reputation/index.js';
 
 /**
- * How one list's answer reads, beside the verdict and the counts (docs/verdicts.md#one-reading):
+ * How one list's answer reads, beside the verdict and the counts (docs/verdicts.md#one-reading-of-a-result):
  * the same rule as the counts (`coverageOf`: a listing for information only is not a blocking
  * listing; a grade that costs points is a poor reputation) and the score (`hasWarning`: either
  * keeps the verdict from `good`). The pages colour each row by its tone (`status-<tone>`), so a

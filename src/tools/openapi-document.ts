@@ -28,9 +28,14 @@ export const documentTag = { name: 'Document', description: 'This OpenAPI docume
 
 /**
  * The repository states no licence of its own (package.json is private): the API is offered
- * under no public licence, and the document says so (docs/openapi.md).
+ * under no public licence, and the document says so (docs/openapi.md). The url is what client
+ * tools require beside the name (OpenAPI 3.1 §4.8.4 asks for a url or an SPDX identifier, and
+ * "all rights reserved" has no SPDX identifier): GitHub's page on what no licence means.
  */
-const license = { name: 'Proprietary: all rights reserved' };
+const license = {
+  name: 'Proprietary: all rights reserved',
+  url: 'https://choosealicense.com/no-permission/',
+};
 
 const description = [
   'Reputation of mail-sending infrastructure: DNSBL listings, reverse DNS and a score for an IPv4 address or host name, a sending domain, or the addresses of a DNS pool.',
@@ -41,6 +46,56 @@ const description = [
   '',
   'Captcha: while a status answer says captchaRequired, each POST needs a token from the widget whose siteKey it gives, in the X-Captcha-Token header or the body field smart-token (aliases captchaToken, smart_token).',
 ].join('\n');
+
+type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+type PathItem = NonNullable<Document['paths']>[string];
+type Operation = NonNullable<PathItem['get']>;
+
+const contentLengthHeader = {
+  'Content-Length': {
+    description: 'The length of the body the GET would send (after compression, if any).',
+    schema: { type: 'integer' as const, minimum: 0 },
+  },
+};
+
+/**
+ * The HEAD of a GET operation (RFC 9110 §9.3.2): every path that answers GET answers HEAD (hono
+ * runs the GET route and drops the body; src/http/head.ts sets Content-Length), so the document
+ * derives it from the GET, where it is answered: the same parameters, statuses and headers, no
+ * body. `getIpBadge` → `headIpBadge`.
+ */
+function headOf(get: Operation): Operation {
+  const { operationId = '', summary, responses = {}, ...rest } = get;
+  const stem = operationId.replace(/^get(?=[A-Z])/, '');
+  return {
+    ...rest,
+    operationId: `head${stem.charAt(0).toUpperCase()}${stem.slice(1)}`,
+    ...(summary === undefined ? {} : { summary: `${summary}: headers only` }),
+    description:
+      'The GET’s status and headers without its body (RFC 9110 §9.3.2): Content-Length is the length of the body the GET would send.',
+    responses: Object.fromEntries(
+      Object.entries(responses as Record<string, Record<string, unknown>>).map(
+        ([status, { content, ...response }]) => [
+          status,
+          content === undefined
+            ? response
+            : { ...response, headers: { ...(response.headers ?? {}), ...contentLengthHeader } },
+        ],
+      ),
+    ),
+  };
+}
+
+/** The document with a HEAD beside every GET. */
+function withHead(document: Document): Document {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths ?? {}).map(([path, item]) => [
+      path,
+      item.get && !item.head ? { ...item, head: headOf(item.get) } : item,
+    ]),
+  );
+  return { ...document, paths };
+}
 
 /** The document's own route, documented among the others. */
 const documentRoute = createRoute({
@@ -74,12 +129,14 @@ export function addOpenApiDocument(
   serveRoute(app, documentRoute, async (c) => {
     if (served === undefined) {
       const json = JSON.stringify(
-        app.getOpenAPI31Document({
-          openapi: '3.1.0',
-          info: { title: 'Reputation Tools API', version: '1.0.0', description, license },
-          servers: [{ url: server }],
-          tags: options.tags,
-        }),
+        withHead(
+          app.getOpenAPI31Document({
+            openapi: '3.1.0',
+            info: { title: 'Reputation Tools API', version: '1.0.0', description, license },
+            servers: [{ url: server }],
+            tags: options.tags,
+          }),
+        ),
       );
       const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(json)));
       const hash = hex(digest.slice(0, 12));

@@ -5,10 +5,11 @@ import { type AppEnv, errorResponses, type RegisteredRoute, serveRoute } from '.
 import { snapshotOperations, type ToolDefinition } from './common/index.js';
 
 /**
- * What the base path itself answers (issue 17): an index of the tools, so the URL the start log
- * prints leads somewhere. A browser gets the check page instead (src/pages/routes.ts, added before
- * this route: it answers a client that prefers text/html and hands any other on to this index).
- * Every path in it is read from the routes the tools registered.
+ * What the base path itself answers (docs/http-hardening.md#trailing-slashes-and-the-base-path): an
+ * index of the tools, so the URL the start log prints leads somewhere. A browser gets the check
+ * page instead (src/pages/routes.ts, added before this route: it answers a client that prefers
+ * text/html and hands any other on to this index). Every path in it is read from the routes the
+ * tools registered.
  */
 
 export const indexTag = { name: 'Index', description: 'The tools and their routes' };

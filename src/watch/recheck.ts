@@ -37,7 +37,7 @@ export interface RecheckDeps {
   now: () => Date;
   isConfigured: () => boolean;
   notConfiguredReason?: () => string | undefined;
-  /** Started with each check; `lying` discards it (src/tools/factory.ts does the same). */
+  /** Started with each check; `lying` discards it (src/tools/common/snapshot-tool.ts does the same). */
   confirmResolver?: () => ResolverConfirmation;
   catalogue: ListCatalogue;
 }

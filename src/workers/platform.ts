@@ -21,9 +21,10 @@ export interface WorkerBindings {
 }
 
 /**
- * The Workers adapter (issue 14): DNS over HTTPS to DOH_URL through the runtime's fetch, the
- * store in Durable Objects, cards by satori and resvg-wasm, the bundled zone list, and the zone
- * monitor in a Durable Object run on its alarm, read through a replica in every isolate.
+ * The Workers adapter (docs/edge.md#the-platform-one-dependency-two-adapters): DNS over HTTPS to
+ * DOH_URL through the runtime's fetch, the store in Durable Objects, cards by satori and
+ * resvg-wasm, the bundled zone list, and the zone monitor in a Durable Object run on its alarm,
+ * read through a replica in every isolate.
  */
 export function createWorkersPlatform(
   config: Config,

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, basePath, startTestService } from '../support/service.js';
 
 /**
- * Issue 13: `X-Content-Type-Options: nosniff` and a Referrer-Policy on every answer, whatever
- * route or error produced it, and one strict Content-Security-Policy on the HTML share page (src/pages/csp.ts).
+ * docs/http-hardening.md#headers: `X-Content-Type-Options: nosniff` and a Referrer-Policy on every
+ * answer, whatever route or error produced it, and one strict Content-Security-Policy on the HTML
+ * share page (src/pages/csp.ts).
  */
 
 let service: TestService;

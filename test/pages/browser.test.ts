@@ -360,8 +360,8 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     it('fits a domain result and its share page, with the senders table stacked', async () => {
       await open();
       await check(page, 'domain', 'demo-sender.com');
-      // The bug of issue 25 item 6: "Listed on" was off-screen in a 609 px senders table; its
-      // cells are now lines of the page's width, each with its column's name.
+      // A bug once seen: "Listed on" was off-screen in a 609 px senders table; its cells are now
+      // lines of the page's width, each with its column's name (docs/pages.md#check-page).
       const senders = page.locator('#outcome .address-scores + .table-scroll td');
       expect(await senders.count()).toBeGreaterThan(0);
       expect(

@@ -21,11 +21,11 @@ import { type TestService, startTestService } from '../support/service.js';
 import { testSite } from '../support/site.js';
 
 /**
- * Russian is complete (issue 25, item 3): a result keeps its texts in English, and every Russian
- * page, card and badge writes them in Russian. Results listed on every list of the catalogue by
- * each of its documented codes, in every state a list can be in, with every kind of score factor,
- * are drawn in Russian; no English text of the zone list, nor any English message of the
- * catalogs that Russian says otherwise, may be left in what is drawn.
+ * Russian is complete (docs/pages.md#russian): a result keeps its texts in English, and every
+ * Russian page, card and badge writes them in Russian. Results listed on every list of the
+ * catalogue by each of its documented codes, in every state a list can be in, with every kind of
+ * score factor, are drawn in Russian; no English text of the zone list, nor any English message of
+ * the catalogs that Russian says otherwise, may be left in what is drawn.
  */
 
 const zones = bundledZoneList();

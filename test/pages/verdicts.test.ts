@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**
- * The contradictions issue 25 quotes, each on a real share page: the headline, the counts, each
- * row's colour and the verdict read the same findings the same way (src/share/verdict-model.ts).
+ * The contradictions docs/verdicts.md#one-reading-of-a-result rules out, each on a real share
+ * page: the headline, the counts, each row's colour and the verdict read the same findings the
+ * same way (src/share/verdict-model.ts).
  */
 
 const pblOnly = '192.0.3.40';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * scripts/pretest.ts as `npm test` runs it, on this machine, with a PATH of its own that never
  * holds apt-get: its installing is not run here (it would change the machine);
- * scripts/test-prerequisites.test.ts covers that decision.
+ * test/scripts/test-prerequisites.test.ts covers that decision.
  */
 
 const script = fileURLToPath(new URL('../../scripts/pretest.ts', import.meta.url));

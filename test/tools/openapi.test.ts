@@ -1,4 +1,5 @@
 import { validate } from '@readme/openapi-parser';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
@@ -20,7 +21,7 @@ import { type TestService, basePath, startTestService } from '../support/service
 interface Operation {
   operationId?: string;
   tags?: string[];
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: { example?: string } }[];
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, { schema: { $ref: string } }> };
   responses: Record<
@@ -34,7 +35,7 @@ interface Operation {
 
 interface Document {
   openapi: string;
-  info: { license?: { name: string } };
+  info: { license?: { name: string; url?: string } };
   tags?: { name: string; description?: string }[];
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
@@ -202,7 +203,9 @@ describe('the OpenAPI document, as a client generator reads it', () => {
 
   it('gives each operation its own error schema, whose code is an enum of the codes it answers', () => {
     const names = new Set<string>();
-    for (const [path, method, operation] of operations()) {
+    // A HEAD answers the GET's statuses without a body, so it has no error schema of its own.
+    const withBodies = operations().filter(([, method]) => method !== 'head');
+    for (const [path, method, operation] of withBodies) {
       const refs = new Set(
         Object.entries(operation.responses)
           .filter(([status]) => Number(status) >= 400)
@@ -278,12 +281,189 @@ describe('the OpenAPI document, as a client generator reads it', () => {
 
   it('documents Retry-After on every 503, which dns_unavailable and not_configured send', () => {
     for (const [path, method, operation] of operations()) {
-      expect(Object.keys(operation.responses['503']?.headers ?? {}), `${method} ${path}`).toEqual([
-        'Retry-After',
-      ]);
+      // A HEAD says the length of the body it leaves out, its error's too.
+      const headers = method === 'head' ? ['Retry-After', 'Content-Length'] : ['Retry-After'];
+      expect(Object.keys(operation.responses['503']?.headers ?? {}), `${method} ${path}`).toEqual(
+        headers,
+      );
     }
     expect(new ApiError('dns_unavailable', 'no answer').headers['Retry-After']).toBe('5');
     expect(new ApiError('not_configured', 'not yet').headers['Retry-After']).toBe('30');
+  });
+});
+
+interface LintProblem {
+  severity: string;
+  ruleId: string;
+  message: string;
+  pointer?: string;
+}
+
+/**
+ * `@redocly/openapi-core`'s lint under its `recommended` rules, in a thread of its own: its CPU
+ * would otherwise hold the event loop that the other suites of this vitest worker share (files run
+ * side by side in one process: vitest.config.ts, `isolate: false`). One thread lints every
+ * document given, so the package and its rules load once.
+ */
+function lintInThread(sources: string[]): Promise<LintProblem[][]> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    import('@redocly/openapi-core').then(async ({ createConfig, lintFromString }) => {
+      const config = await createConfig({ extends: ['recommended'] });
+      const all = [];
+      for (const source of workerData) {
+        const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
+        all.push(problems.map((problem) => ({
+          severity: problem.severity,
+          ruleId: problem.ruleId,
+          message: problem.message,
+          pointer: problem.location[0]?.pointer,
+        })));
+      }
+      parentPort.postMessage(all);
+    });`,
+    { eval: true, workerData: sources },
+  );
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+type Problems = Record<'error' | 'warn', string[]>;
+
+function bySeverity(problems: LintProblem[]): Problems {
+  const found = (severity: string) =>
+    problems
+      .filter((problem) => problem.severity === severity)
+      .map((problem) => `${problem.ruleId} ${problem.pointer ?? ''}: ${problem.message}`);
+  return { error: found('error'), warn: found('warn') };
+}
+
+/** A document of one operation with no security and a licence with no url. */
+const broken = {
+  openapi: '3.1.0',
+  info: { title: 'Broken', version: '1', license: { name: 'Proprietary' } },
+  servers: [{ url: '/' }],
+  paths: {
+    '/x': {
+      get: {
+        operationId: 'getX',
+        summary: 'X',
+        responses: { '200': { description: 'X' }, '400': { description: 'Bad' } },
+      },
+    },
+  },
+};
+
+let linted: Promise<{ served: Problems; broken: Problems }> | undefined;
+
+/** The served document and the broken one, linted once for the tests that read them. */
+function lintedDocuments(): Promise<{ served: Problems; broken: Problems }> {
+  linted ??= lintInThread([JSON.stringify(document), JSON.stringify(broken)]).then(
+    ([served = [], wrong = []]) => ({ served: bySeverity(served), broken: bySeverity(wrong) }),
+  );
+  return linted;
+}
+
+describe('the OpenAPI document, as redocly lints it', () => {
+  it("has no error and no warning under redocly's recommended rules", async () => {
+    expect((await lintedDocuments()).served).toEqual({ error: [], warn: [] });
+  });
+
+  it('would fail with an operation of no security, or a licence of no url (the check can fail)', async () => {
+    const problems = (await lintedDocuments()).broken;
+    expect(problems.error).toContainEqual(expect.stringMatching(/^security-defined /));
+    expect(problems.warn).toContainEqual(expect.stringMatching(/^info-license-strict /));
+  });
+
+  it('declares how each webhook delivery is signed, and a licence with its url', () => {
+    const webhooks = (document as unknown as { webhooks: Record<string, { post: Operation }> })
+      .webhooks;
+    expect(Object.keys(webhooks)).toHaveLength(3);
+    for (const { post } of Object.values(webhooks))
+      expect(post.security).toEqual([{ webhookSignature: [] }]);
+    expect(document.components.securitySchemes.webhookSignature).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'webhook-signature',
+    });
+    expect(document.info.license?.url).toMatch(/^https:\/\//);
+  });
+});
+
+describe('the OpenAPI document says what the service does', () => {
+  it('documents HEAD beside every GET, and the service answers it so', async () => {
+    const gets = operations().filter(([, method]) => method === 'get');
+    for (const [path, , get] of gets) {
+      const head = document.paths[path]!.head;
+      expect(head?.operationId, path).toBe(get.operationId!.replace(/^get/, 'head'));
+      expect(Object.keys(head!.responses)).toEqual(Object.keys(get.responses));
+      for (const response of Object.values(head!.responses))
+        expect(response.content).toBeUndefined();
+    }
+    for (const path of ['/openapi.json', '/ip/v1/status']) {
+      const body = await (await service.get(path)).arrayBuffer();
+      const head = await service.fetch(service.url(path), {
+        method: 'HEAD',
+        headers: { 'Accept-Encoding': 'identity' },
+      });
+      expect(head.status, path).toBe(200);
+      expect(await head.text()).toBe('');
+      expect(Number(head.headers.get('content-length')), path).toBe(body.byteLength);
+    }
+  });
+
+  it("keeps a caller's quota status out of every cache, and documents it", async () => {
+    for (const tool of ['ip', 'domain', 'pool']) {
+      const response = await service.get(`/${tool}/v1/status`);
+      expect(response.headers.get('cache-control')).toBe('private, no-store');
+      const documented = document.paths[`/${tool}/v1/status`]!.get!.responses['200']!.headers;
+      expect(documented).toHaveProperty('Cache-Control');
+    }
+  });
+
+  it('serves the file each path example names', async () => {
+    const examples = operations().flatMap(([path, method, operation]) => {
+      const params = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path');
+      if (method !== 'get' || params.length === 0) return [];
+      if (params.some((parameter) => parameter.schema?.example === undefined)) return [];
+      return [
+        params.reduce(
+          (filled, parameter) => filled.replace(`{${parameter.name}}`, parameter.schema!.example!),
+          path,
+        ),
+      ];
+    });
+    expect(examples).toContainEqual(expect.stringMatching(/^\/assets\/pages\.[0-9a-f]+\.css$/));
+    for (const path of examples) expect((await service.get(path)).status, path).toBe(200);
+  });
+
+  it('calls a compressed answer’s ETag weak, as it is sent', async () => {
+    const documented = JSON.stringify(
+      document.paths['/ip/v1/{token}']!.get!.responses['200']!.headers,
+    );
+    expect(documented).toContain('weak (W/');
+    const compressed = await service.fetch(service.url('/openapi.json'), {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(compressed.headers.get('etag')).toMatch(/^W\/"/);
+    const identity = await service.fetch(service.url('/openapi.json'), {
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+    expect(identity.headers.get('etag')).toMatch(/^"/);
+  });
+
+  it('promises a share page’s ETag only with PUBLIC_URL, which this service has not', async () => {
+    const page = document.paths['/ip/v1/share/{token}']!.get!.responses;
+    expect(JSON.stringify(page['200'])).toMatch(/Without PUBLIC_URL .* no ETag/);
+    expect(JSON.stringify(page['304'])).toContain('Only when the service has PUBLIC_URL');
+    const posted = await service.post('/ip/v1', { target: '192.0.3.20' });
+    const { token } = (await posted.json()) as { token: string };
+    const shared = await service.get(`/ip/v1/share/${token}`, { Accept: 'text/html' });
+    expect(shared.status).toBe(200);
+    expect(shared.headers.get('etag')).toBeNull();
+    expect(shared.headers.get('cache-control')).toBe('no-store');
   });
 });
 

@@ -3,7 +3,7 @@ import type { ErrorAnswer, QuotaStatus } from '../support/responses.js';
 import { type TestService, startTestService } from '../support/service.js';
 
 /**
- * Refunds only for work not done (docs/results.md#refunds, issue 24 hole 2): a check that sent
+ * Refunds only for work not done (docs/results.md#refunds): a check that sent
  * list queries keeps its unit, one that asked no list gets it back at most REFUNDS_PER_DAY times
  * a day per caller.
  */

@@ -6,7 +6,7 @@
  * a suite has closed, whose alarms go on asking them for the rest of the run. At the end the
  * runtime also reports the pool's own WebSocket closing. @cloudflare/vitest-pool-workers 0.15.1
  * prints all of these (on stdout: workerd logs them at level info) through a handler of its own
- * that no pool option replaces (its `ignoreMessages` list is fixed; workers-sdk issue 14820),
+ * that no pool option replaces (its `ignoreMessages` list is fixed; cloudflare/workers-sdk#14820),
  * about 4,500 lines a run.
  *
  * So they are dropped on their way out of the vitest process: only these exact reports, each

@@ -6,12 +6,13 @@ import type { Lang } from '../../i18n/index.js';
 import type { CardJob, CardReply } from './card-worker.js';
 
 /**
- * Cards drawn off the event loop (issue 13): a card holds a core for 40-60 ms, and on the main
- * thread a burst of distinct cards made every other request wait behind them. The pool runs
- * `threads` worker threads, each drawing one card at a time, keeps at most `queue` cards waiting
- * for a free thread, and refuses the next one at once with `CardRendererBusy` (a 503 with
- * Retry-After): waiting longer would only hold connections open for answers that come too late.
- * This is the Node adapter; the card cache in src/share takes any `render` function.
+ * Cards drawn off the event loop (docs/http-hardening.md#cards-off-the-event-loop): a card holds a
+ * core for 40-60 ms, and on the main thread a burst of distinct cards made every other request wait
+ * behind them. The pool runs `threads` worker threads, each drawing one card at a time, keeps at
+ * most `queue` cards waiting for a free thread, and refuses the next one at once with
+ * `CardRendererBusy` (a 503 with Retry-After): waiting longer would only hold connections open for
+ * answers that come too late. This is the Node adapter; the card cache in src/share takes any
+ * `render` function.
  */
 
 export interface CardPoolOptions {

@@ -16,7 +16,7 @@ export type FailedCheck =
       /**
        * How many lists (DNSBL zones) were sent a query before the check gave up: 0 when none
        * was, as when a host name does not resolve. A failed check that asked lists did their
-       * work (issue 24: 200 failed domain checks sent 1,016 list queries).
+       * work (docs/results.md#refunds: 200 failed domain checks sent 1,016 list queries).
        */
       listsAsked: number;
     };

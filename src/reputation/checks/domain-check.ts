@@ -213,7 +213,7 @@ function notesOf(senders: SenderIps, budgetSpent: boolean): string[] {
   return notes;
 }
 
-function spfSummary(spf: SpfExpansion): SpfSummary {
+export function spfSummary(spf: SpfExpansion): SpfSummary {
   const { ip4: _ip4, ip6: _ip6, record, nonPass, error, ...rest } = spf;
   const shown = record === null ? null : clip(record, maxRecordChars);
   return {

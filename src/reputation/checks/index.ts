@@ -10,3 +10,9 @@ export { checkIp, type IpCheckDeps, type IpCheckResult } from './ip-check.js';
 export { checkPoolAddresses, type PoolCheckResult } from './pool-check.js';
 export { discoverPool, type PoolDiscoveryOptions } from './pool-discovery.js';
 export { reverseName } from './rdns.js';
+// What the mail check (src/reputation/mail/) builds on: the domain check's SPF, DMARC and MX.
+export { summariseAddress } from './address-summary.js';
+export { organizationalDomain } from './dmarc.js';
+export { addressesToCheck, domainQueryBudget, spfSummary } from './domain-check.js';
+export { reverseDns } from './rdns.js';
+export { discoverSenderIps, type SenderIps } from './sender-ips.js';

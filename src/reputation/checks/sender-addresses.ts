@@ -10,9 +10,10 @@ import {
 import { maxListedAddresses, maxListedNetworks, type SenderRange } from '../results/index.js';
 
 /**
- * A domain's senders as a result lists them: single addresses apart from ranges (issue 17). A
- * network of at most 16 addresses (an IPv4 /28 or an IPv6 /124, or longer) is written out address
- * by address; a larger one is a range. Nothing that is not public is listed (docs/ipv6.md).
+ * A domain's senders as a result lists them: single addresses apart from ranges
+ * (docs/checks.md#bounded-results). A network of at most 16 addresses (an IPv4 /28 or an IPv6 /124,
+ * or longer) is written out address by address; a larger one is a range. Nothing that is not public
+ * is listed (docs/ipv6.md).
  */
 
 /** The largest network written out address by address: a /28, or an IPv6 /124. */

@@ -45,3 +45,5 @@ export {
   verdictSchema,
 } from './result-schemas.js';
 export { bySeverity, severityRank, worstSeverity } from './severity.js';
+// The mail check's result (docs/mail.md).
+export * from './mail-schemas.js';

@@ -5,7 +5,7 @@
  * result grows past a few tens of kilobytes (docs/checks.md has the worst case measured).
  */
 
-/** Single sender addresses listed in a domain result's `ips` (issue 13). */
+/** Single sender addresses listed in a domain result's `ips` (docs/checks.md#bounded-results). */
 export const maxListedAddresses = 1024;
 /** Sender ranges, IPv6 networks and any other list of a result. */
 export const maxListedNetworks = 256;

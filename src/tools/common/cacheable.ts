@@ -12,6 +12,18 @@ import { base64url } from '../../lib/index.js';
 
 export const immutable = 'public, max-age=86400, immutable';
 
+/**
+ * An answer about the caller (its quota): no cache keeps it, a shared one least of all, where it
+ * would answer one caller's status to another (RFC 9111 §5.2.2.5 no-store, §5.2.2.7 private).
+ */
+export const callerOwn = { 'Cache-Control': 'private, no-store' };
+export const callerOwnHeaders = {
+  'Cache-Control': {
+    description: `${callerOwn['Cache-Control']}: the answer is the caller's own, never cached.`,
+    schema: { type: 'string' as const },
+  },
+};
+
 /** Embeds live on other sites: the default same-origin resource policy would break them. */
 export const embeddable = { 'Cross-Origin-Resource-Policy': 'cross-origin' };
 

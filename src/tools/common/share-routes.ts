@@ -297,6 +297,11 @@ function notFound(): ApiError {
   return new ApiError('not_found', 'no result under this token (unknown or expired)');
 }
 
+/** What sharePageResponse does, as the document says it. */
+const onlyWithPublicUrl = 'Only when the service has PUBLIC_URL.';
+const sharePageCaching =
+  'HTML page. With PUBLIC_URL set, it carries an ETag and a Cache-Control that lets caches keep it (a result’s page: immutable for a day; a watch’s live page: max-age of its interval, at most 300 s). Without PUBLIC_URL its absolute links come from the request, so it is sent with Cache-Control: no-store and no ETag, and If-None-Match never answers 304.';
+
 /**
  * A share page route's documented answers: the HTML page, 304, and a 404 that is a page when the
  * client prefers text/html, else the JSON error.
@@ -305,11 +310,14 @@ export function pageResponses(operationId: string, missing: string) {
   const errors = errorResponses(operationId, ['not_found', 'store_unavailable']);
   return {
     200: {
-      description: 'HTML page',
+      description: sharePageCaching,
       headers: cacheableHeaders,
       content: { 'text/html': { schema: z.string() } },
     },
-    304: notModifiedResponse,
+    304: {
+      ...notModifiedResponse,
+      description: `${notModifiedResponse.description} ${onlyWithPublicUrl}`,
+    },
     ...errors,
     404: {
       description: `${missing}: an HTML page when the client prefers text/html, else JSON`,

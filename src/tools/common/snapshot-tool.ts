@@ -18,7 +18,7 @@ import {
 } from '../../http/index.js';
 import { utf8 } from '../../lib/index.js';
 import type { CheckOutcome, ResolverConfirmation } from '../../reputation/index.js';
-import { cacheable } from './cacheable.js';
+import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargeFailedCheck } from './refunds.js';
 import { spliceJson } from './results.js';
 import { type ShareDeps, addShareRoutes } from './share-routes.js';
@@ -133,12 +133,13 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         responses: {
           200: {
             description: 'Quota status',
+            headers: callerOwnHeaders,
             content: { 'application/json': { schema: quotaStatusSchema } },
           },
           ...errorResponses(operationId, ['store_unavailable']),
         },
       }),
-      async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200),
+      async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200, callerOwn),
     );
   }
 

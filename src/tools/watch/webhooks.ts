@@ -26,6 +26,22 @@ const signatureHeaders = [
   schema: { type: 'string' as const },
 }));
 
+/**
+ * What authenticates a delivery to its receiver: the Standard Webhooks signature, keyed by the
+ * webhook secret the watch's creation answered once (docs/watches.md#events). Declared as the
+ * security of each event, so a receiver's generated code knows which header proves the sender.
+ */
+const signatureScheme = {
+  name: 'webhookSignature',
+  scheme: {
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name: 'webhook-signature',
+    description:
+      'Standard Webhooks: "v1," and the base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}", keyed by the webhook secret (the bytes after whsec_). A receiver recomputes it; the standard’s libraries do, and refuse a timestamp more than 5 minutes from the receiver’s clock.',
+  },
+};
+
 const events: Record<WatchEventType, string> = {
   'watch.listed': 'The target was newly listed on at least one list',
   'watch.delisted': 'Listings of the target were removed, and none added',
@@ -33,6 +49,11 @@ const events: Record<WatchEventType, string> = {
 };
 
 export function addWatchWebhooks(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent(
+    'securitySchemes',
+    signatureScheme.name,
+    signatureScheme.scheme,
+  );
   for (const [type, summary] of Object.entries(events)) {
     app.openAPIRegistry.registerWebhook({
       method: 'post',
@@ -40,6 +61,7 @@ export function addWatchWebhooks(app: OpenAPIHono<AppEnv>): void {
       operationId: `${type.replace('.', '_')}_event`,
       tags: ['Watch'],
       summary,
+      security: [{ [signatureScheme.name]: [] }],
       parameters: signatureHeaders,
       request: {
         body: { required: true, content: { 'application/json': { schema: watchEventSchema } } },

@@ -6,7 +6,7 @@ import {
   type DnsblZone,
 } from '../../../src/reputation/lists/zones.js';
 
-/** Lists that closed, were parked or answer everything (research: dnsbl-lists.md). */
+/** Lists that closed, were parked or answer everything (docs/zone-list.md#lists-never-in-the-default-set). */
 const deadZones = [
   'sorbs.net',
   'ix.dnsbl.manitu.net',

@@ -108,7 +108,7 @@ describe.each(pairs)(
   },
 );
 
-describe('the issue 17 example', () => {
+describe('the example of docs/checks.md#the-alias-rule', () => {
   it('checks q when target is empty: {"target":"","q":"192.0.3.20"}', async () => {
     const response = await service.post('/ip/v1', { target: '', q: '192.0.3.20' });
     expect(response.status).toBe(200);

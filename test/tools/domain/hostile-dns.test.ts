@@ -12,10 +12,11 @@ import {
 import type { DomainCheckAnswer, IpCheckAnswer } from '../../support/responses.js';
 
 /**
- * Issue 13's findings, each reproduced over real HTTP against DNS data a hostile caller can
- * publish: names that point into the service's own network, a thousand MX hosts whose look-ups
- * are dropped, and a 60 KB SPF record; and answers forged on the wire. DNS_TIMEOUT_MS is 1 s here, so a query that is never
- * answered holds its in-flight slot a full second unless the check gives it up.
+ * The hostile DNS data of docs/checks.md, each case reproduced over real HTTP against DNS data a
+ * hostile caller can publish: names that point into the service's own network, a thousand MX
+ * hosts whose look-ups are dropped, and a 60 KB SPF record; and answers forged on the wire.
+ * DNS_TIMEOUT_MS is 1 s here, so a query that is never answered holds its in-flight slot a full
+ * second unless the check gives it up.
  */
 
 /** The finding's flood: 1,260 MX hosts in a zone that never answers. */
@@ -81,7 +82,8 @@ const zones: FixtureZone[] = [
   { origin: 'com', records: senders },
   { origin: 'flood-sink.net', behaviour: 'drop' },
   // What a resolver inside a cluster or a cloud answers for these names. Were they asked, the
-  // service would learn (and, before issue 13, store) these addresses.
+  // service would learn these addresses, and it once stored them
+  // (docs/checks.md#no-internal-dns-oracle).
   {
     origin: 'local',
     records: { 'kubernetes.default.svc.cluster.local': { A: ['10.96.0.1'] } },
@@ -165,7 +167,8 @@ describe('one domain check cannot starve the others', () => {
     const during = performance.now();
     const ordinary = await service.post('/ip/v1', { target: '185.200.0.2' });
     const duringMs = performance.now() - during;
-    // Before issue 13 the flood held all 512 slots for DNS_TIMEOUT_MS and this check timed out.
+    // Before the budget per check (docs/checks.md#a-budget-per-check), the flood held all 512
+    // slots for DNS_TIMEOUT_MS and this check timed out.
     expect(ordinary.status).toBe(200);
     expect(duringMs).toBeLessThan(Math.max(750, usualMs * 3));
 
@@ -188,7 +191,7 @@ describe('no result grows past a few tens of kilobytes', () => {
     expect(result.ips).toHaveLength(1024);
     expect(result).toMatchObject({ ips_total: 48_000, ips_truncated: true });
     expect(result.spf.recordTruncated).toBe(true);
-    // Before issue 13: 48,001 entries, 1.36 MB stored.
+    // Before the bounds (docs/checks.md#bounded-results): 48,001 entries, 1.36 MB stored.
     expect(new TextEncoder().encode(text).length).toBeLessThan(64 * 1024);
     const stored = await (await service.get(`/domain/v1/${result.token}`)).arrayBuffer();
     expect(stored.byteLength).toBeLessThan(64 * 1024);

@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type TestService, startTestService } from '../../support/service.js';
 
 /**
- * Cards are drawn off the event loop (issue 13): a flood of distinct cards leaves the other routes
- * answering at once, and past the renderer's queue a card is a 503 `busy` with Retry-After.
+ * Cards are drawn off the event loop (docs/http-hardening.md#cards-off-the-event-loop): a flood of
+ * distinct cards leaves the other routes answering at once, and past the renderer's queue a card is
+ * a 503 `busy` with Retry-After.
  */
 
 let service: TestService | undefined;

@@ -25,7 +25,7 @@ import { expectNotConfiguredWhileDnsIsDead } from '../common/dead-dns.js';
  * (docs/DESIGN.md), with the five quota fields on POST routes and the headers that go with some
  * (Allow, Retry-After); odd input never reaches a 500 (the 500 of an unexpected failure:
  * internal-error.test.ts). The fixture DNS world (the default zone list plus a sender's forward
- * and reverse zones) is answered in memory; on the wire: shared/over-doh.test.ts. The same suite
+ * and reverse zones) is answered in memory; on the wire: test/tools/common/over-doh.test.ts. The same suite
  * runs inside workerd against the Worker (test/workerd/vitest.config.ts).
  */
 
@@ -822,12 +822,14 @@ describe('the IP tool in the OpenAPI document', () => {
       expect(document.info.version).toBe('1.0.0');
       // Paths are relative to the base path, which the document's `servers` carries.
       const base = '';
-      expect(Object.keys(document.paths[`${base}/ip/v1/status`] ?? {})).toEqual(['get']);
+      // HEAD wherever GET is answered (docs/openapi.md).
+      expect(Object.keys(document.paths[`${base}/ip/v1/status`] ?? {})).toEqual(['get', 'head']);
       expect(Object.keys(document.paths[`${base}/ip/v1`] ?? {})).toEqual(['post']);
-      expect(Object.keys(document.paths[`${base}/ip/v1/{token}`] ?? {})).toEqual(['get']);
+      expect(Object.keys(document.paths[`${base}/ip/v1/{token}`] ?? {})).toEqual(['get', 'head']);
       for (const share of ['badge.svg', 'card']) {
         expect(Object.keys(document.paths[`${base}/ip/v1/share/{token}/${share}`] ?? {})).toEqual([
           'get',
+          'head',
         ]);
       }
     });

@@ -304,8 +304,8 @@ describe('the route table: OpenAPI document and 405', () => {
     const base = '/pool/v1';
     expect(Object.keys(doc.paths[`${base}/discover`] ?? {})).toEqual(['post']);
     expect(Object.keys(doc.paths[`${base}/check`] ?? {})).toEqual(['post']);
-    expect(Object.keys(doc.paths[`${base}/status`] ?? {})).toEqual(['get']);
-    expect(Object.keys(doc.paths[`${base}/{token}`] ?? {})).toEqual(['get']);
+    expect(Object.keys(doc.paths[`${base}/status`] ?? {})).toEqual(['get', 'head']);
+    expect(Object.keys(doc.paths[`${base}/{token}`] ?? {})).toEqual(['get', 'head']);
   });
 
   it.each([

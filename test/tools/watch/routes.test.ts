@@ -361,6 +361,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(document.paths['/watch/v1/{id}']!).sort()).toEqual([
       'delete',
       'get',
+      'head',
       'patch',
     ]);
     for (const tail of ['/test', '/badge.svg', '/card', '/share']) {

@@ -1,0 +1,25 @@
+/**
+ * The mail check (docs/mail.md): DKIM, DMARC, BIMI, MTA-STS, TLS-RPT and DANE from DNS, the MX
+ * hosts' STARTTLS through a probe the runtime passes in, the providers' requirements and the
+ * mail score.
+ */
+
+export { isSelector } from './dkim-selectors.js';
+export {
+  checkMail,
+  type MailCheckDeps,
+  type MailCheckOptions,
+  type MailCheckOutcome,
+  mailQueryBudget,
+} from './mail-check.js';
+export { isPolicyMediaType, parsePolicy, policyPath } from './mta-sts.js';
+export {
+  notProbed,
+  type PolicyFetcher,
+  type PolicyFetchRequest,
+  type PolicyFetchResult,
+  type SmtpProber,
+  type SmtpProbeRequest,
+  type TlsaAnswer,
+  type TlsaLookup,
+} from './probes.js';

@@ -1,0 +1,308 @@
+import type { Resolver } from '../../dns/index.js';
+import {
+  addressesToCheck,
+  type CheckOutcome,
+  discoverSenderIps,
+  domainQueryBudget,
+  organizationalDomain,
+  reverseDns,
+  spfSummary,
+  summariseAddress,
+} from '../checks/index.js';
+import type { DnsblEngine } from '../lists/index.js';
+import { createCheckDns, createDeadline, type Deadline } from '../lookups/index.js';
+import {
+  type Bimi,
+  type MailCheckResult,
+  type MailDmarc,
+  maxCallerSelectors,
+} from '../results/index.js';
+import { bimiName, dmarcAllowsBimi, isBimiRecord, readBimiRecord } from './bimi.js';
+import { checkDkim, dkimResult } from './dkim-check.js';
+import {
+  bundledSelectorTable,
+  isSelector,
+  type SelectorTable,
+  selectorsToTry,
+} from './dkim-selectors.js';
+import { checkDmarcDetails } from './dmarc-check.js';
+import { mailScoreOf } from './mail-score.js';
+import { checkMtaSts } from './mta-sts-check.js';
+import {
+  checkDane,
+  checkMxHosts,
+  isNullMx,
+  mostPreferred,
+  port25MayBeBlocked,
+} from './mx-check.js';
+import type { PolicyFetcher, SmtpProber, TlsaLookup } from './probes.js';
+import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
+import { readTlsRpt, tlsRptName } from './tls-rpt.js';
+
+/**
+ * The mail check (docs/mail.md): the domain check's SPF, DMARC and MX discovery, then DKIM,
+ * DMARC's report destinations, BIMI, MTA-STS, TLS-RPT and DANE in DNS, the MX hosts probed over
+ * SMTP, a sample of the sender addresses' reverse DNS and listings, the providers' requirements
+ * and the score. The DNS parts keep to `deadlineMs` and a query budget; the probes and the policy
+ * fetch to `probeDeadlineMs` from the start, so a tarpit costs no more than that.
+ */
+
+export interface MailCheckDeps {
+  resolver: Resolver;
+  dnsbl: DnsblEngine;
+  /** The DNS parts' deadline (CHECK_DEADLINE_MS). */
+  deadlineMs: number;
+  /** When the probes and the policy fetch are given up, from the check's start (SMTP_TIMEOUT_MS and a margin). */
+  probeDeadlineMs: number;
+  now: () => Date;
+  /** Whether a probe may connect to an address: public (RFC 6890) or in PROBE_ALLOW_NETWORKS. */
+  reachable: (address: string) => boolean;
+  smtp: SmtpProber | { unavailable: string };
+  policy: PolicyFetcher;
+  /** TLSA with the AD bit; without it DANE is reported not checked. */
+  tlsa?: TlsaLookup;
+  /** The common selectors (assets/dkim-selectors.json by default). */
+  selectorTable?: SelectorTable;
+}
+
+export interface MailCheckOptions {
+  /** The caller's DKIM selectors (at most `maxCallerSelectors`, each `isSelector`). */
+  selectors?: readonly string[];
+}
+
+/** Sender addresses sampled for the ptr and listing rules (a PTR, its forward lookups, the lists). */
+export const maxSampledSenders = 4;
+
+/**
+ * Queries a mail check may send besides the DNSBL ones: the domain check's, and the selectors,
+ * report destinations, MX addresses, TLSA, BIMI, MTA-STS, TLS-RPT and the sample's reverse DNS.
+ */
+export const mailQueryBudget = domainQueryBudget + 128;
+
+export type MailCheckOutcome = CheckOutcome<MailCheckResult>;
+
+async function checkBimi(dns: Resolver, domain: string, dmarc: Promise<MailDmarc>): Promise<Bimi> {
+  const organizational = organizationalDomain(domain);
+  const fallback = organizational !== null && organizational !== domain ? organizational : null;
+  const [own, inherited] = await Promise.all([
+    dns.query(bimiName(domain), 'TXT'),
+    fallback === null ? undefined : dns.query(bimiName(fallback), 'TXT'),
+  ]);
+  const { policy, pct } = await dmarc;
+  const ready = dmarcAllowsBimi(policy, pct);
+  for (const outcome of [own, inherited]) {
+    if (outcome === undefined) continue;
+    if (outcome.status === 'answer') {
+      const records = outcome.records.filter(isBimiRecord);
+      if (records.length === 1) return readBimiRecord(records[0]!, ready);
+      if (records.length > 1) {
+        return {
+          status: 'invalid',
+          record: records[0]!,
+          l: null,
+          a: null,
+          dmarc_ready: ready,
+          detail: `${records.length} v=BIMI1 records`,
+        };
+      }
+    } else if (outcome.status !== 'nxdomain' && outcome.status !== 'nodata') {
+      return {
+        status: 'unavailable',
+        record: null,
+        l: null,
+        a: null,
+        dmarc_ready: ready,
+        detail: `no usable DNS answer (${outcome.status})`,
+      };
+    }
+  }
+  return { status: 'none', record: null, l: null, a: null, dmarc_ready: ready, detail: null };
+}
+
+async function sampleSenders(
+  dns: Resolver,
+  dnsbl: DnsblEngine,
+  ips: readonly string[],
+  deadline: Deadline,
+): Promise<SampledSender[]> {
+  const sample = addressesToCheck(ips).slice(0, maxSampledSenders);
+  return Promise.all(
+    sample.map(async (ip) => {
+      const [rdns, listing] = await Promise.all([
+        reverseDns(dns, ip, deadline),
+        summariseAddress(dnsbl, ip, deadline),
+      ]);
+      return { ip, rdns, listing };
+    }),
+  );
+}
+
+export async function checkMail(
+  deps: MailCheckDeps,
+  domain: { name: string; display: string },
+  options: MailCheckOptions = {},
+): Promise<MailCheckOutcome> {
+  const deadline = createDeadline(deps.deadlineMs);
+  const probeDeadline = createDeadline(deps.probeDeadlineMs);
+  const name = domain.name;
+  // The route validates the caller's selectors; the check keeps to the same bound whoever calls it.
+  const caller = (options.selectors ?? []).filter(isSelector).slice(0, maxCallerSelectors);
+  const table = deps.selectorTable ?? bundledSelectorTable();
+  try {
+    const dns = createCheckDns(deps.resolver, deadline, mailQueryBudget);
+    const sendersAsked = discoverSenderIps(dns, name, {
+      deadlineMs: Math.round(deps.deadlineMs * 0.6),
+      within: deadline,
+    });
+    // The MX answer, as the domain check read it; the policy's coverage waits for it.
+    const mxAnswer = dns.query(name, 'MX');
+    const mxHosts = mxAnswer.then((outcome) =>
+      outcome.status === 'answer' && !isNullMx(outcome.records)
+        ? outcome.records.map((record) => record.exchange.toLowerCase().replace(/\.$/, ''))
+        : [],
+    );
+    const firstSelectors = selectorsToTry(table, { caller, mxHosts: [], spfDomains: [] });
+    const dkimFirst = checkDkim(dns, name, firstSelectors);
+    const tlsRptAsked = dns.query(tlsRptName(name), 'TXT');
+    const mtaStsAsked = checkMtaSts(
+      dns,
+      { policy: deps.policy, reachable: deps.reachable, signal: probeDeadline.signal },
+      name,
+      mxHosts,
+    );
+    const senders = await sendersAsked;
+    const mx = await mxAnswer;
+    if (
+      senders.spf.status === 'unavailable' &&
+      mx.status !== 'answer' &&
+      mx.status !== 'nxdomain' &&
+      mx.status !== 'nodata'
+    ) {
+      return {
+        ok: false,
+        error: 'dns_unavailable',
+        reason: `no DNS answer for ${name}`,
+        listsAsked: 0,
+      };
+    }
+    const mxRecords = mx.status === 'answer' ? mx.records : [];
+    const nullMx = isNullMx(mxRecords);
+    const implicitMx = mxRecords.length === 0 && senders.implicitMx;
+    const probedRecords = nullMx ? [] : implicitMx ? [{ exchange: name, priority: 0 }] : mxRecords;
+
+    // Selectors of the providers the MX hosts and SPF includes show, beyond those asked already.
+    const inferred = selectorsToTry(table, {
+      caller,
+      mxHosts: probedRecords.map((record) => record.exchange),
+      spfDomains: senders.spf.domains,
+    }).filter((tried) => !firstSelectors.some((first) => first.selector === tried.selector));
+    const dmarcAsked = checkDmarcDetails(dns, name, senders.dmarc);
+    const probedHosts = mostPreferred(probedRecords).map((record) =>
+      record.exchange.toLowerCase().replace(/\.$/, ''),
+    );
+    const [dkimLooked, dkimMore, dmarc, hosts, sample, bimi, tlsRptOutcome, mtaSts, dane] =
+      await Promise.all([
+        dkimFirst,
+        checkDkim(dns, name, inferred),
+        dmarcAsked,
+        checkMxHosts(
+          dns,
+          { smtp: deps.smtp, reachable: deps.reachable, signal: probeDeadline.signal },
+          probedRecords,
+        ),
+        // The reverse zones are asked directly, as the IP check asks them: the bounded resolver
+        // answers every name under .arpa NXDOMAIN unasked, and the sample bounds these queries.
+        sampleSenders(deps.resolver, deps.dnsbl, senders.ips, deadline),
+        checkBimi(dns, name, dmarcAsked),
+        tlsRptAsked,
+        mtaStsAsked,
+        checkDane(deps.tlsa, probedHosts, deadline.signal),
+      ]);
+    // Inferred selectors first in the list: they say which provider the domain uses.
+    const inferredNames = new Set(inferred.map((tried) => tried.selector));
+    const reordered = [
+      ...dkimLooked.filter((looked) => looked.source === 'caller'),
+      ...dkimMore,
+      ...dkimLooked.filter(
+        (looked) => looked.source !== 'caller' && !inferredNames.has(looked.selector),
+      ),
+    ];
+    const dkim = dkimResult(reordered);
+    const tlsRpt =
+      tlsRptOutcome.status === 'answer' ||
+      tlsRptOutcome.status === 'nxdomain' ||
+      tlsRptOutcome.status === 'nodata'
+        ? readTlsRpt(tlsRptOutcome.status === 'answer' ? tlsRptOutcome.records : [])
+        : {
+            status: 'unavailable' as const,
+            record: null,
+            rua: [],
+            detail: `no usable DNS answer (${tlsRptOutcome.status})`,
+          };
+
+    const findings = findingsOf({
+      spf: senders.spf,
+      dkim,
+      callerSelectors: caller.length > 0,
+      dmarc,
+      senders: sample,
+      sendersTotal: senders.ipsTotal,
+      mx: hosts,
+    });
+    const requirements = judgeRequirements(findings);
+    const unauthorisedReports = [...dmarc.rua, ...dmarc.ruf].filter(
+      (d) => d.authorized === false,
+    ).length;
+    const notes: string[] = [];
+    if (port25MayBeBlocked(hosts)) {
+      notes.push(
+        'No MX host answered at the connection stage: port 25 may be blocked from this server, so the SMTP results say little about the domain.',
+      );
+    }
+    if (mxRecords.length > hosts.length && !nullMx) {
+      notes.push(`Probed the ${hosts.length} most preferred of ${mxRecords.length} MX hosts.`);
+    }
+    if (senders.ipsTotal > sample.length && sample.length > 0) {
+      notes.push(
+        `Reverse DNS and listings of ${sample.length} of ${senders.ipsTotal} sender addresses.`,
+      );
+    }
+    if (dns.exhausted) {
+      notes.push(
+        `Stopped after ${mailQueryBudget} DNS queries; what was left is reported as not answered.`,
+      );
+    }
+    const result: MailCheckResult = {
+      domain: name,
+      ...(domain.display !== name ? { display: domain.display } : {}),
+      spf: spfSummary(senders.spf),
+      dkim,
+      dmarc,
+      bimi,
+      null_mx: nullMx,
+      implicit_mx: implicitMx,
+      mx_total: mxRecords.length,
+      mx: hosts,
+      mta_sts: mtaSts,
+      tls_rpt: tlsRpt,
+      dane,
+      requirements,
+      mail_score: mailScoreOf({
+        findings,
+        requirements,
+        dmarcPolicy: dmarc.policy,
+        mx: hosts,
+        mtaSts,
+        tlsRpt,
+        bimi,
+        unauthorisedReports,
+      }),
+      notes,
+      checked_at: deps.now().toISOString(),
+    };
+    return { ok: true, result };
+  } finally {
+    deadline.clear();
+    probeDeadline.clear();
+  }
+}

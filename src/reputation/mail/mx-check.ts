@@ -1,0 +1,141 @@
+import type { MxRecord, Resolver } from '../../dns/index.js';
+import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
+import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
+import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
+import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';
+
+/**
+ * The domain's MX hosts as the mail check reports them: the most preferred `maxProbedMxHosts`,
+ * each with every address it resolves to, and one SMTP probe of one of them, at most; and the
+ * TLSA records DANE (RFC 7672) publishes for them.
+ */
+
+/** RFC 7505: a single MX of "." (preference 0 by the RFC's advice) says the domain takes no mail. */
+export function isNullMx(records: readonly MxRecord[]): boolean {
+  return records.some((record) => record.exchange === '' || record.exchange === '.');
+}
+
+/** The MX records most preferred first (RFC 5321 §5.1: lowest preference), ties by name. */
+export function mostPreferred(records: readonly MxRecord[]): MxRecord[] {
+  return [...records]
+    .sort((a, b) => a.priority - b.priority || a.exchange.localeCompare(b.exchange))
+    .slice(0, maxProbedMxHosts);
+}
+
+/** Every address of a host, A then AAAA, each family sorted, no duplicates. */
+async function addressesOf(dns: Resolver, host: string): Promise<string[]> {
+  const [a, aaaa] = await Promise.all([dns.query(host, 'A'), dns.query(host, 'AAAA')]);
+  const ipv4 = a.status === 'answer' ? [...new Set(a.records)].sort(compareIpv4) : [];
+  const ipv6 =
+    aaaa.status === 'answer' ? [...new Set(aaaa.records)].filter(isIpv6).sort(compareIpv6) : [];
+  return [...ipv4, ...ipv6];
+}
+
+export interface ProbeDeps {
+  smtp: SmtpProber | { unavailable: string };
+  reachable: (address: string) => boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * The probe of one host: the first of its addresses, IPv4 first, and only when every address it
+ * has may be reached (a host that points inside as well as outside is not probed, as a webhook
+ * that does is not delivered, docs/watches.md).
+ */
+async function probeHost(
+  deps: ProbeDeps,
+  host: string,
+  addresses: readonly string[],
+): Promise<SmtpProbe> {
+  const [first] = addresses;
+  if (first === undefined) return notProbed(`${host} has no A or AAAA record`);
+  const inside = addresses.find((address) => !deps.reachable(address));
+  if (inside !== undefined) {
+    return notProbed(
+      `${host} resolves to ${inside}, which is not a public address: nothing connects there`,
+      inside,
+    );
+  }
+  if ('unavailable' in deps.smtp) return notProbed(deps.smtp.unavailable, first);
+  return deps.smtp.probe({ host, address: first, signal: deps.signal });
+}
+
+export async function checkMxHosts(
+  dns: Resolver,
+  deps: ProbeDeps,
+  records: readonly MxRecord[],
+): Promise<MailMxHost[]> {
+  return Promise.all(
+    mostPreferred(records).map(async ({ exchange, priority }) => {
+      const host = exchange.toLowerCase().replace(/\.$/, '');
+      const addresses = await addressesOf(dns, host);
+      const smtp = await probeHost(deps, host, addresses);
+      return {
+        host,
+        preference: priority,
+        addresses: addresses.slice(0, maxAddressesPerHost),
+        smtp,
+      };
+    }),
+  );
+}
+
+/**
+ * A connection-stage failure at every probed host (refused, or no answer to the TCP handshake)
+ * says more about this server's network than about the domain: many hosts block port 25 out.
+ */
+export function port25MayBeBlocked(hosts: readonly MailMxHost[]): boolean {
+  const probed = hosts.filter((host) => host.smtp.status !== 'not_probed');
+  return probed.length > 0 && probed.every((host) => host.smtp.stage === 'connect');
+}
+
+/** RFC 7672 §2.2: the TLSA records of an MX host are at `_25._tcp.<host>`. */
+export function tlsaName(host: string): string {
+  return `_25._tcp.${host}`;
+}
+
+export async function checkDane(
+  lookup: TlsaLookup | undefined,
+  hosts: readonly string[],
+  signal: AbortSignal,
+): Promise<Dane> {
+  if (lookup === undefined) {
+    return {
+      status: 'not_checked',
+      validating: null,
+      hosts: [],
+      detail:
+        'this service’s resolver cannot ask for TLSA records with their DNSSEC status: DANE is not checked',
+    };
+  }
+  const answers = await Promise.all(
+    hosts.map(async (host) => ({ host, answer: await lookup(tlsaName(host), signal) })),
+  );
+  const results = answers.map(({ host, answer }) => {
+    if (answer.status === 'answer') {
+      return {
+        host,
+        status: 'found' as const,
+        authenticated: answer.authenticated,
+        records: answer.records,
+      };
+    }
+    if (answer.status === 'nxdomain' || answer.status === 'nodata') {
+      return { host, status: 'none' as const, authenticated: answer.authenticated, records: [] };
+    }
+    return { host, status: 'error' as const, authenticated: null, records: [] };
+  });
+  const answered = results.filter((result) => result.authenticated !== null);
+  const validating =
+    answered.length === 0 ? null : answered.some((result) => result.authenticated === true);
+  const found = results.some((result) => result.status === 'found');
+  // RFC 7672 §2.2: TLSA records count only when DNSSEC validates them; the AD bit is how a
+  // validating resolver says it did (RFC 4035 §3.2.3).
+  const detail =
+    validating === false
+      ? 'the resolver does not validate DNSSEC (no AD bit): TLSA records, if any, cannot be trusted from here, so DANE is not judged'
+      : found
+        ? null
+        : 'no TLSA records for the MX hosts';
+  return { status: found ? 'found' : 'none', validating, hosts: results, detail };
+}

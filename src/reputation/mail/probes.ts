@@ -1,0 +1,61 @@
+import type { SmtpProbe, TlsaRecord } from '../results/index.js';
+
+/**
+ * What the mail check asks of its runtime, passed in (docs/edge.md): an SMTP probe of one MX
+ * address, the MTA-STS policy over HTTPS, and TLSA records with their DNSSEC status. Each is
+ * given the exact address the check resolved and judged reachable, and connects there only
+ * (no DNS of its own, so no rebinding); each ends when `signal` aborts.
+ */
+
+export interface SmtpProbeRequest {
+  /** The MX host: the EHLO's peer, the TLS SNI and the name the certificate must match. */
+  host: string;
+  address: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Greeting, EHLO, STARTTLS, the TLS handshake with SNI, QUIT; never MAIL FROM or RCPT TO. A
+ * runtime that cannot open TCP port 25 (Workers) passes `{ unavailable: reason }` instead.
+ */
+export interface SmtpProber {
+  probe(request: SmtpProbeRequest): Promise<SmtpProbe>;
+}
+
+export interface PolicyFetchRequest {
+  /** `mta-sts.<domain>`: the SNI, the Host header and the name the certificate must match. */
+  host: string;
+  address: string;
+  path: string;
+  signal: AbortSignal;
+}
+
+export type PolicyFetchResult =
+  { ok: true; body: string; contentType: string | null } | { ok: false; reason: string };
+
+/** RFC 8461 §3.3: one GET, a certificate valid for the host, no redirects, bounded size and time. */
+export interface PolicyFetcher {
+  fetch(request: PolicyFetchRequest): Promise<PolicyFetchResult>;
+}
+
+export type TlsaAnswer =
+  | { status: 'answer'; records: TlsaRecord[]; authenticated: boolean }
+  | { status: 'nxdomain' | 'nodata'; authenticated: boolean }
+  | { status: 'servfail' | 'refused' | 'timeout' };
+
+/** TLSA records (RFC 6698 §2) at a name, with the AD bit of the resolver's answer. */
+export type TlsaLookup = (name: string, signal: AbortSignal) => Promise<TlsaAnswer>;
+
+/** The probe of an MX host that was not connected to, and why. */
+export function notProbed(detail: string, address: string | null = null): SmtpProbe {
+  return {
+    status: 'not_probed',
+    stage: null,
+    address,
+    banner: null,
+    starttls: null,
+    tls: null,
+    certificate: null,
+    detail,
+  };
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bundledSelectorTable,
+  selectorsToTry,
+} from '../../../src/reputation/mail/dkim-selectors.js';
+import { providerRequirements } from '../../../src/reputation/mail/provider-requirements.js';
+import {
+  judgeRequirements,
+  verdictOf,
+  type Finding,
+} from '../../../src/reputation/mail/requirement-rules.js';
+import {
+  mailProviders,
+  requirementRuleIds,
+  requirementsSchema,
+} from '../../../src/reputation/results/index.js';
+
+describe('a provider’s verdict', () => {
+  it.each([
+    [
+      'every visible rule passes, unknown ones shown',
+      [
+        ['pass', true],
+        ['unknown', true],
+      ],
+      'pass',
+    ],
+    [
+      'a required rule fails',
+      [
+        ['pass', true],
+        ['fail', true],
+      ],
+      'fail',
+    ],
+    [
+      'an advised rule fails',
+      [
+        ['pass', true],
+        ['fail', false],
+      ],
+      'warn',
+    ],
+    [
+      'a required rule warns',
+      [
+        ['warn', true],
+        ['unknown', true],
+      ],
+      'warn',
+    ],
+    ['only unknown rules', [['unknown', true]], 'pass'],
+  ] as const)('%s: %s', (_case, rules, verdict) => {
+    expect(verdictOf(rules.map(([status, required]) => ({ status, required })))).toBe(verdict);
+  });
+});
+
+describe('the providers’ requirements table', () => {
+  it('gives every provider the rules spf, dkim, dmarc, alignment, ptr, tls and listing, each with its page and date', () => {
+    for (const provider of mailProviders) {
+      const table = providerRequirements[provider];
+      const rules = table.rules.map((rule) => rule.rule);
+      expect(rules).toEqual(
+        expect.arrayContaining(['spf', 'dkim', 'dmarc', 'alignment', 'ptr', 'tls', 'listing']),
+      );
+      expect(table.source.url).toMatch(/^https:\/\//);
+      expect(table.source.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+  });
+
+  it('keeps unknown rules out of the verdict and never reports them as pass', () => {
+    const findings = Object.fromEntries(
+      requirementRuleIds.map((rule): [string, Finding] => [
+        rule,
+        { status: 'pass', detail: 'seen' },
+      ]),
+    ) as Record<(typeof requirementRuleIds)[number], Finding>;
+    for (const unseen of ['spam_rate', 'one_click_unsubscribe', 'message_format'] as const) {
+      findings[unseen] = { status: 'unknown', detail: 'not visible' };
+    }
+    const requirements = requirementsSchema.parse(judgeRequirements(findings));
+    expect(requirements.gmail.verdict).toBe('pass');
+    expect(requirements.gmail.rules.find((rule) => rule.rule === 'spam_rate')).toMatchObject({
+      status: 'unknown',
+    });
+    findings.ptr = { status: 'fail', detail: 'no PTR' };
+    const judged = judgeRequirements(findings);
+    // Gmail and Yahoo require forward-confirmed reverse DNS; Microsoft advises it.
+    expect([judged.gmail.verdict, judged.yahoo.verdict, judged.microsoft.verdict]).toEqual([
+      'fail',
+      'fail',
+      'warn',
+    ]);
+  });
+});
+
+describe('the DKIM selectors tried', () => {
+  const table = bundledSelectorTable();
+
+  it('tries the caller’s first, then the providers the MX and SPF includes show, then the table', () => {
+    const tried = selectorsToTry(table, {
+      caller: ['Custom2024'],
+      mxHosts: ['example-net.mail.protection.outlook.com'],
+      spfDomains: ['example.net', 'sendgrid.net'],
+    });
+    expect(tried.slice(0, 5)).toEqual([
+      { selector: 'custom2024', source: 'caller' },
+      { selector: 'selector1', source: 'mx:example-net.mail.protection.outlook.com' },
+      { selector: 'selector2', source: 'mx:example-net.mail.protection.outlook.com' },
+      { selector: 's1', source: 'spf:sendgrid.net' },
+      { selector: 's2', source: 'spf:sendgrid.net' },
+    ]);
+    expect(tried).toContainEqual({ selector: 'google', source: 'Google Workspace' });
+    expect(new Set(tried.map((each) => each.selector)).size).toBe(tried.length);
+  });
+
+  it('has a source page for every provider of the table', () => {
+    for (const provider of table.providers) expect(provider.source).toMatch(/^https:\/\//);
+  });
+});
