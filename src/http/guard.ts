@@ -65,6 +65,11 @@ export interface GuardOptions {
   notConfiguredReason?: () => string | undefined;
   /** Where a check let through unverified, and one refused past the bound, are logged. */
   log?: Logger;
+  /**
+   * The keyed ids the counters are stored under instead of the caller's subject (an address):
+   * the store then holds no address (docs/storage.md). Unset: the subject (tests of other rules).
+   */
+  callerIds?: { idOf(subject: string): Promise<string> };
 }
 
 export interface Guard {
@@ -85,9 +90,14 @@ export interface QuotaReading {
   /**
    * For a fresh check: takes one unit in one atomic step (429 `quota_exceeded` when none is left,
    * before any provider is asked); a unit past the free ones needs the captcha solved, else it is
-   * given back and the 403 thrown.
+   * given back and the 403 thrown. With `alwaysCaptcha` (what holds a place for months: a watch)
+   * every unit needs it, free or not, whenever a provider is configured.
    */
-  take(token: string | undefined, callerIp: string): Promise<QuotaStatus>;
+  take(
+    token: string | undefined,
+    callerIp: string,
+    options?: { alwaysCaptcha?: boolean },
+  ): Promise<QuotaStatus>;
   /**
    * Gives the unit back when the service refused the check for a fault of its own that no caller
    * can cause (a lying resolver, a full service), or before doing any work.
@@ -197,14 +207,18 @@ export function createGuard(options: GuardOptions): Guard {
     });
   }
 
+  const idOf = (subject: string) => options.callerIds?.idOf(subject) ?? subject;
+
   return {
-    async status(tool, subject) {
+    async status(tool, caller) {
       const { day } = today();
+      const subject = await idOf(caller);
       return statusFor(await store.count(quotaKey(tool, subject, day)));
     },
 
-    async read(tool, subject) {
+    async read(tool, caller) {
       const when = today();
+      const subject = await idOf(caller);
       const key = quotaKey(tool, subject, when.day);
       const count = await store.count(key);
       async function requireSolved(token: string | undefined, callerIp: string): Promise<void> {
@@ -222,15 +236,23 @@ export function createGuard(options: GuardOptions): Guard {
           if (!captcha || count < captcha.freeChecks) return;
           await requireSolved(token, callerIp);
         },
-        async take(token, callerIp) {
+        async take(token, callerIp, takeOptions = {}) {
           const taken = await store.incrementWithin(key, dailyLimit, when.ttl);
           if (taken === undefined) throw quotaExceeded(when.msLeft);
           // The taken unit's number, not an earlier reading, decides: units 1..freeChecks are free.
-          if (captcha && taken > captcha.freeChecks) {
+          if (captcha && (takeOptions.alwaysCaptcha || taken > captcha.freeChecks)) {
             try {
               await requireSolved(token, callerIp);
             } catch (error) {
               await store.increment(key, -1, when.ttl);
+              // The status a free unit would show says no captcha is due: this one says it is.
+              if (takeOptions.alwaysCaptcha && error instanceof ApiError) {
+                throw error.with({
+                  ...statusFor(taken - 1),
+                  captchaRequired: true,
+                  siteKey: captcha.siteKey,
+                });
+              }
               throw error;
             }
           }

@@ -2,7 +2,6 @@
 export {
   type CreateOutcome,
   type CreateRequest,
-  type FailureOf,
   type KeyCheck,
   type UpdateOutcome,
   type UpdateRequest,
@@ -20,5 +19,11 @@ export { type LinksOf, type WatchLinks } from './events.js';
 export { watchLinks } from './links.js';
 export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
 export type { DeliveryOutcome } from './delivery-step.js';
-export { type WatchLimits, maxIntervalS, runnerSizes } from './settings.js';
+export {
+  type WatchLimits,
+  maxIntervalS,
+  networkCap,
+  networkShareOfMax,
+  runnerSizes,
+} from './settings.js';
 export * from './schemas.js';

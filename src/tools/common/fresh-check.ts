@@ -47,6 +47,8 @@ export interface Payment {
   captchaToken: string | undefined;
   /** The caller's address, for the captcha provider. */
   address: string;
+  /** A captcha on every unit, free or not, when a provider is set (what holds a place: a watch). */
+  alwaysCaptcha?: boolean;
 }
 
 const ownFailures: ReadonlySet<string> = new Set<CheckFailure>(checkFailures);
@@ -80,7 +82,11 @@ export async function chargedCheck<Outcome extends { ok: true } | Refusal>(
   const { reading } = payment;
   // The unit first, then the captcha if that unit is past the free ones: one atomic step
   // decides both, and nothing left is a 429 without a call to the provider.
-  const quota = await reading.take(payment.captchaToken, payment.address);
+  const quota = await reading.take(
+    payment.captchaToken,
+    payment.address,
+    payment.alwaysCaptcha ? { alwaysCaptcha: true } : {},
+  );
   const outcome = await check().catch(async (error: unknown) => {
     await reading.refund();
     throw error;

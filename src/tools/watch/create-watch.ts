@@ -18,6 +18,7 @@ import {
 } from '../common/index.js';
 import { refused, tags, withLinks } from './answers.js';
 import type { WatchToolDeps } from './deps.js';
+import { bearerToken } from './manage-key.js';
 import { createdWatchSchema, createWatchRequest } from './schemas.js';
 
 /**
@@ -72,8 +73,11 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       requireReady(deps);
       const { address, subject } = c.get('caller');
       const reading = await deps.guard.read(kind, subject);
+      const credential = bearerToken(c.req.header('authorization'));
+      // A watch holds a place for months, so with a provider every creation needs a solved
+      // captcha, free checks or not (docs/watches.md, "Limits").
       const { outcome, quota } = await chargedCheck(
-        { reading, captchaToken: captchaTokenOf(c, body), address },
+        { reading, captchaToken: captchaTokenOf(c, body), address, alwaysCaptcha: true },
         () =>
           watches.create({
             target: body.target,
@@ -81,6 +85,7 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
             ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
             ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
             subject,
+            ...(credential === undefined ? {} : { credential }),
           }),
       );
       return c.json(

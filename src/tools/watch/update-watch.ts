@@ -54,6 +54,8 @@ export function addUpdateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
         ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
         ...(body.webhook_url === undefined ? {} : { webhook_url: body.webhook_url }),
         ...(body.paused === undefined ? {} : { paused: body.paused }),
+        // The renewing caller takes the watch's places again, within the caps.
+        subject: c.get('caller').subject,
       });
       if (!outcome.ok) throw refused(outcome);
       return c.json(
