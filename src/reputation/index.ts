@@ -18,7 +18,11 @@ export {
   type IpCheckResult,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
+  isPolicyListing,
+  ptrBreak,
   reverseName,
+  type SenderRuleBreak,
+  senderRuleBreaks,
 } from './checks/index.js';
 export {
   askableCount,
@@ -96,6 +100,8 @@ export {
   type PolicyFetchRequest,
   type PolicyFetchResult,
   policyPath,
+  providerRequirements,
+  rulePages,
   type SmtpProber,
   type SmtpProbeRequest,
   type TlsaAnswer,
@@ -104,6 +110,7 @@ export {
 export {
   type Certificate,
   type MailCheckResult,
+  type MailProvider,
   mailCheckResultSchema,
   maxCallerSelectors,
   maxProbedMxHosts,

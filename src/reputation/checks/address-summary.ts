@@ -53,6 +53,9 @@ export async function summariseAddress(
         codes: list.codes ?? [],
         ...(list.lookup_url ? { lookup_url: list.lookup_url } : {}),
         ...(list.delist_url ? { delist_url: list.delist_url } : {}),
+        ...((list.listings ?? []).length > 0 && list.listings!.every((listing) => listing.policy)
+          ? { policy: true as const }
+          : {}),
       })),
     ...(allowlists.length > 0 ? { allowlists } : {}),
     unanswered: report.lists
