@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import type { MessageKey, Translate } from '../i18n/index.js';
 import { type MailProvider, rulePages } from '../reputation/index.js';
 import type { NextStep, ShareListing, ShareSummary } from '../share/index.js';
+import { addressHtml } from './address-html.js';
 import type { Html } from './layout.js';
 
 /**
@@ -68,12 +69,12 @@ function providersText(t: Translate): string {
 function ptrStep(summary: ShareSummary, t: Translate): Html | undefined {
   const rdns = summary.rdns;
   if (rdns === undefined || (rdns.fcrdns !== 'none' && rdns.fcrdns !== 'fail')) return undefined;
-  const ip = rdns.ip ?? summary.target;
-  const parts = { pages: pagesOf('ptr', 'required') };
+  const ip = html`${addressHtml(rdns.ip ?? summary.target)}`;
+  const parts = { ip, pages: pagesOf('ptr', 'required') };
   const providers = providersText(t);
   return rdns.fcrdns === 'none'
-    ? sentenceWith(t, 'next.noPtr', { ip, providers }, parts)
-    : sentenceWith(t, 'next.unconfirmedPtr', { ip, ptr: rdns.ptr, providers }, parts);
+    ? sentenceWith(t, 'next.noPtr', { providers }, parts)
+    : sentenceWith(t, 'next.unconfirmedPtr', { ptr: rdns.ptr, providers }, parts);
 }
 
 /**
@@ -86,8 +87,8 @@ function policySentence(step: NextStep, ip: string, t: Translate): Html {
   return sentenceWith(
     t,
     'next.policy',
-    { list: step.list, ip },
-    { page, pages: pagesOf('listing', 'advised') },
+    { list: step.list },
+    { ip: html`${addressHtml(ip)}`, page, pages: pagesOf('listing', 'advised') },
   );
 }
 
