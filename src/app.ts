@@ -23,6 +23,7 @@ import type { Logger } from './lib/index.js';
 import {
   addOperatorRoutes,
   type CallerHash,
+  type CallerIds,
   createCallerHash,
   createReadiness,
   type Metrics,
@@ -88,6 +89,8 @@ export interface AppDeps {
   metricsEndpoint?: MetricsEndpoint;
   /** The caller as the request log writes it; a keyed hash drawn here without it. */
   hashCaller?: CallerHash;
+  /** The keyed ids quota counters are stored under (src/operations/caller-ids.ts); the subject without. */
+  callerIds?: CallerIds;
 }
 
 export function createApp(deps: AppDeps) {
@@ -107,6 +110,7 @@ export function createApp(deps: AppDeps) {
     notConfiguredReason: () => deps.readiness?.().reason,
     log,
     ...(deps.captcha ? { captcha: deps.captcha } : {}),
+    ...(deps.callerIds ? { callerIds: deps.callerIds } : {}),
   });
   const results = createResultStore(
     deps.store,

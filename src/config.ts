@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { captchaProviderNames, parseTrustProxy } from './http/index.js';
 import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
 import { parseAddressRanges } from './lib/index.js';
-import { maxIntervalS } from './watch/index.js';
+import { maxIntervalS, networkShareOfMax } from './watch/index.js';
+import { parsePortRanges } from './webhooks/index.js';
 
 /**
  * The variables every runtime reads (`process.env` on Node, the Worker's `env` vars on Workers),
@@ -52,6 +53,25 @@ export const networks = commaList.transform((entries, ctx) => {
   }
   return ranges;
 });
+
+/** Ports and port ranges (`80,443,1024-65535`), each entry from 1 to 65535. */
+const portRanges = commaList.transform((entries, ctx) => {
+  const ranges = parsePortRanges(entries);
+  if (ranges && ranges.length > 0) return ranges;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'a comma list of ports and ranges from 1 to 65535, such as 80,443,1024-65535',
+  });
+  return z.NEVER;
+});
+
+/** RFC 6750 §2.1's b64token, long enough not to be guessed: METRICS_TOKEN's and OPERATOR_TOKEN's form. */
+export const bearerToken = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9._~+/-]{16,}=*$/,
+    'at least 16 characters of letters, digits and -._~+/ (a bearer token)',
+  );
 
 const seconds = (min: number, max: number) => integer(min, max).transform((s) => s * 1000);
 const days = (min: number, max: number) => integer(min, max).transform((d) => d * 86_400_000);
@@ -297,7 +317,13 @@ export const sharedVariables = {
       parser: integer(1, 1_000_000),
       default: '5',
       meaning:
-        'Live watches per caller (per /64 for IPv6); past it a creation is refused (`watch_limit`).',
+        'Live watches per caller (an IPv4 address, an IPv6 /64); past it a creation is refused (`watch_limit`) ([`watches.md`](watches.md#limits)).',
+    }),
+    perNetwork: variable({
+      name: 'WATCH_PER_NETWORK',
+      parser: integer(1, 10_000_000),
+      default: '20',
+      meaning: `Live watches per network (an IPv4 /24, an IPv6 /48), all its callers together, and never more than ${Math.round(networkShareOfMax * 100)}% of \`WATCH_MAX\`; past it a creation is refused (\`watch_limit\`) ([\`watches.md\`](watches.md#limits)).`,
     }),
     max: variable({
       name: 'WATCH_MAX',
@@ -324,7 +350,20 @@ export const sharedVariables = {
       parser: networks,
       default: '',
       meaning:
-        'Comma list of CIDRs (`10.0.0.0/8,fd00::/8`) a webhook may reach although they are not public; nothing else non-public is ever reached ([`watches.md`](watches.md#safety)).',
+        'Comma list of CIDRs (`10.0.0.0/8,fd00::/8`) a webhook may reach although they are not public, for watches created with `OPERATOR_TOKEN` only; nothing else non-public is ever reached ([`watches.md`](watches.md#safety)).',
+    }),
+    webhookAllowPorts: variable({
+      name: 'WEBHOOK_ALLOW_PORTS',
+      parser: portRanges,
+      default: '80,443,1024-65535',
+      meaning:
+        'Comma list of the ports and port ranges a webhook URL may name; any other is refused (`invalid_webhook`) ([`watches.md`](watches.md#safety)).',
+    }),
+    operatorToken: variable({
+      name: 'OPERATOR_TOKEN',
+      parser: bearerToken,
+      meaning:
+        'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`; unset, no watch may ([`watches.md`](watches.md#safety)).',
     }),
     webhookTimeoutMs: variable({
       name: 'WEBHOOK_TIMEOUT_MS',

@@ -12,6 +12,7 @@ import { type CaptchaRule, createCaptchaVerifier } from './http/index.js';
 import { createLogger, inAddressRanges, type Logger } from './lib/index.js';
 import {
   createCallerHash,
+  createCallerIds,
   listStateSamples,
   observeCardRender,
   observeDnsbl,
@@ -171,6 +172,13 @@ export async function createServices(
   const dnsbl = dnsblOver(resolver);
   // A watch's re-check hears the lists now: past the DNS answer cache, with an engine of its own.
   const freshResolver = withFreshAnswers(resolver);
+  // A key makes ids for one WATCH_TTL_DAYS, so a live watch's id is under this key or the last.
+  const callerIds = createCallerIds({
+    store: platform.store,
+    clock: options.watchClock ?? platform.clock,
+    randomBytes: platform.randomBytes,
+    periodMs: config.watch.ttlMs,
+  });
   const watches = createWatches({
     store: platform.store,
     clock: options.watchClock ?? platform.clock,
@@ -191,6 +199,7 @@ export async function createServices(
     sender: platform.webhooks,
     resolver,
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
+    callerIds,
     log,
     ...(options.watchRunner ? { runner: options.watchRunner } : {}),
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
@@ -229,6 +238,7 @@ export async function createServices(
     pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
     watches,
+    callerIds,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     listHealth: () => verdicts.lists(),

@@ -48,9 +48,15 @@ describe('readConfig', () => {
       intervalS: 3600,
       minIntervalS: 900,
       perCaller: 5,
+      perNetwork: 20,
       max: 10_000,
       ttlMs: 90 * 86_400_000,
       webhookAllowNetworks: [],
+      webhookAllowPorts: [
+        [80, 80],
+        [443, 443],
+        [1024, 65535],
+      ],
       webhookTimeoutMs: 10_000,
       pendingDeliveries: 20,
     });
@@ -62,8 +68,15 @@ describe('readConfig', () => {
       WATCH_TTL_DAYS: '7',
       WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8, fd00::/8, 192.0.2.7',
       WEBHOOK_TIMEOUT_MS: '2500',
+      WEBHOOK_ALLOW_PORTS: '443, 8000-8999',
+      WATCH_PER_NETWORK: '7',
       WATCH_PENDING_DELIVERIES: '3',
     }).watch;
+    expect(watch.webhookAllowPorts).toEqual([
+      [443, 443],
+      [8000, 8999],
+    ]);
+    expect(watch.perNetwork).toBe(7);
     expect(watch).toMatchObject({ intervalS: 5, minIntervalS: 1, perCaller: 2, max: 100 });
     expect(watch.ttlMs).toBe(7 * 86_400_000);
     expect(watch.webhookTimeoutMs).toBe(2500);
@@ -203,6 +216,11 @@ describe('readConfig', () => {
     ['WEBHOOK_ALLOW_NETWORKS', { WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/8, intranet' }],
     ['WEBHOOK_ALLOW_NETWORKS', { WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/33' }],
     ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '10' }],
+    ['WATCH_PER_NETWORK', { WATCH_PER_NETWORK: '0' }],
+    ['WEBHOOK_ALLOW_PORTS', { WEBHOOK_ALLOW_PORTS: '443, 0' }],
+    ['WEBHOOK_ALLOW_PORTS', { WEBHOOK_ALLOW_PORTS: '9000-8000' }],
+    ['WEBHOOK_ALLOW_PORTS', { WEBHOOK_ALLOW_PORTS: '80, https' }],
+    ['OPERATOR_TOKEN', { OPERATOR_TOKEN: 'short' }],
   ])('refuses a bad %s with a message naming it', (name, env) => {
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
   });

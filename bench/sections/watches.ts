@@ -60,7 +60,10 @@ export async function measureWatches({
         WATCH_MIN_INTERVAL_S: '1',
         WATCH_PER_CALLER: String(watchCount),
         WATCH_MAX: String(watchCount),
+        WATCH_PER_NETWORK: String(watchCount),
+        // The receiver listens on 127.0.0.1: the operator's watches may reach it.
         WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+        OPERATOR_TOKEN: operatorToken,
       },
       nodeFlags: serviceLaunch.nodeFlags,
       onLine(line) {
@@ -160,6 +163,9 @@ export async function measureWatches({
  * Creates the watches through HTTP, 25 at a time over about the first interval, so their due
  * times spread as real ones do; answers each watch's webhook secret by its id.
  */
+/** OPERATOR_TOKEN of the measured service: its watches deliver to a receiver on 127.0.0.1. */
+const operatorToken = 'operator-token-of-the-bench';
+
 async function createWatches(
   service: RunningService,
   webhookUrl: string,
@@ -196,7 +202,7 @@ async function createWatch(
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(`${service.base}/watch/v1`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
       body: JSON.stringify({ target, interval_s: intervalS, webhook_url: webhookUrl }),
     });
     const body = (await response.json()) as { id: string; webhook_secret: string; code?: string };

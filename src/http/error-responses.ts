@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ErrorCode, statusOf } from './errors.js';
+import { type ErrorCode, errorRecords } from './errors.js';
 import { quotaStatusSchema } from './quota-status.js';
 
 /**
@@ -9,37 +9,6 @@ import { quotaStatusSchema } from './quota-status.js';
  * schema is never named `Error`, which would hide the language's own type in generated code.
  * 429 and 503 document `Retry-After` (RFC 9110 §10.2.3), 405 documents `Allow` (§15.5.6).
  */
-
-/** What each code means, for the response descriptions. */
-const meanings: Record<ErrorCode, string> = {
-  invalid_json: 'invalid_json: the body is not JSON',
-  invalid_target: 'invalid_target: the target is not one the tool can check',
-  invalid_request: 'invalid_request: a field is missing or malformed',
-  invalid_webhook:
-    'invalid_webhook: webhook_url is not http(s), or names an address that is not public',
-  manage_key_required:
-    'manage_key_required: no Authorization: Bearer <manage_key> (WWW-Authenticate: Bearer)',
-  manage_key_wrong: 'manage_key_wrong: the manage key is not this watch’s',
-  watch_limit: 'watch_limit: the caller keeps WATCH_PER_CALLER live watches already',
-  watch_capacity: 'watch_capacity: the service keeps WATCH_MAX live watches (Retry-After)',
-  test_pending:
-    'test_pending: a test event of this watch waits for its answer (Retry-After: one WEBHOOK_TIMEOUT_MS)',
-  captcha_required: 'captcha_required: a captcha token is due (the status says which widget)',
-  captcha_failed: 'captcha_failed: the captcha provider refused the token',
-  not_found: 'not_found: unknown or expired token',
-  method_not_allowed: 'method_not_allowed: the path answers only the methods in Allow',
-  body_too_large: 'body_too_large',
-  unsupported_media_type: 'unsupported_media_type: the body must be application/json',
-  quota_exceeded: 'quota_exceeded: the daily limit is used (Retry-After: until 00:00 UTC)',
-  not_configured: 'not_configured: no blocklist is proven to answer yet (the status says why)',
-  dns_unavailable:
-    'dns_unavailable: no DNS answer in time; the unit is given back when no list was asked (REFUNDS_PER_DAY)',
-  busy: 'busy: too many cards being drawn, or too many open connections',
-  store_unavailable: 'store_unavailable: the store does not answer right now',
-  captcha_unavailable:
-    'captcha_unavailable: the captcha provider fails, and the checks it let through unverified today are used up',
-  internal: 'internal: a fault of the service',
-};
 
 /** RFC 9110 §10.2.3: seconds to wait. */
 export const retryAfterHeader = {
@@ -102,11 +71,15 @@ export function errorResponses(
   codes: readonly ErrorCode[],
   options: ErrorResponseOptions = {},
 ): Record<number, ErrorResponse> {
-  const all = [...new Set([...codes, ...everywhere])];
+  // In the table's order, whatever order the route's groups came in: one document for one set.
+  const wanted = new Set([...codes, ...everywhere]);
+  const all = (Object.keys(errorRecords) as ErrorCode[]).filter((code) => wanted.has(code));
   const schema = errorSchemaFor(operationId, all, options);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of all)
-    byStatus.set(statusOf[code], [...(byStatus.get(statusOf[code]) ?? []), code]);
+  for (const code of all) {
+    const { status } = errorRecords[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   return Object.fromEntries(
     [...byStatus].map(([status, statusCodes]) => {
       const headers =
@@ -118,7 +91,9 @@ export function errorResponses(
       return [
         status,
         {
-          description: statusCodes.map((code) => meanings[code]).join('; '),
+          description: statusCodes
+            .map((code) => `${code}: ${errorRecords[code].meaning}`)
+            .join('; '),
           content: { 'application/json': { schema } },
           ...(headers ? { headers } : {}),
         },

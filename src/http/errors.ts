@@ -6,47 +6,98 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
  * writes an error response by hand.
  */
 
-/** Each error code and the status it is answered with. */
-export const statusOf = {
-  invalid_json: 400,
-  invalid_target: 400,
-  invalid_request: 400,
-  invalid_webhook: 400,
-  manage_key_required: 401,
-  captcha_required: 403,
-  manage_key_wrong: 403,
-  captcha_failed: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  body_too_large: 413,
-  unsupported_media_type: 415,
-  quota_exceeded: 429,
-  watch_limit: 429,
-  test_pending: 429,
-  not_configured: 503,
-  dns_unavailable: 503,
-  busy: 503,
-  store_unavailable: 503,
-  watch_capacity: 503,
-  captcha_unavailable: 503,
-  internal: 500,
-} as const satisfies Record<string, ContentfulStatusCode>;
+interface ErrorRecord {
+  status: ContentfulStatusCode;
+  /** What the code means, for the OpenAPI responses' descriptions. */
+  meaning: string;
+  /**
+   * RFC 9110 §10.2.3: the seconds a 503 that does not know better asks the caller to wait. The
+   * store and the DNS are usually back within seconds; a service that is not configured waits
+   * for its next self-test round (docs/openapi.md). A card renderer that is busy, a quota that
+   * resets at midnight or a captcha provider that fails says its own figure.
+   */
+  retryAfterS?: number;
+}
 
-export type ErrorCode = keyof typeof statusOf;
+/** Every error code: the status it is answered with, what it means, and how long to wait. */
+export const errorRecords = {
+  invalid_json: { status: 400, meaning: 'the body is not JSON' },
+  invalid_target: { status: 400, meaning: 'the target is not one the tool can check' },
+  invalid_request: { status: 400, meaning: 'a field is missing or malformed' },
+  invalid_webhook: {
+    status: 400,
+    meaning: 'webhook_url is not http(s), or names an address that is not public',
+  },
+  manage_key_required: {
+    status: 401,
+    meaning: 'no Authorization: Bearer <manage_key> (WWW-Authenticate: Bearer)',
+  },
+  captcha_required: {
+    status: 403,
+    meaning: 'a captcha token is due (the status says which widget)',
+  },
+  manage_key_wrong: { status: 403, meaning: 'the manage key is not this watch’s' },
+  captcha_failed: { status: 403, meaning: 'the captcha provider refused the token' },
+  not_found: {
+    status: 404,
+    meaning: 'nothing under this name: an unknown or expired token, no live watch, no such file',
+  },
+  method_not_allowed: {
+    status: 405,
+    meaning: 'the path answers only the methods in Allow',
+  },
+  body_too_large: { status: 413, meaning: 'the body is larger than the service accepts' },
+  unsupported_media_type: { status: 415, meaning: 'the body must be application/json' },
+  quota_exceeded: {
+    status: 429,
+    meaning: 'the daily limit is used (Retry-After: until 00:00 UTC)',
+  },
+  watch_limit: {
+    status: 429,
+    meaning: 'the caller keeps WATCH_PER_CALLER live watches already',
+  },
+  test_pending: {
+    status: 429,
+    meaning:
+      'a test event of this watch waits for its answer (Retry-After: one WEBHOOK_TIMEOUT_MS)',
+  },
+  not_configured: {
+    status: 503,
+    meaning: 'no blocklist is proven to answer yet (the status says why)',
+    retryAfterS: 30,
+  },
+  dns_unavailable: {
+    status: 503,
+    meaning:
+      'no DNS answer in time; the unit is given back when no list was asked (REFUNDS_PER_DAY)',
+    retryAfterS: 5,
+  },
+  busy: { status: 503, meaning: 'too many cards being drawn, or too many open connections' },
+  store_unavailable: {
+    status: 503,
+    meaning: 'the store does not answer right now',
+    retryAfterS: 5,
+  },
+  watch_capacity: {
+    status: 503,
+    meaning: 'the service keeps WATCH_MAX live watches (Retry-After)',
+    // Places free as watches end or are deleted: an hour is a fair wait, never a promise.
+    retryAfterS: 3600,
+  },
+  captcha_unavailable: {
+    status: 503,
+    meaning:
+      'the captcha provider fails, and the checks it let through unverified today are used up',
+    // A provider outage is short.
+    retryAfterS: 60,
+  },
+  internal: { status: 500, meaning: 'a fault of the service' },
+} as const satisfies Record<string, ErrorRecord>;
 
-/**
- * RFC 9110 §10.2.3: how many seconds a 503 that does not know better asks the caller to wait.
- * The store and the DNS are usually back within seconds; a service that is not configured
- * waits for its next self-test round (docs/openapi.md). A card renderer that is busy, or a quota
- * that resets at midnight, says its own figure.
- */
-const defaultRetryAfter: Partial<Record<ErrorCode, string>> = {
-  store_unavailable: '5',
-  dns_unavailable: '5',
-  not_configured: '30',
-  // Places free as watches end or are deleted: an hour is a fair wait, never a promise.
-  watch_capacity: '3600',
-};
+export type ErrorCode = keyof typeof errorRecords;
+
+/** The store did not answer: what every route that reads or writes it may answer. */
+export const storeErrors = ['store_unavailable'] as const satisfies readonly ErrorCode[];
 
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
@@ -60,10 +111,10 @@ export class ApiError extends Error {
     readonly fields: Record<string, unknown> = {},
   ) {
     super(message);
-    this.status = statusOf[code];
-    const retryAfter = defaultRetryAfter[code];
-    if (retryAfter !== undefined && !('Retry-After' in headers))
-      this.headers = { 'Retry-After': retryAfter, ...headers };
+    const record: ErrorRecord = errorRecords[code];
+    this.status = record.status;
+    if (record.retryAfterS !== undefined && !('Retry-After' in headers))
+      this.headers = { 'Retry-After': String(record.retryAfterS), ...headers };
   }
 
   /** The same error with more body fields. */

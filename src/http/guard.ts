@@ -1,6 +1,6 @@
 import type { Store } from '../store/index.js';
 import type { CaptchaVerifier } from './captcha/index.js';
-import { ApiError } from './errors.js';
+import { ApiError, type ErrorCode } from './errors.js';
 import type { Logger } from '../lib/index.js';
 import type { QuotaStatus } from './quota-status.js';
 import { type UtcDay, createUtcDays } from './utc-day.js';
@@ -20,6 +20,17 @@ import { type UtcDay, createUtcDays } from './utc-day.js';
 
 export type { QuotaStatus } from './quota-status.js';
 
+/**
+ * What a fresh check's unit may be refused with (`take`, `requireCaptcha`): routes that take one
+ * document these.
+ */
+export const guardErrors = [
+  'quota_exceeded',
+  'captcha_required',
+  'captcha_failed',
+  'captcha_unavailable',
+] as const satisfies readonly ErrorCode[];
+
 export interface CaptchaRule {
   verifier: CaptchaVerifier;
   siteKey: string;
@@ -31,9 +42,6 @@ export interface CaptchaRule {
    */
   failOpenPerDay?: number;
 }
-
-/** How long a caller past its fail-open checks is asked to wait: a provider outage is short. */
-export const captchaUnavailableRetryS = 60;
 
 /**
  * Failed captcha verifications a caller may cause per UTC day, all tools together; past it the
@@ -57,6 +65,11 @@ export interface GuardOptions {
   notConfiguredReason?: () => string | undefined;
   /** Where a check let through unverified, and one refused past the bound, are logged. */
   log?: Logger;
+  /**
+   * The keyed ids the counters are stored under instead of the caller's subject (an address):
+   * the store then holds no address (docs/storage.md). Unset: the subject (tests of other rules).
+   */
+  callerIds?: { idOf(subject: string): Promise<string> };
 }
 
 export interface Guard {
@@ -77,9 +90,14 @@ export interface QuotaReading {
   /**
    * For a fresh check: takes one unit in one atomic step (429 `quota_exceeded` when none is left,
    * before any provider is asked); a unit past the free ones needs the captcha solved, else it is
-   * given back and the 403 thrown.
+   * given back and the 403 thrown. With `alwaysCaptcha` (what holds a place for months: a watch)
+   * every unit needs it, free or not, whenever a provider is configured.
    */
-  take(token: string | undefined, callerIp: string): Promise<QuotaStatus>;
+  take(
+    token: string | undefined,
+    callerIp: string,
+    options?: { alwaysCaptcha?: boolean },
+  ): Promise<QuotaStatus>;
   /**
    * Gives the unit back when the service refused the check for a fault of its own that no caller
    * can cause (a lying resolver, a full service), or before doing any work.
@@ -180,7 +198,6 @@ export function createGuard(options: GuardOptions): Guard {
       throw new ApiError(
         'captcha_unavailable',
         'the captcha cannot be verified right now; try again shortly',
-        { 'Retry-After': String(captchaUnavailableRetryS) },
       );
     }
     options.log?.('error', 'captcha provider failing: check let through unverified', {
@@ -190,14 +207,18 @@ export function createGuard(options: GuardOptions): Guard {
     });
   }
 
+  const idOf = (subject: string) => options.callerIds?.idOf(subject) ?? subject;
+
   return {
-    async status(tool, subject) {
+    async status(tool, caller) {
       const { day } = today();
+      const subject = await idOf(caller);
       return statusFor(await store.count(quotaKey(tool, subject, day)));
     },
 
-    async read(tool, subject) {
+    async read(tool, caller) {
       const when = today();
+      const subject = await idOf(caller);
       const key = quotaKey(tool, subject, when.day);
       const count = await store.count(key);
       async function requireSolved(token: string | undefined, callerIp: string): Promise<void> {
@@ -215,15 +236,23 @@ export function createGuard(options: GuardOptions): Guard {
           if (!captcha || count < captcha.freeChecks) return;
           await requireSolved(token, callerIp);
         },
-        async take(token, callerIp) {
+        async take(token, callerIp, takeOptions = {}) {
           const taken = await store.incrementWithin(key, dailyLimit, when.ttl);
           if (taken === undefined) throw quotaExceeded(when.msLeft);
           // The taken unit's number, not an earlier reading, decides: units 1..freeChecks are free.
-          if (captcha && taken > captcha.freeChecks) {
+          if (captcha && (takeOptions.alwaysCaptcha || taken > captcha.freeChecks)) {
             try {
               await requireSolved(token, callerIp);
             } catch (error) {
               await store.increment(key, -1, when.ttl);
+              // The status a free unit would show says no captcha is due: this one says it is.
+              if (takeOptions.alwaysCaptcha && error instanceof ApiError) {
+                throw error.with({
+                  ...statusFor(taken - 1),
+                  captchaRequired: true,
+                  siteKey: captcha.siteKey,
+                });
+              }
               throw error;
             }
           }

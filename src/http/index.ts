@@ -27,17 +27,18 @@ export {
   notModifiedResponse,
   retryAfterHeader,
 } from './error-responses.js';
-export { ApiError, errorBody, type ErrorCode, statusOf } from './errors.js';
+export { ApiError, errorBody, type ErrorCode, errorRecords, storeErrors } from './errors.js';
 export { matchesEtag } from './etag.js';
 export {
   type CaptchaRule,
   createGuard,
+  guardErrors,
   type Guard,
   type QuotaReading,
   type QuotaStatus,
 } from './guard.js';
 export { headContentLength } from './head.js';
-export { invalidRequest, jsonBodyGate, readJsonBody } from './json-body.js';
+export { invalidRequest, jsonBodyErrors, jsonBodyGate, readJsonBody } from './json-body.js';
 export { answerMethodNotAllowed } from './method-not-allowed.js';
 export { prefersHtml } from './negotiate.js';
 export { createPublicOrigin, type PublicOriginOf } from './public-origin.js';

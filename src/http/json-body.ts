@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { ApiError } from './errors.js';
+import { ApiError, type ErrorCode } from './errors.js';
 
 /**
  * POST bodies: JSON only (415 otherwise), small (413 past the limit, checked while reading, so a
@@ -11,6 +11,14 @@ import { ApiError } from './errors.js';
  * generated media-type gate and validator parsed the body a second time and cost a fifth of a
  * cached check).
  */
+
+/** What `jsonBodyGate` and `readJsonBody` answer: routes that read a body document these. */
+export const jsonBodyErrors = [
+  'invalid_json',
+  'invalid_request',
+  'body_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly ErrorCode[];
 
 /** A check request is a target and a captcha token; a pool check adds at most a few hundred addresses. */
 export const maxBodyBytes = 16 * 1024;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networks, proxyVariables, sharedRules, sharedVariables } from '../config.js';
+import { bearerToken, networks, proxyVariables, sharedRules, sharedVariables } from '../config.js';
 import {
   type ConfigOf,
   commaList,
@@ -145,17 +145,11 @@ export const nodeOnlyVariables = {
       parser: networks,
       default: '',
       meaning:
-        'Comma list of CIDRs that may read `GET /metrics` besides loopback callers (the caller as `TRUST_PROXY` names it); anyone else gets a 404 ([`operations.md`](operations.md#who-may-read-metrics)).',
+        'Comma list of CIDRs that may read `GET /metrics` besides a loopback socket without forwarding headers, judged on the caller `TRUST_PROXY` derives; anyone else gets a 404 ([`operations.md`](operations.md#who-may-read-metrics)).',
     }),
     token: variable({
       name: 'METRICS_TOKEN',
-      // RFC 6750 §2.1's b64token, long enough not to be guessed.
-      parser: z
-        .string()
-        .regex(
-          /^[A-Za-z0-9._~+/-]{16,}=*$/,
-          'at least 16 characters of letters, digits and -._~+/ (a bearer token)',
-        ),
+      parser: bearerToken,
       meaning:
         'When set, every caller of `GET /metrics` must also send `Authorization: Bearer <token>`.',
     }),

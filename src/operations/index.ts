@@ -4,6 +4,7 @@
  */
 
 export { type CallerHash, createCallerHash } from './caller-hash.js';
+export { type CallerIds, createCallerIds } from './caller-ids.js';
 export { listStateSamples, observeDnsbl } from './list-metrics.js';
 export {
   type CardRender,

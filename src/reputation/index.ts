@@ -6,8 +6,11 @@
 export {
   type AddressSummary,
   type CheckFailure,
+  checkFailures,
   type CheckOutcome,
+  type CheckReadiness,
   checkDomain,
+  confirmedCheckFailures,
   type FailedCheck,
   checkIp,
   checkPoolAddresses,
@@ -16,11 +19,14 @@ export {
   type DomainCheckResult,
   type IpCheckDeps,
   type IpCheckResult,
+  type NotConfigured,
+  notReady,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
   isPolicyListing,
   ptrBreak,
   reverseName,
+  runConfirmed,
   type SenderRuleBreak,
   senderRuleBreaks,
 } from './checks/index.js';
@@ -86,7 +92,7 @@ export {
   verdictSchema,
   worstSeverity,
 } from './results/index.js';
-export { displayName, parseHostName, parseTarget } from './targets/index.js';
+export { displayName, parseHostName, parseTarget, type Target } from './targets/index.js';
 export {
   checkMail,
   isPolicyMediaType,

@@ -27,7 +27,8 @@ export interface DeliveryStepDeps {
   records: WatchRecords;
   sender: WebhookSender;
   resolver: Resolver;
-  reachable: Reachable;
+  /** Where a watch's webhook may connect: the operator's watches reach WEBHOOK_ALLOW_NETWORKS. */
+  reachable: (watch: WatchConfig) => Reachable;
   timeoutMs: number;
   retryDelaysMs: readonly number[];
   clock: () => Date;
@@ -102,7 +103,13 @@ async function attemptOnce(
   wasPaused: boolean,
 ): Promise<void> {
   const { store, records } = deps;
-  const attempt = await attemptDelivery(deps, url, secret, pending.id, pending.body);
+  const attempt = await attemptDelivery(
+    { ...deps, reachable: deps.reachable(watch) },
+    url,
+    secret,
+    pending.id,
+    pending.body,
+  );
   deps.onAttempt?.(attempt.outcome);
   const at = deps.clock();
   const last = {
@@ -143,7 +150,7 @@ async function attemptOnce(
 }
 
 async function attemptDelivery(
-  deps: DeliveryStepDeps,
+  deps: Omit<DeliveryStepDeps, 'reachable'> & { reachable: Reachable },
   url: string,
   secret: string,
   eventId: string,

@@ -10,12 +10,20 @@ export {
   type WatchFailure,
   type Watches,
   createWatches,
+  watchErrors,
 } from './watches.js';
+export { parseWatchTarget, type WatchTargetParse } from './target.js';
 export { type Recheck, type RecheckDeps, type RecheckOutcome, createRecheck } from './recheck.js';
 export { type ListCatalogue, listCatalogue } from './list-catalogue.js';
 export { type LinksOf, type WatchLinks } from './events.js';
 export { watchLinks } from './links.js';
 export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
 export type { DeliveryOutcome } from './delivery-step.js';
-export { type WatchLimits, maxIntervalS } from './settings.js';
+export {
+  type WatchLimits,
+  maxIntervalS,
+  networkCap,
+  networkShareOfMax,
+  runnerSizes,
+} from './settings.js';
 export * from './schemas.js';

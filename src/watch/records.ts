@@ -41,6 +41,8 @@ export const queues = {
 export const allWatchesKey = 'watches';
 /** The set of a caller's live watches (WATCH_PER_CALLER), by the hash of its quota subject. */
 export const callerWatchesKey = (callerHash: string) => `watches-of:${callerHash}`;
+/** The set of the live watches of a caller's network (WATCH_PER_NETWORK), by its id. */
+export const networkWatchesKey = (networkHash: string) => `watches-in:${networkHash}`;
 
 /** How long an ended watch still answers (its badge says it ended) before it is forgotten. */
 export const endedKeptMs = 30 * 86_400_000;
@@ -146,12 +148,15 @@ export function watchRecords(store: Store, now: () => number) {
   };
 }
 
-/** Gives a watch's places under the per-caller and service-wide caps back. */
+/** Gives a watch's places under the per-caller, per-network and service-wide caps back. */
 export async function releasePlaces(
   store: Store,
-  watch: Pick<WatchConfig, 'id' | 'caller_hash'>,
+  watch: Pick<WatchConfig, 'id' | 'caller_hash' | 'network_hash'>,
 ): Promise<void> {
   await store.removeMembers(callerWatchesKey(watch.caller_hash), [watch.id]);
+  if (watch.network_hash !== undefined) {
+    await store.removeMembers(networkWatchesKey(watch.network_hash), [watch.id]);
+  }
   await store.removeMembers(allWatchesKey, [watch.id]);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
+import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
  * A watch as zod schemas: the types the engine builds and stores, and (through part 2's routes)
@@ -34,8 +35,18 @@ export const watchConfigSchema = z
     webhook: webhookSchema.nullable(),
     /** SHA-256 of the manage key, base64url: the key itself is shown once and never stored. */
     manage_key_hash: z.string(),
-    /** SHA-256 of the caller's quota subject, base64url: the key of its per-caller cap. */
+    /**
+     * The caller's id (HMAC-SHA-256 of its quota subject under the store's caller key, base64url;
+     * src/operations/caller-ids.ts): the key of its per-caller cap, taken again by every PATCH.
+     */
     caller_hash: z.string(),
+    /** The id of the caller's network (an IPv4 /24, an IPv6 /48), as `caller_hash`: its cap. */
+    network_hash: z.string().optional(),
+    /**
+     * Created with OPERATOR_TOKEN: its webhook may reach WEBHOOK_ALLOW_NETWORKS, and a PATCH
+     * naming an address there needs the token again.
+     */
+    operator: z.boolean().optional(),
     paused: z.boolean(),
     created_at: instant,
     /** Moved forward by every PATCH (WATCH_TTL_DAYS); past it the watch has ended. */
@@ -197,14 +208,20 @@ export const webhookStatusSchema = z
         at: instant,
         status: z.number().int().optional().meta({ description: 'The HTTP status answered.' }),
       })
-      .nullable(),
-    failed_events: z.number().int().min(0).meta({
-      description:
-        'Events (tests included) with a failed attempt since the last 2xx answer; 5 pause the deliveries.',
-    }),
+      .nullable()
+      .meta({
+        description:
+          'The last delivery attempt: shown only to the manage key’s holder (GET with Authorization: Bearer <manage_key>), null to anyone else.',
+      }),
+    failed_events: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description: `Events (tests included) with a failed attempt since the last 2xx answer; ${pauseAfterFailedEvents} pause the deliveries.`,
+      }),
     paused: z.boolean().meta({
-      description:
-        'Deliveries paused after 5 failed events; a test answered 2xx, or a PATCH to another webhook_url, resumes them.',
+      description: `Deliveries paused after ${pauseAfterFailedEvents} failed events; a test answered 2xx, or a PATCH to another webhook_url, resumes them.`,
     }),
   })
   .meta({ id: 'WatchWebhookStatus' });

@@ -1,10 +1,9 @@
 import type { Resolver } from '../dns/index.js';
 import type { Logger } from '../lib/index.js';
 import {
+  confirmedCheckFailures,
   type DomainCheckResult,
   type IpCheckResult,
-  parseHostName,
-  parseTarget,
 } from '../reputation/index.js';
 import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
@@ -16,13 +15,14 @@ import {
   callerWatchesKey,
   hasEnded,
   idleWebhook,
+  networkWatchesKey,
   queues,
   releasePlaces,
   watchRecords,
 } from './records.js';
 import type { DeliveryOutcome } from './delivery-step.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
-import { defaultRetryDelaysMs, deliveryLeaseMs } from './schedule.js';
+import { defaultRetryDelaysMs } from './schedule.js';
 import type { WatchConfig, WatchKind, WatchView, Webhook } from './schemas.js';
 import {
   type Digest,
@@ -32,7 +32,14 @@ import {
   type RandomBytes,
   sameHash,
 } from './secrets.js';
-import { maxIntervalS, type WatchLimits } from './settings.js';
+import {
+  maxIntervalS,
+  networkCap,
+  networkSubject,
+  runnerSizes,
+  type WatchLimits,
+} from './settings.js';
+import { parseWatchTarget } from './target.js';
 import { watchView } from './view.js';
 import {
   checkWebhookUrl,
@@ -62,8 +69,13 @@ export interface WatchDeps {
   sender: WebhookSender;
   /** Resolves webhook host names at each delivery (the service's resolver). */
   resolver: Resolver;
-  /** Whether an address lies in WEBHOOK_ALLOW_NETWORKS. */
+  /** Whether an address lies in WEBHOOK_ALLOW_NETWORKS (reached by the operator's watches only). */
   allowedNetwork: (address: string) => boolean;
+  /**
+   * The keyed ids callers are stored under (src/operations/caller-ids.ts): a subject's id under
+   * the current key, then under the previous one while it is kept.
+   */
+  callerIds: { idsOf(subject: string): Promise<string[]> };
   log: Logger;
   /** Tests shorten the retries and leases. */
   runner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
@@ -73,19 +85,29 @@ export interface WatchDeps {
   onDropped?: (reason: DropReason) => void;
 }
 
-export type WatchError =
-  | 'invalid_target'
-  | 'invalid_request'
-  | 'invalid_webhook'
-  | 'not_found'
-  /** 429: the caller has WATCH_PER_CALLER live watches. */
-  | 'watch_limit'
-  /** 503: the service has WATCH_MAX live watches. */
-  | 'watch_capacity'
-  /** 429: the watch's test is still pending. */
-  | 'test_pending'
-  | 'not_configured'
-  | 'dns_unavailable';
+/**
+ * What each operation may refuse, by its error code: the routes document exactly these
+ * (src/tools/watch/), and the engine's failures are typed from them, so a refusal not named here
+ * does not compile. `watch_limit` (429): the caller has WATCH_PER_CALLER live watches, or its
+ * network WATCH_PER_NETWORK; `watch_capacity` (503): the service has WATCH_MAX; `test_pending`
+ * (429): the watch's test is still pending.
+ */
+export const watchErrors = {
+  /** Its first check's (a confirmed check, as a re-check's), and its own. */
+  create: [
+    ...confirmedCheckFailures,
+    'invalid_request',
+    'invalid_webhook',
+    'watch_limit',
+    'watch_capacity',
+  ],
+  /** A renewal by another caller takes places under the caps again. */
+  update: ['not_found', 'invalid_request', 'invalid_webhook', 'watch_limit', 'watch_capacity'],
+  remove: ['not_found'],
+  sendTest: ['not_found', 'invalid_request', 'test_pending'],
+} as const;
+
+export type WatchError = (typeof watchErrors)[keyof typeof watchErrors][number];
 
 export type WatchFailure = {
   ok: false;
@@ -104,6 +126,8 @@ export interface CreateRequest {
   webhook_url?: string | null;
   /** The caller's quota subject (src/http/caller.ts `quotaSubject`: IPv6 per /64). */
   subject: string;
+  /** The bearer token the request sent, if any: OPERATOR_TOKEN makes an operator's watch. */
+  credential?: string;
 }
 
 export type CreateOutcome =
@@ -124,6 +148,11 @@ export interface UpdateRequest {
   /** A URL (a new one gets a new secret), or null to remove the webhook. */
   webhook_url?: string | null;
   paused?: boolean;
+  /**
+   * The quota subject of the caller who renews the watch: its places are taken again under this
+   * caller's ids (the same caller keeps them), within the caps.
+   */
+  subject?: string;
 }
 
 export type UpdateOutcome =
@@ -134,8 +163,11 @@ export type KeyCheck = 'ok' | 'wrong' | 'not_found';
 
 export interface Watches {
   create(request: CreateRequest): Promise<CreateOutcome>;
-  /** The public view; undefined for an unknown watch (an ended one says `ended`). */
-  view(id: string): Promise<WatchView | undefined>;
+  /**
+   * The public view; undefined for an unknown watch (an ended one says `ended`). The last
+   * delivery's outcome only with `withDelivery` (the manage key's holder asks).
+   */
+  view(id: string, options?: { withDelivery?: boolean }): Promise<WatchView | undefined>;
   /** Changes a live watch and renews it (expires_at moves WATCH_TTL_DAYS on). */
   update(id: string, request: UpdateRequest): Promise<UpdateOutcome>;
   /** Ends a live watch now: its keys, its place in the queue and its pending deliveries. */
@@ -151,6 +183,12 @@ export interface Watches {
   runner: WatchRunner;
 }
 
+/** A caller's ids under the current key and the previous one (src/operations/caller-ids.ts). */
+interface CallerPlaces {
+  caller: string[];
+  network: string[];
+}
+
 const fail = (error: WatchError, reason: string): WatchFailure => ({ ok: false, error, reason });
 const notFound = () => fail('not_found', 'no watch with this id (unknown, deleted or ended)');
 
@@ -158,7 +196,11 @@ export function createWatches(deps: WatchDeps): Watches {
   const { store, limits } = deps;
   const now = () => deps.clock().getTime();
   const records = watchRecords(store, now);
-  const reachable = reachableWith(deps.allowedNetwork);
+  // Only the operator's watches reach WEBHOOK_ALLOW_NETWORKS; every other one public addresses.
+  const publicOnly = reachableWith(() => false);
+  const operatorReachable = reachableWith(deps.allowedNetwork);
+  const reachableFor = (watch: Pick<WatchConfig, 'operator'>) =>
+    watch.operator === true ? operatorReachable : publicOnly;
   const queueRules = {
     pendingPerWatch: limits.pendingDeliveries,
     ...(deps.onDropped ? { onDropped: deps.onDropped } : {}),
@@ -174,20 +216,14 @@ export function createWatches(deps: WatchDeps): Watches {
       log: deps.log,
       sender: deps.sender,
       resolver: deps.resolver,
-      reachable,
+      reachable: reachableFor,
       timeoutMs: limits.webhookTimeoutMs,
       retryDelaysMs: deps.runner?.retryDelaysMs ?? defaultRetryDelaysMs,
       queueRules,
       ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
     },
-    {
-      maxChecks: 128,
-      maxDeliveries: 32,
-      checkLeaseMs: 120_000,
-      deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
-      ...deps.runner,
-    },
+    { ...runnerSizes(limits), ...deps.runner },
   );
 
   function intervalOf(requested: number | undefined): number | WatchFailure {
@@ -202,8 +238,16 @@ export function createWatches(deps: WatchDeps): Watches {
   }
 
   /** A webhook for a URL: its secret kept when the URL is the one already set. */
-  function webhookFor(text: string, current: Webhook | null): Webhook | WatchFailure {
-    const checked = checkWebhookUrl(text, reachable);
+  function webhookFor(
+    text: string,
+    current: Webhook | null,
+    operator: boolean,
+  ): Webhook | WatchFailure {
+    const checked = checkWebhookUrl(
+      text,
+      operator ? operatorReachable : publicOnly,
+      limits.webhookAllowPorts,
+    );
     if (!checked.ok) return fail('invalid_webhook', checked.reason);
     if (current?.url === checked.url) return current;
     return { url: checked.url, secret: newWebhookSecret(deps.randomBytes) };
@@ -215,17 +259,44 @@ export function createWatches(deps: WatchDeps): Watches {
     return watch && !hasEnded(watch, now()) ? watch : undefined;
   }
 
-  /** Takes a place under both caps, or none: the caller's first, then the service's. */
-  async function reservePlace(id: string, callerHash: string): Promise<WatchFailure | undefined> {
-    const callerKey = callerWatchesKey(callerHash);
-    if (!(await store.addMemberWithin(callerKey, id, limits.perCaller, limits.ttlMs))) {
-      return fail(
-        'watch_limit',
-        `a caller may keep ${limits.perCaller} live watches (WATCH_PER_CALLER)`,
-      );
+  /** The sets a caller's watch is counted in, and each one's cap. */
+  function capsOf(ids: CallerPlaces) {
+    return [
+      {
+        keys: ids.caller.map(callerWatchesKey),
+        limit: limits.perCaller,
+        reason: `a caller may keep ${limits.perCaller} live watches (WATCH_PER_CALLER)`,
+      },
+      {
+        keys: ids.network.map(networkWatchesKey),
+        limit: networkCap(limits),
+        reason: `a network (an IPv4 /24, an IPv6 /48) may keep ${networkCap(limits)} live watches (WATCH_PER_NETWORK)`,
+      },
+    ];
+  }
+
+  /**
+   * Takes a place for `id` under every cap, or none: the caller's, its network's, then the
+   * service's. A set under the previous key's id counts too (src/operations/caller-ids.ts), so a key's
+   * rotation frees nobody's places; `id` itself, already counted there, does not count twice.
+   */
+  async function reservePlace(id: string, ids: CallerPlaces): Promise<WatchFailure | undefined> {
+    const taken: string[] = [];
+    const giveBack = () => Promise.all(taken.map((key) => store.removeMembers(key, [id])));
+    for (const cap of capsOf(ids)) {
+      const [current, ...older] = cap.keys;
+      let limit = cap.limit;
+      for (const key of older) {
+        limit -= (await store.members(key)).filter((member) => member !== id).length;
+      }
+      if (limit < 1 || !(await store.addMemberWithin(current!, id, limit, limits.ttlMs))) {
+        await giveBack();
+        return fail('watch_limit', cap.reason);
+      }
+      taken.push(current!);
     }
     if (!(await store.addMemberWithin(allWatchesKey, id, limits.max, limits.ttlMs))) {
-      await store.removeMembers(callerKey, [id]);
+      await giveBack();
       return fail(
         'watch_capacity',
         `the service keeps ${limits.max} live watches (WATCH_MAX): try later`,
@@ -234,37 +305,49 @@ export function createWatches(deps: WatchDeps): Watches {
     return undefined;
   }
 
-  const releasePlace = (id: string, callerHash: string) =>
-    releasePlaces(store, { id, caller_hash: callerHash });
+  /** A caller's ids under the current key and the previous one, itself and its network. */
+  async function placesOf(subject: string): Promise<CallerPlaces> {
+    const [caller, network] = await Promise.all([
+      deps.callerIds.idsOf(subject),
+      deps.callerIds.idsOf(networkSubject(subject)),
+    ]);
+    return { caller, network };
+  }
+
+  const releasePlace = (id: string, ids: CallerPlaces) =>
+    releasePlaces(store, { id, caller_hash: ids.caller[0]!, network_hash: ids.network[0]! });
+
+  /** Whether the request carries OPERATOR_TOKEN, compared as hashes in constant time. */
+  async function isOperator(credential: string | undefined): Promise<boolean> {
+    if (credential === undefined || limits.operatorToken === undefined) return false;
+    const [given, expected] = await Promise.all([
+      hashOf(credential, deps.digest),
+      hashOf(limits.operatorToken, deps.digest),
+    ]);
+    return sameHash(given, expected);
+  }
 
   async function create(request: CreateRequest): Promise<CreateOutcome> {
     const kind = request.kind ?? 'ip';
-    const parsed = kind === 'ip' ? parseTarget(request.target) : parseHostName(request.target);
-    if (!parsed.ok) return fail('invalid_target', parsed.reason);
-    const { target } = parsed;
-    if (kind === 'domain' && target.kind !== 'domain') {
-      return fail('invalid_target', 'expected a domain name');
-    }
+    const parsed = parseWatchTarget(kind, request.target);
+    if (!parsed.ok) return parsed;
+    const target = parsed.text;
     const interval = intervalOf(request.interval_s);
     if (typeof interval !== 'number') return interval;
-    const webhook = request.webhook_url ? webhookFor(request.webhook_url, null) : null;
+    const operator = await isOperator(request.credential);
+    const webhook = request.webhook_url ? webhookFor(request.webhook_url, null, operator) : null;
     if (webhook && 'error' in webhook) return webhook;
 
     const id = newWatchId(deps.randomBytes);
-    const callerHash = await hashOf(request.subject, deps.digest);
-    const refused = await reservePlace(id, callerHash);
+    const ids = await placesOf(request.subject);
+    const refused = await reservePlace(id, ids);
     if (refused) return refused;
-    const outcome = await deps
-      .recheck({
-        target: target.kind === 'domain' ? target.name : target.address,
-        kind,
-      })
-      .catch(async (error: unknown) => {
-        await releasePlace(id, callerHash);
-        throw error;
-      });
+    const outcome = await deps.recheck({ target, kind }).catch(async (error: unknown) => {
+      await releasePlace(id, ids);
+      throw error;
+    });
     if (!outcome.ok) {
-      await releasePlace(id, callerHash);
+      await releasePlace(id, ids);
       return outcome;
     }
 
@@ -272,12 +355,14 @@ export function createWatches(deps: WatchDeps): Watches {
     const manageKey = newManageKey(deps.randomBytes);
     const watch: WatchConfig = {
       id,
-      target: target.kind === 'domain' ? target.name : target.address,
+      target,
       kind,
       interval_s: interval,
       webhook,
       manage_key_hash: await hashOf(manageKey, deps.digest),
-      caller_hash: callerHash,
+      caller_hash: ids.caller[0]!,
+      network_hash: ids.network[0]!,
+      ...(operator ? { operator } : {}),
       paused: false,
       created_at: at.toISOString(),
       expires_at: new Date(at.getTime() + limits.ttlMs).toISOString(),
@@ -312,20 +397,24 @@ export function createWatches(deps: WatchDeps): Watches {
     if (typeof interval !== 'number') return interval;
     let { webhook } = watch;
     if (request.webhook_url !== undefined) {
-      const next = request.webhook_url === null ? null : webhookFor(request.webhook_url, webhook);
+      const next =
+        request.webhook_url === null
+          ? null
+          : webhookFor(request.webhook_url, webhook, watch.operator === true);
       if (next && 'error' in next) return next;
       webhook = next;
     }
+    const places = await renewPlaces(watch, request.subject);
+    if ('error' in places) return places;
     const at = now();
     const renewed: WatchConfig = {
       ...watch,
+      ...places,
       interval_s: interval,
       webhook,
       paused: request.paused ?? watch.paused,
       expires_at: new Date(at + limits.ttlMs).toISOString(),
     };
-    await store.addMembers(callerWatchesKey(watch.caller_hash), [id], limits.ttlMs);
-    await store.addMembers(allWatchesKey, [id], limits.ttlMs);
     await records.putConfig(renewed);
     // Another receiver starts afresh; the same URL sent again (a client PATCHing its whole
     // configuration, a renewal) keeps its failures and its pause (docs/watches.md, "The pause").
@@ -351,8 +440,43 @@ export function createWatches(deps: WatchDeps): Watches {
     // lets it go; pending deliveries find none either and are dropped unsent.
     await store.removeDue(queues.checks, id);
     await records.forget(id);
-    await releasePlace(id, watch.caller_hash);
+    await releasePlaces(store, watch);
     return { ok: true };
+  }
+
+  /**
+   * A renewal's places: the renewing caller's, taken again within every cap (the same caller
+   * under the same key keeps its place; another one, or the same after the key rotated, takes a
+   * place of its own and the old one is given back), so a PATCH keeps a watch alive only as long
+   * as someone within the caps renews it. Without a subject (the engine's own callers), the places
+   * the watch holds are renewed as they are.
+   */
+  async function renewPlaces(
+    watch: WatchConfig,
+    subject: string | undefined,
+  ): Promise<Pick<WatchConfig, 'caller_hash' | 'network_hash'> | WatchFailure> {
+    const held = { caller_hash: watch.caller_hash, network_hash: watch.network_hash };
+    if (subject !== undefined) {
+      const ids = await placesOf(subject);
+      const moved = ids.caller[0] !== watch.caller_hash || ids.network[0] !== watch.network_hash;
+      if (moved) {
+        const refused = await reservePlace(watch.id, ids);
+        if (refused) return refused;
+        if (ids.caller[0] !== watch.caller_hash) {
+          await store.removeMembers(callerWatchesKey(watch.caller_hash), [watch.id]);
+        }
+        if (watch.network_hash !== undefined && ids.network[0] !== watch.network_hash) {
+          await store.removeMembers(networkWatchesKey(watch.network_hash), [watch.id]);
+        }
+        return { caller_hash: ids.caller[0]!, network_hash: ids.network[0]! };
+      }
+    }
+    await store.addMembers(callerWatchesKey(held.caller_hash), [watch.id], limits.ttlMs);
+    if (held.network_hash !== undefined) {
+      await store.addMembers(networkWatchesKey(held.network_hash), [watch.id], limits.ttlMs);
+    }
+    await store.addMembers(allWatchesKey, [watch.id], limits.ttlMs);
+    return held;
   }
 
   async function sendTest(id: string): Promise<{ ok: true } | WatchFailure> {
@@ -380,11 +504,14 @@ export function createWatches(deps: WatchDeps): Watches {
 
   return {
     create,
-    async view(id) {
+    async view(id, options = {}) {
       const watch = await records.config(id);
       if (!watch) return undefined;
       const [state, webhook] = await Promise.all([records.state(id), records.webhookStatus(id)]);
-      return watchView(watch, state, webhook, now());
+      // The outcome of the last delivery (refused, failed, its status) tells whoever triggers
+      // deliveries what answers at the webhook's address: its manage key's holder only.
+      const shown = options.withDelivery ? webhook : { ...webhook, last_delivery: null };
+      return watchView(watch, state, shown, now());
     },
     update,
     remove,

@@ -14,7 +14,10 @@ export {
 export { newWebhookSecret, signedHeaders } from './signing.js';
 export {
   checkWebhookUrl,
+  defaultWebhookPorts,
   maxWebhookUrlLength,
+  parsePortRanges,
+  type PortRange,
   type Reachable,
   reachableWith,
   type WebhookUrlCheck,

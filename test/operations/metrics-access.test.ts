@@ -54,6 +54,33 @@ describe('without METRICS_ALLOW or METRICS_TOKEN', () => {
     await expectUnknownRoute(s, await metrics(s, { forwarded: 'for=185.1.1.1' }));
   });
 
+  // The built-in rule is the socket's: a header that names a loopback address is anyone's to send.
+  it.each([
+    ['cloudflare', { 'cf-connecting-ip': '127.0.0.1' }],
+    ['cloudflare', { 'cf-connecting-ip': '127.0.0.2' }],
+    ['cloudflare', { 'cf-connecting-ip': '::1' }],
+    ['1', { 'x-forwarded-for': '127.0.0.1' }],
+    ['1', { 'x-forwarded-for': '127.0.0.9' }],
+    ['2', { 'x-forwarded-for': '127.0.0.1, 127.0.0.3' }],
+  ])(
+    'refuses a request whose forwarding header names loopback, with TRUST_PROXY=%s and no token',
+    async (trustProxy, headers) => {
+      const s = await start({ TRUST_PROXY: trustProxy });
+      await expectUnknownRoute(s, await metrics(s, headers));
+      // The same socket without the header is the machine's own scraper.
+      expect((await metrics(s)).status).toBe(200);
+    },
+  );
+
+  it.each<Record<string, string>>([
+    { 'x-real-ip': '127.0.0.1' },
+    { 'true-client-ip': '127.0.0.1' },
+    { via: '1.1 proxy' },
+  ])('refuses a loopback socket that relays a forwarding header: %j', async (headers) => {
+    const s = await start({});
+    await expectUnknownRoute(s, await metrics(s, headers));
+  });
+
   it('answers another method from an allowed caller 405, naming GET and HEAD', async () => {
     const s = await start({});
     const response = await metrics(s, {}, 'POST');

@@ -3,6 +3,7 @@ import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js'
 import {
   type TestClock,
   type WatchService,
+  operatorToken,
   startWatchService,
   testClock,
   useWatchWorld,
@@ -35,6 +36,7 @@ beforeAll(async () => {
     interval_s: 60,
     webhook_url: world.receiver.url('/watch-metrics'),
     subject: '198.51.100.1',
+    credential: operatorToken,
   });
   if (!created.ok) throw new Error(created.reason);
   watchId = created.watch.id;

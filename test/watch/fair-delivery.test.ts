@@ -14,6 +14,7 @@ import {
   testClock,
   useWatchWorld,
   watchedIp,
+  operatorToken,
 } from './support.js';
 
 /**
@@ -47,6 +48,7 @@ async function watchWithWebhook(path: string, subject: string) {
     interval_s: 3600,
     webhook_url: world.receiver.url(path),
     subject,
+    credential: operatorToken,
   });
   if (!created.ok) throw new Error(created.reason);
   return created.watch.id;

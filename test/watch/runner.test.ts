@@ -8,8 +8,11 @@ import {
   useWatchWorld,
   verified,
   watchedIp,
+  operatorToken,
 } from './support.js';
 
+/** The view as the manage key's holder reads it: with the last delivery's outcome. */
+const ownerView = { withDelivery: true };
 /**
  * The runner over a fixture DNS world that lists and delists while it runs, delivering to a real
  * receiver on 127.0.0.1 (WEBHOOK_ALLOW_NETWORKS=127.0.0.0/8): one event per change, each signed
@@ -55,6 +58,7 @@ async function watchWithWebhook(path: string) {
     interval_s: interval,
     webhook_url: world.receiver.url(path),
     subject: '198.51.100.1',
+    credential: operatorToken,
   });
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret! };
@@ -102,7 +106,7 @@ describe('a watched address listed, then delisted', () => {
       listed_on: [],
     });
 
-    const view = await service!.watches.view(id);
+    const view = await service!.watches.view(id, ownerView);
     expect(view?.history.map((entry) => entry.added.length > 0)).toEqual([false, true]);
     expect(view?.webhook).toMatchObject({
       origin: `http://127.0.0.1:${world.receiver.port}`,
@@ -148,6 +152,7 @@ describe('a watched sending domain', () => {
       interval_s: interval,
       webhook_url: world.receiver.url('/domain'),
       subject: '198.51.100.3',
+      credential: operatorToken,
     });
     if (!created.ok) throw new Error(created.reason);
     expect(created.watch.status?.addresses?.map((address) => address.ip)).toEqual([
@@ -209,11 +214,11 @@ describe('silence', () => {
     world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await start();
     const { id } = await watchWithWebhook('/lying');
-    const checkedAt = (await service!.watches.view(id))?.checked_at;
+    const checkedAt = (await service!.watches.view(id, ownerView))?.checked_at;
     world.dns.lying.setMode('nxdomain');
     await nextInterval();
     expect(receivedAt('/lying')).toEqual([]);
-    expect((await service!.watches.view(id))?.checked_at).toBe(checkedAt);
+    expect((await service!.watches.view(id, ownerView))?.checked_at).toBe(checkedAt);
   });
 });
 
@@ -226,7 +231,7 @@ describe('failed deliveries', () => {
     expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
     await service!.runUntilIdle();
     expect(receivedAt('/retry')).toHaveLength(1);
-    expect((await service!.watches.view(id))?.webhook?.last_delivery).toMatchObject({
+    expect((await service!.watches.view(id, ownerView))?.webhook?.last_delivery).toMatchObject({
       outcome: 'failed',
       status: 500,
     });
@@ -239,7 +244,7 @@ describe('failed deliveries', () => {
     const [first, second] = receivedAt('/retry');
     expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
     expect(verified(secret, second!).type).toBe('watch.test');
-    expect((await service!.watches.view(id))?.webhook).toMatchObject({
+    expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({
       last_delivery: { outcome: 'delivered' },
       failed_events: 0,
     });
@@ -258,6 +263,7 @@ describe('failed deliveries', () => {
         interval_s: 3600,
         webhook_url: world.receiver.url('/real-retry'),
         subject: '198.51.100.2',
+        credential: operatorToken,
       });
       if (!created.ok) throw new Error(created.reason);
       const arrivals: number[] = [];
@@ -283,7 +289,7 @@ describe('failed deliveries', () => {
     await service!.runUntilIdle();
     expect(world.receiver.received.filter((request) => request.path === '/elsewhere')).toEqual([]);
     expect(receivedAt('/redirect')).toHaveLength(1);
-    expect((await service!.watches.view(id))?.webhook?.last_delivery).toMatchObject({
+    expect((await service!.watches.view(id, ownerView))?.webhook?.last_delivery).toMatchObject({
       outcome: 'failed',
       status: 301,
     });
@@ -306,11 +312,12 @@ describe('failed deliveries', () => {
         target: watchedIp,
         webhook_url: `http://${host}:${world.receiver.port}/by-name`,
         subject: '198.51.100.4',
+        credential: operatorToken,
       });
       if (!created.ok) throw new Error(created.reason);
       await service!.watches.sendTest(created.watch.id);
       await service!.runUntilIdle();
-      return (await service!.watches.view(created.watch.id))?.webhook?.last_delivery;
+      return (await service!.watches.view(created.watch.id, ownerView))?.webhook?.last_delivery;
     };
     expect(await create(`inside.${hooks}`)).toMatchObject({ outcome: 'refused' });
     expect(receivedAt('/by-name')).toEqual([]);
@@ -320,20 +327,38 @@ describe('failed deliveries', () => {
     ]);
   });
 
+  it('refuse a name that resolves into WEBHOOK_ALLOW_NETWORKS for a watch not created with OPERATOR_TOKEN', async () => {
+    const hooks = 'hooks.watch-world.receiver.com';
+    world.dns.list({}, [{ origin: hooks, records: { [`local.${hooks}`]: { A: ['127.0.0.1'] } } }]);
+    await start();
+    const created = await service!.watches.create({
+      target: watchedIp,
+      webhook_url: `http://local.${hooks}:${world.receiver.port}/anonymous`,
+      subject: '198.51.100.5',
+    });
+    if (!created.ok) throw new Error(created.reason);
+    await service!.watches.sendTest(created.watch.id);
+    await service!.runUntilIdle();
+    expect(
+      (await service!.watches.view(created.watch.id, ownerView))?.webhook?.last_delivery,
+    ).toMatchObject({ outcome: 'refused' });
+    expect(receivedAt('/anonymous')).toEqual([]);
+  });
+
   it('410 Gone removes the webhook and sends nothing more', async () => {
     await start();
     const { id } = await watchWithWebhook('/gone');
     world.receiver.answer(410);
     await service!.watches.sendTest(id);
     await service!.runUntilIdle();
-    const view = await service!.watches.view(id);
+    const view = await service!.watches.view(id, ownerView);
     expect(view?.webhook).toBeNull();
     world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await nextInterval();
     clock.advance(5000);
     await service!.runUntilIdle();
     expect(receivedAt('/gone')).toHaveLength(1);
-    expect((await service!.watches.view(id))?.history).toHaveLength(1);
+    expect((await service!.watches.view(id, ownerView))?.history).toHaveLength(1);
     expect(await service!.watches.sendTest(id)).toMatchObject({
       ok: false,
       error: 'invalid_request',
@@ -348,7 +373,7 @@ describe('failed deliveries', () => {
       expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
       await service!.runUntilIdle();
       // Counted at once, not 3 s on when its last retry has failed too.
-      expect((await service!.watches.view(id))?.webhook?.failed_events).toBe(event);
+      expect((await service!.watches.view(id, ownerView))?.webhook?.failed_events).toBe(event);
       if (event === 5) break;
       for (let retry = 0; retry < 3; retry++) {
         clock.advance(1000);
@@ -357,7 +382,7 @@ describe('failed deliveries', () => {
     }
     // The fifth event's first attempt paused the webhook: its retries are dropped unsent.
     expect(receivedAt('/pause')).toHaveLength(17);
-    expect((await service!.watches.view(id))?.webhook).toMatchObject({ paused: true });
+    expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({ paused: true });
     clock.advance(1000);
     await service!.runUntilIdle();
     expect(receivedAt('/pause')).toHaveLength(17);
@@ -365,7 +390,7 @@ describe('failed deliveries', () => {
     world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
     await nextInterval();
     expect(receivedAt('/pause')).toHaveLength(17);
-    expect((await service!.watches.view(id))?.history).toHaveLength(1);
+    expect((await service!.watches.view(id, ownerView))?.history).toHaveLength(1);
 
     // The same URL sent again (a renewal) keeps the failures and the pause.
     world.receiver.answer(204);
@@ -381,7 +406,7 @@ describe('failed deliveries', () => {
     expect(await service!.watches.sendTest(id)).toEqual({ ok: true });
     await service!.runUntilIdle();
     expect(receivedAt('/pause')).toHaveLength(18);
-    expect((await service!.watches.view(id))?.webhook).toMatchObject({
+    expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({
       paused: false,
       failed_events: 0,
     });
@@ -396,7 +421,7 @@ describe('failed deliveries', () => {
       await service!.runUntilIdle();
     }
     expect(receivedAt('/failing-tests')).toHaveLength(7);
-    expect((await service!.watches.view(id))?.webhook).toMatchObject({
+    expect((await service!.watches.view(id, ownerView))?.webhook).toMatchObject({
       paused: true,
       failed_events: 7,
     });

@@ -9,6 +9,7 @@ import {
   testClock,
   useWatchWorld,
   verified,
+  operatorToken,
 } from './support.js';
 
 /**
@@ -58,6 +59,7 @@ describe.each([
         interval_s: interval,
         webhook_url: world.receiver.url(`/${name}/${target}`),
         subject: '198.51.100.9',
+        credential: operatorToken,
       });
       if (!created.ok) throw new Error(created.reason);
       secrets.set(target, created.webhook_secret!);
@@ -93,6 +95,7 @@ describe.each([
       interval_s: interval,
       webhook_url: world.receiver.url(path),
       subject: '198.51.100.10',
+      credential: operatorToken,
     });
     if (!created.ok) throw new Error(created.reason);
     world.receiver.answer(500);
@@ -105,7 +108,7 @@ describe.each([
     opened.splice(opened.indexOf(first), 1);
 
     const second = await open(url, clock);
-    expect(await second.watches.view(created.watch.id)).toMatchObject({
+    expect(await second.watches.view(created.watch.id, { withDelivery: true })).toMatchObject({
       target: targets[0],
       history: [{ added: [{ zone: zen }] }],
       webhook: { last_delivery: { outcome: 'failed', status: 500 } },

@@ -119,6 +119,9 @@ export interface WatchService {
   close(): Promise<void>;
 }
 
+/** OPERATOR_TOKEN of the watch services: the tests' watches are the operator's. */
+export const operatorToken = 'operator-token-of-the-tests';
+
 export interface WatchServiceOptions {
   storeUrl?: string;
   /** The service's clock; the real one without it. */
@@ -146,7 +149,9 @@ export async function startWatchService(
     LOG_LEVEL: 'info',
     WATCH_MIN_INTERVAL_S: '1',
     WATCH_INTERVAL_S: '60',
+    // The receivers listen on 127.0.0.1: the operator's watches may reach it.
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    OPERATOR_TOKEN: operatorToken,
     WEBHOOK_TIMEOUT_MS: '5000',
     ...options.env,
   });

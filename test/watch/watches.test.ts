@@ -5,6 +5,7 @@ import {
   type TestClock,
   type WatchDns,
   type WatchService,
+  operatorToken,
   otherIp,
   startWatchDns,
   startWatchService,
@@ -41,6 +42,7 @@ async function start(env: Record<string, string> = {}) {
 const request = (extra: Partial<CreateRequest> = {}): CreateRequest => ({
   target: watchedIp,
   subject: '198.51.100.7',
+  credential: operatorToken,
   ...extra,
 });
 
@@ -146,15 +148,16 @@ describe('the caps', () => {
 
   it('refuses anyone past WATCH_MAX with watch_capacity, holding no place for the caller', async () => {
     const watches = await start({ WATCH_MAX: '2', WATCH_PER_CALLER: '2' });
+    // Callers of three networks: a network's own cap is not what refuses here.
     const first = await created({ subject: '198.51.100.1' });
-    await created({ subject: '198.51.100.2' });
-    expect(await watches.create(request({ subject: '198.51.100.3' }))).toMatchObject({
+    await created({ subject: '198.51.101.2' });
+    expect(await watches.create(request({ subject: '198.51.102.3' }))).toMatchObject({
       ok: false,
       error: 'watch_capacity',
     });
     expect(await watches.remove(first.watch.id)).toEqual({ ok: true });
-    expect((await watches.create(request({ subject: '198.51.100.3' }))).ok).toBe(true);
-    expect((await watches.create(request({ subject: '198.51.100.3' }))).ok).toBe(false);
+    expect((await watches.create(request({ subject: '198.51.102.3' }))).ok).toBe(true);
+    expect((await watches.create(request({ subject: '198.51.102.3' }))).ok).toBe(false);
   });
 
   it('gives the last place to exactly one of 10 creations at once', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DnsOutcome, QueryOptions, RecordType, Resolver } from '../../src/dns/index.js';
 import { inAddressRanges, parseAddressRange } from '../../src/lib/address-ranges.js';
 import { webhookAddress } from '../../src/webhooks/address.js';
-import { checkWebhookUrl, reachableWith } from '../../src/webhooks/url.js';
+import { checkWebhookUrl, parsePortRanges, reachableWith } from '../../src/webhooks/url.js';
 
 /**
  * Where a webhook may point: http(s) only, never a non-public address (RFC 6890) unless the
@@ -59,6 +59,51 @@ describe('a webhook URL at creation', () => {
     const checked = checkWebhookUrl(url, publicOnly);
     expect(checked.ok).toBe(false);
     expect(checked.ok ? '' : checked.reason).toMatch(reason);
+  });
+
+  it('applies the length limit to the URL as stored, after the parser percent-encodes it', () => {
+    // 2,000 characters that each become 9 (three UTF-8 bytes, each %XX).
+    const url = `https://hooks.example.com/${'€'.repeat(2000)}`;
+    expect(url.length).toBeLessThan(2048);
+    const checked = checkWebhookUrl(url, publicOnly);
+    expect(checked.ok ? '' : checked.reason).toMatch(/longer than 2048/);
+  });
+
+  it.each(['http://localhost../', 'http://localhost.../hook', 'http://metadata.internal../'])(
+    'normalises every trailing dot before the special-use names: refuses %s',
+    (url) => {
+      const checked = checkWebhookUrl(url, publicOnly);
+      expect(checked.ok ? '' : checked.reason).toMatch(/not a public host name/);
+    },
+  );
+
+  it.each([
+    ['http://8.8.8.8:0/', 0],
+    ['http://8.8.8.8:22/', 22],
+    ['https://hooks.example.com:25/', 25],
+    ['http://hooks.example.com:1023/', 1023],
+  ])('refuses %s: a port other than 80, 443 or 1024 to 65535', (url, port) => {
+    const checked = checkWebhookUrl(url, publicOnly);
+    expect(checked.ok ? '' : checked.reason).toMatch(new RegExp(`port ${port}\\b`));
+  });
+
+  it.each([
+    'http://8.8.8.8/',
+    'https://8.8.8.8/',
+    'http://8.8.8.8:443/',
+    'http://8.8.8.8:1024/',
+    'http://8.8.8.8:6379/',
+    'https://8.8.8.8:65535/',
+  ])('accepts %s by default', (url) => {
+    expect(checkWebhookUrl(url, publicOnly).ok).toBe(true);
+  });
+
+  it('takes the ports WEBHOOK_ALLOW_PORTS names instead', () => {
+    const ports = parsePortRanges(['443', '8000-8999'])!;
+    expect(checkWebhookUrl('https://8.8.8.8/', publicOnly, ports).ok).toBe(true);
+    expect(checkWebhookUrl('http://8.8.8.8:8080/', publicOnly, ports).ok).toBe(true);
+    expect(checkWebhookUrl('http://8.8.8.8/', publicOnly, ports).ok).toBe(false);
+    expect(checkWebhookUrl('http://8.8.8.8:9000/', publicOnly, ports).ok).toBe(false);
   });
 
   it('accepts a non-public address inside WEBHOOK_ALLOW_NETWORKS, and only there', () => {

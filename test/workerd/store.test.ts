@@ -1,6 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createCallerIds } from '../../src/operations/caller-ids.js';
+import { base64url } from '../../src/lib/index.js';
 import { StoreUnavailableError } from '../../src/store/store.js';
 import type { WorkerBindings } from '../../src/workers/platform.js';
 import { createDurableStore } from '../../src/workers/durable-store.js';
@@ -106,5 +108,36 @@ describe('the Durable Object store', () => {
     await expect(store.incrementWithin('quota', 5, 1000)).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
+  });
+});
+
+describe('caller ids on the Durable Object store', () => {
+  it('are HMAC-SHA-256 under one key the store keeps, the same from every isolate', async () => {
+    const prefix = freshPrefix();
+    const day = 86_400_000;
+    const now = new Date();
+    const idsFrom = () =>
+      createCallerIds({
+        store: createDurableStore(STORE, { prefix }),
+        clock: () => now,
+        randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
+        periodMs: 90 * day,
+      });
+    const [first, second] = await Promise.all([
+      idsFrom().idsOf('203.0.113.7'),
+      idsFrom().idsOf('203.0.113.7'),
+    ]);
+    expect(second).toEqual(first);
+    const store = createDurableStore(STORE, { prefix });
+    const [secret] = await store.members(`caller-key:${Math.floor(now.getTime() / (90 * day))}`);
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode('203.0.113.7'));
+    expect(first).toEqual([base64url(new Uint8Array(mac))]);
   });
 });

@@ -122,12 +122,16 @@ describe('the Worker entry point', () => {
     body: Record<string, unknown>,
     caller?: string,
   ) {
+    // With an OPERATOR_TOKEN, the operator's watch (which may reach WEBHOOK_ALLOW_NETWORKS).
+    const operator: Record<string, string> = vars.OPERATOR_TOKEN
+      ? { authorization: `Bearer ${vars.OPERATOR_TOKEN}` }
+      : {};
     const created = await call(
       `${basePath}/watch/v1`,
       vars,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...operator },
         body: JSON.stringify(body),
       },
       caller,
@@ -305,12 +309,13 @@ describe('the Worker entry point', () => {
     const target = '185.220.101.6';
     const lists = await startWorld({ listings: {} });
     const receiver = await startWebhookReceiver();
-    // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed, as an operator
-    // would allow a private receiver (docs/watches.md, "Safety").
+    // The receiver listens on 127.0.0.1 in the Node side of the pool: allowed to the operator's
+    // watches, as an operator would allow a private receiver (docs/watches.md, "Safety").
     const vars = {
       DOH_URL: lists.dohUrl,
       WATCH_MIN_INTERVAL_S: '1',
       WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
     };
     try {
       const { id, webhook_secret: secret } = await createWatch(
@@ -354,6 +359,47 @@ describe('the Worker entry point', () => {
     } finally {
       await stopWatchClock(vars);
       await receiver.close();
+      await lists.close();
+    }
+  });
+
+  it('counts the callers of one /24 together, and keeps WEBHOOK_ALLOW_NETWORKS and other ports from anyone without OPERATOR_TOKEN', async () => {
+    const lists = await startWorld({ listings: {} });
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_PER_CALLER: '1',
+      WATCH_PER_NETWORK: '1',
+      WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
+    };
+    const post = (body: Record<string, unknown>, caller: string) =>
+      call(
+        `${basePath}/watch/v1`,
+        vars,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target: '185.220.101.8', interval_s: 3600, ...body }),
+        },
+        caller,
+      );
+    try {
+      // One creation that checks: every refusal below comes before any look-up.
+      expect((await post({}, '203.0.113.21')).status).toBe(201);
+      const full = await post({}, '203.0.113.22');
+      expect(full.status).toBe(429);
+      expect(await full.json()).toMatchObject({ code: 'watch_limit' });
+      for (const webhook of [
+        'http://10.1.2.3:8080/hook',
+        'http://8.8.8.8:22/',
+        'http://localhost../',
+      ]) {
+        const refused = await post({ webhook_url: webhook }, '203.0.114.21');
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toMatchObject({ code: 'invalid_webhook' });
+      }
+    } finally {
+      await stopWatchClock(vars);
       await lists.close();
     }
   });

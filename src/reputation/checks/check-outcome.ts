@@ -5,7 +5,9 @@
  * layer's rule (docs/results.md, Refunds): it turns on `listsAsked`, the work the check did.
  */
 
-export type CheckFailure = 'invalid_target' | 'dns_unavailable';
+/** The codes a check fails with: the target's fault, or no DNS answer in time. */
+export const checkFailures = ['invalid_target', 'dns_unavailable'] as const;
+export type CheckFailure = (typeof checkFailures)[number];
 
 export type FailedCheck =
   | { ok: false; error: 'invalid_target'; reason: string }

@@ -4,7 +4,19 @@
  */
 
 export type { AddressSummary } from './address-summary.js';
-export type { CheckFailure, CheckOutcome, FailedCheck } from './check-outcome.js';
+export {
+  type CheckFailure,
+  checkFailures,
+  type CheckOutcome,
+  type FailedCheck,
+} from './check-outcome.js';
+export {
+  type CheckReadiness,
+  confirmedCheckFailures,
+  type NotConfigured,
+  notReady,
+  runConfirmed,
+} from './confirmed-check.js';
 export { checkDomain, type DomainCheckDeps, type DomainCheckResult } from './domain-check.js';
 export { checkIp, type IpCheckDeps, type IpCheckResult } from './ip-check.js';
 export { checkPoolAddresses, type PoolCheckResult } from './pool-check.js';

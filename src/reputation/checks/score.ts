@@ -1,6 +1,14 @@
 import { type DnsblReport, isInformational, type ListResult, trustWords } from '../lists/index.js';
 import type { ReverseDns } from './rdns.js';
-import type { Confidence, Score, ScoreFactor, TrustLevel, Verdict } from '../results/index.js';
+import {
+  type Confidence,
+  confidenceThresholds,
+  type Score,
+  type ScoreFactor,
+  type TrustLevel,
+  type Verdict,
+  verdictThresholds,
+} from '../results/index.js';
 
 /**
  * The reputation score: 100 minus what each finding costs, plus what allowlists and good grades
@@ -94,24 +102,24 @@ export function askableTotal(report: Pick<DnsblReport, 'needs_key' | 'total'>): 
   return report.total - report.needs_key;
 }
 
-/** Share of lists that answered: at least 90% high, 60% medium, any low, none at all none. */
+/** Share of lists that answered: high, medium from their thresholds, any low, none at all none. */
 export function confidenceOf(answered: number, total: number): Confidence {
   if (total === 0 || answered === 0) return 'none';
   const share = answered / total;
-  return share >= 0.9 ? 'high' : share >= 0.6 ? 'medium' : 'low';
+  return share >= confidenceThresholds.highFrom
+    ? 'high'
+    : share >= confidenceThresholds.mediumFrom
+      ? 'medium'
+      : 'low';
 }
 
 /**
- * Verdict: `poor` under 50 or with any major listing (mail will be refused by many receivers),
- * `good` from 80 with no blocking listing, no poor grade and no broken sender rule
- * (`rulesBroken`, sender-rules.ts), `fair` otherwise; `unknown` when no list answered
- * (docs/score.md).
+ * Verdict (`verdictThresholds`): `poor` under its floor or with any major listing (mail will be
+ * refused by many receivers), `good` from its mark with no blocking listing, no poor grade and no
+ * broken sender rule (`rulesBroken`, sender-rules.ts), `fair` otherwise; `unknown` when no list
+ * answered (docs/score.md).
  */
-export function scoreOf(
-  factors: ScoreFactor[],
-  report: DnsblReport,
-  rulesBroken = false,
-): Score {
+export function scoreOf(factors: ScoreFactor[], report: DnsblReport, rulesBroken = false): Score {
   return scoreFrom(factors, {
     answered: report.answered,
     total: askableTotal(report),
@@ -157,9 +165,9 @@ export function scoreFrom(
   const verdict: Verdict =
     confidence === 'none'
       ? 'unknown'
-      : coverage.majorListed || score < 50
+      : coverage.majorListed || score < verdictThresholds.poorBelow
         ? 'poor'
-        : score >= 80 && !coverage.warned
+        : score >= verdictThresholds.goodFrom && !coverage.warned
           ? 'good'
           : 'fair';
   return { score, verdict, confidence, factors: sorted };

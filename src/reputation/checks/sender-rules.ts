@@ -1,4 +1,4 @@
-import type { ListResult, ScoreFactor } from '../results/index.js';
+import { type ListResult, type ScoreFactor, verdictThresholds } from '../results/index.js';
 import type { ReverseDns } from './rdns.js';
 
 /**
@@ -50,7 +50,7 @@ export function senderRuleBreaks(
 }
 
 /** The highest score of an address that breaks a rule: one under the `good` verdict's mark. */
-export const brokenRuleScoreCap = 79;
+export const brokenRuleScoreCap = verdictThresholds.goodFrom - 1;
 
 function reasonOf(broken: SenderRuleBreak): string {
   if (broken.finding === 'no_ptr') return 'no PTR record';

@@ -7,6 +7,7 @@ export {
   addressSummarySchema,
   type AllowlistEntry,
   type Confidence,
+  confidenceThresholds,
   type DmarcPolicy,
   type DmarcRecord,
   type DomainCheckResult,
@@ -43,6 +44,7 @@ export {
   trustLevels,
   type Verdict,
   verdictSchema,
+  verdictThresholds,
 } from './result-schemas.js';
 export { bySeverity, severityRank, worstSeverity } from './severity.js';
 // The mail check's result (docs/mail.md).

@@ -27,15 +27,22 @@ export const trustLevels = ['none', 'low', 'medium', 'high'] as const;
 export type TrustLevel = (typeof trustLevels)[number];
 export const trustLevelSchema = z.enum(trustLevels);
 
+/** Where the score turns a verdict (docs/score.md): the checks decide by it, the schema says it. */
+export const verdictThresholds = { poorBelow: 50, goodFrom: 80 } as const;
+
+/** The share of lists that must answer for each confidence (docs/score.md). */
+export const confidenceThresholds = { highFrom: 0.9, mediumFrom: 0.6 } as const;
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
 export const verdictSchema = z.enum(['good', 'fair', 'poor', 'unknown']).meta({
-  description:
-    'poor under 50 or with a major listing, good from 80; unknown when no list answered.',
+  description: `poor under ${verdictThresholds.poorBelow} or with a major listing, good from ${verdictThresholds.goodFrom}; unknown when no list answered. An address without forward-confirmed reverse DNS or on a policy list (Spamhaus PBL and its kin) is at most fair, its IP score at most ${verdictThresholds.goodFrom - 1}.`,
 });
 export type Verdict = z.infer<typeof verdictSchema>;
 
-export const confidenceSchema = z
-  .enum(['high', 'medium', 'low', 'none'])
-  .meta({ description: 'Share of lists that answered: high from 90 %, medium from 60 %.' });
+export const confidenceSchema = z.enum(['high', 'medium', 'low', 'none']).meta({
+  description: `Share of lists that answered: high from ${percent(confidenceThresholds.highFrom)}, medium from ${percent(confidenceThresholds.mediumFrom)}.`,
+});
 export type Confidence = z.infer<typeof confidenceSchema>;
 
 export const severitySchema = z.enum(severities);

@@ -1,13 +1,14 @@
 /**
- * What the tool folders share: the tool contract, the snapshot tools' routes (status, the POST
- * check pipeline, GET by token, the share routes), stored results, request schemas and aliases,
- * and the summaries' common reading.
+ * What the tool folders share: the tool contract, the fresh check every charged route runs, the
+ * snapshot tools' routes (status, the POST check, GET by token), the artefact routes (badge, card,
+ * share page) of tokens and watches, stored results, request schemas and aliases, and the
+ * summaries' common reading.
  */
 
 export { firstNonEmpty } from './aliases.js';
-export { chargeFailedCheck } from './refunds.js';
 export { createResultStore, type ResultStore } from './results.js';
-export { cacheable, embeddable } from './cacheable.js';
+export { cacheable } from './cacheable.js';
+export { shareTag } from './share-responses.js';
 export {
   captchaFields,
   captchaHeader,
@@ -19,18 +20,15 @@ export {
   aliasRule,
 } from './schemas.js';
 export {
-  badgeResponses,
-  pageResponses,
-  badgeStyleOf,
-  cardOf,
-  langField,
-  missingBadge,
-  sharePageResponse,
-  shareTag,
-  varyOnLanguage,
-} from './share-routes.js';
+  addArtefactRoutes,
+  type ArtefactDeps,
+  type ArtefactSource,
+  type Shown,
+} from './artefact-routes.js';
+export { chargedCheck, freshCheckErrors, requireReady } from './fresh-check.js';
 export {
   captchaTokenOf,
+  type CheckRoute,
   type SnapshotDeps,
   snapshotOperations,
   snapshotTool,

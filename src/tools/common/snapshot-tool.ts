@@ -1,13 +1,13 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import {
-  ApiError,
   type AppEnv,
   answerMethodNotAllowed,
   cacheableHeaders,
   type ErrorCode,
   errorResponses,
   type Guard,
+  jsonBodyErrors,
   jsonBodyGate,
   jsonResponse,
   notModifiedResponse,
@@ -15,13 +15,15 @@ import {
   readJsonBody,
   registeredRoutes,
   serveRoute,
+  storeErrors,
 } from '../../http/index.js';
 import { utf8 } from '../../lib/index.js';
-import type { CheckOutcome, ResolverConfirmation } from '../../reputation/index.js';
+import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
-import { chargeFailedCheck } from './refunds.js';
-import { spliceJson } from './results.js';
-import { type ShareDeps, addShareRoutes } from './share-routes.js';
+import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
+import { type ResultStore, spliceJson } from './results.js';
+import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
+import { resultArtefacts, resultNotFound } from './result-artefacts.js';
 import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
 import { operationStem, type ToolDefinition } from './tool.js';
 
@@ -40,7 +42,7 @@ export interface PreparedCheck {
    * Made on every request, cached or not: write it as a method. tsx (esbuild's keepNames) wraps
    * an arrow function assigned to `run` in a defineProperty call, measured at 2 % of a cached POST.
    */
-  run(): Promise<CheckOutcome>;
+  run(): Promise<{ ok: true; result: object } | Refusal>;
 }
 
 export interface CheckRoute<B extends z.ZodObject> {
@@ -52,41 +54,21 @@ export interface CheckRoute<B extends z.ZodObject> {
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
   prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
+  /**
+   * The codes its check refuses with beyond a DNS check's (`freshCheckErrors`), as the group the
+   * check exports: a check that probes more than the DNS (the mail tool's SMTP) names its own.
+   */
+  errors?: readonly ErrorCode[];
 }
 
-export interface SnapshotDeps extends ShareDeps {
+export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
+  results: ResultStore;
   guard: Guard;
-  isConfigured: () => boolean;
-  notConfiguredReason?: () => string | undefined;
-  /** Started with each fresh check; a resolver caught lying turns the check into a 503. */
-  confirmResolver?: () => ResolverConfirmation;
   /** Part of the result cache key: results made before a lie was caught or a list came back are not served. */
   verdictEpoch?: () => number;
 }
 
-/** Every error a check may answer (405 and `busy` come with every route). */
-const checkErrors: ErrorCode[] = [
-  'invalid_json',
-  'invalid_target',
-  'invalid_request',
-  'captcha_required',
-  'captcha_failed',
-  'captcha_unavailable',
-  'body_too_large',
-  'unsupported_media_type',
-  'quota_exceeded',
-  'not_configured',
-  'dns_unavailable',
-  'store_unavailable',
-];
-
-/**
- * How long a check waits, once done, for the confirmation started beside it: it asks one list's
- * test entry, one round trip like the check's own queries, so it is normally in first.
- */
-const confirmationGraceMs = 250;
-
-type SnapshotToolOf = Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page'>;
+type SnapshotToolOf = Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page' | 'onCheckPage'>;
 
 /**
  * The operationIds of a snapshot tool's routes, by what each route is (`getIpStatus`, ...): the
@@ -112,11 +94,6 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
   };
   const tags = [tool.title];
   const operations = snapshotOperations(tool.title);
-  const notConfigured = () =>
-    new ApiError(
-      'not_configured',
-      deps.notConfiguredReason?.() ?? 'the service is not ready: its DNS resolver does not answer',
-    );
   const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
 
   function status(): void {
@@ -136,7 +113,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
             headers: callerOwnHeaders,
             content: { 'application/json': { schema: quotaStatusSchema } },
           },
-          ...errorResponses(operationId, ['store_unavailable']),
+          ...errorResponses(operationId, storeErrors),
         },
       }),
       async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200, callerOwn),
@@ -163,7 +140,13 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
             description: 'Check result',
             content: { 'application/json': { schema: route.result } },
           },
-          ...errorResponses(route.operationId, checkErrors, { withQuota: true }),
+          ...errorResponses(
+            route.operationId,
+            [...jsonBodyErrors, ...freshCheckErrors, ...(route.errors ?? [])],
+            {
+              withQuota: true,
+            },
+          ),
         },
       }),
       namesTool,
@@ -171,7 +154,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
       async (c) => {
         const body = await readJsonBody(c, route.body);
         const prepared = await route.prepare(body);
-        if (!deps.isConfigured()) throw notConfigured();
+        requireReady(deps);
         const { address, subject } = c.get('caller');
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
@@ -190,22 +173,9 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
           return jsonResponse(c, respond(cached.json, cached.token, true, reading.status));
         }
 
-        // The unit first, then the captcha if that unit is past the free ones: one atomic step
-        // decides both, and nothing left is a 429 without a call to the provider.
-        const quota = await reading.take(captchaToken, address);
-        const confirmation = deps.confirmResolver?.();
-        const outcome = await prepared.run();
-        if ((await confirmation?.settle(confirmationGraceMs)) === 'lying') {
-          // The resolver answered a documented test entry falsely during this check: none of its
-          // answers can be stored or shown, and the caller is not charged for our resolver's fault.
-          await reading.refund();
-          throw notConfigured();
-        }
-        if (!outcome.ok) {
-          // Before the error answer reads the caller's status: its quota fields show the charge.
-          await chargeFailedCheck(reading, outcome);
-          throw new ApiError(outcome.error, outcome.reason);
-        }
+        const { outcome, quota } = await chargedCheck({ reading, captchaToken, address }, () =>
+          runConfirmed(deps, () => prepared.run()),
+        );
         const resultJson = JSON.stringify(outcome.result);
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
         const token = await deps.results.save(tool.name, resultJson);
@@ -224,7 +194,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
    */
   function tokenRoutes(stored: z.ZodType): void {
     answerMethodNotAllowed(app, registeredRoutes(app));
-    addShareRoutes(app, tool, operations, deps);
+    addArtefactRoutes(app, resultArtefacts(tool, operations, deps.results), deps);
     const operationId = operations.result;
     serveRoute(
       app,
@@ -246,14 +216,13 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
             content: { 'application/json': { schema: stored } },
           },
           304: notModifiedResponse,
-          ...errorResponses(operationId, ['not_found', 'store_unavailable']),
+          ...errorResponses(operationId, ['not_found', ...storeErrors]),
         },
       }),
       async (c) => {
         const token = c.req.param('token')!;
         const json = await deps.results.loadJson(tool.name, token);
-        if (json === undefined)
-          throw new ApiError('not_found', 'no result under this token (unknown or expired)');
+        if (json === undefined) throw resultNotFound();
         return cacheable(c, utf8.encode(spliceJson({ token }, json, {})), 'application/json', {
           digest: deps.digest,
         });

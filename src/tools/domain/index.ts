@@ -1,56 +1,11 @@
-import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../http/index.js';
-import {
-  checkDomain,
-  type DomainCheckDeps,
-  domainCheckResultSchema,
-  parseHostName,
-} from '../../reputation/index.js';
-import {
-  captchaFields,
-  defineTool,
-  firstNonEmpty,
-  postFields,
-  quotaStatusSchema,
-  requiredWithAlias,
-  type SnapshotDeps,
-  snapshotTool,
-} from '../common/index.js';
+import { checkDomain, type DomainCheckDeps, parseHostName } from '../../reputation/index.js';
+import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { domainPage } from './page.js';
+import { domainCheckResponse, domainCheckRequest, domainStoredResult } from './schemas.js';
 import { summariseDomain } from './summary.js';
 
 /** The domain tool: a sending domain's sender IPs (SPF + MX, IPv4 and IPv6) and its reputation. */
-
-/** What the service itself checks: the demo world's sending domain (`npm run demo`). */
-const exampleDomain = 'demo-sender.com';
-
-const domainStoredResult = domainCheckResultSchema
-  .extend({ token: postFields.token })
-  .openapi('DomainStoredResult');
-
-const domainCheckResponse = domainCheckResultSchema
-  .extend({ ...postFields, ...quotaStatusSchema.shape })
-  .openapi('DomainCheckResponse');
-
-const bodySchema = requiredWithAlias(
-  z
-    .object({
-      domain: z.string().max(1024).optional().openapi({
-        description:
-          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
-        example: exampleDomain,
-      }),
-      target: z
-        .string()
-        .max(1024)
-        .optional()
-        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
-      ...captchaFields,
-    })
-    .openapi('DomainCheckRequest', { example: { domain: exampleDomain } }),
-  'domain',
-  'target',
-);
 
 export const domainTool = defineTool({
   name: 'domain',
@@ -66,7 +21,7 @@ export const domainTool = defineTool({
       path: '/',
       operationId: 'checkDomain',
       summary: "Find a domain's sender IPs and check its reputation",
-      body: bodySchema,
+      body: domainCheckRequest,
       result: domainCheckResponse,
       prepare(body) {
         const text = firstNonEmpty(body.domain, body.target);

@@ -1,68 +1,14 @@
-import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../http/index.js';
-import {
-  checkIp,
-  type IpCheckDeps,
-  ipCheckResultSchema,
-  parseTarget,
-} from '../../reputation/index.js';
-import {
-  captchaFields,
-  defineTool,
-  firstNonEmpty,
-  postFields,
-  quotaStatusSchema,
-  requiredWithAlias,
-  type SnapshotDeps,
-  snapshotTool,
-} from '../common/index.js';
+import { checkIp, type IpCheckDeps, parseTarget } from '../../reputation/index.js';
+import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { ipPage } from './page.js';
+import { ipCheckResponse, ipCheckRequest, ipStoredResult } from './schemas.js';
 import { summariseIp } from './summary.js';
 
 /**
  * The IP tool: one IPv4 or IPv6 address or host name against the blocklists, with reverse DNS and
  * a score.
  */
-
-/** What the service itself checks: the demo world's listed addresses (`npm run demo`). */
-const exampleTarget = '192.0.3.20';
-const exampleIpv6Target = '2a0b:4e07:b3::66';
-
-const ipStoredResult = ipCheckResultSchema
-  .extend({ token: postFields.token })
-  .openapi('IpStoredResult');
-
-const ipCheckResponse = ipCheckResultSchema
-  .extend({ ...postFields, ...quotaStatusSchema.shape })
-  .openapi('IpCheckResponse');
-
-const bodySchema = requiredWithAlias(
-  z
-    .object({
-      target: z
-        .string()
-        .max(1024)
-        .optional()
-        .openapi({
-          description:
-            'IPv4 address, IPv6 address (any RFC 4291 text form) or host name. Give it or its alias ' +
-            'q; if both, the first non-empty one wins.',
-          example: exampleTarget,
-        }),
-      q: z
-        .string()
-        .max(1024)
-        .optional()
-        .openapi({ description: 'Alias of target, used when target is absent or empty' }),
-      ...captchaFields,
-    })
-    .openapi('IpCheckRequest', {
-      example: { target: exampleTarget },
-      examples: [{ target: exampleTarget }, { target: exampleIpv6Target }],
-    }),
-  'target',
-  'q',
-);
 
 export const ipTool = defineTool({
   name: 'ip',
@@ -79,7 +25,7 @@ export const ipTool = defineTool({
       path: '/',
       operationId: 'checkIp',
       summary: 'Check an IPv4 or IPv6 address or a host name',
-      body: bodySchema,
+      body: ipCheckRequest,
       result: ipCheckResponse,
       prepare(body) {
         const text = firstNonEmpty(body.target, body.q);

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, type AppEnv } from '../../http/index.js';
+import { ApiError, type AppEnv, type ErrorCode } from '../../http/index.js';
 import type { Watches } from '../../watch/index.js';
 
 /**
@@ -18,14 +18,50 @@ export const manageKeyScheme = {
   },
 };
 
+/** What `requireManageKey` answers: routes behind a manage key document these. */
+export const manageKeyErrors = [
+  'manage_key_required',
+  'manage_key_wrong',
+  'not_found',
+] as const satisfies readonly ErrorCode[];
+
+/** What `holdsManageKey` answers: a route where the key is optional documents these. */
+export const heldKeyErrors = [
+  'manage_key_wrong',
+  'not_found',
+] as const satisfies readonly ErrorCode[];
+
 export const manageKeySecurity = [{ [manageKeyScheme.name]: [] }];
 
 /** RFC 6750 §2.1: `Bearer` and a b64token. */
 const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The bearer token of a request's Authorization header, if it carries one. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return bearer.exec(authorization ?? '')?.[1];
+}
+
+/**
+ * Whether the request proves it holds the watch's manage key: false without an Authorization
+ * header; a key that is not the watch's is the 403 it is everywhere else.
+ */
+export async function holdsManageKey(
+  watches: Watches,
+  id: string,
+  authorization: string | undefined,
+): Promise<boolean> {
+  const key = bearerToken(authorization);
+  if (key === undefined) return false;
+  const check = await watches.checkManageKey(id, key);
+  if (check === 'not_found') throw watchNotFound();
+  if (check === 'wrong')
+    throw new ApiError('manage_key_wrong', 'this is not the watch’s manage key');
+  return true;
+}
+
 export function requireManageKey(watches: Watches): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = bearer.exec(c.req.header('authorization') ?? '')?.[1];
+    const key = bearerToken(c.req.header('authorization'));
     if (key === undefined) {
       throw new ApiError(
         'manage_key_required',

@@ -19,6 +19,8 @@ afterEach(() => killServerProcesses());
 
 const listing = { [watchedIp]: { 'zen.spamhaus.org': ['127.0.0.2'] } };
 
+const operatorToken = 'operator-token-of-the-tests';
+
 function environment(workers: number): Record<string, string> {
   return {
     DNS_SERVERS: world.dns.address,
@@ -26,7 +28,9 @@ function environment(workers: number): Record<string, string> {
     CHECK_DEADLINE_MS: '3000',
     STORE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'watch-e2e-')), 'store.db')}`,
     WATCH_MIN_INTERVAL_S: '1',
+    // The receiver listens on 127.0.0.1: the operator's watches may reach it.
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    OPERATOR_TOKEN: operatorToken,
     WORKERS: String(workers),
   };
 }
@@ -38,7 +42,7 @@ async function createWatch(
 ): Promise<CreatedWatch & { webhook_secret: string }> {
   const response = await fetch(`${url}/watch/v1`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
     body: JSON.stringify({
       target: watchedIp,
       interval_s: intervalS,
@@ -52,8 +56,11 @@ async function createWatch(
   return { ...created, webhook_secret: created.webhook_secret };
 }
 
-async function readWatch(url: string, id: string): Promise<PublicWatch> {
-  return (await (await fetch(`${url}/watch/v1/${id}`)).json()) as PublicWatch;
+/** A watch's view; with its manage key, as its holder reads it (the last delivery's outcome too). */
+async function readWatch(url: string, id: string, manageKey?: string): Promise<PublicWatch> {
+  const headers: Record<string, string> =
+    manageKey === undefined ? {} : { authorization: `Bearer ${manageKey}` };
+  return (await (await fetch(`${url}/watch/v1/${id}`, { headers })).json()) as PublicWatch;
 }
 
 /** The verified events of the receiver's deliveries, in order; throws on a bad signature. */
@@ -89,7 +96,7 @@ describe.each([1, 2])('with WORKERS=%i on one SQLite file', (workers) => {
         .poll(async () => Date.parse(await checkedAt()) - Date.parse(after), { timeout: 10_000 })
         .toBeGreaterThanOrEqual(2000);
       expect(types()).toEqual(['watch.listed', 'watch.delisted']);
-      const view = await readWatch(server.url, watch.id);
+      const view = await readWatch(server.url, watch.id, watch.manage_key);
       expect(view.history).toHaveLength(2);
       expect(view.webhook?.last_delivery?.outcome).toBe('delivered');
       expect(await server.stop()).toBe(0);
@@ -138,7 +145,9 @@ describe('a restart of the service process', () => {
         expect(view.status).toBe(200);
         await expect
           .poll(
-            async () => (await readWatch(second.url, watch.id)).webhook?.last_delivery?.outcome,
+            async () =>
+              (await readWatch(second.url, watch.id, watch.manage_key)).webhook?.last_delivery
+                ?.outcome,
             {
               timeout: 10_000,
             },

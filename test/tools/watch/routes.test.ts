@@ -85,6 +85,14 @@ describe('POST /watch/v1', () => {
     ['the metadata address', 'http://169.254.169.254/latest/meta-data'],
     ['IPv6 loopback', 'http://[::1]:8080/hook'],
     ['a file URL', 'file:///etc/passwd'],
+    ['a special-use name with trailing dots', 'http://localhost../'],
+    ['port 22', 'http://8.8.8.8:22/'],
+    ['port 0', 'https://hooks.example.com:0/'],
+    ['a system port, 1023', 'http://8.8.8.8:1023/'],
+    [
+      'a URL 2,000 characters long that is stored 18 KB long',
+      `https://hooks.example.com/${'€'.repeat(2000)}`,
+    ],
   ])('refuses a webhook to %s with 400 invalid_webhook', async (_, url) => {
     const before = await remaining('ip');
     const response = await service.post('/watch/v1', { target: cleanIp, webhook_url: url });

@@ -6,9 +6,13 @@ import { basePath, type TestService } from '../../support/service.js';
 
 export type { CreatedWatch };
 
-/** POST /watch/v1, which must answer 201. */
-export async function createWatch(service: TestService, body: object): Promise<CreatedWatch> {
-  const response = await service.post('/watch/v1', body);
+/** POST /watch/v1, which must answer 201 (with `headers`: the operator's, say). */
+export async function createWatch(
+  service: TestService,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<CreatedWatch> {
+  const response = await service.post('/watch/v1', body, headers);
   if (response.status !== 201) {
     throw new Error(`POST /watch/v1: ${response.status} ${await response.text()}`);
   }

@@ -9,6 +9,9 @@ import { createWatch, send } from './support.js';
  * answered 429 `test_pending` with Retry-After; a watch its owner paused takes none.
  */
 
+const operatorToken = 'operator-token-of-the-tests';
+const operator = { authorization: `Bearer ${operatorToken}` };
+
 let service: TestService;
 let receiver: WebhookReceiver;
 
@@ -17,7 +20,9 @@ beforeAll(async () => {
   service = await startTestService({
     env: {
       WATCH_MIN_INTERVAL_S: '60',
+      // The receiver listens on 127.0.0.1: the operator's watches may reach it.
       WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: operatorToken,
       WEBHOOK_TIMEOUT_MS: '3000',
     },
   });
@@ -32,10 +37,14 @@ const tested = (path: string) => receiver.received.filter((request) => request.p
 describe('POST /watch/v1/{id}/test', () => {
   it('answers a second test while the first waits for its answer with 429 test_pending and Retry-After', async () => {
     receiver.answer((request) => (request.path === '/stalls' ? 'hang' : 204));
-    const watch = await createWatch(service, {
-      target: '8.8.100.9',
-      webhook_url: receiver.url('/stalls'),
-    });
+    const watch = await createWatch(
+      service,
+      {
+        target: '8.8.100.9',
+        webhook_url: receiver.url('/stalls'),
+      },
+      operator,
+    );
     const path = `/watch/v1/${watch.id}/test`;
     const first = await send(service, 'POST', path, { key: watch.manage_key });
     expect(first.status).toBe(202);
@@ -62,10 +71,14 @@ describe('POST /watch/v1/{id}/test', () => {
   }, 20_000);
 
   it('answers 400 invalid_request for a watch its owner paused, and sends nothing', async () => {
-    const watch = await createWatch(service, {
-      target: '8.8.100.9',
-      webhook_url: receiver.url('/owner-paused'),
-    });
+    const watch = await createWatch(
+      service,
+      {
+        target: '8.8.100.9',
+        webhook_url: receiver.url('/owner-paused'),
+      },
+      operator,
+    );
     const patched = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
       body: { paused: true },
       key: watch.manage_key,

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { domainCheckResultSchema } from '../../reputation/index.js';
+import {
+  captchaFields,
+  postFields,
+  quotaStatusSchema,
+  requiredWithAlias,
+} from '../common/index.js';
+
+/** The domain tool's request and answer bodies: the result itself is src/reputation/results/. */
+
+/** What the service itself checks: the demo world's sending domain (`npm run demo`). */
+const exampleDomain = 'demo-sender.com';
+
+export const domainStoredResult = domainCheckResultSchema
+  .extend({ token: postFields.token })
+  .openapi('DomainStoredResult');
+
+export const domainCheckResponse = domainCheckResultSchema
+  .extend({ ...postFields, ...quotaStatusSchema.shape })
+  .openapi('DomainCheckResponse');
+
+export const domainCheckRequest = requiredWithAlias(
+  z
+    .object({
+      domain: z.string().max(1024).optional().openapi({
+        description:
+          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
+        example: exampleDomain,
+      }),
+      target: z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
+      ...captchaFields,
+    })
+    .openapi('DomainCheckRequest', { example: { domain: exampleDomain } }),
+  'domain',
+  'target',
+);
