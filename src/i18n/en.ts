@@ -261,6 +261,7 @@ export const en = {
   'status.onHold': 'on hold (stopped answering; not asked)',
   'status.notCovered': 'does not cover IPv6',
 
+  'status.policy': 'policy listing: should send through its provider’s relay',
   'status.informational': 'listed for information only',
   'status.poorReputation': 'poor reputation',
   'status.goodReputation': 'good reputation',

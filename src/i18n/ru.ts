@@ -326,6 +326,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'status.onHold': 'приостановлен (перестал отвечать; не опрашивается)',
   'status.notCovered': 'не поддерживает IPv6',
 
+  'status.policy': 'запись политики: должен отправлять почту через релей провайдера',
   'status.informational': 'в списке только для сведения',
   'status.poorReputation': 'плохая репутация',
   'status.goodReputation': 'хорошая репутация',
