@@ -21,6 +21,8 @@ describe('500 internal', () => {
     const logs: string[] = [];
     const failingStore: Store = {
       ...services.store,
+      // A status read asks the store for the caller-id key first, then the count.
+      members: () => Promise.reject(new Error('store exploded at /var/lib/secret-path')),
       count: () => Promise.reject(new Error('store exploded at /var/lib/secret-path')),
     };
     const app = createApp({
