@@ -30,7 +30,15 @@ export type RecheckOutcome =
   | FailedCheck
   | NotConfigured;
 
-export type Recheck = (watch: { target: string; kind: WatchKind }) => Promise<RecheckOutcome>;
+/**
+ * `addresses`: a host name watch's pinned addresses (docs/watches.md, "Host names"): the first is
+ * checked, as at creation, and the name is not resolved again.
+ */
+export type Recheck = (watch: {
+  target: string;
+  kind: WatchKind;
+  addresses?: readonly string[] | undefined;
+}) => Promise<RecheckOutcome>;
 
 export interface RecheckDeps extends CheckReadiness {
   /** Resolver and engine over it that skip the DNS answer cache (`withFreshAnswers`). */
@@ -45,7 +53,9 @@ export function createRecheck(deps: RecheckDeps): Recheck {
   return async (watch) => {
     const parsed = parseWatchTarget(watch.kind, watch.target);
     if (!parsed.ok) return parsed;
-    const { target } = parsed;
+    const pinned = watch.addresses?.[0];
+    const pinnedTarget = pinned === undefined ? undefined : parseWatchTarget('ip', pinned);
+    const target = pinnedTarget?.ok ? pinnedTarget.target : parsed.target;
     const outcome = await runConfirmed<CheckOutcome<IpCheckResult | DomainCheckResult>>(deps, () =>
       target.kind === 'domain' && watch.kind === 'domain'
         ? checkDomain(deps, target)
