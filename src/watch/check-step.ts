@@ -100,6 +100,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     checked_at: at.toISOString(),
     next_check_at: new Date(next).toISOString(),
     status: shown,
+    ...(outcome.resolvesTo ? { resolves_to: outcome.resolvesTo } : {}),
     history: reported
       ? [
           { at: at.toISOString(), ...change, verdict: status.verdict, score: status.score },

@@ -9,7 +9,9 @@ import {
   type FailedCheck,
   type IpCheckResult,
   type NotConfigured,
+  publicAddressesOf,
   runConfirmed,
+  type Target,
 } from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
 import { type Observation, observeDomain, observeIp } from './observation.js';
@@ -26,7 +28,13 @@ import { parseWatchTarget } from './target.js';
  */
 
 export type RecheckOutcome =
-  | { ok: true; observation: Observation; result: IpCheckResult | DomainCheckResult }
+  | {
+      ok: true;
+      observation: Observation;
+      result: IpCheckResult | DomainCheckResult;
+      /** A pinned host name that no longer resolves to its address: what it resolves to now. */
+      resolvesTo?: string[];
+    }
   | FailedCheck
   | NotConfigured;
 
@@ -62,10 +70,31 @@ export function createRecheck(deps: RecheckDeps): Recheck {
         : checkIp(deps, target),
     );
     if (!outcome.ok) return outcome;
+    const resolvesTo = pinned === undefined ? undefined : await movedFrom(parsed.target, pinned);
     const observation =
       'domain_score' in outcome.result
         ? observeDomain(outcome.result, deps.catalogue)
         : observeIp(outcome.result);
-    return { ok: true, observation, result: outcome.result };
+    return {
+      ok: true,
+      observation,
+      result: outcome.result,
+      ...(resolvesTo ? { resolvesTo } : {}),
+    };
   };
+
+  /**
+   * The addresses a pinned host name resolves to now, when its pinned address is not among them:
+   * a note for the view, never a change (docs/watches.md, "Host names"). A name that does not
+   * resolve now says nothing.
+   */
+  async function movedFrom(target: Target, pinned: string): Promise<string[] | undefined> {
+    if (target.kind !== 'domain') return undefined;
+    const now = await publicAddressesOf(deps.resolver, target.name).catch(() => undefined);
+    if (!now?.ok || now.addresses.includes(pinned)) return undefined;
+    return now.addresses.slice(0, maxAddressesShown);
+  }
 }
+
+/** Addresses a note names at most. */
+const maxAddressesShown = 8;

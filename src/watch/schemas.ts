@@ -205,6 +205,8 @@ export const watchStateSchema = z
     /** For a domain watch: each checked sender address's lists. */
     addresses: z.record(z.string(), knownListsSchema).optional(),
     unconfirmed: unconfirmedSchema.optional(),
+    /** A host name watch: what the name resolved to at the last check, when not its address. */
+    resolves_to: z.array(z.string()).optional(),
     checked_at: instant,
     next_check_at: instant,
     status: watchStatusSchema,
@@ -264,6 +266,10 @@ export const watchViewSchema = z
     addresses: z.array(z.string()).optional().meta({
       description:
         'A host name watch: the address its first check checked, the one every re-check checks.',
+    }),
+    resolves_to: z.array(z.string()).optional().meta({
+      description:
+        'A host name watch whose name no longer resolves to its address: what it resolved to at the last check (a note, never an event; the address is still the one checked).',
     }),
     created_at: instant,
     expires_at: instant,

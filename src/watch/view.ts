@@ -26,6 +26,7 @@ export function watchView(
     paused: watch.paused,
     confirmations: watch.confirmations ?? defaultConfirmations,
     ...(watch.addresses ? { addresses: watch.addresses } : {}),
+    ...(state?.resolves_to ? { resolves_to: state.resolves_to } : {}),
     created_at: watch.created_at,
     expires_at: watch.expires_at,
     ended: hasEnded(watch, at),
