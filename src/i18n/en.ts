@@ -30,6 +30,11 @@ export const en = {
   'tool.domain.hint':
     'The domain on domain blocklists, its SPF and DMARC records, and its sender addresses.',
   'tool.pool.hint': 'Finds the addresses a pool name hands out, then checks the ones you pick.',
+  'tool.mail': 'Mail setup',
+  'tool.mail.label': 'Domain name',
+  'tool.mail.placeholder': 'e.g. example.com',
+  'tool.mail.hint':
+    'Will Gmail, Yahoo and Microsoft take its mail? SPF, DKIM, DMARC, the MX servers’ TLS and MTA-STS.',
 
   'check.title': 'Check an IP address, a domain or a DNS pool',
   'check.intro':
@@ -400,6 +405,7 @@ export const en = {
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'domain',
   'badge.tool.pool': 'pool',
+  'badge.tool.mail': 'mail',
   'badge.tool.watch': 'watch',
   'badge.unknown': 'unknown',
   'badge.listedOn': 'listed on {listed} of {n}',
@@ -423,6 +429,7 @@ export const en = {
   'card.kind.ip': 'IP address',
   'card.kind.domain': 'Domain',
   'card.kind.pool': 'Mail server pool',
+  'card.kind.mail': 'Mail setup',
   'card.kind.watch': 'Watch',
   'card.noAddressChecked': 'No address checked',
   'card.noListAnswered': 'No list answered',
@@ -478,6 +485,7 @@ export const en = {
   'card.clean.pool': 'No address in the pool is on any list that answered.',
   'card.clean.ip': 'No list that answered lists this address.',
   'card.clean.domain': 'No list that answered lists this domain.',
+  'card.clean.mail': 'Every requirement that can be seen from outside is met.',
   'card.clean.watch': 'No list that answered lists this target.',
   'badge.ended.message': 'watch ended',
   'watch.live': 'Live: re-checked every {interval}.',

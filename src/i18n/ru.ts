@@ -27,6 +27,11 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'tool.domain.hint':
     'Домен в доменных списках блокировки, его записи SPF и DMARC и адреса его отправителей.',
   'tool.pool.hint': 'Находит адреса, которые выдаёт имя пула, затем проверяет выбранные.',
+  'tool.mail': 'Настройка почты',
+  'tool.mail.label': 'Доменное имя',
+  'tool.mail.placeholder': 'например, example.com',
+  'tool.mail.hint':
+    'Примут ли Gmail, Yahoo и Microsoft его почту? SPF, DKIM, DMARC, TLS MX-серверов и MTA-STS.',
 
   'check.title': 'Проверка IP-адреса, домена или DNS-пула',
   'check.intro':
@@ -466,6 +471,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'домен',
   'badge.tool.pool': 'пул',
+  'badge.tool.mail': 'почта',
   'badge.tool.watch': 'наблюдение',
   'badge.unknown': 'неизвестно',
   'badge.listedOn': 'в списках: {listed} из {n}',
@@ -498,6 +504,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.kind.ip': 'IP-адрес',
   'card.kind.domain': 'Домен',
   'card.kind.pool': 'Пул почтовых серверов',
+  'card.kind.mail': 'Настройка почты',
   'card.kind.watch': 'Наблюдение',
   'card.noAddressChecked': 'Ни один адрес не проверен',
   'card.noListAnswered': 'Ни один список не ответил',
@@ -572,6 +579,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.clean.pool': 'Ни одного адреса пула нет в ответивших списках.',
   'card.clean.ip': 'Ни один ответивший список не содержит этот адрес.',
   'card.clean.domain': 'Ни один ответивший список не содержит этот домен.',
+  'card.clean.mail': 'Все требования, видимые снаружи, выполнены.',
   'card.clean.watch': 'Ни один ответивший список не содержит эту цель.',
   'badge.ended.message': 'наблюдение завершено',
   'watch.live': 'Вживую: проверяется каждые {interval}.',
