@@ -74,7 +74,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     const event = watchEvent(
       changeEventType(change),
       watch,
-      deps.links(watch.id),
+      deps.links(watch),
       status,
       at,
       change,

@@ -18,6 +18,7 @@ export function watchView(
     kind: watch.kind,
     interval_s: watch.interval_s,
     paused: watch.paused,
+    lang: watch.lang ?? 'en',
     created_at: watch.created_at,
     expires_at: watch.expires_at,
     ended: hasEnded(watch, at),
@@ -25,6 +26,12 @@ export function watchView(
     next_check_at: state?.next_check_at ?? null,
     status: state?.status ?? null,
     history: state?.history ?? [],
-    webhook: watch.webhook ? { origin: new URL(watch.webhook.url).origin, ...webhook } : null,
+    webhook: watch.webhook
+      ? {
+          origin: new URL(watch.webhook.url).origin,
+          format: watch.webhook.format ?? 'standard',
+          ...webhook,
+        }
+      : null,
   };
 }
