@@ -275,14 +275,12 @@ export function createWatches(deps: WatchDeps): Watches {
       );
     }
     const same = current?.url === checked.url;
-    const chosen =
-      format ?? (same ? current.format : undefined) ?? inferWebhookFormat(checked.url);
+    const chosen = format ?? (same ? current.format : undefined) ?? inferWebhookFormat(checked.url);
     if (same) return { ...current, format: chosen };
     return { url: checked.url, secret: newWebhookSecret(deps.randomBytes), format: chosen };
   }
 
-  const formatWithoutWebhook = () =>
-    fail('invalid_webhook', 'webhook_format needs a webhook_url');
+  const formatWithoutWebhook = () => fail('invalid_webhook', 'webhook_format needs a webhook_url');
 
   /** The watch under `id`, while it lives. */
   async function live(id: string): Promise<WatchConfig | undefined> {

@@ -22,7 +22,10 @@ export function inferWebhookFormat(url: string): WebhookFormat {
   const { hostname, pathname } = new URL(url);
   const host = hostname.toLowerCase().replace(/\.+$/, '');
   if (host === 'hooks.slack.com') return 'slack';
-  if ((host === 'discord.com' || host === 'discordapp.com') && pathname.startsWith('/api/webhooks/')) {
+  if (
+    (host === 'discord.com' || host === 'discordapp.com') &&
+    pathname.startsWith('/api/webhooks/')
+  ) {
     return 'discord';
   }
   if (host === 'api.telegram.org') return 'telegram';
