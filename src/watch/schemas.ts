@@ -172,7 +172,7 @@ export const watchEventSchema = z
   .meta({
     id: 'WatchEvent',
     description:
-      'The body of a webhook delivery, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature).',
+      'The body of a webhook delivery in the standard format, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature). A chat format (webhook_format) sends a message built from it instead, signed the same way.',
   });
 export type WatchEvent = z.infer<typeof watchEventSchema>;
 
