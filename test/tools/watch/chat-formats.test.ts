@@ -38,6 +38,7 @@ const receivedAt = (path: string) => receiver.received.filter((request) => reque
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
+  receiver.answer((request) => (request.path.startsWith('/gone') ? 410 : 204));
   service = await startTestService({
     env: {
       WATCH_MIN_INTERVAL_S: '1',
@@ -235,6 +236,27 @@ describe('the format stored and shown', () => {
     expect(answer.webhook).toMatchObject({ format: 'discord' });
     expect(answer).toMatchObject({ lang: 'ru' });
     expect(answer.webhook_secret).toBeUndefined();
+  });
+
+  it('removes a chat webhook that answers 410 Gone, as any webhook', async () => {
+    const watch = await createWatch(
+      service,
+      { target, webhook_url: receiver.url('/gone/discord'), webhook_format: 'discord' },
+      operator,
+    );
+    const test = await send(service, 'POST', `/watch/v1/${watch.id}/test`, {
+      key: watch.manage_key,
+    });
+    expect(test.status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          ((await (await service.get(`/watch/v1/${watch.id}`)).json()) as CreatedWatch).webhook,
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBeNull();
+    const [delivery] = receivedAt('/gone/discord');
+    expect(JSON.parse(delivery!.body)).toEqual({ content: expect.stringContaining(target) });
   });
 
   it('takes the language from Accept-Language when the body names none', async () => {
