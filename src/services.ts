@@ -34,6 +34,7 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
+import { renderChat } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -195,8 +196,9 @@ export async function createServices(
       confirmResolver: () => verdicts.confirm(),
       catalogue: listCatalogue(zones),
     }),
-    links: options.watchLinks ?? watchLinks(`${config.publicUrl ?? ''}${config.basePath}`),
+    links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
+    renderChat,
     resolver,
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
     callerIds,

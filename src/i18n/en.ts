@@ -501,6 +501,19 @@ export const en = {
   'watch.noChanges': 'No change since the watch began.',
   'watch.added': 'Listed on {lists}',
   'watch.removed': 'Delisted from {lists}',
+  // A watch's chat messages (docs/watches.md, "Chat formats"): plain text every chat shows.
+  'chat.title.listed': '{target} is newly listed',
+  'chat.title.delisted': '{target} was delisted',
+  'chat.title.test': 'Test message for the watch of {target}',
+  'chat.test': 'The webhook works: this is how a change will be reported.',
+  'chat.added': 'Newly listed on:',
+  'chat.removed': 'Delisted from:',
+  'chat.lookup': 'why listed',
+  'chat.delist': 'ask for removal',
+  'chat.listedNow': 'Listed now on: {lists}',
+  'chat.listedNowNone': 'Listed now on no list.',
+  'chat.verdict': 'Verdict: {verdict} (score {score}/100)',
+  'chat.page': 'Watch page: {url}',
 
   'notFound.title': 'Result not found',
   'notFound.text': {

@@ -597,6 +597,18 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.noChanges': 'С начала наблюдения изменений не было.',
   'watch.added': 'Внесён в {lists}',
   'watch.removed': 'Исключён из {lists}',
+  'chat.title.listed': '{target}: новое попадание в списки',
+  'chat.title.delisted': '{target}: исключён из списков',
+  'chat.title.test': 'Пробное сообщение наблюдения за {target}',
+  'chat.test': 'Вебхук работает: так будет приходить сообщение об изменении.',
+  'chat.added': 'Внесён в списки:',
+  'chat.removed': 'Исключён из списков:',
+  'chat.lookup': 'почему внесён',
+  'chat.delist': 'запросить исключение',
+  'chat.listedNow': 'Сейчас в списках: {lists}',
+  'chat.listedNowNone': 'Сейчас ни в одном списке.',
+  'chat.verdict': 'Вердикт: {verdict} (оценка {score}/100)',
+  'chat.page': 'Страница наблюдения: {url}',
 
   'notFound.title': 'Результат не найден',
   'notFound.text': {
