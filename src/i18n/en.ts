@@ -493,7 +493,7 @@ export const en = {
   'mail.advice.mta_sts_invalid':
     'Fix the _mta-sts record (one v=STSv1 record with an id) and the policy file as RFC 8461 §3 writes them.',
   'mail.advice.mta_sts_error':
-    'Serve the policy at https://mta-sts.<domain>/.well-known/mta-sts.txt with a valid certificate, as text/plain, without redirects.',
+    'Serve the policy file /.well-known/mta-sts.txt on the host mta-sts.<domain> over HTTPS, with a valid certificate, as text/plain, without redirects.',
   'mail.advice.mta_sts_mx_uncovered':
     'Add an mx line for every MX host to the policy, or senders that enforce it will not deliver there.',
   'mail.advice.tls_rpt_invalid':

@@ -559,7 +559,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.advice.mta_sts_invalid':
     'Исправьте запись _mta-sts (одна запись v=STSv1 с id) и файл политики так, как их описывает RFC 8461 §3.',
   'mail.advice.mta_sts_error':
-    'Отдавайте политику по адресу https://mta-sts.<домен>/.well-known/mta-sts.txt с действительным сертификатом, как text/plain, без перенаправлений.',
+    'Отдавайте файл политики /.well-known/mta-sts.txt на хосте mta-sts вашего домена по HTTPS, с действительным сертификатом, как text/plain, без перенаправлений.',
   'mail.advice.mta_sts_mx_uncovered':
     'Добавьте в политику строку mx для каждого хоста MX, иначе соблюдающие её отправители туда не доставят.',
   'mail.advice.tls_rpt_invalid':

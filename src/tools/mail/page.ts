@@ -92,7 +92,10 @@ function providerChecklist(provider: Provider, verdict: ProviderVerdict, t: Tran
                   ${t(`mail.rule.${rule.rule}`)}
                   <span class="note">${t(rule.required ? 'mail.required' : 'mail.advised')}</span>
                 </td>
-                <td data-label="${t('result.status')}" class="status-${ruleTones[rule.status]}">
+                <td
+                  data-label="${t('result.status')}"
+                  class="nowrap status-${ruleTones[rule.status]}"
+                >
                   ${t(`mail.status.${rule.status}`)}
                 </td>
                 <td data-label="${t('result.details')}">${ruleDetail(rule, t)}</td>
