@@ -1,5 +1,4 @@
 import { html } from 'hono/html';
-import type { Translate } from '../../i18n/index.js';
 import type { MailCheckResult } from '../../reputation/index.js';
 import { addressHtml, type Html, type ResultContext, type ResultView } from '../../pages/index.js';
 
@@ -15,6 +14,8 @@ type Provider = 'gmail' | 'yahoo' | 'microsoft';
 type ProviderVerdict = MailCheckResult['requirements'][Provider];
 type Rule = ProviderVerdict['rules'][number];
 type MxHost = MailCheckResult['mx'][number];
+
+type Translate = ResultContext['t'];
 
 const providers: readonly Provider[] = ['gmail', 'yahoo', 'microsoft'];
 
