@@ -69,7 +69,11 @@ export interface GuardOptions {
    * The keyed ids the counters are stored under instead of the caller's subject (an address):
    * the store then holds no address (docs/storage.md). Unset: the subject (tests of other rules).
    */
-  callerIds?: { idOf(subject: string): Promise<string> };
+  callerIds?: {
+    idOf(subject: string): Promise<string>;
+    /** The id for a read that writes nothing: none while no key exists (nothing counted yet). */
+    existingIdOf(subject: string): Promise<string | undefined>;
+  };
 }
 
 export interface Guard {
@@ -212,7 +216,9 @@ export function createGuard(options: GuardOptions): Guard {
   return {
     async status(tool, caller) {
       const { day } = today();
-      const subject = await idOf(caller);
+      // A status read writes nothing, not even the first key of the caller ids.
+      const subject = options.callerIds ? await options.callerIds.existingIdOf(caller) : caller;
+      if (subject === undefined) return statusFor(0);
       return statusFor(await store.count(quotaKey(tool, subject, day)));
     },
 

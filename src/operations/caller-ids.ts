@@ -20,6 +20,11 @@ export interface CallerIds {
   idsOf(subject: string): Promise<string[]>;
   /** A subject's id under the current key alone: what lives no longer than a day (quotas). */
   idOf(subject: string): Promise<string>;
+  /**
+   * The same id for a read that must write nothing (a status read): none while the store holds no
+   * key yet, since then nothing can have been counted under it.
+   */
+  existingIdOf(subject: string): Promise<string | undefined>;
 }
 
 export interface CallerIdOptions {
@@ -66,10 +71,11 @@ export function createCallerIds(options: CallerIdOptions): CallerIds {
    * by another. Two first calls at once both ask the store, which hands both the one key.
    */
   async function cachedKey(period: number, create: boolean): Promise<HmacKey | undefined> {
-    if (keys.has(period)) return keys.get(period)!;
+    if (keys.has(period)) return keys.get(period);
     const key = await keyOf(period, create);
-    // A previous key the store does not have is not created later: none is kept too.
-    keys.set(period, key);
+    // A previous period's key the store does not have is never created later, so its absence is
+    // kept too; the current period's absence is not (another process may create it at any time).
+    if (key !== undefined || period < currentPeriod()) keys.set(period, key);
     for (const known of keys.keys()) if (known < period - 1) keys.delete(known);
     return key;
   }
@@ -84,6 +90,10 @@ export function createCallerIds(options: CallerIdOptions): CallerIds {
   return {
     async idOf(subject) {
       return sign((await cachedKey(currentPeriod(), true))!, subject);
+    },
+    async existingIdOf(subject) {
+      const key = await cachedKey(currentPeriod(), false);
+      return key === undefined ? undefined : sign(key, subject);
     },
     async idsOf(subject) {
       const period = currentPeriod();

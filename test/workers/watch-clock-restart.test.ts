@@ -60,6 +60,8 @@ interface Dev {
   stop(how?: 'interrupted' | 'killed'): Promise<void>;
 }
 
+const operatorToken = 'operator-token-of-the-restart-test';
+
 /** `wrangler dev` on the shared state folder, offline, once it answers. */
 async function startDev(dohUrl: string): Promise<Dev> {
   const [port, inspector] = [await freePort(), await freePort()];
@@ -69,8 +71,10 @@ async function startDev(dohUrl: string): Promise<Dev> {
     DNS_RETRIES: '0',
     CHECK_DEADLINE_MS: '3000',
     WATCH_MIN_INTERVAL_S: '1',
-    // The receiver listens on loopback: allowed, as an operator would allow a private receiver.
+    // The receiver listens on loopback: allowed, as an operator would allow a private receiver,
+    // to the watches the operator creates with its token (docs/watches.md).
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+    OPERATOR_TOKEN: operatorToken,
   };
   const child: ChildProcess = spawn(
     process.execPath,
@@ -150,7 +154,7 @@ describe('the watch clock across a wrangler dev restart', { timeout: 180_000 }, 
     try {
       const created = await fetch(`${first.url}/watch/v1`, {
         method: 'POST',
-        headers: json,
+        headers: { ...json, authorization: `Bearer ${operatorToken}` },
         body: JSON.stringify({ target, interval_s: 1, webhook_url: receiver.url('/hook') }),
       });
       expect(created.status, first.output()).toBe(201);
