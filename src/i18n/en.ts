@@ -446,6 +446,7 @@ export const en = {
   'mail.unknown.message_format':
     'It is in the messages: send mail formatted as RFC 5322 says, with one From, a Date and a Message-ID.',
   'mail.unknown.other': 'Could not be seen from here.',
+  'mail.rulePassed': 'Met, as far as can be seen from outside.',
   'mail.whatToDo': 'What to do',
   'mail.finding.spf_fail': 'SPF fails',
   'mail.finding.spf_warn': 'SPF uncertain',

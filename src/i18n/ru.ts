@@ -512,6 +512,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.unknown.message_format':
     'Это в самих письмах: оформляйте их по RFC 5322, с одним From, датой Date и Message-ID.',
   'mail.unknown.other': 'Отсюда этого не видно.',
+  'mail.rulePassed': 'Выполнено, насколько видно снаружи.',
   'mail.whatToDo': 'Что делать',
   'mail.finding.spf_fail': 'SPF не проходит',
   'mail.finding.spf_warn': 'SPF под вопросом',

@@ -42,8 +42,8 @@ function mailDetails(result: MailCheckResult, context: ResultContext): Html {
   return html`<div class="mail-result">
     <h2>${t('mail.requirements')}</h2>
     <p class="note">${t('mail.scope')}</p>
-    ${providers.map((provider) => providerChecklist(provider, result.requirements[provider], t))}
-    ${findingsTable(result, t)}
+    ${providers.map((provider) => providerChecklist(provider, result.requirements[provider], context))}
+    ${findingsTable(result, context)}
     <h2>${t('mail.authentication')}</h2>
     ${authentication(result, t)}
     <h2>${t('mail.transport')}</h2>
@@ -59,7 +59,11 @@ function mailDetails(result: MailCheckResult, context: ResultContext): Html {
 }
 
 /** One provider: its verdict, the page its rules come from, and each rule with what was seen. */
-function providerChecklist(provider: Provider, verdict: ProviderVerdict, t: Translate): Html {
+function providerChecklist(
+  provider: Provider,
+  verdict: ProviderVerdict,
+  { t, lang }: Pick<ResultContext, 't' | 'lang'>,
+): Html {
   const source = verdict.rules[0]?.source;
   return html`<section class="mail-provider" data-provider="${provider}">
     <h3>
@@ -99,7 +103,7 @@ function providerChecklist(provider: Provider, verdict: ProviderVerdict, t: Tran
                 >
                   ${t(`mail.status.${rule.status}`)}
                 </td>
-                <td data-label="${t('result.details')}">${ruleDetail(rule, t)}</td>
+                <td data-label="${t('result.details')}">${ruleDetail(rule, t, lang)}</td>
               </tr>`,
           )}
         </tbody>
@@ -109,12 +113,17 @@ function providerChecklist(provider: Provider, verdict: ProviderVerdict, t: Tran
 }
 
 /**
- * What the rule found: what cannot be seen from outside in the page's language; otherwise the
- * check's own words (English, marked so), which name the hosts and records it saw.
+ * What the rule found: what cannot be seen from outside in the page's language. On the English
+ * page, the check's own words, which name the hosts and records it saw; on another, what to do
+ * about a failed or warned rule in that language (the hosts and records are in the details
+ * below), so the page speaks one language (docs/pages.md).
  */
-function ruleDetail(rule: Rule, t: Translate): Html | string {
+function ruleDetail(rule: Rule, t: Translate, lang: ResultContext['lang']): Html | string {
   if (rule.status === 'unknown') return t(`mail.unknown.${unknownRule(rule.rule)}`);
-  return html`<span lang="en">${rule.detail}</span>`;
+  if (lang === 'en') return rule.detail;
+  if (rule.status === 'pass') return t('mail.rulePassed');
+  const code = `${rule.rule}_${rule.status}`;
+  return knownFinding(code) ? t(`mail.advice.${code}`) : t('mail.unknown.other');
 }
 
 function unknownRule(
@@ -126,7 +135,10 @@ function unknownRule(
 }
 
 /** What cost points, each finding explained with what to do, in the page's language. */
-function findingsTable(result: MailCheckResult, t: Translate): Html {
+function findingsTable(
+  result: MailCheckResult,
+  { t, lang }: Pick<ResultContext, 't' | 'lang'>,
+): Html {
   const factors = result.mail_score.factors;
   if (factors.length === 0)
     return html`<h2>${t('result.factors')}</h2>
@@ -148,7 +160,7 @@ function findingsTable(result: MailCheckResult, t: Translate): Html {
                 <td data-label="${t('result.factor')}">${findingName(factor.code, t)}</td>
                 <td data-label="${t('mail.whatToDo')}">
                   ${findingAdvice(factor.code, t)}
-                  <br /><span class="note" lang="en">${factor.detail}</span>
+                  ${lang === 'en' ? html`<br /><span class="note">${factor.detail}</span>` : ''}
                 </td>
                 <td data-label="${t('result.points')}" class="points-negative">
                   ${String(factor.points)}
