@@ -63,6 +63,8 @@ export interface WatchDeps {
   limits: WatchLimits;
   /** A fresh check of a target (recheck.ts). */
   recheck: Recheck;
+  /** Whether checks can be trusted now: while not, the runner claims no watch (runner.ts). */
+  canCheck?: () => boolean;
   /** The page and badge URLs of a watch, for its events. */
   links: LinksOf;
   /** The runtime's POST to a webhook (the Platform's). */
@@ -210,6 +212,7 @@ export function createWatches(deps: WatchDeps): Watches {
       store,
       records,
       recheck: deps.recheck,
+      ...(deps.canCheck ? { canCheck: deps.canCheck } : {}),
       links: deps.links,
       clock: deps.clock,
       randomBytes: deps.randomBytes,
