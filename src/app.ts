@@ -41,7 +41,7 @@ import type {
 } from './reputation/index.js';
 import { type CardCache, russianMeanings } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
-import { createResultStore, createToolsApi } from './tools/index.js';
+import { createResultStore, createToolsApi, type MailProbes } from './tools/index.js';
 import type { Watches } from './watch/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
@@ -79,6 +79,8 @@ export interface AppDeps {
   pageAssets: PageAssets;
   /** The watches' face (src/watch/watches.ts), built by createServices. */
   watches: Watches;
+  /** The mail check's probes, as the platform gives them (src/platform.ts). */
+  mail: MailProbes;
   /** Response compression, where the runtime does not compress itself (Node: node/compression.ts). */
   compression?: MiddlewareHandler;
   /** What the core reports to the metrics (Node: prom-client); nothing without it. */
@@ -185,6 +187,7 @@ export function createApp(deps: AppDeps) {
       site,
       store: deps.store,
       watches: deps.watches,
+      mail: deps.mail,
       tokenTtlMs: config.tokenTtlMs,
       pool: {
         maxIps: config.poolMaxIps,

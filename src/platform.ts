@@ -1,5 +1,6 @@
 import type { Resolver } from './dns/index.js';
 import type { Lang } from './i18n/index.js';
+import type { MailProbes } from './mail-probes.js';
 import type { Metrics } from './operations/index.js';
 import type { PageAssetSources } from './pages/index.js';
 import type { DnsblZone, MonitorRemote, ResolverSetting } from './reputation/index.js';
@@ -73,6 +74,11 @@ export interface Platform {
    * name resolves to by then; on Workers through `fetch` (docs/watches.md, "Safety").
    */
   webhooks: WebhookSender;
+  /**
+   * The mail check's probes (docs/mail.md): SMTP and the MTA-STS fetch over sockets on Node; on
+   * Workers no SMTP (TCP port 25 is not allowed there) and the policy over `fetch`.
+   */
+  mail: MailProbes;
 }
 
 /** Web Crypto, the same API on Node and on Workers: the default random bytes and hashing. */

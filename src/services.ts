@@ -241,6 +241,7 @@ export async function createServices(
     ...(captcha ? { captcha } : {}),
     watches,
     callerIds,
+    mail: platform.mail,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     listHealth: () => verdicts.lists(),

@@ -19,6 +19,8 @@ const zones: FixtureZone[] = [
       },
       'ns1.sender-slash.net': { A: ['127.0.0.1'] },
       'pool.sender-slash.net': { A: ['185.50.0.2', '185.50.0.3'] },
+      // A null MX (RFC 7505): the mail check connects nowhere, as a test never leaves 127.0.0.1.
+      'mail.sender-slash.net': { MX: [{ exchange: '.', priority: 0 }], TXT: ['v=spf1 -all'] },
     },
   },
 ];
@@ -32,6 +34,7 @@ const bodies: Record<string, object> = {
   '/domain/v1': { domain: 'sender-slash.net' },
   '/pool/v1/discover': { pool: 'pool.sender-slash.net' },
   '/pool/v1/check': { pool: 'pool.sender-slash.net', ips: ['185.50.0.2'] },
+  '/mail/v1': { domain: 'mail.sender-slash.net' },
 };
 
 beforeAll(async () => {
@@ -47,6 +50,7 @@ beforeAll(async () => {
     ['/ip/v1', 'ip'],
     ['/domain/v1', 'domain'],
     ['/pool/v1/discover', 'pool'],
+    ['/mail/v1', 'mail'],
   ] as const) {
     const response = await service.post(path, bodies[path]!);
     expect(response.status).toBe(200);
@@ -74,7 +78,7 @@ async function documentedRoutes(): Promise<Array<[string, string]>> {
     Object.keys(operations)
       .filter((method) => method !== 'head')
       .map((method): [string, string] => {
-        const tool = /\/(ip|domain|pool)\/v1/.exec(path)?.[1] ?? '';
+        const tool = /\/(ip|domain|pool|mail)\/v1/.exec(path)?.[1] ?? '';
         const filled = path
           .replace('{token}', tokens[tool] ?? '')
           .replace('/assets/{file}', asset ?? '');
@@ -119,7 +123,8 @@ describe('a trailing slash', () => {
         expect(second!.token, label).toBe(first!.token);
       }
     }
-  });
+    // Every route twice, its cards drawn among them, on a machine the other suites share.
+  }, 60_000);
 
   it('is answered for the OpenAPI document too', async () => {
     expect((await service.get('/openapi.json/')).status).toBe(200);
@@ -143,12 +148,13 @@ describe('the base path', () => {
       tools: Array<{ tool: string; status?: string; checks: Array<{ path: string }> }>;
     };
     expect(index.openapi).toBe(`${basePath}/openapi.json`);
-    expect(index.tools.map((tool) => tool.tool)).toEqual(['ip', 'domain', 'pool', 'watch']);
+    expect(index.tools.map((tool) => tool.tool)).toEqual(['ip', 'domain', 'pool', 'mail', 'watch']);
     expect(index.tools.flatMap((tool) => tool.checks.map((check) => check.path))).toEqual([
       `${basePath}/ip/v1`,
       `${basePath}/domain/v1`,
       `${basePath}/pool/v1/discover`,
       `${basePath}/pool/v1/check`,
+      `${basePath}/mail/v1`,
       `${basePath}/watch/v1`,
     ]);
     // Every status path it names answers (a watch counts on the IP and domain tools' quotas).

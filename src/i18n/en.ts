@@ -30,6 +30,11 @@ export const en = {
   'tool.domain.hint':
     'The domain on domain blocklists, its SPF and DMARC records, and its sender addresses.',
   'tool.pool.hint': 'Finds the addresses a pool name hands out, then checks the ones you pick.',
+  'tool.mail': 'Mail setup',
+  'tool.mail.label': 'Domain name',
+  'tool.mail.placeholder': 'e.g. example.com',
+  'tool.mail.hint':
+    'Will Gmail, Yahoo and Microsoft take its mail? SPF, DKIM, DMARC, the MX servers’ TLS and MTA-STS.',
 
   'check.title': 'Check an IP address, a domain or a DNS pool',
   'check.intro':
@@ -197,7 +202,15 @@ export const en = {
   'next.delistPage': 'delisting page',
   'next.address': '{ip}: {step}',
   'next.informational':
-    'An informational entry (such as Spamhaus PBL) is a note, not a block: ask for removal only if this address sends mail directly.',
+    'An informational entry is a note, not a block: ask for removal only if it is wrong.',
+  'next.noPtr':
+    '{ip} has no PTR record: ask whoever runs the address (its hosting provider or ISP) to set one to a host name whose A or AAAA record points back to {ip}. {providers} refuse or junk mail from an address without forward-confirmed reverse DNS ({pages}).',
+  'next.unconfirmedPtr':
+    '{ip}’s PTR name {ptr} does not resolve back to it: give that name an A or AAAA record for {ip}, or set the PTR to a name that has one (forward-confirmed reverse DNS). {providers} require it ({pages}).',
+  'next.policy':
+    '{list} lists {ip} as an address that should not send mail directly (a policy listing, not a spam report): send its mail through your provider’s relay (smarthost), as receivers that use the list refuse its direct mail. If it is a mail server of yours, say so on the list’s {page}. What receivers require: {pages}.',
+  'next.providers': '{a} and {b}',
+  'next.listPage': 'page',
   'result.address': 'Address',
   'result.addresses': 'Addresses of the host',
   'result.listedOn': 'Listed on',
@@ -253,6 +266,7 @@ export const en = {
   'status.onHold': 'on hold (stopped answering; not asked)',
   'status.notCovered': 'does not cover IPv6',
 
+  'status.policy': 'policy listing: should send through its provider’s relay',
   'status.informational': 'listed for information only',
   'status.poorReputation': 'poor reputation',
   'status.goodReputation': 'good reputation',
@@ -268,6 +282,7 @@ export const en = {
   'factor.sender_ip': 'Sender IP',
   'factor.spf': 'SPF',
   'factor.dmarc': 'DMARC',
+  'factor.requirement': 'Mail requirements',
 
   'severity.major': 'major',
   'severity.minor': 'minor',
@@ -287,6 +302,9 @@ export const en = {
   'detail.noGrade': 'no grade',
   'detail.notProven': 'not proven to answer honestly: no self-test has passed',
   'detail.fcrdnsFail': 'no PTR name resolves back to the address ({ptr})',
+  'detail.heldUnder': 'held under {score}, not a good mail sender: {reasons}',
+  'detail.ptrUnconfirmed': 'PTR not confirmed forward (FCrDNS)',
+  'detail.policyListing': 'policy listing on {list}',
   'detail.senderListed': 'sender IP listed on {lists}',
   'detail.spfPermerror': 'permerror: {reason}',
   'spf.reason.count': '{count} SPF records; there must be one',
@@ -387,6 +405,7 @@ export const en = {
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'domain',
   'badge.tool.pool': 'pool',
+  'badge.tool.mail': 'mail',
   'badge.tool.watch': 'watch',
   'badge.unknown': 'unknown',
   'badge.listedOn': 'listed on {listed} of {n}',
@@ -410,6 +429,7 @@ export const en = {
   'card.kind.ip': 'IP address',
   'card.kind.domain': 'Domain',
   'card.kind.pool': 'Mail server pool',
+  'card.kind.mail': 'Mail setup',
   'card.kind.watch': 'Watch',
   'card.noAddressChecked': 'No address checked',
   'card.noListAnswered': 'No list answered',
@@ -465,6 +485,7 @@ export const en = {
   'card.clean.pool': 'No address in the pool is on any list that answered.',
   'card.clean.ip': 'No list that answered lists this address.',
   'card.clean.domain': 'No list that answered lists this domain.',
+  'card.clean.mail': 'Every requirement that can be seen from outside is met.',
   'card.clean.watch': 'No list that answered lists this target.',
   'badge.ended.message': 'watch ended',
   'watch.live': 'Live: re-checked every {interval}.',

@@ -27,6 +27,11 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'tool.domain.hint':
     'Домен в доменных списках блокировки, его записи SPF и DMARC и адреса его отправителей.',
   'tool.pool.hint': 'Находит адреса, которые выдаёт имя пула, затем проверяет выбранные.',
+  'tool.mail': 'Настройка почты',
+  'tool.mail.label': 'Доменное имя',
+  'tool.mail.placeholder': 'например, example.com',
+  'tool.mail.hint':
+    'Примут ли Gmail, Yahoo и Microsoft его почту? SPF, DKIM, DMARC, TLS MX-серверов и MTA-STS.',
 
   'check.title': 'Проверка IP-адреса, домена или DNS-пула',
   'check.intro':
@@ -254,7 +259,15 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'next.delistPage': 'странице исключения',
   'next.address': '{ip}: {step}',
   'next.informational':
-    'Запись для сведения (например, Spamhaus PBL) — пометка, а не блокировка: просите исключения, только если этот адрес отправляет почту напрямую.',
+    'Запись для сведения — пометка, а не блокировка: просите исключения, только если она ошибочна.',
+  'next.noPtr':
+    'У {ip} нет записи PTR: попросите того, кто управляет адресом (хостинг-провайдера или провайдера связи), указать в ней имя хоста, запись A или AAAA которого указывает обратно на {ip}. {providers} отклоняют или отправляют в спам почту с адреса без подтверждённой обратной зоны ({pages}).',
+  'next.unconfirmedPtr':
+    'Имя PTR адреса {ip} — {ptr} — не указывает обратно на него: добавьте этому имени запись A или AAAA для {ip} или укажите в PTR имя, у которого она есть (обратная зона с прямым подтверждением). {providers} требуют этого ({pages}).',
+  'next.policy':
+    '{list} числит {ip} адресом, который не должен отправлять почту напрямую (политика, а не жалоба на спам): отправляйте почту через сервер-релей провайдера (smarthost) — получатели, которые пользуются этим списком, отклоняют прямую почту с него. Если это ваш почтовый сервер, сообщите об этом на {page} списка. Требования получателей: {pages}.',
+  'next.providers': '{a} и {b}',
+  'next.listPage': 'странице',
   'result.address': 'Адрес',
   'result.addresses': 'Адреса хоста',
   'result.listedOn': 'В списках',
@@ -318,6 +331,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'status.onHold': 'приостановлен (перестал отвечать; не опрашивается)',
   'status.notCovered': 'не поддерживает IPv6',
 
+  'status.policy': 'запись политики: должен отправлять почту через релей провайдера',
   'status.informational': 'в списке только для сведения',
   'status.poorReputation': 'плохая репутация',
   'status.goodReputation': 'хорошая репутация',
@@ -333,6 +347,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'factor.sender_ip': 'IP отправителя',
   'factor.spf': 'SPF',
   'factor.dmarc': 'DMARC',
+  'factor.requirement': 'Требования почтовых служб',
 
   'severity.major': 'серьёзный',
   'severity.minor': 'незначительный',
@@ -351,6 +366,9 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'detail.noGrade': 'нет оценки',
   'detail.notProven': 'честность ответов не подтверждена: самопроверка не пройдена',
   'detail.fcrdnsFail': 'ни одно имя PTR не указывает обратно на адрес ({ptr})',
+  'detail.heldUnder': 'не выше {score}: адрес не годится для отправки почты — {reasons}',
+  'detail.ptrUnconfirmed': 'PTR без прямого подтверждения (FCrDNS)',
+  'detail.policyListing': 'запись политики в {list}',
   'detail.senderListed': 'адрес отправителя в списках: {lists}',
   'detail.spfPermerror': 'постоянная ошибка (permerror): {reason}',
   'spf.reason.count': 'записей SPF: {count}; должна быть одна',
@@ -453,6 +471,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'домен',
   'badge.tool.pool': 'пул',
+  'badge.tool.mail': 'почта',
   'badge.tool.watch': 'наблюдение',
   'badge.unknown': 'неизвестно',
   'badge.listedOn': 'в списках: {listed} из {n}',
@@ -485,6 +504,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.kind.ip': 'IP-адрес',
   'card.kind.domain': 'Домен',
   'card.kind.pool': 'Пул почтовых серверов',
+  'card.kind.mail': 'Настройка почты',
   'card.kind.watch': 'Наблюдение',
   'card.noAddressChecked': 'Ни один адрес не проверен',
   'card.noListAnswered': 'Ни один список не ответил',
@@ -559,6 +579,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.clean.pool': 'Ни одного адреса пула нет в ответивших списках.',
   'card.clean.ip': 'Ни один ответивший список не содержит этот адрес.',
   'card.clean.domain': 'Ни один ответивший список не содержит этот домен.',
+  'card.clean.mail': 'Все требования, видимые снаружи, выполнены.',
   'card.clean.watch': 'Ни один ответивший список не содержит эту цель.',
   'badge.ended.message': 'наблюдение завершено',
   'watch.live': 'Вживую: проверяется каждые {interval}.',

@@ -8,6 +8,7 @@ import { bundledZoneList } from '../reputation/index.js';
 import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
+import { nodeMailProbes } from './mail-probes.js';
 import { readPageAssetSources } from './page-assets.js';
 import { createPrometheusMetrics, type NodeMetrics } from './prometheus.js';
 import { createNodeWebhookSender } from './webhook-sender.js';
@@ -92,5 +93,6 @@ export async function createNodePlatform(
     zones,
     pageAssets: await readPageAssetSources(),
     webhooks: createNodeWebhookSender(),
+    mail: nodeMailProbes(config),
   };
 }

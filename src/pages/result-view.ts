@@ -13,7 +13,10 @@ import {
   vouchingTexts,
 } from '../share/index.js';
 import type { Html } from './layout.js';
+import { addressHtml } from './address-html.js';
 import { nextStepsSection } from './next-steps.js';
+
+export { addressHtml };
 
 /**
  * A stored result drawn as a person reads it: the verdict, the score and what moved it, what to do
@@ -42,19 +45,6 @@ export interface ResultContext {
 
 /** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
 export const maxAddressesShown = 64;
-
-/**
- * An address as the page writes it: an IPv6 address may break after a colon (`<wbr>`), so the
- * longest canonical one (39 characters) fits a phone's column whole, broken between groups rather
- * than anywhere; an IPv4 address never breaks (docs/ipv6.md).
- */
-export function addressHtml(address: string): Html | string {
-  if (!address.includes(':')) return address;
-  const groups = address.split(':');
-  return html`${groups.map((group, index) =>
-    index === groups.length - 1 ? group : html`${group}:<wbr />`,
-  )}`;
-}
 
 function capitalise(text: string, lang: Lang): string {
   return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);

@@ -23,8 +23,12 @@ export {
   notReady,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
+  isPolicyListing,
+  ptrBreak,
   reverseName,
   runConfirmed,
+  type SenderRuleBreak,
+  senderRuleBreaks,
 } from './checks/index.js';
 export {
   askableCount,
@@ -102,6 +106,8 @@ export {
   type PolicyFetchRequest,
   type PolicyFetchResult,
   policyPath,
+  providerRequirements,
+  rulePages,
   type SmtpProber,
   type SmtpProbeRequest,
   type TlsaAnswer,
@@ -110,6 +116,7 @@ export {
 export {
   type Certificate,
   type MailCheckResult,
+  type MailProvider,
   mailCheckResultSchema,
   maxCallerSelectors,
   maxProbedMxHosts,

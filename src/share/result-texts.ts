@@ -95,6 +95,18 @@ function engineForms(
     [/^neutral reputation$/, () => t('grade.neutral')],
     [/^good reputation H(\d+)$/, ([, level]) => t('grade.good', { level: level! })],
     [/^no PTR record$/, () => t('fcrdns.none')],
+    // The sender rules' hold on the score (src/reputation/checks/sender-rules.ts).
+    [
+      /^held under (\d+), not a good mail sender: (.+)$/,
+      ([, score, reasons]) =>
+        t('detail.heldUnder', {
+          score: score!,
+          reasons: reasons!
+            .split('; ')
+            .map((reason) => heldReason(reason, t))
+            .join('; '),
+        }),
+    ],
     [
       /^no PTR name resolves back to the address \((.*)\)$/,
       ([, ptr]) => t('detail.fcrdnsFail', { ptr: ptr! }),
@@ -231,4 +243,12 @@ export function resultTexts(lang: Lang, t: Translate, table: MeaningTable): Resu
       ),
     }),
   };
+}
+
+/** One reason the sender rules give for holding a score (src/reputation/checks/sender-rules.ts). */
+function heldReason(reason: string, t: Translate): string {
+  if (reason === 'no PTR record') return t('fcrdns.none');
+  if (reason === 'PTR not confirmed forward (FCrDNS)') return t('detail.ptrUnconfirmed');
+  const policy = /^policy listing on (.+)$/.exec(reason);
+  return policy ? t('detail.policyListing', { list: policy[1]! }) : reason;
 }

@@ -15,6 +15,11 @@ export interface NextStep {
   list: string;
   lookupUrl?: string;
   delistUrl?: string;
+  /**
+   * Every listing of the list is a policy listing (Spamhaus PBL and its kin): the address should
+   * send through its provider's relay, which the step says instead of asking for removal.
+   */
+  policy?: boolean;
 }
 
 /** One list that lists the target, e.g. `{ list: 'Spamhaus ZEN', detail: 'SBL spam source', severity: 'major' }`. */
@@ -71,7 +76,7 @@ export interface ShareSummary {
   /** Most important first. */
   listings: ShareListing[];
   /** An address's PTR name and whether it resolves back to the address (forward-confirmed rDNS). */
-  rdns?: { ptr: string; fcrdns: 'pass' | 'fail' | 'none' | 'error' };
+  rdns?: { ptr: string; fcrdns: 'pass' | 'fail' | 'none' | 'error'; ip?: string };
   /** Counting lists: the target's sender IPs (a domain); counting addresses: the set's addresses. */
   addresses?: { total: number; listed: number };
   /** ISO 8601. */

@@ -1,5 +1,10 @@
 import type { MessageKey } from '../i18n/index.js';
-import { type AddressSummary, isInformational, type ListResult } from '../reputation/index.js';
+import {
+  type AddressSummary,
+  isInformational,
+  isPolicyListing,
+  type ListResult,
+} from '../reputation/index.js';
 
 /**
  * How one list's answer reads, beside the verdict and the counts (docs/verdicts.md#one-reading-of-a-result):
@@ -26,8 +31,13 @@ export interface ListReading {
 export function readList(list: ListResult): ListReading {
   if (list.on_hold) return { tone: 'on_hold', status: 'status.onHold' };
   if (list.not_covered) return { tone: 'not_covered', status: 'status.notCovered' };
+  // A policy listing (Spamhaus PBL) is no spam report, but not a mere note either: its words say
+  // the address should send through its provider's relay (docs/score.md#what-receivers-require).
   if (list.status === 'listed' && isInformational(list))
-    return { tone: 'informational', status: 'status.informational' };
+    return {
+      tone: 'informational',
+      status: isPolicyListing(list) ? 'status.policy' : 'status.informational',
+    };
   if (list.status === 'clean' && list.grade && list.grade.points < 0)
     return { tone: 'poor_reputation', status: 'status.poorReputation' };
   if (list.status === 'clean' && list.grade && list.grade.points > 0)

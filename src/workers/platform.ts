@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { createDohTransport } from '../dns/index.js';
+import { defaultProbeTimeoutMs, probeReachable } from '../mail-probes.js';
 import { noMetrics } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
@@ -8,6 +9,7 @@ import { createDurableStore } from './durable-store.js';
 import { edgeCardCacheBytes, edgeMaxInFlight, edgeMaxInFlightPerList } from './limits.js';
 import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
+import { createFetchPolicyFetcher } from './mail-policy-fetch.js';
 import { bundledPageAssets } from './page-assets.js';
 import type { StoreObject } from './store-object.js';
 import type { WatchClockObject } from './watch-clock-object.js';
@@ -60,5 +62,25 @@ export function createWorkersPlatform(
     zones: bundledZoneList(),
     pageAssets: bundledPageAssets,
     webhooks: createFetchWebhookSender(),
+    mail: workersMailProbes(config),
+  };
+}
+
+/**
+ * The mail check's probes on Workers (docs/mail.md): TCP to port 25 is not allowed there, so
+ * every MX host reads `not_probed` with that reason; the MTA-STS policy over `fetch`; no TLSA
+ * lookup (DoH through `fetch` carries no AD bit we ask for), so DANE is `not_checked`.
+ */
+function workersMailProbes(config: Config): Platform['mail'] {
+  const reachable = probeReachable(config.mail.probeAllowNetworks);
+  return {
+    reachable,
+    timeoutMs: defaultProbeTimeoutMs,
+    smtp: { unavailable: 'TCP to port 25 is not allowed on Cloudflare Workers' },
+    policy: createFetchPolicyFetcher({
+      port: config.mail.probeHttpsPort,
+      timeoutMs: defaultProbeTimeoutMs,
+      reachable,
+    }),
   };
 }

@@ -61,11 +61,13 @@ describe('one reading of a result on the share page', () => {
     const page = await sharePage('ip', pblOnly);
     expect(page).toContain('not listed on any of');
     expect(page).toContain('1 lists it for information only');
+    // PBL is a policy listing: muted, in its own words, never "good" beside it.
     expect(statusCells(page)).toContainEqual({
       tone: 'informational',
-      text: 'listed for information only',
+      text: 'policy listing: should send through its provider’s relay',
     });
     expect(statusCells(page).map((cell) => cell.tone)).not.toContain('listed');
+    expect(verdictPill(page)).toBe('fair');
   });
 
   it('shows a grade that costs points as a poor reputation, counted in the headline, never as "not listed"', async () => {

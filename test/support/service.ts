@@ -93,6 +93,10 @@ export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
  */
 const inMemory: FixtureDnsAddress = { port: 53, address: '127.0.0.1:53' };
 
+function onLoopback(address: string): boolean {
+  return address.startsWith('127.');
+}
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const zoneList = await loadZoneList();
   const zones = options.world ?? [
@@ -143,10 +147,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     sink,
     { watchClock: () => watchNow ?? new Date(), ...options.services },
-    // Dead DNS stays the closed port of DNS_SERVERS: nothing answers, as the test asks.
-    memory && !options.deadDns
-      ? { ...platform, dns: { ...platform.dns, transport: memory.resolver } }
-      : platform,
+    {
+      // Dead DNS stays the closed port of DNS_SERVERS: nothing answers, as the test asks.
+      ...(memory && !options.deadDns
+        ? { ...platform, dns: { ...platform.dns, transport: memory.resolver } }
+        : platform),
+      // A test never leaves 127.0.0.1: the mail check probes loopback only (PROBE_ALLOW_NETWORKS
+      // names which), whatever public address a world's MX host has.
+      mail: {
+        ...platform.mail,
+        reachable: (address) => onLoopback(address) && platform.mail.reachable(address),
+      },
+    },
   );
   let now = options.now ?? new Date();
   const app = createApp({

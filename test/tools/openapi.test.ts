@@ -106,6 +106,8 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining([
         ...['getIpStatus', 'checkIp', 'getIpResult', 'getIpBadge', 'getIpCard', 'getIpSharePage'],
         ...['checkDomain', 'getDomainResult', 'discoverPool', 'checkPool', 'getPoolResult'],
+        ...['getMailStatus', 'checkMail', 'getMailResult', 'getMailBadge', 'getMailCard'],
+        'getMailSharePage',
       ]),
     );
   });
@@ -116,7 +118,7 @@ describe('the OpenAPI document', () => {
       in: 'header',
       name: 'X-Captcha-Token',
     });
-    expect(posts()).toHaveLength(5);
+    expect(posts()).toHaveLength(6);
     for (const [, , operation] of posts()) {
       expect(operation.security).toEqual([{}, { captchaToken: [] }]);
       expect(operation.parameters).toContainEqual(

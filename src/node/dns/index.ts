@@ -11,4 +11,4 @@ export {
 export { createHttp2Exchanges, type Http2Exchanges } from './doh-session.js';
 export { createNodeDns, type NodeDns, type NodeDnsOptions } from './node-dns.js';
 export { createResolver, type ResolverOptions } from './resolver.js';
-export { parseServerAddress } from './server-address.js';
+export { parseServerAddress, systemServers } from './server-address.js';

@@ -10,10 +10,12 @@ import {
 import type { Deadline } from '../lookups/index.js';
 import { type AddressSummary, worstSeverity } from '../results/index.js';
 import { listingFactors, scoreOf } from './score.js';
+import { policyBreaks, senderRulesFactor } from './sender-rules.js';
 
 /**
  * One address's DNSBL result in brief, as the domain and pool tools show it for each address they
- * check: the score (listings and grades only: these tools do no reverse DNS) and where it is listed.
+ * check: the score (listings and grades only: these tools do no reverse DNS, and a policy listing
+ * holds it under `good`) and where it is listed.
  */
 
 export type { AddressSummary } from '../results/index.js';
@@ -24,7 +26,16 @@ export async function summariseAddress(
   deadline: Deadline,
 ): Promise<AddressSummary> {
   const report = await dnsbl.check({ kind: 'ip', address: ip }, deadline);
-  const { score, verdict, confidence } = scoreOf(listingFactors(report), report);
+  // A policy listing holds the address under `good` as the IP check does (sender-rules.ts); these
+  // checks ask no reverse DNS, so the ptr rule is the IP check's alone.
+  const factors = listingFactors(report);
+  const broken = policyBreaks(report.lists);
+  const held = senderRulesFactor(factors, broken);
+  const { score, verdict, confidence } = scoreOf(
+    held ? [...factors, held] : factors,
+    report,
+    broken.length > 0,
+  );
   const allowlists = vouchingOf(report.lists);
   return {
     ip,
@@ -53,6 +64,9 @@ export async function summariseAddress(
         codes: list.codes ?? [],
         ...(list.lookup_url ? { lookup_url: list.lookup_url } : {}),
         ...(list.delist_url ? { delist_url: list.delist_url } : {}),
+        ...((list.listings ?? []).length > 0 && list.listings!.every((listing) => listing.policy)
+          ? { policy: true as const }
+          : {}),
       })),
     ...(allowlists.length > 0 ? { allowlists } : {}),
     unanswered: report.lists

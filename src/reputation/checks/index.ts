@@ -22,6 +22,12 @@ export { checkIp, type IpCheckDeps, type IpCheckResult } from './ip-check.js';
 export { checkPoolAddresses, type PoolCheckResult } from './pool-check.js';
 export { discoverPool, type PoolDiscoveryOptions } from './pool-discovery.js';
 export { reverseName } from './rdns.js';
+export {
+  isPolicyListing,
+  ptrBreak,
+  type SenderRuleBreak,
+  senderRuleBreaks,
+} from './sender-rules.js';
 // What the mail check (src/reputation/mail/) builds on: the domain check's SPF, DMARC and MX.
 export { summariseAddress } from './address-summary.js';
 export { organizationalDomain } from './dmarc.js';

@@ -10,6 +10,7 @@ import {
 import { type ReverseDns, reverseDns } from './rdns.js';
 import { type IpCheckResult, maxAddressesPerHost } from '../results/index.js';
 import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
+import { senderRuleBreaks, senderRulesFactor } from './sender-rules.js';
 import type { Target } from '../targets/index.js';
 import type { CheckOutcome } from './check-outcome.js';
 
@@ -86,7 +87,12 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
         listsAsked: listsAsked(report),
       };
     }
-    const score = scoreOf([...listingFactors(report), ...reverseDnsFactors(rdns)], report);
+    // Receivers refuse mail from an address without forward-confirmed PTR or on a policy list:
+    // such an address is never a `good` sender, whatever else it scores (docs/score.md).
+    const factors = [...listingFactors(report), ...reverseDnsFactors(rdns)];
+    const broken = senderRuleBreaks(rdns, report.lists);
+    const held = senderRulesFactor(factors, broken);
+    const score = scoreOf(held ? [...factors, held] : factors, report, broken.length > 0);
     return {
       ok: true,
       result: {

@@ -115,15 +115,16 @@ export function confidenceOf(answered: number, total: number): Confidence {
 
 /**
  * Verdict (`verdictThresholds`): `poor` under its floor or with any major listing (mail will be
- * refused by many receivers), `good` from its mark with no blocking listing and no poor grade,
- * `fair` otherwise; `unknown` when no list answered (docs/score.md).
+ * refused by many receivers), `good` from its mark with no blocking listing, no poor grade and no
+ * broken sender rule (`rulesBroken`, sender-rules.ts), `fair` otherwise; `unknown` when no list
+ * answered (docs/score.md).
  */
-export function scoreOf(factors: ScoreFactor[], report: DnsblReport): Score {
+export function scoreOf(factors: ScoreFactor[], report: DnsblReport, rulesBroken = false): Score {
   return scoreFrom(factors, {
     answered: report.answered,
     total: askableTotal(report),
     majorListed: hasMajorListing(report),
-    warned: hasWarning(report.lists),
+    warned: rulesBroken || hasWarning(report.lists),
   });
 }
 

@@ -151,12 +151,13 @@ function bitmaskMeanings(zone: DnsblZone, code: string): Listing[] {
 function listingOf(
   zone: DnsblZone,
   code: string,
-  meaning: { meaning: string; severity?: Severity; weight?: number },
+  meaning: { meaning: string; severity?: Severity; weight?: number; kind?: 'policy' },
 ): Listing {
   return {
     code,
     meaning: meaning.meaning,
     severity: meaning.severity ?? zone.severity,
     weight: meaning.weight ?? zone.weight,
+    ...(meaning.kind === 'policy' ? { policy: true as const } : {}),
   };
 }

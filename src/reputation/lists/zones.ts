@@ -30,6 +30,12 @@ const codeMeaningObject = z.object({
   weight: z.number().min(0).max(100).optional(),
   /** On an allowlist: the trust the code encodes. */
   trust: z.enum(trustLevels).optional(),
+  /**
+   * `policy`: the list says the address should not send mail directly (an end-user or dynamic
+   * address, no or generic reverse DNS), not that it sent spam (Spamhaus PBL and its kin,
+   * docs/zone-list.md#policy-listings).
+   */
+  kind: z.enum(['policy']).optional(),
 });
 /**
  * A meaning written out (with its Russian), or as a bare English string (`"127.0.0.2": "SBL"`), as

@@ -12,6 +12,7 @@ export {
   type MailCheckOutcome,
   mailQueryBudget,
 } from './mail-check.js';
+export { providerRequirements, rulePages } from './provider-requirements.js';
 export { isPolicyMediaType, parsePolicy, policyPath } from './mta-sts.js';
 export {
   notProbed,

@@ -93,3 +93,21 @@ export const providerRequirements: Readonly<Record<MailProvider, ProviderRequire
 
 export const requirementsScope =
   'The bulk-sender requirements: Gmail’s and Yahoo’s for senders of 5,000 or more messages a day, Microsoft’s for high-volume senders; what cannot be seen from outside the messages is unknown.';
+
+/**
+ * The providers whose table names a rule, each with its page: those that require it, or with
+ * `advised` also those that only advise it. The IP tool's next steps cite these pages for `ptr`
+ * and `listing`, the same ones the mail check's rules carry.
+ */
+export function rulePages(
+  rule: RequirementRuleId,
+  which: 'required' | 'advised',
+): { provider: MailProvider; source: RequirementSource }[] {
+  return (Object.keys(providerRequirements) as MailProvider[])
+    .filter((provider) =>
+      providerRequirements[provider].rules.some(
+        (entry) => entry.rule === rule && (entry.required || which === 'advised'),
+      ),
+    )
+    .map((provider) => ({ provider, source: providerRequirements[provider].source }));
+}

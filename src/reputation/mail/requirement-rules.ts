@@ -12,6 +12,7 @@ import type {
   SpfSummary,
 } from '../results/index.js';
 import { mailProviders } from '../results/index.js';
+import { ptrBreak } from '../checks/index.js';
 import { providerRequirements, requirementsScope } from './provider-requirements.js';
 
 /**
@@ -139,12 +140,13 @@ export function ptrFinding(senders: readonly SampledSender[], total: number): Fi
     };
   }
   const of = `${senders.length} of ${total} sender addresses sampled`;
-  const missing = senders
-    .filter((sender) => sender.rdns.fcrdns === 'none')
-    .map((sender) => sender.ip);
-  const unconfirmed = senders
-    .filter((sender) => sender.rdns.fcrdns === 'fail')
-    .map((sender) => sender.ip);
+  // The same reading of one address as the IP check's verdict (checks/sender-rules.ts).
+  const broken = (finding: string) =>
+    senders
+      .filter((sender) => ptrBreak(sender.rdns)?.finding === finding)
+      .map((sender) => sender.ip);
+  const missing = broken('no_ptr');
+  const unconfirmed = broken('fcrdns_fail');
   if (missing.length > 0)
     return { status: 'fail', detail: `no PTR record for ${missing.join(', ')} (${of})` };
   if (unconfirmed.length > 0) {
@@ -198,6 +200,24 @@ export function listingFinding(senders: readonly SampledSender[], total: number)
   if (poor.length > 0) {
     const where = poor.map((s) => `${s.ip} (${s.listing.listings.map((l) => l.name).join(', ')})`);
     return { status: 'fail', detail: `on a major list: ${where.join('; ')} (${of})` };
+  }
+  // A policy listing (Spamhaus PBL and its kin) is no spam report, but receivers that use the
+  // list refuse the address's direct mail: it fails, in words of its own.
+  const policy = senders.filter((sender) =>
+    sender.listing.listings.some((listing) => listing.policy),
+  );
+  if (policy.length > 0) {
+    const where = policy.map(
+      (s) =>
+        `${s.ip} (${s.listing.listings
+          .filter((l) => l.policy)
+          .map((l) => l.name)
+          .join(', ')})`,
+    );
+    return {
+      status: 'fail',
+      detail: `on a policy list, an address that should send through its provider’s relay, not directly: ${where.join('; ')} (${of})`,
+    };
   }
   const listed = senders.filter((sender) => sender.listing.listed > 0);
   if (listed.length > 0) {

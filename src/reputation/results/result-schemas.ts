@@ -36,7 +36,7 @@ export const confidenceThresholds = { highFrom: 0.9, mediumFrom: 0.6 } as const;
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 export const verdictSchema = z.enum(['good', 'fair', 'poor', 'unknown']).meta({
-  description: `poor under ${verdictThresholds.poorBelow} or with a major listing, good from ${verdictThresholds.goodFrom}; unknown when no list answered.`,
+  description: `poor under ${verdictThresholds.poorBelow} or with a major listing, good from ${verdictThresholds.goodFrom}; unknown when no list answered. An address without forward-confirmed reverse DNS or on a policy list (Spamhaus PBL and its kin) is at most fair, its IP score at most ${verdictThresholds.goodFrom - 1}.`,
 });
 export type Verdict = z.infer<typeof verdictSchema>;
 
@@ -50,7 +50,16 @@ export const severitySchema = z.enum(severities);
 export const scoreFactorSchema = z
   .object({
     /** What moved the score: a listing, a reputation grade, or a reverse DNS finding. */
-    kind: z.enum(['listing', 'grade', 'allowlist', 'reverse_dns', 'sender_ip', 'spf', 'dmarc']),
+    kind: z.enum([
+      'listing',
+      'grade',
+      'allowlist',
+      'reverse_dns',
+      'sender_ip',
+      'spf',
+      'dmarc',
+      'requirement',
+    ]),
     source: z.string(),
     detail: z.string(),
     points: z.number().meta({ description: 'What it added to (or took off) the score.' }),
@@ -75,6 +84,10 @@ export const listingSchema = z
     meaning: z.string(),
     severity: severitySchema,
     weight: z.number(),
+    policy: z.literal(true).optional().meta({
+      description:
+        'A policy listing: the list says this address should not send mail directly (an end-user or dynamic address, no or generic reverse DNS) but through its provider’s relay, not that it sent spam (Spamhaus PBL and its kin).',
+    }),
   })
   .meta({ id: 'Listing' });
 export type Listing = z.infer<typeof listingSchema>;
@@ -297,6 +310,10 @@ export const addressSummarySchema = scoreSchema
             .string()
             .optional()
             .meta({ description: 'Where to ask the operator for removal.' }),
+          policy: z.literal(true).optional().meta({
+            description:
+              'Every listing of the list is a policy listing: the address should send through its provider’s relay (Spamhaus PBL and its kin), not a report of spam.',
+          }),
         }),
       )
       .meta({

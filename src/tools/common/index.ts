@@ -31,6 +31,7 @@ export {
   type CheckRoute,
   type SnapshotDeps,
   snapshotOperations,
+  type StatusExtra,
   snapshotTool,
 } from './snapshot-tool.js';
 export { addressListing, listingsOf, shownAs } from './summaries.js';

@@ -61,6 +61,12 @@ export interface CheckRoute<B extends z.ZodObject> {
   errors?: readonly ErrorCode[];
 }
 
+/** Fields a tool's status adds to the quota status: their schemas, and what they read now. */
+export interface StatusExtra {
+  fields: z.ZodRawShape;
+  read(): Record<string, unknown>;
+}
+
 export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
   results: ResultStore;
   guard: Guard;
@@ -96,8 +102,15 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
   const operations = snapshotOperations(tool.title);
   const subjectOf = (c: Context<AppEnv>) => c.get('caller').subject;
 
-  function status(): void {
+  /**
+   * GET /status: the caller's quota, and what else the tool says of its state (`extra`: the mail
+   * tool's SMTP probe), documented as `<Title>Status`.
+   */
+  function status(extra?: StatusExtra): void {
     const operationId = operations.status;
+    const schema = extra
+      ? quotaStatusSchema.extend(extra.fields).openapi(`${operationStem(tool.title)}Status`)
+      : quotaStatusSchema;
     serveRoute(
       app,
       createRoute({
@@ -111,12 +124,17 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
           200: {
             description: 'Quota status',
             headers: callerOwnHeaders,
-            content: { 'application/json': { schema: quotaStatusSchema } },
+            content: { 'application/json': { schema } },
           },
           ...errorResponses(operationId, storeErrors),
         },
       }),
-      async (c) => c.json(await deps.guard.status(tool.name, subjectOf(c)), 200, callerOwn),
+      async (c) =>
+        c.json(
+          { ...(await deps.guard.status(tool.name, subjectOf(c))), ...extra?.read() },
+          200,
+          callerOwn,
+        ),
     );
   }
 

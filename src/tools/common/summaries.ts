@@ -33,9 +33,19 @@ export function listingsOf(lists: readonly ListResult[]): ShareListing[] {
       severity: list.listings
         ? worstSeverity(list.listings.map((listing) => listing.severity))
         : list.severity,
-      steps: [stepOf(list.name, list)],
+      steps: [
+        {
+          ...stepOf(list.name, list),
+          ...(isPolicyOnly(list.listings) ? { policy: true } : {}),
+        },
+      ],
     }))
     .sort(bySeverity);
+}
+
+/** Every listing a policy listing: the list says "send through a relay", not "spam". */
+function isPolicyOnly(listings: readonly { policy?: true }[] | undefined): boolean {
+  return listings !== undefined && listings.length > 0 && listings.every((l) => l.policy);
 }
 
 /** One list's next step, from the URLs a result carries (`lookup_url`, `delist_url`). */
@@ -55,6 +65,9 @@ export function addressListing(address: AddressSummary, sender: boolean): ShareL
     detail: `listed on ${lists.join(', ')}`,
     severity: worstSeverity(address.listings.map((listing) => listing.severity)),
     address: { ip: address.ip, sender, lists },
-    steps: address.listings.map((listing) => stepOf(listing.name, listing)),
+    steps: address.listings.map((listing) => ({
+      ...stepOf(listing.name, listing),
+      ...(listing.policy ? { policy: true } : {}),
+    })),
   };
 }

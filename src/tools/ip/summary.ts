@@ -18,7 +18,7 @@ export function summariseIp(stored: Record<string, unknown>): ShareSummary {
     checked: coverage.answered,
     coverage,
     listings: listingsOf(score.lists),
-    rdns: { ptr: score.rdns.ptr, fcrdns: score.rdns.fcrdns },
+    rdns: { ptr: score.rdns.ptr, fcrdns: score.rdns.fcrdns, ip: result.ip },
     checkedAt: score.checked_at,
   };
 }

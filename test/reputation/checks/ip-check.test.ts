@@ -146,15 +146,22 @@ describe('checkIp', () => {
     ]);
   });
 
-  it('takes points off a clean address whose PTR does not resolve back', async () => {
+  it('holds a clean address whose PTR does not resolve back under good (the ptr rule)', async () => {
     const result = resultOf(await checkIp(depsOver(freshResolver()), target(cleanIp)));
     expect(result.ptr).toBe('dynamic-8.isp.net');
     expect(result.ip_score).toMatchObject({
       listed: 0,
-      score: 90,
-      verdict: 'good',
+      score: 79,
+      verdict: 'fair',
       rdns: { fcrdns: 'fail' },
-      factors: [{ kind: 'reverse_dns', source: 'FCrDNS', points: -10 }],
+      factors: [
+        {
+          kind: 'requirement',
+          detail: 'held under 80, not a good mail sender: PTR not confirmed forward (FCrDNS)',
+          points: -11,
+        },
+        { kind: 'reverse_dns', source: 'FCrDNS', points: -10 },
+      ],
     });
   });
 

@@ -37,9 +37,12 @@ describe('readAnswer: listings', () => {
     ['dbl.0spam.org', '127.0.0.2', '0spam', 'minor', 10],
   ] as const)('reads %s %s as a listing (%s)', (zoneName, code, meaning, severity, weight) => {
     const reading = readAnswer(zone(zoneName), [code]);
+    // Spamhaus PBL is a policy listing (the zone list's `kind`): an address that should send
+    // through its provider's relay, not a spam source.
+    const policy = meaning.startsWith('PBL') ? { policy: true } : {};
     expect(reading).toEqual({
       status: 'listed',
-      listings: [{ code, meaning: expect.stringContaining(meaning), severity, weight }],
+      listings: [{ code, meaning: expect.stringContaining(meaning), severity, weight, ...policy }],
     });
   });
 

@@ -6,9 +6,13 @@ import {
 import { providerRequirements } from '../../../src/reputation/mail/provider-requirements.js';
 import {
   judgeRequirements,
+  listingFinding,
+  ptrFinding,
+  type SampledSender,
   verdictOf,
   type Finding,
 } from '../../../src/reputation/mail/requirement-rules.js';
+import type { AddressSummary } from '../../../src/reputation/results/index.js';
 import {
   mailProviders,
   requirementRuleIds,
@@ -116,5 +120,65 @@ describe('the DKIM selectors tried', () => {
 
   it('has a source page for every provider of the table', () => {
     for (const provider of table.providers) expect(provider.source).toMatch(/^https:\/\//);
+  });
+});
+
+describe('the ptr and listing rules read an address as the IP check does', () => {
+  const listing = (
+    ip: string,
+    listings: AddressSummary['listings'],
+    verdict: AddressSummary['verdict'],
+  ): AddressSummary =>
+    ({
+      ip,
+      score: 79,
+      verdict,
+      confidence: 'high',
+      listed: listings.length,
+      answered: 20,
+      listings,
+      unanswered: [],
+    }) as unknown as AddressSummary;
+  const pbl = {
+    zone: 'zen.spamhaus.org',
+    name: 'Spamhaus ZEN',
+    severity: 'info' as const,
+    detail: 'PBL (ISP): end-user address that should not send mail directly',
+    policy: true as const,
+  };
+  const psbl = { zone: 'psbl.surriel.com', name: 'PSBL', severity: 'minor' as const, detail: '' };
+  const rdns = (fcrdns: 'pass' | 'none' | 'fail') =>
+    ({ ptr: '', names: [], fcrdns }) as unknown as SampledSender['rdns'];
+
+  it('fails a policy-listed sender in words of its own, not as spam', () => {
+    const finding = listingFinding(
+      [{ ip: '192.0.3.30', rdns: rdns('pass'), listing: listing('192.0.3.30', [pbl], 'fair') }],
+      1,
+    );
+    expect(finding.status).toBe('fail');
+    expect(finding.detail).toMatch(
+      /^on a policy list, an address that should send through its provider’s relay, not directly: 192\.0\.3\.30 \(Spamhaus ZEN\)/,
+    );
+  });
+
+  it('warns of a minor spam listing as before', () => {
+    const finding = listingFinding(
+      [{ ip: '192.0.3.40', rdns: rdns('pass'), listing: listing('192.0.3.40', [psbl], 'fair') }],
+      1,
+    );
+    expect(finding).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/^on a minor list/),
+    });
+  });
+
+  it('fails no PTR and an unconfirmed PTR, as the IP verdict does', () => {
+    const clean = listing('192.0.3.30', [], 'good');
+    expect(
+      ptrFinding([{ ip: '192.0.3.30', rdns: rdns('none'), listing: clean }], 1).detail,
+    ).toMatch(/^no PTR record for 192\.0\.3\.30/);
+    expect(
+      ptrFinding([{ ip: '192.0.3.30', rdns: rdns('fail'), listing: clean }], 1).detail,
+    ).toMatch(/^PTR not confirmed forward \(FCrDNS\) for 192\.0\.3\.30/);
   });
 });

@@ -127,9 +127,10 @@ describe('POST /ip/v1', () => {
         captchaRequired: false,
       });
       expect(result.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      // Not listed, but without PTR: not a good mail sender (docs/score.md#what-receivers-require).
       expect(result.ip_score).toMatchObject({
         listed: 0,
-        verdict: 'good',
+        verdict: 'fair',
         confidence: 'high',
         rdns: { ptr: '', names: [], fcrdns: 'none' },
       });
@@ -138,11 +139,18 @@ describe('POST /ip/v1', () => {
       expect(result.ip_score.answered).toBe(result.ip_score.total - result.ip_score.needs_key);
       const answering = result.ip_score.lists.filter((list) => list.key === undefined);
       expect(answering.every((list) => list.status === 'clean')).toBe(true);
-      // No PTR is the one finding: it costs the documented 10 points.
+      // No PTR is the one finding: it costs the documented 10 points, and the ptr rule holds the
+      // score under 80.
       expect(result.ip_score.factors).toEqual([
+        {
+          kind: 'requirement',
+          source: 'Mail requirements',
+          detail: 'held under 80, not a good mail sender: no PTR record',
+          points: -11,
+        },
         { kind: 'reverse_dns', source: 'PTR', detail: 'no PTR record', points: -10 },
       ]);
-      expect(result.ip_score.score).toBe(90);
+      expect(result.ip_score.score).toBe(79);
     });
 
     it('accepts the alias q for target', async () => {
@@ -187,8 +195,13 @@ describe('POST /ip/v1', () => {
       expect(result.ptr).toBe('liar.sender-fixture.net');
       expect(result.ip_score.rdns.fcrdns).toBe('fail');
       expect(result.ip_score.factors).toEqual([
+        expect.objectContaining({
+          kind: 'requirement',
+          detail: 'held under 80, not a good mail sender: PTR not confirmed forward (FCrDNS)',
+        }),
         expect.objectContaining({ kind: 'reverse_dns', source: 'FCrDNS', points: -10 }),
       ]);
+      expect(result.ip_score).toMatchObject({ score: 79, verdict: 'fair' });
     });
 
     it('reports a listed address with its lists, factors and a poor verdict', async () => {
@@ -239,7 +252,8 @@ describe('POST /ip/v1', () => {
         answered: ipv6Lists,
         needs_key: keyedIpv6Lists,
         total: ipv6Lists + keyedIpv6Lists,
-        verdict: 'good',
+        // No PTR under ip6.arpa: not a good mail sender.
+        verdict: 'fair',
         confidence: 'high',
         rdns: { fcrdns: 'none' },
       });

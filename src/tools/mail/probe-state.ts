@@ -1,0 +1,66 @@
+import type { SmtpProber } from '../../reputation/index.js';
+import type { MailProbes } from './deps.js';
+
+/**
+ * The SMTP probe's state as GET /mail/v1/status shows it (docs/mail.md, "The API"): whether this
+ * runtime can probe at all, and how the last probe that tried to connect fared. Many hosts block
+ * port 25 outbound; an operator who sees every connection fail learns it here, not from a
+ * domain's result.
+ */
+
+export interface SmtpProbeState {
+  available: boolean;
+  /** Why the probe is unavailable, or why its last connection failed; null when neither. */
+  reason: string | null;
+  last_connect_outcome: {
+    at: string;
+    host: string;
+    address: string;
+    /** `connected`: the TCP connection opened (whatever followed); `failed`: it did not. */
+    outcome: 'connected' | 'failed';
+    detail: string | null;
+  } | null;
+}
+
+const blockedReason =
+  'the last MX probe could not open a connection: port 25 may be blocked from this server';
+
+/** The prober, with what it saw recorded: one per service, so the state is the process's. */
+export function observeProber(
+  smtp: MailProbes['smtp'],
+  now: () => Date,
+): { smtp: MailProbes['smtp']; state(): SmtpProbeState } {
+  if ('unavailable' in smtp) {
+    const state: SmtpProbeState = {
+      available: false,
+      reason: smtp.unavailable,
+      last_connect_outcome: null,
+    };
+    return { smtp, state: () => state };
+  }
+  let last: SmtpProbeState['last_connect_outcome'] = null;
+  const observed: SmtpProber = {
+    async probe(request) {
+      const result = await smtp.probe(request);
+      // A probe that never tried (not public, the service's bound) says nothing of the network.
+      if (result.status !== 'not_probed') {
+        last = {
+          at: now().toISOString(),
+          host: request.host,
+          address: request.address,
+          outcome: result.stage === 'connect' ? 'failed' : 'connected',
+          detail: result.detail,
+        };
+      }
+      return result;
+    },
+  };
+  return {
+    smtp: observed,
+    state: () => ({
+      available: true,
+      reason: last?.outcome === 'failed' ? blockedReason : null,
+      last_connect_outcome: last,
+    }),
+  };
+}

@@ -1,0 +1,80 @@
+import { z } from '@hono/zod-openapi';
+import { isSelector, mailCheckResultSchema, maxCallerSelectors } from '../../reputation/index.js';
+import {
+  captchaFields,
+  postFields,
+  quotaStatusSchema,
+  requiredWithAlias,
+} from '../common/index.js';
+import type { SmtpProbeState } from './probe-state.js';
+
+/** The mail tool's request and answer bodies: the result itself is src/reputation/results/. */
+
+/** What the service itself checks: the demo world's sending domain (`npm run demo`). */
+const exampleDomain = 'demo-sender.com';
+
+export const mailStoredResult = mailCheckResultSchema
+  .extend({ token: postFields.token })
+  .openapi('MailStoredResult');
+
+export const mailCheckResponse = mailCheckResultSchema
+  .extend({ ...postFields, ...quotaStatusSchema.shape })
+  .openapi('MailCheckResponse');
+
+export const mailCheckRequest = requiredWithAlias(
+  z
+    .object({
+      domain: z.string().max(1024).optional().openapi({
+        description:
+          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
+        example: exampleDomain,
+      }),
+      target: z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
+      dkim_selectors: z
+        .array(
+          z
+            .string()
+            .refine(isSelector, 'a DKIM selector is DNS labels of letters, digits, - and _'),
+        )
+        .max(maxCallerSelectors)
+        .optional()
+        .openapi({
+          description: `Up to ${maxCallerSelectors} DKIM selectors (RFC 6376 §3.1) to try first, besides the common ones and those of the providers the MX and SPF records show.`,
+          example: ['s2024'],
+        }),
+      ...captchaFields,
+    })
+    .openapi('MailCheckRequest', { example: { domain: exampleDomain } }),
+  'domain',
+  'target',
+);
+
+export const smtpProbeStateSchema = z
+  .object({
+    available: z.boolean().openapi({
+      description: 'Whether this runtime can open TCP port 25 at all (not on Workers).',
+    }),
+    reason: z.string().nullable().openapi({
+      description:
+        'Why the probe is unavailable, or why the last connection failed (port 25 may be blocked from this server); null otherwise.',
+    }),
+    last_connect_outcome: z
+      .object({
+        at: z.iso.datetime(),
+        host: z.string(),
+        address: z.string(),
+        outcome: z.enum(['connected', 'failed']),
+        detail: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({
+        description: 'The last probe that tried to connect, in this process; null before any.',
+      }),
+  })
+  .openapi('SmtpProbeState') satisfies z.ZodType<SmtpProbeState>;
+
+export const mailStatusFields = { smtp_probe: smtpProbeStateSchema };
