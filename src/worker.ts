@@ -2,6 +2,7 @@ import {
   armWatchClock,
   armWatchClockOnce,
   changedAWatch,
+  createEdgeApp,
   type EdgeApp,
   edgeAppFor,
   misconfigured,
@@ -37,12 +38,13 @@ export default {
    * The Cron Trigger of wrangler.toml, once a minute, a backstop of the watch clock: claims the
    * watches and deliveries that are due, runs them, and arms the clock again (docs/watches.md,
    * "On Workers"). Claims are atomic in the store's Durable Objects, so the two never check a
-   * watch twice.
+   * watch twice. The event is an I/O context of its own, not a request's: it runs on an app of
+   * its own, never the one the isolate's requests share (docs/edge.md, "One app per I/O owner").
    */
   async scheduled(_controller, env, ctx) {
     let app: EdgeApp;
     try {
-      app = await edgeAppFor(env);
+      app = await createEdgeApp(env);
     } catch (error) {
       console.error(String(error));
       return;

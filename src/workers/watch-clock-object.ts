@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { WorkerEnv } from './app.js';
 import { readWorkerConfig } from './config.js';
-import { edgeAppFor } from './edge-apps.js';
+import { createEdgeApps } from './edge-apps.js';
 
 /**
  * What re-checks watches on Workers (docs/watches.md, "On Workers"): a Durable Object whose alarm
@@ -24,6 +24,13 @@ function pollMsOf(env: WorkerEnv): number {
 const idleMs = 3_600_000;
 
 export class WatchClockObject extends DurableObject<WorkerEnv> {
+  /**
+   * The object's own apps, never the Worker's: an alarm runs in the object's I/O context, and a
+   * DNS stack shared with the Worker's requests would hand this object's queries to them and
+   * theirs to it (docs/edge.md, "One app per I/O owner").
+   */
+  readonly #apps = createEdgeApps();
+
   /** Keeps the variables to build the app from, and sets the alarm for now unless one is set. */
   async arm(variables: Record<string, string>): Promise<void> {
     await this.ctx.storage.put('variables', variables);
@@ -38,7 +45,7 @@ export class WatchClockObject extends DurableObject<WorkerEnv> {
     let next: number;
     try {
       const pollMs = pollMsOf(env);
-      const app = await edgeAppFor(env);
+      const app = await this.#apps.appFor(env);
       const { watches } = app.services;
       const report = await app.tickWatches();
       const now = Date.now();

@@ -1,6 +1,7 @@
 import {
   createExecutionContext,
   createScheduledController,
+  runDurableObjectAlarm,
   runInDurableObject,
   waitOnExecutionContext,
 } from 'cloudflare:test';
@@ -304,6 +305,64 @@ describe('the Worker entry point', () => {
       await lists.close();
     }
   });
+
+  it('runs the watch clock alarm while a request checks, each on DNS of its own I/O context', async () => {
+    // Every query takes a while, so the alarm's re-check and the request's check are on the wire
+    // together and wait for the same few slots (docs/edge.md, "One DNS stack per I/O owner").
+    const lists = await startWorld({ listings: {}, latencyMs: 80 });
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_MIN_INTERVAL_S: '1',
+      DNS_TIMEOUT_MS: '5000',
+      CHECK_DEADLINE_MS: '15000',
+    };
+    try {
+      const { id } = await createWatch(
+        vars,
+        { target: '185.220.101.8', interval_s: 1 },
+        '192.0.2.81',
+      );
+      const watchOf = async () =>
+        (await (await call(`${basePath}/watch/v1/${id}`, vars)).json()) as { checked_at: string };
+      const first = (await watchOf()).checked_at;
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const clocks = (env as unknown as WorkerEnv).WATCH_CLOCK;
+      const variables = variablesOf({ ...(env as unknown as WorkerEnv), ...vars });
+      const clock = clocks.get(clocks.idFromName(JSON.stringify(variables)));
+      const check = (target: string, caller: string) =>
+        call(
+          `${basePath}/ip/v1`,
+          vars,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ target }),
+          },
+          caller,
+        );
+      const [checked] = await Promise.all([
+        check('185.220.101.9', '192.0.2.82'),
+        runDurableObjectAlarm(clock),
+      ]);
+      expect(checked.status).toBe(200);
+      const { ip_score: score } = (await checked.json()) as {
+        ip_score: { lists: { zone: string; status: string }[] };
+      };
+      expect(score.lists.filter((list) => ['error', 'timeout'].includes(list.status))).toEqual([]);
+      await expect
+        .poll(async () => (await watchOf()).checked_at, { timeout: 15_000, interval: 250 })
+        .not.toBe(first);
+      // A second watch with the same settings, while the clock goes on ticking.
+      const [second] = await Promise.all([
+        createWatch(vars, { target: '185.220.101.10', interval_s: 1 }, '192.0.2.83'),
+        runDurableObjectAlarm(clock),
+      ]);
+      expect(second.id).toEqual(expect.any(String));
+    } finally {
+      await stopWatchClock(vars);
+      await lists.close();
+    }
+  }, 40_000);
 
   it('signs a watch.listed delivery when the address is listed and a watch.delisted one when it is delisted, each verified with the watch secret', async () => {
     const target = '185.220.101.6';
