@@ -203,7 +203,14 @@ async function createWatch(
     const response = await fetch(`${service.base}/watch/v1`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
-      body: JSON.stringify({ target, interval_s: intervalS, webhook_url: webhookUrl }),
+      // Each round flips the listings, so each re-check is a change only when reported at once:
+      // confirmations 1 keeps one delivery per re-check (docs/watches.md, "Confirmed changes").
+      body: JSON.stringify({
+        target,
+        interval_s: intervalS,
+        webhook_url: webhookUrl,
+        confirmations: 1,
+      }),
     });
     const body = (await response.json()) as { id: string; webhook_secret: string; code?: string };
     if (response.status === 201) return body;

@@ -71,7 +71,7 @@ export {
   type Vouching,
   type ZoneMonitor,
 } from './lists/index.js';
-export { createDeadline, noPublicAddress } from './lookups/index.js';
+export { createDeadline, noPublicAddress, publicAddressesOf } from './lookups/index.js';
 export {
   type AllowlistEntry,
   addressSummarySchema,

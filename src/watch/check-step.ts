@@ -1,12 +1,12 @@
 import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
-import { isChange, recordObservation } from './changes.js';
+import { awaitsConfirmation, isChange, recordObservation } from './changes.js';
 import { enqueueDeliveries, pendingDelivery, type QueueRules } from './deliveries.js';
 import { changeEventType, type LinksOf, watchEvent } from './events.js';
 import type { Recheck } from './recheck.js';
 import { hasEnded, queues, releasePlaces, type WatchRecords } from './records.js';
-import { nextCheckAt } from './schedule.js';
-import { maxHistory, type WatchConfig, type WatchState } from './schemas.js';
+import { confirmingCheckAt, nextCheckAt } from './schedule.js';
+import { defaultConfirmations, maxHistory, type WatchConfig, type WatchState } from './schemas.js';
 import type { RandomBytes } from './secrets.js';
 
 /**
@@ -24,6 +24,8 @@ export interface CheckStepDeps {
   clock: () => Date;
   randomBytes: RandomBytes;
   log: Logger;
+  /** WATCH_MIN_INTERVAL_S: a change awaiting confirmation is checked again within it. */
+  minIntervalS: number;
   /** The cap on a watch's pending deliveries, and who hears of the ones it drops. */
   queueRules: QueueRules;
   /** Hears every due time this process puts, so its timer can wake for the earliest. */
@@ -43,9 +45,14 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   }
   let state = await records.state(watch.id);
   if (state && state.outbox.length > 0) state = await flushOutbox(deps, watch, state);
-  /** Puts the watch back in the queue one interval on: the end of this claim's lease. */
-  const reschedule = async (now: number) => {
-    const next = nextCheckAt(claim.dueAt, watch.interval_s, now);
+  /**
+   * Puts the watch back in the queue one interval on, or soon while a change awaits its
+   * confirming checks: the end of this claim's lease.
+   */
+  const reschedule = async (
+    now: number,
+    next = nextCheckAt(claim.dueAt, watch.interval_s, now),
+  ) => {
     await store.putDue(queues.checks, watch.id, next);
     deps.onScheduled(next);
   };
@@ -65,7 +72,8 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     lag_ms: started - claim.dueAt,
     check_ms: at.getTime() - started,
   });
-  const { known, change } = recordObservation(state, outcome.observation);
+  const confirmations = watch.confirmations ?? defaultConfirmations;
+  const { known, change } = recordObservation(state, outcome.observation, confirmations);
   const { status } = outcome.observation;
   const reported = state !== undefined && isChange(change);
   const history = state?.history ?? [];
@@ -81,12 +89,18 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     );
     outbox.push(pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()));
   }
-  const next = nextCheckAt(claim.dueAt, watch.interval_s, at.getTime());
+  const next = awaitsConfirmation(known)
+    ? confirmingCheckAt(at.getTime(), watch.interval_s, deps.minIntervalS)
+    : nextCheckAt(claim.dueAt, watch.interval_s, at.getTime());
+  // A change not yet confirmed is shown to no one: the badge and the view keep the last
+  // confirmed status until it is (docs/watches.md, "Confirmed changes").
+  const shown = !reported && awaitsConfirmation(known) && state ? state.status : status;
   const recorded: WatchState = {
     ...known,
     checked_at: at.toISOString(),
     next_check_at: new Date(next).toISOString(),
-    status,
+    status: shown,
+    ...(outcome.resolvesTo ? { resolves_to: outcome.resolvesTo } : {}),
     history: reported
       ? [
           { at: at.toISOString(), ...change, verdict: status.verdict, score: status.score },
@@ -98,7 +112,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   // The state with its outbox is the commit point: from here the events are not lost.
   await records.putState(watch, recorded);
   if (outbox.length > 0) await flushOutbox(deps, watch, recorded);
-  await reschedule(at.getTime());
+  await reschedule(at.getTime(), next);
 }
 
 /** Hands the outbox's deliveries to the delivery queue, then empties it. */

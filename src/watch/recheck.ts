@@ -9,7 +9,9 @@ import {
   type FailedCheck,
   type IpCheckResult,
   type NotConfigured,
+  publicAddressesOf,
   runConfirmed,
+  type Target,
 } from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
 import { type Observation, observeDomain, observeIp } from './observation.js';
@@ -26,11 +28,25 @@ import { parseWatchTarget } from './target.js';
  */
 
 export type RecheckOutcome =
-  | { ok: true; observation: Observation; result: IpCheckResult | DomainCheckResult }
+  | {
+      ok: true;
+      observation: Observation;
+      result: IpCheckResult | DomainCheckResult;
+      /** A pinned host name that no longer resolves to its address: what it resolves to now. */
+      resolvesTo?: string[];
+    }
   | FailedCheck
   | NotConfigured;
 
-export type Recheck = (watch: { target: string; kind: WatchKind }) => Promise<RecheckOutcome>;
+/**
+ * `addresses`: a host name watch's pinned addresses (docs/watches.md, "Host names"): the first is
+ * checked, as at creation, and the name is not resolved again.
+ */
+export type Recheck = (watch: {
+  target: string;
+  kind: WatchKind;
+  addresses?: readonly string[] | undefined;
+}) => Promise<RecheckOutcome>;
 
 export interface RecheckDeps extends CheckReadiness {
   /** Resolver and engine over it that skip the DNS answer cache (`withFreshAnswers`). */
@@ -45,17 +61,40 @@ export function createRecheck(deps: RecheckDeps): Recheck {
   return async (watch) => {
     const parsed = parseWatchTarget(watch.kind, watch.target);
     if (!parsed.ok) return parsed;
-    const { target } = parsed;
+    const pinned = watch.addresses?.[0];
+    const pinnedTarget = pinned === undefined ? undefined : parseWatchTarget('ip', pinned);
+    const target = pinnedTarget?.ok ? pinnedTarget.target : parsed.target;
     const outcome = await runConfirmed<CheckOutcome<IpCheckResult | DomainCheckResult>>(deps, () =>
       target.kind === 'domain' && watch.kind === 'domain'
         ? checkDomain(deps, target)
         : checkIp(deps, target),
     );
     if (!outcome.ok) return outcome;
+    const resolvesTo = pinned === undefined ? undefined : await movedFrom(parsed.target, pinned);
     const observation =
       'domain_score' in outcome.result
         ? observeDomain(outcome.result, deps.catalogue)
         : observeIp(outcome.result);
-    return { ok: true, observation, result: outcome.result };
+    return {
+      ok: true,
+      observation,
+      result: outcome.result,
+      ...(resolvesTo ? { resolvesTo } : {}),
+    };
   };
+
+  /**
+   * The addresses a pinned host name resolves to now, when its pinned address is not among them:
+   * a note for the view, never a change (docs/watches.md, "Host names"). A name that does not
+   * resolve now says nothing.
+   */
+  async function movedFrom(target: Target, pinned: string): Promise<string[] | undefined> {
+    if (target.kind !== 'domain') return undefined;
+    const now = await publicAddressesOf(deps.resolver, target.name).catch(() => undefined);
+    if (!now?.ok || now.addresses.includes(pinned)) return undefined;
+    return now.addresses.slice(0, maxAddressesShown);
+  }
 }
+
+/** Addresses a note names at most. */
+const maxAddressesShown = 8;

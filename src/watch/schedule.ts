@@ -35,6 +35,17 @@ export function nextCheckAt(dueAt: number, intervalS: number, now: number): numb
   return next > now ? next : now + intervalS * 1000;
 }
 
+/**
+ * The next check while a change awaits its confirming checks (docs/watches.md, "Confirmed
+ * changes"): a minute on, or WATCH_MIN_INTERVAL_S or the watch's own interval when shorter, so
+ * a confirmed alert comes minutes after the first answer, not intervals after.
+ */
+export const confirmingCheckS = 60;
+
+export function confirmingCheckAt(now: number, intervalS: number, minIntervalS: number): number {
+  return now + Math.min(confirmingCheckS, intervalS, minIntervalS) * 1000;
+}
+
 /** How long until the next attempt after `attempts` failed ones, or undefined when none is left. */
 export function retryDelay(attempts: number, delaysMs: readonly number[]): number | undefined {
   return delaysMs[attempts - 1];

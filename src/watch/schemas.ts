@@ -25,6 +25,10 @@ export const webhookSchema = z.object({
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
+/** Checks in a row that must agree before a change is reported, unless the watch sets its own. */
+export const defaultConfirmations = 2;
+export const maxConfirmations = 5;
+
 export const watchConfigSchema = z
   .object({
     id: z.string().meta({ description: '128 random bits, base64url (22 characters).' }),
@@ -48,6 +52,13 @@ export const watchConfigSchema = z
      */
     operator: z.boolean().optional(),
     paused: z.boolean(),
+    /** Checks in a row that must agree on a change; absent (older watches): the default. */
+    confirmations: z.number().int().min(1).max(maxConfirmations).optional(),
+    /**
+     * A host name's addresses when the watch was created: the ones re-checked, whatever the name
+     * resolves to later (docs/watches.md, "Host names").
+     */
+    addresses: z.array(z.string()).optional(),
     created_at: instant,
     /** Moved forward by every PATCH (WATCH_TTL_DAYS); past it the watch has ended. */
     expires_at: instant,
@@ -67,6 +78,17 @@ export const knownListSchema = z.object({
   delist_url: z.string().optional(),
 });
 export type KnownList = z.infer<typeof knownListSchema>;
+
+/**
+ * Changes heard and not yet confirmed (docs/watches.md, "Confirmed changes"): by zone, or by
+ * `address zone` for a domain's sender address, the status heard and the checks in a row that
+ * heard it.
+ */
+export const unconfirmedSchema = z.record(
+  z.string(),
+  z.object({ status: z.enum(['listed', 'not_listed']), seen: z.number().int().min(1) }),
+);
+export type Unconfirmed = z.infer<typeof unconfirmedSchema>;
 
 /** Zone -> what was last known of it. */
 export const knownListsSchema = z.record(z.string(), knownListSchema);
@@ -182,6 +204,9 @@ export const watchStateSchema = z
     lists: knownListsSchema,
     /** For a domain watch: each checked sender address's lists. */
     addresses: z.record(z.string(), knownListsSchema).optional(),
+    unconfirmed: unconfirmedSchema.optional(),
+    /** A host name watch: what the name resolved to at the last check, when not its address. */
+    resolves_to: z.array(z.string()).optional(),
     checked_at: instant,
     next_check_at: instant,
     status: watchStatusSchema,
@@ -235,6 +260,17 @@ export const watchViewSchema = z
     kind: watchKindSchema,
     interval_s: z.number().int(),
     paused: z.boolean(),
+    confirmations: z.number().int().meta({
+      description: 'Checks in a row that must agree before a listing or delisting is reported.',
+    }),
+    addresses: z.array(z.string()).optional().meta({
+      description:
+        'A host name watch: the address its first check checked, the one every re-check checks.',
+    }),
+    resolves_to: z.array(z.string()).optional().meta({
+      description:
+        'A host name watch whose name no longer resolves to its address: what it resolved to at the last check (a note, never an event; the address is still the one checked).',
+    }),
     created_at: instant,
     expires_at: instant,
     ended: z.boolean().meta({ description: 'Past expires_at: no longer checked.' }),

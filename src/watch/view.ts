@@ -1,5 +1,11 @@
 import { hasEnded } from './records.js';
-import type { WatchConfig, WatchState, WatchView, WebhookStatus } from './schemas.js';
+import {
+  defaultConfirmations,
+  type WatchConfig,
+  type WatchState,
+  type WatchView,
+  type WebhookStatus,
+} from './schemas.js';
 
 /**
  * What anyone with a watch's id may read (docs/watches.md, "Public view"): its target, schedule,
@@ -18,6 +24,9 @@ export function watchView(
     kind: watch.kind,
     interval_s: watch.interval_s,
     paused: watch.paused,
+    confirmations: watch.confirmations ?? defaultConfirmations,
+    ...(watch.addresses ? { addresses: watch.addresses } : {}),
+    ...(state?.resolves_to ? { resolves_to: state.resolves_to } : {}),
     created_at: watch.created_at,
     expires_at: watch.expires_at,
     ended: hasEnded(watch, at),

@@ -23,7 +23,13 @@ import {
 import type { DeliveryOutcome } from './delivery-step.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
 import { defaultRetryDelaysMs } from './schedule.js';
-import type { WatchConfig, WatchKind, WatchView, Webhook } from './schemas.js';
+import {
+  maxConfirmations,
+  type WatchConfig,
+  type WatchKind,
+  type WatchView,
+  type Webhook,
+} from './schemas.js';
 import {
   type Digest,
   hashOf,
@@ -126,6 +132,8 @@ export interface CreateRequest {
   kind?: WatchKind;
   interval_s?: number;
   webhook_url?: string | null;
+  /** Checks in a row that must agree before a change is reported (1 to 5). */
+  confirmations?: number;
   /** The caller's quota subject (src/http/caller.ts `quotaSubject`: IPv6 per /64). */
   subject: string;
   /** The bearer token the request sent, if any: OPERATOR_TOKEN makes an operator's watch. */
@@ -150,6 +158,7 @@ export interface UpdateRequest {
   /** A URL (a new one gets a new secret), or null to remove the webhook. */
   webhook_url?: string | null;
   paused?: boolean;
+  confirmations?: number;
   /**
    * The quota subject of the caller who renews the watch: its places are taken again under this
    * caller's ids (the same caller keeps them), within the caps.
@@ -217,6 +226,7 @@ export function createWatches(deps: WatchDeps): Watches {
       clock: deps.clock,
       randomBytes: deps.randomBytes,
       log: deps.log,
+      minIntervalS: limits.minIntervalS,
       sender: deps.sender,
       resolver: deps.resolver,
       reachable: reachableFor,
@@ -238,6 +248,16 @@ export function createWatches(deps: WatchDeps): Watches {
       );
     }
     return interval;
+  }
+
+  function confirmationsOf(requested: number): number | WatchFailure {
+    if (Number.isInteger(requested) && requested >= 1 && requested <= maxConfirmations) {
+      return requested;
+    }
+    return fail(
+      'invalid_request',
+      `confirmations must be a whole number from 1 to ${maxConfirmations}`,
+    );
   }
 
   /** A webhook for a URL: its secret kept when the URL is the one already set. */
@@ -337,6 +357,9 @@ export function createWatches(deps: WatchDeps): Watches {
     const target = parsed.text;
     const interval = intervalOf(request.interval_s);
     if (typeof interval !== 'number') return interval;
+    const confirmations =
+      request.confirmations === undefined ? undefined : confirmationsOf(request.confirmations);
+    if (typeof confirmations === 'object') return confirmations;
     const operator = await isOperator(request.credential);
     const webhook = request.webhook_url ? webhookFor(request.webhook_url, null, operator) : null;
     if (webhook && 'error' in webhook) return webhook;
@@ -367,6 +390,12 @@ export function createWatches(deps: WatchDeps): Watches {
       network_hash: ids.network[0]!,
       ...(operator ? { operator } : {}),
       paused: false,
+      ...(confirmations === undefined ? {} : { confirmations }),
+      // A host name's watch keeps the address its first check checked: a name answering other
+      // addresses later (a pool's rotation) is no listing change (docs/watches.md, "Host names").
+      ...(parsed.target.kind === 'domain' && 'ip' in outcome.result
+        ? { addresses: [outcome.result.ip] }
+        : {}),
       created_at: at.toISOString(),
       expires_at: new Date(at.getTime() + limits.ttlMs).toISOString(),
     };
@@ -398,6 +427,9 @@ export function createWatches(deps: WatchDeps): Watches {
     const interval =
       request.interval_s === undefined ? watch.interval_s : intervalOf(request.interval_s);
     if (typeof interval !== 'number') return interval;
+    const confirmations =
+      request.confirmations === undefined ? undefined : confirmationsOf(request.confirmations);
+    if (typeof confirmations === 'object') return confirmations;
     let { webhook } = watch;
     if (request.webhook_url !== undefined) {
       const next =
@@ -416,6 +448,7 @@ export function createWatches(deps: WatchDeps): Watches {
       interval_s: interval,
       webhook,
       paused: request.paused ?? watch.paused,
+      ...(confirmations === undefined ? {} : { confirmations }),
       expires_at: new Date(at + limits.ttlMs).toISOString(),
     };
     await records.putConfig(renewed);

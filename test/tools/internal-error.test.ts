@@ -31,6 +31,8 @@ describe('500 internal', () => {
       log: (level, message, fields) => logs.push(JSON.stringify({ level, message, ...fields })),
       peerAddress: () => '192.0.2.1',
     });
+    // A status read counts only under a caller-id key the store holds: one is made first.
+    await services.callerIds.idOf('192.0.2.1');
     const response = await app.request('/tools/ip-reputation/ip/v1/status');
     await expectError(response, 500, {
       status: 'error',

@@ -228,3 +228,74 @@ describe('what a check heard', () => {
     expect(observation.status.lists).toHaveLength(7);
   });
 });
+
+describe('confirmed changes', () => {
+  /** Runs the observations in order from `start`, answering the changes each one reported. */
+  function run(start: Known, observations: Observation[], confirmations: number) {
+    let known = start;
+    return observations.map((observation) => {
+      const step = recordObservation(known, observation, confirmations);
+      known = step.known;
+      return [...step.change.added, ...step.change.removed].map((item) => item.zone);
+    });
+  }
+
+  it('reports a change once it was heard by that many checks in a row', () => {
+    const reports = run(
+      { lists: { [zen]: clean('ZEN') } },
+      [
+        heard({ [zen]: listed('ZEN') }),
+        heard({ [zen]: listed('ZEN') }),
+        heard({ [zen]: listed('ZEN') }),
+      ],
+      3,
+    );
+    expect(reports).toEqual([[], [], [zen]]);
+  });
+
+  it('forgets a change that flipped back before it was confirmed', () => {
+    const reports = run(
+      { lists: { [zen]: clean('ZEN') } },
+      [
+        heard({ [zen]: listed('ZEN') }),
+        heard({ [zen]: clean('ZEN') }),
+        heard({ [zen]: listed('ZEN') }),
+      ],
+      2,
+    );
+    expect(reports).toEqual([[], [], []]);
+  });
+
+  it('keeps the count over a check the list was silent in', () => {
+    const reports = run(
+      { lists: { [zen]: listed('ZEN') } },
+      [heard({ [zen]: clean('ZEN') }), heard({}), heard({ [zen]: clean('ZEN') })],
+      2,
+    );
+    expect(reports).toEqual([[], [], [zen]]);
+  });
+
+  it('confirms a list first heard listing the target, and a sender address’s listing', () => {
+    const reports = run(
+      { lists: {}, addresses: { '192.0.2.1': { [zen]: clean('ZEN') } } },
+      [
+        heard({ [spamcop]: listed('SpamCop') }, { '192.0.2.1': { [zen]: listed('ZEN') } }),
+        heard({ [spamcop]: listed('SpamCop') }, { '192.0.2.1': { [zen]: listed('ZEN') } }),
+      ],
+      2,
+    );
+    expect(reports).toEqual([[], [spamcop, zen]]);
+  });
+
+  it('drops the unconfirmed changes of a sender address no longer checked', () => {
+    const first = recordObservation(
+      { lists: {}, addresses: { '192.0.2.1': { [zen]: clean('ZEN') } } },
+      heard({}, { '192.0.2.1': { [zen]: listed('ZEN') } }),
+      2,
+    );
+    expect(first.known.unconfirmed).toEqual({
+      [`192.0.2.1 ${zen}`]: { status: 'listed', seen: 1 },
+    });
+    expect(recordObservation(first.known, heard({}, {}), 2).known.unconfirmed).toBeUndefined();
+  });
+});

@@ -163,6 +163,8 @@ describe('a watched sending domain', () => {
       { [sender]: { [spamcop]: ['127.0.0.2'] }, [domain]: { 'dbl.spamhaus.org': ['127.0.1.2'] } },
       [senderZone],
     );
+    // The second re-check confirms the listings (confirmations 2, the default).
+    await nextInterval();
     await nextInterval();
     const events = receivedAt('/domain').map((request) =>
       verified(created.webhook_secret!, request),
@@ -388,6 +390,7 @@ describe('failed deliveries', () => {
     expect(receivedAt('/pause')).toHaveLength(17);
     // A change while paused is recorded, not sent.
     world.dns.list({ [watchedIp]: { [zen]: ['127.0.0.2'] } });
+    await nextInterval();
     await nextInterval();
     expect(receivedAt('/pause')).toHaveLength(17);
     expect((await service!.watches.view(id, ownerView))?.history).toHaveLength(1);

@@ -61,6 +61,8 @@ describe.each([
         webhook_url: world.receiver.url(`/${name}/${target}`),
         subject: '198.51.100.9',
         credential: operatorToken,
+        // Reported at the re-check that hears it: one check per interval is what is counted.
+        confirmations: 1,
       });
       if (!created.ok) throw new Error(created.reason);
       secrets.set(target, created.webhook_secret!);
@@ -131,6 +133,7 @@ describe.each([
       webhook_url: world.receiver.url(path),
       subject: '198.51.100.10',
       credential: operatorToken,
+      confirmations: 1,
     });
     if (!created.ok) throw new Error(created.reason);
     world.receiver.answer(500);

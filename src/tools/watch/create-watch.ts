@@ -84,6 +84,7 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
             kind,
             ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
             ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
+            ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
             subject,
             ...(credential === undefined ? {} : { credential }),
           }),

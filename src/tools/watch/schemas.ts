@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { watchKindSchema, watchViewSchema } from '../../watch/index.js';
+import { maxConfirmations, watchKindSchema, watchViewSchema } from '../../watch/index.js';
 import { captchaFields, quotaStatusSchema } from '../common/index.js';
 
 /** The watch routes' request and answer bodies; the watch itself is src/watch/schemas.ts. */
@@ -19,6 +19,12 @@ const intervalS = z.number().int().openapi({
   example: 3600,
 });
 
+const confirmations = z.number().int().min(1).max(maxConfirmations).openapi({
+  description:
+    'Checks in a row that must agree before a listing or delisting is reported (1 to 5, default 2); the confirming checks come within a minute.',
+  example: 2,
+});
+
 export const createWatchRequest = z
   .object({
     target: z.string().max(1024).openapi({
@@ -29,6 +35,7 @@ export const createWatchRequest = z
     kind: watchKindSchema.optional().openapi({ description: 'ip (default) or domain.' }),
     interval_s: intervalS.optional(),
     webhook_url: webhookUrl.nullable().optional(),
+    confirmations: confirmations.optional(),
     ...captchaFields,
   })
   .openapi('WatchCreateRequest', { example: { target: exampleTarget } });
@@ -41,6 +48,7 @@ export const updateWatchRequest = z
         'A new URL gets a new secret, shown once in the answer; null removes the webhook. Naming it again resumes paused deliveries.',
     }),
     paused: z.boolean().optional().openapi({ description: 'A paused watch is not re-checked.' }),
+    confirmations: confirmations.optional(),
   })
   .openapi('WatchUpdateRequest', { example: { interval_s: 7200 } });
 

@@ -54,6 +54,7 @@ export function addUpdateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
         ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
         ...(body.webhook_url === undefined ? {} : { webhook_url: body.webhook_url }),
         ...(body.paused === undefined ? {} : { paused: body.paused }),
+        ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
         // The renewing caller takes the watch's places again, within the caps.
         subject: c.get('caller').subject,
       });
