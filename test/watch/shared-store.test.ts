@@ -106,6 +106,7 @@ describe.each([
       webhook_url: world.receiver.url(path),
       subject: '198.51.100.11',
       credential: operatorToken,
+      confirmations: 1,
     });
     if (!created.ok) throw new Error(created.reason);
     expect(unable.services.verdicts.readiness().configured).toBe(false);
