@@ -34,6 +34,7 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
+import { renderChat } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -197,8 +198,9 @@ export async function createServices(
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.
     canCheck: () => verdicts.readiness().configured,
-    links: options.watchLinks ?? watchLinks(`${config.publicUrl ?? ''}${config.basePath}`),
+    links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
+    renderChat,
     resolver,
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
     callerIds,

@@ -19,7 +19,9 @@ import type { BenchContext, SectionResult } from './context.js';
  * from a watch's due time to its check's start (the runner's `watch checked` lines), the deliveries
  * the receiver got a second (each one verified with the standardwebhooks package and the watch's
  * secret), and the service's RSS before the watches and after the rounds. One interval after the
- * creations is left unmeasured.
+ * creations is left unmeasured. The watches take the webhook formats in turn (a fifth each:
+ * standard and the four chat formats, docs/watches.md#chat-formats), and the deliveries a second
+ * are also counted per format.
  */
 
 /** The lag target; the RSS bound is section 6's (docs/benchmarks.md#watches). */
@@ -28,6 +30,11 @@ const lagP99TargetMs = 1000;
 const watchCount = 1000;
 /** The list that comes and goes: a plain IP list answering RFC 5782 §2.1's 127.0.0.2. */
 const flippingZone = 'bl.spamcop.net';
+
+/** Watch `index` takes `formats[index % 5]`; its webhook path names the format and the watch. */
+const formats = ['standard', 'slack', 'discord', 'telegram', 'ntfy'] as const;
+const hookPath = (index: number) => `/hook/${formats[index % formats.length]}/${index}`;
+const formatOfPath = (path: string) => path.split('/')[2] ?? '';
 
 export async function measureWatches({
   settings,
@@ -44,8 +51,11 @@ export async function measureWatches({
   });
   const receiver = await startWebhookReceiver();
   const arrivals: number[] = [];
-  receiver.answer(() => {
+  const arrivalsByFormat = new Map<string, number>();
+  receiver.answer((request) => {
     arrivals.push(performance.now());
+    const format = formatOfPath(request.path);
+    arrivalsByFormat.set(format, (arrivalsByFormat.get(format) ?? 0) + 1);
     return 204;
   });
   const lags: number[] = [];
@@ -75,7 +85,7 @@ export async function measureWatches({
     await waitForCardThreads(service, benchAddress(watchCount));
     const before = await service.memory();
     const limitMiB = round(before.rssMiB + (await cacheAllowanceMiB()));
-    const secrets = await createWatches(service, receiver.url(), intervalS);
+    const secrets = await createWatches(service, receiver.url(''), intervalS);
 
     // One interval unmeasured and unchanged: the checks the creations pushed late catch up, so
     // the rounds measure the steady state.
@@ -85,6 +95,7 @@ export async function measureWatches({
     const cpuAtStart = await service.cpuMs();
     const startedAt = performance.now();
     const firstArrival = arrivals.length;
+    const firstByFormat = new Map(arrivalsByFormat);
     measuring = true;
     for (let index = 0; index < rounds; index++) {
       await flipListings(dns, index % 2 === 0);
@@ -101,6 +112,13 @@ export async function measureWatches({
     const lag = { ...distribution(lags), p99: percentile(lags, 99) };
     const cpuPerCheck = round(cpuMs / lags.length);
     const deliveriesPerSecond = round(delivered / seconds);
+    const perFormat = formats.map((format) => ({
+      format,
+      perSecond: round(
+        ((arrivalsByFormat.get(format) ?? 0) - (firstByFormat.get(format) ?? 0)) / seconds,
+      ),
+    }));
+    const slowest = Math.min(...perFormat.map((entry) => entry.perSecond));
     return {
       rows: [
         {
@@ -133,6 +151,17 @@ export async function measureWatches({
           target: 'every one verified',
           met: verified.failed === 0 && verified.ok > 0,
         },
+        {
+          section: 11,
+          measurement: `deliveries a second per format, a fifth of the watches each (${perFormat.map((entry) => `${entry.format} ${entry.perSecond}`).join(', ')}; the slowest shown)`,
+          value: slowest,
+          unit: '/s',
+          reference: {
+            label: 'all formats / 5',
+            value: round(deliveriesPerSecond / formats.length),
+          },
+          ratio: round(slowest / (deliveriesPerSecond / formats.length)),
+        },
         rssWithinBoundsRow(
           11,
           `service RSS after the rounds (fresh process: ${before.rssMiB} MiB before the watches; high-water ${after.hwmMiB} MiB)`,
@@ -148,6 +177,9 @@ export async function measureWatches({
         lagMs: lag,
         cpuMs,
         deliveries: delivered,
+        deliveriesPerSecondByFormat: Object.fromEntries(
+          perFormat.map((entry) => [entry.format, entry.perSecond]),
+        ),
         verified,
         memory: { before, after, limitMiB },
       },
@@ -161,14 +193,14 @@ export async function measureWatches({
 
 /**
  * Creates the watches through HTTP, 25 at a time over about the first interval, so their due
- * times spread as real ones do; answers each watch's webhook secret by its id.
+ * times spread as real ones do; answers each watch's webhook secret by its webhook's path.
  */
 /** OPERATOR_TOKEN of the measured service: its watches deliver to a receiver on 127.0.0.1. */
 const operatorToken = 'operator-token-of-the-bench';
 
 async function createWatches(
   service: RunningService,
-  webhookUrl: string,
+  receiverBase: string,
   intervalS: number,
 ): Promise<Map<string, string>> {
   const secrets = new Map<string, string>();
@@ -179,10 +211,10 @@ async function createWatches(
     );
     const created = await Promise.all(
       Array.from({ length: batch }, (_, offset) =>
-        createWatch(service, benchAddress(first + offset), webhookUrl, intervalS),
+        createWatch(service, benchAddress(first + offset), receiverBase, first + offset, intervalS),
       ),
     );
-    for (const { id, webhook_secret } of created) secrets.set(id, webhook_secret);
+    for (const { path, webhook_secret } of created) secrets.set(path, webhook_secret);
     await pause;
   }
   return secrets;
@@ -196,9 +228,13 @@ async function createWatches(
 async function createWatch(
   service: RunningService,
   target: string,
-  webhookUrl: string,
+  receiverBase: string,
+  index: number,
   intervalS: number,
-): Promise<{ id: string; webhook_secret: string }> {
+): Promise<{ path: string; webhook_secret: string }> {
+  const path = hookPath(index);
+  const webhookUrl = `${receiverBase}${path}`;
+  const webhook_format = formatOfPath(path);
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(`${service.base}/watch/v1`, {
       method: 'POST',
@@ -210,10 +246,11 @@ async function createWatch(
         interval_s: intervalS,
         webhook_url: webhookUrl,
         confirmations: 1,
+        webhook_format,
       }),
     });
-    const body = (await response.json()) as { id: string; webhook_secret: string; code?: string };
-    if (response.status === 201) return body;
+    const body = (await response.json()) as { webhook_secret: string; code?: string };
+    if (response.status === 201) return { path, webhook_secret: body.webhook_secret };
     if (body.code !== 'dns_unavailable' || attempt === 3) {
       throw new Error(`POST /watch/v1 answered ${response.status}: ${JSON.stringify(body)}`);
     }
@@ -231,19 +268,31 @@ function flipListings(dns: BenchDns, listed: boolean): Promise<void> {
   return dns.override([{ zone: flippingZone, records }]);
 }
 
-/** Checks each delivery's signature as a receiver would, with its watch's secret. */
+/**
+ * Checks each delivery's signature as a receiver would, with its watch's secret: an event with
+ * the package's verifier; a chat message (signed too, over its bytes) by signing it again, since
+ * the verifier parses the body as JSON and ntfy's is text.
+ */
 function verifiedDeliveries(
-  received: readonly { headers: Record<string, string>; body: string }[],
+  received: readonly { path: string; headers: Record<string, string>; body: string }[],
   secrets: ReadonlyMap<string, string>,
 ): { ok: number; failed: number; types: Record<string, number> } {
   let ok = 0;
   let failed = 0;
   const types: Record<string, number> = {};
-  for (const { headers, body } of received) {
+  for (const { path, headers, body } of received) {
     try {
-      const event = JSON.parse(body) as { type: string; data: { watch: { id: string } } };
-      new Webhook(secrets.get(event.data.watch.id) ?? '').verify(body, headers);
-      types[event.type] = (types[event.type] ?? 0) + 1;
+      const signer = new Webhook(secrets.get(path) ?? '');
+      const format = formatOfPath(path);
+      if (format === 'standard') {
+        const event = signer.verify(body, headers) as { type: string };
+        types[event.type] = (types[event.type] ?? 0) + 1;
+      } else {
+        const at = new Date(Number(headers['webhook-timestamp']) * 1000);
+        const expected = signer.sign(headers['webhook-id'] ?? '', at, body);
+        if (headers['webhook-signature'] !== expected) throw new Error('bad signature');
+        types[format] = (types[format] ?? 0) + 1;
+      }
       ok++;
     } catch {
       failed++;

@@ -79,14 +79,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   const history = state?.history ?? [];
   const outbox = [];
   if (reported && watch.webhook && !(await records.webhookStatus(watch.id)).paused) {
-    const event = watchEvent(
-      changeEventType(change),
-      watch,
-      deps.links(watch.id),
-      status,
-      at,
-      change,
-    );
+    const event = watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change);
     outbox.push(pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()));
   }
   const next = awaitsConfirmation(known)

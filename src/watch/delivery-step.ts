@@ -4,7 +4,8 @@ import type { DueClaim, Store } from '../store/index.js';
 import { forgetDelivery, type QueueRules } from './deliveries.js';
 import { hasEnded, queues, type WatchRecords } from './records.js';
 import { deliveryLeaseMs, retryDelay } from './schedule.js';
-import type { PendingDelivery, WatchConfig, Webhook } from './schemas.js';
+import type { RenderChat } from './chat-format.js';
+import type { PendingDelivery, WatchConfig, WatchEvent, Webhook } from './schemas.js';
 import {
   type Reachable,
   signedHeaders,
@@ -36,6 +37,8 @@ export interface DeliveryStepDeps {
   /** Who hears of the pending deliveries let go unsent (the queue's own rules). */
   queueRules: QueueRules;
   onScheduled: (dueAt: number) => void;
+  /** A chat format's message (docs/watches.md, "Chat formats"); without it, every body is the event. */
+  renderChat?: RenderChat;
   /** Hears how each attempt ended (the metrics' deliveries by outcome). */
   onAttempt?: (outcome: DeliveryOutcome) => void;
 }
@@ -97,18 +100,29 @@ async function wakeWaiting(deps: DeliveryStepDeps, watchId: string): Promise<voi
 async function attemptOnce(
   deps: DeliveryStepDeps,
   watch: WatchConfig,
-  { url, secret }: Webhook,
+  { url, secret, format = 'standard' }: Webhook,
   pending: PendingDelivery,
   done: () => Promise<void>,
   wasPaused: boolean,
 ): Promise<void> {
   const { store, records } = deps;
+  // A chat message is made at each attempt from the event kept, in the format set now.
+  const chat =
+    format === 'standard' || !deps.renderChat
+      ? undefined
+      : deps.renderChat({
+          format,
+          event: JSON.parse(pending.body) as WatchEvent,
+          watch,
+          url,
+          status: (await records.state(watch.id))?.status,
+        });
   const attempt = await attemptDelivery(
     { ...deps, reachable: deps.reachable(watch) },
     url,
     secret,
     pending.id,
-    pending.body,
+    chat ?? { body: pending.body, headers: {} },
   );
   deps.onAttempt?.(attempt.outcome);
   const at = deps.clock();
@@ -154,14 +168,16 @@ async function attemptDelivery(
   url: string,
   secret: string,
   eventId: string,
-  body: string,
+  { body, headers }: { body: string; headers: Record<string, string> },
 ): Promise<Attempt> {
   const target = await webhookAddress(url, deps.resolver, deps.reachable);
   if (!target.ok) return { outcome: target.outcome, reason: target.reason };
   const answer = await deps.sender.send({
     url,
     address: target.address,
-    headers: signedHeaders(secret, eventId, deps.clock(), body),
+    // A chat message is signed too, over the bytes sent: a receiver of ours may check it, a chat
+    // service ignores headers it does not know (docs/watches.md, "Chat formats").
+    headers: { ...signedHeaders(secret, eventId, deps.clock(), body), ...headers },
     body,
     timeoutMs: deps.timeoutMs,
   });

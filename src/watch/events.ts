@@ -12,7 +12,8 @@ export interface WatchLinks {
   badge_url: string;
 }
 
-export type LinksOf = (watchId: string) => WatchLinks;
+/** A watch's links: from its id, under its stored creation origin when there is no PUBLIC_URL. */
+export type LinksOf = (watch: { id: string; origin?: string | undefined }) => WatchLinks;
 
 /** The type of the event a change sends. */
 export function changeEventType(change: Change): 'watch.listed' | 'watch.delisted' {

@@ -27,3 +27,4 @@ export {
   runnerSizes,
 } from './settings.js';
 export * from './schemas.js';
+export type { ChatFormat, ChatRequest, RenderChat } from './chat-format.js';

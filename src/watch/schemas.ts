@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
+import { webhookFormats } from '../webhooks/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
@@ -18,10 +19,21 @@ export type WatchKind = z.infer<typeof watchKindSchema>;
 
 const instant = z.iso.datetime();
 
+export const webhookFormatSchema = z.enum(webhookFormats).meta({
+  description:
+    'standard: the signed Standard Webhooks event; slack (Mattermost, Rocket.Chat), discord, telegram (the Bot API’s sendMessage URL), ntfy: a chat message (docs/watches.md, Chat formats).',
+});
+
+/** The language of a watch's chat messages. */
+export const watchLangSchema = z.enum(['en', 'ru']);
+export type WatchLang = z.infer<typeof watchLangSchema>;
+
 /** Where the events of a watch go; the secret signs them (docs/watches.md, Signing). */
 export const webhookSchema = z.object({
   url: z.string(),
   secret: z.string().meta({ description: '`whsec_` and the base64 of 32 random bytes.' }),
+  /** Absent in a watch stored before chat formats: `standard`. */
+  format: webhookFormatSchema.optional(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
@@ -59,6 +71,10 @@ export const watchConfigSchema = z
      * resolves to later (docs/watches.md, "Host names").
      */
     addresses: z.array(z.string()).optional(),
+    /** Its chat messages' language (absent: en). */
+    lang: watchLangSchema.optional(),
+    /** The public origin of its creation's request, for absolute links when PUBLIC_URL is unset. */
+    origin: z.string().optional(),
     created_at: instant,
     /** Moved forward by every PATCH (WATCH_TTL_DAYS); past it the watch has ended. */
     expires_at: instant,
@@ -178,7 +194,7 @@ export const watchEventSchema = z
   .meta({
     id: 'WatchEvent',
     description:
-      'The body of a webhook delivery, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature).',
+      'The body of a webhook delivery in the standard format, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature). A chat format (webhook_format) sends a message built from it instead, signed the same way.',
   });
 export type WatchEvent = z.infer<typeof watchEventSchema>;
 
@@ -271,6 +287,7 @@ export const watchViewSchema = z
       description:
         'A host name watch whose name no longer resolves to its address: what it resolved to at the last check (a note, never an event; the address is still the one checked).',
     }),
+    lang: watchLangSchema.meta({ description: 'The language of its chat messages.' }),
     created_at: instant,
     expires_at: instant,
     ended: z.boolean().meta({ description: 'Past expires_at: no longer checked.' }),
@@ -281,7 +298,10 @@ export const watchViewSchema = z
       .array(historyEntrySchema)
       .meta({ description: 'The last 100 changes, newest first.' }),
     webhook: webhookStatusSchema
-      .extend({ origin: z.string().meta({ description: 'The webhook URL without its path.' }) })
+      .extend({
+        origin: z.string().meta({ description: 'The webhook URL without its path.' }),
+        format: webhookFormatSchema,
+      })
       .nullable(),
   })
   .meta({ id: 'WatchView' });

@@ -27,6 +27,7 @@ export function watchView(
     confirmations: watch.confirmations ?? defaultConfirmations,
     ...(watch.addresses ? { addresses: watch.addresses } : {}),
     ...(state?.resolves_to ? { resolves_to: state.resolves_to } : {}),
+    lang: watch.lang ?? 'en',
     created_at: watch.created_at,
     expires_at: watch.expires_at,
     ended: hasEnded(watch, at),
@@ -34,6 +35,12 @@ export function watchView(
     next_check_at: state?.next_check_at ?? null,
     status: state?.status ?? null,
     history: state?.history ?? [],
-    webhook: watch.webhook ? { origin: new URL(watch.webhook.url).origin, ...webhook } : null,
+    webhook: watch.webhook
+      ? {
+          origin: new URL(watch.webhook.url).origin,
+          format: watch.webhook.format ?? 'standard',
+          ...webhook,
+        }
+      : null,
   };
 }

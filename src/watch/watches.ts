@@ -10,6 +10,7 @@ import { recordObservation } from './changes.js';
 import { type DropReason, enqueueDeliveries, pendingDelivery } from './deliveries.js';
 import { type LinksOf, watchEvent } from './events.js';
 import type { Recheck } from './recheck.js';
+import type { RenderChat } from './chat-format.js';
 import {
   allWatchesKey,
   callerWatchesKey,
@@ -27,6 +28,7 @@ import {
   maxConfirmations,
   type WatchConfig,
   type WatchKind,
+  type WatchLang,
   type WatchView,
   type Webhook,
 } from './schemas.js';
@@ -49,6 +51,8 @@ import { parseWatchTarget } from './target.js';
 import { watchView } from './view.js';
 import {
   checkWebhookUrl,
+  inferWebhookFormat,
+  isWebhookFormat,
   newWebhookSecret,
   reachableWith,
   type WebhookSender,
@@ -73,6 +77,8 @@ export interface WatchDeps {
   canCheck?: () => boolean;
   /** The page and badge URLs of a watch, for its events. */
   links: LinksOf;
+  /** A chat format's message, in the watch's language (src/tools/watch/chat-messages.ts). */
+  renderChat?: RenderChat;
   /** The runtime's POST to a webhook (the Platform's). */
   sender: WebhookSender;
   /** Resolves webhook host names at each delivery (the service's resolver). */
@@ -134,6 +140,11 @@ export interface CreateRequest {
   webhook_url?: string | null;
   /** Checks in a row that must agree before a change is reported (1 to 5). */
   confirmations?: number;
+  /** standard, slack, discord, telegram or ntfy; absent: what the URL's host takes. */
+  webhook_format?: string;
+  lang?: WatchLang;
+  /** The public origin of the request (src/http/public-origin.ts): its links' base without PUBLIC_URL. */
+  origin?: string;
   /** The caller's quota subject (src/http/caller.ts `quotaSubject`: IPv6 per /64). */
   subject: string;
   /** The bearer token the request sent, if any: OPERATOR_TOKEN makes an operator's watch. */
@@ -157,6 +168,9 @@ export interface UpdateRequest {
   interval_s?: number;
   /** A URL (a new one gets a new secret), or null to remove the webhook. */
   webhook_url?: string | null;
+  /** The format of the webhook (the new one's, or the one set). */
+  webhook_format?: string;
+  lang?: WatchLang;
   paused?: boolean;
   confirmations?: number;
   /**
@@ -235,6 +249,7 @@ export function createWatches(deps: WatchDeps): Watches {
       queueRules,
       ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
+      ...(deps.renderChat ? { renderChat: deps.renderChat } : {}),
     },
     { ...runnerSizes(limits), ...deps.runner },
   );
@@ -260,11 +275,16 @@ export function createWatches(deps: WatchDeps): Watches {
     );
   }
 
-  /** A webhook for a URL: its secret kept when the URL is the one already set. */
+  /**
+   * A webhook for a URL: its secret kept when the URL is the one already set. Its format is the
+   * one named, else the one set for the same URL, else what the URL's host takes
+   * (docs/watches.md, "Chat formats").
+   */
   function webhookFor(
     text: string,
     current: Webhook | null,
     operator: boolean,
+    format: string | undefined,
   ): Webhook | WatchFailure {
     const checked = checkWebhookUrl(
       text,
@@ -272,9 +292,19 @@ export function createWatches(deps: WatchDeps): Watches {
       limits.webhookAllowPorts,
     );
     if (!checked.ok) return fail('invalid_webhook', checked.reason);
-    if (current?.url === checked.url) return current;
-    return { url: checked.url, secret: newWebhookSecret(deps.randomBytes) };
+    if (format !== undefined && !isWebhookFormat(format)) {
+      return fail(
+        'invalid_webhook',
+        'webhook_format must be standard, slack, discord, telegram or ntfy',
+      );
+    }
+    const same = current?.url === checked.url;
+    const chosen = format ?? (same ? current.format : undefined) ?? inferWebhookFormat(checked.url);
+    if (same) return { ...current, format: chosen };
+    return { url: checked.url, secret: newWebhookSecret(deps.randomBytes), format: chosen };
   }
+
+  const formatWithoutWebhook = () => fail('invalid_webhook', 'webhook_format needs a webhook_url');
 
   /** The watch under `id`, while it lives. */
   async function live(id: string): Promise<WatchConfig | undefined> {
@@ -361,7 +391,10 @@ export function createWatches(deps: WatchDeps): Watches {
       request.confirmations === undefined ? undefined : confirmationsOf(request.confirmations);
     if (typeof confirmations === 'object') return confirmations;
     const operator = await isOperator(request.credential);
-    const webhook = request.webhook_url ? webhookFor(request.webhook_url, null, operator) : null;
+    if (request.webhook_format !== undefined && !request.webhook_url) return formatWithoutWebhook();
+    const webhook = request.webhook_url
+      ? webhookFor(request.webhook_url, null, operator, request.webhook_format)
+      : null;
     if (webhook && 'error' in webhook) return webhook;
 
     const id = newWatchId(deps.randomBytes);
@@ -396,6 +429,8 @@ export function createWatches(deps: WatchDeps): Watches {
       ...(parsed.target.kind === 'domain' && 'ip' in outcome.result
         ? { addresses: [outcome.result.ip] }
         : {}),
+      lang: request.lang ?? 'en',
+      ...(request.origin === undefined ? {} : { origin: request.origin }),
       created_at: at.toISOString(),
       expires_at: new Date(at.getTime() + limits.ttlMs).toISOString(),
     };
@@ -431,11 +466,12 @@ export function createWatches(deps: WatchDeps): Watches {
       request.confirmations === undefined ? undefined : confirmationsOf(request.confirmations);
     if (typeof confirmations === 'object') return confirmations;
     let { webhook } = watch;
-    if (request.webhook_url !== undefined) {
-      const next =
-        request.webhook_url === null
-          ? null
-          : webhookFor(request.webhook_url, webhook, watch.operator === true);
+    const url = request.webhook_url === undefined ? webhook?.url : request.webhook_url;
+    if (request.webhook_format !== undefined && !url) return formatWithoutWebhook();
+    if (request.webhook_url !== undefined || request.webhook_format !== undefined) {
+      const next = url
+        ? webhookFor(url, webhook, watch.operator === true, request.webhook_format)
+        : null;
       if (next && 'error' in next) return next;
       webhook = next;
     }
@@ -449,6 +485,7 @@ export function createWatches(deps: WatchDeps): Watches {
       webhook,
       paused: request.paused ?? watch.paused,
       ...(confirmations === undefined ? {} : { confirmations }),
+      ...(request.lang === undefined ? {} : { lang: request.lang }),
       expires_at: new Date(at + limits.ttlMs).toISOString(),
     };
     await records.putConfig(renewed);
@@ -524,7 +561,7 @@ export function createWatches(deps: WatchDeps): Watches {
     }
     const state = await records.state(id);
     const status = state?.status ?? { verdict: 'unknown' as const, score: 0, listed_on: [] };
-    const event = watchEvent('watch.test', watch, deps.links(id), status, deps.clock());
+    const event = watchEvent('watch.test', watch, deps.links(watch), status, deps.clock());
     const delivery = pendingDelivery(id, event, deps.randomBytes, now());
     // One pending test a watch, until its first attempt ends: within a timeout of its turn.
     if (!(await records.holdTest(id, delivery.id))) {

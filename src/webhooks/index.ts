@@ -11,6 +11,12 @@ export {
   type WebhookRequest,
   type WebhookSender,
 } from './sender.js';
+export {
+  inferWebhookFormat,
+  isWebhookFormat,
+  type WebhookFormat,
+  webhookFormats,
+} from './formats.js';
 export { newWebhookSecret, signedHeaders } from './signing.js';
 export {
   checkWebhookUrl,

@@ -16,6 +16,7 @@ import {
   freshCheckErrors,
   requireReady,
 } from '../common/index.js';
+import { pickLanguage } from '../../i18n/index.js';
 import { refused, tags, withLinks } from './answers.js';
 import type { WatchToolDeps } from './deps.js';
 import { bearerToken } from './manage-key.js';
@@ -85,6 +86,10 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
             ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
             ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
             ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
+            ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
+            lang: body.lang ?? pickLanguage(c.req.query('lang'), c.req.header('accept-language')),
+            // Its events' links stay absolute without PUBLIC_URL (docs/watches.md).
+            origin: site.publicOrigin(c).base,
             subject,
             ...(credential === undefined ? {} : { credential }),
           }),

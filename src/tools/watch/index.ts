@@ -41,3 +41,6 @@ export const watchTool = defineTool({
   },
   webhooks: addWatchWebhooks,
 });
+
+/** A watch's chat messages, which the engine's deliveries send (src/services.ts passes it in). */
+export { renderChat } from './chat-messages.js';

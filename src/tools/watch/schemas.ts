@@ -1,5 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { maxConfirmations, watchKindSchema, watchViewSchema } from '../../watch/index.js';
+import {
+  maxConfirmations,
+  watchKindSchema,
+  watchLangSchema,
+  watchViewSchema,
+} from '../../watch/index.js';
 import { captchaFields, quotaStatusSchema } from '../common/index.js';
 
 /** The watch routes' request and answer bodies; the watch itself is src/watch/schemas.ts. */
@@ -12,6 +17,19 @@ const webhookUrl = z.string().max(2048).openapi({
     'Where each change is POSTed, signed as Standard Webhooks specifies: http or https, reaching a public address only (WEBHOOK_ALLOW_NETWORKS may allow others).',
   example: 'https://hooks.example.com/reputation',
 });
+
+/** Chat formats and the language of their messages (docs/watches.md, "Chat formats"). */
+const chatFields = {
+  webhook_format: z.string().max(16).optional().openapi({
+    description:
+      'standard (the signed event), slack (also Mattermost, Rocket.Chat), discord, telegram (the Bot API’s sendMessage URL, chat_id in its query) or ntfy; anything else is 400 invalid_webhook. Absent: slack for hooks.slack.com, discord for discord.com/api/webhooks, telegram for api.telegram.org, ntfy for ntfy.sh, else standard (a new URL) or the format set (the same URL).',
+    example: 'slack',
+  }),
+  lang: watchLangSchema.optional().openapi({
+    description:
+      'The language of chat messages: en or ru. Absent at creation: ?lang= or Accept-Language, else en.',
+  }),
+};
 
 const intervalS = z.number().int().openapi({
   description:
@@ -36,6 +54,7 @@ export const createWatchRequest = z
     interval_s: intervalS.optional(),
     webhook_url: webhookUrl.nullable().optional(),
     confirmations: confirmations.optional(),
+    ...chatFields,
     ...captchaFields,
   })
   .openapi('WatchCreateRequest', { example: { target: exampleTarget } });
@@ -47,6 +66,7 @@ export const updateWatchRequest = z
       description:
         'A new URL gets a new secret, shown once in the answer; null removes the webhook. Naming it again resumes paused deliveries.',
     }),
+    ...chatFields,
     paused: z.boolean().optional().openapi({ description: 'A paused watch is not re-checked.' }),
     confirmations: confirmations.optional(),
   })
