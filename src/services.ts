@@ -196,6 +196,8 @@ export async function createServices(
       confirmResolver: () => verdicts.confirm(),
       catalogue: listCatalogue(zones),
     }),
+    // A runner whose checks would say not_configured leaves the watches to one that can check.
+    canCheck: () => verdicts.readiness().configured,
     links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
     renderChat,

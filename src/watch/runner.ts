@@ -49,7 +49,15 @@ export interface WatchRunner {
 }
 
 /** What both steps run on; the runner adds where they tell it of the due times they put. */
-export type RunnerDeps = Omit<CheckStepDeps & DeliveryStepDeps, 'onScheduled'>;
+export type RunnerDeps = Omit<CheckStepDeps & DeliveryStepDeps, 'onScheduled'> & {
+  /**
+   * Whether this process can check now (its service is configured: the lists proved to answer
+   * through its resolver). While it cannot, it claims no watch: a check it ran would record
+   * nothing and put the watch off one interval, so a runner that can check, sharing the store,
+   * would never find it due (docs/watches.md, "Claims and leases"). Deliveries are claimed still.
+   */
+  canCheck?: () => boolean;
+};
 
 export function createWatchRunner(deps: RunnerDeps, options: RunnerOptions): WatchRunner {
   let checksInFlight = 0;
@@ -74,7 +82,7 @@ export function createWatchRunner(deps: RunnerDeps, options: RunnerOptions): Wat
 
   async function start(): Promise<TickReport & { done: Promise<void> }> {
     const now = deps.clock().getTime();
-    const checkRoom = options.maxChecks - checksInFlight;
+    const checkRoom = deps.canCheck?.() === false ? 0 : options.maxChecks - checksInFlight;
     const deliveryRoom = options.maxDeliveries - deliveriesInFlight;
     const [checks, deliveries] = await Promise.all([
       checkRoom > 0 ? deps.store.claimDue(queues.checks, now, checkRoom, options.checkLeaseMs) : [],

@@ -73,6 +73,8 @@ export interface WatchDeps {
   limits: WatchLimits;
   /** A fresh check of a target (recheck.ts). */
   recheck: Recheck;
+  /** Whether checks can be trusted now: while not, the runner claims no watch (runner.ts). */
+  canCheck?: () => boolean;
   /** The page and badge URLs of a watch, for its events. */
   links: LinksOf;
   /** A chat format's message, in the watch's language (src/tools/watch/chat-messages.ts). */
@@ -233,6 +235,7 @@ export function createWatches(deps: WatchDeps): Watches {
       store,
       records,
       recheck: deps.recheck,
+      ...(deps.canCheck ? { canCheck: deps.canCheck } : {}),
       links: deps.links,
       clock: deps.clock,
       randomBytes: deps.randomBytes,

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../fixtures/free-port.js';
 import { freshRedisUrl } from '../support/redis.js';
 import {
   type WatchService,
@@ -85,6 +86,41 @@ describe.each([
         'watch.listed',
       ]);
     }
+  });
+
+  it('under a runner that cannot check, beside one that can: the watch is checked by the one that can', async () => {
+    const url = await storeUrl();
+    const clock = testClock();
+    const able = await open(url, clock);
+    // Its DNS servers behind a closed port: its lists never prove to answer, it is not configured
+    // (as the clock of a configuration left behind by a restart with another DoH endpoint).
+    const unable = await startWatchService(`127.0.0.1:${await freePort()}`, {
+      storeUrl: url,
+      clock,
+    });
+    opened.push(unable);
+    const path = `/${name}/unable`;
+    const created = await able.watches.create({
+      target: targets[1]!,
+      interval_s: interval,
+      webhook_url: world.receiver.url(path),
+      subject: '198.51.100.11',
+      credential: operatorToken,
+      confirmations: 1,
+    });
+    if (!created.ok) throw new Error(created.reason);
+    expect(unable.services.verdicts.readiness().configured).toBe(false);
+
+    world.dns.list({ [targets[1]!]: { [zen]: ['127.0.0.2'] } });
+    clock.advance(interval * 1000);
+    // The one that cannot check ticks first, as a clock on time for the due watch does.
+    await unable.runUntilIdle();
+    await able.runUntilIdle();
+
+    const requests = world.receiver.received.filter((request) => request.path === path);
+    expect(requests.map((request) => verified(created.webhook_secret!, request).type)).toEqual([
+      'watch.listed',
+    ]);
   });
 
   it('keeps a watch and its pending delivery across a restart, delivered with the same webhook-id', async () => {
