@@ -25,6 +25,19 @@ export const demoNames = {
   pool: 'pool.demo-sender.com',
 } as const;
 
+/**
+ * The mail tool's demo domain: its MX hosts and MTA-STS policy host answer on loopback
+ * (scripts/demo-mail.ts starts them; PROBE_ALLOW_NETWORKS lets the probes reach them).
+ */
+export const demoMail = {
+  domain: 'demo-mail.net',
+  mxTls: { host: 'mx1.demo-mail.net', address: '127.0.0.2' },
+  mxPlain: { host: 'mx2.demo-mail.net', address: '127.0.0.3' },
+  policyAddress: '127.0.0.4',
+  policy:
+    'version: STSv1\r\nmode: testing\r\nmx: mx1.demo-mail.net\r\nmx: mx2.demo-mail.net\r\nmax_age: 86400\r\n',
+} as const;
+
 const poolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
 
 export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
@@ -93,6 +106,32 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
       origin: demoNames.listedDomain,
       records: {
         [demoNames.listedDomain]: { A: ['192.0.3.20'], TXT: ['v=spf1 a -all'] },
+      },
+    },
+    {
+      origin: demoMail.domain,
+      records: {
+        [demoMail.domain]: {
+          TXT: ['v=spf1 ip4:192.0.3.10 -all'],
+          MX: [
+            { exchange: demoMail.mxTls.host, priority: 10 },
+            { exchange: demoMail.mxPlain.host, priority: 20 },
+          ],
+        },
+        [demoMail.mxTls.host]: { A: [demoMail.mxTls.address] },
+        [demoMail.mxPlain.host]: { A: [demoMail.mxPlain.address] },
+        [`_dmarc.${demoMail.domain}`]: {
+          TXT: [`v=DMARC1; p=quarantine; rua=mailto:dmarc@${demoMail.domain}`],
+        },
+        // RFC 8463 §A.2's Ed25519 key, at Google Workspace's selector.
+        [`google._domainkey.${demoMail.domain}`]: {
+          TXT: ['v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo='],
+        },
+        [`_mta-sts.${demoMail.domain}`]: { TXT: ['v=STSv1; id=20261127'] },
+        [`mta-sts.${demoMail.domain}`]: { A: [demoMail.policyAddress] },
+        [`_smtp._tls.${demoMail.domain}`]: {
+          TXT: [`v=TLSRPTv1; rua=mailto:tls@${demoMail.domain}`],
+        },
       },
     },
     {

@@ -1,11 +1,19 @@
 import { loadZoneList } from '../src/reputation/index.js';
 import { startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { demoAddresses, demoNames, demoWorld } from './demo-world.js';
+import { demoAddresses, demoMail, demoNames, demoWorld } from './demo-world.js';
+import { ensureDemoCa, startDemoMail } from './demo-mail.js';
 
 /**
  * `npm run demo`: the service on a bundled DNS world, so anyone can try it offline. A local DNS
  * server answers for the default blocklists with made-up listings; the service resolves through it.
  */
+
+// The mail world's CA must be trusted from the process's start: this may run the demo again.
+const mail = await startDemoMail(await ensureDemoCa());
+process.env.PROBE_SMTP_PORT = String(mail.smtpPort);
+process.env.PROBE_HTTPS_PORT = String(mail.httpsPort);
+process.env.PROBE_ALLOW_NETWORKS = '127.0.0.0/8';
+process.env.SMTP_TIMEOUT_MS ??= '3000';
 
 const dns = await startFixtureDnsServer({ zones: demoWorld(await loadZoneList()), latencyMs: 5 });
 process.env.DNS_SERVERS = dns.address;
@@ -57,6 +65,12 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   # a pool that hands out 3 of its 12 addresses per answer: discover them, then check a few
   ${post('/pool/v1/discover', { pool: demoNames.pool })}
   ${post('/pool/v1/check', { pool: demoNames.pool, ips: ['192.0.3.100', '192.0.3.103', '192.0.3.107'] })}
+
+  # a mail setup: will Gmail, Yahoo and Microsoft take its mail? Its MX ${demoMail.mxTls.host}
+  # (${demoMail.mxTls.address}) offers STARTTLS on a certificate of the demo's own CA,
+  # ${demoMail.mxPlain.host} (${demoMail.mxPlain.address}) does not; the MTA-STS policy is served over
+  # HTTPS at ${demoMail.policyAddress} (PROBE_SMTP_PORT=${mail.smtpPort}, PROBE_HTTPS_PORT=${mail.httpsPort})
+  ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })}
 
   # the OpenAPI document
   curl -s ${base}/openapi.json

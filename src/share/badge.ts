@@ -3,7 +3,14 @@ import { disabledByTest } from '../reputation/index.js';
 import { type Lang, type Translate, toolText, translator } from '../i18n/index.js';
 import { vouchingTexts } from './count-texts.js';
 import { shortenMiddle } from './shorten.js';
-import { type ShareSummary, type Verdict, foundAddresses, senderAddresses } from './summary.js';
+import {
+  type ProviderVerdicts,
+  type ShareSummary,
+  type Verdict,
+  foundAddresses,
+  providerVerdicts,
+  senderAddresses,
+} from './summary.js';
 
 /** The shields.io styles a badge URL may ask for (badge-maker's `social` is left out: it has no colour). */
 export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge'] as const;
@@ -43,6 +50,8 @@ function missingParts(summary: ShareSummary, t: Translate): string[] {
 function message(summary: ShareSummary, t: Translate): string {
   const found = foundAddresses(summary);
   if (found !== undefined) return t('count.found', { n: found });
+  const providers = providerVerdicts(summary);
+  if (providers) return providersMessage(providers, summary.score, t);
   const missing = missingParts(summary, t);
   if (summary.verdict === 'unknown' || summary.checked === 0)
     return [t('badge.unknown'), ...missing].join(' · ');
@@ -76,6 +85,20 @@ function message(summary: ShareSummary, t: Translate): string {
     ...senderNote,
     ...missing,
     ...score,
+  ].join(' · ');
+}
+
+/** A mail check's badge: `Gmail ok · Yahoo warn · Microsoft fail · 72/100`. */
+function providersMessage(providers: ProviderVerdicts, score: number | null, t: Translate): string {
+  const parts = (Object.entries(providers) as [keyof ProviderVerdicts, string][]).map(
+    ([provider, verdict]) =>
+      t(`mail.badge.${verdict as ProviderVerdicts['gmail']}`, {
+        provider: t(`mail.provider.${provider}`),
+      }),
+  );
+  return [
+    ...parts,
+    ...(score === null ? [] : [t('score.value', { score: Math.round(score) })]),
   ].join(' · ');
 }
 

@@ -2,7 +2,7 @@ import { oneLine } from './card-line.js';
 import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
 import { targetBlock } from './card-target.js';
-import { notCoveredTexts, vouchingTexts } from './count-texts.js';
+import { notCoveredTexts, providerTexts, vouchingTexts } from './count-texts.js';
 import {
   cardHeight,
   cardWidth,
@@ -14,7 +14,13 @@ import {
 import { h, svg } from './element.js';
 import type { Element } from './element.js';
 import { estimateWidth } from './text-width.js';
-import { type ShareSummary, type Verdict, foundAddresses, senderAddresses } from './summary.js';
+import {
+  type ShareSummary,
+  type Verdict,
+  foundAddresses,
+  providerVerdicts,
+  senderAddresses,
+} from './summary.js';
 import { type Lang, type Translate, toolText, translator } from '../i18n/index.js';
 import { askableCount, disabledByTest } from '../reputation/index.js';
 
@@ -75,6 +81,13 @@ function headline(summary: ShareSummary, { lang, t }: CardText): string {
   const { counts, listed, checked } = summary;
   const found = foundAddresses(summary);
   if (found !== undefined) return capitalise(t('count.found', { n: found }), lang);
+  const providers = providerVerdicts(summary);
+  if (providers) {
+    const verdicts = Object.values(providers);
+    const failed = verdicts.filter((verdict) => verdict === 'fail').length;
+    if (failed > 0) return t('mail.card.fails', { failed, n: verdicts.length });
+    return verdicts.includes('warn') ? t('mail.card.warns') : t('mail.card.meets');
+  }
   if (checked === 0)
     return counts === 'addresses' ? t('card.noAddressChecked') : t('card.noListAnswered');
   if (counts === 'addresses') {
@@ -101,6 +114,8 @@ export function coverageLine(
   summary: ShareSummary,
   t: Translate = translator('en'),
 ): string | undefined {
+  const providers = providerVerdicts(summary);
+  if (providers) return providerTexts(providers, t).join(' · ');
   const coverage = summary.coverage;
   if (!coverage || foundAddresses(summary) !== undefined) return undefined;
   // Lists waiting for a key are the operator's choice: the card counts the lists it may ask.

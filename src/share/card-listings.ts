@@ -131,6 +131,7 @@ function noteText(text: string): Element {
 
 function note(summary: ShareSummary, t: Translate): Element {
   if (foundAddresses(summary) !== undefined) return noteText(t('card.notCheckedYet'));
+  if (summary.counts === 'requirements') return noteText(toolText(t, 'card.clean', summary.tool));
   if (summary.checked === 0) return noteText(t('card.noAnswers'));
   const clean = toolText(t, 'card.clean', summary.tool);
   const iconGap = 16;

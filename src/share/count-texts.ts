@@ -5,7 +5,13 @@ import {
   type ListCoverage,
   type Vouching,
 } from '../reputation/index.js';
-import { type ShareSummary, foundAddresses, senderAddresses } from './summary.js';
+import {
+  type ProviderVerdicts,
+  type ShareSummary,
+  foundAddresses,
+  providerVerdicts,
+  senderAddresses,
+} from './summary.js';
 
 /**
  * How many lists a verdict rests on, in the reader's language, for the share page, the check
@@ -125,6 +131,8 @@ export function coverageText(coverage: ListCoverage, t: Translate): string {
  * listed; lists: 2 did not answer`, `12 addresses found, none checked yet`.
  */
 export function findingsOf(summary: ShareSummary, t: Translate): string {
+  const providers = providerVerdicts(summary);
+  if (providers) return t('mail.findings', { providers: providerTexts(providers, t).join(', ') });
   const { coverage } = summary;
   const found = foundAddresses(summary);
   if (found !== undefined) return t('count.foundNotChecked', { n: found });
@@ -146,6 +154,20 @@ export function findingsOf(summary: ShareSummary, t: Translate): string {
       ? [t('count.sendersListed', { listed: sent.listed, n: sent.total })]
       : [];
   return [lists, ...senders].join('; ');
+}
+
+/**
+ * Each mailbox provider's verdict on a domain's mail setup: `Gmail: met`, `Yahoo: met with
+ * warnings`, `Microsoft: not met` (docs/mail.md).
+ */
+export function providerTexts(providers: ProviderVerdicts, t: Translate): string[] {
+  return (Object.entries(providers) as [keyof ProviderVerdicts, ProviderVerdicts['gmail']][]).map(
+    ([provider, verdict]) =>
+      t('mail.providerVerdict', {
+        provider: t(`mail.provider.${provider}`),
+        verdict: t(`mail.verdict.${verdict}`),
+      }),
+  );
 }
 
 function withoutCounts(summary: ShareSummary): ListCoverage {

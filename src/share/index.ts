@@ -21,5 +21,11 @@ export {
   type ResultTexts,
   russianMeanings,
 } from './result-texts.js';
-export type { NextStep, ShareListing, ShareSummary } from './summary.js';
+export {
+  type NextStep,
+  type ProviderVerdicts,
+  providerVerdicts,
+  type ShareListing,
+  type ShareSummary,
+} from './summary.js';
 export { addressTone, type ListReading, type ListTone, readList } from './verdict-model.js';

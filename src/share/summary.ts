@@ -45,9 +45,10 @@ export interface ShareSummary {
   tool: string;
   /**
    * What `listed` and `checked` count: the lists that answered about one target (ip, domain), or
-   * the addresses of a set, each checked on the lists (pool).
+   * the addresses of a set, each checked on the lists (pool), or the mailbox providers' sender
+   * requirements a domain's mail setup meets (mail: `providers`; `listed` and `checked` are 0).
    */
-  counts: 'lists' | 'addresses';
+  counts: 'lists' | 'addresses' | 'requirements';
   /**
    * What was checked, in display form (src/reputation/targets/targets.ts `displayName`): an IDN in
    * Unicode, a look-alike in ASCII; up to 253 characters.
@@ -79,8 +80,21 @@ export interface ShareSummary {
   rdns?: { ptr: string; fcrdns: 'pass' | 'fail' | 'none' | 'error'; ip?: string };
   /** Counting lists: the target's sender IPs (a domain); counting addresses: the set's addresses. */
   addresses?: { total: number; listed: number };
+  /**
+   * Counting requirements: each mailbox provider's verdict on the domain's mail setup, judged by
+   * its bulk-sender rules (docs/mail.md), in the order the result gives them.
+   */
+  providers?: ProviderVerdicts;
   /** ISO 8601. */
   checkedAt: string;
+}
+
+/** `{ gmail: 'pass', yahoo: 'warn', microsoft: 'fail' }`: the names are the catalogs' `mail.provider.*`. */
+export type ProviderVerdicts = Record<'gmail' | 'yahoo' | 'microsoft', 'pass' | 'warn' | 'fail'>;
+
+/** A summary of the providers' requirements (a mail check), when it is one. */
+export function providerVerdicts(summary: ShareSummary): ProviderVerdicts | undefined {
+  return summary.counts === 'requirements' ? summary.providers : undefined;
 }
 
 /** A set of addresses found, none checked yet (a pool discover): its artefacts count what was found. */

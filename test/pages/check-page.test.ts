@@ -52,7 +52,13 @@ describe('GET {BASE_PATH}/', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(response.headers.get('vary')).toMatch(/Accept/);
       const index = (await response.json()) as { tools: { tool: string }[] };
-      expect(index.tools.map((tool) => tool.tool)).toEqual(['ip', 'domain', 'pool', 'watch']);
+      expect(index.tools.map((tool) => tool.tool)).toEqual([
+        'ip',
+        'domain',
+        'pool',
+        'mail',
+        'watch',
+      ]);
     },
   );
 
