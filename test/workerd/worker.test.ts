@@ -138,7 +138,7 @@ describe('the Worker entry point', () => {
       caller,
     );
     expect(created.status).toBe(201);
-    return (await created.json()) as { id: string; webhook_secret: string };
+    return (await created.json()) as { id: string; webhook_secret: string; manage_key: string };
   }
 
   /**
@@ -421,6 +421,142 @@ describe('the Worker entry point', () => {
       await lists.close();
     }
   });
+
+  it('answers a second /test while the first waits for its answer with 429 test_pending and Retry-After, on the Durable Object store and the Workers sender', async () => {
+    const lists = await startWorld({ listings: {} });
+    const receiver = await startWebhookReceiver();
+    // The receiver never answers: the test's first attempt ends with WEBHOOK_TIMEOUT_MS.
+    await receiver.answer('hang');
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_MIN_INTERVAL_S: '60',
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
+      WEBHOOK_TIMEOUT_MS: '3000',
+    };
+    try {
+      const { id, manage_key: key } = await createWatch(
+        vars,
+        { target: '185.220.101.11', interval_s: 3600, webhook_url: receiver.url },
+        '192.0.2.84',
+      );
+      const test = () =>
+        call(`${basePath}/watch/v1/${id}/test`, vars, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+        });
+      expect((await test()).status).toBe(202);
+      for (const refused of await Promise.all([test(), test()])) {
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('3');
+        expect(await refused.json()).toMatchObject({ code: 'test_pending' });
+      }
+      // The watch clock's alarm attempts it, the attempt times out, and a test is taken again.
+      const poll = { timeout: 12_000, interval: 250 };
+      await expect.poll(async () => (await receiver.received()).length, poll).toBe(1);
+      await expect.poll(async () => (await test()).status, poll).toBe(202);
+    } finally {
+      await stopWatchClock(vars);
+      await receiver.close();
+      await lists.close();
+    }
+  }, 40_000);
+
+  it('answers /test on a watch its owner paused with 400 invalid_request, and sends nothing', async () => {
+    const lists = await startWorld({ listings: {} });
+    const receiver = await startWebhookReceiver();
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_MIN_INTERVAL_S: '60',
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
+    };
+    try {
+      const { id, manage_key: key } = await createWatch(
+        vars,
+        { target: '185.220.101.12', interval_s: 3600, webhook_url: receiver.url },
+        '192.0.2.85',
+      );
+      const asOwner = (method: string, path: string, body?: unknown) =>
+        call(`${basePath}/watch/v1/${id}${path}`, vars, {
+          method,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      expect((await asOwner('PATCH', '', { paused: true })).status).toBe(200);
+      const refused = await asOwner('POST', '/test');
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'invalid_request' });
+      // A run of the runner, as the clock's alarm or the Cron Trigger makes: still nothing sent.
+      await scheduled(vars);
+      expect(await receiver.received()).toEqual([]);
+    } finally {
+      await stopWatchClock(vars);
+      await receiver.close();
+      await lists.close();
+    }
+  });
+
+  it('drops the oldest pending deliveries of a watch past WATCH_PENDING_DELIVERIES, and retries the rest', async () => {
+    const lists = await startWorld({ listings: {} });
+    const receiver = await startWebhookReceiver();
+    const vars = {
+      DOH_URL: lists.dohUrl,
+      WATCH_MIN_INTERVAL_S: '60',
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: 'operator-token-of-the-tests',
+      WATCH_PENDING_DELIVERIES: '2',
+    };
+    try {
+      const { id, manage_key: key } = await createWatch(
+        vars,
+        { target: '185.220.101.13', interval_s: 3600, webhook_url: receiver.url },
+        '192.0.2.86',
+      );
+      const test = async () =>
+        (
+          await call(`${basePath}/watch/v1/${id}/test`, vars, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}` },
+          })
+        ).status;
+      const webhookIds = async () =>
+        (await receiver.received()).map((request) => request.headers['webhook-id']);
+      const poll = { timeout: 10_000, interval: 100 };
+      await receiver.answer(500);
+      // Four tests, each failing once and waiting 5 s for its retry (docs/watches.md, "Deliveries").
+      for (let sent = 1; sent <= 4; sent++) {
+        await expect.poll(test, poll).toBe(202);
+        await expect
+          .poll(async () => {
+            await scheduled(vars);
+            return (await webhookIds()).length;
+          }, poll)
+          .toBe(sent);
+      }
+      const ids = await webhookIds();
+      expect(new Set(ids).size).toBe(4);
+      await receiver.answer(204);
+      // The first two were dropped when the third and the fourth were queued: only those retry.
+      await expect
+        .poll(
+          async () => {
+            await scheduled(vars);
+            return (await webhookIds()).length;
+          },
+          { timeout: 15_000, interval: 250 },
+        )
+        .toBe(6);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await scheduled(vars);
+      const retried = (await webhookIds()).slice(4);
+      expect(retried.sort()).toEqual(ids.slice(2).sort());
+    } finally {
+      await stopWatchClock(vars);
+      await receiver.close();
+      await lists.close();
+    }
+  }, 40_000);
 
   it('counts the callers of one /24 together, and keeps WEBHOOK_ALLOW_NETWORKS and other ports from anyone without OPERATOR_TOKEN', async () => {
     const lists = await startWorld({ listings: {} });
