@@ -4,8 +4,9 @@ import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from 
  * A resolver that stops asking a resolver that answers nothing (docs/edge.md, "A resolver that
  * cannot be reached"). After `failuresToHold` queries in a row got no answer at all (an NXDOMAIN,
  * a SERVFAIL or a REFUSED is an answer; a query its caller gave up on counts for nothing), with
- * no answer for `firstWaitMs` (one silent list beside answering ones holds nothing), queries fail at once as `timeout`, as they would have on
- * the wire, and one query is let through after 1 s, 2 s, 4 s ... up to `maxWaitMs` to probe it;
+ * no answer for `firstWaitMs`, and from at least `zonesToHold` zones (one silent list holds
+ * nothing, even when its queries are the last ones a check waits for), queries fail at once as
+ * `timeout`, as they would have on the wire, and one query is let through after 1 s, 2 s, 4 s ... up to `maxWaitMs` to probe it;
  * the first answer ends the hold. So a DoH endpoint whose name does not resolve, or DNS servers
  * behind a closed port, cost one query per wait instead of every self-test and probe of every
  * list, and the operator hears of it once per wait, with a count, instead of once per query.
@@ -22,6 +23,11 @@ export type UnreachableReport =
 export interface BackOffOptions {
   /** Queries in a row without an answer that start a hold (default 8). */
   failuresToHold?: number;
+  /**
+   * How many zones (a name's last two labels) the failures in a row must span (default 3): a
+   * resolver that answers nothing fails for every list, a silent list for one.
+   */
+  zonesToHold?: number;
   /** The first wait before a probe (default 1 s); doubled after each probe that fails. */
   firstWaitMs?: number;
   /** The longest wait (default 60 s). */
@@ -43,18 +49,27 @@ interface Hold {
 
 export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): Resolver {
   const failuresToHold = options.failuresToHold ?? 8;
+  const zonesToHold = options.zonesToHold ?? 3;
   const firstWaitMs = options.firstWaitMs ?? 1000;
   const maxWaitMs = options.maxWaitMs ?? 60_000;
   const now = options.now ?? Date.now;
   const report = options.onReport ?? (() => {});
   let failuresInARow = 0;
+  /** The zones of the failures in a row, counted up to `zonesToHold`. */
+  const zonesFailing = new Set<string>();
   let lastAnswerAt = now();
   let hold: Hold | undefined;
 
-  function heard(outcome: DnsOutcome<unknown>, probe: boolean, gaveUp: boolean): void {
+  function heard(
+    name: string,
+    outcome: DnsOutcome<unknown>,
+    probe: boolean,
+    gaveUp: boolean,
+  ): void {
     const at = now();
     if (outcome.status !== 'timeout') {
       failuresInARow = 0;
+      zonesFailing.clear();
       lastAnswerAt = at;
       if (hold) report({ kind: 'answers', failed: hold.failed, sinceMs: at - hold.since });
       hold = undefined;
@@ -70,7 +85,9 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
     }
     if (hold || gaveUp) return;
     failuresInARow++;
-    if (failuresInARow < failuresToHold || at - lastAnswerAt < firstWaitMs) return;
+    if (zonesFailing.size < zonesToHold) zonesFailing.add(zoneOf(name));
+    if (failuresInARow < failuresToHold || zonesFailing.size < zonesToHold) return;
+    if (at - lastAnswerAt < firstWaitMs) return;
     hold = { since: at, waitMs: firstWaitMs, probeAt: at + firstWaitMs, probing: false, failed: 0 };
     report({ kind: 'held', failures: failuresInARow, waitMs: firstWaitMs });
   }
@@ -89,7 +106,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
     if (hold) hold.probing = true;
     return resolver.query(name, type, queryOptions).then(
       (outcome) => {
-        heard(outcome, probe, queryOptions?.signal?.aborted === true);
+        heard(name, outcome, probe, queryOptions?.signal?.aborted === true);
         return outcome;
       },
       (error: unknown) => {
@@ -100,4 +117,9 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
   }
 
   return { query };
+}
+
+/** A name's last two labels: enough to tell one list's queries from most others'. */
+function zoneOf(name: string): string {
+  return name.toLowerCase().replace(/\.$/, '').split('.').slice(-2).join('.');
 }
