@@ -11,6 +11,7 @@ export { cacheable } from './cacheable.js';
 export { shareTag } from './share-responses.js';
 export {
   captchaFields,
+  domainFields,
   captchaHeader,
   captchaSecurity,
   captchaScheme,

@@ -34,6 +34,25 @@ export const captchaFields = {
 };
 
 /** Optional: `{}` lets a caller send no token while no captcha is due. */
+/**
+ * A sending domain's request fields, `domain` and its alias `target`: the domain and mail tools
+ * take the same pair (paired with `requiredWithAlias(..., 'domain', 'target')`).
+ */
+export function domainFields(example: string) {
+  return {
+    domain: z.string().max(1024).optional().openapi({
+      description:
+        'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
+      example,
+    }),
+    target: z
+      .string()
+      .max(1024)
+      .optional()
+      .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
+  };
+}
+
 export const captchaSecurity = [{}, { [captchaScheme.name]: [] }];
 
 /** The header, documented on each POST as well, for generators that ignore security schemes. */

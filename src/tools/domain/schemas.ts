@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { domainCheckResultSchema } from '../../reputation/index.js';
 import {
   captchaFields,
+  domainFields,
   postFields,
   quotaStatusSchema,
   requiredWithAlias,
@@ -23,16 +24,7 @@ export const domainCheckResponse = domainCheckResultSchema
 export const domainCheckRequest = requiredWithAlias(
   z
     .object({
-      domain: z.string().max(1024).optional().openapi({
-        description:
-          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
-        example: exampleDomain,
-      }),
-      target: z
-        .string()
-        .max(1024)
-        .optional()
-        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
+      ...domainFields(exampleDomain),
       ...captchaFields,
     })
     .openapi('DomainCheckRequest', { example: { domain: exampleDomain } }),

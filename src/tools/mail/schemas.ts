@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { isSelector, mailCheckResultSchema, maxCallerSelectors } from '../../reputation/index.js';
 import {
   captchaFields,
+  domainFields,
   postFields,
   quotaStatusSchema,
   requiredWithAlias,
@@ -24,16 +25,7 @@ export const mailCheckResponse = mailCheckResultSchema
 export const mailCheckRequest = requiredWithAlias(
   z
     .object({
-      domain: z.string().max(1024).optional().openapi({
-        description:
-          'The sending domain. Give it or its alias target; if both, the first non-empty one wins.',
-        example: exampleDomain,
-      }),
-      target: z
-        .string()
-        .max(1024)
-        .optional()
-        .openapi({ description: 'Alias of domain, used when domain is absent or empty' }),
+      ...domainFields(exampleDomain),
       dkim_selectors: z
         .array(
           z
