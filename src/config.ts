@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { captchaProviderNames, parseTrustProxy } from './http/index.js';
 import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
 import { parseAddressRanges } from './lib/index.js';
-import { maxIntervalS, networkShareOfMax } from './watch/index.js';
+import { maxIntervalS, networkShareOfMax, parseMailbox } from './watch/index.js';
 import { parsePortRanges } from './webhooks/index.js';
 
 /**
@@ -71,6 +71,21 @@ export const bearerToken = z
   .regex(
     /^[A-Za-z0-9._~+/-]{16,}=*$/,
     'at least 16 characters of letters, digits and -._~+/ (a bearer token)',
+  );
+
+/** An smtp:// or smtps:// URL with a host (credentials in it, RFC 3986 §3.2.1, as nodemailer reads it). */
+const smtpUrl = z.string().refine((text) => {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+}, 'an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.org:465');
+
+/** ALERT_FROM: an address, or a display name and an address in angle brackets. */
+const mailbox = z
+  .string()
+  .refine(
+    (text) => parseMailbox(text) !== undefined,
+    'an address such as alerts@example.org, or Reputation <alerts@example.org>',
   );
 
 const seconds = (min: number, max: number) => integer(min, max).transform((s) => s * 1000);
@@ -365,6 +380,18 @@ export const sharedVariables = {
       meaning:
         'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`; unset, no watch may ([`watches.md`](watches.md#safety)).',
     }),
+    smtpUrl: variable({
+      name: 'SMTP_URL',
+      parser: smtpUrl,
+      meaning:
+        'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in the URL; unset, a watch with `email` is refused (`email_unavailable`); needs `ALERT_FROM`. Node only: Workers refuse `email` ([`watches.md`](watches.md#e-mail)).',
+    }),
+    alertFrom: variable({
+      name: 'ALERT_FROM',
+      parser: mailbox,
+      meaning:
+        'The From of watches’ e-mails: `alerts@example.org` or `Reputation <alerts@example.org>`; required with `SMTP_URL`.',
+    }),
     webhookTimeoutMs: variable({
       name: 'WEBHOOK_TIMEOUT_MS',
       parser: integer(100, 60_000),
@@ -387,6 +414,11 @@ export const sharedRules: Rule<Config>[] = [
         path: ['WATCH_INTERVAL_S'],
         message: `at least WATCH_MIN_INTERVAL_S (${config.watch.minIntervalS})`,
       });
+    }
+  },
+  (config, ctx) => {
+    if (config.watch.smtpUrl !== undefined && config.watch.alertFrom === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['ALERT_FROM'], message: 'required with SMTP_URL' });
     }
   },
   (config, ctx) => {

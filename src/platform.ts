@@ -6,6 +6,7 @@ import type { PageAssetSources } from './pages/index.js';
 import type { DnsblZone, MonitorRemote, ResolverSetting } from './reputation/index.js';
 import type { ShareSummary } from './share/index.js';
 import type { Store } from './store/index.js';
+import type { MailSender } from './watch/index.js';
 import type { WebhookSender } from './webhooks/index.js';
 
 /**
@@ -79,6 +80,11 @@ export interface Platform {
    * Workers no SMTP (TCP port 25 is not allowed there) and the policy over `fetch`.
    */
   mail: MailProbes;
+  /**
+   * Sends watches' e-mails to SMTP_URL (docs/watches.md, "E-mail"): nodemailer on Node; absent
+   * where there is none (SMTP_URL unset, or Workers: docs/edge.md), and `email` is refused.
+   */
+  mailer?: MailSender;
 }
 
 /** Web Crypto, the same API on Node and on Workers: the default random bytes and hashing. */

@@ -34,7 +34,7 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
-import { renderChat } from './tools/index.js';
+import { renderChat, renderMail } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -201,6 +201,10 @@ export async function createServices(
     links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
     renderChat,
+    // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
+    ...(platform.mailer && config.watch.alertFrom
+      ? { mail: { sender: platform.mailer, from: config.watch.alertFrom, render: renderMail } }
+      : {}),
     resolver,
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),
     callerIds,
@@ -242,6 +246,8 @@ export async function createServices(
     pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
     watches,
+    /** Whether a watch may have `email`: the check page's watch form offers it only then. */
+    emailAlerts: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,
     mail: platform.mail,
     isConfigured: () => verdicts.readiness().configured,

@@ -28,6 +28,16 @@ export const errorRecords = {
     status: 400,
     meaning: 'webhook_url is not http(s), or names an address that is not public',
   },
+  invalid_email: {
+    status: 400,
+    meaning: 'email is not one plain address at a public domain name',
+  },
+  email_unavailable: {
+    // RFC 9110 §15.5.21: the request is well-formed, and this service cannot act on it.
+    status: 422,
+    meaning:
+      'the service sends no e-mail: its operator has not set SMTP_URL (or it runs on Workers)',
+  },
   manage_key_required: {
     status: 401,
     meaning: 'no Authorization: Bearer <manage_key> (WWW-Authenticate: Bearer)',
@@ -37,6 +47,10 @@ export const errorRecords = {
     meaning: 'a captcha token is due (the status says which widget)',
   },
   manage_key_wrong: { status: 403, meaning: 'the manage key is not this watch’s' },
+  email_code_wrong: {
+    status: 403,
+    meaning: 'the code of the e-mail link is not the one sent for this watch’s address',
+  },
   captcha_failed: { status: 403, meaning: 'the captcha provider refused the token' },
   not_found: {
     status: 404,
@@ -45,6 +59,11 @@ export const errorRecords = {
   method_not_allowed: {
     status: 405,
     meaning: 'the path answers only the methods in Allow',
+  },
+  email_link_expired: {
+    // RFC 9110 §15.5.11: gone for good; PATCH the same email to be sent a new link.
+    status: 410,
+    meaning: 'the confirmation link is past its 24 hours',
   },
   body_too_large: { status: 413, meaning: 'the body is larger than the service accepts' },
   unsupported_media_type: { status: 415, meaning: 'the body must be application/json' },
@@ -55,6 +74,11 @@ export const errorRecords = {
   watch_limit: {
     status: 429,
     meaning: 'the caller keeps WATCH_PER_CALLER live watches already',
+  },
+  email_limit: {
+    status: 429,
+    meaning:
+      'three confirmation messages went to this address, or from this caller, today (Retry-After: until 00:00 UTC)',
   },
   test_pending: {
     status: 429,

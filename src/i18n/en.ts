@@ -709,6 +709,32 @@ export const en = {
   'chat.verdict': 'Verdict: {verdict} (score {score}/100)',
   'chat.page': 'Watch page: {url}',
 
+  // A watch's e-mails and their links' pages (docs/watches.md, "E-mail").
+  'email.confirm.subject': 'Confirm e-mail alerts for {target}',
+  'email.confirm.intro':
+    'Someone asked this service to e-mail this address when {target} is listed on, or delisted from, a blocklist.',
+  'email.confirm.action': 'To confirm, open this link and press the button on its page:',
+  'email.confirm.expires': 'The link works until {at}.',
+  'email.confirm.ignore':
+    'If it was not you, ignore this message: nothing more will be sent to this address.',
+  'email.alert.footer':
+    'You get this e-mail because this address confirmed alerts for this watch. One click stops them:',
+  'email.unsubscribe': 'Unsubscribe',
+  'email.page.confirmTitle': 'Confirm e-mail alerts',
+  'email.page.confirmText':
+    'Press the button to have alerts about {target} e-mailed to {address}. Opening this page alone confirmed nothing.',
+  'email.page.confirmButton': 'Confirm e-mail alerts',
+  'email.page.confirmed': 'Confirmed: alerts about {target} will be e-mailed to {address}.',
+  'email.page.unsubscribeTitle': 'Stop e-mail alerts',
+  'email.page.unsubscribeText':
+    'Press the button to stop the e-mails about {target} to {address}. Opening this page alone stopped nothing.',
+  'email.page.unsubscribeButton': 'Stop the e-mails',
+  'email.page.unsubscribed': 'Done: no more e-mails about {target} go to this address.',
+  'email.page.expired':
+    'This link has expired: a confirmation link works for 24 hours. The watch’s owner can ask for a new one.',
+  'email.page.wrong': 'This link is not valid for this watch (a newer one may have been sent).',
+  'email.page.watchLink': 'The live page of this watch',
+
   'notFound.title': 'Result not found',
   'notFound.text': {
     one: 'This link is unknown or has expired: results are kept for {n} day.',

@@ -811,6 +811,33 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'chat.verdict': 'Вердикт: {verdict} (оценка {score}/100)',
   'chat.page': 'Страница наблюдения: {url}',
 
+  // A watch's e-mails and their links' pages (docs/watches.md, "E-mail").
+  'email.confirm.subject': 'Подтвердите оповещения по почте о {target}',
+  'email.confirm.intro':
+    'Кто-то попросил этот сервис писать на этот адрес, когда {target} попадёт в чёрный список или будет из него исключён.',
+  'email.confirm.action': 'Чтобы подтвердить, откройте ссылку и нажмите кнопку на её странице:',
+  'email.confirm.expires': 'Ссылка действует до {at}.',
+  'email.confirm.ignore':
+    'Если это были не вы, не отвечайте на это письмо: на этот адрес больше ничего не придёт.',
+  'email.alert.footer':
+    'Вы получили это письмо, потому что этот адрес подтвердил оповещения этого наблюдения. Отписаться одним нажатием:',
+  'email.unsubscribe': 'Отписаться',
+  'email.page.confirmTitle': 'Подтверждение оповещений по почте',
+  'email.page.confirmText':
+    'Нажмите кнопку, чтобы оповещения о {target} приходили на {address}. Само открытие этой страницы ничего не подтвердило.',
+  'email.page.confirmButton': 'Подтвердить оповещения',
+  'email.page.confirmed': 'Подтверждено: оповещения о {target} будут приходить на {address}.',
+  'email.page.unsubscribeTitle': 'Отписка от оповещений',
+  'email.page.unsubscribeText':
+    'Нажмите кнопку, чтобы письма о {target} перестали приходить на {address}. Само открытие этой страницы ничего не изменило.',
+  'email.page.unsubscribeButton': 'Отписаться от писем',
+  'email.page.unsubscribed': 'Готово: письма о {target} на этот адрес больше не придут.',
+  'email.page.expired':
+    'Срок действия ссылки истёк: ссылка подтверждения действует 24 часа. Владелец наблюдения может запросить новую.',
+  'email.page.wrong':
+    'Эта ссылка не подходит к этому наблюдению (возможно, была отправлена более новая).',
+  'email.page.watchLink': 'Страница наблюдения',
+
   'notFound.title': 'Результат не найден',
   'notFound.text': {
     one: 'Ссылка неизвестна или устарела: результаты хранятся {n} день.',

@@ -8,6 +8,7 @@ import { bundledZoneList } from '../reputation/index.js';
 import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
+import { createNodeMailSender } from './mail-sender.js';
 import { nodeMailProbes } from './mail-probes.js';
 import { readPageAssetSources } from './page-assets.js';
 import { createPrometheusMetrics, type NodeMetrics } from './prometheus.js';
@@ -94,5 +95,8 @@ export async function createNodePlatform(
     pageAssets: await readPageAssetSources(),
     webhooks: createNodeWebhookSender(),
     mail: nodeMailProbes(config),
+    ...(config.watch.smtpUrl
+      ? { mailer: createNodeMailSender(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
+      : {}),
   };
 }

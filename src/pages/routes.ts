@@ -128,7 +128,7 @@ export function languageChoiceOf(c: Context): { lang: Lang; explicit: boolean } 
 export function htmlResponse(
   c: Context,
   site: Site,
-  page: { body: string; status: 200 | 404; cacheControl: string; vary: string },
+  page: { body: string; status: 200 | 400 | 403 | 404 | 410; cacheControl: string; vary: string },
 ): Response {
   return c.body(page.body, page.status, {
     'Content-Type': 'text/html; charset=utf-8',

@@ -1,4 +1,5 @@
 import type { WebhookFormat } from '../webhooks/index.js';
+import type { MailContent } from './email/index.js';
 import type { WatchConfig, WatchEvent, WatchStatus } from './schemas.js';
 
 /**
@@ -22,3 +23,25 @@ export type RenderChat = (input: {
   /** The last check's status: where each list's lookup page is. */
   status: WatchStatus | undefined;
 }) => ChatRequest;
+
+/**
+ * A watch's e-mail in its language (docs/watches.md, "E-mail"), built by whoever holds the
+ * catalogs (src/tools/watch/email-messages.ts): the confirmation of an address, or an event's alert.
+ */
+export type RenderMail = (
+  input:
+    | {
+        kind: 'confirm';
+        watch: Pick<WatchConfig, 'lang' | 'target'>;
+        confirmUrl: string;
+        pageUrl: string;
+        expiresAt: string;
+      }
+    | {
+        kind: 'alert';
+        event: WatchEvent;
+        watch: Pick<WatchConfig, 'lang'>;
+        status: WatchStatus | undefined;
+        unsubscribeUrl: string;
+      },
+) => MailContent;

@@ -82,6 +82,15 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     const event = watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change);
     outbox.push(pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()));
   }
+  // An e-mail alert too, to a confirmed address only (docs/watches.md, "E-mail"), whatever the
+  // webhook's pause.
+  if (reported && watch.email?.confirmed) {
+    const event = watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change);
+    outbox.push({
+      ...pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()),
+      mail: { to: watch.email.address, kind: 'alert' as const },
+    });
+  }
   const next = awaitsConfirmation(known)
     ? confirmingCheckAt(at.getTime(), watch.interval_s, deps.minIntervalS)
     : nextCheckAt(claim.dueAt, watch.interval_s, at.getTime());

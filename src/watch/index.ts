@@ -28,3 +28,11 @@ export {
 } from './settings.js';
 export * from './schemas.js';
 export type { ChatFormat, ChatRequest, RenderChat } from './chat-format.js';
+export type { RenderMail } from './chat-format.js';
+export {
+  type MailAnswer,
+  type MailContent,
+  type MailMessage,
+  type MailSender,
+  parseMailbox,
+} from './email/index.js';

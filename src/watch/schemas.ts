@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
 import { webhookFormats } from '../webhooks/index.js';
+import { emailViewSchema, pendingMailSchema, watchEmailSchema } from './email/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
@@ -49,6 +50,8 @@ export const watchConfigSchema = z
     kind: watchKindSchema,
     interval_s: z.number().int().positive(),
     webhook: webhookSchema.nullable(),
+    /** Where alerts are e-mailed once confirmed (docs/watches.md, "E-mail"); absent: none. */
+    email: watchEmailSchema.nullable().optional(),
     /** SHA-256 of the manage key, base64url: the key itself is shown once and never stored. */
     manage_key_hash: z.string(),
     /**
@@ -211,6 +214,8 @@ export const pendingDeliverySchema = z.object({
   queued_at: z.number().optional(),
   /** A `watch.test` event: its watch's one pending test until its first attempt ends. */
   test: z.boolean().optional(),
+  /** An e-mail to send instead of a webhook delivery: `body` is the event of an alert. */
+  mail: pendingMailSchema.optional(),
 });
 export type PendingDelivery = z.infer<typeof pendingDeliverySchema>;
 
@@ -303,6 +308,7 @@ export const watchViewSchema = z
         format: webhookFormatSchema,
       })
       .nullable(),
+    email: emailViewSchema,
   })
   .meta({ id: 'WatchView' });
 export type WatchView = z.infer<typeof watchViewSchema>;

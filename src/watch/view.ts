@@ -1,3 +1,4 @@
+import { emailView } from './email/index.js';
 import { hasEnded } from './records.js';
 import {
   defaultConfirmations,
@@ -17,6 +18,8 @@ export function watchView(
   state: WatchState | undefined,
   webhook: WebhookStatus,
   at: number,
+  /** The manage key's holder sees the whole e-mail address; anyone else a masked one. */
+  { wholeEmail = false }: { wholeEmail?: boolean } = {},
 ): WatchView {
   return {
     id: watch.id,
@@ -42,5 +45,6 @@ export function watchView(
           ...webhook,
         }
       : null,
+    email: emailView(watch.email, wholeEmail),
   };
 }

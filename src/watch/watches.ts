@@ -21,7 +21,16 @@ import {
   releasePlaces,
   watchRecords,
 } from './records.js';
-import type { DeliveryOutcome } from './delivery-step.js';
+import type { DeliveryOutcome, MailDeps } from './delivery-step.js';
+import {
+  checkConfirmCode,
+  type Hashing,
+  isUnsubscribeCode,
+  newEmail,
+  parseEmailAddress,
+  takeConfirmationSend,
+  type WatchEmail,
+} from './email/index.js';
 import { createWatchRunner, type RunnerOptions, type WatchRunner } from './runner.js';
 import { defaultRetryDelaysMs } from './schedule.js';
 import {
@@ -35,6 +44,7 @@ import {
 import {
   type Digest,
   hashOf,
+  newEventId,
   newManageKey,
   newWatchId,
   type RandomBytes,
@@ -97,7 +107,18 @@ export interface WatchDeps {
   onChecked?: (lagMs: number) => void;
   onAttempt?: (outcome: DeliveryOutcome) => void;
   onDropped?: (reason: DropReason) => void;
+  /**
+   * E-mail alerts (docs/watches.md, "E-mail"): the platform's sender, ALERT_FROM and the
+   * messages; without it, a watch with `email` is refused (`email_unavailable`).
+   */
+  mail?: Omit<MailDeps, 'links'>;
 }
+
+/**
+ * What `email` on POST and PATCH may be refused with: no sender (`email_unavailable`), not an
+ * address (`invalid_email`), or the day's confirmation messages used (`email_limit`, 429).
+ */
+const emailErrors = ['invalid_email', 'email_unavailable', 'email_limit'] as const;
 
 /**
  * What each operation may refuse, by its error code: the routes document exactly these
@@ -114,11 +135,22 @@ export const watchErrors = {
     'invalid_webhook',
     'watch_limit',
     'watch_capacity',
+    ...emailErrors,
   ],
   /** A renewal by another caller takes places under the caps again. */
-  update: ['not_found', 'invalid_request', 'invalid_webhook', 'watch_limit', 'watch_capacity'],
+  update: [
+    'not_found',
+    'invalid_request',
+    'invalid_webhook',
+    'watch_limit',
+    'watch_capacity',
+    ...emailErrors,
+  ],
   remove: ['not_found'],
   sendTest: ['not_found', 'invalid_request', 'test_pending'],
+  /** The POST of a confirmation link: its code, or its 24 hours, may be past. */
+  confirmEmail: ['not_found', 'email_code_wrong', 'email_link_expired'],
+  unsubscribeEmail: ['not_found', 'email_code_wrong'],
 } as const;
 
 export type WatchError = (typeof watchErrors)[keyof typeof watchErrors][number];
@@ -142,6 +174,8 @@ export interface CreateRequest {
   confirmations?: number;
   /** standard, slack, discord, telegram or ntfy; absent: what the URL's host takes. */
   webhook_format?: string;
+  /** Where alerts are e-mailed, once the address confirms (docs/watches.md, "E-mail"). */
+  email?: string | null;
   lang?: WatchLang;
   /** The public origin of the request (src/http/public-origin.ts): its links' base without PUBLIC_URL. */
   origin?: string;
@@ -170,6 +204,8 @@ export interface UpdateRequest {
   webhook_url?: string | null;
   /** The format of the webhook (the new one's, or the one set). */
   webhook_format?: string;
+  /** A new address (confirmed anew), the same one (a new link while unconfirmed), or null. */
+  email?: string | null;
   lang?: WatchLang;
   paused?: boolean;
   confirmations?: number;
@@ -199,6 +235,17 @@ export interface Watches {
   remove(id: string): Promise<{ ok: true } | WatchFailure>;
   /** Queues a `watch.test` event for delivery now. */
   sendTest(id: string): Promise<{ ok: true } | WatchFailure>;
+  /**
+   * What a confirmation link's code finds now, without changing anything (the page its GET
+   * shows), and its POST, which confirms the address.
+   */
+  emailCode(
+    id: string,
+    code: string,
+  ): Promise<'ok' | 'confirmed' | 'expired' | 'wrong' | 'not_found'>;
+  confirmEmail(id: string, code: string): Promise<{ ok: true } | WatchFailure>;
+  /** The one-click unsubscribe (RFC 8058): no more mail to that address for that watch, at once. */
+  unsubscribeEmail(id: string, code: string): Promise<{ ok: true } | WatchFailure>;
   /** Whether `key` is the manage key of a live watch (compared as hashes, in constant time). */
   checkManageKey(id: string, key: string): Promise<KeyCheck>;
   /** How many watches are live (the set WATCH_MAX caps). */
@@ -215,6 +262,8 @@ interface CallerPlaces {
 }
 
 const fail = (error: WatchError, reason: string): WatchFailure => ({ ok: false, error, reason });
+const emailUnavailable = () =>
+  fail('email_unavailable', 'this service sends no e-mail (SMTP_URL is not set, or not here)');
 const notFound = () => fail('not_found', 'no watch with this id (unknown, deleted or ended)');
 
 export function createWatches(deps: WatchDeps): Watches {
@@ -250,9 +299,55 @@ export function createWatches(deps: WatchDeps): Watches {
       ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
       ...(deps.renderChat ? { renderChat: deps.renderChat } : {}),
+      ...(deps.mail ? { mail: { ...deps.mail, links: deps.links } } : {}),
     },
     { ...runnerSizes(limits), ...deps.runner },
   );
+  const hashing: Hashing = { hashOf: (text) => hashOf(text, deps.digest), sameHash };
+
+  /** An address asked for: refused without a sender, or when it is not one. */
+  function emailAddressOf(text: string): string | WatchFailure {
+    if (!deps.mail) return emailUnavailable();
+    const parsed = parseEmailAddress(text);
+    return parsed.ok ? parsed.address : fail('invalid_email', parsed.reason);
+  }
+
+  /**
+   * A confirmation for `address`, within the day's limits of the caller (its id) and the
+   * address: the email to keep, with its code for the message, or `email_limit`.
+   */
+  async function confirmationFor(
+    address: string,
+    caller: string,
+    unsubscribe?: string,
+  ): Promise<{ email: WatchEmail; code: string } | WatchFailure> {
+    const wait = await takeConfirmationSend(store, { caller, address }, hashing, now());
+    if (wait !== undefined) {
+      return {
+        ...fail(
+          'email_limit',
+          'at most 3 confirmation messages a day go to one address, and from one caller',
+        ),
+        retryAfterS: wait,
+      };
+    }
+    return newEmail(address, deps.randomBytes, hashing, now(), unsubscribe);
+  }
+
+  /** The confirmation message, queued as a delivery: retried as any, sent once its turn comes. */
+  async function queueConfirmation(id: string, to: string, code: string): Promise<void> {
+    const at = now();
+    const delivery = {
+      id: newEventId(deps.randomBytes),
+      watch_id: id,
+      body: '',
+      attempts: 0,
+      queued_at: at,
+      mail: { to, kind: 'confirm' as const, code },
+    };
+    await enqueueDeliveries(store, records, [delivery], at, queueRules);
+    runner.wake();
+  }
 
   function intervalOf(requested: number | undefined): number | WatchFailure {
     const interval = requested ?? limits.intervalS;
@@ -396,6 +491,8 @@ export function createWatches(deps: WatchDeps): Watches {
       ? webhookFor(request.webhook_url, null, operator, request.webhook_format)
       : null;
     if (webhook && 'error' in webhook) return webhook;
+    const address = request.email ? emailAddressOf(request.email) : undefined;
+    if (typeof address === 'object') return address;
 
     const id = newWatchId(deps.randomBytes);
     const ids = await placesOf(request.subject);
@@ -409,6 +506,11 @@ export function createWatches(deps: WatchDeps): Watches {
       await releasePlace(id, ids);
       return outcome;
     }
+    const confirmation = address ? await confirmationFor(address, ids.caller[0]!) : undefined;
+    if (confirmation && 'error' in confirmation) {
+      await releasePlace(id, ids);
+      return confirmation;
+    }
 
     const at = deps.clock();
     const manageKey = newManageKey(deps.randomBytes);
@@ -418,6 +520,7 @@ export function createWatches(deps: WatchDeps): Watches {
       kind,
       interval_s: interval,
       webhook,
+      ...(confirmation ? { email: confirmation.email } : {}),
       manage_key_hash: await hashOf(manageKey, deps.digest),
       caller_hash: ids.caller[0]!,
       network_hash: ids.network[0]!,
@@ -446,9 +549,10 @@ export function createWatches(deps: WatchDeps): Watches {
     await records.putConfig(watch);
     await records.putState(watch, state);
     await store.putDue(queues.checks, id, next);
+    if (confirmation) await queueConfirmation(id, confirmation.email.address, confirmation.code);
     return {
       ok: true,
-      watch: watchView(watch, state, idleWebhook, at.getTime()),
+      watch: watchView(watch, state, idleWebhook, at.getTime(), { wholeEmail: true }),
       manage_key: manageKey,
       ...(webhook ? { webhook_secret: webhook.secret } : {}),
       result: outcome.result,
@@ -475,6 +579,28 @@ export function createWatches(deps: WatchDeps): Watches {
       if (next && 'error' in next) return next;
       webhook = next;
     }
+    const address = request.email ? emailAddressOf(request.email) : undefined;
+    if (typeof address === 'object') return address;
+    const current = watch.email ?? null;
+    // The same address keeps its unsubscribe code, and once confirmed stays so; unconfirmed, it
+    // is sent a new link (the one way to a link after the last one expired).
+    const confirmation =
+      address === undefined || (address === current?.address && current.confirmed)
+        ? undefined
+        : await confirmationFor(
+            address,
+            request.subject === undefined
+              ? watch.caller_hash
+              : (await deps.callerIds.idsOf(request.subject))[0]!,
+            address === current?.address ? current.unsubscribe : undefined,
+          );
+    if (confirmation && 'error' in confirmation) return confirmation;
+    const email =
+      request.email === undefined
+        ? current
+        : request.email === null
+          ? null
+          : (confirmation?.email ?? current);
     const places = await renewPlaces(watch, request.subject);
     if ('error' in places) return places;
     const at = now();
@@ -484,6 +610,7 @@ export function createWatches(deps: WatchDeps): Watches {
       interval_s: interval,
       webhook,
       paused: request.paused ?? watch.paused,
+      ...(email === null && watch.email === undefined ? {} : { email }),
       ...(confirmations === undefined ? {} : { confirmations }),
       ...(request.lang === undefined ? {} : { lang: request.lang }),
       expires_at: new Date(at + limits.ttlMs).toISOString(),
@@ -498,10 +625,11 @@ export function createWatches(deps: WatchDeps): Watches {
       await store.putDue(queues.checks, id, Math.max(at, checkedAt + interval * 1000));
       runner.wake();
     }
+    if (confirmation) await queueConfirmation(id, confirmation.email.address, confirmation.code);
     const isNew = webhook !== null && webhook.secret !== watch.webhook?.secret;
     return {
       ok: true,
-      watch: watchView(renewed, state, await records.webhookStatus(id), at),
+      watch: watchView(renewed, state, await records.webhookStatus(id), at, { wholeEmail: true }),
       ...(isNew ? { webhook_secret: webhook!.secret } : {}),
     };
   }
@@ -584,11 +712,42 @@ export function createWatches(deps: WatchDeps): Watches {
       // The outcome of the last delivery (refused, failed, its status) tells whoever triggers
       // deliveries what answers at the webhook's address: its manage key's holder only.
       const shown = options.withDelivery ? webhook : { ...webhook, last_delivery: null };
-      return watchView(watch, state, shown, now());
+      return watchView(watch, state, shown, now(), { wholeEmail: options.withDelivery === true });
     },
     update,
     remove,
     sendTest,
+    async emailCode(id, code) {
+      const watch = await live(id);
+      if (!watch) return 'not_found';
+      return checkConfirmCode(watch.email, code, hashing, now());
+    },
+    async confirmEmail(id, code) {
+      const watch = await live(id);
+      if (!watch) return notFound();
+      const check = await checkConfirmCode(watch.email, code, hashing, now());
+      // A second POST of the same link (a double click) confirms nothing more and fails nothing.
+      if (check === 'confirmed') return { ok: true };
+      if (check === 'wrong') return fail('email_code_wrong', 'this link is not the watch’s');
+      if (check === 'expired') {
+        return fail('email_link_expired', 'this link has expired: its 24 hours are past');
+      }
+      const { code_hash: _hash, code_expires_at: _expires, ...email } = watch.email!;
+      await records.putConfig({ ...watch, email: { ...email, confirmed: true } });
+      return { ok: true };
+    },
+    async unsubscribeEmail(id, code) {
+      const watch = await live(id);
+      if (!watch) return notFound();
+      // Already gone: a mail client that POSTs again is told it worked (RFC 8058 §3.2 expects
+      // the POST to succeed without further interaction).
+      if (!watch.email) return { ok: true };
+      if (!(await isUnsubscribeCode(watch.email, code, hashing))) {
+        return fail('email_code_wrong', 'this link is not the watch’s');
+      }
+      await records.putConfig({ ...watch, email: null });
+      return { ok: true };
+    },
     async checkManageKey(id, key) {
       const watch = await live(id);
       if (!watch) return 'not_found';

@@ -74,9 +74,17 @@ function operations(): [string, string, Operation][] {
 const managed = (operation: Operation) =>
   JSON.stringify(operation.security) === JSON.stringify([{ manageKey: [] }]);
 
+/**
+ * A POST whose credential is its link's code (a watch's e-mail confirmation and one-click
+ * unsubscribe): `security: []`, no quota, no captcha.
+ */
+const linkPost = (operation: Operation) => JSON.stringify(operation.security) === '[]';
+
 /** The checks: every POST that takes a quota unit and the captcha (a watch's creation too). */
 const posts = () =>
-  operations().filter(([, method, operation]) => method === 'post' && !managed(operation));
+  operations().filter(
+    ([, method, operation]) => method === 'post' && !managed(operation) && !linkPost(operation),
+  );
 
 function requestSchema(operation: Operation): Record<string, unknown> {
   const ref = operation.requestBody?.content['application/json']?.schema.$ref ?? '';

@@ -3,6 +3,7 @@ import type { AppEnv } from '../../http/index.js';
 import { addArtefactRoutes, defineTool } from '../common/index.js';
 import { addCreateWatch } from './create-watch.js';
 import { addDeleteWatch } from './delete-watch.js';
+import { addEmailRoutes } from './email-routes.js';
 import type { WatchToolDeps } from './deps.js';
 import { addGetWatch } from './get-watch.js';
 import { manageKeyScheme } from './manage-key.js';
@@ -37,6 +38,7 @@ export const watchTool = defineTool({
     addUpdateWatch(app, deps);
     addDeleteWatch(app, deps);
     addTestWebhook(app, deps);
+    addEmailRoutes(app, deps);
     addArtefactRoutes(app, watchArtefacts(watchTool, deps), deps);
   },
   webhooks: addWatchWebhooks,
@@ -44,3 +46,5 @@ export const watchTool = defineTool({
 
 /** A watch's chat messages, which the engine's deliveries send (src/services.ts passes it in). */
 export { renderChat } from './chat-messages.js';
+/** A watch's e-mails, which the engine's deliveries send. */
+export { renderMail } from './email-messages.js';

@@ -31,6 +31,12 @@ const chatFields = {
   }),
 };
 
+const email = z.string().max(254).nullable().optional().openapi({
+  description:
+    'Where alerts are e-mailed (text and HTML, in lang), once the address confirms through the link of the one message sent first; needs the operator’s SMTP_URL (else 422 email_unavailable). null removes it. At most 3 confirmation messages per address and per caller a day.',
+  example: 'postmaster@example.org',
+});
+
 const intervalS = z.number().int().openapi({
   description:
     'Seconds between checks: from WATCH_MIN_INTERVAL_S (900 by default) up; WATCH_INTERVAL_S (3600) when absent.',
@@ -54,6 +60,7 @@ export const createWatchRequest = z
     interval_s: intervalS.optional(),
     webhook_url: webhookUrl.nullable().optional(),
     confirmations: confirmations.optional(),
+    email,
     ...chatFields,
     ...captchaFields,
   })
@@ -67,6 +74,10 @@ export const updateWatchRequest = z
         'A new URL gets a new secret, shown once in the answer; null removes the webhook. Naming it again resumes paused deliveries.',
     }),
     ...chatFields,
+    email: email.openapi({
+      description:
+        'A new address is sent a confirmation link and gets no alert before it is confirmed; the same address again, while unconfirmed, is sent a new link; null stops the e-mails.',
+    }),
     paused: z.boolean().optional().openapi({ description: 'A paused watch is not re-checked.' }),
     confirmations: confirmations.optional(),
   })

@@ -55,6 +55,7 @@ export function addUpdateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
         ...(body.webhook_url === undefined ? {} : { webhook_url: body.webhook_url }),
         ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
         ...(body.lang === undefined ? {} : { lang: body.lang }),
+        ...(body.email === undefined ? {} : { email: body.email }),
         ...(body.paused === undefined ? {} : { paused: body.paused }),
         ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
         // The renewing caller takes the watch's places again, within the caps.

@@ -1,0 +1,316 @@
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import {
+  ApiError,
+  type AppEnv,
+  errorResponses,
+  prefersHtml,
+  serveRoute,
+  storeErrors,
+} from '../../http/index.js';
+import { type Lang, translator } from '../../i18n/index.js';
+import { htmlResponse, languageChoiceOf } from '../../pages/index.js';
+import { type WatchFailure, watchErrors, type WatchView } from '../../watch/index.js';
+import { tags, watchLinksOf } from './answers.js';
+import type { WatchToolDeps } from './deps.js';
+import { watchNotFound } from './manage-key.js';
+import { watchIdParams } from './schemas.js';
+import { renderEmailPage } from './email-pages.js';
+
+/**
+ * The links of a watch's e-mails (docs/watches.md, "E-mail"): `…/email/confirm?code=` and
+ * `…/email/unsubscribe?code=`. A GET only shows a page with a button (a mail scanner that follows
+ * a link changes nothing); the POST confirms the address, or stops its mail at once. The
+ * unsubscribe POST is RFC 8058's one-click: the body `List-Unsubscribe=One-Click`, form-encoded
+ * or multipart, no cookie, no page. A browser (Accept preferring text/html) gets pages, any other
+ * client JSON.
+ */
+
+const linkState = z
+  .object({
+    email: z.enum(['unconfirmed', 'confirmed', 'unsubscribed']).openapi({
+      description:
+        'unconfirmed: the link can confirm the address; confirmed: it is (alerts go to it); unsubscribed: no mail goes to it for this watch.',
+    }),
+  })
+  .openapi('WatchEmailLink');
+
+const codeQuery = z.object({
+  code: z.string().openapi({
+    param: { name: 'code', in: 'query' },
+    description: 'The code the e-mail’s link carries.',
+  }),
+});
+
+/** The errors' documented answers, each also an HTML page for a browser. */
+function asPages(responses: ReturnType<typeof errorResponses>) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      {
+        ...response,
+        description: `${response.description} (an HTML page when the client prefers text/html)`,
+        content: { 'text/html': { schema: z.string() }, ...response.content },
+      },
+    ]),
+  );
+}
+
+const stateAnswer = (description: string) => ({
+  200: {
+    description,
+    content: {
+      'text/html': { schema: z.string() },
+      'application/json': { schema: linkState },
+    },
+  },
+});
+
+const oneClickBody = z
+  .object({
+    'List-Unsubscribe': z.literal('One-Click').openapi({
+      description: 'RFC 8058 §3.1: the one-click unsubscribe.',
+    }),
+  })
+  .openapi('WatchEmailOneClick');
+
+type Link = 'confirm' | 'unsubscribe';
+
+export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): void {
+  const { watches, site } = deps;
+
+  /** The page's language: `?lang=`, else the watch's (its e-mails' language), else the browser's. */
+  function langOf(c: Context, view: WatchView | undefined): Lang {
+    const choice = languageChoiceOf(c);
+    return choice.explicit ? choice.lang : (view?.lang ?? choice.lang);
+  }
+
+  /** An answer in the client's form: a page for a browser, else JSON (or the JSON error). */
+  async function answer(
+    c: Context<AppEnv>,
+    link: Link,
+    view: WatchView | undefined,
+    outcome: { state: z.infer<typeof linkState>['email']; button?: boolean } | WatchFailure,
+  ): Promise<Response> {
+    const failed = 'error' in outcome;
+    if (!prefersHtml(c.req.header('accept'))) {
+      if (failed) {
+        throw outcome.error === 'not_found'
+          ? watchNotFound()
+          : new ApiError(outcome.error, outcome.reason);
+      }
+      return c.json({ email: outcome.state }, 200);
+    }
+    const lang = langOf(c, view);
+    const t = translator(lang);
+    const id = c.req.param('id') ?? '';
+    const code = c.req.query('code') ?? '';
+    const path = `/watch/v1/${encodeURIComponent(id)}/email/${link}`;
+    const self = (other: Lang) =>
+      `${site.root}${path}?code=${encodeURIComponent(code)}&lang=${other}`;
+    const vars = { target: view?.target ?? '', address: view?.email?.address ?? '' };
+    const title = t(link === 'confirm' ? 'email.page.confirmTitle' : 'email.page.unsubscribeTitle');
+    let text: string;
+    let status: 200 | 403 | 404 | 410 = 200;
+    if (failed) {
+      status =
+        outcome.error === 'email_link_expired'
+          ? 410
+          : outcome.error === 'email_code_wrong'
+            ? 403
+            : 404;
+      text =
+        status === 410
+          ? t('email.page.expired')
+          : status === 403
+            ? t('email.page.wrong')
+            : t('error.not_found');
+    } else if (outcome.button) {
+      text = t(link === 'confirm' ? 'email.page.confirmText' : 'email.page.unsubscribeText', vars);
+    } else {
+      text = t(
+        outcome.state === 'confirmed' ? 'email.page.confirmed' : 'email.page.unsubscribed',
+        vars,
+      );
+    }
+    const body = await renderEmailPage({
+      site,
+      lang,
+      t,
+      title,
+      text,
+      ...(!failed && outcome.button
+        ? {
+            form: {
+              action: self(lang),
+              button: t(
+                link === 'confirm' ? 'email.page.confirmButton' : 'email.page.unsubscribeButton',
+              ),
+              oneClick: link === 'unsubscribe',
+            },
+          }
+        : {}),
+      ...(view && status !== 404 ? { watchUrl: watchLinksOf(site, c, view.id).page_url } : {}),
+      languageHref: self,
+    });
+    // A page behind a secret link: never kept by a cache, never sent as a referrer.
+    return htmlResponse(c, site, {
+      body,
+      status,
+      cacheControl: 'no-store',
+      vary: 'Accept, Accept-Language',
+    });
+  }
+
+  /** The live watch of the link, or the 404 in the client's form. */
+  async function liveView(id: string): Promise<WatchView | undefined> {
+    const view = await watches.view(id);
+    return view && !view.ended ? view : undefined;
+  }
+
+  const notFound: WatchFailure = {
+    ok: false,
+    error: 'not_found',
+    reason: 'no watch with this id (unknown, deleted or ended)',
+  };
+
+  serveRoute(
+    app,
+    createRoute({
+      method: 'get',
+      path: '/{id}/email/confirm',
+      operationId: 'getEmailConfirmPage',
+      tags,
+      security: [],
+      summary:
+        'The confirmation link of a watch’s e-mail: a page with a button, confirming nothing',
+      request: { params: watchIdParams, query: codeQuery },
+      responses: {
+        ...stateAnswer('A page whose button POSTs to this URL; JSON: the address’s state'),
+        ...asPages(
+          errorResponses('getEmailConfirmPage', [...watchErrors.confirmEmail, ...storeErrors]),
+        ),
+      },
+    }),
+    async (c) => {
+      const id = c.req.param('id') ?? '';
+      const view = await liveView(id);
+      const check = view ? await watches.emailCode(id, c.req.query('code') ?? '') : 'not_found';
+      if (check === 'ok') return answer(c, 'confirm', view, { state: 'unconfirmed', button: true });
+      if (check === 'confirmed') return answer(c, 'confirm', view, { state: 'confirmed' });
+      if (check === 'not_found') return answer(c, 'confirm', view, notFound);
+      const failure =
+        check === 'expired'
+          ? {
+              ok: false as const,
+              error: 'email_link_expired' as const,
+              reason: 'this link has expired: its 24 hours are past',
+            }
+          : {
+              ok: false as const,
+              error: 'email_code_wrong' as const,
+              reason: 'this link is not the watch’s',
+            };
+      return answer(c, 'confirm', view, failure);
+    },
+  );
+
+  serveRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/{id}/email/confirm',
+      operationId: 'confirmEmail',
+      tags,
+      security: [],
+      summary: 'Confirm a watch’s e-mail address: alerts go to it from now on',
+      request: { params: watchIdParams, query: codeQuery },
+      responses: {
+        ...stateAnswer('Confirmed (again, if it was): a page, or JSON'),
+        ...asPages(errorResponses('confirmEmail', [...watchErrors.confirmEmail, ...storeErrors])),
+      },
+    }),
+    async (c) => {
+      const id = c.req.param('id') ?? '';
+      const view = await liveView(id);
+      const outcome = await watches.confirmEmail(id, c.req.query('code') ?? '');
+      if (!outcome.ok) return answer(c, 'confirm', view, outcome);
+      return answer(c, 'confirm', await liveView(id), { state: 'confirmed' });
+    },
+  );
+
+  serveRoute(
+    app,
+    createRoute({
+      method: 'get',
+      path: '/{id}/email/unsubscribe',
+      operationId: 'getEmailUnsubscribePage',
+      tags,
+      security: [],
+      summary: 'The unsubscribe link of a watch’s e-mails: a page with a button, stopping nothing',
+      request: { params: watchIdParams, query: codeQuery },
+      responses: {
+        ...stateAnswer('A page whose button POSTs the one-click unsubscribe; JSON: the state'),
+        ...asPages(errorResponses('getEmailUnsubscribePage', ['not_found', ...storeErrors])),
+      },
+    }),
+    async (c) => {
+      const view = await liveView(c.req.param('id') ?? '');
+      if (!view) return answer(c, 'unsubscribe', view, notFound);
+      if (!view.email) return answer(c, 'unsubscribe', view, { state: 'unsubscribed' });
+      return answer(c, 'unsubscribe', view, {
+        state: view.email.confirmed ? 'confirmed' : 'unconfirmed',
+        button: true,
+      });
+    },
+  );
+
+  serveRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/{id}/email/unsubscribe',
+      operationId: 'unsubscribeEmail',
+      tags,
+      security: [],
+      summary: 'One-click unsubscribe (RFC 8058): no more e-mail to that address for that watch',
+      description:
+        'The URL of every alert’s List-Unsubscribe header, POSTed with the body List-Unsubscribe=One-Click (application/x-www-form-urlencoded or multipart/form-data), as mail clients do.',
+      request: {
+        params: watchIdParams,
+        query: codeQuery,
+        body: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: oneClickBody },
+            'multipart/form-data': { schema: oneClickBody },
+          },
+        },
+      },
+      responses: {
+        ...stateAnswer('Unsubscribed (also when it was already): a page, or JSON'),
+        ...asPages(
+          errorResponses('unsubscribeEmail', [
+            'invalid_request',
+            ...watchErrors.unsubscribeEmail,
+            ...storeErrors,
+          ]),
+        ),
+      },
+    }),
+    async (c) => {
+      const id = c.req.param('id') ?? '';
+      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+      if (form['List-Unsubscribe'] !== 'One-Click') {
+        throw new ApiError(
+          'invalid_request',
+          'the body must be List-Unsubscribe=One-Click (RFC 8058), form-encoded',
+        );
+      }
+      const view = await liveView(id);
+      const outcome = await watches.unsubscribeEmail(id, c.req.query('code') ?? '');
+      if (!outcome.ok) return answer(c, 'unsubscribe', view, outcome);
+      return answer(c, 'unsubscribe', view, { state: 'unsubscribed' });
+    },
+  );
+}

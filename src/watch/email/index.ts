@@ -1,0 +1,26 @@
+/**
+ * E-mail alerts (docs/watches.md, "E-mail"): addresses, double opt-in, one-click unsubscribe,
+ * the daily limits on confirmation messages, and the sender each platform may provide.
+ */
+export { maskEmail, parseEmailAddress, parseMailbox, type EmailParse } from './address.js';
+export {
+  checkConfirmCode,
+  type CodeCheck,
+  confirmationsPerDay,
+  confirmationTtlMs,
+  emailView,
+  type Hashing,
+  isUnsubscribeCode,
+  newEmail,
+  takeConfirmationSend,
+} from './opt-in.js';
+export {
+  type EmailView,
+  emailViewSchema,
+  type PendingMail,
+  pendingMailSchema,
+  type WatchEmail,
+  watchEmailSchema,
+} from './schemas.js';
+export type { MailAnswer, MailMessage, MailSender } from './sender.js';
+export { emailLinks, type MailContent, mailMessage } from './message.js';

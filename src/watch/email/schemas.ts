@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * A watch's e-mail as zod schemas (docs/watches.md, "E-mail"): what its configuration keeps, what
+ * a pending delivery says about the message to send, and what the views show.
+ */
+
+const instant = z.iso.datetime();
+
+export const watchEmailSchema = z.object({
+  address: z.string(),
+  /** Confirmed by the POST of its confirmation link: only then are alerts sent to it. */
+  confirmed: z.boolean(),
+  /** SHA-256 of the confirmation code, base64url, while unconfirmed: the code is never kept. */
+  code_hash: z.string().optional(),
+  /** The link's end: 24 hours after the message was queued. */
+  code_expires_at: instant.optional(),
+  /**
+   * The one-click unsubscribe code of every alert's List-Unsubscribe URL. Kept as the webhook
+   * secret is, since each alert carries it; a POST's code is compared with it as hashes.
+   */
+  unsubscribe: z.string(),
+});
+export type WatchEmail = z.infer<typeof watchEmailSchema>;
+
+/** A pending delivery that is an e-mail: to whom, which message, and its confirmation code. */
+export const pendingMailSchema = z.object({
+  to: z.string(),
+  kind: z.enum(['confirm', 'alert']),
+  /** A confirmation's code, kept until its message is sent (the configuration has its hash). */
+  code: z.string().optional(),
+});
+export type PendingMail = z.infer<typeof pendingMailSchema>;
+
+export const emailViewSchema = z
+  .object({
+    address: z.string().meta({
+      description:
+        'Masked (a***@example.com), except to the manage key’s holder: GET with Authorization: Bearer <manage_key>, and the answers of POST and PATCH.',
+    }),
+    confirmed: z.boolean().meta({
+      description:
+        'Whether the address confirmed through the link of its confirmation message; nothing but that message is sent to it before.',
+    }),
+  })
+  .nullable()
+  .meta({ id: 'WatchEmail' });
+export type EmailView = z.infer<typeof emailViewSchema>;

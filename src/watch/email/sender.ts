@@ -1,0 +1,26 @@
+/**
+ * What the runtime does to send one e-mail (a Platform member, docs/watches.md, "E-mail"): hand a
+ * built message to the operator's SMTP_URL. Node sends it with nodemailer; on Workers there is no
+ * sender (docs/edge.md), and a watch with `email` is refused there.
+ */
+
+export interface MailMessage {
+  /** ALERT_FROM, as the operator wrote it. */
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** `<id@domain>`, the same on every attempt (RFC 5322 §3.6.4), so a retry is the same message. */
+  messageId: string;
+  date: Date;
+  /** Auto-Submitted, List-Unsubscribe, List-Unsubscribe-Post. */
+  headers: Record<string, string>;
+}
+
+/** `sent`: the server took the message (2xx to the end of DATA); `failed`, with why, for the log. */
+export type MailAnswer = { kind: 'sent' } | { kind: 'failed'; reason: string };
+
+export interface MailSender {
+  send(message: MailMessage): Promise<MailAnswer>;
+}
