@@ -384,7 +384,7 @@ export const sharedVariables = {
       name: 'SMTP_URL',
       parser: smtpUrl,
       meaning:
-        'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in the URL; unset, a watch with `email` is refused (`email_unavailable`); needs `ALERT_FROM`. Node only: Workers refuse `email` ([`watches.md`](watches.md#e-mail)).',
+        'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in the URL; unset, a watch with `email` is refused (`email_unavailable`); needs `ALERT_FROM`; on Workers over `cloudflare:sockets`, never to port 25 ([`watches.md`](watches.md#e-mail), [`edge.md`](edge.md#e-mail-on-workers)).',
     }),
     alertFrom: variable({
       name: 'ALERT_FROM',

@@ -81,8 +81,9 @@ export interface Platform {
    */
   mail: MailProbes;
   /**
-   * Sends watches' e-mails to SMTP_URL (docs/watches.md, "E-mail"): nodemailer on Node; absent
-   * where there is none (SMTP_URL unset, or Workers: docs/edge.md), and `email` is refused.
+   * Sends watches' e-mails to SMTP_URL (docs/watches.md, "E-mail"): nodemailer on Node,
+   * worker-mailer over `cloudflare:sockets` on Workers (docs/edge.md); absent without SMTP_URL
+   * (or with port 25 on Workers), and then `email` is refused.
    */
   mailer?: MailSender;
 }

@@ -36,7 +36,7 @@ export const errorRecords = {
     // RFC 9110 §15.5.21: the request is well-formed, and this service cannot act on it.
     status: 422,
     meaning:
-      'the service sends no e-mail: its operator has not set SMTP_URL (or it runs on Workers)',
+      'the service sends no e-mail: its operator has not set SMTP_URL (or, on Workers, set it to port 25)',
   },
   manage_key_required: {
     status: 401,

@@ -14,6 +14,7 @@ import { bundledPageAssets } from './page-assets.js';
 import type { StoreObject } from './store-object.js';
 import type { WatchClockObject } from './watch-clock-object.js';
 import { createFetchWebhookSender } from './webhook-sender.js';
+import { createWorkersMailSender } from './mail/index.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
 export interface WorkerBindings {
@@ -63,7 +64,18 @@ export function createWorkersPlatform(
     pageAssets: bundledPageAssets,
     webhooks: createFetchWebhookSender(),
     mail: workersMailProbes(config),
+    ...(config.watch.smtpUrl && !onPort25(config.watch.smtpUrl)
+      ? { mailer: createWorkersMailSender(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
+      : {}),
   };
+}
+
+/**
+ * Cloudflare refuses outbound TCP to port 25 (docs/edge.md, "E-mail on Workers"): an SMTP_URL
+ * there could never send, so the Worker has no sender and refuses `email` as without SMTP_URL.
+ */
+function onPort25(smtpUrl: string): boolean {
+  return new URL(smtpUrl).port === '25';
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   type WebhookReceiver,
   startWebhookReceiver,
 } from '../../fixtures/webhook-receiver.js';
+import { type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.js';
 
 /**
  * The fixtures of the workerd suites, in Node: tests inside workerd cannot open sockets to serve
@@ -105,6 +106,7 @@ export async function startFixtureControl(): Promise<FixtureControl> {
   const worlds = new Map<string, World>();
   const providers = new Map<string, FakeCaptchaProvider>();
   const receivers = new Map<string, WebhookReceiver>();
+  const inboxes = new Map<string, SmtpInbox>();
   const loadFonts = createFontLoader(() => readCardFonts());
   let nextId = 1;
 
@@ -191,6 +193,26 @@ export async function startFixtureControl(): Promise<FixtureControl> {
       await receiver.close();
       return answer(response, 200);
     }
+    if (kind === 'smtp-inboxes' && id === undefined && method === 'POST') {
+      const { auth } = (await readJson(request)) as { auth?: { user: string; pass: string } };
+      const inbox = await startSmtpInbox(auth ? { auth } : {});
+      const handle = String(nextId++);
+      inboxes.set(handle, inbox);
+      return answer(response, 200, { id: handle, url: inbox.url });
+    }
+    const inbox = kind === 'smtp-inboxes' ? inboxes.get(id ?? '') : undefined;
+    if (inbox && what === 'received' && method === 'GET') {
+      return answer(
+        response,
+        200,
+        inbox.received.map((mail) => ({ ...mail, headers: Object.fromEntries(mail.headers) })),
+      );
+    }
+    if (inbox && what === undefined && method === 'DELETE') {
+      inboxes.delete(id ?? '');
+      await inbox.close();
+      return answer(response, 200);
+    }
     answer(response, 404, { error: `no fixture route ${method} ${request.url}` });
   }
 
@@ -212,6 +234,7 @@ export async function startFixtureControl(): Promise<FixtureControl> {
       }
       for (const each of providers.values()) await each.close();
       for (const each of receivers.values()) await each.close();
+      for (const each of inboxes.values()) await each.close();
     },
   };
 }

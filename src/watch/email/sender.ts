@@ -1,7 +1,7 @@
 /**
  * What the runtime does to send one e-mail (a Platform member, docs/watches.md, "E-mail"): hand a
- * built message to the operator's SMTP_URL. Node sends it with nodemailer; on Workers there is no
- * sender (docs/edge.md), and a watch with `email` is refused there.
+ * built message to the operator's SMTP_URL. Node sends it with nodemailer, Workers with
+ * worker-mailer over `cloudflare:sockets` (docs/edge.md, "E-mail on Workers").
  */
 
 export interface MailMessage {

@@ -200,3 +200,27 @@ export async function startWebhookReceiver(): Promise<{
     close: () => ask(`/receivers/${id}`, 'DELETE'),
   };
 }
+
+/** A capturing SMTP server on 127.0.0.1 (fixtures/smtp-inbox.ts), run by the fixture service in Node. */
+export async function startSmtpInbox(
+  options: { auth?: { user: string; pass: string } } = {},
+): Promise<{
+  url: string;
+  received(): Promise<
+    {
+      envelope: { from: string; to: string[] };
+      headers: Record<string, string>;
+      subject: string;
+      text: string;
+      html: string;
+    }[]
+  >;
+  close(): Promise<void>;
+}> {
+  const { id, url } = await ask<{ id: string; url: string }>('/smtp-inboxes', 'POST', options);
+  return {
+    url,
+    received: () => ask(`/smtp-inboxes/${id}/received`),
+    close: () => ask(`/smtp-inboxes/${id}`, 'DELETE'),
+  };
+}
