@@ -38,7 +38,13 @@ export {
   type QuotaStatus,
 } from './guard.js';
 export { headContentLength } from './head.js';
-export { invalidRequest, jsonBodyErrors, jsonBodyGate, readJsonBody } from './json-body.js';
+export {
+  bodySizeGate,
+  invalidRequest,
+  jsonBodyErrors,
+  jsonBodyGate,
+  readJsonBody,
+} from './json-body.js';
 export { answerMethodNotAllowed } from './method-not-allowed.js';
 export { prefersHtml } from './negotiate.js';
 export { createPublicOrigin, type PublicOriginOf } from './public-origin.js';

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import {
   ApiError,
   type AppEnv,
+  bodySizeGate,
   errorResponses,
   prefersHtml,
   serveRoute,
@@ -292,15 +293,21 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
         ...asPages(
           errorResponses('unsubscribeEmail', [
             'invalid_request',
+            'body_too_large',
             ...watchErrors.unsubscribeEmail,
             ...storeErrors,
           ]),
         ),
       },
     }),
+    bodySizeGate,
     async (c) => {
       const id = c.req.param('id') ?? '';
-      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+      // A body that is no form reads as none (400 below); a body past the limit stays a 413.
+      const form = await c.req.parseBody().catch((error: unknown) => {
+        if (error instanceof ApiError) throw error;
+        return {} as Record<string, unknown>;
+      });
       if (form['List-Unsubscribe'] !== 'One-Click') {
         throw new ApiError(
           'invalid_request',

@@ -174,6 +174,12 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
       },
     );
     await expectError(wrongBody, 400, 'invalid_request');
+    const tooLarge = await service.fetch(unsubscribeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `List-Unsubscribe=One-Click&pad=${'x'.repeat(20_000)}`,
+    });
+    await expectError(tooLarge, 413, 'body_too_large');
     const wrongCode = await service.fetch(unsubscribeUrl.replace(/code=.*/, 'code=AAAA'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
