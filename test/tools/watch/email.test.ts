@@ -373,6 +373,30 @@ describe('e-mail alerts: limits and expiry', () => {
       (await service.fetch(linkIn(fresh.text, '/email/confirm'), { method: 'POST' })).status,
     ).toBe(200);
     expect((await viewOf(service, watch.id)).email?.confirmed).toBe(true);
+    // The same address again, once confirmed: nothing is sent, it stays confirmed.
+    const same = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
+      key: watch.manage_key,
+      body: { email: 'late@example.org', interval_s: 1800 },
+      headers: as('203.0.113.9'),
+    });
+    expect(((await same.json()) as { email: unknown }).email).toEqual({
+      address: 'late@example.org',
+      confirmed: true,
+    });
+    // Another address starts over, unconfirmed, with a message of its own.
+    const moved = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
+      key: watch.manage_key,
+      body: { email: 'moved@example.org' },
+      headers: as('203.0.113.9'),
+    });
+    expect(((await moved.json()) as { email: unknown }).email).toEqual({
+      address: 'moved@example.org',
+      confirmed: false,
+    });
+    const [, , , , , , last] = await inbox.waitFor(7);
+    expect(last!.envelope.to).toEqual(['moved@example.org']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(inbox.received).toHaveLength(7);
     // An unknown watch's link is a 404.
     await expectError(
       await service.fetch(service.url('/watch/v1/AAAAAAAAAAAAAAAAAAAAAA/email/confirm?code=x')),
