@@ -120,7 +120,12 @@ async function mailOnce(
     return done();
   }
   if (mail.kind === 'alert' ? !email.confirmed : email.confirmed || !mail.code) return done();
-  if (mail.kind === 'confirm' && Date.parse(email.code_expires_at ?? '') <= at.getTime()) {
+  // A confirmation whose link has expired, or been replaced by a newer one, would only mislead.
+  if (
+    mail.kind === 'confirm' &&
+    (Date.parse(email.code_expires_at ?? '') <= at.getTime() ||
+      (mail.expires_at !== undefined && mail.expires_at !== email.code_expires_at))
+  ) {
     return done();
   }
   const { page_url } = deps.mail.links(watch);

@@ -335,7 +335,10 @@ export function createWatches(deps: WatchDeps): Watches {
   }
 
   /** The confirmation message, queued as a delivery: retried as any, sent once its turn comes. */
-  async function queueConfirmation(id: string, to: string, code: string): Promise<void> {
+  async function queueConfirmation(
+    id: string,
+    { email, code }: { email: WatchEmail; code: string },
+  ): Promise<void> {
     const at = now();
     const delivery = {
       id: newEventId(deps.randomBytes),
@@ -343,7 +346,12 @@ export function createWatches(deps: WatchDeps): Watches {
       body: '',
       attempts: 0,
       queued_at: at,
-      mail: { to, kind: 'confirm' as const, code },
+      mail: {
+        to: email.address,
+        kind: 'confirm' as const,
+        code,
+        ...(email.code_expires_at ? { expires_at: email.code_expires_at } : {}),
+      },
     };
     await enqueueDeliveries(store, records, [delivery], at, queueRules);
     runner.wake();
@@ -549,7 +557,7 @@ export function createWatches(deps: WatchDeps): Watches {
     await records.putConfig(watch);
     await records.putState(watch, state);
     await store.putDue(queues.checks, id, next);
-    if (confirmation) await queueConfirmation(id, confirmation.email.address, confirmation.code);
+    if (confirmation) await queueConfirmation(id, confirmation);
     return {
       ok: true,
       watch: watchView(watch, state, idleWebhook, at.getTime(), { wholeEmail: true }),
@@ -625,7 +633,7 @@ export function createWatches(deps: WatchDeps): Watches {
       await store.putDue(queues.checks, id, Math.max(at, checkedAt + interval * 1000));
       runner.wake();
     }
-    if (confirmation) await queueConfirmation(id, confirmation.email.address, confirmation.code);
+    if (confirmation) await queueConfirmation(id, confirmation);
     const isNew = webhook !== null && webhook.secret !== watch.webhook?.secret;
     return {
       ok: true,

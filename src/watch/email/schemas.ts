@@ -29,6 +29,12 @@ export const pendingMailSchema = z.object({
   kind: z.enum(['confirm', 'alert']),
   /** A confirmation's code, kept until its message is sent (the configuration has its hash). */
   code: z.string().optional(),
+  /**
+   * A confirmation's link's end, as the configuration had it when queued: another value there
+   * means a newer link was asked for since, and this message, whose link no longer works, is
+   * dropped unsent.
+   */
+  expires_at: z.string().optional(),
 });
 export type PendingMail = z.infer<typeof pendingMailSchema>;
 

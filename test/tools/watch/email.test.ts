@@ -294,6 +294,7 @@ describe('e-mail alerts: limits and expiry', () => {
       { target, email: 'limit@example.org' },
       as('203.0.113.1'),
     );
+    await inbox.waitFor(1);
     // The same unconfirmed address again: a new link each time, within the day's three.
     for (let i = 0; i < 2; i++) {
       const again = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
@@ -302,8 +303,8 @@ describe('e-mail alerts: limits and expiry', () => {
         headers: as('203.0.113.1'),
       });
       expect(again.status).toBe(200);
+      await inbox.waitFor(2 + i);
     }
-    await inbox.waitFor(3);
     // A fourth for the address, from another caller: refused, until the next UTC midnight.
     const fourth = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
       key: watch.manage_key,
@@ -403,6 +404,36 @@ describe('e-mail alerts: limits and expiry', () => {
       404,
       'not_found',
     );
+  });
+
+  it('sends only the newest link when a new one is asked for before the last was sent', async () => {
+    const to = (address: string) =>
+      inbox.received.filter((mail) => mail.envelope.to[0] === address);
+    inbox.refuse(true);
+    try {
+      const watch = await createWatch(
+        service,
+        { target, email: 'twice@example.org' },
+        as('203.0.113.20'),
+      );
+      await until(
+        async () => service.logs.some((line) => line.includes('e-mail delivery failed')),
+        'a refused attempt',
+      );
+      await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
+        key: watch.manage_key,
+        body: { email: 'twice@example.org' },
+        headers: as('203.0.113.20'),
+      });
+    } finally {
+      inbox.refuse(false);
+    }
+    await until(async () => to('twice@example.org').length === 1, 'the newest link');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const [mail] = to('twice@example.org');
+    expect(to('twice@example.org')).toHaveLength(1);
+    const confirmed = await service.fetch(linkIn(mail!.text, '/email/confirm'), { method: 'POST' });
+    expect(confirmed.status).toBe(200);
   });
 });
 
