@@ -499,7 +499,7 @@ export function createWatches(deps: WatchDeps): Watches {
       ? webhookFor(request.webhook_url, null, operator, request.webhook_format)
       : null;
     if (webhook && 'error' in webhook) return webhook;
-    const address = request.email ? emailAddressOf(request.email) : undefined;
+    const address = typeof request.email === 'string' ? emailAddressOf(request.email) : undefined;
     if (typeof address === 'object') return address;
 
     const id = newWatchId(deps.randomBytes);
@@ -587,7 +587,7 @@ export function createWatches(deps: WatchDeps): Watches {
       if (next && 'error' in next) return next;
       webhook = next;
     }
-    const address = request.email ? emailAddressOf(request.email) : undefined;
+    const address = typeof request.email === 'string' ? emailAddressOf(request.email) : undefined;
     if (typeof address === 'object') return address;
     const current = watch.email ?? null;
     // The same address keeps its unsubscribe code, and once confirmed stays so; unconfirmed, it

@@ -87,7 +87,7 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
             ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
             ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
             ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
-            ...(body.email ? { email: body.email } : {}),
+            ...(typeof body.email === 'string' ? { email: body.email } : {}),
             lang: body.lang ?? pickLanguage(c.req.query('lang'), c.req.header('accept-language')),
             // Its events' links stay absolute without PUBLIC_URL (docs/watches.md).
             origin: site.publicOrigin(c).base,

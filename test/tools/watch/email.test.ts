@@ -254,6 +254,7 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
 
   it('refuses what is not one plain address with invalid_email', async () => {
     for (const email of [
+      '',
       'no-at-sign',
       'a@localhost',
       'a@b',
