@@ -714,7 +714,7 @@ export const en = {
   'email.confirm.intro':
     'Someone asked this service to e-mail this address when {target} is listed on, or delisted from, a blocklist.',
   'email.confirm.action': 'To confirm, open this link and press the button on its page:',
-  'email.confirm.expires': 'The link works until {at}.',
+  'email.confirm.expires': 'The link works until {at} UTC.',
   'email.confirm.ignore':
     'If it was not you, ignore this message: nothing more will be sent to this address.',
   'email.alert.footer':

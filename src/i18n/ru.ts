@@ -816,7 +816,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'email.confirm.intro':
     'Кто-то попросил этот сервис писать на этот адрес, когда {target} попадёт в чёрный список или будет из него исключён.',
   'email.confirm.action': 'Чтобы подтвердить, откройте ссылку и нажмите кнопку на её странице:',
-  'email.confirm.expires': 'Ссылка действует до {at}.',
+  'email.confirm.expires': 'Ссылка действует до {at} UTC.',
   'email.confirm.ignore':
     'Если это были не вы, не отвечайте на это письмо: на этот адрес больше ничего не придёт.',
   'email.alert.footer':
