@@ -100,7 +100,7 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
           ? watchNotFound()
           : new ApiError(outcome.error, outcome.reason);
       }
-      return c.json({ email: outcome.state }, 200);
+      return c.json({ email: outcome.state }, 200, { 'Cache-Control': 'no-store' });
     }
     const lang = langOf(c, view);
     const t = translator(lang);

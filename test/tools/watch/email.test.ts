@@ -118,7 +118,9 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     const html = await page.text();
     expect(html).toMatch(/<form method="post" action="[^"]*\/email\/confirm\?code=/);
-    expect(await (await service.fetch(link)).json()).toEqual({ email: 'unconfirmed' });
+    const asJson = await service.fetch(link);
+    expect(asJson.headers.get('cache-control')).toBe('no-store');
+    expect(await asJson.json()).toEqual({ email: 'unconfirmed' });
     expect((await viewOf(service, watch.id)).email?.confirmed).toBe(false);
 
     // Nothing else goes to an unconfirmed address: a listing is recorded, and no alert is sent.
