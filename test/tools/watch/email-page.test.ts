@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
 import { type SmtpInbox, startSmtpInbox } from '../../../fixtures/smtp-inbox.js';
+import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import { type TestBrowser, launchChromium } from '../../support/browser.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { createWatch } from './support.js';
@@ -8,7 +10,9 @@ import { createWatch } from './support.js';
  * The confirmation page of a watch's e-mail in a real browser (Debian's Chromium), in English and
  * in Russian (the watch's language): the link from the message the SMTP server took opens a page
  * with a button and confirms nothing; the button POSTs, and the page that answers says the
- * address is confirmed. No console error, so no Content-Security-Policy violation either.
+ * address is confirmed. The unsubscribe link of an alert does the same: a page, a button, its
+ * one-click POST, and a page that says it is done. No console error, so no
+ * Content-Security-Policy violation either.
  */
 
 let inbox: SmtpInbox;
@@ -18,7 +22,13 @@ let browser: TestBrowser;
 beforeAll(async () => {
   inbox = await startSmtpInbox();
   [service, browser] = await Promise.all([
-    startTestService({ env: { SMTP_URL: inbox.url, ALERT_FROM: 'alerts@rep.example.org' } }),
+    startTestService({
+      env: {
+        SMTP_URL: inbox.url,
+        ALERT_FROM: 'alerts@rep.example.org',
+        WATCH_MIN_INTERVAL_S: '1',
+      },
+    }),
     launchChromium(),
   ]);
 }, 60_000);
@@ -73,4 +83,42 @@ describe('the confirmation page of a watch’s e-mail', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+});
+
+describe('the unsubscribe page of a watch’s alerts', () => {
+  it('stops the e-mails on the button’s one-click POST only', async () => {
+    const target = '8.8.100.11';
+    const address = 'leaving@example.org';
+    const watch = await createWatch(service, {
+      target,
+      email: address,
+      interval_s: 1,
+      confirmations: 1,
+    });
+    const mails = () => inbox.received.filter((found) => found.envelope.to[0] === address);
+    await expect.poll(() => mails().length, { timeout: 10_000 }).toBe(1);
+    const confirm = /https?:\/\/\S+\/email\/confirm\?code=\S+/.exec(mails()[0]!.text)![0];
+    expect((await service.fetch(confirm, { method: 'POST' })).status).toBe(200);
+    await service.setZones(
+      dnsblWorld(await loadZoneList(), { [target]: { 'zen.spamhaus.org': ['127.0.0.2'] } }),
+    );
+    await expect.poll(() => mails().length, { timeout: 15_000 }).toBe(2);
+    const link = mails()[1]!.headers.get('list-unsubscribe')!.slice(1, -1);
+    const emailOf = async () =>
+      ((await (await service.get(`/watch/v1/${watch.id}`)).json()) as { email: unknown }).email;
+
+    const { page, problems } = await browser.page();
+    expect((await page.goto(link))?.status()).toBe(200);
+    expect(await page.locator('#email-outcome').textContent()).toContain('stopped nothing');
+    expect(await emailOf()).not.toBeNull();
+    const [answer] = await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole('button', { name: 'Stop the e-mails' }).click(),
+    ]);
+    expect(answer?.status()).toBe(200);
+    expect(await page.locator('#email-outcome').textContent()).toContain('no more e-mails');
+    expect(await emailOf()).toBeNull();
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 40_000);
 });
