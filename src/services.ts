@@ -203,7 +203,14 @@ export async function createServices(
     renderChat,
     // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
     ...(platform.mailer && config.watch.alertFrom
-      ? { mail: { sender: platform.mailer, from: config.watch.alertFrom, render: renderMail } }
+      ? {
+          mail: {
+            sender: platform.mailer,
+            from: config.watch.alertFrom,
+            render: renderMail,
+            onAttempt: (outcome: 'sent' | 'failed') => metrics.watchEmail(outcome),
+          },
+        }
       : {}),
     resolver,
     allowedNetwork: (address) => inAddressRanges(address, config.watch.webhookAllowNetworks),

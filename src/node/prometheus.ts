@@ -132,6 +132,14 @@ export function createPrometheusMetrics(): NodeMetrics {
     labelNames: ['outcome'],
     registers,
   });
+  const watchEmails = new Counter({
+    name: 'reputation_watch_emails_total',
+    help: "Attempts at watches' e-mails by outcome: sent (the SMTP relay took it), failed.",
+    labelNames: ['outcome'],
+    registers,
+  });
+  // Both outcomes exported from the start, so a rate over them is 0 rather than absent.
+  for (const outcome of ['sent', 'failed']) watchEmails.inc({ outcome }, 0);
   let readLiveWatches: () => number | Promise<number> = () => 0;
   new Gauge({
     name: 'reputation_watches_live',
@@ -203,6 +211,7 @@ export function createPrometheusMetrics(): NodeMetrics {
     },
     watchChecked: (lagSeconds) => watchLag.observe(lagSeconds),
     watchDelivery: (delivery) => watchDeliveries.inc({ outcome: delivery }),
+    watchEmail: (outcome) => watchEmails.inc({ outcome }),
     readLiveWatches: (read) => {
       readLiveWatches = read;
     },

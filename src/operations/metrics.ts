@@ -70,6 +70,8 @@ export interface Metrics {
    */
   watchChecked(lagSeconds: number): void;
   watchDelivery(delivery: WatchDelivery): void;
+  /** One attempt at a watch's e-mail (docs/watches.md, "E-mail"): taken by the relay, or not. */
+  watchEmail(outcome: 'sent' | 'failed'): void;
   readLiveWatches(read: () => number | Promise<number>): void;
   /** A pending delivery let go unsent, and where the delivery queue is read. */
   watchDeliveryDropped(reason: WatchDeliveryDrop): void;
@@ -86,6 +88,7 @@ export const noMetrics: Metrics = {
   cardRender: () => {},
   watchChecked: () => {},
   watchDelivery: () => {},
+  watchEmail: () => {},
   readLiveWatches: () => {},
   watchDeliveryDropped: () => {},
   readDeliveryQueue: () => {},

@@ -5,7 +5,13 @@ import { forgetDelivery, type QueueRules } from './deliveries.js';
 import { hasEnded, queues, type WatchRecords } from './records.js';
 import { deliveryLeaseMs, retryDelay } from './schedule.js';
 import type { RenderChat, RenderMail } from './chat-format.js';
-import { emailLinks, type MailSender, mailMessage, type PendingMail } from './email/index.js';
+import {
+  emailLinks,
+  type MailAnswer,
+  type MailSender,
+  mailMessage,
+  type PendingMail,
+} from './email/index.js';
 import type { LinksOf } from './events.js';
 import type { PendingDelivery, WatchConfig, WatchEvent, Webhook } from './schemas.js';
 import {
@@ -53,6 +59,8 @@ export interface MailDeps {
   from: string;
   render: RenderMail;
   links: LinksOf;
+  /** Hears how each attempt ended (the metrics' e-mails by outcome). */
+  onAttempt?: (outcome: MailAnswer['kind']) => void;
 }
 
 /** A 2xx, a 410, anything else, or a name that resolves to a non-public address. */
@@ -156,6 +164,7 @@ async function mailOnce(
     ...(mail.kind === 'alert' ? { unsubscribeUrl } : {}),
   });
   const answer = await deps.mail.sender.send(message);
+  deps.mail.onAttempt?.(answer.kind);
   if (answer.kind === 'sent') return done();
   const attempts = pending.attempts + 1;
   deps.log('info', 'e-mail delivery failed', {

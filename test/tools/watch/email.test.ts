@@ -485,6 +485,9 @@ describe('e-mail alerts: without SMTP_URL, and with a server that is down', () =
       inbox.refuse(false);
       const [mail] = await inbox.waitFor(1);
       expect(mail!.envelope.to).toEqual(['patient@example.org']);
+      const metrics = await (await service.fetch(service.rootUrl('/metrics'))).text();
+      expect(metrics).toContain('reputation_watch_emails_total{outcome="sent"} 1');
+      expect(metrics).toContain('reputation_watch_emails_total{outcome="failed"} 2');
       const failures = service.logs.filter((line) => line.includes('e-mail delivery failed'));
       expect(failures.map((line) => (JSON.parse(line) as { attempt: number }).attempt)).toEqual([
         1, 2,
