@@ -37,10 +37,18 @@ function setUnlessGiven(env: Env, name: string, value: () => string): string {
   return env[name];
 }
 
-function positive(env: Env, name: string, fallback: number): number {
+function seconds(env: Env, name: string, fallback: number): number {
   const value = Number(env[name] || fallback);
   if (!Number.isFinite(value) || value <= 0) {
-    throw new Error(`${name} must be a positive number of seconds or a port, not ${env[name]}`);
+    throw new Error(`${name} must be a positive number of seconds, not ${env[name]}`);
+  }
+  return value;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const value = Number(env[name] || fallback);
+  if (!Number.isInteger(value) || value < 1 || value > 65_535) {
+    throw new Error(`${name} must be a port from 1 to 65535, not ${env[name]}`);
   }
   return value;
 }
@@ -73,8 +81,8 @@ export function applyDemoWatchSettings(env: Env): DemoWatchSettings {
     operatorToken,
     intervalS,
     minIntervalS,
-    flapMs: positive(env, 'DEMO_FLAP_S', demoWatchDefaults.flapS) * 1000,
-    receiverPort: positive(env, 'DEMO_RECEIVER_PORT', demoWatchDefaults.receiverPort),
+    flapMs: seconds(env, 'DEMO_FLAP_S', demoWatchDefaults.flapS) * 1000,
+    receiverPort: port(env, 'DEMO_RECEIVER_PORT', demoWatchDefaults.receiverPort),
   };
 }
 

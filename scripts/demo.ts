@@ -19,7 +19,14 @@ process.env.SMTP_TIMEOUT_MS ??= '3000';
 
 // A watch at work (scripts/demo-watch.ts): loopback receivers for the operator's watches, short
 // intervals, and one address listed and delisted on a cycle.
-const watch = applyDemoWatchSettings(process.env);
+const watch = (() => {
+  try {
+    return applyDemoWatchSettings(process.env);
+  } catch (error) {
+    console.error(`npm run demo: ${(error as Error).message}`);
+    process.exit(2);
+  }
+})();
 const zones = await loadZoneList();
 const dns = await startFixtureDnsServer({ zones: demoWorld(zones), latencyMs: 5 });
 startFlapping({

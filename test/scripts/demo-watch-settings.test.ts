@@ -56,8 +56,13 @@ describe('the demo’s watch settings', () => {
     expect(readConfig(env).watch.intervalS).toBe(120);
   });
 
-  it('refuse a cycle that is no duration', () => {
-    expect(() => applyDemoWatchSettings({ DEMO_FLAP_S: 'soon' })).toThrow(/DEMO_FLAP_S/);
+  it.each([
+    ['DEMO_FLAP_S', 'soon', /DEMO_FLAP_S must be a positive number of seconds, not soon/],
+    ['DEMO_FLAP_S', '-1', /DEMO_FLAP_S must be a positive number of seconds/],
+    ['DEMO_RECEIVER_PORT', '70000', /DEMO_RECEIVER_PORT must be a port from 1 to 65535/],
+    ['DEMO_RECEIVER_PORT', '80.5', /DEMO_RECEIVER_PORT must be a port/],
+  ])('refuse %s=%s, naming it', (name, value, message) => {
+    expect(() => applyDemoWatchSettings({ [name]: value })).toThrow(message);
   });
 
   it('print a watch command on the flapping address with the token, and when to expect what', () => {
