@@ -55,8 +55,8 @@ function port(env: Env, name: string, fallback: number): number {
 
 /**
  * Sets in `env` (the process's, before the service reads it) what the user has not set:
- * WEBHOOK_ALLOW_NETWORKS loopback, a random OPERATOR_TOKEN, and 30 s intervals (the interval never
- * below a WATCH_MIN_INTERVAL_S the user set). Returns what the printed commands need.
+ * WEBHOOK_ALLOW_NETWORKS loopback, a random OPERATOR_TOKEN, and 30 s intervals (never against
+ * an interval or a minimum the user set). Returns what the printed commands need.
  */
 export function applyDemoWatchSettings(env: Env): DemoWatchSettings {
   setUnlessGiven(env, 'WEBHOOK_ALLOW_NETWORKS', () => '127.0.0.0/8,::1/128');
@@ -65,8 +65,17 @@ export function applyDemoWatchSettings(env: Env): DemoWatchSettings {
     'OPERATOR_TOKEN',
     () => `demo-${randomBytes(18).toString('base64url')}`,
   );
+  // Neither default may contradict a value the user gave: the minimum never above their interval,
+  // the interval never below their minimum (the configuration refuses both).
+  const givenIntervalS = Number(env.WATCH_INTERVAL_S || Number.NaN);
   const minIntervalS = Number(
-    setUnlessGiven(env, 'WATCH_MIN_INTERVAL_S', () => String(demoWatchDefaults.intervalS)),
+    setUnlessGiven(env, 'WATCH_MIN_INTERVAL_S', () =>
+      String(
+        Number.isInteger(givenIntervalS) && givenIntervalS > 0
+          ? Math.min(demoWatchDefaults.intervalS, givenIntervalS)
+          : demoWatchDefaults.intervalS,
+      ),
+    ),
   );
   const intervalS = Number(
     setUnlessGiven(env, 'WATCH_INTERVAL_S', () =>

@@ -54,6 +54,11 @@ describe('the demo’s watch settings', () => {
     expect(env.WATCH_INTERVAL_S).toBe('120');
     expect(settings).toMatchObject({ intervalS: 120, flapMs: 2500, receiverPort: 9099 });
     expect(readConfig(env).watch.intervalS).toBe(120);
+
+    // An interval under the demo's 30 s brings the minimum down with it.
+    const short: Record<string, string | undefined> = { WATCH_INTERVAL_S: '10' };
+    expect(applyDemoWatchSettings(short)).toMatchObject({ intervalS: 10, minIntervalS: 10 });
+    expect(readConfig(short).watch).toMatchObject({ intervalS: 10, minIntervalS: 10 });
   });
 
   it.each([
