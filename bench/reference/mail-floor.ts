@@ -15,8 +15,9 @@ import type { MailDomain } from '../mail-world.js';
  * TLSA lookup; its SMTP and HTTPS as bare Node clients:
  *
  * - at once: the domain's TXT (SPF) and MX, `_dmarc`, `_smtp._tls`, `default._bimi`, every
- *   selector of the bundled DKIM table under `_domainkey`, and `_mta-sts`, then the policy host's
- *   A and AAAA, then the policy over HTTPS (one fresh connection, the certificate checked);
+ *   selector the check tries first (the bundled table's) under `_domainkey`, and `_mta-sts`,
+ *   then the policy host's A and AAAA, then the policy over HTTPS (one fresh connection, the
+ *   certificate checked);
  * - once SPF and MX have answered: the MX host's A and AAAA, then one SMTP session (greeting,
  *   EHLO, STARTTLS, the TLS handshake with SNI, QUIT: the probe's exchange); the MX host's TLSA;
  *   the sender's PTR then the PTR name's A; the sender on every IP list.
