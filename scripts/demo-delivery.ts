@@ -16,6 +16,8 @@ export interface DescribedDelivery {
   type: string;
   signature: SignatureCheck;
   line: string;
+  /** A standard event's watch: its id and page (absolute, docs/watches.md "Absolute links"). */
+  watch?: { id: string; page_url: string };
 }
 
 /** Whether `secret` (a watch's `webhook_secret`) signed this request. */
@@ -71,5 +73,5 @@ export function describeDelivery(
     `${data.verdict} ${data.score}/100`,
     signatureWords[signature],
   ].join(' | ');
-  return { type, signature, line };
+  return { type, signature, line, watch: { id: data.watch.id, page_url: data.watch.page_url } };
 }

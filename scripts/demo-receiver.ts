@@ -29,8 +29,15 @@ const receiver = await startWebhookReceiver({ port }).catch((error: unknown) => 
   console.error(`demo:receiver: cannot listen on 127.0.0.1:${port}: ${String(error)}`);
   process.exit(1);
 });
+/** Watches whose page was shown: once each, under its first delivery. */
+const shown = new Set<string>();
 receiver.answer((request) => {
-  console.log(describeDelivery(request, secret, new Date()).line);
+  const delivery = describeDelivery(request, secret, new Date());
+  console.log(delivery.line);
+  if (delivery.watch && !shown.has(delivery.watch.id)) {
+    shown.add(delivery.watch.id);
+    console.log(`  the watch's page: ${delivery.watch.page_url}`);
+  }
   return 204;
 });
 console.log(

@@ -125,6 +125,7 @@ describe('the demo receiver’s line', () => {
         type: 'watch.listed',
         signature: 'ok',
         line: `12:00:05 watch.listed ${demoFlapping.address} | +bl.spamcop.net (127.0.0.2) | poor 70/100 | signature ok`,
+        watch: { id: 'w1', page_url: event.data.watch.page_url },
       },
     );
   });

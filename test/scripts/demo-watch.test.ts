@@ -75,7 +75,11 @@ describe('npm run demo, a watch at work', () => {
     const watchCommand = printed.find((line) => /^curl .*\/watch\/v1 /.test(line));
     expect(watchCommand).toContain(`"target":"${demoFlapping.address}"`);
     const { stdout } = await promisify(execFile)('sh', ['-c', watchCommand!]);
-    const created = JSON.parse(stdout) as { webhook_secret: string; interval_s: number };
+    const created = JSON.parse(stdout) as {
+      id: string;
+      webhook_secret: string;
+      interval_s: number;
+    };
     expect(created.interval_s).toBe(1);
     receiver.child.stdin!.write(`${created.webhook_secret}\n`);
     await until('secret', receiver.output, (text) => text.includes('Checking signatures'));
@@ -93,6 +97,11 @@ describe('npm run demo, a watch at work', () => {
       return after.length > 1 && delisted.test(after.slice(1).join(''));
     });
     expect(checked()).not.toMatch(/signature (WRONG|not checked)/);
+    // The watch's page, absolute, once under its first delivery.
+    expect(receiver.output.text.match(/the watch's page/g)).toHaveLength(1);
+    expect(receiver.output.text).toContain(
+      `the watch's page: http://127.0.0.1:${port}/tools/ip-reputation/watch/v1/${created.id}/share`,
+    );
     expect(demo.output.text).toContain(`${demoFlapping.address} listed on ${demoFlapping.zone}`);
     expect(demo.output.text).toContain(
       `${demoFlapping.address} delisted from ${demoFlapping.zone}`,
