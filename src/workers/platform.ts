@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createDohTransport } from '../dns/index.js';
+import { createDohTlsaLookup, createDohTransport } from '../dns/index.js';
 import { defaultProbeTimeoutMs, probeReachable } from '../mail-probes.js';
 import { noMetrics } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
@@ -68,8 +68,8 @@ export function createWorkersPlatform(
 
 /**
  * The mail check's probes on Workers (docs/mail.md): TCP to port 25 is not allowed there, so
- * every MX host reads `not_probed` with that reason; the MTA-STS policy over `fetch`; no TLSA
- * lookup (DoH through `fetch` carries no AD bit we ask for), so DANE is `not_checked`.
+ * every MX host reads `not_probed` with that reason; the MTA-STS policy over `fetch`; TLSA with
+ * the AD bit over DoH to DOH_URL (RFC 8484 carries the whole message, header bits included).
  */
 function workersMailProbes(config: Config): Platform['mail'] {
   const reachable = probeReachable(config.mail.probeAllowNetworks);
@@ -82,5 +82,6 @@ function workersMailProbes(config: Config): Platform['mail'] {
       timeoutMs: defaultProbeTimeoutMs,
       reachable,
     }),
+    tlsa: createDohTlsaLookup({ endpoints: config.dns.dohUrls, timeoutMs: config.dns.timeoutMs }),
   };
 }
