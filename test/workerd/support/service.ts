@@ -211,3 +211,11 @@ export async function startWebhookReceiver(): Promise<{
     close: () => ask(`/receivers/${id}`, 'DELETE'),
   };
 }
+
+/**
+ * Where the fixture service serves MTA-STS policies over plain HTTP (fixture-control.ts
+ * `policyAnswer`): `<base>/policy/<case>` stands for `https://mta-sts.<domain>`.
+ */
+export function policyServerUrl(kind: 'ok' | 'redirect' | 'missing' | 'large' | 'stalls'): string {
+  return `${control}/policy/${kind}`;
+}
