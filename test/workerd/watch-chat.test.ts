@@ -158,6 +158,37 @@ describe('chat formats on Workers', () => {
   });
 });
 
+describe('the test event on Workers', () => {
+  it.each([
+    ['discord', 'content'],
+    ['telegram', 'text'],
+  ] as const)('is a %s message, signed, with the chat’s own fields', async (format, key) => {
+    const target = format === 'discord' ? '185.220.101.44' : '185.220.101.45';
+    const watch = await createWatch({
+      target,
+      webhook_url: `${receiver.url}?chat_id=-100123`,
+      webhook_format: format,
+    });
+    const queued = await service.fetch(service.url(`/watch/v1/${watch.id}/test`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${watch.manage_key}` },
+    });
+    expect(queued.status).toBe(202);
+    await service.runWatchesUntilIdle();
+
+    const [delivery, ...more] = await receiver.received();
+    expect(more).toEqual([]);
+    expect(delivery!.path).toBe('/hook?chat_id=-100123');
+    expect(delivery!.headers['content-type']).toBe('application/json');
+    expectSigned(delivery!, watch.webhook_secret);
+    const body = JSON.parse(delivery!.body) as Record<string, unknown>;
+    expect(body[key]).toEqual(expect.stringContaining('Test message'));
+    expect(body[key]).toEqual(expect.stringContaining(watch.page_url));
+    // Telegram's sendMessage takes the chat from the body: copied from the URL's query.
+    if (format === 'telegram') expect(body.chat_id).toBe('-100123');
+  });
+});
+
 describe('confirmed changes on Workers', () => {
   it('reports to no one a listing heard by one re-check that then flips back', async () => {
     const target = '185.220.101.42';
