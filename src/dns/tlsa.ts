@@ -66,9 +66,15 @@ export function encodeTlsaQuery(name: string, id = 0): Uint8Array {
 /**
  * What a response to `encodeTlsaQuery(name, id)` says: the records of `name` (or of the end of
  * its CNAME chain in the answer, RFC 1034 §3.6.2) with the AD bit; `truncated` when TC is set;
- * `servfail` for a message that does not answer that query.
+ * `servfail` for a message that does not answer that query. `echoRequired` false accepts a
+ * response that echoes no question, where the channel pairs it with the query (HTTP).
  */
-export function readTlsaAnswer(bytes: Uint8Array, name: string, id = 0): TlsaOutcome | 'truncated' {
+export function readTlsaAnswer(
+  bytes: Uint8Array,
+  name: string,
+  id = 0,
+  echoRequired = true,
+): TlsaOutcome | 'truncated' {
   let packet: dnsPacket.DecodedPacket;
   try {
     packet = dnsPacket.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -83,6 +89,7 @@ export function readTlsaAnswer(bytes: Uint8Array, name: string, id = 0): TlsaOut
     packet.type !== 'response' ||
     packet.id !== id ||
     more.length > 0 ||
+    (question === undefined && echoRequired) ||
     (question !== undefined &&
       (canonicalName(question.name) !== canonicalName(name) || question.type !== 'TLSA'))
   ) {
@@ -149,7 +156,7 @@ export function createDohTlsaLookup(options: DohTlsaOptions): TlsaLookup {
         answeredBadly = true;
         continue;
       }
-      const outcome = readTlsaAnswer(result, name);
+      const outcome = readTlsaAnswer(result, name, 0, false);
       // An HTTP response carries a message whole: TC is a broken endpoint (RFC 8484 §6).
       if (outcome === 'truncated') {
         answeredBadly = true;
