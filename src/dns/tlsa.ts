@@ -129,6 +129,12 @@ export interface DohTlsaOptions {
   timeoutMs: number;
   /** How one POST is sent: the runtime's `fetch` unless given (Node gives its HTTP/2 sessions). */
   exchange?: DohExchange;
+  /**
+   * Lookups of one check (one `signal`) on the wire at once; unbounded when absent. Workers give
+   * a request six connections, which the check's other DNS queries already fill (docs/edge.md,
+   * "Limits of the Workers platform"): a check's TLSA lookups there go one at a time.
+   */
+  maxPerCheck?: number;
 }
 
 /**
@@ -138,6 +144,27 @@ export interface DohTlsaOptions {
  * endpoint did one or the other, the outcome is `servfail` if any answered badly, else `timeout`.
  */
 export function createDohTlsaLookup(options: DohTlsaOptions): TlsaLookup {
+  const lookup = dohTlsaLookup(options);
+  const max = options.maxPerCheck;
+  if (max === undefined) return lookup;
+  // Keyed by the check's signal, so one check waits only for its own lookups: a request's
+  // promises are never settled by another's (docs/edge.md, "One app per I/O owner").
+  const turns = new WeakMap<AbortSignal, { running: number; waiting: (() => void)[] }>();
+  return async (name, signal) => {
+    let turn = turns.get(signal);
+    if (!turn) turns.set(signal, (turn = { running: 0, waiting: [] }));
+    if (turn.running >= max) await new Promise<void>((go) => turn.waiting.push(go));
+    turn.running++;
+    try {
+      return await lookup(name, signal);
+    } finally {
+      turn.running--;
+      turn.waiting.shift()?.();
+    }
+  };
+}
+
+function dohTlsaLookup(options: DohTlsaOptions): TlsaLookup {
   const exchange = options.exchange ?? fetchExchange();
   return async (name, signal) => {
     let query: Uint8Array;

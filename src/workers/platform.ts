@@ -6,7 +6,12 @@ import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
 import { renderCard } from './card-render.js';
 import { createDurableStore } from './durable-store.js';
-import { edgeCardCacheBytes, edgeMaxInFlight, edgeMaxInFlightPerList } from './limits.js';
+import {
+  edgeCardCacheBytes,
+  edgeMaxInFlight,
+  edgeMaxInFlightPerList,
+  edgeTlsaPerCheck,
+} from './limits.js';
 import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
 import { createFetchPolicyFetcher } from './mail-policy-fetch.js';
@@ -82,6 +87,10 @@ function workersMailProbes(config: Config): Platform['mail'] {
       timeoutMs: defaultProbeTimeoutMs,
       reachable,
     }),
-    tlsa: createDohTlsaLookup({ endpoints: config.dns.dohUrls, timeoutMs: config.dns.timeoutMs }),
+    tlsa: createDohTlsaLookup({
+      endpoints: config.dns.dohUrls,
+      timeoutMs: config.dns.timeoutMs,
+      maxPerCheck: edgeTlsaPerCheck,
+    }),
   };
 }

@@ -1,5 +1,6 @@
 import dnsPacket from 'dns-packet';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DohExchange, fetchExchange } from '../../src/dns/doh-exchange.js';
 import { createDohTlsaLookup, encodeTlsaQuery } from '../../src/dns/tlsa.js';
 import { createHttp2Exchanges } from '../../src/node/dns/index.js';
 import { createTlsaLookup } from '../../src/node/mail/index.js';
@@ -134,6 +135,62 @@ describe('the DoH TLSA lookup’s endpoints', () => {
       status: 'timeout',
     });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('the DoH TLSA lookup’s bound per check', () => {
+  /** `fetch` exchanges that count how many are on the wire at once, each held 50 ms. */
+  function countingExchange() {
+    const counts = { now: 0, most: 0 };
+    const inner = fetchExchange();
+    const exchange: DohExchange = (endpoint, query, receiver) => {
+      counts.now++;
+      counts.most = Math.max(counts.most, counts.now);
+      return inner(endpoint, query, {
+        exchanged: (result) =>
+          setTimeout(() => {
+            counts.now--;
+            receiver.exchanged(result);
+          }, 50),
+      });
+    };
+    return { exchange, counts };
+  }
+  const names = ['mx', 'nowhere', 'other'].map((host) => `_25._tcp.${host}.signed.example`);
+
+  it('asks one check’s names one at a time with maxPerCheck 1, and every answer comes', async () => {
+    const { exchange, counts } = countingExchange();
+    const lookup = createDohTlsaLookup({
+      endpoints: [doh.url],
+      timeoutMs: 2000,
+      exchange,
+      maxPerCheck: 1,
+    });
+    const signal = live();
+    const outcomes = await Promise.all(names.map((name) => lookup(name, signal)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['answer', 'nxdomain', 'nxdomain']);
+    expect(counts.most).toBe(1);
+  });
+
+  it('lets two checks (two signals) go side by side, and leaves a lookup without the bound unbounded', async () => {
+    const bounded = countingExchange();
+    const lookup = createDohTlsaLookup({
+      endpoints: [doh.url],
+      timeoutMs: 2000,
+      exchange: bounded.exchange,
+      maxPerCheck: 1,
+    });
+    await Promise.all(names.map((name) => lookup(name, live())));
+    expect(bounded.counts.most).toBe(3);
+    const free = countingExchange();
+    const unbounded = createDohTlsaLookup({
+      endpoints: [doh.url],
+      timeoutMs: 2000,
+      exchange: free.exchange,
+    });
+    const signal = live();
+    await Promise.all(names.map((name) => unbounded(name, signal)));
+    expect(free.counts.most).toBe(3);
   });
 });
 
