@@ -37,10 +37,15 @@ const zones: FixtureZone[] = [
     records: {
       'signed-edge.org': {
         TXT: ['v=spf1 -all'],
-        MX: [{ exchange: 'mx.signed-edge.org', priority: 10 }],
+        MX: [
+          { exchange: 'mx.signed-edge.org', priority: 10 },
+          { exchange: 'mx2.signed-edge.org', priority: 20 },
+        ],
       },
       'mx.signed-edge.org': { A: ['185.50.0.26'] },
       '_25._tcp.mx.signed-edge.org': { TLSA: tlsa },
+      // Two MX hosts: their lookups take turns (one at a time per check on Workers).
+      'mx2.signed-edge.org': { A: ['185.50.0.27'] },
     },
   },
 ];
@@ -97,6 +102,7 @@ describe('the mail tool on Workers', () => {
           authenticated: true,
           records: [{ usage: 3, selector: 1, matching_type: 1, data: association }],
         },
+        { host: 'mx2.signed-edge.org', status: 'none', authenticated: true, records: [] },
       ],
       detail: null,
     });
