@@ -6,12 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
 import type { ReceivedWebhook } from '../../../fixtures/webhook-receiver.js';
 import type { CreatedWatch, PublicWatch } from '../../support/responses.js';
+import { freshRedisUrl } from '../../support/redis.js';
 import { killServerProcesses, startServerProcess } from '../../support/server-process.js';
 import { useWatchWorld, zones } from '../../watch/support.js';
 
 /**
  * Chat formats and confirmed changes under WORKERS=2 (docs/watches.md, "Chat formats",
- * "Confirmed changes"): the real service process with two worker processes on one SQLite file,
+ * "Confirmed changes"): the real service process with two worker processes on one SQLite file or
+ * one Redis database,
  * re-checking every second on their own timers while the fixture DNS world lists the watched
  * address. The re-check that hears a listing and the one that confirms it are whichever worker
  * claims them; the Slack message is sent once. A list that answers the listing to one query and
@@ -24,12 +26,12 @@ afterEach(() => killServerProcesses());
 const operatorToken = 'operator-token-of-the-cluster-chat-tests';
 const zen = 'zen.spamhaus.org';
 
-function environment(): Record<string, string> {
+function environment(storeUrl: string): Record<string, string> {
   return {
     DNS_SERVERS: world.dns.address,
     DNS_TIMEOUT_MS: '2000',
     CHECK_DEADLINE_MS: '3000',
-    STORE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'watch-cluster-chat-')), 'store.db')}`,
+    STORE_URL: storeUrl,
     WATCH_MIN_INTERVAL_S: '1',
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
     OPERATOR_TOKEN: operatorToken,
@@ -73,15 +75,21 @@ function slackText(request: ReceivedWebhook, secret: string): string {
   return (JSON.parse(request.body) as { text: string }).text;
 }
 
-describe('WORKERS=2 on one SQLite file', () => {
+const sqliteUrl = () =>
+  `sqlite:${join(mkdtempSync(join(tmpdir(), 'watch-cluster-chat-')), 'store.db')}`;
+
+describe.each([
+  ['sqlite', async () => sqliteUrl()],
+  ['redis', freshRedisUrl],
+])('WORKERS=2 on one %s store', (store, storeUrl) => {
   it(
     'sends one Slack message for a confirmed listing and one for its delisting, and none for a listing heard once',
     { timeout: 60_000 },
     async () => {
       world.dns.list({});
-      const server = await startServerProcess(environment(), { listeners: 2 });
-      const steady = await createWatch(server.url, '8.8.100.61', '/cluster/steady');
-      const flapping = await createWatch(server.url, '8.8.100.62', '/cluster/flapping');
+      const server = await startServerProcess(environment(await storeUrl()), { listeners: 2 });
+      const steady = await createWatch(server.url, '8.8.100.61', `/cluster/${store}/steady`);
+      const flapping = await createWatch(server.url, '8.8.100.62', `/cluster/${store}/flapping`);
       expect(steady).toMatchObject({ confirmations: 2, webhook: { format: 'slack' } });
 
       // The steady address is listed for good; the flapping one answers its listing once.
@@ -104,9 +112,12 @@ describe('WORKERS=2 on one SQLite file', () => {
       const askedBefore = asked();
 
       await expect
-        .poll(() => receivedAt('/cluster/steady').length, { timeout: 20_000, interval: 200 })
+        .poll(() => receivedAt(`/cluster/${store}/steady`).length, {
+          timeout: 20_000,
+          interval: 200,
+        })
         .toBe(1);
-      const listed = slackText(receivedAt('/cluster/steady')[0]!, steady.webhook_secret);
+      const listed = slackText(receivedAt(`/cluster/${store}/steady`)[0]!, steady.webhook_secret);
       expect(listed).toContain('is newly listed');
       expect(listed).toContain(zen);
 
@@ -114,22 +125,25 @@ describe('WORKERS=2 on one SQLite file', () => {
       await expect
         .poll(() => asked() - askedBefore, { timeout: 20_000, interval: 200 })
         .toBeGreaterThanOrEqual(4);
-      expect(receivedAt('/cluster/flapping')).toEqual([]);
+      expect(receivedAt(`/cluster/${store}/flapping`)).toEqual([]);
       const flapView = await viewOf(server.url, flapping.id);
       expect(flapView.history).toEqual([]);
       expect(flapView.status?.listed_on).toEqual([]);
 
       world.dns.list({});
       await expect
-        .poll(() => receivedAt('/cluster/steady').length, { timeout: 20_000, interval: 200 })
+        .poll(() => receivedAt(`/cluster/${store}/steady`).length, {
+          timeout: 20_000,
+          interval: 200,
+        })
         .toBe(2);
-      expect(slackText(receivedAt('/cluster/steady')[1]!, steady.webhook_secret)).toContain(
-        'delisted',
-      );
+      expect(
+        slackText(receivedAt(`/cluster/${store}/steady`)[1]!, steady.webhook_secret),
+      ).toContain('delisted');
       // Two more seconds of re-checks by both workers add nothing.
       await new Promise((resolve) => setTimeout(resolve, 2000));
-      expect(receivedAt('/cluster/steady')).toHaveLength(2);
-      expect(receivedAt('/cluster/flapping')).toEqual([]);
+      expect(receivedAt(`/cluster/${store}/steady`)).toHaveLength(2);
+      expect(receivedAt(`/cluster/${store}/flapping`)).toEqual([]);
       expect((await viewOf(server.url, steady.id)).history).toHaveLength(2);
       expect(await server.stop()).toBe(0);
     },
