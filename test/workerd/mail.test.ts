@@ -6,14 +6,16 @@ import { startTestService, type TestService } from './support/service.js';
  * The mail tool inside workerd (docs/mail.md, "The API"): TCP to port 25 is not allowed on
  * Workers, so each MX host reads `not_probed` with that reason, while the DNS parts (SPF, DKIM,
  * DMARC, TLS-RPT, DANE) answer over DoH; the status says the probe is
- * unavailable and why. DANE is asked over DoH (src/dns/tlsa.ts): the fixture world signs one
- * domain's zone, whose answers carry the AD bit, and not the other's.
+ * unavailable and why. DANE is asked over DoH (src/dns/tlsa.ts): the fixture world signs the
+ * root and one domain's zone, whose answers carry the AD bit, and not the other's (a validating
+ * resolver, an unsigned zone); a second world signs nothing (a resolver that does not validate).
  */
 
 const association = '8cb0fc6c527506a053f4f14c8464bebbd6dede2738d11468dd953d7d6a3021f1';
 const tlsa = [{ usage: 3, selector: 1, matchingType: 1, data: association }];
 
-const zones: FixtureZone[] = [
+/** The zones of the domains; the resolvers below differ in whether they validate. */
+const mailZones: FixtureZone[] = [
   {
     origin: 'net',
     records: {
@@ -50,6 +52,9 @@ const zones: FixtureZone[] = [
   },
 ];
 
+/** A validating resolver: the root zone is signed, so its answer about it carries AD. */
+const zones: FixtureZone[] = [{ origin: '.', validated: true }, ...mailZones];
+
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService({ zones });
@@ -71,11 +76,12 @@ describe('the mail tool on Workers', () => {
       dkim: { status: 'found' },
       tls_rpt: { status: 'found', rua: ['mailto:tls@edge-mail.net'] },
       mta_sts: { status: 'none' },
-      // The fixture zone is not signed: the records are there, the resolver's word is not.
+      // The domain's zone is not signed: the records are there, unusable for DANE.
       dane: {
         status: 'found',
-        validating: false,
-        detail: expect.stringMatching(/^the resolver does not validate DNSSEC/),
+        validating: true,
+        hosts: [{ host: 'mx.edge-mail.net', status: 'found', authenticated: false }],
+        detail: expect.stringMatching(/^the MX hosts’ zones are not signed with DNSSEC/),
       },
       mx: [
         {
@@ -106,6 +112,23 @@ describe('the mail tool on Workers', () => {
       ],
       detail: null,
     });
+  });
+
+  it('says plainly when the resolver behind DOH_URL does not validate', async () => {
+    // AD on no answer, the root's included.
+    const plain = await startTestService({
+      zones: [{ origin: '.' }, ...mailZones.map((zone) => ({ ...zone, validated: false }))],
+    });
+    try {
+      const response = await plain.post('/mail/v1', { domain: 'signed-edge.org' });
+      expect(((await response.json()) as { dane: unknown }).dane).toMatchObject({
+        status: 'found',
+        validating: false,
+        detail: expect.stringMatching(/^the resolver does not validate DNSSEC \(no AD bit\)/),
+      });
+    } finally {
+      await plain.close();
+    }
   });
 
   it('says in its status that the probe is unavailable, and why', async () => {
