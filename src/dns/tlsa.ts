@@ -14,7 +14,8 @@ import { canonicalName } from './wire.js';
  * which reach DNS through `fetch` alone, report DANE as Node does (docs/mail.md, "DANE").
  *
  * It sits beside wire.ts rather than in it: wire.ts reads the record types every check asks for,
- * and a TLSA answer is read by this one lookup only.
+ * and a TLSA answer is read by the TLSA lookups only, this one and Node's over UDP
+ * (src/node/mail/tlsa-lookup.ts), which share its query and its reading.
  */
 
 export interface TlsaData {
