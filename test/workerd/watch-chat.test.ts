@@ -160,6 +160,42 @@ describe('chat formats on Workers', () => {
   });
 });
 
+describe('a format changed while a delivery is pending, on Workers', () => {
+  it('sends the retry in the new format: the message is built at each attempt from the event kept', async () => {
+    const target = '185.220.101.46';
+    const watch = await createWatch({ target, confirmations: 1 });
+    expect(watch.webhook).toMatchObject({ format: 'standard' });
+    await receiver.answer(500);
+    await service.world!.setWorld({ listings: { [target]: { [zen]: ['127.0.0.2'] } } });
+    await nextCheck(watch.id);
+    const [failed] = await receiver.received();
+    expect(JSON.parse(failed!.body)).toMatchObject({ type: 'watch.listed' });
+
+    const patched = await service.fetch(service.url(`/watch/v1/${watch.id}`), {
+      method: 'PATCH',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${watch.manage_key}`,
+      },
+      body: JSON.stringify({ webhook_format: 'slack' }),
+    });
+    expect(patched.status).toBe(200);
+    await receiver.answer(204);
+    // The first retry is due 5 s after the failed attempt (docs/watches.md, "Deliveries").
+    now = new Date(now.getTime() + 5_000);
+    service.setNow(now);
+    await service.runWatchesUntilIdle();
+
+    const [, retried, ...more] = await receiver.received();
+    expect(more).toEqual([]);
+    expect(retried!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
+    expectSigned(retried!, watch.webhook_secret);
+    expect(JSON.parse(retried!.body)).toEqual({
+      text: expect.stringContaining('is newly listed'),
+    });
+  });
+});
+
 describe('the test event on Workers', () => {
   it.each([
     ['discord', 'content'],
