@@ -127,7 +127,7 @@ describe.each([
     ]);
   });
 
-  it('sends an ntfy message to no one for a listing heard once by one runner that the other hears gone', async () => {
+  it('reports to no one a listing one runner heard once and the other heard gone; one that persists goes as ntfy', async () => {
     const { a, b, clock } = await pair();
     const target = '8.8.100.52';
     const path = `/${name}/ntfy`;
