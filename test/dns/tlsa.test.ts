@@ -105,6 +105,25 @@ describe.each([
   });
 });
 
+describe('the DoH TLSA lookup over Node’s HTTP/2 sessions', () => {
+  it('asks every name on one connection, as the DNS transport’s queries go', async () => {
+    const sessions = createHttp2Exchanges();
+    const lookup = createDohTlsaLookup({
+      endpoints: [doh.url],
+      timeoutMs: 1000,
+      exchange: sessions.exchange,
+    });
+    const before = doh.connections;
+    const names = ['mx.signed', 'nowhere.signed', 'mx.plain'].map(
+      (host) => `_25._tcp.${host}.example`,
+    );
+    const outcomes = await Promise.all(names.map((name) => lookup(name, live())));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['answer', 'nxdomain', 'answer']);
+    expect(doh.connections - before).toBe(1);
+    sessions.close();
+  });
+});
+
 describe('the DoH TLSA lookup’s endpoints', () => {
   it('passes over an endpoint that does not answer to the next one', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/dns-query`;
