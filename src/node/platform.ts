@@ -94,7 +94,7 @@ export async function createNodePlatform(
     zones,
     pageAssets: await readPageAssetSources(),
     webhooks: createNodeWebhookSender(),
-    mail: nodeMailProbes(config),
+    mail: nodeMailProbes(config, wire.tlsa),
     ...(config.watch.smtpUrl
       ? { mailer: createNodeMailSender(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
       : {}),
