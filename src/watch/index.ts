@@ -28,3 +28,11 @@ export {
 } from './settings.js';
 export * from './schemas.js';
 export type { ChatFormat, ChatRequest, RenderChat } from './chat-format.js';
+export {
+  type DayState,
+  dayStrip,
+  type ListingKey,
+  listingSteps,
+  type Step,
+  type TimelineEntry,
+} from './timeline/index.js';
