@@ -11,6 +11,7 @@ import { compressResponses } from '../../src/node/compression.js';
 import { createNodeServices } from '../../src/node/services.js';
 import { createNodePlatform } from '../../src/node/platform.js';
 import type { ServiceOptions } from '../../src/services.js';
+import type { Store } from '../../src/store/index.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import {
   type FixtureQuery,
@@ -68,6 +69,8 @@ export interface TestService extends RouteService {
   lying?: LyingResolver;
   /** A caller's address as the request log writes it (hashed with this service's key). */
   callerHash(address: string): Promise<string>;
+  /** The service's store, for a test that sets up what a route reads (a watch's history). */
+  store: Store;
 }
 
 export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
@@ -195,6 +198,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     fetch: (target, init) => fetch(target, init),
     callerHash: services.hashCaller,
+    store: services.store,
     asksNameServers: !doh,
     deadlineMs: config.checkDeadlineMs,
     dnsQueries: async () => [...dns.queries],

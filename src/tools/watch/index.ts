@@ -5,6 +5,7 @@ import { addCreateWatch } from './create-watch.js';
 import { addDeleteWatch } from './delete-watch.js';
 import type { WatchToolDeps } from './deps.js';
 import { addGetWatch } from './get-watch.js';
+import { addHistoryRoutes } from './history-routes.js';
 import { manageKeyScheme } from './manage-key.js';
 import { watchPage } from './page.js';
 import { summariseWatch } from './summary.js';
@@ -34,6 +35,7 @@ export const watchTool = defineTool({
     app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
     addCreateWatch(app, deps);
     addGetWatch(app, deps);
+    addHistoryRoutes(app, deps);
     addUpdateWatch(app, deps);
     addDeleteWatch(app, deps);
     addTestWebhook(app, deps);
