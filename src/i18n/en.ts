@@ -681,6 +681,8 @@ export const en = {
   'card.clean.ip': 'No list that answered lists this address.',
   'card.clean.domain': 'No list that answered lists this domain.',
   'card.clean.watch': 'No list that answered lists this target.',
+  'card.days': { one: '{n} day', other: '{n} days' } satisfies EnglishPlural,
+  'card.daysListed': { one: '{n} listed', other: '{n} listed' } satisfies EnglishPlural,
   'badge.ended.message': 'watch ended',
   'watch.live': 'Live: re-checked {interval}.',
   // Intervals as people say them (src/i18n/intervals.ts): one unit alone, or a count of units.

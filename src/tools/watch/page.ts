@@ -9,13 +9,8 @@ import {
   type ResultView,
   timelineChart,
 } from '../../pages/index.js';
-import {
-  type HistoryEntry,
-  type ListingChange,
-  listingSteps,
-  maxHistory,
-  type WatchView,
-} from '../../watch/index.js';
+import type { HistoryEntry, ListingChange, WatchView } from '../../watch/index.js';
+import { watchSteps } from './summary.js';
 
 /**
  * A watch on its live share page: how often it is checked and until when, its last check's lists
@@ -68,15 +63,9 @@ const dayMs = 86_400_000;
 /** The chart shows the watch's whole life, or its last 30 days when it is older. */
 const chartDays = 30;
 
-/**
- * The listings from change to change: read back from the current status through the history
- * (src/watch/timeline/). A history that dropped its oldest entries starts at the oldest kept.
- */
+/** The listings from change to change over the watch's life, or its last 30 days. */
 function chart(watch: WatchView, context: ResultContext): Html {
-  const { history } = watch;
-  const oldest = history.at(-1);
-  const start = history.length >= maxHistory && oldest ? oldest.at : watch.created_at;
-  const steps = listingSteps(watch.status?.listed_on ?? [], history, start);
+  const { start, steps } = watchSteps(watch);
   const end = watch.checked_at ?? watch.created_at;
   const from = new Date(Math.max(Date.parse(start), Date.parse(end) - chartDays * dayMs));
   return timelineChart(steps, { from: from.toISOString(), end }, context);
