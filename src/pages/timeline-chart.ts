@@ -19,15 +19,24 @@ export interface ChartStep {
 const width = 360;
 const height = 150;
 const plot = { left: 28, right: width - 10, top: 18, bottom: height - 24 };
-const hourMs = 3_600_000;
+const minuteMs = 60_000;
+/** Below two days, the axis names times of day as well as days. */
+const withTimesBelowMs = 2 * 86_400_000;
 
-const shortDates = new Map<Lang, Intl.DateTimeFormat>();
+const axisDates = new Map<string, Intl.DateTimeFormat>();
 
-function shortDate(lang: Lang, ms: number): string {
-  let format = shortDates.get(lang);
+/** A moment on the axis, in UTC as every time of the page: `2 Nov`, or `2 Nov, 09:41` close up. */
+function axisDate(lang: Lang, ms: number, withTime: boolean): string {
+  const key = `${lang} ${withTime}`;
+  let format = axisDates.get(key);
   if (format === undefined) {
-    format = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-    shortDates.set(lang, format);
+    format = new Intl.DateTimeFormat(lang, {
+      day: 'numeric',
+      month: 'short',
+      ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : {}),
+      timeZone: 'UTC',
+    });
+    axisDates.set(key, format);
   }
   return format.format(new Date(ms));
 }
@@ -44,8 +53,9 @@ export function timelineChart(
   { lang, t }: { lang: Lang; t: Translate },
 ): Html {
   const fromMs = Date.parse(window.from);
-  // A watch just created still gets a line an hour wide rather than none.
-  const endMs = Math.max(Date.parse(window.end), fromMs + hourMs);
+  // A watch just created still gets a line a minute wide rather than none.
+  const endMs = Math.max(Date.parse(window.end), fromMs + minuteMs);
+  const withTime = endMs - fromMs < withTimesBelowMs;
   const before = steps.filter((step) => Date.parse(step.at) <= fromMs);
   const startCount = before.at(-1)?.count ?? steps[0]?.count ?? 0;
   const changes = steps.filter((step) => Date.parse(step.at) > fromMs);
@@ -58,8 +68,8 @@ export function timelineChart(
   for (const step of changes) line += ` H${x(Date.parse(step.at))} V${y(step.count)}`;
   line += ` H${x(endMs)}`;
   const area = `${line} V${y(0)} H${x(fromMs)} Z`;
-  const fromText = shortDate(lang, fromMs);
-  const endText = shortDate(lang, endMs);
+  const fromText = axisDate(lang, fromMs, withTime);
+  const endText = axisDate(lang, endMs, withTime);
   const description = t('chart.desc', {
     from: fromText,
     to: endText,

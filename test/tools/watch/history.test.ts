@@ -4,7 +4,12 @@ import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import type { HistoryEntry, WatchState } from '../../../src/watch/index.js';
 import { parseCsv } from '../../support/csv.js';
 import type { PublicWatch } from '../../support/responses.js';
-import { expectError, startTestService, type TestService } from '../../support/service.js';
+import {
+  basePath,
+  expectError,
+  startTestService,
+  type TestService,
+} from '../../support/service.js';
 import { createWatch } from './support.js';
 
 /**
@@ -120,6 +125,31 @@ describe('a watch whose address is listed, then delisted', () => {
     ]);
   });
 
+  it('draws the listings over time on its page: one dot a change, no script, no inline style', async () => {
+    const page = await (await service.get(`/watch/v1/${id}/share?lang=en`)).text();
+    const chart = /<figure class="timeline-chart">[\s\S]*?<\/figure>/.exec(page)?.[0] ?? '';
+    expect(chart).toContain('viewBox="0 0 360 150"');
+    expect(chart).toContain('width="100%"');
+    expect(chart).toContain('<title id="timeline-chart-title">Listings over time</title>');
+    expect(chart.match(/<circle\s+class="change"/g)).toHaveLength(2);
+    // Up one list, then down again: a step line ending where it began.
+    const line = /<path class="line" d="([^"]+)"/.exec(chart)![1]!;
+    expect(line.match(/V/g)).toHaveLength(2);
+    expect(chart).toContain('2 changes; most listings at once: 1; now: 0.');
+    expect(chart).not.toMatch(/style=|<script/);
+    expect(page).toContain('Live: re-checked every second.');
+    expect(page).toContain(`href="${basePath}/watch/v1/${id}/history.csv"`);
+    expect(page).toContain(`href="${basePath}/watch/v1/${id}/history.json"`);
+  });
+
+  it('draws it in Russian on the Russian page', async () => {
+    const page = await (await service.get(`/watch/v1/${id}/share?lang=ru`)).text();
+    expect(page).toContain('Попадания в списки со временем');
+    expect(page).toContain('2 изменения; больше всего попаданий сразу: 1; сейчас: 0.');
+    expect(page).toContain('Вживую: проверяется каждую секунду.');
+    expect(page).toContain('Скачать историю:');
+  });
+
   it('answers 304 to its ETag, and a new ETag once the history changes', async () => {
     const first = await service.get(`/watch/v1/${id}/history.csv`);
     const etag = first.headers.get('etag')!;
@@ -150,6 +180,10 @@ describe('listed since', () => {
       expect(watch.status?.listed_on).toEqual([
         { zone: 'zen.spamhaus.org', name: 'Spamhaus ZEN', since: watch.checked_at },
       ]);
+      const page = await (await service.get(`/watch/v1/${watch.id}/share?lang=en`)).text();
+      expect(page).toContain(`listed since <time datetime="${watch.checked_at}">`);
+      const russian = await (await service.get(`/watch/v1/${watch.id}/share?lang=ru`)).text();
+      expect(russian).toContain(`в списке с <time datetime="${watch.checked_at}">`);
       // Re-checks that hear it again keep the time.
       await vi.waitFor(
         async () => {
@@ -224,6 +258,21 @@ describe('a history holding what DNS and third parties may write', () => {
       history: HistoryEntry[];
     };
     expect(body.history).toEqual([awkward]);
+  });
+});
+
+describe('a watch with no change yet', () => {
+  it('draws a flat line with no dot, and says there was no change', async () => {
+    const watch = await createWatch(service, { target: '8.8.100.13', interval_s: 3600 });
+    const page = await (await service.get(`/watch/v1/${watch.id}/share?lang=en`)).text();
+    expect(page).toContain('<figure class="timeline-chart">');
+    expect(page).not.toMatch(/<circle\s+class="change"/);
+    expect(/<path class="line" d="([^"]+)"/.exec(page)![1]).toMatch(/^M[\d.]+ [\d.]+ H[\d.]+$/);
+    expect(page).toContain('No change since the watch began.');
+    expect(page).toContain('Live: re-checked every hour.');
+    expect(page).not.toContain('listed since');
+    const csv = await (await service.get(`/watch/v1/${watch.id}/history.csv`)).text();
+    expect(csv).toBe(`${header}\r\n`);
   });
 });
 
