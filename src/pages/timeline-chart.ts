@@ -30,7 +30,8 @@ function axisDate(lang: Lang, ms: number, withTime: boolean): string {
   const key = `${lang} ${withTime}`;
   let format = axisDates.get(key);
   if (format === undefined) {
-    format = new Intl.DateTimeFormat(lang, {
+    // en-GB for English: "2 Nov", the day-month order the card writes too.
+    format = new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : lang, {
       day: 'numeric',
       month: 'short',
       ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : {}),
