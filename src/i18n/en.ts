@@ -754,7 +754,7 @@ export const en = {
   'watch.webhookHint': 'Each change is POSTed there, signed as Standard Webhooks specifies.',
   'watch.intervalLabel': 'Check',
   'watch.formatLabel': 'Message format',
-  'watch.format.auto': 'Chosen by the URL (Slack, Discord, Telegram, ntfy, else signed JSON)',
+  'watch.format.auto': 'Chosen by the webhook URL',
   'watch.format.standard': 'Signed JSON (Standard Webhooks)',
   'watch.format.slack': 'Slack (also Mattermost, Rocket.Chat)',
   'watch.format.discord': 'Discord',

@@ -890,7 +890,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     'Каждое изменение отправляется туда POST-запросом с подписью Standard Webhooks.',
   'watch.intervalLabel': 'Проверять',
   'watch.formatLabel': 'Формат сообщений',
-  'watch.format.auto': 'По адресу (Slack, Discord, Telegram, ntfy, иначе подписанный JSON)',
+  'watch.format.auto': 'По адресу вебхука',
   'watch.format.standard': 'Подписанный JSON (Standard Webhooks)',
   'watch.format.slack': 'Slack (а также Mattermost, Rocket.Chat)',
   'watch.format.discord': 'Discord',

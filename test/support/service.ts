@@ -88,6 +88,8 @@ export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
   lying?: LyingMode;
   /** Shorter self-test and hold-probe intervals than the environment allows. */
   services?: ServiceOptions;
+  /** The service says it sends watch alerts by e-mail: the check page's watch form asks for an address. */
+  sendsWatchEmail?: boolean;
 }
 
 /**
@@ -170,6 +172,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock: () => now,
     peerAddress: (c) => getConnInfo(c).remote.address ?? '',
     compression: compressResponses(),
+    ...(options.sendsWatchEmail ? { sendsWatchEmail: true } : {}),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
