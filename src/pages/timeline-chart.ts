@@ -18,7 +18,7 @@ export interface ChartStep {
 
 const width = 360;
 const height = 150;
-const plot = { left: 28, right: width - 10, top: 18, bottom: height - 24 };
+const plot = { left: 30, right: width - 10, top: 20, bottom: height - 24 };
 const minuteMs = 60_000;
 /** Below two days, the axis names times of day as well as days. */
 const withTimesBelowMs = 2 * 86_400_000;
@@ -92,7 +92,7 @@ export function timelineChart(
       <line class="axis" x1="${plot.left}" x2="${plot.right}" y1="${y(0)}" y2="${y(0)}" />
       <text class="label" x="${plot.left - 6}" y="${y(top) + 4}" text-anchor="end">${top}</text>
       <text class="label" x="${plot.left - 6}" y="${y(0) + 4}" text-anchor="end">0</text>
-      <text class="label" x="${plot.left}" y="11">${t('chart.axis')}</text>
+      <text class="label" x="${plot.left}" y="13">${t('chart.axis')}</text>
       <text class="label" x="${plot.left}" y="${height - 6}">${fromText}</text>
       <text class="label" x="${plot.right}" y="${height - 6}" text-anchor="end">${endText}</text>
       <path class="area" d="${area}" />

@@ -24,7 +24,7 @@ describe('timelineChart', () => {
     );
     expect(svg.match(/<circle\s+class="change"/g)).toHaveLength(1);
     // 3 lists at the start of the window, the top of the axis; 10 days of 30 on, down to 1.
-    expect(/<path class="line" d="([^"]+)"/.exec(svg)![1]).toBe('M28 18 H135.3 V90 H350');
+    expect(/<path class="line" d="([^"]+)"/.exec(svg)![1]).toBe('M30 20 H136.7 V90.7 H350');
     expect(svg).toContain('>3</text>');
     expect(svg).toContain('From 31 Oct to 30 Nov: 1 change; most listings at once: 3; now: 1.');
   });
