@@ -3,7 +3,6 @@ import { formatDate, formatInterval, type Translate } from '../../i18n/index.js'
 import {
   addressesTable,
   type Html,
-  listedSince,
   listsTable,
   type ResultContext,
   type ResultView,
@@ -92,7 +91,7 @@ function senderSince(watch: WatchView, { lang, t }: ResultContext): Html | strin
       (listing) =>
         html`<li>
           ${t('watch.senderSince', { ip: listing.address!, list: listing.name })}
-          ${listedSince(listing.since, lang, t)}
+          <time datetime="${listing.since}">${formatDate(lang, listing.since!)}</time>
         </li>`,
     )}
   </ul>`;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { formatDate } from '../../../src/i18n/index.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import type { HistoryEntry, WatchState } from '../../../src/watch/index.js';
 import { parseCsv } from '../../support/csv.js';
@@ -192,6 +193,33 @@ describe('listed since', () => {
           expect(now.status?.listed_on[0]?.since).toBe(watch.checked_at);
         },
         { timeout: 10_000, interval: 200 },
+      );
+    } finally {
+      await service.setZones(clean);
+    }
+  });
+});
+
+describe('listed since, for a domain’s sender address', () => {
+  it('says since when each listed sender address is on its list, on the page and in the view', async () => {
+    const domain = 'since-fixture.net';
+    const sender = '8.8.100.14';
+    await service.setZones([
+      ...dnsblWorld(zoneList, { [sender]: { 'zen.spamhaus.org': ['127.0.0.2'] } }),
+      { origin: domain, records: { [domain]: { A: [sender], TXT: ['v=spf1 a -all'] } } },
+    ]);
+    try {
+      const watch = await createWatch(service, { target: domain, kind: 'domain' });
+      expect(watch.status?.listed_on).toContainEqual({
+        zone: 'zen.spamhaus.org',
+        name: 'Spamhaus ZEN',
+        address: sender,
+        since: watch.checked_at,
+      });
+      const page = await (await service.get(`/watch/v1/${watch.id}/share?lang=en`)).text();
+      const sinceLine = /<ul class="sender-since">\s*<li>([\s\S]*?)<\/li>/.exec(page)?.[1];
+      expect(sinceLine?.replace(/\s+/g, ' ').trim()).toBe(
+        `${sender} on Spamhaus ZEN: listed since <time datetime="${watch.checked_at}">${formatDate('en', watch.checked_at!)}</time>`,
       );
     } finally {
       await service.setZones(clean);
