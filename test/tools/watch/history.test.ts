@@ -200,6 +200,42 @@ describe('listed since', () => {
   });
 });
 
+describe('listed since, in a watch stored before it was kept', () => {
+  it('shows nothing for a listing whose start the watch does not know, and keeps not knowing', async () => {
+    const other = '8.8.100.15';
+    await service.setZones(
+      dnsblWorld(zoneList, { [other]: { 'zen.spamhaus.org': ['127.0.0.2'] } }),
+    );
+    try {
+      // An hour's interval: no re-check runs while the test rewrites the state.
+      const watch = await createWatch(service, { target: other, interval_s: 3600 });
+      // The state as it was stored before `since`: the listing without one.
+      const key = `watch-state:${watch.id}`;
+      const state = JSON.parse((await service.store.get(key))!) as WatchState;
+      const { since: _, ...listing } = state.lists['zen.spamhaus.org']!;
+      const older = { ...state, lists: { ...state.lists, 'zen.spamhaus.org': listing } };
+      await service.store.set(key, JSON.stringify(older), 3_600_000);
+      // An hour on, the watch is due: its timer re-checks it.
+      service.setNow(new Date(Date.parse(watch.checked_at!) + 3_660_000));
+      await vi.waitFor(
+        async () => {
+          const now = await view(watch.id);
+          if (now.checked_at === watch.checked_at) throw new Error('not re-checked yet');
+          expect(now.status?.listed_on).toEqual([
+            { zone: 'zen.spamhaus.org', name: 'Spamhaus ZEN' },
+          ]);
+        },
+        { timeout: 10_000, interval: 200 },
+      );
+      const page = await (await service.get(`/watch/v1/${watch.id}/share?lang=en`)).text();
+      expect(page).not.toContain('listed since');
+    } finally {
+      service.setNow(new Date());
+      await service.setZones(clean);
+    }
+  });
+});
+
 describe('listed since, for a domain’s sender address', () => {
   it('says since when each listed sender address is on its list, on the page and in the view', async () => {
     const domain = 'since-fixture.net';
