@@ -42,7 +42,7 @@ import type {
 import { type CardCache, russianMeanings } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
 import { createResultStore, createToolsApi, type MailProbes } from './tools/index.js';
-import type { Watches } from './watch/index.js';
+import { maxIntervalS, type Watches } from './watch/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
 export interface AppDeps {
@@ -79,6 +79,11 @@ export interface AppDeps {
   pageAssets: PageAssets;
   /** The watches' face (src/watch/watches.ts), built by createServices. */
   watches: Watches;
+  /**
+   * The service can send watch alerts by e-mail: the check page's watch form then asks for an
+   * address (docs/pages.md#check-page). False when absent.
+   */
+  sendsWatchEmail?: boolean;
   /** The mail check's probes, as the platform gives them (src/platform.ts). */
   mail: MailProbes;
   /** Response compression, where the runtime does not compress itself (Node: node/compression.ts). */
@@ -167,6 +172,12 @@ export function createApp(deps: AppDeps) {
     ...(config.captcha ? { captchaProvider: config.captcha.provider } : {}),
     poolMaxIps: config.poolMaxIps,
     tokenTtlMs: config.tokenTtlMs,
+    watch: {
+      intervalS: config.watch.intervalS,
+      minIntervalS: config.watch.minIntervalS,
+      maxIntervalS,
+      email: deps.sendsWatchEmail ?? false,
+    },
   });
 
   const api = createToolsApi(

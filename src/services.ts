@@ -254,7 +254,7 @@ export async function createServices(
     ...(captcha ? { captcha } : {}),
     watches,
     /** Whether a watch may have `email`: the check page's watch form offers it only then. */
-    emailAlerts: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
+    sendsWatchEmail: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,
     mail: platform.mail,
     isConfigured: () => verdicts.readiness().configured,

@@ -386,6 +386,12 @@
       for (const links of discovery.querySelectorAll('.share-links')) links.remove();
     }
 
+    /** An interval as people say it: the server's words for those the form offers. */
+    function intervalWords(seconds) {
+      const words = (data.watchIntervals || {})[String(seconds)];
+      return words === undefined ? t('interval.seconds', { n: seconds }) : words;
+    }
+
     /** The kinds a watch has (src/watch/schemas.ts): an IP or a domain result offers one. */
     const watchKinds = ['ip', 'domain'];
 
@@ -410,15 +416,21 @@
     }
 
     /**
-     * "Watch this address" / "Watch this domain" under an IP or domain result (issue 21): posts
-     * watch/v1 for the target just checked, with the webhook URL if one is given, and shows the
-     * live page, the badge snippet, and the manage key and webhook secret, which are shown once.
+     * "Watch this address" / "Watch this domain" under an IP or domain result
+     * (docs/pages.md#check-page): posts watch/v1 for the target just checked, with the interval
+     * chosen, the webhook URL and its format if one is given, the e-mail address where the form
+     * asks for one, and shows the live page, the badge snippet, and the manage key and webhook
+     * secret, which are shown once.
      */
     function setUpWatchOffer() {
       const section = document.getElementById('watch');
       const watchForm = document.getElementById('watch-form');
       const title = document.getElementById('watch-title');
       const webhook = document.getElementById('watch-webhook');
+      const interval = document.getElementById('watch-interval');
+      const format = document.getElementById('watch-format');
+      // Rendered only where the service sends e-mail (docs/pages.md#check-page).
+      const email = document.getElementById('watch-email');
       const button = document.getElementById('watch-submit');
       const error = document.getElementById('watch-error');
       const created = document.getElementById('watch-created');
@@ -445,7 +457,7 @@
           element('p', {}, [
             t('watch.created', {
               target: watch.target,
-              interval: t('watch.interval', { n: watch.interval_s }),
+              interval: intervalWords(watch.interval_s),
             }),
           ]),
           element('p', {}, [element('a', { href: page, id: 'watch-page' }, [t('watch.pageLink')])]),
@@ -468,12 +480,17 @@
         error.hidden = true;
         if (captchaMissing(error)) return;
         const url = webhook.value.trim();
+        const address = email ? email.value.trim() : '';
         button.disabled = true;
         button.textContent = t('watch.busy');
         const { ok, body } = await post('watch/v1', {
           target: chosen.target,
           kind: chosen.kind,
+          interval_s: Number(interval.value),
+          // A format names how the webhook is spoken to: sent only with a webhook.
           ...(url ? { webhook_url: url } : {}),
+          ...(url && format.value ? { webhook_format: format.value } : {}),
+          ...(address ? { email: address } : {}),
         });
         applyQuota(body);
         button.disabled = false;

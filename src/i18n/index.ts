@@ -12,6 +12,8 @@ export const languages = ['en', 'ru'] as const;
 export type Lang = (typeof languages)[number];
 export type MessageKey = keyof typeof en;
 
+export { formatInterval } from './intervals.js';
+
 const catalogs: Record<Lang, Readonly<Record<MessageKey, Message>>> = { en, ru };
 
 /** Each language's name in itself, for the language switch. */

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import {
+  formatInterval,
   type Lang,
   type MessageKey,
   type Translate,
@@ -79,7 +80,7 @@ const scriptMessages: readonly MessageKey[] = [
   'watch.start',
   'watch.busy',
   'watch.created',
-  'watch.interval',
+  'interval.seconds',
   'watch.pageLink',
   'watch.badge',
   'watch.manageKey',
@@ -144,6 +145,10 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
     data: {
       base: site.root,
       poolMaxIps: site.poolMaxIps,
+      // The intervals offered, in words, for the script's "Watching ...: re-checked every hour".
+      watchIntervals: Object.fromEntries(
+        watchIntervals(site.watch).map((seconds) => [seconds, formatInterval(t, seconds)]),
+      ),
       captcha: site.captcha?.widget ?? null,
       operatorCodes,
       tools: Object.fromEntries(
@@ -204,33 +209,87 @@ function checkForm(page: CheckPage) {
       <noscript><p class="note">${t('check.noScript')}</p></noscript>
     </form>
     <div id="outcome" aria-live="polite"></div>
-    ${watchOffer(t)}`;
+    ${watchOffer(page)}`;
 }
 
 /**
- * "Watch this address" (docs/pages.md#check-page): hidden until an IP or domain result is shown;
- * the script posts `watch/v1` with that target and shows the answer's links and its once-shown keys
- * in #watch-created (docs/pages.md).
+ * The intervals people usually want, as the form offers them: those within WATCH_MIN_INTERVAL_S
+ * and a week, with the minimum itself and the service's default added when the list lacks them.
  */
-function watchOffer(t: Translate) {
+const usualIntervals = [300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 604_800];
+
+export function watchIntervals(form: Site['watch']): number[] {
+  const allowed = usualIntervals.filter(
+    (seconds) => seconds >= form.minIntervalS && seconds <= form.maxIntervalS,
+  );
+  return [...new Set([form.minIntervalS, form.intervalS, ...allowed])].sort((a, b) => a - b);
+}
+
+/** The `webhook_format` values of POST /watch/v1 (docs/watches.md, "Chat formats"); '' is none sent. */
+const webhookFormats = ['', 'standard', 'slack', 'discord', 'telegram', 'ntfy'] as const;
+
+/**
+ * "Watch this address" (docs/pages.md#check-page): hidden until an IP or domain result is shown;
+ * the script posts `watch/v1` with that target, the interval, the webhook and its format (and the
+ * e-mail address, where the service sends e-mail), and shows the answer's links and its
+ * once-shown keys in #watch-created (docs/pages.md).
+ */
+function watchOffer({ site, t }: CheckPage) {
+  const form = site.watch;
   return html`<section id="watch" class="panel watch" hidden>
     <h2 id="watch-title">${t('watch.offer.ip')}</h2>
     <p class="hint">${t('watch.offer.hint')}</p>
     <form id="watch-form" novalidate>
+      <div class="watch-options">
+        <label class="field-label" for="watch-interval">${t('watch.intervalLabel')}</label>
+        <select id="watch-interval" name="interval_s">
+          ${watchIntervals(form).map(
+            (seconds) =>
+              html`<option value="${seconds}" ${seconds === form.intervalS ? 'selected' : ''}>
+                ${formatInterval(t, seconds)}
+              </option>`,
+          )}
+        </select>
+      </div>
       <label class="field-label" for="watch-webhook">${t('watch.webhook')}</label>
+      <input
+        type="url"
+        id="watch-webhook"
+        name="webhook_url"
+        placeholder="https://hooks.example.com/reputation"
+        autocomplete="off"
+        spellcheck="false"
+        maxlength="2048"
+      />
+      <p class="hint">${t('watch.webhookHint')}</p>
+      <div class="watch-options">
+        <label class="field-label" for="watch-format">${t('watch.formatLabel')}</label>
+        <select id="watch-format" name="webhook_format">
+          ${webhookFormats.map(
+            (format) =>
+              html`<option value="${format}">
+                ${t(`watch.format.${format || 'auto'}` as MessageKey)}
+              </option>`,
+          )}
+        </select>
+      </div>
+      ${
+        form.email
+          ? html`<label class="field-label" for="watch-email">${t('watch.email')}</label>
+              <input
+                type="email"
+                id="watch-email"
+                name="email"
+                autocomplete="email"
+                spellcheck="false"
+                maxlength="254"
+              />
+              <p class="hint">${t('watch.emailHint')}</p>`
+          : ''
+      }
       <div class="row">
-        <input
-          type="url"
-          id="watch-webhook"
-          name="webhook_url"
-          placeholder="https://hooks.example.com/reputation"
-          autocomplete="off"
-          spellcheck="false"
-          maxlength="2048"
-        />
         <button type="submit" id="watch-submit">${t('watch.start')}</button>
       </div>
-      <p class="hint">${t('watch.webhookHint')}</p>
       <p id="watch-error" class="error" role="alert" hidden></p>
     </form>
     <div id="watch-created" aria-live="polite"></div>

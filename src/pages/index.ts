@@ -8,6 +8,7 @@ export {
   addressesTable,
   addressHtml,
   factorsTable,
+  listedSince,
   listsTable,
   maxAddressesShown,
   moreThanShown,
@@ -24,4 +25,5 @@ export {
   pagesTag,
 } from './routes.js';
 export { renderSharePage } from './share-page.js';
+export { type ChartStep, timelineChart } from './timeline-chart.js';
 export { createSite, type Site } from './site.js';

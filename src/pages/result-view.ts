@@ -41,6 +41,8 @@ export interface ResultContext {
   summary: ShareSummary;
   /** The result's English texts (meanings, errors, factors) as the page's language writes them. */
   texts: ResultTexts;
+  /** The result's JSON under the site's root (`/watch/v1/{id}`), for links beside it. */
+  resultPath?: string;
 }
 
 /** A domain may list a thousand sender addresses; a page shows the first ones and the count. */
@@ -163,6 +165,14 @@ function statusText(list: ListResult, reading: ListReading, t: Translate): strin
   return t(reading.status);
 }
 
+/** `listed since 2 November 2026 at 09:41 UTC` under a listing whose start is known. */
+export function listedSince(since: string | undefined, lang: Lang, t: Translate): Html | string {
+  if (since === undefined) return '';
+  return html` <span class="note since"
+    >${t('watch.listedSince')} <time datetime="${since}">${formatDate(lang, since)}</time></span
+  >`;
+}
+
 /** A listed list's links: why it is listed (its lookup page), and where to ask for removal. */
 function listLinks(list: ListResult, t: Translate): Html | string {
   if (list.status !== 'listed') return '';
@@ -184,7 +194,12 @@ function listLinks(list: ListResult, t: Translate): Html | string {
 export function listsTable(
   heading: string,
   lists: readonly ListResult[],
-  { t, texts }: ResultContext,
+  { lang, t, texts }: ResultContext,
+  /**
+   * When a listed list's listing began, where the caller knows it (a watch's page: docs/watches.md,
+   * "Listed since"); a one-off check does not, and says nothing.
+   */
+  sinceOf?: (list: ListResult) => string | undefined,
 ): Html {
   const sorted = [...lists].sort((a, b) => statusOrder[a.status] - statusOrder[b.status]);
   const notable = sorted.filter(
@@ -198,7 +213,7 @@ export function listsTable(
     return html`<tr>
       <td data-label="${t('result.list')}">${list.name} <span class="note">${list.zone}</span></td>
       <td data-label="${t('result.status')}" class="status-${reading.tone}">
-        ${statusText(list, reading, t)}
+        ${statusText(list, reading, t)}${listedSince(sinceOf?.(list), lang, t)}
       </td>
       <td
         data-label="${t('result.details')}"

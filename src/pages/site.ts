@@ -23,6 +23,20 @@ export interface Site {
   captcha?: CaptchaProviderFacts;
   poolMaxIps: number;
   tokenTtlDays: number;
+  /** What the check page's watch form offers (docs/pages.md#check-page). */
+  watch: WatchForm;
+}
+
+/** The watch form's choices: the intervals a watch may take, and whether e-mail is offered. */
+export interface WatchForm {
+  /** WATCH_INTERVAL_S: the interval chosen until the reader picks another. */
+  intervalS: number;
+  /** WATCH_MIN_INTERVAL_S: no shorter interval is offered. */
+  minIntervalS: number;
+  /** The longest a watch may take (a week). */
+  maxIntervalS: number;
+  /** The service can send alerts by e-mail: the form asks for an address only then. */
+  email: boolean;
 }
 
 export function siteRoot(publicUrl: string | undefined, basePath: string): string {
@@ -44,7 +58,16 @@ export interface SiteOptions {
   captchaProvider?: CaptchaProvider;
   poolMaxIps: number;
   tokenTtlMs: number;
+  /** The watch form's choices; without them, the defaults of the configuration (900 s to a week, 3600 s). */
+  watch?: Partial<WatchForm>;
 }
+
+const defaultWatchForm: WatchForm = {
+  intervalS: 3600,
+  minIntervalS: 900,
+  maxIntervalS: 7 * 86_400,
+  email: false,
+};
 
 export function createSite(options: SiteOptions): Site {
   return {
@@ -55,5 +78,6 @@ export function createSite(options: SiteOptions): Site {
     ...(options.captchaProvider ? { captcha: captchaProviders[options.captchaProvider] } : {}),
     poolMaxIps: options.poolMaxIps,
     tokenTtlDays: Math.round(options.tokenTtlMs / 86_400_000),
+    watch: { ...defaultWatchForm, ...options.watch },
   };
 }

@@ -1,6 +1,7 @@
 import { oneLine } from './card-line.js';
 import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
+import { dayStripRow } from './card-strip.js';
 import { targetBlock } from './card-target.js';
 import { notCoveredTexts, providerTexts, vouchingTexts } from './count-texts.js';
 import {
@@ -284,6 +285,7 @@ function textColumn(summary: ShareSummary, text: CardText): Element {
     ),
     coverageElement(summary, text.t),
     detailLine(summary, text.t),
+    summary.days ? dayStripRow(summary.days, textColumnWidth, text.t) : null,
   );
 }
 

@@ -22,6 +22,7 @@ export {
   russianMeanings,
 } from './result-texts.js';
 export {
+  type DayState,
   type NextStep,
   type ProviderVerdicts,
   providerVerdicts,

@@ -85,9 +85,17 @@ export interface ShareSummary {
    * its bulk-sender rules (docs/mail.md), in the order the result gives them.
    */
   providers?: ProviderVerdicts;
+  /**
+   * A watch's last days, oldest first (docs/watches.md, "Chart and strip"): listed at some moment
+   * of the day, clean all of it, or before the watch began. The live card draws them as a strip.
+   */
+  days?: DayState[];
   /** ISO 8601. */
   checkedAt: string;
 }
+
+/** A day of a watch's strip. */
+export type DayState = 'listed' | 'clean' | 'none';
 
 /** `{ gmail: 'pass', yahoo: 'warn', microsoft: 'fail' }`: the names are the catalogs' `mail.provider.*`. */
 export type ProviderVerdicts = Record<'gmail' | 'yahoo' | 'microsoft', 'pass' | 'warn' | 'fail'>;

@@ -8,6 +8,7 @@ import { hasEnded, queues, releasePlaces, type WatchRecords } from './records.js
 import { confirmingCheckAt, nextCheckAt } from './schedule.js';
 import { defaultConfirmations, maxHistory, type WatchConfig, type WatchState } from './schemas.js';
 import type { RandomBytes } from './secrets.js';
+import { stampSince } from './timeline/index.js';
 
 /**
  * One due watch, claimed from the queue by this process (docs/watches.md, "Re-checks"): checked
@@ -73,7 +74,10 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     check_ms: at.getTime() - started,
   });
   const confirmations = watch.confirmations ?? defaultConfirmations;
-  const { known, change } = recordObservation(state, outcome.observation, confirmations);
+  const heard = recordObservation(state, outcome.observation, confirmations);
+  // Each listing keeps the time it was first recorded (docs/watches.md, "Listed since").
+  const known = stampSince(state, heard.known, at.toISOString());
+  const { change } = heard;
   const { status } = outcome.observation;
   const reported = state !== undefined && isChange(change);
   const history = state?.history ?? [];

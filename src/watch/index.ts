@@ -36,3 +36,11 @@ export {
   type MailSender,
   parseMailbox,
 } from './email/index.js';
+export {
+  type DayState,
+  dayStrip,
+  type ListingKey,
+  listingSteps,
+  type Step,
+  type TimelineEntry,
+} from './timeline/index.js';

@@ -95,6 +95,11 @@ export const knownListSchema = z.object({
   codes: z.array(z.string()).optional(),
   meaning: z.string().optional(),
   delist_url: z.string().optional(),
+  /**
+   * A listing's first recorded check (docs/watches.md, "Listed since"): set when the listing is
+   * recorded or confirmed, kept while it lasts; absent in states stored before it was kept.
+   */
+  since: instant.optional(),
 });
 export type KnownList = z.infer<typeof knownListSchema>;
 
@@ -133,7 +138,15 @@ export type ListingChange = z.infer<typeof listingChangeSchema>;
 
 /** Where the target is listed now: a list, and for a domain's sender address, which address. */
 export const listedOnSchema = z
-  .object({ zone: z.string(), name: z.string(), address: z.string().optional() })
+  .object({
+    zone: z.string(),
+    name: z.string(),
+    address: z.string().optional(),
+    since: instant.optional().meta({
+      description:
+        'In a watch view: the check that first recorded this listing (its confirmation, or the first check when it was listed then); absent where the watch does not know.',
+    }),
+  })
   .meta({ id: 'WatchListedOn' });
 export type ListedOn = z.infer<typeof listedOnSchema>;
 

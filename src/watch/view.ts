@@ -7,6 +7,7 @@ import {
   type WatchView,
   type WebhookStatus,
 } from './schemas.js';
+import { withSince } from './timeline/index.js';
 
 /**
  * What anyone with a watch's id may read (docs/watches.md, "Public view"): its target, schedule,
@@ -36,7 +37,8 @@ export function watchView(
     ended: hasEnded(watch, at),
     checked_at: state?.checked_at ?? null,
     next_check_at: state?.next_check_at ?? null,
-    status: state?.status ?? null,
+    // Each listing with the time the watch first recorded it, where it knows (docs/watches.md).
+    status: state ? { ...state.status, listed_on: withSince(state.status.listed_on, state) } : null,
     history: state?.history ?? [],
     webhook: watch.webhook
       ? {

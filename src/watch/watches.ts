@@ -7,6 +7,7 @@ import {
 } from '../reputation/index.js';
 import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
+import { stampSince } from './timeline/index.js';
 import { type DropReason, enqueueDeliveries, pendingDelivery } from './deliveries.js';
 import { type LinksOf, watchEvent } from './events.js';
 import type { Recheck } from './recheck.js';
@@ -547,7 +548,12 @@ export function createWatches(deps: WatchDeps): Watches {
     };
     const next = at.getTime() + interval * 1000;
     const state = {
-      ...recordObservation(undefined, outcome.observation).known,
+      // The first check's listings are listed since it (docs/watches.md, "Listed since").
+      ...stampSince(
+        undefined,
+        recordObservation(undefined, outcome.observation).known,
+        at.toISOString(),
+      ),
       checked_at: at.toISOString(),
       next_check_at: new Date(next).toISOString(),
       status: outcome.observation.status,

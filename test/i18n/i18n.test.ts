@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogOf, RussianPlural } from '../../src/i18n/catalog.js';
 import { en } from '../../src/i18n/en.js';
-import { formatDate, formatMessage, pickLanguage, translator } from '../../src/i18n/index.js';
+import {
+  formatDate,
+  formatInterval,
+  formatMessage,
+  pickLanguage,
+  translator,
+} from '../../src/i18n/index.js';
 import { ru } from '../../src/i18n/ru.js';
 
 describe('pickLanguage', () => {
@@ -66,5 +72,30 @@ describe('messages', () => {
     expect(formatDate('en', '2026-11-25T22:30:00.000Z')).toBe('November 25, 2026 at 10:30 PM UTC');
     expect(formatDate('ru', '2026-11-25T22:30:00.000Z')).toBe('25 ноября 2026 г. в 22:30 UTC');
     expect(formatDate('en', 'not a date')).toBe('not a date');
+  });
+});
+
+describe('formatInterval', () => {
+  it.each([
+    [1, 'every second', 'каждую секунду'],
+    [45, 'every 45 seconds', 'каждые 45 секунд'],
+    [60, 'every minute', 'каждую минуту'],
+    [120, 'every 2 minutes', 'каждые 2 минуты'],
+    [900, 'every 15 minutes', 'каждые 15 минут'],
+    [1260, 'every 21 minutes', 'каждые 21 минуту'],
+    [3600, 'every hour', 'каждый час'],
+    [5400, 'every 90 minutes', 'каждые 90 минут'],
+    [7200, 'every 2 hours', 'каждые 2 часа'],
+    [10_800, 'every 3 hours', 'каждые 3 часа'],
+    [18_000, 'every 5 hours', 'каждые 5 часов'],
+    [43_200, 'every 12 hours', 'каждые 12 часов'],
+    [75_600, 'every 21 hours', 'каждые 21 час'],
+    [86_400, 'every day', 'каждый день'],
+    [172_800, 'every 2 days', 'каждые 2 дня'],
+    [432_000, 'every 5 days', 'каждые 5 дней'],
+    [604_800, 'every week', 'каждую неделю'],
+  ])('says %i seconds as "%s" and «%s»', (seconds, english, russian) => {
+    expect(formatInterval(translator('en'), seconds)).toBe(english);
+    expect(formatInterval(translator('ru'), seconds)).toBe(russian);
   });
 });

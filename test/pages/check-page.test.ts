@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchIntervals } from '../../src/pages/check-page.js';
 import { rawRequest } from '../support/raw-http.js';
 import { type TestService, startTestService } from '../support/service.js';
 
@@ -238,5 +239,25 @@ describe('GET {BASE_PATH}/ while the service is not configured', () => {
     expect(status.reason).toMatch(/DNS_SERVERS/);
     const lists = (await (await dead.get('/lists')).json()) as { reason?: string };
     expect(lists.reason).toBe(status.reason);
+  });
+});
+
+describe('the watch form’s intervals', () => {
+  it('offers the usual ones within the service’s bounds, with its minimum and default', () => {
+    expect(
+      watchIntervals({ minIntervalS: 900, intervalS: 3600, maxIntervalS: 604_800, email: false }),
+    ).toEqual([900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 604_800]);
+    // A demo's short minimum and an unusual default are offered as they are.
+    expect(
+      watchIntervals({ minIntervalS: 10, intervalS: 5400, maxIntervalS: 604_800, email: false }),
+    ).toEqual([10, 300, 600, 900, 1800, 3600, 5400, 7200, 10_800, 21_600, 43_200, 86_400, 604_800]);
+  });
+
+  it('renders them in words, the default chosen, and no e-mail field by default', async () => {
+    const page = await (await service.get('/?lang=ru', html)).text();
+    expect(page).toMatch(/<option value="3600" selected>\s*каждый час\s*<\/option>/);
+    expect(page).toMatch(/<option value="900" >\s*каждые 15 минут\s*<\/option>/);
+    expect(page).not.toContain('id="watch-email"');
+    expect(dataOf(page).watchIntervals).toMatchObject({ '3600': 'каждый час' });
   });
 });

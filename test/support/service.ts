@@ -11,6 +11,7 @@ import { compressResponses } from '../../src/node/compression.js';
 import { createNodeServices } from '../../src/node/services.js';
 import { createNodePlatform } from '../../src/node/platform.js';
 import type { ServiceOptions } from '../../src/services.js';
+import type { Store } from '../../src/store/index.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import {
   type FixtureQuery,
@@ -68,6 +69,8 @@ export interface TestService extends RouteService {
   lying?: LyingResolver;
   /** A caller's address as the request log writes it (hashed with this service's key). */
   callerHash(address: string): Promise<string>;
+  /** The service's store, for a test that sets up what a route reads (a watch's history). */
+  store: Store;
 }
 
 export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
@@ -85,6 +88,8 @@ export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
   lying?: LyingMode;
   /** Shorter self-test and hold-probe intervals than the environment allows. */
   services?: ServiceOptions;
+  /** The service says it sends watch alerts by e-mail: the check page's watch form asks for an address. */
+  sendsWatchEmail?: boolean;
 }
 
 /**
@@ -167,6 +172,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock: () => now,
     peerAddress: (c) => getConnInfo(c).remote.address ?? '',
     compression: compressResponses(),
+    ...(options.sendsWatchEmail ? { sendsWatchEmail: true } : {}),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -195,6 +201,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     fetch: (target, init) => fetch(target, init),
     callerHash: services.hashCaller,
+    store: services.store,
     asksNameServers: !doh,
     deadlineMs: config.checkDeadlineMs,
     dnsQueries: async () => [...dns.queries],

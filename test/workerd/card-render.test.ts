@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardSvg, warmUpSummary } from '../../src/share/card.js';
+import type { ShareSummary } from '../../src/share/summary.js';
 import { renderCard } from '../../src/workers/card-render.js';
 import { bundledCardFonts } from '../../src/workers/fonts.js';
 import { satori } from '../../src/workers/satori.js';
@@ -34,6 +35,16 @@ describe('renderCard inside workerd', () => {
     ['a short IP card', warmUpSummary],
     ['a Cyrillic domain', summaryFor('domain', { target: cyrillicName })],
     ['a name the fonts lack, drawn in ASCII', summaryFor('domain', { target: '例子.中国' })],
+    [
+      'a watch with its 30-day strip',
+      {
+        ...summaryFor('ip', {}),
+        tool: 'watch',
+        days: Array.from({ length: 30 }, (_, day) =>
+          day < 5 ? 'none' : day % 4 ? 'clean' : 'listed',
+        ),
+      } as ShareSummary,
+    ],
     [
       'the largest pool result',
       summaryFor('pool', {

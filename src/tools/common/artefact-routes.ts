@@ -215,6 +215,7 @@ export function addArtefactRoutes(
           t,
           summary,
           texts: resultTexts(lang, t, deps.meanings),
+          resultPath: `${site.root}${pathOf(paths.result, key)}`,
         }),
         summary,
         links: {

@@ -6,6 +6,7 @@ import { addDeleteWatch } from './delete-watch.js';
 import { addEmailRoutes } from './email-routes.js';
 import type { WatchToolDeps } from './deps.js';
 import { addGetWatch } from './get-watch.js';
+import { addHistoryRoutes } from './history-routes.js';
 import { manageKeyScheme } from './manage-key.js';
 import { watchPage } from './page.js';
 import { summariseWatch } from './summary.js';
@@ -35,6 +36,7 @@ export const watchTool = defineTool({
     app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
     addCreateWatch(app, deps);
     addGetWatch(app, deps);
+    addHistoryRoutes(app, deps);
     addUpdateWatch(app, deps);
     addDeleteWatch(app, deps);
     addTestWebhook(app, deps);

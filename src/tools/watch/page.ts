@@ -1,24 +1,33 @@
 import { html } from 'hono/html';
-import { formatDate, type Translate } from '../../i18n/index.js';
+import { formatDate, formatInterval, type Translate } from '../../i18n/index.js';
 import {
   addressesTable,
   type Html,
   listsTable,
   type ResultContext,
   type ResultView,
+  timelineChart,
 } from '../../pages/index.js';
 import type { HistoryEntry, ListingChange, WatchView } from '../../watch/index.js';
+import { watchSteps } from './summary.js';
 
 /**
  * A watch on its live share page: how often it is checked and until when, its last check's lists
- * (and a domain's sender addresses), then the timeline of its changes, newest first.
+ * with the time each listing began (and a domain's sender addresses), the chart of its listings
+ * over time, the links to its history as CSV and JSON, then the timeline of its changes, newest
+ * first.
  */
 export function watchPage(stored: Record<string, unknown>, context: ResultContext): ResultView {
   const watch = stored as unknown as WatchView;
   const { t, lang } = context;
   const when = (at: string | null) =>
     at === null ? '–' : html`<time datetime="${at}">${formatDate(lang, at)}</time>`;
-  const interval = t('watch.interval', { n: watch.interval_s });
+  const interval = formatInterval(t, watch.interval_s);
+  const since = new Map(
+    (watch.status?.listed_on ?? [])
+      .filter((listing) => listing.address === undefined && listing.since !== undefined)
+      .map((listing) => [listing.zone, listing.since!]),
+  );
   const details = html`<p>${watch.paused ? t('watch.paused') : t('watch.live', { interval })}</p>
     <dl class="facts">
       <dt>${t('watch.checkedAt')}</dt>
@@ -29,23 +38,63 @@ export function watchPage(stored: Record<string, unknown>, context: ResultContex
       <dd>${when(watch.expires_at)}</dd>
     </dl>
     <h2>${t('watch.timeline')}</h2>
-    ${timeline(watch.history, context)}
+    ${chart(watch, context)} ${timeline(watch.history, context)} ${historyLinks(context)}
     ${
       watch.status
         ? listsTable(
             t(watch.kind === 'domain' ? 'result.domainLists' : 'result.lists'),
             watch.status.lists,
             context,
+            (list) => since.get(list.zone),
           )
         : ''
     }
     ${
       watch.status?.addresses && watch.status.addresses.length > 0
         ? html`<h2>${t('result.senderIps')}</h2>
-            ${addressesTable(watch.status.addresses, context)}`
+            ${addressesTable(watch.status.addresses, context)} ${senderSince(watch, context)}`
         : ''
     }`;
   return { details, verdictShown: watch.status !== null };
+}
+
+const dayMs = 86_400_000;
+/** The chart shows the watch's whole life, or its last 30 days when it is older. */
+const chartDays = 30;
+
+/** The listings from change to change over the watch's life, or its last 30 days. */
+function chart(watch: WatchView, context: ResultContext): Html {
+  const { start, steps } = watchSteps(watch);
+  const end = watch.checked_at ?? watch.created_at;
+  const from = new Date(Math.max(Date.parse(start), Date.parse(end) - chartDays * dayMs));
+  return timelineChart(steps, { from: from.toISOString(), end }, context);
+}
+
+/** The history to take away (docs/watches.md, "History export"), beside the watch's JSON. */
+function historyLinks(context: ResultContext): Html | string {
+  if (context.resultPath === undefined) return '';
+  const base = `${context.resultPath}/history`;
+  return html`<p class="note history-links">
+    ${context.t('watch.history')} <a href="${base}.csv" download>CSV</a> ·
+    <a href="${base}.json" download>JSON</a>
+  </p>`;
+}
+
+/** A domain's sender addresses' listings with the time each began, where the watch knows it. */
+function senderSince(watch: WatchView, { lang, t }: ResultContext): Html | string {
+  const listings = (watch.status?.listed_on ?? []).filter(
+    (listing) => listing.address !== undefined && listing.since !== undefined,
+  );
+  if (listings.length === 0) return '';
+  return html`<ul class="sender-since">
+    ${listings.map(
+      (listing) =>
+        html`<li>
+          ${t('watch.senderSince', { ip: listing.address!, list: listing.name })}
+          <time datetime="${listing.since}">${formatDate(lang, listing.since!)}</time>
+        </li>`,
+    )}
+  </ul>`;
 }
 
 function timeline(history: readonly HistoryEntry[], { t, lang }: ResultContext): Html {

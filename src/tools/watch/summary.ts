@@ -1,6 +1,12 @@
 import { bySeverity, coverageOf } from '../../reputation/index.js';
 import type { ShareSummary } from '../../share/index.js';
-import type { WatchView } from '../../watch/index.js';
+import {
+  dayStrip,
+  listingSteps,
+  maxHistory,
+  type Step,
+  type WatchView,
+} from '../../watch/index.js';
 import { addressListing, listingsOf, shownAs } from '../common/index.js';
 
 /**
@@ -37,8 +43,29 @@ export function summariseWatch(stored: Record<string, unknown>): ShareSummary {
           },
         }
       : {}),
+    days: lastDays(watch),
     checkedAt: watch.checked_at ?? watch.created_at,
   };
+}
+
+/**
+ * A watch's listings from change to change (src/watch/timeline/): read back from the current
+ * status through the history, from its creation, or from its oldest entry kept when the history
+ * has dropped older ones. The watch page's chart and the card's strip draw them.
+ */
+export function watchSteps(watch: WatchView): { start: string; steps: Step[] } {
+  const { history } = watch;
+  const oldest = history.at(-1);
+  const start = history.length >= maxHistory && oldest ? oldest.at : watch.created_at;
+  return { start, steps: listingSteps(watch.status?.listed_on ?? [], history, start) };
+}
+
+/**
+ * The last 30 days as the live card's strip (docs/watches.md, "Chart and strip"), up to the last
+ * check: the card is drawn anew with each.
+ */
+function lastDays(watch: WatchView) {
+  return dayStrip(watchSteps(watch).steps, watch.checked_at ?? watch.created_at);
 }
 
 /** A watch's target is an address in canonical form, or a name (which never holds a colon). */

@@ -51,6 +51,54 @@ const cases: Array<[string, Partial<ShareSummary>]> = [
   ],
 ];
 
+/** A watch's card with its strip: `listedOn` the days (0 = 30 days ago) the target was listed. */
+function watchCard(listedOn: number[], lang: 'en' | 'ru' = 'en'): Promise<Uint8Array> {
+  const days = Array.from({ length: 30 }, (_, day) =>
+    day < 3 ? 'none' : listedOn.includes(day) ? 'listed' : 'clean',
+  ) as ShareSummary['days'];
+  return renderCard({ ...summaryFor('ip', {}), tool: 'watch', days }, lang);
+}
+
+/** A cell of the strip: 14 by 22 pixels (src/share/card-strip.ts). */
+const isDayCell = (element: Element) =>
+  element.props.style?.width === 14 && element.props.style.height === 22;
+
+describe('the watch card’s 30-day strip', () => {
+  it.each(['en', 'ru'] as const)('draws a 1200x630 card with the strip in %s', async (lang) => {
+    await expectCard(await watchCard([10, 28], lang));
+  });
+
+  it('draws a listed day apart from a clean one', async () => {
+    const clean = await watchCard([]);
+    const listedOnce = await watchCard([20]);
+    const listedOnceElsewhere = await watchCard([21]);
+    expect(Buffer.from(listedOnce).equals(Buffer.from(clean))).toBe(false);
+    expect(Buffer.from(listedOnceElsewhere).equals(Buffer.from(listedOnce))).toBe(false);
+    // The same days draw the same card.
+    expect(Buffer.from(await watchCard([20])).equals(Buffer.from(listedOnce))).toBe(true);
+  });
+
+  it('lays one cell a day, coloured by the day, after a label that counts the listed days', () => {
+    const days: NonNullable<ShareSummary['days']> = Array.from({ length: 30 }, (_, day) =>
+      day === 0 ? 'none' : day === 29 ? 'listed' : 'clean',
+    );
+    const tree = cardLayout({ ...summaryFor('ip', {}), tool: 'watch', days }, 'Inter');
+    const cells = findAll(tree, isDayCell);
+    expect(cells).toHaveLength(30);
+    const colours = cells.map((cell) => cell.props.style?.backgroundColor);
+    expect(new Set([colours[0], colours[1], colours[29]]).size).toBe(3);
+    expect(colours.filter((colour) => colour === colours[29])).toHaveLength(1);
+    expect(textsOf(tree)).toContain('30 days · 1 listed');
+    const russian = cardLayout({ ...summaryFor('ip', {}), tool: 'watch', days }, 'Inter', 'ru');
+    expect(textsOf(russian)).toContain('30 дней · 1 в списках');
+  });
+
+  it('draws no strip on a check’s card', () => {
+    const tree = cardLayout(summaryFor('ip', {}), 'Inter');
+    expect(findAll(tree, isDayCell)).toHaveLength(0);
+  });
+});
+
 describe('renderCard', () => {
   for (const tool of tools) {
     it.each(cases)(`draws a 1200x630 ${tool} card for %s`, async (_, overrides) => {
@@ -124,6 +172,17 @@ function textsOf(child: Child | Child[] | undefined): string[] {
   if (typeof child === 'string') return [child];
   if (Array.isArray(child)) return child.flatMap(textsOf);
   return textsOf((child as Element).props.children);
+}
+
+/** Every element of a card that `matches`. */
+function findAll(
+  child: Child | Child[] | undefined,
+  matches: (element: Element) => boolean,
+): Element[] {
+  if (child === null || child === undefined || typeof child === 'string') return [];
+  if (Array.isArray(child)) return child.flatMap((each) => findAll(each, matches));
+  const element = child as Element;
+  return [...(matches(element) ? [element] : []), ...findAll(element.props.children, matches)];
 }
 
 describe('the card in Russian', () => {

@@ -1,0 +1,14 @@
+/**
+ * A watch's history over time (docs/watches.md, "Listed since", "Chart and strip"): when each
+ * listing began, the number of listings from change to change, the days of the last 30. Pure,
+ * over structural types: the engine above and the watch's views use it.
+ */
+export { type SinceList, type SinceLists, stampSince, withSince } from './since.js';
+export {
+  type DayState,
+  dayStrip,
+  type ListingKey,
+  listingSteps,
+  type Step,
+  type TimelineEntry,
+} from './steps.js';

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { dayStrip, listingSteps, stampSince, withSince } from '../../src/watch/timeline/index.js';
+
+/** src/watch/timeline/: "listed since", the steps of the chart and the days of the strip. */
+
+const zen = { zone: 'zen.spamhaus.org' };
+const sbl = { zone: 'sbl.example' };
+
+describe('stampSince', () => {
+  const at = '2026-11-02T10:00:00.000Z';
+  const earlier = '2026-11-01T10:00:00.000Z';
+
+  it('stamps a listing first recorded now with now', () => {
+    const known = { lists: { a: { status: 'listed' as const, name: 'A' } } };
+    expect(stampSince(undefined, known, at).lists.a).toEqual({
+      status: 'listed',
+      name: 'A',
+      since: at,
+    });
+  });
+
+  it('keeps the time of a listing that lasts, and forgets it once delisted', () => {
+    const previous = {
+      lists: {
+        a: { status: 'listed' as const, since: earlier },
+        b: { status: 'listed' as const, since: earlier },
+      },
+    };
+    const known = {
+      lists: { a: { status: 'listed' as const }, b: { status: 'not_listed' as const } },
+    };
+    expect(stampSince(previous, known, at).lists).toEqual({
+      a: { status: 'listed', since: earlier },
+      b: { status: 'not_listed' },
+    });
+  });
+
+  it('leaves a listing stored before `since` was kept without one: its start is unknown', () => {
+    const previous = { lists: { a: { status: 'listed' as const } } };
+    const known = { lists: { a: { status: 'listed' as const } } };
+    expect(stampSince(previous, known, at).lists.a).toEqual({ status: 'listed' });
+  });
+
+  it('stamps a sender address’s listings by address, and keeps other fields', () => {
+    const previous = {
+      lists: {},
+      addresses: { '192.0.2.1': { a: { status: 'listed' as const, since: earlier } } },
+    };
+    const known = {
+      lists: {},
+      addresses: {
+        '192.0.2.1': { a: { status: 'listed' as const } },
+        '192.0.2.2': { a: { status: 'listed' as const } },
+      },
+      unconfirmed: { x: 1 },
+    };
+    const stamped = stampSince(previous, known, at);
+    expect(stamped.addresses).toEqual({
+      '192.0.2.1': { a: { status: 'listed', since: earlier } },
+      '192.0.2.2': { a: { status: 'listed', since: at } },
+    });
+    expect(stamped.unconfirmed).toEqual({ x: 1 });
+  });
+
+  it('gives each listing of a status its time, where known', () => {
+    const known = {
+      lists: { a: { status: 'listed' as const, since: earlier }, b: { status: 'listed' as const } },
+      addresses: { '192.0.2.1': { c: { status: 'listed' as const, since: at } } },
+    };
+    expect(
+      withSince([{ zone: 'a' }, { zone: 'b' }, { zone: 'c', address: '192.0.2.1' }], known),
+    ).toEqual([
+      { zone: 'a', since: earlier },
+      { zone: 'b' },
+      { zone: 'c', address: '192.0.2.1', since: at },
+    ]);
+  });
+});
+
+describe('listingSteps', () => {
+  const start = '2026-11-01T00:00:00.000Z';
+
+  it('is one flat step with no history', () => {
+    expect(listingSteps([], [], start)).toEqual([{ at: start, count: 0 }]);
+    expect(listingSteps([zen], [], start)).toEqual([{ at: start, count: 1 }]);
+  });
+
+  it('reads the count before each change back from now, oldest first', () => {
+    const history = [
+      { at: '2026-11-03T00:00:00.000Z', added: [], removed: [zen] },
+      { at: '2026-11-02T12:00:00.000Z', added: [sbl], removed: [] },
+      { at: '2026-11-02T00:00:00.000Z', added: [zen], removed: [] },
+    ];
+    expect(listingSteps([sbl], history, start)).toEqual([
+      { at: start, count: 0 },
+      { at: '2026-11-02T00:00:00.000Z', count: 1 },
+      { at: '2026-11-02T12:00:00.000Z', count: 2 },
+      { at: '2026-11-03T00:00:00.000Z', count: 1 },
+    ]);
+  });
+
+  it('counts the same list on two sender addresses twice', () => {
+    const history = [
+      {
+        at: '2026-11-02T00:00:00.000Z',
+        added: [
+          { ...zen, address: '192.0.2.1' },
+          { ...zen, address: '192.0.2.2' },
+        ],
+        removed: [],
+      },
+    ];
+    const now = [
+      { ...zen, address: '192.0.2.1' },
+      { ...zen, address: '192.0.2.2' },
+    ];
+    expect(listingSteps(now, history, start).map((step) => step.count)).toEqual([0, 2]);
+  });
+});
+
+describe('dayStrip', () => {
+  it('marks days before the watch began as none, and a clean watch’s days clean', () => {
+    const strip = dayStrip(
+      [{ at: '2026-11-28T10:00:00.000Z', count: 0 }],
+      '2026-11-30T09:00:00.000Z',
+    );
+    expect(strip).toHaveLength(30);
+    expect(strip.slice(0, 27).every((day) => day === 'none')).toBe(true);
+    expect(strip.slice(27)).toEqual(['clean', 'clean', 'clean']);
+  });
+
+  it('marks a day listed when the target was listed at any moment of it', () => {
+    const steps = [
+      { at: '2026-10-01T00:00:00.000Z', count: 0 },
+      // Listed for an hour on 20 November, then from 29 November on.
+      { at: '2026-11-20T05:00:00.000Z', count: 1 },
+      { at: '2026-11-20T06:00:00.000Z', count: 0 },
+      { at: '2026-11-29T23:59:00.000Z', count: 2 },
+    ];
+    const strip = dayStrip(steps, '2026-11-30T09:00:00.000Z');
+    // The strip runs 1 to 30 November.
+    expect(strip[19]).toBe('listed');
+    expect(strip[18]).toBe('clean');
+    expect(strip[20]).toBe('clean');
+    expect(strip[28]).toBe('listed');
+    expect(strip[29]).toBe('listed');
+    expect(strip.filter((day) => day === 'listed')).toHaveLength(3);
+  });
+});
