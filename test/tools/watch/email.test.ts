@@ -254,6 +254,11 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
     expect(await again.json()).toEqual({ email: 'unsubscribed' });
   });
 
+  it('has the check page’s watch form ask for an address', async () => {
+    const page = await service.fetch(service.url('/'), { headers: { accept: 'text/html' } });
+    expect(await page.text()).toContain('id="watch-email"');
+  });
+
   it('refuses what is not one plain address with invalid_email', async () => {
     for (const email of [
       '',
@@ -449,6 +454,8 @@ describe('e-mail alerts: without SMTP_URL, and with a server that is down', () =
         422,
         'email_unavailable',
       );
+      const page = await service.fetch(service.url('/'), { headers: { accept: 'text/html' } });
+      expect(await page.text()).not.toContain('id="watch-email"');
       const watch = await createWatch(service, { target });
       expect(watch.email).toBeNull();
       const patch = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
