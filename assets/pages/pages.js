@@ -386,8 +386,8 @@
       for (const links of discovery.querySelectorAll('.share-links')) links.remove();
     }
 
-    /** The kinds a watch has (src/watch/schemas.ts): an IP or a domain result offers one. */
-    const watchKinds = ['ip', 'domain'];
+    /** The kinds a watch has (src/watch/schemas.ts): an IP, a domain or a mail result offers one. */
+    const watchKinds = ['ip', 'domain', 'mail'];
 
     /** A labelled value with a copy button (set up as the share page's snippets are). */
     function copyable(id, label, value) {

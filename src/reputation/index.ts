@@ -118,7 +118,9 @@ export {
   type MailCheckResult,
   type MailProvider,
   mailCheckResultSchema,
+  mailProviders,
   maxCallerSelectors,
   maxProbedMxHosts,
+  type RequirementRule,
   type SmtpProbe,
 } from './results/index.js';

@@ -28,3 +28,10 @@ export {
 } from './settings.js';
 export * from './schemas.js';
 export type { ChatFormat, ChatRequest, RenderChat } from './chat-format.js';
+export {
+  expiringUnderDays,
+  type MailBrief,
+  type MailChange,
+  type MailFact,
+  type MailFacts,
+} from './mail/index.js';

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import { formatDate, type Translate } from '../../i18n/index.js';
+import { formatDate, isMessageKey, type Translate } from '../../i18n/index.js';
 import {
   addressesTable,
   type Html,
@@ -7,7 +7,8 @@ import {
   type ResultContext,
   type ResultView,
 } from '../../pages/index.js';
-import type { HistoryEntry, ListingChange, WatchView } from '../../watch/index.js';
+import type { HistoryEntry, ListingChange, MailBrief, WatchView } from '../../watch/index.js';
+import { mailChangeText } from './mail-changes.js';
 
 /**
  * A watch on its live share page: how often it is checked and until when, its last check's lists
@@ -30,8 +31,9 @@ export function watchPage(stored: Record<string, unknown>, context: ResultContex
     </dl>
     <h2>${t('watch.timeline')}</h2>
     ${timeline(watch.history, context)}
+    ${watch.status?.mail ? mailFacts(watch.status.mail, context) : ''}
     ${
-      watch.status
+      watch.status && watch.kind !== 'mail'
         ? listsTable(
             t(watch.kind === 'domain' ? 'result.domainLists' : 'result.lists'),
             watch.status.lists,
@@ -57,11 +59,34 @@ function timeline(history: readonly HistoryEntry[], { t, lang }: ResultContext):
           <time datetime="${entry.at}">${formatDate(lang, entry.at)}</time>
           ${changeLine('watch.added', entry.added, t)}
           ${changeLine('watch.removed', entry.removed, t)}
+          ${(entry.changes ?? []).map((change) => html`<span>${mailChangeText(change, t)}.</span>`)}
           <span class="verdict-${entry.verdict}">${t(`verdict.${entry.verdict}`)}</span>
           ${t('score.value', { score: entry.score })}
         </li>`,
     )}
   </ol>`;
+}
+
+/** A mail watch's last check: each provider's verdict, the MTA-STS status, the DKIM keys found. */
+function mailFacts(mail: MailBrief, { t }: ResultContext): Html {
+  const providers = (['gmail', 'yahoo', 'microsoft'] as const).map(
+    (provider) =>
+      html`<dt>${t(`mail.provider.${provider}`)}</dt>
+        <dd class="verdict-${mail.providers[provider]}">
+          ${t(`mail.verdict.${mail.providers[provider]}`)}
+        </dd>`,
+  );
+  const sts = `mail.mtaSts.${mail.mta_sts}`;
+  return html`<h2>${t('watch.mail.providers')}</h2>
+    <dl class="facts">
+      ${providers}
+      <dt>${t('mail.mtaSts')}</dt>
+      <dd>${isMessageKey(sts) ? t(sts) : mail.mta_sts}</dd>
+      <dt>${t('mail.dkim')}</dt>
+      <dd>
+        ${mail.dkim_selectors.length > 0 ? mail.dkim_selectors.join(', ') : t('mail.dkim.none')}
+      </dd>
+    </dl>`;
 }
 
 function changeLine(

@@ -1,0 +1,44 @@
+import type { MailObservation } from './observe.js';
+import type { MailChange, MailFacts } from './schemas.js';
+
+/**
+ * A mail watch's facts after one check (docs/watches.md, "Mail watches"), read as the lists are
+ * read (src/watch/changes.ts): a fact heard with the value known is recorded again; one heard
+ * with another value is a change once `confirm` says enough checks in a row heard it; a fact
+ * first heard is recorded without a word; a fact not heard this time (something did not answer)
+ * keeps what was known. An MX host the domain no longer has takes its certificate with it.
+ *
+ * `confirm` is the engine's count of checks in a row (changes.ts): it says whether this value is
+ * now confirmed and keeps the count otherwise. Undefined at the first check, which reports nothing.
+ */
+export function mergeMailFacts(
+  before: MailFacts | undefined,
+  heard: MailObservation,
+  confirm: ((key: string, value: string) => boolean) | undefined,
+  changes: MailChange[],
+): MailFacts {
+  const hosts = new Set(heard.mxHosts);
+  const known: MailFacts = Object.fromEntries(
+    Object.entries(before ?? {}).filter(
+      ([, fact]) => fact.what !== 'certificate' || hosts.has(fact.subject),
+    ),
+  );
+  for (const [key, now] of Object.entries(heard.facts)) {
+    const was = known[key];
+    if (confirm === undefined || !was || was.value === now.value) {
+      known[key] = now;
+      continue;
+    }
+    if (!confirm(key, now.value)) continue;
+    known[key] = now;
+    changes.push({
+      what: now.what,
+      subject: now.subject,
+      from: was.value,
+      to: now.value,
+      detail: now.detail,
+    });
+  }
+  changes.sort((a, b) => a.what.localeCompare(b.what) || a.subject.localeCompare(b.subject));
+  return known;
+}
