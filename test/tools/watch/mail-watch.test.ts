@@ -80,7 +80,9 @@ const records = {
 const world = (without: string[] = []): FixtureZone[] => [
   {
     origin: 'net',
-    records: Object.fromEntries(Object.entries(records).filter(([name]) => !without.includes(name))),
+    records: Object.fromEntries(
+      Object.entries(records).filter(([name]) => !without.includes(name)),
+    ),
   },
 ];
 
