@@ -293,7 +293,15 @@ describe('a mail watch', () => {
   it('delivers watch.changed when the MTA-STS mode goes from testing to enforce, confirmed by two checks', async () => {
     const watch = await watchMail('/sts', 'policy.net', { confirmations: 2 });
     expect(watch.status?.mail?.mta_sts).toBe('testing');
+    // The same change in chat formats, in each language.
+    const slack = await watchMail('/sts-slack', 'policy.net', {
+      confirmations: 2,
+      webhook_format: 'slack',
+      lang: 'ru',
+    });
+    await watchMail('/sts-discord', 'policy.net', { confirmations: 2, webhook_format: 'discord' });
     await checksPass(watch.id, 1);
+    await checksPass(slack.id, 1);
     stsMode.set('mta-sts.policy.net', 'enforce');
     await expect
       .poll(() => receivedAt('/sts').length, { timeout: 20_000, interval: 100 })
@@ -303,6 +311,27 @@ describe('a mail watch', () => {
       { what: 'mta_sts', subject: 'policy.net', from: 'testing', to: 'enforce', detail: null },
     ]);
     expect((await view(watch.id)).status?.mail?.mta_sts).toBe('enforce');
+
+    await expect
+      .poll(() => receivedAt('/sts-slack').length + receivedAt('/sts-discord').length, {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .toBe(2);
+    const slackRequest = receivedAt('/sts-slack')[0]!;
+    // Signed as every delivery, over the bytes sent.
+    verified('/sts-slack', slackRequest);
+    const ru = (JSON.parse(slackRequest.body) as { text: string }).text;
+    expect(ru).toContain('Изменилась настройка почты policy.net');
+    expect(ru).toContain('MTA-STS: testing (проверка) → enforce (обязательно)');
+    expect(ru).toMatch(/Провайдеры сейчас: Gmail: /);
+    expect(ru).not.toContain('Сейчас в списках');
+    const en = (JSON.parse(receivedAt('/sts-discord')[0]!.body) as { content: string }).content;
+    expect(en).toContain('The mail setup of policy.net changed');
+    expect(en).toContain('What changed:');
+    expect(en).toContain('MTA-STS: testing → enforce');
+    expect(en).toMatch(/Providers now: Gmail: (met|not met|met with warnings)/);
+    expect(en).not.toContain('Listed now');
   });
 
   it('reports nothing while its MX server accepts and never greets (a probe timeout keeps what was known)', async () => {
