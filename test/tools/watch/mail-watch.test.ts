@@ -24,7 +24,7 @@ import {
   type TestService,
 } from '../../support/service.js';
 import type { WatchEvent } from '../../../src/watch/index.js';
-import { createWatch } from './support.js';
+import { createWatch, send } from './support.js';
 
 /**
  * Mail watches over real HTTP (docs/watches.md, "Mail watches"): watches of kind mail created on
@@ -215,6 +215,21 @@ describe('POST /watch/v1 with kind mail', () => {
     expect(await page.text()).toContain('Gmail');
     const badge = await service.get(`/watch/v1/${watch.id}/badge.svg`);
     expect(await badge.text()).toMatch(/gmail/i);
+
+    // A PATCH changes a mail watch as any other, and keeps its kind and selectors.
+    const patched = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
+      body: { interval_s: 2, lang: 'ru' },
+      key: (watch as { manage_key: string }).manage_key,
+    });
+    expect(patched.status).toBe(200);
+    expect(await patched.json()).toMatchObject({
+      kind: 'mail',
+      interval_s: 2,
+      lang: 'ru',
+      dkim_selectors: ['s2024'],
+    });
+    const ru = await service.get(`/watch/v1/${watch.id}/share?lang=ru`, { accept: 'text/html' });
+    expect(await ru.text()).toContain('Требования почтовых провайдеров');
   });
 
   it.each([
@@ -230,6 +245,24 @@ describe('POST /watch/v1 with kind mail', () => {
     ],
   ])('refuses %s with 400 invalid_request', async (_name, body) => {
     await expectError(await service.post('/watch/v1', body), 400, postError('invalid_request'));
+  });
+
+  it('documents the mail watch in the OpenAPI document: the kind, the selectors, the event’s changes', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+      webhooks: Record<string, unknown>;
+    };
+    expect(document.webhooks).toHaveProperty(['watch.changed']);
+    expect(Object.keys(document.components.schemas.WatchMailChange!.properties!)).toEqual([
+      'what',
+      'subject',
+      'from',
+      'to',
+      'detail',
+    ]);
+    expect(document.components.schemas.WatchCreateRequest!.properties).toHaveProperty(
+      'dkim_selectors',
+    );
   });
 
   it('refuses an address as a mail watch’s target with 400 invalid_target', async () => {
