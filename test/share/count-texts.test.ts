@@ -155,9 +155,9 @@ describe('the card', () => {
   it('shows the mail score in the ring of a mail check and a mail watch, which count no lists', () => {
     for (const tool of ['mail', 'watch']) {
       const summary = {
-        ...summaryFor(tool, { listed: 0, checked: 0 }),
+        ...summaryFor('domain', { listed: 0, checked: 0, listings: [], score: 72 }),
+        tool,
         counts: 'requirements' as const,
-        score: 72,
       };
       expect(ringFigures(summary)).toEqual({ fraction: 0.72, figure: '72', caption: 'out of 100' });
     }

@@ -24,7 +24,7 @@ import {
   type TestService,
 } from '../../support/service.js';
 import type { WatchEvent } from '../../../src/watch/index.js';
-import { createWatch, send } from './support.js';
+import { type CreatedWatch, createWatch, send } from './support.js';
 
 /**
  * Mail watches over real HTTP (docs/watches.md, "Mail watches"): watches of kind mail created on
@@ -103,7 +103,7 @@ async function mx(host: string, address: string, notAfter?: Date): Promise<Liste
   return server;
 }
 
-async function watchMail(path: string, target: string, extra: object = {}): Promise<PublicWatch> {
+async function watchMail(path: string, target: string, extra: object = {}): Promise<CreatedWatch> {
   const watch = await createWatch(
     service,
     {
@@ -116,7 +116,7 @@ async function watchMail(path: string, target: string, extra: object = {}): Prom
     },
     operator,
   );
-  secrets.set(path, (watch as { webhook_secret: string }).webhook_secret);
+  secrets.set(path, watch.webhook_secret!);
   return watch;
 }
 
@@ -219,7 +219,7 @@ describe('POST /watch/v1 with kind mail', () => {
     // A PATCH changes a mail watch as any other, and keeps its kind and selectors.
     const patched = await send(service, 'PATCH', `/watch/v1/${watch.id}`, {
       body: { interval_s: 2, lang: 'ru' },
-      key: (watch as { manage_key: string }).manage_key,
+      key: watch.manage_key,
     });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({
