@@ -52,8 +52,13 @@ const withDaysLeft = (days: number) =>
     ...host.smtp,
     certificate: { ...host.smtp.certificate!, days_left: days, not_after: `day ${days}` },
   }));
-/** The tls rule as the check words it when it sees no STARTTLS answer. */
-const withTlsRule = (result: MailCheckResult, status: 'unknown' | 'warn', detail: string) => ({
+/** One rule as the check would word it, the same for every provider (verdicts left as they were). */
+const withRule = (
+  result: MailCheckResult,
+  rule: string,
+  status: 'unknown' | 'warn' | 'fail',
+  detail: string,
+) => ({
   ...result,
   requirements: Object.fromEntries(
     Object.entries(result.requirements).map(([provider, verdict]) => [
@@ -62,8 +67,8 @@ const withTlsRule = (result: MailCheckResult, status: 'unknown' | 'warn', detail
         ? verdict
         : {
             ...verdict,
-            rules: verdict.rules.map((rule) =>
-              rule.rule === 'tls' ? { ...rule, status, detail } : rule,
+            rules: verdict.rules.map((each) =>
+              each.rule === rule ? { ...each, status, detail } : each,
             ),
           },
     ]),
@@ -89,8 +94,9 @@ describe('a mail watch’s changes', () => {
   });
 
   it('reads SMTP never probed (Workers: no port 25) as silence, check after check', () => {
-    const workers = withTlsRule(
+    const workers = withRule(
       withMx(goodMail, () => notProbed('this runtime cannot open TCP port 25')),
+      'tls',
       'unknown',
       'no MX host could be probed: STARTTLS is not known',
     );
@@ -102,7 +108,7 @@ describe('a mail watch’s changes', () => {
   });
 
   it('keeps what was known while an MX probe times out beside one that answers', () => {
-    const timedOut = withTlsRule(
+    const timedOut = withRule(
       {
         ...goodMail,
         mx: [
@@ -114,6 +120,7 @@ describe('a mail watch’s changes', () => {
           },
         ],
       },
+      'tls',
       'warn',
       'STARTTLS on 1 of 2 MX hosts probed; the others did not answer',
     );
@@ -155,7 +162,13 @@ describe('a mail watch’s changes', () => {
   });
 
   it('reports a DKIM key gone or revoked, not a selector whose look-up failed', () => {
-    const failed = withSelector('none', 'no usable DNS answer (timeout)');
+    // The check reads a failed look-up as no key: its dkim rule would fail.
+    const failed = withRule(
+      withSelector('none', 'no usable DNS answer (timeout)'),
+      'dkim',
+      'fail',
+      'no DKIM key at the 6 selectors tried, the named ones among them',
+    );
     const { reported } = changesOver([goodMail, failed, withSelector('revoked', 'an empty p=')]);
     expect(reported[0]).toEqual([]);
     expect(reported[1]).toContainEqual({
@@ -165,6 +178,30 @@ describe('a mail watch’s changes', () => {
       to: 'revoked',
       detail: 'an empty p=',
     });
+  });
+
+  it('keeps the certificates while no MX host was found (an MX look-up that failed)', () => {
+    const noMx = withRule(
+      { ...goodMail, mx: [], mx_total: 0 },
+      'tls',
+      'unknown',
+      'no MX host to probe',
+    );
+    const { reported } = changesOver([withDaysLeft(80), noMx, withDaysLeft(5)]);
+    // Kept, so the certificate that falls under 14 days meanwhile is still news.
+    expect(reported.map((changes) => changes.map(({ from, to }) => `${from}>${to}`))).toEqual([
+      [],
+      ['valid>expiring'],
+    ]);
+    // A host the domain no longer has, while it has others, is forgotten.
+    const moved = withMx(
+      { ...goodMail, mx: [{ ...goodMail.mx[0]!, host: 'mx2.demo-mail.example' }] },
+      (host) => host.smtp,
+    );
+    const after = changesOver([goodMail, moved]).known.mail ?? {};
+    expect(Object.keys(after).filter((key) => key.startsWith('certificate:'))).toEqual([
+      'certificate:mx2.demo-mail.example',
+    ]);
   });
 
   it('reports a change heard by `confirmations` checks in a row, and none that flips back', () => {

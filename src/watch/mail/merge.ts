@@ -6,7 +6,8 @@ import type { MailChange, MailFacts } from './schemas.js';
  * read (src/watch/changes.ts): a fact heard with the value known is recorded again; one heard
  * with another value is a change once `confirm` says enough checks in a row heard it; a fact
  * first heard is recorded without a word; a fact not heard this time (something did not answer)
- * keeps what was known. An MX host the domain no longer has takes its certificate with it.
+ * keeps what was known. An MX host the domain no longer has (while it has others) takes its
+ * certificate with it.
  *
  * `confirm` is the engine's count of checks in a row (changes.ts): it says whether this value is
  * now confirmed and keeps the count otherwise. Undefined at the first check, which reports nothing.
@@ -17,10 +18,12 @@ export function mergeMailFacts(
   confirm: ((key: string, value: string) => boolean) | undefined,
   changes: MailChange[],
 ): MailFacts {
+  // No MX host at all is more often an MX look-up that failed than a domain that dropped its
+  // mail servers: then every certificate is kept.
   const hosts = new Set(heard.mxHosts);
   const known: MailFacts = Object.fromEntries(
     Object.entries(before ?? {}).filter(
-      ([, fact]) => fact.what !== 'certificate' || hosts.has(fact.subject),
+      ([, fact]) => fact.what !== 'certificate' || hosts.size === 0 || hosts.has(fact.subject),
     ),
   );
   for (const [key, now] of Object.entries(heard.facts)) {

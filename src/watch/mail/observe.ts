@@ -44,6 +44,10 @@ export function observeMail(result: MailCheckResult): MailObservation {
     facts[mailFactKey(fact)] = fact;
   };
   const probeTimedOut = result.mx.some((host) => host.smtp.status === 'timeout');
+  // A named selector whose look-up failed reads as no key to the dkim and alignment rules.
+  const dkimFailed = result.dkim.selectors.some(
+    (selector) => selector.status === 'none' && selector.detail !== null,
+  );
   // A rule's finding is the same for every provider: the first provider that has the rule says it.
   const rules = new Map<string, RequirementRule>();
   for (const provider of mailProviders) {
@@ -54,7 +58,7 @@ export function observeMail(result: MailCheckResult): MailObservation {
   // A provider's verdict reads every rule: while one of them is unseen, the verdict is too.
   let rulesSilent = false;
   for (const rule of rules.values()) {
-    const failed = lookupFailed(rule, result, probeTimedOut);
+    const failed = lookupFailed(rule, result, { probeTimedOut, dkimFailed });
     rulesSilent ||= failed;
     // An unknown rule cannot be seen from outside (or had nothing to judge): no fact either way.
     if (failed || rule.status === 'unknown') continue;
@@ -110,13 +114,19 @@ export function observeMail(result: MailCheckResult): MailObservation {
 
 /**
  * A rule the check could not judge this time because something did not answer: a detail that
- * says a look-up failed, the SPF or DMARC record unreadable, or the tls rule while an MX probe
- * timed out (a timeout is not a server without STARTTLS).
+ * says a look-up failed, the SPF or DMARC record unreadable, the dkim and alignment rules while a
+ * DKIM look-up failed, or the tls rule while an MX probe timed out (a timeout is not a server
+ * without STARTTLS).
  */
-function lookupFailed(rule: RequirementRule, result: MailCheckResult, probeTimedOut: boolean) {
+function lookupFailed(
+  rule: RequirementRule,
+  result: MailCheckResult,
+  failures: { probeTimedOut: boolean; dkimFailed: boolean },
+) {
   if (failedLookup.test(rule.detail)) return true;
+  if ((rule.rule === 'dkim' || rule.rule === 'alignment') && failures.dkimFailed) return true;
   if (rule.rule === 'spf' && result.spf.status === 'unavailable') return true;
   if ((rule.rule === 'dmarc' || rule.rule === 'alignment') && result.dmarc.status === 'unavailable')
     return true;
-  return rule.rule === 'tls' && probeTimedOut;
+  return rule.rule === 'tls' && failures.probeTimedOut;
 }
