@@ -191,7 +191,14 @@ afterAll(async () => {
 
 describe('POST /watch/v1 with kind mail', () => {
   it('checks the domain as the mail tool does and shows the providers, the DKIM keys found and the MTA-STS status', async () => {
+    const remaining = async () =>
+      ((await (await service.get('/mail/v1/status')).json()) as { dailyRemaining: number })
+        .dailyRemaining;
+    const before = await remaining();
     const watch = await watchMail('/first', 'keys.net', { dkim_selectors: ['S2024'] });
+    // Its first check is a unit of the mail tool's quota.
+    expect(await remaining()).toBe(before - 1);
+    expect(watch).toMatchObject({ dailyLimit: 100, dailyRemaining: before - 1 });
     expect(watch).toMatchObject({
       kind: 'mail',
       target: 'keys.net',
