@@ -112,6 +112,7 @@ export {
   type SmtpProbeRequest,
   type TlsaAnswer,
   type TlsaLookup,
+  verdictOf,
 } from './mail/index.js';
 export {
   type Certificate,
@@ -122,5 +123,6 @@ export {
   maxCallerSelectors,
   maxProbedMxHosts,
   type RequirementRule,
+  type RequirementStatus,
   type SmtpProbe,
 } from './results/index.js';

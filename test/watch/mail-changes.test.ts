@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { notProbed } from '../../src/reputation/mail/probes.js';
+import { verdictOf } from '../../src/reputation/mail/requirement-rules.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';
 import { type Known, recordObservation } from '../../src/watch/changes.js';
 import { observeMail } from '../../src/watch/mail/index.js';
@@ -125,6 +126,22 @@ describe('a mail watch’s changes', () => {
       'STARTTLS on 1 of 2 MX hosts probed; the others did not answer',
     );
     expect(changesOver([goodMail, timedOut, timedOut, goodMail]).reported).toEqual([[], [], []]);
+    // A connection refused is an answer: the server is down, and the rule's warning is news.
+    const refused = withRule(
+      {
+        ...timedOut,
+        mx: timedOut.mx.map((host, index) =>
+          index === 0 ? host : { ...host, smtp: { ...host.smtp, status: 'refused' as const } },
+        ),
+      },
+      'tls',
+      'warn',
+      'STARTTLS on 1 of 2 MX hosts probed; the others did not answer',
+    );
+    const [changes] = changesOver([goodMail, refused]).reported;
+    expect(changes).toContainEqual(
+      expect.objectContaining({ what: 'requirement', subject: 'tls', from: 'pass', to: 'warn' }),
+    );
   });
 
   it('reports a certificate that falls under 14 days, expires, and is renewed', () => {
@@ -202,6 +219,28 @@ describe('a mail watch’s changes', () => {
     expect(Object.keys(after).filter((key) => key.startsWith('certificate:'))).toEqual([
       'certificate:mx2.demo-mail.example',
     ]);
+  });
+
+  it('reports a rule’s status and the providers’ verdicts it moves, judged over the rules known', () => {
+    const noTls = withRule(
+      goodMail,
+      'tls',
+      'fail',
+      'no STARTTLS on mx1.demo-mail.example (RFC 3207)',
+    );
+    const { reported } = changesOver([goodMail, noTls]);
+    const moves = reported[0]!.map(
+      ({ what, subject, from, to }) => `${what} ${subject} ${from}>${to}`,
+    );
+    expect(moves).toContain('requirement tls pass>fail');
+    // Each provider's verdict as the check's own rule judges the rules now (withRule leaves the
+    // result's verdicts as they were: the watch judges them again).
+    const expected = (['gmail', 'microsoft', 'yahoo'] as const)
+      .map((provider) => [provider, verdictOf(noTls.requirements[provider].rules)] as const)
+      .filter(([, verdict]) => verdict !== 'pass')
+      .map(([provider, verdict]) => `verdict ${provider} pass>${verdict}`);
+    expect(moves.filter((move) => move.startsWith('verdict '))).toEqual(expected);
+    expect(moves.some((move) => move.startsWith('verdict '))).toBe(true);
   });
 
   it('reports a change heard by `confirmations` checks in a row, and none that flips back', () => {

@@ -1,3 +1,9 @@
+import {
+  mailProviders,
+  providerRequirements,
+  type RequirementStatus,
+  verdictOf,
+} from '../../reputation/index.js';
 import type { MailObservation } from './observe.js';
 import type { MailChange, MailFacts } from './schemas.js';
 
@@ -11,6 +17,7 @@ import type { MailChange, MailFacts } from './schemas.js';
  *
  * `confirm` is the engine's count of checks in a row (changes.ts): it says whether this value is
  * now confirmed and keeps the count otherwise. Undefined at the first check, which reports nothing.
+ * Each provider's verdict is then judged again over the rules now known (`verdictFrom`).
  */
 export function mergeMailFacts(
   before: MailFacts | undefined,
@@ -42,6 +49,35 @@ export function mergeMailFacts(
       detail: now.detail,
     });
   }
+  for (const provider of mailProviders) {
+    const was = known[`verdict:${provider}`];
+    const value = verdictFrom(known, provider);
+    if (value === undefined) continue;
+    known[`verdict:${provider}`] = { what: 'verdict', subject: provider, value, detail: null };
+    if (confirm !== undefined && was && was.value !== value) {
+      changes.push({
+        what: 'verdict',
+        subject: provider,
+        from: was.value,
+        to: value,
+        detail: null,
+      });
+    }
+  }
   changes.sort((a, b) => a.what.localeCompare(b.what) || a.subject.localeCompare(b.subject));
   return known;
+}
+
+/**
+ * A provider's verdict as the check judges it (`verdictOf`, src/reputation/mail/), over the rule
+ * statuses the watch knows rather than those one check heard: a rule left silent keeps its last
+ * status here too, so a timeout never moves a verdict, and a verdict moves only with a confirmed
+ * rule.
+ */
+function verdictFrom(known: MailFacts, provider: (typeof mailProviders)[number]) {
+  const rules = providerRequirements[provider].rules.flatMap(({ rule, required }) => {
+    const fact = known[`requirement:${rule}`];
+    return fact ? [{ status: fact.value as RequirementStatus, required }] : [];
+  });
+  return rules.length === 0 ? undefined : verdictOf(rules);
 }

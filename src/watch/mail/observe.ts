@@ -7,9 +7,9 @@ import { type MailBrief, type MailFact, mailFactKey, type MailFacts } from './sc
 
 /**
  * What one mail check of a watched domain showed (docs/watches.md, "Mail watches"), as facts a
- * change can compare: each requirement rule's status, each provider's verdict, each MX host's
- * certificate (valid, expiring under 14 days, expired), the MTA-STS status, each DKIM selector's
- * key. What the check could not see because something did not answer (a probe that timed out, DNS
+ * change can compare: each requirement rule's status, each MX host's certificate (valid, expiring
+ * under 14 days, expired), the MTA-STS status, each DKIM selector's key. The providers' verdicts
+ * are not read here: merge.ts derives them from the rules the watch knows. What the check could not see because something did not answer (a probe that timed out, DNS
  * that did not answer) is left out, as a list that did not answer is: it keeps what was known.
  */
 
@@ -55,20 +55,11 @@ export function observeMail(result: MailCheckResult): MailObservation {
       if (!rules.has(rule.rule)) rules.set(rule.rule, rule);
     }
   }
-  // A provider's verdict reads every rule: while one of them is unseen, the verdict is too.
-  let rulesSilent = false;
   for (const rule of rules.values()) {
-    const failed = lookupFailed(rule, result, { probeTimedOut, dkimFailed });
-    rulesSilent ||= failed;
     // An unknown rule cannot be seen from outside (or had nothing to judge): no fact either way.
-    if (failed || rule.status === 'unknown') continue;
+    if (rule.status === 'unknown' || lookupFailed(rule, result, { probeTimedOut, dkimFailed }))
+      continue;
     add({ what: 'requirement', subject: rule.rule, value: rule.status, detail: rule.detail });
-  }
-  if (!rulesSilent) {
-    for (const provider of mailProviders) {
-      const verdict = result.requirements[provider].verdict;
-      add({ what: 'verdict', subject: provider, value: verdict, detail: null });
-    }
   }
   for (const host of result.mx) {
     const certificate = host.smtp.status === 'ok' ? host.smtp.certificate : null;
@@ -116,17 +107,18 @@ export function observeMail(result: MailCheckResult): MailObservation {
  * A rule the check could not judge this time because something did not answer: a detail that
  * says a look-up failed, the SPF or DMARC record unreadable, the dkim and alignment rules while a
  * DKIM look-up failed, or the tls rule while an MX probe timed out (a timeout is not a server
- * without STARTTLS).
+ * without STARTTLS; a refused connection or a failed handshake is an answer).
  */
 function lookupFailed(
   rule: RequirementRule,
   result: MailCheckResult,
   failures: { probeTimedOut: boolean; dkimFailed: boolean },
 ) {
+  if (rule.rule === 'tls') return failures.probeTimedOut;
   if (failedLookup.test(rule.detail)) return true;
   if ((rule.rule === 'dkim' || rule.rule === 'alignment') && failures.dkimFailed) return true;
   if (rule.rule === 'spf' && result.spf.status === 'unavailable') return true;
   if ((rule.rule === 'dmarc' || rule.rule === 'alignment') && result.dmarc.status === 'unavailable')
     return true;
-  return rule.rule === 'tls' && failures.probeTimedOut;
+  return false;
 }

@@ -9,7 +9,7 @@ export const mailFactKinds = ['requirement', 'verdict', 'certificate', 'mta_sts'
 
 export const mailFactKindSchema = z.enum(mailFactKinds).meta({
   description:
-    'requirement: a requirement rule’s status (the same finding for every provider, docs/mail.md); verdict: a provider’s verdict; certificate: an MX host’s certificate (valid: 14 days or more left, expiring: fewer, expired); mta_sts: the MTA-STS status; dkim: a DKIM selector’s key status.',
+    'requirement: a requirement rule’s status (the same finding for every provider, docs/mail.md); verdict: a provider’s verdict, judged over the rule statuses the watch knows; certificate: an MX host’s certificate (valid: 14 days or more left, expiring: fewer, expired); mta_sts: the MTA-STS status; dkim: a DKIM selector’s key status.',
 });
 export type MailFactKind = z.infer<typeof mailFactKindSchema>;
 
