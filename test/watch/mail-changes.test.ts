@@ -3,7 +3,7 @@ import { notProbed } from '../../src/reputation/mail/probes.js';
 import { verdictOf } from '../../src/reputation/mail/requirement-rules.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';
 import { type Known, recordObservation } from '../../src/watch/changes.js';
-import { observeMail } from '../../src/watch/mail/index.js';
+import { observeMail, watchSelectors } from '../../src/watch/mail/index.js';
 import type { Observation } from '../../src/watch/observation.js';
 import { goodMail } from '../tools/mail/mail-results.js';
 
@@ -258,5 +258,25 @@ describe('a mail watch’s changes', () => {
     const silent = withMx(goodMail, () => notProbed('probe budget spent'));
     const waited = changesOver([goodMail, expiring, silent, expiring], 2);
     expect(waited.reported.map((changes) => changes.length)).toEqual([0, 0, 1]);
+  });
+});
+
+describe('the selectors a mail watch names', () => {
+  it('names its own, then those with a key now, then the others, at most 10', () => {
+    const fact = (subject: string, value: string) => ({
+      [`dkim:${subject}`]: { what: 'dkim' as const, subject, value, detail: null },
+    });
+    const known = {
+      ...Object.assign({}, ...Array.from({ length: 8 }, (_, i) => fact(`old${i}`, 'none'))),
+      ...fact('new1', 'found'),
+      ...fact('new2', 'found'),
+    };
+    expect(watchSelectors(['mine'], known)).toEqual([
+      'mine',
+      'new1',
+      'new2',
+      ...Array.from({ length: 7 }, (_, i) => `old${i}`),
+    ]);
+    expect(watchSelectors(undefined, undefined)).toEqual([]);
   });
 });
