@@ -1,10 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { freePort } from '../../fixtures/free-port.js';
 import { issueCertificate, type Listening, startSmtpServer } from '../../fixtures/mail-world.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
+import { freshRedisUrl } from '../support/redis.js';
 import {
   operatorToken,
   startWatchDns,
@@ -18,7 +22,7 @@ import type { WatchEvent } from '../../src/watch/index.js';
 
 /**
  * A mail watch's confirmations through the runner (docs/watches.md, "Mail watches", "Confirmed
- * changes"): the fixture DNS world on the wire removes a DKIM key record for one re-check and
+ * changes"), on each store: the fixture DNS world on the wire removes a DKIM key record for one re-check and
  * brings it back, or removes it for good, while the runner re-checks the watch (its MX a real
  * SMTP server with STARTTLS on 127.0.0.2) and delivers to a real receiver. The clock is the
  * test's; the confirming re-check comes within WATCH_MIN_INTERVAL_S.
@@ -50,9 +54,10 @@ let smtp: Listening;
 let receiver: WebhookReceiver;
 let service: WatchService;
 let clock: TestClock;
+let port: number;
 
 beforeAll(async () => {
-  const port = await freePort();
+  port = await freePort();
   smtp = await startSmtpServer({
     host: '127.0.0.2',
     port,
@@ -60,21 +65,9 @@ beforeAll(async () => {
   });
   dns = await startWatchDns({}, zone(true));
   receiver = await startWebhookReceiver();
-  clock = testClock();
-  service = await startWatchService(dns.address, {
-    clock,
-    env: {
-      WATCH_MIN_INTERVAL_S: String(minIntervalS),
-      WATCH_INTERVAL_S: String(interval),
-      PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
-      PROBE_SMTP_PORT: String(port),
-      SMTP_TIMEOUT_MS: '2000',
-    },
-  });
 }, 60_000);
 
 afterAll(async () => {
-  await service?.close();
   await receiver?.close();
   await dns?.close();
   await smtp?.close();
@@ -104,9 +97,33 @@ async function nextCheck(id: string) {
 
 const receivedAt = (path: string) => receiver.received.filter((request) => request.path === path);
 
-describe('a mail watch with confirmations 2 (the default)', () => {
+const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'mail-watch-')), 'store.db')}`;
+
+describe.each([
+  ['memory', () => 'memory:'],
+  ['SQLite', sqliteUrl],
+  ['Redis', freshRedisUrl],
+])('a mail watch with confirmations 2 (the default), on the %s store', (name, storeUrl) => {
+  beforeAll(async () => {
+    dns.list({}, zone(true));
+    clock = testClock();
+    service = await startWatchService(dns.address, {
+      clock,
+      storeUrl: await storeUrl(),
+      env: {
+        WATCH_MIN_INTERVAL_S: String(minIntervalS),
+        WATCH_INTERVAL_S: String(interval),
+        PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
+        PROBE_SMTP_PORT: String(port),
+        SMTP_TIMEOUT_MS: '2000',
+      },
+    });
+  }, 60_000);
+  afterAll(() => service?.close());
+
   it('reports to no one a DKIM key gone for one check, and once a key gone for two', async () => {
-    const { id, view, secret } = await watchOf('/mail');
+    const path = `/mail/${name}`;
+    const { id, view, secret } = await watchOf(path);
     expect(view).toMatchObject({ confirmations: 2, status: { mail: { dkim_selectors: ['s1'] } } });
 
     dns.list({}, zone(false));
@@ -118,17 +135,17 @@ describe('a mail watch with confirmations 2 (the default)', () => {
     dns.list({}, zone(true));
     await nextCheck(id);
     await nextCheck(id);
-    expect(receivedAt('/mail')).toEqual([]);
+    expect(receivedAt(path)).toEqual([]);
     expect((await service.watches.view(id))!.history).toEqual([]);
 
     dns.list({}, zone(false));
     await nextCheck(id);
-    expect(receivedAt('/mail')).toEqual([]);
+    expect(receivedAt(path)).toEqual([]);
     const confirmed = await nextCheck(id);
-    expect(receivedAt('/mail')).toHaveLength(1);
+    expect(receivedAt(path)).toHaveLength(1);
     // The test's clock is hours ahead, past the five minutes a verifier allows: the signature is
     // computed again over the timestamp sent, as the verifier would.
-    const request = receivedAt('/mail')[0]!;
+    const request = receivedAt(path)[0]!;
     const seconds = Number(request.headers['webhook-timestamp']);
     expect(request.headers['webhook-signature']).toBe(
       new Webhook(secret).sign(
