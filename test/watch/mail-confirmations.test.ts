@@ -22,10 +22,10 @@ import type { WatchEvent } from '../../src/watch/index.js';
 
 /**
  * A mail watch's confirmations through the runner (docs/watches.md, "Mail watches", "Confirmed
- * changes"), on each store: the fixture DNS world on the wire removes a DKIM key record for one re-check and
- * brings it back, or removes it for good, while the runner re-checks the watch (its MX a real
- * SMTP server with STARTTLS on 127.0.0.2) and delivers to a real receiver. The clock is the
- * test's; the confirming re-check comes within WATCH_MIN_INTERVAL_S.
+ * changes"), on each store: the fixture DNS world on the wire removes a DKIM key record for one
+ * re-check and brings it back, or removes it for good, while the runner re-checks the watch (its
+ * MX a real SMTP server with STARTTLS on 127.0.0.2) and delivers to a real receiver. The clock is
+ * the test's; the confirming re-check comes within WATCH_MIN_INTERVAL_S.
  */
 
 const ca = inject('mailCa');
