@@ -17,6 +17,7 @@ import { measureSoak } from './sections/soak.js';
 import { measureStart } from './sections/start.js';
 import { measureThroughput } from './sections/throughput.js';
 import { measureWatches } from './sections/watches.js';
+import { measureMailLatency } from './sections/mail-latency.js';
 import { ensureBuilt, killServices, startService } from './service.js';
 import { readSettings } from './settings.js';
 import { round } from './stats.js';
@@ -27,11 +28,12 @@ import { buildWorld } from './world.js';
  * per answer, the service in its own process, and in one run: uncached latency beside the
  * two-round- trip floor, uncached latency over DoH (DNS_TRANSPORT=doh) beside UDP, uncached
  * throughput beside the ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths on
- * each store, the share artefacts, a card flood, the memory after 20,000 checks and a soak. The
+ * each store, the share artefacts, a card flood, the memory after 20,000 checks, a soak, the
+ * start, the watches and an uncached mail check beside its floor. The
  * service runs on the default kind of store, SQLite, in a file under /tmp; section 4 starts a
  * redis-server of its own (Debian's `redis-server` must be installed).
  *
- * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start,watch runs a subset (no
+ * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start,watch,mail runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
  * BENCH_LOG_LEVEL sets the service's LOG_LEVEL (default error); BENCH_NODE_FLAGS adds node flags
  * to the service (e.g. --trace-gc); BENCH_MEMORY_CHECKS (default 20000); BENCH_CACHED_PIPELINING
@@ -56,6 +58,7 @@ const sections = {
   soak: measureSoak,
   start: measureStart,
   watch: measureWatches,
+  mail: measureMailLatency,
 } satisfies Record<string, BenchSection>;
 type SectionName = keyof typeof sections;
 const sectionNames = Object.keys(sections) as SectionName[];
@@ -103,7 +106,7 @@ const dns = await startBenchDns({
   ipv6AddressCount: world.ipv6AddressCount,
   listings: world.listings,
   latencyMs: settings.injectedLatencyMs,
-  extraZones: world.soak.zones,
+  extraZones: [...world.soak.zones, ...world.mail.zones],
 });
 progress(
   `fixture DNS on ${dns.address}; starting the service${cpuProfileDir ? ' (--cpu-prof)' : ''}`,

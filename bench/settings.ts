@@ -76,6 +76,9 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     /** Section 11: the watches' interval, in seconds, and the intervals measured. */
     watchIntervalS: envNumber(env, 'BENCH_WATCH_INTERVAL_S', 10),
     watchRounds: envNumber(env, 'BENCH_WATCH_ROUNDS', 3),
+    /** Section 12: fresh mail domains checked uncounted (JIT, connections), then measured. */
+    mailWarmupChecks: 10,
+    mailSamples: 50,
     /** Our check deadline and the peer's timeout in the correctness part, the same on both sides. */
     peerTimeouts: { ms: 1500 } satisfies Timeouts,
     slowZone: { zone: 'psbl.surriel.com', latencyMs: 2500 },

@@ -2,6 +2,7 @@ import { askableZones, type DnsblZone, loadZoneList } from '../src/reputation/in
 import type { Listings } from '../fixtures/dnsbl-world.js';
 import { AddressAllocator, ipv6Addresses } from './addresses.js';
 import { buildSoakWorld, type SoakWorld } from './soak-world.js';
+import { buildMailWorld, type MailWorld } from './mail-world.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -65,6 +66,8 @@ export interface BenchWorld {
   correctnessCases: Record<string, CorrectnessCase>;
   /** Section 8's names and the zones serving them. */
   soak: SoakWorld;
+  /** Section 12's mail domains and the zone serving them. */
+  mail: MailWorld;
 }
 
 export async function buildWorld(settings: Settings): Promise<BenchWorld> {
@@ -116,6 +119,7 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     addresses: soakCount(settings.soakRates.ipFresh),
     giant: settings.maxResults,
   });
+  const mail = buildMailWorld(allocator, settings.mailWarmupChecks + settings.mailSamples);
 
   const listings: Listings = {};
   const cardWarmupListed = sets.cardWarmup.filter((_, index) => index % 2 === 0);
@@ -189,5 +193,6 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     peerListed,
     correctnessCases,
     soak,
+    mail,
   };
 }

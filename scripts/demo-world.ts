@@ -16,6 +16,21 @@ export const demoAddresses = {
   ipv6: '2a0b:4e07:b3::25',
   /** An IPv6 address on the lists that cover IPv6. */
   ipv6Listed: '2a0b:4e07:b3::66',
+  /**
+   * On one list for a while and then not, over and over, while `npm run demo` runs
+   * (scripts/demo-flapping.ts): what a watch's listed and delisted events are made of. Not listed
+   * in `demoWorld` unless asked.
+   */
+  flapping: '192.0.3.40',
+} as const;
+
+/** The one listing that comes and goes: the flapping address on SpamCop (`127.0.0.2`, listed). */
+export const demoFlapping = {
+  address: demoAddresses.flapping,
+  zone: 'bl.spamcop.net',
+  codes: ['127.0.0.2'],
+  /** Its forward-confirmed reverse DNS: out of its listings, a sound sender. */
+  host: 'bulk.demo-sender.com',
 } as const;
 
 export const demoNames = {
@@ -40,9 +55,16 @@ export const demoMail = {
 
 const poolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
 
-export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
+/** The demo world; `flappingListed`: with the flapping address on its list (default: not). */
+export function demoWorld(
+  zones: DnsblZone[],
+  { flappingListed = false }: { flappingListed?: boolean } = {},
+): FixtureZone[] {
   return [
     ...dnsblWorld(zones, {
+      ...(flappingListed
+        ? { [demoFlapping.address]: { [demoFlapping.zone]: [...demoFlapping.codes] } }
+        : {}),
       [demoAddresses.listed]: {
         'zen.spamhaus.org': ['127.0.0.2', '127.0.0.4'],
         'bl.spamcop.net': ['127.0.0.2'],
@@ -69,6 +91,7 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
       records: {
         '10.3.0.192.in-addr.arpa': { PTR: [demoNames.host] },
         '20.3.0.192.in-addr.arpa': { PTR: ['host-20.broadband.demo-isp.net'] },
+        '40.3.0.192.in-addr.arpa': { PTR: [demoFlapping.host] },
         ...Object.fromEntries(
           poolAddresses.map((address) => [
             `${address.split('.')[3]}.3.0.192.in-addr.arpa`,
@@ -94,6 +117,7 @@ export function demoWorld(zones: DnsblZone[]): FixtureZone[] {
         },
         '_spf.demo-sender.com': { TXT: ['v=spf1 ip4:192.0.3.20 a:relay.demo-sender.com -all'] },
         'relay.demo-sender.com': { A: ['192.0.3.30'] },
+        [demoFlapping.host]: { A: [demoFlapping.address] },
         '_dmarc.demo-sender.com': {
           TXT: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@demo-sender.com'],
         },

@@ -1,7 +1,9 @@
 import { loadZoneList } from '../src/reputation/index.js';
 import { startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { demoAddresses, demoMail, demoNames, demoWorld } from './demo-world.js';
+import { demoAddresses, demoFlapping, demoMail, demoNames, demoWorld } from './demo-world.js';
 import { ensureDemoCa, startDemoMail } from './demo-mail.js';
+import { startFlapping } from './demo-flapping.js';
+import { applyDemoWatchSettings, watchInstructions } from './demo-watch.js';
 
 /**
  * `npm run demo`: the service on a bundled DNS world, so anyone can try it offline. A local DNS
@@ -15,7 +17,27 @@ process.env.PROBE_HTTPS_PORT = String(mail.httpsPort);
 process.env.PROBE_ALLOW_NETWORKS = '127.0.0.0/8';
 process.env.SMTP_TIMEOUT_MS ??= '3000';
 
-const dns = await startFixtureDnsServer({ zones: demoWorld(await loadZoneList()), latencyMs: 5 });
+// A watch at work (scripts/demo-watch.ts): loopback receivers for the operator's watches, short
+// intervals, and one address listed and delisted on a cycle.
+const watch = (() => {
+  try {
+    return applyDemoWatchSettings(process.env);
+  } catch (error) {
+    console.error(`npm run demo: ${(error as Error).message}`);
+    process.exit(2);
+  }
+})();
+const zones = await loadZoneList();
+const dns = await startFixtureDnsServer({ zones: demoWorld(zones), latencyMs: 5 });
+startFlapping({
+  dns,
+  zones,
+  periodMs: watch.flapMs,
+  onFlip: (listed) =>
+    console.log(
+      `${new Date().toISOString().slice(11, 19)} demo world: ${demoFlapping.address} ${listed ? 'listed on' : 'delisted from'} ${demoFlapping.zone}`,
+    ),
+});
 process.env.DNS_SERVERS = dns.address;
 // The demo pool's name server is this same local server: let discovery ask it directly.
 process.env.POOL_NS_PORT = String(dns.port);
@@ -71,6 +93,8 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   # ${demoMail.mxPlain.host} (${demoMail.mxPlain.address}) does not; the MTA-STS policy is served over
   # HTTPS at ${demoMail.policyAddress} (PROBE_SMTP_PORT=${mail.smtpPort}, PROBE_HTTPS_PORT=${mail.httpsPort})
   ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })}
+
+${watchInstructions(base, watch)}
 
   # the OpenAPI document
   curl -s ${base}/openapi.json

@@ -47,3 +47,12 @@ export {
   messageId,
   writeId,
 } from './wire.js';
+export {
+  createDohTlsaLookup,
+  type DohTlsaOptions,
+  encodeTlsaQuery,
+  readTlsaAnswer,
+  type TlsaData,
+  type TlsaLookup,
+  type TlsaOutcome,
+} from './tlsa.js';

@@ -596,6 +596,8 @@ export const en = {
     other: '{n} TLSA records',
   } satisfies EnglishPlural,
   'mail.dane.authenticated': 'DNSSEC-validated',
+  'mail.dane.unsigned':
+    'The MX hosts’ zones are not signed with DNSSEC: their TLSA records cannot be used for DANE.',
 
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'domain',

@@ -669,6 +669,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     other: '{n} записи TLSA',
   } satisfies RussianPlural,
   'mail.dane.authenticated': 'подтверждено DNSSEC',
+  'mail.dane.unsigned':
+    'Зоны MX-серверов не подписаны DNSSEC: их записи TLSA для DANE использовать нельзя.',
 
   'badge.tool.ip': 'IP',
   'badge.tool.domain': 'домен',

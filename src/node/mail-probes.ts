@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { isIPv4, isIPv6 } from 'node:net';
 import { type MailProbes, probeReachable } from '../mail-probes.js';
+import type { TlsaLookup } from '../reputation/index.js';
 import type { NodeConfig } from './config.js';
 import { parseServerAddress, systemServers } from './dns/index.js';
 import {
@@ -13,8 +14,8 @@ import {
 /**
  * The mail check's probes on Node (docs/mail.md, "The API"), from the configuration: SMTP on
  * PROBE_SMTP_PORT, the MTA-STS policy on PROBE_HTTPS_PORT, each stage within SMTP_TIMEOUT_MS, to
- * public addresses or PROBE_ALLOW_NETWORKS; TLSA over UDP to the resolvers the service asks
- * (over DoH none: DANE is then not checked).
+ * public addresses or PROBE_ALLOW_NETWORKS; TLSA with the AD bit over UDP to the resolvers the
+ * service asks, or over DoH (`dohTlsa`, built on the DNS transport's own HTTP/2 sessions).
  */
 
 /**
@@ -24,15 +25,15 @@ import {
  */
 export const maxConcurrentProbes = 40;
 
-export function nodeMailProbes(config: NodeConfig): MailProbes {
+export function nodeMailProbes(config: NodeConfig, dohTlsa?: TlsaLookup): MailProbes {
   const reachable = probeReachable(config.mail.probeAllowNetworks);
   const timeoutMs = config.smtp.timeoutMs;
-  const tlsaServers =
-    config.dns.transport === 'doh'
-      ? []
-      : (config.dns.servers.length > 0 ? config.dns.servers : systemServers())
-          .map(parseServerAddress)
-          .filter((server): server is DnsServerAddress => server !== undefined);
+  const doh = config.dns.transport === 'doh';
+  const tlsaServers = doh
+    ? []
+    : (config.dns.servers.length > 0 ? config.dns.servers : systemServers())
+        .map(parseServerAddress)
+        .filter((server): server is DnsServerAddress => server !== undefined);
   return {
     reachable,
     timeoutMs,
@@ -44,9 +45,13 @@ export function nodeMailProbes(config: NodeConfig): MailProbes {
       maxConcurrent: maxConcurrentProbes,
     }),
     policy: createPolicyFetcher({ port: config.mail.probeHttpsPort, timeoutMs, reachable }),
-    ...(tlsaServers.length > 0
-      ? { tlsa: createTlsaLookup({ servers: tlsaServers, timeoutMs: config.dns.timeoutMs }) }
-      : {}),
+    ...(doh
+      ? dohTlsa
+        ? { tlsa: dohTlsa }
+        : {}
+      : tlsaServers.length > 0
+        ? { tlsa: createTlsaLookup({ servers: tlsaServers, timeoutMs: config.dns.timeoutMs }) }
+        : {}),
   };
 }
 

@@ -93,6 +93,6 @@ export async function createNodePlatform(
     zones,
     pageAssets: await readPageAssetSources(),
     webhooks: createNodeWebhookSender(),
-    mail: nodeMailProbes(config),
+    mail: nodeMailProbes(config, wire.tlsa),
   };
 }

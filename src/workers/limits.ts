@@ -11,5 +11,12 @@ export const edgeMaxInFlight = 6;
  */
 export const edgeMaxInFlightPerList = 2;
 
+/**
+ * A mail check's TLSA lookups (DANE) on the wire at once: each is a `fetch` beside the check's
+ * six DNS queries and its MTA-STS policy, and past six connections the runtime only queues them,
+ * while the queries' timers run. One at a time keeps the connections the check makes to eight.
+ */
+export const edgeTlsaPerCheck = 1;
+
 /** Drawn cards an isolate keeps (its memory is 128 MB): about 150 cards of 35-65 KB. */
 export const edgeCardCacheBytes = 8 * 1024 * 1024;

@@ -14,6 +14,12 @@ export interface FetchPolicyOptions {
   port: number;
   timeoutMs: number;
   reachable: (address: string) => boolean;
+  /**
+   * How the GET is sent: the runtime's `fetch` unless given. The workerd tests give one that
+   * carries it over http to a server of theirs, as the runtime's `fetch` resolves the policy host
+   * with the system's resolver, not with the test world's (docs/edge.md, "Tests").
+   */
+  fetch?: typeof fetch;
 }
 
 const maxPolicyBytes = 64 * 1024;
@@ -33,7 +39,8 @@ async function fetchPolicy(
   const port = options.port === 443 ? '' : `:${options.port}`;
   const signal = AbortSignal.any([asked.signal, AbortSignal.timeout(options.timeoutMs)]);
   try {
-    const response = await fetch(`https://${asked.host}${port}${asked.path}`, {
+    const send = options.fetch ?? ((input, init) => fetch(input, init));
+    const response = await send(`https://${asked.host}${port}${asked.path}`, {
       headers: { accept: 'text/plain' },
       redirect: 'manual',
       signal,

@@ -1,12 +1,17 @@
 import type { Config } from '../config.js';
-import { createDohTransport } from '../dns/index.js';
+import { createDohTlsaLookup, createDohTransport } from '../dns/index.js';
 import { defaultProbeTimeoutMs, probeReachable } from '../mail-probes.js';
 import { noMetrics } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
 import { renderCard } from './card-render.js';
 import { createDurableStore } from './durable-store.js';
-import { edgeCardCacheBytes, edgeMaxInFlight, edgeMaxInFlightPerList } from './limits.js';
+import {
+  edgeCardCacheBytes,
+  edgeMaxInFlight,
+  edgeMaxInFlightPerList,
+  edgeTlsaPerCheck,
+} from './limits.js';
 import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
 import { createFetchPolicyFetcher } from './mail-policy-fetch.js';
@@ -68,8 +73,8 @@ export function createWorkersPlatform(
 
 /**
  * The mail check's probes on Workers (docs/mail.md): TCP to port 25 is not allowed there, so
- * every MX host reads `not_probed` with that reason; the MTA-STS policy over `fetch`; no TLSA
- * lookup (DoH through `fetch` carries no AD bit we ask for), so DANE is `not_checked`.
+ * every MX host reads `not_probed` with that reason; the MTA-STS policy over `fetch`; TLSA with
+ * the AD bit over DoH to DOH_URL (RFC 8484 carries the whole message, header bits included).
  */
 function workersMailProbes(config: Config): Platform['mail'] {
   const reachable = probeReachable(config.mail.probeAllowNetworks);
@@ -81,6 +86,11 @@ function workersMailProbes(config: Config): Platform['mail'] {
       port: config.mail.probeHttpsPort,
       timeoutMs: defaultProbeTimeoutMs,
       reachable,
+    }),
+    tlsa: createDohTlsaLookup({
+      endpoints: config.dns.dohUrls,
+      timeoutMs: config.dns.timeoutMs,
+      maxPerCheck: edgeTlsaPerCheck,
     }),
   };
 }

@@ -28,7 +28,8 @@ import {
  * The fixtures of the workerd suites, in Node: tests inside workerd cannot open sockets to serve
  * DNS, so they ask this small HTTP service on 127.0.0.1 (started by global-setup.ts) for what the
  * Node suites start in-process: a fixture DNS world behind a DoH endpoint, the fake captcha
- * provider, and a webhook receiver. It also draws a card's SVG as the Node server does, for a suite to compare the
+ * provider, and a webhook receiver; and MTA-STS policies over plain HTTP (`/policy/<case>/...`,
+ * `policyAnswer`) for the policy fetcher's rules. It also draws a card's SVG as the Node server does, for a suite to compare the
  * Worker's with. workerd/support/service.ts is its client.
  */
 
@@ -89,6 +90,39 @@ async function worldZones(spec: WorldSpec): Promise<FixtureZone[]> {
   return [...world, ...(spec.zones ?? [])];
 }
 
+/** A policy of RFC 8461 §3.2, as a policy host serves it. */
+const servedPolicy =
+  'version: STSv1\r\nmode: enforce\r\nmx: mx.edge-mail.net\r\nmax_age: 86400\r\n';
+
+/**
+ * How `/policy/<case>/.well-known/mta-sts.txt` answers: `ok` the policy; `redirect` a 301 to
+ * `ok`; `missing` 404; `large` 70 KB of policy-looking text (over the fetcher's 64 KB);
+ * `stalls` the headers and the first line, then nothing more until the client hangs up.
+ */
+function policyAnswer(kind: string, response: ServerResponse): void {
+  switch (kind) {
+    case 'ok':
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(servedPolicy);
+      return;
+    case 'redirect':
+      response.writeHead(301, { location: '/policy/ok/.well-known/mta-sts.txt' });
+      response.end();
+      return;
+    case 'large':
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(servedPolicy + '#'.repeat(70 * 1024));
+      return;
+    case 'stalls':
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('version: STSv1\r\n');
+      return;
+    default:
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('not found');
+  }
+}
+
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
   for await (const chunk of request as AsyncIterable<Buffer>) text += chunk.toString('utf8');
@@ -111,6 +145,7 @@ export async function startFixtureControl(): Promise<FixtureControl> {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const [, kind, id, what] = (request.url ?? '').split('/');
     const method = request.method ?? 'GET';
+    if (kind === 'policy' && method === 'GET') return policyAnswer(id ?? '', response);
     if (kind === 'worlds' && id === undefined && method === 'POST') {
       const spec = (await readJson(request)) as WorldSpec;
       const dns = await startFixtureDnsServer({

@@ -1,4 +1,9 @@
-import { createDohTransport, type Resolver } from '../../dns/index.js';
+import {
+  createDohTlsaLookup,
+  createDohTransport,
+  type Resolver,
+  type TlsaLookup,
+} from '../../dns/index.js';
 import { createDgramTransport } from './dgram-transport.js';
 import { createHttp2Exchanges } from './doh-session.js';
 
@@ -19,6 +24,11 @@ export interface NodeDns {
   transport: Resolver;
   /** Queries on the wire at once (the in-flight cap above the transport). */
   maxInFlight: number;
+  /**
+   * Over DoH, TLSA with the AD bit (DANE, docs/mail.md) through the same HTTP/2 sessions; over UDP
+   * none here (src/node/mail/tlsa-lookup.ts asks the servers itself).
+   */
+  tlsa?: TlsaLookup;
   /** Closes its sockets or sessions; they never hold the process open, so this is for a clean stop. */
   close(): void;
 }
@@ -42,6 +52,11 @@ export function createNodeDns(options: NodeDnsOptions): NodeDns {
         exchange: sessions.exchange,
       }),
       maxInFlight: maxInFlight.doh,
+      tlsa: createDohTlsaLookup({
+        endpoints: options.dohUrls ?? [],
+        timeoutMs: options.timeoutMs,
+        exchange: sessions.exchange,
+      }),
       close: () => sessions.close(),
     };
   }

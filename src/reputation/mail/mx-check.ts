@@ -126,16 +126,39 @@ export async function checkDane(
     return { host, status: 'error' as const, authenticated: null, records: [] };
   });
   const answered = results.filter((result) => result.authenticated !== null);
-  const validating =
-    answered.length === 0 ? null : answered.some((result) => result.authenticated === true);
+  const secure = answered.some((result) => result.authenticated === true);
+  // No AD on any answer: the resolver does not validate, or it does and the MX hosts' zones are
+  // not signed (AD marks secure answers only, RFC 4035 §3.2.3), the common case. The root zone
+  // is signed, so a validating resolver's answer about it carries AD: one more question tells
+  // the two apart, and "does not validate" is said only of a resolver that does not.
+  const unsigned =
+    answered.length > 0 && !secure && (await authenticatedAt(lookup, signedName, signal));
+  const validating = answered.length === 0 ? null : secure || unsigned;
   const found = results.some((result) => result.status === 'found');
   // RFC 7672 §2.2: TLSA records count only when DNSSEC validates them; the AD bit is how a
   // validating resolver says it did (RFC 4035 §3.2.3).
   const detail =
     validating === false
       ? 'the resolver does not validate DNSSEC (no AD bit): TLSA records, if any, cannot be trusted from here, so DANE is not judged'
-      : found
-        ? null
-        : 'no TLSA records for the MX hosts';
+      : unsigned
+        ? found
+          ? 'the MX hosts’ zones are not signed with DNSSEC: their TLSA records cannot be used for DANE (RFC 7672 §2.2)'
+          : 'no TLSA records for the MX hosts, whose zones are not signed with DNSSEC (DANE needs them signed, RFC 7672 §2.2)'
+        : found
+          ? null
+          : 'no TLSA records for the MX hosts';
   return { status: found ? 'found' : 'none', validating, hosts: results, detail };
+}
+
+/** The root zone, signed since July 2010: an answer about it is secure at any validating resolver. */
+const signedName = '.';
+
+/** Whether the resolver's answer about `name` carries the AD bit. */
+async function authenticatedAt(
+  lookup: TlsaLookup,
+  name: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const answer = await lookup(name, signal);
+  return 'authenticated' in answer && answer.authenticated;
 }

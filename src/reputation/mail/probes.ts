@@ -1,4 +1,5 @@
-import type { SmtpProbe, TlsaRecord } from '../results/index.js';
+import type { TlsaLookup as DnsTlsaLookup, TlsaOutcome } from '../../dns/index.js';
+import type { SmtpProbe } from '../results/index.js';
 
 /**
  * What the mail check asks of its runtime, passed in (docs/edge.md): an SMTP probe of one MX
@@ -38,13 +39,12 @@ export interface PolicyFetcher {
   fetch(request: PolicyFetchRequest): Promise<PolicyFetchResult>;
 }
 
-export type TlsaAnswer =
-  | { status: 'answer'; records: TlsaRecord[]; authenticated: boolean }
-  | { status: 'nxdomain' | 'nodata'; authenticated: boolean }
-  | { status: 'servfail' | 'refused' | 'timeout' };
-
-/** TLSA records (RFC 6698 §2) at a name, with the AD bit of the resolver's answer. */
-export type TlsaLookup = (name: string, signal: AbortSignal) => Promise<TlsaAnswer>;
+/**
+ * TLSA records (RFC 6698 §2) at a name, with the AD bit of the resolver's answer: the DNS layer's
+ * types (src/dns/tlsa.ts), whose DoH lookup both runtimes can use; Node's UDP lookup answers the same.
+ */
+export type TlsaAnswer = TlsaOutcome;
+export type TlsaLookup = DnsTlsaLookup;
 
 /** The probe of an MX host that was not connected to, and why. */
 export function notProbed(detail: string, address: string | null = null): SmtpProbe {

@@ -235,7 +235,7 @@ export const daneSchema = z
     }),
     validating: z.boolean().nullable().meta({
       description:
-        'Whether the resolver reported DNSSEC validation (the AD bit, RFC 4035 §3.2.3); false means DANE cannot be judged from here; null when not asked.',
+        'Whether the resolver validates DNSSEC: the AD bit (RFC 4035 §3.2.3) on a TLSA answer or, when none has it, on its answer about the signed root zone (then the MX hosts’ zones are not signed). false means DANE cannot be judged from here; null when not asked.',
     }),
     hosts: z.array(
       z.object({

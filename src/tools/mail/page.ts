@@ -445,6 +445,14 @@ function transport(result: MailCheckResult, t: Translate): Html {
     <dd>
       ${t(`mail.dane.${dane.status}`)}
       ${dane.validating === false ? html`<br /><span class="status-error">${t('mail.dane.notValidating')}</span>` : ''}
+      ${
+        // Records found, none of them secure, from a resolver that validates: unsigned zones.
+        dane.validating === true &&
+        dane.hosts.some((host) => host.status === 'found') &&
+        dane.hosts.every((host) => host.authenticated !== true)
+          ? html`<br /><span class="status-error">${t('mail.dane.unsigned')}</span>`
+          : ''
+      }
       ${dane.hosts
         .filter((host) => host.status === 'found')
         .map(

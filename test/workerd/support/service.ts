@@ -55,6 +55,11 @@ export interface FixtureWorld {
 export interface TestService extends RouteService {
   /** Undefined with `deadDns`. */
   world?: FixtureWorld;
+  /**
+   * Runs the watch runner until a run claims nothing, as the watch clock's alarm runs it, at the
+   * service's clock: every re-check and delivery due then has been made. Nothing else ticks it.
+   */
+  runWatchesUntilIdle(): Promise<void>;
 }
 
 export interface TestServiceOptions extends RouteServiceOptions {
@@ -145,6 +150,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await world?.setZones(zones);
     },
     renderCard,
+    async runWatchesUntilIdle() {
+      for (;;) {
+        const report = await edge.tickWatches();
+        if (report.checks === 0 && report.deliveries === 0) return;
+      }
+    },
     post: async (path, body, headers = {}) =>
       documented(
         'POST',
@@ -199,4 +210,12 @@ export async function startWebhookReceiver(): Promise<{
     answer: (with_) => ask(`/receivers/${id}/answer`, 'PUT', with_),
     close: () => ask(`/receivers/${id}`, 'DELETE'),
   };
+}
+
+/**
+ * Where the fixture service serves MTA-STS policies over plain HTTP (fixture-control.ts
+ * `policyAnswer`): `<base>/policy/<case>` stands for `https://mta-sts.<domain>`.
+ */
+export function policyServerUrl(kind: 'ok' | 'redirect' | 'missing' | 'large' | 'stalls'): string {
+  return `${control}/policy/${kind}`;
 }

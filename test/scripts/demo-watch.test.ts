@@ -1,0 +1,110 @@
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../fixtures/free-port.js';
+import { demoFlapping } from '../../scripts/demo-world.js';
+
+/**
+ * `npm run demo`'s watch at work, end to end as a person runs it: the demo in a process of its
+ * own (with a 3 s cycle and 1 s intervals instead of its 2 min and 30 s), `npm run
+ * demo:receiver` in another, the watch command the demo prints run as printed by a shell, the
+ * answer's webhook_secret pasted into the receiver; then a confirmed watch.listed and a
+ * watch.delisted arrive, each signature checked by the receiver with the standardwebhooks package.
+ */
+
+const tsxLoader = import.meta.resolve('tsx');
+const script = (name: string) => fileURLToPath(new URL(`../../scripts/${name}`, import.meta.url));
+
+type Child = ChildProcessByStdio<Writable | null, Readable, Readable>;
+const children: Child[] = [];
+
+afterEach(async () => {
+  await Promise.all(
+    children.splice(0).map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const killed = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killed);
+    }),
+  );
+});
+
+/** A script under tsx with `env` over a bare environment; its output gathered as it comes. */
+function run(name: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', tsxLoader, script(name), ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const output = { text: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  return { child, output };
+}
+
+async function until(what: string, output: { text: string }, test: (text: string) => boolean) {
+  const deadline = Date.now() + 20_000;
+  while (!test(output.text)) {
+    if (Date.now() > deadline) throw new Error(`no ${what} in:\n${output.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('npm run demo, a watch at work', () => {
+  it('delivers a confirmed watch.listed, then watch.delisted, signed, to the receiver it prints', async () => {
+    const [port, receiverPort] = await Promise.all([freePort(), freePort()]);
+    const demo = run('demo.ts', [], {
+      PORT: String(port),
+      DEMO_RECEIVER_PORT: String(receiverPort),
+      DEMO_FLAP_S: '3',
+      WATCH_MIN_INTERVAL_S: '1',
+      WATCH_INTERVAL_S: '1',
+    });
+    await until('start', demo.output, (text) => text.includes('Ctrl-C stops it.'));
+
+    const printed = demo.output.text.split('\n').map((line) => line.trim());
+    const receiverCommand = printed.find((line) => line.startsWith('npm run demo:receiver'));
+    expect(receiverCommand).toBe(`npm run demo:receiver -- --port ${receiverPort}`);
+    const receiver = run('demo-receiver.ts', receiverCommand!.split(' ').slice(4), {});
+    await until('receiver', receiver.output, (text) => text.includes('Receiving webhooks'));
+
+    const watchCommand = printed.find((line) => /^curl .*\/watch\/v1 /.test(line));
+    expect(watchCommand).toContain(`"target":"${demoFlapping.address}"`);
+    const { stdout } = await promisify(execFile)('sh', ['-c', watchCommand!]);
+    const created = JSON.parse(stdout) as {
+      id: string;
+      webhook_secret: string;
+      interval_s: number;
+    };
+    expect(created.interval_s).toBe(1);
+    receiver.child.stdin!.write(`${created.webhook_secret}\n`);
+    await until('secret', receiver.output, (text) => text.includes('Checking signatures'));
+
+    // What arrives once the receiver checks signatures: a listing, then its delisting.
+    const checked = () => receiver.output.text.split('Checking signatures')[1]!;
+    const listed = new RegExp(
+      `watch\\.listed ${demoFlapping.address} \\| \\+${demoFlapping.zone} \\(127\\.0\\.0\\.2\\) \\| \\w+ \\d+/100 \\| signature ok`,
+    );
+    const delisted = new RegExp(
+      `watch\\.delisted ${demoFlapping.address} \\| -${demoFlapping.zone} \\(127\\.0\\.0\\.2\\) \\| good 100/100 \\| signature ok`,
+    );
+    await until('listed then delisted', receiver.output, () => {
+      const after = checked().split(listed);
+      return after.length > 1 && delisted.test(after.slice(1).join(''));
+    });
+    expect(checked()).not.toMatch(/signature (WRONG|not checked)/);
+    // The watch's page, absolute, once under its first delivery.
+    expect(receiver.output.text.match(/the watch's page/g)).toHaveLength(1);
+    expect(receiver.output.text).toContain(
+      `the watch's page: http://127.0.0.1:${port}/tools/ip-reputation/watch/v1/${created.id}/share`,
+    );
+    expect(demo.output.text).toContain(`${demoFlapping.address} listed on ${demoFlapping.zone}`);
+    expect(demo.output.text).toContain(
+      `${demoFlapping.address} delisted from ${demoFlapping.zone}`,
+    );
+  }, 40_000);
+});
