@@ -34,7 +34,7 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
-import { renderChat, renderMail } from './tools/index.js';
+import { probeMarginMs, renderChat, renderMail } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -195,6 +195,14 @@ export async function createServices(
       notConfiguredReason: () => verdicts.readiness().reason,
       confirmResolver: () => verdicts.confirm(),
       catalogue: listCatalogue(zones),
+      // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
+      mail: {
+        reachable: platform.mail.reachable,
+        smtp: platform.mail.smtp,
+        policy: platform.mail.policy,
+        ...(platform.mail.tlsa ? { tlsa: platform.mail.tlsa } : {}),
+        probeDeadlineMs: platform.mail.timeoutMs + probeMarginMs,
+      },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.
     canCheck: () => verdicts.readiness().configured,

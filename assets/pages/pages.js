@@ -392,8 +392,8 @@
       return words === undefined ? t('interval.seconds', { n: seconds }) : words;
     }
 
-    /** The kinds a watch has (src/watch/schemas.ts): an IP or a domain result offers one. */
-    const watchKinds = ['ip', 'domain'];
+    /** The kinds a watch has (src/watch/schemas.ts): an IP, a domain or a mail result offers one. */
+    const watchKinds = ['ip', 'domain', 'mail'];
 
     /** A labelled value with a copy button (set up as the share page's snippets are). */
     function copyable(id, label, value) {

@@ -69,6 +69,11 @@ function pluralRules(lang: Lang): Intl.PluralRules {
   return rule;
 }
 
+/** Whether a key built from data (a status, a rule's name) is one of the catalogs'. */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
 export function translator(lang: Lang): Translate {
   const catalog = catalogs[lang];
   return (key, params) => formatMessage(lang, catalog[key], params);

@@ -77,6 +77,7 @@ const scriptMessages: readonly MessageKey[] = [
   'check.checkedAddresses',
   'watch.offer.ip',
   'watch.offer.domain',
+  'watch.offer.mail',
   'watch.start',
   'watch.busy',
   'watch.created',

@@ -112,13 +112,17 @@ export {
   type SmtpProbeRequest,
   type TlsaAnswer,
   type TlsaLookup,
+  verdictOf,
 } from './mail/index.js';
 export {
   type Certificate,
   type MailCheckResult,
   type MailProvider,
   mailCheckResultSchema,
+  mailProviders,
   maxCallerSelectors,
   maxProbedMxHosts,
+  type RequirementRule,
+  type RequirementStatus,
   type SmtpProbe,
 } from './results/index.js';

@@ -131,7 +131,8 @@ function noteText(text: string): Element {
 
 function note(summary: ShareSummary, t: Translate): Element {
   if (foundAddresses(summary) !== undefined) return noteText(t('card.notCheckedYet'));
-  if (summary.counts === 'requirements') return noteText(toolText(t, 'card.clean', summary.tool));
+  // The mail tool's note, for a mail check and a mail watch alike: both count requirements.
+  if (summary.counts === 'requirements') return noteText(t('card.clean.mail'));
   if (summary.checked === 0) return noteText(t('card.noAnswers'));
   const clean = toolText(t, 'card.clean', summary.tool);
   const iconGap = 16;

@@ -24,7 +24,8 @@ export function ringFigures(
   const found = foundAddresses(summary);
   if (found !== undefined)
     return { fraction: found > 0 ? 1 : 0, figure: String(found), caption: t('card.ring.found') };
-  if (summary.checked === 0)
+  // A mail check (or a mail watch) counts requirements, not lists: its score is its figure.
+  if (summary.checked === 0 && summary.counts !== 'requirements')
     return { fraction: 0, figure: '–', caption: t('card.ring.notChecked') };
   if (summary.score !== null) {
     return {

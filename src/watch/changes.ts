@@ -1,3 +1,4 @@
+import { type MailChange, type MailFacts, mergeMailFacts } from './mail/index.js';
 import type { Observation } from './observation.js';
 import type { KnownList, KnownLists, ListingChange, Unconfirmed } from './schemas.js';
 
@@ -18,6 +19,8 @@ export interface Known {
    * status heard and how many checks in a row heard it. The known status stays until confirmed.
    */
   unconfirmed?: Unconfirmed;
+  /** For a mail watch: what its checks showed of the mail setup (docs/watches.md, "Mail watches"). */
+  mail?: MailFacts;
 }
 
 export interface Change {
@@ -25,6 +28,8 @@ export interface Change {
   added: ListingChange[];
   /** Lists that listed it before and answer now that they do not. */
   removed: ListingChange[];
+  /** A mail watch's changes of its mail setup. */
+  changes?: MailChange[];
 }
 
 export const noChange: Change = { added: [], removed: [] };
@@ -48,6 +53,18 @@ export function recordObservation(
   const heardBefore = previous?.unconfirmed ?? {};
   const step = { reporting, confirmations, change, pending, heardBefore };
   const lists = merge(step, previous?.lists, observation.lists);
+  let mail: MailFacts | undefined;
+  if (observation.mail) {
+    // A mail fact is confirmed as a list is: the same count, under `mail:<fact>`.
+    const confirm = (key: string, value: string) => heardInARow(step, `mail:${key}`, value);
+    change.changes = [];
+    mail = mergeMailFacts(
+      previous?.mail,
+      observation.mail,
+      reporting ? confirm : undefined,
+      change.changes,
+    );
+  }
   let addresses: Record<string, KnownLists> | undefined;
   if (observation.addresses) {
     addresses = {};
@@ -58,6 +75,11 @@ export function recordObservation(
   // A list silent this time keeps its count: silence neither confirms nor contradicts. A sender
   // address no longer checked takes its unconfirmed changes with it.
   for (const [key, entry] of Object.entries(heardBefore)) {
+    if (key.startsWith('mail:')) {
+      if (observation.mail && !Object.hasOwn(observation.mail.facts, key.slice(5)))
+        pending[key] = entry;
+      continue;
+    }
     const address = key.includes(' ') ? key.slice(0, key.indexOf(' ')) : undefined;
     const zone = address === undefined ? key : key.slice(address.length + 1);
     const heard = address === undefined ? observation.lists : observation.addresses?.[address];
@@ -66,7 +88,15 @@ export function recordObservation(
   change.added.sort(byAddressAndZone);
   change.removed.sort(byAddressAndZone);
   const unconfirmed = Object.keys(pending).length > 0 ? { unconfirmed: pending } : {};
-  return { known: { lists, ...(addresses ? { addresses } : {}), ...unconfirmed }, change };
+  return {
+    known: {
+      lists,
+      ...(addresses ? { addresses } : {}),
+      ...(mail ? { mail } : {}),
+      ...unconfirmed,
+    },
+    change,
+  };
 }
 
 interface MergeStep {
@@ -95,17 +125,24 @@ function merge(
       continue;
     }
     const key = address === undefined ? zone : `${address} ${zone}`;
-    const earlier = step.heardBefore[key];
-    const seen = earlier?.status === now.status ? earlier.seen + 1 : 1;
-    if (seen < step.confirmations) {
-      step.pending[key] = { status: now.status, seen };
-      continue;
-    }
+    if (!heardInARow(step, key, now.status)) continue;
     known[zone] = now;
     if (now.status === 'listed') step.change.added.push(listingChange(zone, now, address));
     else if (was) step.change.removed.push(listingChange(zone, was, address));
   }
   return known;
+}
+
+/**
+ * Whether `status`, heard under `key` and not the known one, is confirmed by this check: heard by
+ * `confirmations` checks in a row. Until then its count waits in `pending`.
+ */
+function heardInARow(step: MergeStep, key: string, status: string): boolean {
+  const earlier = step.heardBefore[key];
+  const seen = earlier?.status === status ? earlier.seen + 1 : 1;
+  if (seen >= step.confirmations) return true;
+  step.pending[key] = { status, seen };
+  return false;
 }
 
 /** Whether a change was heard and awaits its confirming checks. */
@@ -129,5 +166,5 @@ function byAddressAndZone(a: ListingChange, b: ListingChange): number {
 }
 
 export function isChange(change: Change): boolean {
-  return change.added.length > 0 || change.removed.length > 0;
+  return change.added.length > 0 || change.removed.length > 0 || (change.changes?.length ?? 0) > 0;
 }

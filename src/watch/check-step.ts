@@ -60,7 +60,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   if (watch.paused) return reschedule(deps.clock().getTime());
   const started = deps.clock().getTime();
   deps.onChecked?.(started - claim.dueAt);
-  const outcome = await deps.recheck(watch);
+  const outcome = await deps.recheck(watch, state);
   if (!outcome.ok) {
     deps.log('info', 'watch check not recorded', { watch: watch.id, reason: outcome.reason });
     return reschedule(deps.clock().getTime());

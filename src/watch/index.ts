@@ -44,3 +44,10 @@ export {
   type Step,
   type TimelineEntry,
 } from './timeline/index.js';
+export {
+  expiringUnderDays,
+  type MailBrief,
+  type MailChange,
+  type MailFact,
+  type MailFacts,
+} from './mail/index.js';

@@ -5,6 +5,7 @@ import type {
   ListResult,
 } from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
+import type { MailObservation } from './mail/index.js';
 import type { KnownList, KnownLists, ListedOn, WatchStatus } from './schemas.js';
 
 /**
@@ -17,6 +18,8 @@ export interface Observation {
   lists: KnownLists;
   /** For a domain: each checked sender address's lists that answered. */
   addresses?: Record<string, KnownLists>;
+  /** For a mail watch: the facts of its mail setup the check showed (src/watch/mail/). */
+  mail?: MailObservation;
   status: WatchStatus;
 }
 

@@ -4,16 +4,20 @@ import {
   type CheckReadiness,
   checkDomain,
   checkIp,
+  checkMail,
   type DnsblEngine,
   type DomainCheckResult,
   type FailedCheck,
   type IpCheckResult,
+  type MailCheckDeps,
+  type MailCheckResult,
   type NotConfigured,
   publicAddressesOf,
   runConfirmed,
   type Target,
 } from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
+import { type MailFacts, observeMail, watchSelectors } from './mail/index.js';
 import { type Observation, observeDomain, observeIp } from './observation.js';
 import type { WatchKind } from './schemas.js';
 import { parseWatchTarget } from './target.js';
@@ -31,7 +35,7 @@ export type RecheckOutcome =
   | {
       ok: true;
       observation: Observation;
-      result: IpCheckResult | DomainCheckResult;
+      result: IpCheckResult | DomainCheckResult | MailCheckResult;
       /** A pinned host name that no longer resolves to its address: what it resolves to now. */
       resolvesTo?: string[];
     }
@@ -40,13 +44,18 @@ export type RecheckOutcome =
 
 /**
  * `addresses`: a host name watch's pinned addresses (docs/watches.md, "Host names"): the first is
- * checked, as at creation, and the name is not resolved again.
+ * checked, as at creation, and the name is not resolved again. A mail watch names its own
+ * `dkim_selectors` and, from what it knows (`known.mail`), the selectors it has seen keys at.
  */
-export type Recheck = (watch: {
-  target: string;
-  kind: WatchKind;
-  addresses?: readonly string[] | undefined;
-}) => Promise<RecheckOutcome>;
+export type Recheck = (
+  watch: {
+    target: string;
+    kind: WatchKind;
+    addresses?: readonly string[] | undefined;
+    dkim_selectors?: readonly string[] | undefined;
+  },
+  known?: { mail?: MailFacts | undefined },
+) => Promise<RecheckOutcome>;
 
 export interface RecheckDeps extends CheckReadiness {
   /** Resolver and engine over it that skip the DNS answer cache (`withFreshAnswers`). */
@@ -55,12 +64,20 @@ export interface RecheckDeps extends CheckReadiness {
   deadlineMs: number;
   now: () => Date;
   catalogue: ListCatalogue;
+  /**
+   * What a mail watch's check connects with, as the mail tool's (the runtime's probes, the rule of
+   * where they may connect, their deadline); without it a mail watch's check is not configured.
+   */
+  mail?: Omit<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'>;
 }
 
 export function createRecheck(deps: RecheckDeps): Recheck {
-  return async (watch) => {
+  return async (watch, known) => {
     const parsed = parseWatchTarget(watch.kind, watch.target);
     if (!parsed.ok) return parsed;
+    if (watch.kind === 'mail' && parsed.target.kind === 'domain') {
+      return recheckMail(parsed.target, watchSelectors(watch.dkim_selectors, known?.mail));
+    }
     const pinned = watch.addresses?.[0];
     const pinnedTarget = pinned === undefined ? undefined : parseWatchTarget('ip', pinned);
     const target = pinnedTarget?.ok ? pinnedTarget.target : parsed.target;
@@ -82,6 +99,37 @@ export function createRecheck(deps: RecheckDeps): Recheck {
       ...(resolvesTo ? { resolvesTo } : {}),
     };
   };
+
+  /** A mail watch's check: the mail tool's, on fresh look-ups, with the same probes. */
+  async function recheckMail(
+    domain: { name: string; display: string },
+    selectors: string[],
+  ): Promise<RecheckOutcome> {
+    const probes = deps.mail;
+    if (!probes) {
+      return { ok: false, error: 'not_configured', reason: 'mail checks are not set up here' };
+    }
+    const mailDeps = { ...probes, ...deps };
+    const outcome = await runConfirmed(deps, () => checkMail(mailDeps, domain, { selectors }));
+    if (!outcome.ok) return outcome;
+    const mail = observeMail(outcome.result);
+    const { mail_score: score } = outcome.result;
+    return {
+      ok: true,
+      result: outcome.result,
+      observation: {
+        lists: {},
+        mail,
+        status: {
+          verdict: score.verdict,
+          score: score.score,
+          listed_on: [],
+          lists: [],
+          mail: mail.brief,
+        },
+      },
+    };
+  }
 
   /**
    * The addresses a pinned host name resolves to now, when its pinned address is not among them:

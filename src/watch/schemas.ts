@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
 import { webhookFormats } from '../webhooks/index.js';
 import { emailViewSchema, pendingMailSchema, watchEmailSchema } from './email/index.js';
+import { mailBriefSchema, mailChangeSchema, mailFactsSchema } from './mail/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
@@ -12,9 +13,9 @@ import { pauseAfterFailedEvents } from './schedule.js';
  * webhook's delivery status (the deliveries).
  */
 
-export const watchKindSchema = z.enum(['ip', 'domain']).meta({
+export const watchKindSchema = z.enum(['ip', 'domain', 'mail']).meta({
   description:
-    'ip: an IPv4 or IPv6 address or a host name, checked as POST /ip/v1 does; domain: a sending domain, checked as POST /domain/v1 does.',
+    'ip: an IPv4 or IPv6 address or a host name, checked as POST /ip/v1 does; domain: a sending domain, checked as POST /domain/v1 does; mail: a domain’s mail setup, checked as POST /mail/v1 does.',
 });
 export type WatchKind = z.infer<typeof watchKindSchema>;
 
@@ -74,6 +75,8 @@ export const watchConfigSchema = z
      * resolves to later (docs/watches.md, "Host names").
      */
     addresses: z.array(z.string()).optional(),
+    /** A mail watch: the DKIM selectors its caller named, asked at every check. */
+    dkim_selectors: z.array(z.string()).optional(),
     /** Its chat messages' language (absent: en). */
     lang: watchLangSchema.optional(),
     /** The public origin of its creation's request, for absolute links when PUBLIC_URL is unset. */
@@ -105,12 +108,12 @@ export type KnownList = z.infer<typeof knownListSchema>;
 
 /**
  * Changes heard and not yet confirmed (docs/watches.md, "Confirmed changes"): by zone, or by
- * `address zone` for a domain's sender address, the status heard and the checks in a row that
- * heard it.
+ * `address zone` for a domain's sender address, or by `mail:<fact>` for a mail watch's fact, the
+ * status heard (listed or not_listed; a mail fact's value) and the checks in a row that heard it.
  */
 export const unconfirmedSchema = z.record(
   z.string(),
-  z.object({ status: z.enum(['listed', 'not_listed']), seen: z.number().int().min(1) }),
+  z.object({ status: z.string(), seen: z.number().int().min(1) }),
 );
 export type Unconfirmed = z.infer<typeof unconfirmedSchema>;
 
@@ -164,6 +167,10 @@ export const watchStatusSchema = z
       description:
         'For a domain watch: the sender addresses checked, each as the domain result gives it.',
     }),
+    mail: mailBriefSchema.optional().meta({
+      description:
+        'For a mail watch: each provider’s verdict, the DKIM selectors with a key, the MTA-STS status (verdict and score are the mail score’s).',
+    }),
   })
   .meta({ id: 'WatchStatus' });
 export type WatchStatus = z.infer<typeof watchStatusSchema>;
@@ -173,6 +180,10 @@ export const historyEntrySchema = z
     at: instant,
     added: z.array(listingChangeSchema),
     removed: z.array(listingChangeSchema),
+    changes: z.array(mailChangeSchema).optional().meta({
+      description:
+        'For a mail watch: what changed in its mail setup (added and removed are empty).',
+    }),
     verdict: verdictSchema,
     score: z.number().int().min(0).max(100),
   })
@@ -182,14 +193,19 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 /** History entries kept, newest first. */
 export const maxHistory = 100;
 
-export const watchEventTypeSchema = z.enum(['watch.listed', 'watch.delisted', 'watch.test']);
+export const watchEventTypeSchema = z.enum([
+  'watch.listed',
+  'watch.delisted',
+  'watch.changed',
+  'watch.test',
+]);
 export type WatchEventType = z.infer<typeof watchEventTypeSchema>;
 
 export const watchEventSchema = z
   .object({
     type: watchEventTypeSchema.meta({
       description:
-        'watch.listed when anything was newly listed, watch.delisted when listings were only removed, watch.test when asked for.',
+        'watch.listed when anything was newly listed, watch.delisted when listings were only removed, watch.changed when a mail watch’s mail setup changed, watch.test when asked for.',
     }),
     created_at: instant,
     data: z.object({
@@ -203,6 +219,12 @@ export const watchEventSchema = z
       added: z.array(listingChangeSchema),
       removed: z.array(listingChangeSchema),
       listed_on: z.array(listedOnSchema),
+      changes: z.array(mailChangeSchema).optional().meta({
+        description: 'watch.changed: each change of the mail setup (a mail watch).',
+      }),
+      providers: mailBriefSchema.shape.providers.optional().meta({
+        description: 'A mail watch: each mailbox provider’s verdict now.',
+      }),
       verdict: verdictSchema,
       score: z.number().int().min(0).max(100),
     }),
@@ -238,6 +260,8 @@ export const watchStateSchema = z
     lists: knownListsSchema,
     /** For a domain watch: each checked sender address's lists. */
     addresses: z.record(z.string(), knownListsSchema).optional(),
+    /** For a mail watch: what its checks showed of the mail setup, by fact. */
+    mail: mailFactsSchema.optional(),
     unconfirmed: unconfirmedSchema.optional(),
     /** A host name watch: what the name resolved to at the last check, when not its address. */
     resolves_to: z.array(z.string()).optional(),
@@ -300,6 +324,9 @@ export const watchViewSchema = z
     addresses: z.array(z.string()).optional().meta({
       description:
         'A host name watch: the address its first check checked, the one every re-check checks.',
+    }),
+    dkim_selectors: z.array(z.string()).optional().meta({
+      description: 'A mail watch: the DKIM selectors its creator named, asked at every check.',
     }),
     resolves_to: z.array(z.string()).optional().meta({
       description:

@@ -3,7 +3,8 @@ import type { WatchKind } from './schemas.js';
 
 /**
  * A watch's target as its kind reads it: kind `ip` an address or a host name (as the IP tool
- * reads one), kind `domain` a sending domain (as the domain tool does). The route reads it before
+ * reads one), kind `domain` a sending domain (as the domain tool does), kind `mail` a domain (as
+ * the mail tool does). The route reads it before
  * any quota is taken, the engine before it keeps a watch, and each re-check before it asks.
  */
 export type WatchTargetParse =
@@ -19,7 +20,7 @@ export function parseWatchTarget(kind: WatchKind, input: string): WatchTargetPar
   const parsed = kind === 'ip' ? parseTarget(input) : parseHostName(input);
   if (!parsed.ok) return { ok: false, error: 'invalid_target', reason: parsed.reason };
   const { target } = parsed;
-  if (kind === 'domain' && target.kind !== 'domain') {
+  if (kind !== 'ip' && target.kind !== 'domain') {
     return { ok: false, error: 'invalid_target', reason: 'expected a domain name' };
   }
   return { ok: true, target, text: target.kind === 'domain' ? target.name : target.address };

@@ -30,6 +30,7 @@ export function watchView(
     paused: watch.paused,
     confirmations: watch.confirmations ?? defaultConfirmations,
     ...(watch.addresses ? { addresses: watch.addresses } : {}),
+    ...(watch.dkim_selectors ? { dkim_selectors: watch.dkim_selectors } : {}),
     ...(state?.resolves_to ? { resolves_to: state.resolves_to } : {}),
     lang: watch.lang ?? 'en',
     created_at: watch.created_at,

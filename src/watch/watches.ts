@@ -4,6 +4,9 @@ import {
   confirmedCheckFailures,
   type DomainCheckResult,
   type IpCheckResult,
+  isSelector,
+  type MailCheckResult,
+  maxCallerSelectors,
 } from '../reputation/index.js';
 import type { Store } from '../store/index.js';
 import { recordObservation } from './changes.js';
@@ -173,6 +176,8 @@ export interface CreateRequest {
   webhook_url?: string | null;
   /** Checks in a row that must agree before a change is reported (1 to 5). */
   confirmations?: number;
+  /** A mail watch: DKIM selectors to ask at every check, besides those it finds. */
+  dkim_selectors?: readonly string[];
   /** standard, slack, discord, telegram or ntfy; absent: what the URL's host takes. */
   webhook_format?: string;
   /** Where alerts are e-mailed, once the address confirms (docs/watches.md, "E-mail"). */
@@ -194,8 +199,8 @@ export type CreateOutcome =
       manage_key: string;
       /** Shown once, with a webhook. */
       webhook_secret?: string;
-      /** The first check's result, as the IP or domain tool answers it. */
-      result: IpCheckResult | DomainCheckResult;
+      /** The first check's result, as the IP, domain or mail tool answers it. */
+      result: IpCheckResult | DomainCheckResult | MailCheckResult;
     }
   | WatchFailure;
 
@@ -408,6 +413,25 @@ export function createWatches(deps: WatchDeps): Watches {
     return { url: checked.url, secret: newWebhookSecret(deps.randomBytes), format: chosen };
   }
 
+  /**
+   * A mail watch's own DKIM selectors, as the mail tool takes them (at most
+   * `maxCallerSelectors`, each a selector, lower case, once); another kind takes none.
+   */
+  function selectorsOf(
+    kind: WatchKind,
+    requested: readonly string[] | undefined,
+  ): string[] | WatchFailure | undefined {
+    if (requested === undefined) return undefined;
+    if (kind !== 'mail') return fail('invalid_request', 'dkim_selectors is for kind mail only');
+    if (requested.length > maxCallerSelectors || !requested.every(isSelector)) {
+      return fail(
+        'invalid_request',
+        `dkim_selectors: at most ${maxCallerSelectors} DKIM selectors (RFC 6376 §3.1)`,
+      );
+    }
+    return [...new Set(requested.map((selector) => selector.toLowerCase()))].sort();
+  }
+
   const formatWithoutWebhook = () => fail('invalid_webhook', 'webhook_format needs a webhook_url');
 
   /** The watch under `id`, while it lives. */
@@ -494,6 +518,8 @@ export function createWatches(deps: WatchDeps): Watches {
     const confirmations =
       request.confirmations === undefined ? undefined : confirmationsOf(request.confirmations);
     if (typeof confirmations === 'object') return confirmations;
+    const selectors = selectorsOf(kind, request.dkim_selectors);
+    if (selectors !== undefined && !Array.isArray(selectors)) return selectors;
     const operator = await isOperator(request.credential);
     if (request.webhook_format !== undefined && !request.webhook_url) return formatWithoutWebhook();
     const webhook = request.webhook_url
@@ -507,7 +533,8 @@ export function createWatches(deps: WatchDeps): Watches {
     const ids = await placesOf(request.subject);
     const refused = await reservePlace(id, ids);
     if (refused) return refused;
-    const outcome = await deps.recheck({ target, kind }).catch(async (error: unknown) => {
+    const dkim = selectors === undefined ? {} : { dkim_selectors: selectors };
+    const outcome = await deps.recheck({ target, kind, ...dkim }).catch(async (error: unknown) => {
       await releasePlace(id, ids);
       throw error;
     });
@@ -536,6 +563,7 @@ export function createWatches(deps: WatchDeps): Watches {
       ...(operator ? { operator } : {}),
       paused: false,
       ...(confirmations === undefined ? {} : { confirmations }),
+      ...dkim,
       // A host name's watch keeps the address its first check checked: a name answering other
       // addresses later (a pool's rotation) is no listing change (docs/watches.md, "Host names").
       ...(parsed.target.kind === 'domain' && 'ip' in outcome.result

@@ -107,10 +107,12 @@ describe('GET {BASE_PATH}/', () => {
       expect(page).toMatch(/<input\s+type="url"\s+id="watch-webhook"\s+name="webhook_url"/);
       expect(page).toMatch(new RegExp(`<button type="submit" id="watch-submit">${start}</button>`));
       expect(page).toContain('<p id="watch-error" class="error" role="alert" hidden></p>');
-      // The script's texts for the answer: the domain's offer, the keys and the once-only note.
+      // The script's texts for the answer: the domain's and the mail's offers, the keys and the
+      // once-only note.
       const { messages } = dataOf(page) as { messages: Record<string, unknown> };
       for (const key of [
         'watch.offer.domain',
+        'watch.offer.mail',
         'watch.created',
         'watch.manageKey',
         'watch.secret',

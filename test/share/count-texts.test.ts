@@ -151,4 +151,16 @@ describe('the card', () => {
     });
     expect(ringFigures(summaryFor('pool', { listed: 0, checked: 4 })).fraction).toBe(0);
   });
+
+  it('shows the mail score in the ring of a mail check and a mail watch, which count no lists', () => {
+    for (const tool of ['mail', 'watch']) {
+      const summary = {
+        ...summaryFor('domain', { listed: 0, checked: 0, listings: [], score: 72 }),
+        tool,
+        counts: 'requirements' as const,
+      };
+      expect(ringFigures(summary)).toEqual({ fraction: 0.72, figure: '72', caption: 'out of 100' });
+    }
+    expect(ringFigures(summaryFor('ip', { listed: 0, checked: 0 })).figure).toBe('–');
+  });
 });

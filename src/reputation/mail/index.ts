@@ -13,6 +13,7 @@ export {
   mailQueryBudget,
 } from './mail-check.js';
 export { providerRequirements, rulePages } from './provider-requirements.js';
+export { verdictOf } from './requirement-rules.js';
 export { isPolicyMediaType, parsePolicy, policyPath } from './mta-sts.js';
 export {
   notProbed,

@@ -1,5 +1,6 @@
 import { type Lang, translator } from '../../i18n/index.js';
 import { base64, utf8 } from '../../lib/index.js';
+import { mailChangeText } from './mail-changes.js';
 import type {
   ChatFormat,
   ChatRequest,
@@ -29,8 +30,17 @@ const maxLength: Record<ChatFormat, number> = {
 const ntfyTags: Record<WatchEvent['type'], string> = {
   'watch.listed': 'rotating_light',
   'watch.delisted': 'white_check_mark',
+  'watch.changed': 'warning',
   'watch.test': 'bell',
 };
+
+/** Each event's title. */
+const titles = {
+  'watch.listed': 'chat.title.listed',
+  'watch.delisted': 'chat.title.delisted',
+  'watch.changed': 'chat.title.changed',
+  'watch.test': 'chat.title.test',
+} as const satisfies Record<WatchEvent['type'], string>;
 
 export const renderChat: RenderChat = ({ format, event, watch, url, status }) => {
   const { title, text } = chatText(event, watch.lang ?? 'en', status);
@@ -76,10 +86,7 @@ export function chatText(
   const t = translator(lang);
   const { data } = event;
   const target = data.watch.target;
-  const title =
-    event.type === 'watch.test'
-      ? t('chat.title.test', { target })
-      : t(event.type === 'watch.listed' ? 'chat.title.listed' : 'chat.title.delisted', { target });
+  const title = t(titles[event.type], { target });
   const lines: string[] = [];
   if (event.type === 'watch.test') lines.push(t('chat.test'));
   const lookupOf = lookupUrls(status);
@@ -95,10 +102,33 @@ export function chatText(
   };
   if (data.added.length > 0) lines.push(t('chat.added'), ...data.added.map(listing));
   if (data.removed.length > 0) lines.push(t('chat.removed'), ...data.removed.map(listing));
+  const changes = data.changes ?? [];
+  if (changes.length > 0) {
+    lines.push(
+      t('chat.changes'),
+      ...changes.map(
+        (change) => `• ${mailChangeText(change, t)}${change.detail ? `\n  ${change.detail}` : ''}`,
+      ),
+    );
+  }
+  if (data.providers) {
+    // A mail watch lists no blocklists: each provider's verdict stands where they would.
+    const providers = Object.entries(data.providers).map(([provider, verdict]) =>
+      t('mail.providerVerdict', {
+        provider: t(`mail.provider.${provider as keyof typeof data.providers}`),
+        verdict: t(`mail.verdict.${verdict}`),
+      }),
+    );
+    lines.push(t('chat.providers', { providers: providers.join(', ') }));
+  }
+  if (!data.providers) {
+    lines.push(
+      data.listed_on.length > 0
+        ? t('chat.listedNow', { lists: data.listed_on.map((list) => list.name).join(', ') })
+        : t('chat.listedNowNone'),
+    );
+  }
   lines.push(
-    data.listed_on.length > 0
-      ? t('chat.listedNow', { lists: data.listed_on.map((list) => list.name).join(', ') })
-      : t('chat.listedNowNone'),
     t('chat.verdict', { verdict: t(`verdict.${data.verdict}`), score: data.score }),
     t('chat.page', { url: data.watch.page_url }),
   );

@@ -35,9 +35,9 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       path: '/',
       operationId: 'createWatch',
       tags,
-      summary: 'Watch an address, host name or sending domain',
+      summary: 'Watch an address, host name, sending domain or a domain’s mail setup',
       description:
-        'The first check runs now and counts one unit of the caller’s quota of the IP tool (kind ip) or the domain tool (kind domain).',
+        'The first check runs now and counts one unit of the caller’s quota of the IP tool (kind ip), the domain tool (kind domain) or the mail tool (kind mail).',
       security: captchaSecurity,
       request: {
         headers: captchaHeader,
@@ -86,6 +86,7 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
             ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
             ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
             ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
+            ...(body.dkim_selectors === undefined ? {} : { dkim_selectors: body.dkim_selectors }),
             ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
             ...(typeof body.email === 'string' ? { email: body.email } : {}),
             lang: body.lang ?? pickLanguage(c.req.query('lang'), c.req.header('accept-language')),

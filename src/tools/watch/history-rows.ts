@@ -55,11 +55,26 @@ export const listingRows: RowMaker = (entry) => [
 ];
 
 /**
- * The row makers, in the order their rows follow each other within an entry. The hook for other
- * kinds of change: a maker for a mail watch's `changes` (one row per change kind, its `event`
- * naming the kind, in the same columns) goes here beside `listingRows`.
+ * A mail watch's changes of its mail setup, in the same columns: `event` is `changed`, `zone` the
+ * fact that changed (`requirement`, `verdict`, `certificate`, `dkim`, `mta_sts`), `list` its
+ * subject (the rule, the provider, the MX host, the selector), `code` the move (`testing → enforce`)
+ * and `meaning` what the check says of it now.
  */
-export const rowMakers: readonly RowMaker[] = [listingRows];
+export const mailChangeRows: RowMaker = (entry) =>
+  (entry.changes ?? []).map((change) => [
+    entry.at,
+    'changed',
+    change.what,
+    change.subject,
+    `${change.from} → ${change.to}`,
+    change.detail ?? '',
+    entry.verdict,
+    entry.score,
+    '',
+  ]);
+
+/** The row makers, in the order their rows follow each other within an entry. */
+export const rowMakers: readonly RowMaker[] = [listingRows, mailChangeRows];
 
 /** The whole export: the header row, then every entry's rows. */
 export function historyCsv(

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import { formatDate, formatInterval, type Translate } from '../../i18n/index.js';
+import { formatDate, formatInterval, isMessageKey, type Translate } from '../../i18n/index.js';
 import {
   addressesTable,
   type Html,
@@ -8,7 +8,8 @@ import {
   type ResultView,
   timelineChart,
 } from '../../pages/index.js';
-import type { HistoryEntry, ListingChange, WatchView } from '../../watch/index.js';
+import type { HistoryEntry, ListingChange, MailBrief, WatchView } from '../../watch/index.js';
+import { mailChangeText } from './mail-changes.js';
 import { watchSteps } from './summary.js';
 
 /**
@@ -38,9 +39,10 @@ export function watchPage(stored: Record<string, unknown>, context: ResultContex
       <dd>${when(watch.expires_at)}</dd>
     </dl>
     <h2>${t('watch.timeline')}</h2>
-    ${chart(watch, context)} ${timeline(watch.history, context)} ${historyLinks(context)}
+    ${watch.kind === 'mail' ? '' : chart(watch, context)} ${timeline(watch.history, context)}
+    ${historyLinks(context)} ${watch.status?.mail ? mailFacts(watch.status.mail, context) : ''}
     ${
-      watch.status
+      watch.status && watch.kind !== 'mail'
         ? listsTable(
             t(watch.kind === 'domain' ? 'result.domainLists' : 'result.lists'),
             watch.status.lists,
@@ -106,11 +108,34 @@ function timeline(history: readonly HistoryEntry[], { t, lang }: ResultContext):
           <time datetime="${entry.at}">${formatDate(lang, entry.at)}</time>
           ${changeLine('watch.added', entry.added, t)}
           ${changeLine('watch.removed', entry.removed, t)}
+          ${(entry.changes ?? []).map((change) => html`<span>${mailChangeText(change, t)}.</span>`)}
           <span class="verdict-${entry.verdict}">${t(`verdict.${entry.verdict}`)}</span>
           ${t('score.value', { score: entry.score })}
         </li>`,
     )}
   </ol>`;
+}
+
+/** A mail watch's last check: each provider's verdict, the MTA-STS status, the DKIM keys found. */
+function mailFacts(mail: MailBrief, { t }: ResultContext): Html {
+  const providers = (['gmail', 'yahoo', 'microsoft'] as const).map(
+    (provider) =>
+      html`<dt>${t(`mail.provider.${provider}`)}</dt>
+        <dd class="verdict-${mail.providers[provider]}">
+          ${t(`mail.verdict.${mail.providers[provider]}`)}
+        </dd>`,
+  );
+  const sts = `mail.mtaSts.${mail.mta_sts}`;
+  return html`<h2>${t('watch.mail.providers')}</h2>
+    <dl class="facts">
+      ${providers}
+      <dt>${t('mail.mtaSts')}</dt>
+      <dd>${isMessageKey(sts) ? t(sts) : mail.mta_sts}</dd>
+      <dt>${t('mail.dkim')}</dt>
+      <dd>
+        ${mail.dkim_selectors.length > 0 ? mail.dkim_selectors.join(', ') : t('mail.dkim.none')}
+      </dd>
+    </dl>`;
 }
 
 function changeLine(

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { maxCallerSelectors } from '../../reputation/index.js';
 import {
   maxConfirmations,
   watchKindSchema,
@@ -53,10 +54,18 @@ export const createWatchRequest = z
   .object({
     target: z.string().max(1024).openapi({
       description:
-        'For kind ip: an IPv4 address, an IPv6 address or a host name; for kind domain: a sending domain.',
+        'For kind ip: an IPv4 address, an IPv6 address or a host name; for kind domain: a sending domain; for kind mail: a domain whose mail setup is watched.',
       example: exampleTarget,
     }),
-    kind: watchKindSchema.optional().openapi({ description: 'ip (default) or domain.' }),
+    kind: watchKindSchema.optional().openapi({ description: 'ip (default), domain or mail.' }),
+    dkim_selectors: z
+      .array(z.string().max(63))
+      .max(maxCallerSelectors)
+      .optional()
+      .openapi({
+        description: `Kind mail only: up to ${maxCallerSelectors} DKIM selectors asked at every check, besides the common ones and those the watch has found keys at (docs/watches.md, Mail watches).`,
+        example: ['s2024'],
+      }),
     interval_s: intervalS.optional(),
     webhook_url: webhookUrl.nullable().optional(),
     confirmations: confirmations.optional(),

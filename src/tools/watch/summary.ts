@@ -18,6 +18,22 @@ import { addressListing, listingsOf, shownAs } from '../common/index.js';
 export function summariseWatch(stored: Record<string, unknown>): ShareSummary {
   const watch = stored as unknown as WatchView;
   const status = watch.status;
+  const mail = status?.mail;
+  if (watch.kind === 'mail') {
+    // A mail watch reads as a mail check: the mail score, and each provider's verdict.
+    return {
+      tool: 'watch',
+      counts: 'requirements',
+      ...shownAs(watch.target),
+      verdict: status?.verdict ?? 'unknown',
+      score: status?.score ?? null,
+      listed: 0,
+      checked: 0,
+      listings: [],
+      ...(mail ? { providers: mail.providers } : {}),
+      checkedAt: watch.checked_at ?? watch.created_at,
+    };
+  }
   const lists = status?.lists ?? [];
   const coverage = coverageOf(lists);
   const addresses = status?.addresses;

@@ -45,6 +45,7 @@ const signatureScheme = {
 const events: Record<WatchEventType, string> = {
   'watch.listed': 'The target was newly listed on at least one list',
   'watch.delisted': 'Listings of the target were removed, and none added',
+  'watch.changed': 'A mail watch’s mail setup changed (data.changes names each change)',
   'watch.test': 'Sent on request (POST /watch/v1/{id}/test)',
 };
 

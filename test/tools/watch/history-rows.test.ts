@@ -27,22 +27,43 @@ describe('historyCsv', () => {
     ]);
   });
 
-  it('leaves fields of other kinds of change (a mail watch’s changes) to their own row makers', () => {
-    const mail = { ...entry, changes: [{ kind: 'dmarc', from: 'none', to: 'reject' }] };
-    expect(historyCsv([mail])).toBe(historyCsv([entry]));
-    const changeRows: RowMaker = (stored) =>
-      ((stored.changes ?? []) as { kind: string; to: string }[]).map((change) => [
-        stored.at,
-        change.kind,
+  it('writes a mail watch’s changes as rows of their own: the fact, its subject, the move and the detail', () => {
+    const mail: StoredEntry = {
+      ...entry,
+      added: [],
+      removed: [],
+      changes: [
+        {
+          what: 'mta_sts',
+          subject: 'example.com',
+          from: 'testing',
+          to: 'enforce',
+          detail: 'mode enforce',
+        },
+        { what: 'dkim', subject: 's1', from: 'found', to: 'none', detail: null },
+      ],
+    };
+    expect(parseCsv(historyCsv([mail])).slice(1)).toEqual([
+      [
+        entry.at,
+        'changed',
+        'mta_sts',
+        'example.com',
+        'testing → enforce',
+        'mode enforce',
+        'fair',
+        '70',
         '',
-        '',
-        '',
-        change.to,
-        stored.verdict,
-        stored.score,
-        '',
-      ]);
-    const rows = parseCsv(historyCsv([mail], [listingRows, changeRows])).slice(1);
-    expect(rows.map((row) => row[1])).toEqual(['listed', 'delisted', 'dmarc']);
+      ],
+      [entry.at, 'changed', 'dkim', 's1', 'found → none', '', 'fair', '70', ''],
+    ]);
+  });
+
+  it('takes the row makers it is given, in their order', () => {
+    const marker: RowMaker = (stored) => [
+      [stored.at, 'marker', '', '', '', '', stored.verdict, stored.score, ''],
+    ];
+    const rows = parseCsv(historyCsv([entry], [marker, listingRows])).slice(1);
+    expect(rows.map((row) => row[1])).toEqual(['marker', 'listed', 'delisted']);
   });
 });

@@ -373,6 +373,7 @@ describe('OpenAPI', () => {
       scheme: 'bearer',
     });
     expect(Object.keys(document.webhooks).sort()).toEqual([
+      'watch.changed',
       'watch.delisted',
       'watch.listed',
       'watch.test',
