@@ -9,14 +9,14 @@ import {
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
-import { type Lang, translator } from '../../i18n/index.js';
-import { htmlResponse, languageChoiceOf } from '../../pages/index.js';
+import { type Lang, type Translate, translator } from '../../i18n/index.js';
+import { html } from 'hono/html';
+import { htmlResponse, languageChoiceOf, renderPage, type Site } from '../../pages/index.js';
 import { type WatchFailure, watchErrors, type WatchView } from '../../watch/index.js';
 import { tags, watchLinksOf } from './answers.js';
 import type { WatchToolDeps } from './deps.js';
 import { watchNotFound } from './manage-key.js';
 import { watchIdParams } from './schemas.js';
-import { renderEmailPage } from './email-pages.js';
 
 /**
  * The links of a watch's e-mails (docs/watches.md, "E-mail"): `…/email/confirm?code=` and
@@ -320,4 +320,55 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       return answer(c, 'unsubscribe', view, { state: 'unsubscribed' });
     },
   );
+}
+
+/**
+ * The pages an e-mail's links open (docs/watches.md, "E-mail"), in the site's layout and CSP: a
+ * button whose POST does what the link is for (a mail scanner that follows the link does
+ * nothing), or what came of it.
+ */
+interface EmailPage {
+  site: Site;
+  lang: Lang;
+  t: Translate;
+  title: string;
+  text: string;
+  /** The button, POSTing to the link itself; none on a page that says what came of a POST. */
+  form?: { action: string; button: string; oneClick?: boolean };
+  /** The watch's live page. */
+  watchUrl?: string;
+  languageHref: (lang: Lang) => string;
+}
+
+function renderEmailPage(page: EmailPage): Promise<string> {
+  const { site, lang, t } = page;
+  return renderPage({
+    site,
+    lang,
+    t,
+    title: `${page.title} – ${t('site.name')}`,
+    description: page.text,
+    languageHref: page.languageHref,
+    // No referrer: the link's code stays out of whatever the page links to.
+    head: html`<meta name="referrer" content="no-referrer" />`,
+    content: html`<h1>${page.title}</h1>
+      <p id="email-outcome">${page.text}</p>
+      ${
+        page.form
+          ? html`<form method="post" action="${page.form.action}">
+              ${
+                page.form.oneClick
+                  ? html`<input type="hidden" name="List-Unsubscribe" value="One-Click" />`
+                  : ''
+              }
+              <button type="submit" class="button">${page.form.button}</button>
+            </form>`
+          : ''
+      }
+      ${
+        page.watchUrl
+          ? html`<p><a href="${page.watchUrl}">${t('email.page.watchLink')}</a></p>`
+          : ''
+      }`,
+  });
 }
