@@ -8,8 +8,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Vitest's default is one file at a time on a 2-core machine (cores - 1); most suites wait on
-    // sockets, child processes and timers, so two at a time keep both cores busy.
-    maxWorkers: 2,
+    // sockets, child processes, timers and browsers, so three at a time keep both cores busy
+    // (docs/decisions.md, "The test run").
+    maxWorkers: 3,
     // A passing run prints its summary only: the logs of a test (the service's JSON lines, what it
     // wrote to stdout and stderr) are shown when it fails.
     silent: 'passed-only',
