@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
 import type { FixtureRecords, FixtureZone } from '../fixtures/dns-server.js';
 import { freePort } from '../fixtures/free-port.js';
 import {
   issueCertificate,
+  makeCa,
   type Listening,
-  type Pem,
   servePolicy,
   startPolicyServer,
   startSmtpServer,
@@ -80,18 +79,7 @@ export interface MailServers {
 
 /** The CA, the certificates of every MX and MTA-STS host, and the two servers. */
 export async function startMailServers(world: MailWorld): Promise<MailServers> {
-  const made = await selfsigned.generate(
-    [{ name: 'commonName', value: 'Reputation tools bench CA' }],
-    {
-      algorithm: 'sha256',
-      keySize: 2048,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-      ],
-    },
-  );
-  const ca: Pem = { cert: made.cert, key: made.private };
+  const ca = await makeCa('Reputation tools bench CA');
   const directory = mkdtempSync(join(tmpdir(), 'bench-mail-ca-'));
   const caFile = join(directory, 'ca.pem');
   writeFileSync(caFile, ca.cert);

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
 import {
   issueCertificate,
+  makeCa,
   type Listening,
   type Pem,
   servePolicy,
@@ -36,20 +36,10 @@ export async function ensureDemoCa(): Promise<Pem> {
       key: readFileSync(join(made, 'ca-key.pem'), 'utf8'),
     };
   }
-  const ca = await selfsigned.generate(
-    [{ name: 'commonName', value: 'Reputation tools demo CA' }],
-    {
-      algorithm: 'sha256',
-      keySize: 2048,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-      ],
-    },
-  );
+  const ca = await makeCa('Reputation tools demo CA');
   const directory = mkdtempSync(join(tmpdir(), 'demo-mail-ca-'));
   writeFileSync(join(directory, 'ca-cert.pem'), ca.cert);
-  writeFileSync(join(directory, 'ca-key.pem'), ca.private, { mode: 0o600 });
+  writeFileSync(join(directory, 'ca-key.pem'), ca.key, { mode: 0o600 });
   writeFileSync(join(directory, 'ca.pem'), ca.cert);
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
 import type { TestProject } from 'vitest/node';
+import { makeCa } from '../../fixtures/mail-world.js';
 
 /**
  * Once per test run, before vitest starts its worker processes: a test CA made now (never a key
@@ -23,17 +23,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     project.provide('mailCa', { cert, key: readFileSync(join(made, 'ca-key.pem'), 'utf8'), file });
     return () => {};
   }
-  const ca = await selfsigned.generate(
-    [{ name: 'commonName', value: 'Reputation tools test CA' }],
-    {
-      algorithm: 'sha256',
-      keySize: 2048,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-      ],
-    },
-  );
+  const ca = await makeCa('Reputation tools test CA');
   const directory = mkdtempSync(join(tmpdir(), 'mail-ca-'));
   const file = join(directory, 'ca.pem');
   // An operator's own extra CAs, if the run was given some, stay trusted beside the test CA.
@@ -41,10 +31,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const kept = given !== undefined && existsSync(given) ? readFileSync(given, 'utf8') : '';
   writeFileSync(file, `${kept}${kept.endsWith('\n') || kept === '' ? '' : '\n'}${ca.cert}`);
   writeFileSync(join(directory, 'ca-cert.pem'), ca.cert);
-  writeFileSync(join(directory, 'ca-key.pem'), ca.private, { mode: 0o600 });
+  writeFileSync(join(directory, 'ca-key.pem'), ca.key, { mode: 0o600 });
   process.env.NODE_EXTRA_CA_CERTS = file;
   process.env.TEST_MAIL_CA_DIR = directory;
-  project.provide('mailCa', { cert: ca.cert, key: ca.private, file });
+  project.provide('mailCa', { cert: ca.cert, key: ca.key, file });
   return () => {
     rmSync(directory, { recursive: true, force: true });
     delete process.env.TEST_MAIL_CA_DIR;
