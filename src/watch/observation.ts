@@ -3,9 +3,10 @@ import type {
   DomainCheckResult,
   IpCheckResult,
   ListResult,
+  MailCheckResult,
 } from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
-import type { MailObservation } from './mail/index.js';
+import { type MailObservation, observeMail } from './mail/index.js';
 import type { KnownList, KnownLists, ListedOn, WatchStatus } from './schemas.js';
 
 /**
@@ -32,6 +33,23 @@ export function observeIp(result: IpCheckResult): Observation {
       score: score.score,
       listed_on: listedOn(score.lists),
       lists: score.lists,
+    },
+  };
+}
+
+/** A mail check: no lists, its mail facts, and its mail score as the status (docs/watches.md). */
+export function observeMailCheck(result: MailCheckResult): Observation {
+  const mail = observeMail(result);
+  const { mail_score: score } = result;
+  return {
+    lists: {},
+    mail,
+    status: {
+      verdict: score.verdict,
+      score: score.score,
+      listed_on: [],
+      lists: [],
+      mail: mail.brief,
     },
   };
 }

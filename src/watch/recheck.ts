@@ -17,8 +17,8 @@ import {
   type Target,
 } from '../reputation/index.js';
 import type { ListCatalogue } from './list-catalogue.js';
-import { type MailFacts, observeMail, watchSelectors } from './mail/index.js';
-import { type Observation, observeDomain, observeIp } from './observation.js';
+import { type MailFacts, watchSelectors } from './mail/index.js';
+import { type Observation, observeDomain, observeIp, observeMailCheck } from './observation.js';
 import type { WatchKind } from './schemas.js';
 import { parseWatchTarget } from './target.js';
 
@@ -112,23 +112,7 @@ export function createRecheck(deps: RecheckDeps): Recheck {
     const mailDeps = { ...probes, ...deps };
     const outcome = await runConfirmed(deps, () => checkMail(mailDeps, domain, { selectors }));
     if (!outcome.ok) return outcome;
-    const mail = observeMail(outcome.result);
-    const { mail_score: score } = outcome.result;
-    return {
-      ok: true,
-      result: outcome.result,
-      observation: {
-        lists: {},
-        mail,
-        status: {
-          verdict: score.verdict,
-          score: score.score,
-          listed_on: [],
-          lists: [],
-          mail: mail.brief,
-        },
-      },
-    };
+    return { ok: true, result: outcome.result, observation: observeMailCheck(outcome.result) };
   }
 
   /**

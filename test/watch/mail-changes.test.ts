@@ -3,8 +3,8 @@ import { notProbed } from '../../src/reputation/mail/probes.js';
 import { verdictOf } from '../../src/reputation/mail/requirement-rules.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';
 import { type Known, recordObservation } from '../../src/watch/changes.js';
-import { observeMail, watchSelectors } from '../../src/watch/mail/index.js';
-import type { Observation } from '../../src/watch/observation.js';
+import { watchSelectors } from '../../src/watch/mail/index.js';
+import { observeMailCheck } from '../../src/watch/observation.js';
 import { goodMail } from '../tools/mail/mail-results.js';
 
 /**
@@ -15,21 +15,7 @@ import { goodMail } from '../tools/mail/mail-results.js';
  * was known; an answer that differs is a change once confirmed.
  */
 
-const observe = (result: MailCheckResult): Observation => {
-  const mail = observeMail(result);
-  const score = result.mail_score;
-  return {
-    lists: {},
-    mail,
-    status: {
-      verdict: score.verdict,
-      score: score.score,
-      listed_on: [],
-      lists: [],
-      mail: mail.brief,
-    },
-  };
-};
+const observe = observeMailCheck;
 
 /** The changes each result after the first brings, one check each. */
 function changesOver(results: MailCheckResult[], confirmations = 1) {
