@@ -1,11 +1,11 @@
-import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
+import type { PeerCertificate } from 'node:tls';
 import type { Certificate } from '../../reputation/index.js';
 
 /**
- * The certificate a server presented, as the mail check reports it. `trusted` is Node's own
- * verdict on the chain (`socket.authorized`: its trust store plus NODE_EXTRA_CA_CERTS, and the
- * validity dates); `name_matches` is Node's own host name rule (`tls.checkServerIdentity`,
- * RFC 6125). No trust decision is made here.
+ * The certificate a server presented, as the mail check reports it, with the verdict of Node's
+ * own verification (its trust store plus NODE_EXTRA_CA_CERTS, the validity dates, and
+ * `tls.checkServerIdentity`, RFC 6125): the probe's handshake verifies, and no trust decision
+ * is made here.
  */
 
 const dayMs = 86_400_000;
@@ -31,25 +31,26 @@ function issuerOf(certificate: PeerCertificate): string {
     .slice(0, 512);
 }
 
-/** The peer's certificate, or undefined when the server sent none. */
-export function certificateOf(socket: TLSSocket, host: string, now: Date): Certificate | undefined {
-  const certificate = socket.getPeerCertificate();
+/**
+ * What the probe reports of a certificate: `verdict` is the handshake's, `null` when Node
+ * verified it, else the error Node stopped the handshake with (`ERR_TLS_CERT_ALTNAME_INVALID`
+ * when only the name did not match).
+ */
+export function certificateOf(
+  certificate: PeerCertificate | undefined,
+  verdict: string | null,
+  now: Date,
+): Certificate | undefined {
   if (!certificate || Object.keys(certificate).length === 0) return undefined;
   const notAfter = new Date(certificate.valid_to);
   const valid = !Number.isNaN(notAfter.getTime());
-  const authorizationError = socket.authorizationError as Error | string | null | undefined;
   return {
     subject_names: subjectNames(certificate),
     issuer: issuerOf(certificate),
     not_after: valid ? notAfter.toISOString() : new Date(0).toISOString(),
     days_left: valid ? Math.floor((notAfter.getTime() - now.getTime()) / dayMs) : 0,
-    trusted: socket.authorized,
-    name_matches: checkServerIdentity(host, certificate) === undefined,
-    trust_error:
-      socket.authorized || authorizationError == null
-        ? null
-        : String(
-            authorizationError instanceof Error ? authorizationError.message : authorizationError,
-          ),
+    trusted: verdict === null,
+    name_matches: verdict !== 'ERR_TLS_CERT_ALTNAME_INVALID',
+    trust_error: verdict,
   };
 }

@@ -1,5 +1,10 @@
 import { connect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import {
+  checkServerIdentity,
+  type PeerCertificate,
+  connect as tlsConnect,
+  type TLSSocket,
+} from 'node:tls';
 import {
   notProbed,
   type SmtpProbe,
@@ -14,8 +19,9 @@ import { ReplyError, replyReader, type SmtpReply } from './smtp-reply.js';
  * check resolved and judged reachable: the greeting, EHLO, STARTTLS (RFC 3207), the TLS handshake
  * with the MX host as SNI, the certificate read, QUIT. Never MAIL FROM or RCPT TO: nothing is
  * relayed or delivered. Each stage must end within `timeoutMs`; the check's signal ends it all.
- * The handshake does not stop at an untrusted certificate, so the probe can say why it is not
- * trusted (`trusted` is Node's own verdict, `socket.authorized`); it never decides trust itself.
+ * The handshake verifies as every Node client does (its trust store plus NODE_EXTRA_CA_CERTS):
+ * a certificate Node does not verify ends it, and the probe says why (`trust_error`), with the
+ * certificate's names and dates when Node got as far as the host name check.
  */
 
 export interface SmtpProbeOptions {
@@ -166,21 +172,47 @@ async function probeOnce(
     // RFC 3207 §4.2: nothing read before the handshake counts; bytes a server (or a man in the
     // middle) sent after "220" are dropped, not taken as the answers of the TLS session.
     reader.detach();
+    // The certificate Node's host name check was given: a chain Node verified, whose names may
+    // still not match (Node's own rule decides, this only keeps what it looked at).
+    let presented: PeerCertificate | undefined;
+    let refused: string | null = null;
     const secure = await within('tls', (fail) => {
       const tls = tlsConnect({
         socket,
         ...(isIP(request.host) === 0 ? { servername: request.host } : {}),
-        // Read an untrusted certificate too, to say why it is not trusted; Node's verdict on it
-        // is `authorized`, reported as `trusted`, and is never overridden.
-        rejectUnauthorized: false,
+        checkServerIdentity: (host, certificate) => {
+          presented = certificate;
+          return checkServerIdentity(host, certificate);
+        },
       });
       sockets.push(tls);
-      tls.on('error', (error) =>
-        fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`)),
-      );
+      tls.on('error', (error: NodeJS.ErrnoException) => {
+        // Node sets authorizationError before it ends a handshake its verification refused.
+        const verdict = tls.authorizationError as Error | string | null | undefined;
+        if (verdict == null) {
+          fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`));
+          return;
+        }
+        refused = typeof verdict === 'string' ? verdict : (error.code ?? verdict.message);
+        fail(new UnverifiedError(refused));
+      });
       return new Promise<TLSSocket>((resolve) => tls.once('secureConnect', () => resolve(tls)));
+    }).catch((error: unknown) => {
+      if (error instanceof UnverifiedError) return undefined;
+      throw error;
     });
-    const certificate = certificateOf(secure, request.host, now()) ?? null;
+    if (secure === undefined) {
+      quit(socket);
+      return {
+        status: 'ok',
+        stage: null,
+        ...base(),
+        tls: null,
+        certificate: certificateOf(presented, refused, now()) ?? null,
+        detail: `the certificate does not verify for ${request.host}: ${refused} (the handshake stops there, as a verifying sender's would)`,
+      };
+    }
+    const certificate = certificateOf(secure.getPeerCertificate(), null, now()) ?? null;
     const cipher = secure.getCipher();
     const version = secure.getProtocol() ?? 'unknown';
     quit(secure);
@@ -217,6 +249,9 @@ async function probeOnce(
     outermost?.destroy();
   }
 }
+
+/** A handshake Node's verification ended: not a failed probe, a certificate that does not verify. */
+class UnverifiedError extends Error {}
 
 /** QUIT (RFC 5321 §4.1.1.10) and end; the 221 is not waited for. */
 function quit(socket: Socket): void {

@@ -71,8 +71,11 @@ export function mailScoreOf(parts: ScoredParts): MailScore {
   }
   const badCertificates = parts.mx.filter(
     (host) =>
-      host.smtp.certificate &&
-      (!host.smtp.certificate.trusted || !host.smtp.certificate.name_matches),
+      host.smtp.status === 'ok' &&
+      // None: the server sent none, or Node's verification ended the handshake before its names.
+      (!host.smtp.certificate ||
+        !host.smtp.certificate.trusted ||
+        !host.smtp.certificate.name_matches),
   );
   if (badCertificates.length > 0) {
     factors.push({

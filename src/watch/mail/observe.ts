@@ -63,7 +63,18 @@ export function observeMail(result: MailCheckResult): MailObservation {
   }
   for (const host of result.mx) {
     const certificate = host.smtp.status === 'ok' ? host.smtp.certificate : null;
-    if (!certificate) continue;
+    if (!certificate) {
+      // A handshake Node refused for an expired certificate reads no dates, but says so.
+      if (host.smtp.status === 'ok' && /CERT_HAS_EXPIRED/.test(host.smtp.detail ?? '')) {
+        add({
+          what: 'certificate',
+          subject: host.host,
+          value: 'expired',
+          detail: host.smtp.detail,
+        });
+      }
+      continue;
+    }
     const daysLeft = certificate.days_left;
     add({
       what: 'certificate',
