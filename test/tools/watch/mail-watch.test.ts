@@ -1,7 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rsaDkimKeys } from '../../../fixtures/dkim-keys.js';
 import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import {
@@ -40,9 +40,7 @@ const ca = inject('mailCa');
 const operatorToken = 'operator-token-of-the-mail-watch-tests';
 const operator = { authorization: `Bearer ${operatorToken}` };
 const dayMs = 86_400_000;
-const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .publicKey.export({ type: 'spki', format: 'der' })
-  .toString('base64');
+const rsa2048 = rsaDkimKeys[2048];
 
 /** Each domain's MTA-STS mode, served by the policy host as the test sets it. */
 const stsMode = new Map<string, string>([['mta-sts.policy.net', 'testing']]);
