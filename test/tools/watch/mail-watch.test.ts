@@ -28,9 +28,10 @@ import { type CreatedWatch, createWatch, send } from './support.js';
 
 /**
  * Mail watches over real HTTP (docs/watches.md, "Mail watches"): watches of kind mail created on
- * the real app, re-checked by the service's own timer every second over the fixture DNS on the
- * wire, against the mail world on 127.0.0.0/8: SMTP servers with STARTTLS on certificates of the
- * run's test CA, an HTTPS server for MTA-STS policies, a tarpit. Each watch's domain changes one
+ * the real app, re-checked by the service's own timer every second over the fixture DNS world
+ * (in memory: the DNS is not what they are about), against the mail world on 127.0.0.0/8: SMTP
+ * servers with STARTTLS on certificates of the run's test CA, an HTTPS server for MTA-STS
+ * policies, a tarpit. Each watch's domain changes one
  * thing (a DKIM key removed, an MX certificate re-issued with 10 days left, the MTA-STS mode, an
  * MX server that stops greeting), and a real receiver gets the signed `watch.changed` event, or
  * nothing for the timeout.
@@ -161,7 +162,6 @@ beforeAll(async () => {
     }),
   );
   service = await startTestService({
-    transport: 'udp',
     zones: world(),
     env: {
       PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
