@@ -1,9 +1,12 @@
 import { ApiError } from '../../http/index.js';
-import { checkMail, type MailCheckDeps, parseHostName } from '../../reputation/index.js';
+import {
+  checkMail,
+  type MailCheckDeps,
+  type MailProbes,
+  parseHostName,
+  probeMarginMs,
+} from '../../reputation/index.js';
 import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
-import { type MailProbes, probeMarginMs } from './deps.js';
-
-export { type MailProbes, probeMarginMs };
 import { mailPage } from './page.js';
 import { observeProber } from './probe-state.js';
 import {
@@ -20,7 +23,7 @@ import { summariseMail } from './summary.js';
  */
 
 type MailToolDeps = SnapshotDeps &
-  Pick<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'> & { mail: MailProbes };
+  Pick<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'> & { probes: MailProbes };
 
 export const mailTool = defineTool({
   name: 'mail',
@@ -31,15 +34,15 @@ export const mailTool = defineTool({
   summarise: summariseMail,
   page: mailPage,
   serve(app, deps: MailToolDeps): void {
-    const { smtp, state } = observeProber(deps.mail.smtp, deps.now);
+    const { smtp, state } = observeProber(deps.probes.smtp, deps.now);
     const checkDeps: MailCheckDeps = {
-      ...deps.mail,
+      ...deps.probes,
       resolver: deps.resolver,
       dnsbl: deps.dnsbl,
       deadlineMs: deps.deadlineMs,
       now: deps.now,
       smtp,
-      probeDeadlineMs: deps.mail.timeoutMs + probeMarginMs,
+      probeDeadlineMs: deps.probes.timeoutMs + probeMarginMs,
     };
     const routes = snapshotTool(app, mailTool, deps);
     routes.status({ fields: mailStatusFields, read: () => ({ smtp_probe: state() }) });
