@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/index.js';
-import { checkDomain, type DomainCheckDeps, parseHostName } from '../../reputation/index.js';
+import { checkDomain, type DomainCheckDeps, targetOf } from '../../reputation/index.js';
 import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { domainPage } from './page.js';
 import { domainCheckResponse, domainCheckRequest, domainStoredResult } from './schemas.js';
@@ -27,10 +27,8 @@ export const domainTool = defineTool({
         const text = firstNonEmpty(body.domain, body.target);
         if (text === undefined)
           throw new ApiError('invalid_request', 'domain is required (alias target)');
-        const parsed = parseHostName(text);
+        const parsed = targetOf('domain', text);
         if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-        if (parsed.target.kind !== 'domain')
-          throw new ApiError('invalid_target', 'expected a domain name');
         const domain = parsed.target;
         return {
           requestKey: domain.name,

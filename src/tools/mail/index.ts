@@ -3,8 +3,8 @@ import {
   checkMail,
   type MailCheckDeps,
   type MailProbes,
-  parseHostName,
   probeMarginMs,
+  targetOf,
 } from '../../reputation/index.js';
 import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { mailPage } from './page.js';
@@ -56,10 +56,8 @@ export const mailTool = defineTool({
         const text = firstNonEmpty(body.domain, body.target);
         if (text === undefined)
           throw new ApiError('invalid_request', 'domain is required (alias target)');
-        const parsed = parseHostName(text);
+        const parsed = targetOf('mail', text);
         if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-        if (parsed.target.kind !== 'domain')
-          throw new ApiError('invalid_target', 'expected a domain name');
         const domain = parsed.target;
         // One result per domain and selector set, whatever order or case the caller wrote them in.
         const selectors = [
