@@ -1,6 +1,6 @@
 import { type CheckStepDeps, runCheckStep } from './check-step.js';
 import { type DeliveryStepDeps, runDeliveryStep } from './delivery-step.js';
-import { queues } from './records.js';
+import { deliveryLeaseMs, queues, type WatchLimits } from './model/index.js';
 
 /**
  * What runs watches: each `tick()` claims the due watches and due deliveries from the store
@@ -22,6 +22,19 @@ export interface RunnerOptions {
   checkLeaseMs: number;
   /** The same for a delivery: longer than WEBHOOK_TIMEOUT_MS. */
   deliveryLeaseMs: number;
+}
+
+/**
+ * How much one runner takes on at once and how long its claims last: a claimed watch's lease is
+ * far longer than a check takes (CHECK_DEADLINE_MS), a delivery's is `deliveryLeaseMs`.
+ */
+export function runnerSizes(limits: Pick<WatchLimits, 'webhookTimeoutMs'>): RunnerOptions {
+  return {
+    maxChecks: 128,
+    maxDeliveries: 32,
+    checkLeaseMs: 120_000,
+    deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
+  };
 }
 
 export interface TickReport {

@@ -29,8 +29,7 @@ export type TargetParse = { ok: true; target: Target } | { ok: false; reason: st
 
 /** A host name read: always a name, never an address. */
 export type HostNameParse =
-  | { ok: true; target: Extract<Target, { kind: 'domain' }> }
-  | { ok: false; reason: string };
+  { ok: true; target: Extract<Target, { kind: 'domain' }> } | { ok: false; reason: string };
 
 /** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
 const maxNameLength = 253;

@@ -1,5 +1,5 @@
-import { isIpv6 } from '../lib/index.js';
-import { type DnsblZone, sideName, sideZone } from '../reputation/index.js';
+import { isIpv6 } from '../../lib/index.js';
+import { type DnsblZone, sideName, sideZone } from '../../reputation/index.js';
 
 /**
  * What the watch needs of the zone list beside a check's result: which IP lists a sender address

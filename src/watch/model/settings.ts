@@ -1,7 +1,5 @@
-import type { RunnerOptions } from './runner.js';
-import { deliveryLeaseMs } from './schedule.js';
-import { addressPrefix, parseAddress } from '../lib/index.js';
-import type { PortRange } from '../webhooks/index.js';
+import { addressPrefix, parseAddress } from '../../lib/index.js';
+import type { PortRange } from '../../webhooks/index.js';
 
 /** What the configuration sets for watches (src/config/variables.ts; docs/configuration.md). */
 export interface WatchLimits {
@@ -44,20 +42,6 @@ export function networkCap(limits: Pick<WatchLimits, 'perCaller' | 'perNetwork' 
 
 /** The longest interval a watch may be re-checked at: a week. */
 export const maxIntervalS = 7 * 86_400;
-
-/**
- * How much one runner takes on at once and how long its claims last (runner.ts): a claimed
- * watch's lease is far longer than a check takes (CHECK_DEADLINE_MS), a delivery's is
- * `deliveryLeaseMs` (schedule.ts).
- */
-export function runnerSizes(limits: Pick<WatchLimits, 'webhookTimeoutMs'>): RunnerOptions {
-  return {
-    maxChecks: 128,
-    maxDeliveries: 32,
-    checkLeaseMs: 120_000,
-    deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
-  };
-}
 
 /**
  * The network a caller's watches are counted in besides the caller itself (docs/watches.md,

@@ -1,4 +1,4 @@
-import { base64url, utf8 } from '../lib/index.js';
+import { base64url, utf8 } from '../../lib/index.js';
 
 /**
  * The random names and keys of a watch, from the platform's random bytes (Web Crypto on both

@@ -1,7 +1,8 @@
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 import type { RandomBytes } from './secrets.js';
 import { newEventId } from './secrets.js';
 import { queues, type WatchRecords } from './records.js';
+import { retryDelay } from './schedule.js';
 import type { PendingDelivery, WatchEvent } from './schemas.js';
 
 /**
@@ -93,4 +94,27 @@ export async function forgetDelivery(
   await store.removeDue(queues.pendingOf(watchId), eventId);
   await store.removeDue(queues.pendingByAge, eventId);
   await records.releaseTest(watchId, eventId);
+}
+
+/** What a retry is written with: the store, the delays, who hears of the due time it puts. */
+export interface RetryRules {
+  store: Store;
+  records: WatchRecords;
+  retryDelaysMs: readonly number[];
+  onScheduled: (dueAt: number) => void;
+}
+
+/** After a failed attempt: the next at the retry delays (5 s, 1 h, 24 h), or none after the last. */
+export async function retryOrDrop(
+  rules: RetryRules,
+  tried: PendingDelivery,
+  now: number,
+  done: () => Promise<void>,
+): Promise<void> {
+  const delay = retryDelay(tried.attempts, rules.retryDelaysMs);
+  if (delay === undefined) return done();
+  await rules.records.putDelivery(tried);
+  const due = now + delay;
+  await rules.store.putDue(queues.deliveries, tried.id, due);
+  rules.onScheduled(due);
 }

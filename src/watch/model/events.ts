@@ -1,5 +1,5 @@
-import { type Change, noChange } from './changes.js';
-import type { WatchConfig, WatchEvent, WatchEventType, WatchStatus } from './schemas.js';
+import { type Change, noChange, type WatchStatus } from '../kinds/index.js';
+import type { WatchConfig, WatchEvent, WatchEventType } from './schemas.js';
 
 /**
  * The events a watch sends (docs/watches.md, "Events"): `watch.listed` when a check found any new

@@ -1,23 +1,26 @@
 import { z } from 'zod';
-import { addressSummarySchema, listResultSchema, verdictSchema } from '../reputation/index.js';
-import { webhookFormats } from '../webhooks/index.js';
-import { emailViewSchema, pendingMailSchema, watchEmailSchema } from './email/index.js';
-import { mailBriefSchema, mailChangeSchema, mailFactsSchema } from './mail/index.js';
+import { verdictSchema } from '../../reputation/index.js';
+import { webhookFormats } from '../../webhooks/index.js';
+import { emailViewSchema, pendingEmailSchema, watchEmailSchema } from '../email/index.js';
+import {
+  factSchema,
+  listedOnSchema,
+  listingChangeSchema,
+  mailBriefSchema,
+  mailChangeSchema,
+  unconfirmedSchema,
+  watchKindSchema,
+  watchStatusSchema,
+} from '../kinds/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
- * A watch as zod schemas: the types the engine builds and stores, and (through part 2's routes)
- * the OpenAPI document. Plain zod with `.meta()`, as the check results (docs/openapi.md). A
+ * A watch as zod schemas: the types the engine builds and stores, and (through the routes of
+ * src/tools/watch/) the OpenAPI document. Plain zod with `.meta()`, as the check results (docs/openapi.md). A
  * watch lives under three keys, each written by one party, so none overwrites another's write
  * (docs/watches.md): its configuration (create and PATCH), its state (the re-checks) and its
  * webhook's delivery status (the deliveries).
  */
-
-export const watchKindSchema = z.enum(['ip', 'domain', 'mail']).meta({
-  description:
-    'ip: an IPv4 or IPv6 address or a host name, checked as POST /ip/v1 does; domain: a sending domain, checked as POST /domain/v1 does; mail: a domain’s mail setup, checked as POST /mail/v1 does.',
-});
-export type WatchKind = z.infer<typeof watchKindSchema>;
 
 const instant = z.iso.datetime();
 
@@ -87,93 +90,6 @@ export const watchConfigSchema = z
   })
   .meta({ id: 'WatchConfig' });
 export type WatchConfig = z.infer<typeof watchConfigSchema>;
-
-/**
- * What the watch last knew of one list: `listed` or `not_listed`, never a timeout or an error (a
- * list that did not answer keeps what was known before), with what the listing said.
- */
-export const knownListSchema = z.object({
-  status: z.enum(['listed', 'not_listed']),
-  name: z.string(),
-  codes: z.array(z.string()).optional(),
-  meaning: z.string().optional(),
-  delist_url: z.string().optional(),
-  /**
-   * A listing's first recorded check (docs/watches.md, "Listed since"): set when the listing is
-   * recorded or confirmed, kept while it lasts; absent in states stored before it was kept.
-   */
-  since: instant.optional(),
-});
-export type KnownList = z.infer<typeof knownListSchema>;
-
-/**
- * Changes heard and not yet confirmed (docs/watches.md, "Confirmed changes"): by zone, or by
- * `address zone` for a domain's sender address, or by `mail:<fact>` for a mail watch's fact, the
- * status heard (listed or not_listed; a mail fact's value) and the checks in a row that heard it.
- */
-export const unconfirmedSchema = z.record(
-  z.string(),
-  z.object({ status: z.string(), seen: z.number().int().min(1) }),
-);
-export type Unconfirmed = z.infer<typeof unconfirmedSchema>;
-
-/** Zone -> what was last known of it. */
-export const knownListsSchema = z.record(z.string(), knownListSchema);
-export type KnownLists = z.infer<typeof knownListsSchema>;
-
-/** One list's listing that came or went, as history entries and events carry it. */
-export const listingChangeSchema = z
-  .object({
-    zone: z.string(),
-    name: z.string(),
-    code: z
-      .string()
-      .meta({ description: 'The return code(s) the list answers, comma-separated when several.' }),
-    meaning: z.string().meta({ description: 'What the list documents the code(s) to mean.' }),
-    delist_url: z.string().optional(),
-    address: z
-      .string()
-      .optional()
-      .meta({ description: 'For a domain watch: the sender address listed or delisted.' }),
-  })
-  .meta({ id: 'WatchListingChange' });
-export type ListingChange = z.infer<typeof listingChangeSchema>;
-
-/** Where the target is listed now: a list, and for a domain's sender address, which address. */
-export const listedOnSchema = z
-  .object({
-    zone: z.string(),
-    name: z.string(),
-    address: z.string().optional(),
-    since: instant.optional().meta({
-      description:
-        'In a watch view: the check that first recorded this listing (its confirmation, or the first check when it was listed then); absent where the watch does not know.',
-    }),
-  })
-  .meta({ id: 'WatchListedOn' });
-export type ListedOn = z.infer<typeof listedOnSchema>;
-
-/** The last recorded check in brief: what the badge, the page and the events show. */
-export const watchStatusSchema = z
-  .object({
-    verdict: verdictSchema,
-    score: z.number().int().min(0).max(100),
-    listed_on: z.array(listedOnSchema),
-    lists: z.array(listResultSchema).meta({
-      description:
-        'Every list asked about the target (for a domain, the domain lists), as the last check found it: each as the IP and domain results give it.',
-    }),
-    addresses: z.array(addressSummarySchema).optional().meta({
-      description:
-        'For a domain watch: the sender addresses checked, each as the domain result gives it.',
-    }),
-    mail: mailBriefSchema.optional().meta({
-      description:
-        'For a mail watch: each provider’s verdict, the DKIM selectors with a key, the MTA-STS status (verdict and score are the mail score’s).',
-    }),
-  })
-  .meta({ id: 'WatchStatus' });
-export type WatchStatus = z.infer<typeof watchStatusSchema>;
 
 export const historyEntrySchema = z
   .object({
@@ -250,19 +166,19 @@ export const pendingDeliverySchema = z.object({
   /** A `watch.test` event: its watch's one pending test until its first attempt ends. */
   test: z.boolean().optional(),
   /** An e-mail to send instead of a webhook delivery: `body` is the event of an alert. */
-  mail: pendingMailSchema.optional(),
+  email: pendingEmailSchema.optional(),
 });
 export type PendingDelivery = z.infer<typeof pendingDeliverySchema>;
 
 export const watchStateSchema = z
   .object({
-    /** Each list of the target. */
-    lists: knownListsSchema,
-    /** For a domain watch: each checked sender address's lists. */
-    addresses: z.record(z.string(), knownListsSchema).optional(),
-    /** For a mail watch: what its checks showed of the mail setup, by fact. */
-    mail: mailFactsSchema.optional(),
-    unconfirmed: unconfirmedSchema.optional(),
+    /**
+     * What the watch knows of its target, fact by fact (src/watch/kinds/facts.ts): each list's
+     * status, for a domain each sender address's, for a mail watch its mail setup.
+     */
+    facts: z.array(factSchema),
+    /** Changes heard and not yet confirmed, by the key of their fact. */
+    unconfirmed: z.array(unconfirmedSchema).optional(),
     /** A host name watch: what the name resolved to at the last check, when not its address. */
     resolves_to: z.array(z.string()).optional(),
     checked_at: instant,

@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 import {
   type PendingDelivery,
@@ -10,6 +10,7 @@ import {
   type WebhookStatus,
   webhookStatusSchema,
 } from './schemas.js';
+import { currentDelivery, currentState } from './stored-forms.js';
 
 const lastDeliverySchema = webhookStatusSchema.shape.last_delivery;
 type LastDelivery = WebhookStatus['last_delivery'];
@@ -86,7 +87,8 @@ export function watchRecords(store: Store, now: () => number) {
     config: (id: string) => read(keys.config(id), (v) => watchConfigSchema.parse(v)),
     putConfig: (watch: WatchConfig) =>
       store.set(keys.config(watch.id), JSON.stringify(watch), ttlOf(watch)),
-    state: (id: string) => read(keys.state(id), (v) => watchStateSchema.parse(v)),
+    // A state or a delivery an earlier version stored is read in its current form.
+    state: (id: string) => read(keys.state(id), (v) => watchStateSchema.parse(currentState(v))),
     putState: (watch: WatchConfig, state: WatchState) =>
       store.set(keys.state(watch.id), JSON.stringify(state), ttlOf(watch)),
     async webhookStatus(id: string): Promise<WebhookStatus> {
@@ -111,7 +113,7 @@ export function watchRecords(store: Store, now: () => number) {
       await store.removeMembers(key, await store.members(key));
     },
     delivery: (eventId: string) =>
-      read(keys.delivery(eventId), (v) => pendingDeliverySchema.parse(v)),
+      read(keys.delivery(eventId), (v) => pendingDeliverySchema.parse(currentDelivery(v))),
     putDelivery: (delivery: PendingDelivery) =>
       store.set(keys.delivery(delivery.id), JSON.stringify(delivery), deliveryTtlMs),
     deleteDelivery: (eventId: string) => store.delete(keys.delivery(eventId)),

@@ -1,4 +1,4 @@
-import { emailView } from './email/index.js';
+import { emailView } from '../email/index.js';
 import { hasEnded } from './records.js';
 import {
   defaultConfirmations,
@@ -7,7 +7,7 @@ import {
   type WatchView,
   type WebhookStatus,
 } from './schemas.js';
-import { withSince } from './timeline/index.js';
+import { withSince } from '../timeline/index.js';
 
 /**
  * What anyone with a watch's id may read (docs/watches.md, "Public view"): its target, schedule,
@@ -39,7 +39,9 @@ export function watchView(
     checked_at: state?.checked_at ?? null,
     next_check_at: state?.next_check_at ?? null,
     // Each listing with the time the watch first recorded it, where it knows (docs/watches.md).
-    status: state ? { ...state.status, listed_on: withSince(state.status.listed_on, state) } : null,
+    status: state
+      ? { ...state.status, listed_on: withSince(state.status.listed_on, state.facts) }
+      : null,
     history: state?.history ?? [],
     webhook: watch.webhook
       ? {

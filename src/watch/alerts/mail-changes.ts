@@ -1,5 +1,5 @@
 import { isMessageKey, type Translate } from '../../i18n/index.js';
-import type { MailChange } from '../../watch/index.js';
+import type { MailChange } from '../kinds/index.js';
 
 /**
  * A mail watch's change as one line of text in the watch's language (docs/watches.md, "Mail

@@ -1,16 +1,23 @@
 import {
   type MailCheckResult,
   mailProviders,
+  providerRequirements,
   type RequirementRule,
+  type RequirementStatus,
+  verdictOf,
 } from '../../reputation/index.js';
-import { type MailBrief, type MailFact, mailFactKey, type MailFacts } from './schemas.js';
+import { type Fact, factId, type MailFact } from './facts.js';
+import type { Observation } from './merge.js';
 
 /**
  * What one mail check of a watched domain showed (docs/watches.md, "Mail watches"), as facts a
  * change can compare: each requirement rule's status, each MX host's certificate (valid, expiring
  * under 14 days, expired), the MTA-STS status, each DKIM selector's key. The providers' verdicts
- * are not read here: merge.ts derives them from the rules the watch knows. What the check could not see because something did not answer (a probe that timed out, DNS
- * that did not answer) is left out, as a list that did not answer is: it keeps what was known.
+ * are not read from the result: they are judged again over the rules the watch knows
+ * (`verdictsOver`). What the check could not see because something did not answer (a probe that
+ * timed out, DNS that did not answer) is left out, as a list that did not answer is: it keeps
+ * what was known. An MX host the domain no longer has (while it has others) takes its certificate
+ * with it.
  */
 
 /** Fewer days left than this: the certificate is expiring (and the watch says so once). */
@@ -31,18 +38,11 @@ const failedLookup =
  */
 const mtaStsSilence = /no usable DNS answer|deadline passed|no whole answer within/;
 
-export interface MailObservation {
-  facts: MailFacts;
-  /** The MX hosts the check found: a certificate of another host is forgotten. */
-  mxHosts: string[];
-  brief: MailBrief;
-}
-
-export function observeMail(result: MailCheckResult): MailObservation {
-  const facts: MailFacts = {};
-  const add = (fact: MailFact) => {
-    facts[mailFactKey(fact)] = fact;
-  };
+/** A mail check: its mail facts, and its mail score as the status (docs/watches.md). */
+export function observeMailCheck(result: MailCheckResult): Observation {
+  // One fact per key, the last heard, as one check hears each thing once.
+  const facts = new Map<string, MailFact>();
+  const add = (fact: MailFact) => facts.set(factId(fact), fact);
   const probeTimedOut = result.mx.some((host) => host.smtp.status === 'timeout');
   // A named selector whose look-up failed reads as no key to the dkim and alignment rules.
   const dkimFailed = result.dkim.selectors.some(
@@ -99,19 +99,51 @@ export function observeMail(result: MailCheckResult): MailObservation {
     });
   }
   const found = result.dkim.selectors.filter((selector) => selector.status === 'found');
+  // No MX host at all is more often an MX look-up that failed than a domain that dropped its
+  // mail servers: then every certificate is kept.
+  const hosts = new Set(result.mx.map((host) => host.host));
+  const { mail_score: score } = result;
   return {
-    facts,
-    mxHosts: result.mx.map((host) => host.host),
-    brief: {
-      providers: {
-        gmail: result.requirements.gmail.verdict,
-        yahoo: result.requirements.yahoo.verdict,
-        microsoft: result.requirements.microsoft.verdict,
+    facts: [...facts.values()],
+    gone: (key) => key.what === 'certificate' && hosts.size > 0 && !hosts.has(key.subject),
+    derive: verdictsOver,
+    reportsChanges: true,
+    status: {
+      verdict: score.verdict,
+      score: score.score,
+      listed_on: [],
+      lists: [],
+      mail: {
+        providers: {
+          gmail: result.requirements.gmail.verdict,
+          yahoo: result.requirements.yahoo.verdict,
+          microsoft: result.requirements.microsoft.verdict,
+        },
+        dkim_selectors: found.map((selector) => selector.selector),
+        mta_sts: sts.status,
       },
-      dkim_selectors: found.map((selector) => selector.selector),
-      mta_sts: sts.status,
     },
   };
+}
+
+/**
+ * Each provider's verdict as the check judges it (`verdictOf`, src/reputation/mail/), over the
+ * rule statuses the watch knows rather than those one check heard: a rule left silent keeps its
+ * last status here too, so a timeout never moves a verdict, and a verdict moves only with a
+ * confirmed rule. A provider none of whose rules is known has no verdict yet.
+ */
+function verdictsOver(known: readonly Fact[]): MailFact[] {
+  const rules = new Map(
+    known.flatMap((fact) => (fact.what === 'requirement' ? [[fact.subject, fact.value]] : [])),
+  );
+  return mailProviders.flatMap((provider): MailFact[] => {
+    const statuses = providerRequirements[provider].rules.flatMap(({ rule, required }) => {
+      const status = rules.get(rule);
+      return status === undefined ? [] : [{ status: status as RequirementStatus, required }];
+    });
+    if (statuses.length === 0) return [];
+    return [{ what: 'verdict', subject: provider, value: verdictOf(statuses), detail: null }];
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { maxCallerSelectors } from '../../reputation/index.js';
-import type { MailFacts } from './schemas.js';
+import type { Fact } from './facts.js';
 
 /**
  * The DKIM selectors a mail watch's re-check names (docs/watches.md, "Mail watches"): the watch's
@@ -10,10 +10,10 @@ import type { MailFacts } from './schemas.js';
  */
 export function watchSelectors(
   own: readonly string[] | undefined,
-  known: MailFacts | undefined,
+  known: readonly Fact[] | undefined,
 ): string[] {
   // Keys found now first: past the bound, a selector long gone is the one left to the table.
-  const seen = Object.values(known ?? {})
+  const seen = (known ?? [])
     .filter((fact) => fact.what === 'dkim')
     .sort((a, b) => Number(b.value === 'found') - Number(a.value === 'found'))
     .map((fact) => fact.subject);
