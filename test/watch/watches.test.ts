@@ -275,3 +275,45 @@ describe('a watch not renewed', () => {
     expect((await create(watches, request())).ok).toBe(true);
   });
 });
+
+describe('another subsystem as the owner', () => {
+  // A reports inbox keeping IP watches for the senders its reports name: its own id and cap.
+  const inbox = (id: string, cap = 2) => ({ subsystem: 'reports', id, cap });
+
+  it('creates within its own cap, and takes nothing of the callers’ caps', async () => {
+    const watches = await start({ WATCH_PER_CALLER: '1', WATCH_MAX: '10' });
+    for (const target of [watchedIp, otherIp]) {
+      expect(await watches.create({ target }, inbox('inbox-1'))).toMatchObject({ ok: true });
+    }
+    const third = await watches.create({ target: '8.8.100.11' }, inbox('inbox-1'));
+    expect(third).toMatchObject({
+      ok: false,
+      error: 'watch_limit',
+      reason: 'reports keeps at most 2 live watches for inbox-1',
+    });
+    // Another inbox has a cap of its own, and a caller its own.
+    expect((await watches.create({ target: watchedIp }, inbox('inbox-2'))).ok).toBe(true);
+    expect((await created()).ok).toBe(true);
+  });
+
+  it('renews and removes its own watches only, and a removal frees its place', async () => {
+    const watches = await start();
+    const mine = await watches.create({ target: watchedIp, interval_s: 3600 }, inbox('inbox-1', 1));
+    if (!mine.ok) throw new Error(mine.reason);
+    const { id } = mine.watch;
+    clock.advance(86_400_000);
+    const renewed = await watches.update(id, {}, inbox('inbox-1', 1));
+    expect(renewed).toMatchObject({ ok: true });
+    expect(renewed.ok && Date.parse(renewed.watch.expires_at)).toBeGreaterThan(
+      Date.parse(mine.watch.expires_at),
+    );
+    for (const outcome of [
+      await watches.update(id, {}, inbox('inbox-2')),
+      await watches.remove(id, inbox('inbox-2')),
+    ]) {
+      expect(outcome).toMatchObject({ ok: false, error: 'not_found' });
+    }
+    expect(await watches.remove(id, inbox('inbox-1', 1))).toEqual({ ok: true });
+    expect((await watches.create({ target: otherIp }, inbox('inbox-1', 1))).ok).toBe(true);
+  });
+});
