@@ -23,7 +23,7 @@ import {
 import { stampSince } from './timeline/index.js';
 
 /**
- * One due watch, claimed from the queue by this process (docs/watches.md, "Re-checks"): checked
+ * One due watch, claimed from the queue by this process (docs/watch-engine.md, "Re-checks"): checked
  * afresh, what changed recorded in its state with its events' deliveries, and put back in the
  * queue one interval on. A deleted or ended watch leaves the queue instead. A check that cannot be
  * trusted records nothing and waits for the next interval.

@@ -16,7 +16,7 @@ const lastDeliverySchema = webhookStatusSchema.shape.last_delivery;
 type LastDelivery = WebhookStatus['last_delivery'];
 
 /**
- * Where a watch lives in the store (docs/watches.md, "Store layout"). Its configuration, state
+ * Where a watch lives in the store (docs/watch-engine.md, "Storage and migration"). Its configuration, state
  * and webhook status are apart, each written by one party (create and PATCH; the re-checks; the
  * deliveries), so a PATCH and a re-check never overwrite each other. The events whose every
  * attempt failed are members of a set (an atomic add from any process, where a count read and

@@ -1,6 +1,6 @@
 /**
- * When things happen again (docs/watches.md, "Schedule" and "Retries"): a watch's next check, a
- * failed delivery's next attempt, and when failures pause a webhook.
+ * When things happen again (docs/watches.md, "Confirmed changes" and "Deliveries"): a watch's
+ * next check, a failed delivery's next attempt, and when failures pause a webhook.
  */
 
 /**
@@ -19,7 +19,8 @@ export const pauseAfterFailedEvents = 5;
 
 /**
  * How long a claimed delivery stays its claimer's, and how long a watch's one attempt in flight
- * holds it (docs/watches.md, "Claims and leases"): twice WEBHOOK_TIMEOUT_MS, at least a minute.
+ * holds it (docs/watch-engine.md, "Claims and leases"): twice WEBHOOK_TIMEOUT_MS, at least a
+ * minute.
  */
 export function deliveryLeaseMs(webhookTimeoutMs: number): number {
   return Math.max(60_000, 2 * webhookTimeoutMs);

@@ -10,7 +10,7 @@ import {
 import { withSince } from '../timeline/index.js';
 
 /**
- * What anyone with a watch's id may read (docs/watches.md, "Public view"): its target, schedule,
+ * What anyone with a watch's id may read (docs/watches.md, "Routes"): its target, schedule,
  * status and history, and how its webhook fares, but never the manage key, the secret or the
  * webhook URL beyond its origin (the path often carries a receiver's own secret).
  */
