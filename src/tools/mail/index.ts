@@ -1,11 +1,11 @@
-import { ApiError } from '../../http/index.js';
-import { checkMail, type MailCheckDeps, parseHostName } from '../../reputation/index.js';
-import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
+import { checkMail, type MailCheckDeps } from '../../reputation/index.js';
+import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { type MailProbes, probeMarginMs } from './deps.js';
 
 export { type MailProbes, probeMarginMs };
 import { mailPage } from './page.js';
 import { observeProber } from './probe-state.js';
+import { readMailRequest } from './request.js';
 import {
   mailCheckRequest,
   mailCheckResponse,
@@ -50,24 +50,8 @@ export const mailTool = defineTool({
       body: mailCheckRequest,
       result: mailCheckResponse,
       prepare(body) {
-        const text = firstNonEmpty(body.domain, body.target);
-        if (text === undefined)
-          throw new ApiError('invalid_request', 'domain is required (alias target)');
-        const parsed = parseHostName(text);
-        if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-        if (parsed.target.kind !== 'domain')
-          throw new ApiError('invalid_target', 'expected a domain name');
-        const domain = parsed.target;
-        // One result per domain and selector set, whatever order or case the caller wrote them in.
-        const selectors = [
-          ...new Set((body.dkim_selectors ?? []).map((s) => s.toLowerCase())),
-        ].sort();
-        return {
-          requestKey: [domain.name, ...selectors].join(' '),
-          run() {
-            return checkMail(checkDeps, domain, { selectors });
-          },
-        };
+        const { domain, selectors, requestKey } = readMailRequest(body);
+        return { requestKey, run: () => checkMail(checkDeps, domain, { selectors }) };
       },
     });
     routes.tokenRoutes(mailStoredResult);
