@@ -22,7 +22,7 @@ export {
   type TlsReport,
   type Via,
   vias,
-} from './model.js';
+} from './read/index.js';
 export type {
   DmarcTotals,
   Inbox,

@@ -1,4 +1,4 @@
-import type { ReportKind } from './model.js';
+import type { ReportKind } from './read/index.js';
 import type { Inbox } from './store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ParsedReport, ReportKind, Via } from './model.js';
+import type { ParsedReport, ReportKind, Via } from './read/index.js';
 
 /**
  * Where the reports tool keeps its inboxes and their reports (docs/reports.md, "Storage"): SQLite
