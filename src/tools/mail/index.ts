@@ -1,10 +1,7 @@
-import { checkMail, type MailCheckDeps } from '../../reputation/index.js';
+import { checkMail } from '../../reputation/index.js';
 import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
-import { type MailProbes, probeMarginMs } from './deps.js';
-
-export { type MailProbes, probeMarginMs };
+import { mailCheckDeps, type MailToolDeps } from './check-deps.js';
 import { mailPage } from './page.js';
-import { observeProber } from './probe-state.js';
 import { readMailRequest } from './request.js';
 import {
   mailCheckRequest,
@@ -19,9 +16,6 @@ import { summariseMail } from './summary.js';
  * MX servers' STARTTLS, MTA-STS, TLS-RPT, DANE and the providers' requirements (docs/mail.md).
  */
 
-type MailToolDeps = SnapshotDeps &
-  Pick<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'> & { mail: MailProbes };
-
 export const mailTool = defineTool({
   name: 'mail',
   title: 'Mail',
@@ -30,17 +24,8 @@ export const mailTool = defineTool({
   submit: 'check.submit',
   summarise: summariseMail,
   page: mailPage,
-  serve(app, deps: MailToolDeps): void {
-    const { smtp, state } = observeProber(deps.mail.smtp, deps.now);
-    const checkDeps: MailCheckDeps = {
-      ...deps.mail,
-      resolver: deps.resolver,
-      dnsbl: deps.dnsbl,
-      deadlineMs: deps.deadlineMs,
-      now: deps.now,
-      smtp,
-      probeDeadlineMs: deps.mail.timeoutMs + probeMarginMs,
-    };
+  serve(app, deps: SnapshotDeps & MailToolDeps): void {
+    const { checkDeps, state } = mailCheckDeps(deps);
     const routes = snapshotTool(app, mailTool, deps);
     routes.status({ fields: mailStatusFields, read: () => ({ smtp_probe: state() }) });
     routes.check({
