@@ -1,7 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import { ApiError } from '../../http/index.js';
-import { parseHostName, type Target } from '../../reputation/index.js';
-import { firstNonEmpty } from '../common/index.js';
+import type { Target } from '../../reputation/index.js';
+import { requestedDomain } from '../common/index.js';
 import type { mailCheckRequest } from './schemas.js';
 
 /** What a mail check request names: the domain and the DKIM selectors to try beside the usual ones. */
@@ -14,17 +13,7 @@ export interface MailRequest {
 
 /** The request's domain (alias `target`) and selectors; a 400 for a missing or bad domain. */
 export function readMailRequest(body: z.infer<typeof mailCheckRequest>): MailRequest {
-  const text = firstNonEmpty(body.domain, body.target);
-  if (text === undefined)
-    throw new ApiError('invalid_request', 'domain is required (alias target)');
-  const parsed = parseHostName(text);
-  if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-  if (parsed.target.kind !== 'domain')
-    throw new ApiError('invalid_target', 'expected a domain name');
+  const domain = requestedDomain(body);
   const selectors = [...new Set((body.dkim_selectors ?? []).map((s) => s.toLowerCase()))].sort();
-  return {
-    domain: parsed.target,
-    selectors,
-    requestKey: [parsed.target.name, ...selectors].join(' '),
-  };
+  return { domain, selectors, requestKey: [domain.name, ...selectors].join(' ') };
 }
