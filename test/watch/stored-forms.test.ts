@@ -151,6 +151,35 @@ const interval = 60;
 const address = 'postmaster@watch-owner.net';
 const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'stored-forms-')), 'store.db')}`;
 
+/** An event's body as the earlier version kept it: its type, and what changed. */
+function eventBody(
+  id: string,
+  type: 'watch.listed' | 'watch.delisted',
+  change: { added?: object[]; removed?: object[]; listed_on?: object[] },
+) {
+  const watch = { id, target: watchedIp, kind: 'ip', page_url: 'https://r.example/p' };
+  return JSON.stringify({
+    type,
+    created_at: new Date().toISOString(),
+    data: {
+      watch: { ...watch, badge_url: 'https://r.example/b' },
+      added: [],
+      removed: [],
+      listed_on: [],
+      ...change,
+      verdict: type === 'watch.listed' ? 'poor' : 'good',
+      score: type === 'watch.listed' ? 60 : 100,
+    },
+  });
+}
+
+/** Its alerts go to a confirmed address, as one confirmed before the upgrade. */
+async function confirmAddress(store: WatchService['services']['store'], id: string) {
+  const config = JSON.parse((await store.get(`watch:${id}`))!) as WatchConfig;
+  const email = { address, confirmed: true, unsubscribe: 'unsubscribe-code' };
+  await store.set(`watch:${id}`, JSON.stringify({ ...config, email }), 3_600_000);
+}
+
 describe.each([
   ['memory', async () => 'memory:'],
   ['sqlite', async () => sqliteUrl()],
@@ -182,10 +211,7 @@ describe.each([
     );
     if (!created.ok) throw new Error(created.reason);
     const { id } = created.watch;
-    // Its alerts go to a confirmed address, as one confirmed before the upgrade.
-    const config = JSON.parse((await store.get(`watch:${id}`))!) as WatchConfig;
-    const email = { address, confirmed: true, unsubscribe: 'unsubscribe-code' };
-    await store.set(`watch:${id}`, JSON.stringify({ ...config, email }), 3_600_000);
+    await confirmAddress(store, id);
     // The state as the earlier version wrote it: one check had heard ZEN list the address.
     const state = JSON.parse((await store.get(`watch-state:${id}`))!) as WatchState;
     const lists = Object.fromEntries(
@@ -193,24 +219,9 @@ describe.each([
         fact.what === 'list' ? [[fact.subject, { status: fact.value, ...fact.detail }]] : [],
       ),
     );
-    const earlierAlert = {
-      type: 'watch.delisted',
-      created_at: new Date().toISOString(),
-      data: {
-        watch: {
-          id,
-          target: watchedIp,
-          kind: 'ip',
-          page_url: 'https://r.example/p',
-          badge_url: 'https://r.example/b',
-        },
-        added: [],
-        removed: [{ zone: 'bl.spamcop.net', name: 'SpamCop', code: '127.0.0.2', meaning: 'spam' }],
-        listed_on: [],
-        verdict: 'good',
-        score: 100,
-      },
-    };
+    const earlierAlert = eventBody(id, 'watch.delisted', {
+      removed: [{ zone: 'bl.spamcop.net', name: 'SpamCop', code: '127.0.0.2', meaning: 'spam' }],
+    });
     const { facts: _facts, ...rest } = state;
     const old = {
       ...rest,
@@ -220,7 +231,7 @@ describe.each([
         {
           id: 'evt_AAAAAAAAAAAAAAAAAAAAAA',
           watch_id: id,
-          body: JSON.stringify(earlierAlert),
+          body: earlierAlert,
           attempts: 0,
           queued_at: clock.now().getTime(),
           mail: { to: address, kind: 'alert' },
@@ -263,33 +274,17 @@ describe.each([
     );
     if (!created.ok) throw new Error(created.reason);
     const { id } = created.watch;
-    const config = JSON.parse((await store.get(`watch:${id}`))!) as WatchConfig;
-    const email = { address, confirmed: true, unsubscribe: 'unsubscribe-code' };
-    await store.set(`watch:${id}`, JSON.stringify({ ...config, email }), 3_600_000);
+    await confirmAddress(store, id);
     const eventId = 'evt_BBBBBBBBBBBBBBBBBBBBBB';
-    const event = {
-      type: 'watch.listed',
-      created_at: new Date().toISOString(),
-      data: {
-        watch: {
-          id,
-          target: watchedIp,
-          kind: 'ip',
-          page_url: 'https://r.example/p',
-          badge_url: 'https://r.example/b',
-        },
-        added: [{ zone: zen, name: 'Spamhaus ZEN', code: '127.0.0.2', meaning: 'SBL' }],
-        removed: [],
-        listed_on: [{ zone: zen, name: 'Spamhaus ZEN' }],
-        verdict: 'poor',
-        score: 60,
-      },
-    };
+    const body = eventBody(id, 'watch.listed', {
+      added: [{ zone: zen, name: 'Spamhaus ZEN', code: '127.0.0.2', meaning: 'SBL' }],
+      listed_on: [{ zone: zen, name: 'Spamhaus ZEN' }],
+    });
     const at = clock.now().getTime();
     const old = {
       id: eventId,
       watch_id: id,
-      body: JSON.stringify(event),
+      body,
       attempts: 0,
       queued_at: at,
       mail: { to: address, kind: 'alert' },

@@ -1,4 +1,5 @@
-import { checkDomain, runConfirmed, targetOf } from '../../reputation/index.js';
+import { checkDomain, runConfirmed } from '../../reputation/index.js';
+import { readWatchTarget } from './target.js';
 import { defineKind } from './kind.js';
 import { observeDomain } from './lists.js';
 
@@ -11,8 +12,8 @@ export const domainKind = defineKind({
   tool: 'domain',
   takesSelectors: false,
   async recheck(deps, watch) {
-    const read = targetOf('domain', watch.target);
-    if (!read.ok) return { ok: false, error: 'invalid_target', reason: read.reason };
+    const read = readWatchTarget('domain', watch.target);
+    if (!read.ok) return read;
     const outcome = await runConfirmed(deps, () => checkDomain(deps, read.target));
     if (!outcome.ok) return outcome;
     return {

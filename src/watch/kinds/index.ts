@@ -32,12 +32,11 @@ export {
   createRecheck,
   kindsTakingSelectors,
   type Recheck,
-  readWatchTarget,
   type WatchKind,
   watchKinds,
   watchKindSchema,
-  type WatchTargetReading,
 } from './registry.js';
+export { readWatchTarget, type WatchTargetReading } from './target.js';
 export {
   type ListedOn,
   listedOnSchema,

@@ -5,6 +5,7 @@ import {
   type Target,
   targetOf,
 } from '../../reputation/index.js';
+import { readWatchTarget } from './target.js';
 import { defineKind, type RecheckDeps } from './kind.js';
 import { observeIp } from './lists.js';
 
@@ -21,8 +22,8 @@ export const ipKind = defineKind({
   tool: 'ip',
   takesSelectors: false,
   async recheck(deps, watch) {
-    const read = targetOf('ip', watch.target);
-    if (!read.ok) return { ok: false, error: 'invalid_target', reason: read.reason };
+    const read = readWatchTarget('ip', watch.target);
+    if (!read.ok) return read;
     const pinned = watch.addresses?.[0];
     const pinnedRead = pinned === undefined ? undefined : targetOf('ip', pinned);
     const target = pinnedRead?.ok ? pinnedRead.target : read.target;

@@ -1,4 +1,5 @@
-import { checkMail, runConfirmed, targetOf } from '../../reputation/index.js';
+import { checkMail, runConfirmed } from '../../reputation/index.js';
+import { readWatchTarget } from './target.js';
 import { defineKind } from './kind.js';
 import { observeMailCheck } from './mail-observe.js';
 import { watchSelectors } from './mail-selectors.js';
@@ -13,8 +14,8 @@ export const mailKind = defineKind({
   tool: 'mail',
   takesSelectors: true,
   async recheck(deps, watch, known) {
-    const read = targetOf('mail', watch.target);
-    if (!read.ok) return { ok: false, error: 'invalid_target', reason: read.reason };
+    const read = readWatchTarget('mail', watch.target);
+    if (!read.ok) return read;
     const { probes } = deps;
     if (!probes) {
       return { ok: false, error: 'not_configured', reason: 'mail checks are not set up here' };

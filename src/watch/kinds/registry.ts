@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type TargetFor, targetOf } from '../../reputation/index.js';
 import type { Fact } from './facts.js';
 import { domainKind } from './domain.js';
 import { ipKind } from './ip.js';
@@ -24,22 +23,6 @@ export const watchKindSchema = z.enum(names).meta({
 
 /** The kinds whose creation takes `dkim_selectors`. */
 export const kindsTakingSelectors = names.filter((name) => watchKinds[name].takesSelectors);
-
-/**
- * A watch's target as its kind's tool reads it (`targetOf`). The route reads it before any quota
- * is taken, the engine before it keeps a watch, and each re-check before it asks.
- */
-export type WatchTargetReading<K extends WatchKind = WatchKind> =
-  | { ok: true; target: TargetFor<K>; text: string }
-  | { ok: false; error: 'invalid_target'; reason: string };
-
-export function readWatchTarget<K extends WatchKind>(
-  kind: K,
-  input: string,
-): WatchTargetReading<K> {
-  const read = targetOf(kind, input);
-  return read.ok ? read : { ok: false, error: 'invalid_target', reason: read.reason };
-}
 
 /**
  * One check of a watch's target, as its kind's tool checks it but with fresh look-ups
