@@ -120,28 +120,21 @@ export function createWatches(deps: WatchDeps): Watches {
     pendingPerWatch: limits.pendingDeliveries,
     ...(deps.onDropped ? { onDropped: deps.onDropped } : {}),
   };
+  // The runner takes the deps as they are, with the records and the limits it reads; the
+  // operations' context below stands on the same records.
+  const { email, runner: sizes, ...shared } = deps;
   const runner = createWatchRunner(
     {
-      store,
+      ...shared,
       records,
-      recheck: deps.recheck,
-      ...(deps.canCheck ? { canCheck: deps.canCheck } : {}),
-      links: deps.links,
-      clock: deps.clock,
-      randomBytes: deps.randomBytes,
-      log: deps.log,
-      minIntervalS: limits.minIntervalS,
-      sender: deps.sender,
-      resolver: deps.resolver,
       reachable,
+      minIntervalS: limits.minIntervalS,
       timeoutMs: limits.webhookTimeoutMs,
-      retryDelaysMs: deps.runner?.retryDelaysMs ?? defaultRetryDelaysMs,
+      retryDelaysMs: sizes?.retryDelaysMs ?? defaultRetryDelaysMs,
       queueRules,
-      ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
-      ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
-      ...(deps.email ? { email: { ...deps.email, links: deps.links } } : {}),
+      ...(email ? { email: { ...email, links: deps.links } } : {}),
     },
-    { ...runnerSizes(limits), ...deps.runner },
+    { ...runnerSizes(limits), ...sizes },
   );
   const context: OperationContext = {
     store,
