@@ -74,8 +74,8 @@ function aggregateReportOf(document: Element, budget: ReadBudget): DmarcAggregat
  * in a stray `<xs:schema>` they never close (parsedmarc's ikea.com sample).
  */
 function feedbackOf(document: Element): Element {
-  const feedback = elementOf(document.feedback);
-  if (feedback) return feedback;
+  // An empty `<feedback/>` is a feedback without its report_metadata.
+  if (document.feedback !== undefined) return elementOf(document.feedback) ?? {};
   const roots = Object.keys(document);
   const wrapped =
     roots.length === 1 ? elementOf(elementOf(document[roots[0]!])?.feedback) : undefined;
@@ -188,8 +188,9 @@ function evaluatedDisposition(node: unknown, place: string): Disposition {
   const value = lowerText(node);
   if (value === null || value === 'pass') return 'none';
   if (value === 'none' || value === 'quarantine' || value === 'reject') return value;
+  const written = quoted(textOf(node));
   throw invalidReport(
-    `${place}: policy_evaluated/disposition ${quoted(textOf(node))} is not none, quarantine or reject`,
+    `${place}: policy_evaluated/disposition ${written} is not none, quarantine or reject`,
   );
 }
 
