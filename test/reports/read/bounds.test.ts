@@ -142,6 +142,32 @@ describe('records', () => {
     });
   });
 
+  it('counts prefixed records, and refuses too many before parsing them', async () => {
+    const prefixed = (count: number) =>
+      utf8(
+        new TextDecoder()
+          .decode(reportOf(count))
+          .replace(/<(\/?)record>/g, '<$1d:record>')
+          .replace('<feedback>', '<feedback xmlns:d="urn:ietf:params:xml:ns:dmarc-2.0">'),
+      );
+    expect(await outcome(prefixed(5), 'application/xml', small)).toBe(1);
+    expect(await outcome(prefixed(6), 'application/xml', small)).toMatchObject({
+      code: 'report_too_large',
+      reason: 'the report holds more than 5 records',
+    });
+    // Text full of the name is no record, and costs one scan.
+    const text = utf8(
+      aggregateXml({
+        records: [
+          recordXml({
+            evaluated: `<reason><type>other</type><comment>${' :record :record'.repeat(200_000)}</comment></reason>`,
+          }),
+        ],
+      }),
+    );
+    expect(await outcome(text, 'application/xml', { ...defaultReadLimits, maxRecords: 1 })).toBe(1);
+  });
+
   it("counts the records of a zip's reports together", async () => {
     const body = zip({ 'a.xml': reportOf(3, 'a'), 'b.xml': reportOf(3, 'b') });
     expect(await outcome(body, 'application/zip', small)).toMatchObject({
