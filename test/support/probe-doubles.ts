@@ -18,7 +18,7 @@ import type { SmtpProbe } from '../../src/reputation/results/index.js';
  * it stands for, on a real certificate issued by the run's test CA: its names, its expiry, and
  * Node's own host name rule (`tls.checkServerIdentity`). No socket, no handshake, no tarpit's
  * wait. The probes' own suites speak SMTP, STARTTLS and HTTPS to those servers
- * (test/node/mail/), and the mail check's suite holds these answers to the wire's
+ * (test/node/probes/), and the mail check's suite holds these answers to the wire's
  * (test/reputation/mail/mail-check.test.ts).
  */
 
@@ -75,7 +75,7 @@ function handshake(certificate: Pem, host: string, now: Date) {
   };
 }
 
-/** The SMTP probe of each address's server, as Node's probe reports it (src/node/mail/smtp-probe.ts). */
+/** The SMTP probe of each address's server, as Node's probe reports it (src/node/probes/smtp-probe.ts). */
 export function smtpProberDouble(
   servers: Record<string, MxServer>,
   options: ProbeDoubleOptions,
@@ -160,7 +160,7 @@ export interface PolicyServer {
   policy: () => string;
 }
 
-/** The MTA-STS policy fetch, as Node's reports it (src/node/mail/policy-fetch.ts). */
+/** The MTA-STS policy fetch, as Node's reports it (src/node/probes/policy-fetch.ts). */
 export function policyFetcherDouble(
   servers: Record<string, PolicyServer>,
   options: Omit<ProbeDoubleOptions, 'timeoutMs'> & { port: number },

@@ -12,7 +12,7 @@ import { freePort } from '../../fixtures/free-port.js';
 import { type WebhookReceiver, startWebhookReceiver } from '../../fixtures/webhook-receiver.js';
 
 /**
- * Watches go on after `wrangler dev` restarts (docs/watches.md, "On Workers"): the Worker run
+ * Watches go on after `wrangler dev` restarts (docs/watch-engine.md, "On Workers"): the Worker run
  * twice by `wrangler dev` on one `--persist-to` folder, as a developer stops and starts it. The
  * vitest pool for workerd cannot restart its runtime on the same state, so this suite runs the
  * real command, in Node, against fixture DNS behind DoH and a webhook receiver on 127.0.0.1.
