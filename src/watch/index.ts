@@ -17,7 +17,7 @@ export { type Recheck, type RecheckDeps, type RecheckOutcome, createRecheck } fr
 export { type ListCatalogue, listCatalogue } from './list-catalogue.js';
 export { type LinksOf, type WatchLinks } from './events.js';
 export { watchLinks } from './links.js';
-export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+export type { CheckClaims, RunnerOptions, TickOptions, TickReport, WatchRunner } from './runner.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
   type WatchLimits,
