@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { format, resolveConfig } from 'prettier';
-import { sharedVariables } from '../src/config.js';
-import { type Table, type Variable, variablesOf } from '../src/environment.js';
+import { sharedVariables } from '../src/config/index.js';
+import { type Table, type Variable, variablesOf } from '../src/config/index.js';
 import { nodeOnlyVariables } from '../src/node/config.js';
 import { workersOnlyVariables } from '../src/workers/config.js';
 
 /**
- * The table of docs/configuration.md, generated from the configuration tables (src/config.ts,
+ * The table of docs/configuration.md, generated from the configuration tables (src/config/variables.ts,
  * src/node/config.ts, src/workers/config.ts), so that a variable's default, accepted values and
  * meaning are written once. `npm run docs:config` writes it; test/scripts/configuration-doc.test.ts
  * fails when the file's table is not the one these tables give.

@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
-import type { Config, ProxySettings } from './config.js';
+import type { Config, ProxySettings } from './config/index.js';
 import type { Resolver } from './dns/index.js';
 import {
   answerMethodNotAllowed,
@@ -36,12 +36,13 @@ import type {
   DnsblEngine,
   DnsblZone,
   ListHealth,
+  MailProbes,
   ResolverConfirmation,
   ServiceReadiness,
 } from './reputation/index.js';
 import { type CardCache, russianMeanings } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
-import { createResultStore, createToolsApi, type MailProbes } from './tools/index.js';
+import { createResultStore, createToolsApi } from './tools/index.js';
 import { maxIntervalS, type Watches } from './watch/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
@@ -85,7 +86,7 @@ export interface AppDeps {
    */
   sendsWatchEmail?: boolean;
   /** The mail check's probes, as the platform gives them (src/platform.ts). */
-  mail: MailProbes;
+  probes: MailProbes;
   /** Response compression, where the runtime does not compress itself (Node: node/compression.ts). */
   compression?: MiddlewareHandler;
   /** What the core reports to the metrics (Node: prom-client); nothing without it. */
@@ -198,7 +199,7 @@ export function createApp(deps: AppDeps) {
       site,
       store: deps.store,
       watches: deps.watches,
-      mail: deps.mail,
+      probes: deps.probes,
       tokenTtlMs: config.tokenTtlMs,
       pool: {
         maxIps: config.poolMaxIps,

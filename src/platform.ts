@@ -1,12 +1,11 @@
 import type { Resolver } from './dns/index.js';
 import type { Lang } from './i18n/index.js';
-import type { MailProbes } from './mail-probes.js';
 import type { Metrics } from './operations/index.js';
 import type { PageAssetSources } from './pages/index.js';
-import type { DnsblZone, MonitorRemote, ResolverSetting } from './reputation/index.js';
+import type { DnsblZone, MailProbes, MonitorRemote, ResolverSetting } from './reputation/index.js';
 import type { ShareSummary } from './share/index.js';
 import type { Store } from './store/index.js';
-import type { MailSender } from './watch/index.js';
+import type { EmailSender } from './watch/index.js';
 import type { WebhookSender } from './webhooks/index.js';
 
 /**
@@ -79,13 +78,13 @@ export interface Platform {
    * The mail check's probes (docs/mail.md): SMTP and the MTA-STS fetch over sockets on Node; on
    * Workers no SMTP (TCP port 25 is not allowed there) and the policy over `fetch`.
    */
-  mail: MailProbes;
+  probes: MailProbes;
   /**
    * Sends watches' e-mails to SMTP_URL (docs/watches.md, "E-mail"): nodemailer on Node,
    * worker-mailer over `cloudflare:sockets` on Workers (docs/edge.md); absent without SMTP_URL
    * (or with port 25 on Workers), and then `email` is refused.
    */
-  mailer?: MailSender;
+  mailer?: EmailSender;
 }
 
 /** Web Crypto, the same API on Node and on Workers: the default random bytes and hashing. */

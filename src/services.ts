@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import {
   type DnsStatus,
   type QueryObserver,
@@ -29,12 +29,13 @@ import {
   type ListSide,
   type ListVerdicts,
   queriedZone,
+  probeMarginMs,
   queryZone,
   type ZoneMonitor,
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
-import { probeMarginMs, renderChat, renderMail } from './tools/index.js';
+import { renderChat, renderMail } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -196,12 +197,12 @@ export async function createServices(
       confirmResolver: () => verdicts.confirm(),
       catalogue: listCatalogue(zones),
       // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
-      mail: {
-        reachable: platform.mail.reachable,
-        smtp: platform.mail.smtp,
-        policy: platform.mail.policy,
-        ...(platform.mail.tlsa ? { tlsa: platform.mail.tlsa } : {}),
-        probeDeadlineMs: platform.mail.timeoutMs + probeMarginMs,
+      probes: {
+        reachable: platform.probes.reachable,
+        smtp: platform.probes.smtp,
+        policy: platform.probes.policy,
+        ...(platform.probes.tlsa ? { tlsa: platform.probes.tlsa } : {}),
+        probeDeadlineMs: platform.probes.timeoutMs + probeMarginMs,
       },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.
@@ -212,7 +213,7 @@ export async function createServices(
     // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
     ...(platform.mailer && config.watch.alertFrom
       ? {
-          mail: {
+          email: {
             sender: platform.mailer,
             from: config.watch.alertFrom,
             render: renderMail,
@@ -264,7 +265,7 @@ export async function createServices(
     /** Whether a watch may have `email`: the check page's watch form offers it only then. */
     sendsWatchEmail: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,
-    mail: platform.mail,
+    probes: platform.probes,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     listHealth: () => verdicts.lists(),

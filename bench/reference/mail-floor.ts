@@ -4,7 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { recordsOf } from '../../src/dns/index.js';
 import { createResolver, readConfig } from '../../src/node/index.js';
 import { parseServerAddress } from '../../src/node/dns/index.js';
-import { createTlsaLookup } from '../../src/node/mail/index.js';
+import { createTlsaLookup } from '../../src/node/probes/index.js';
 import { reverseName, targetLabel } from '../../src/reputation/index.js';
 import type { MailDomain } from '../mail-world.js';
 

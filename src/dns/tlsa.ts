@@ -15,7 +15,7 @@ import { canonicalName } from './wire.js';
  *
  * It sits beside wire.ts rather than in it: wire.ts reads the record types every check asks for,
  * and a TLSA answer is read by the TLSA lookups only, this one and Node's over UDP
- * (src/node/mail/tlsa-lookup.ts), which share its query and its reading.
+ * (src/node/probes/tlsa-lookup.ts), which share its query and its reading.
  */
 
 export interface TlsaData {

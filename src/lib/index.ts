@@ -38,4 +38,5 @@ export {
   reversedNibbles,
 } from './ipv6.js';
 export { createLogger, type Logger, type LogLevel } from './log.js';
+export { batchedRandomBytes } from './random-batch.js';
 export { isSpecialUseName, specialUseSuffix } from './special-use-names.js';

@@ -1,20 +1,24 @@
 import { z } from 'zod';
-import { bearerToken, networks, proxyVariables, sharedRules, sharedVariables } from '../config.js';
 import {
+  bearerToken,
   type ConfigOf,
   commaList,
   environmentSchema,
   integer,
   mergeTables,
+  networks,
   parseEnvironment,
+  proxyVariables,
+  sharedRules,
+  sharedVariables,
   variable,
-} from '../environment.js';
+} from '../config/index.js';
 import { defaultStoreUrl, parseStoreUrl } from '../store/index.js';
 import { parseServerAddress } from './dns/index.js';
 
 /**
  * The variables only the Node server reads, its socket, resolvers, files, processes and threads,
- * as a table (src/environment.ts) added to the shared one (src/config.ts).
+ * as a table (src/config/environment.ts) added to the shared one (src/config/variables.ts).
  */
 
 const storeUrl = z.string().transform((url, ctx) => {
@@ -82,7 +86,7 @@ export const nodeOnlyVariables = {
         'How DNS is asked: `udp` to `DNS_SERVERS` (TCP for truncated answers), or `doh`, DNS over HTTPS (RFC 8484) to `DOH_URL`, over one HTTP/2 session per endpoint.',
     }),
   },
-  smtp: {
+  smtpProbe: {
     timeoutMs: variable({
       name: 'SMTP_TIMEOUT_MS',
       parser: integer(100, 120_000),

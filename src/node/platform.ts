@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import { createLogger } from '../lib/index.js';
-import { createNodeDns } from './dns/index.js';
+import { batchedRandomBytes, createLogger } from '../lib/index.js';
+import { createNodeDns, parseServerAddress, systemServers } from './dns/index.js';
 import { observeStore } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
-import { batchedRandomBytes } from '../random-batch.js';
 import { bundledZoneList } from '../reputation/index.js';
 import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
 import type { NodeConfig } from './config.js';
-import { createNodeMailSender } from './mail-sender.js';
-import { nodeMailProbes } from './mail-probes.js';
+import { createNodeMailer } from './mailer.js';
 import { readPageAssetSources } from './page-assets.js';
+import { createNodeProbes, type DnsServerAddress } from './probes/index.js';
 import { createPrometheusMetrics, type NodeMetrics } from './prometheus.js';
 import { createNodeWebhookSender } from './webhook-sender.js';
 import { readZoneListFile } from './zone-file.js';
@@ -94,9 +93,25 @@ export async function createNodePlatform(
     zones,
     pageAssets: await readPageAssetSources(),
     webhooks: createNodeWebhookSender(),
-    mail: nodeMailProbes(config, wire.tlsa),
+    probes: createNodeProbes({
+      allowNetworks: config.probes.allowNetworks,
+      timeoutMs: config.smtpProbe.timeoutMs,
+      smtpPort: config.smtpProbe.port,
+      httpsPort: config.probes.httpsPort,
+      publicUrl: config.publicUrl,
+      tlsaServers: doh ? [] : tlsaServers(dns.servers),
+      dnsTimeoutMs: dns.timeoutMs,
+      ...(wire.tlsa ? { dohTlsa: wire.tlsa } : {}),
+    }),
     ...(config.watch.smtpUrl
-      ? { mailer: createNodeMailSender(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
+      ? { mailer: createNodeMailer(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
       : {}),
   };
+}
+
+/** The resolvers TLSA is asked over UDP: DNS_SERVERS, or the system's. */
+function tlsaServers(servers: readonly string[]): DnsServerAddress[] {
+  return (servers.length > 0 ? servers : systemServers())
+    .map(parseServerAddress)
+    .filter((server): server is DnsServerAddress => server !== undefined);
 }

@@ -7,8 +7,8 @@ import { deliveryLeaseMs, retryDelay } from './schedule.js';
 import type { RenderChat, RenderMail } from './chat-format.js';
 import {
   emailLinks,
-  type MailAnswer,
-  type MailSender,
+  type EmailAnswer,
+  type EmailSender,
   mailMessage,
   type PendingMail,
 } from './email/index.js';
@@ -50,17 +50,17 @@ export interface DeliveryStepDeps {
   /** Hears how each attempt ended (the metrics' deliveries by outcome). */
   onAttempt?: (outcome: DeliveryOutcome) => void;
   /** E-mail alerts, when the platform can send them (SMTP_URL and ALERT_FROM). */
-  mail?: MailDeps;
+  email?: EmailDeps;
 }
 
 /** What an e-mail delivery needs: the sender, ALERT_FROM, the messages, the watch's links. */
-export interface MailDeps {
-  sender: MailSender;
+export interface EmailDeps {
+  sender: EmailSender;
   from: string;
   render: RenderMail;
   links: LinksOf;
   /** Hears how each attempt ended (the metrics' e-mails by outcome). */
-  onAttempt?: (outcome: MailAnswer['kind']) => void;
+  onAttempt?: (outcome: EmailAnswer['kind']) => void;
 }
 
 /** A 2xx, a 410, anything else, or a name that resolves to a non-public address. */
@@ -124,7 +124,7 @@ async function mailOnce(
 ): Promise<void> {
   const at = deps.clock();
   const email = watch?.email;
-  if (!deps.mail || !watch || hasEnded(watch, at.getTime()) || email?.address !== mail.to) {
+  if (!deps.email || !watch || hasEnded(watch, at.getTime()) || email?.address !== mail.to) {
     return done();
   }
   if (mail.kind === 'alert' ? !email.confirmed : email.confirmed || !mail.code) return done();
@@ -136,19 +136,19 @@ async function mailOnce(
   ) {
     return done();
   }
-  const { page_url } = deps.mail.links(watch);
+  const { page_url } = deps.email.links(watch);
   const links = emailLinks(page_url);
   const unsubscribeUrl = links.unsubscribe(email.unsubscribe);
   const content =
     mail.kind === 'confirm'
-      ? deps.mail.render({
+      ? deps.email.render({
           kind: 'confirm',
           watch,
           confirmUrl: links.confirm(mail.code!),
           pageUrl: page_url,
           expiresAt: email.code_expires_at!,
         })
-      : deps.mail.render({
+      : deps.email.render({
           kind: 'alert',
           event: JSON.parse(pending.body) as WatchEvent,
           watch,
@@ -156,15 +156,15 @@ async function mailOnce(
           unsubscribeUrl,
         });
   const message = mailMessage({
-    from: deps.mail.from,
+    from: deps.email.from,
     to: mail.to,
     id: pending.id,
     date: at,
     content,
     ...(mail.kind === 'alert' ? { unsubscribeUrl } : {}),
   });
-  const answer = await deps.mail.sender.send(message);
-  deps.mail.onAttempt?.(answer.kind);
+  const answer = await deps.email.sender.send(message);
+  deps.email.onAttempt?.(answer.kind);
   if (answer.kind === 'sent') return done();
   const attempts = pending.attempts + 1;
   deps.log('info', 'e-mail delivery failed', {

@@ -30,10 +30,10 @@ export * from './schemas.js';
 export type { ChatFormat, ChatRequest, RenderChat } from './chat-format.js';
 export type { RenderMail } from './chat-format.js';
 export {
-  type MailAnswer,
+  type EmailAnswer,
   type MailContent,
-  type MailMessage,
-  type MailSender,
+  type EmailMessage,
+  type EmailSender,
   parseMailbox,
 } from './email/index.js';
 export {

@@ -68,7 +68,7 @@ export interface RecheckDeps extends CheckReadiness {
    * What a mail watch's check connects with, as the mail tool's (the runtime's probes, the rule of
    * where they may connect, their deadline); without it a mail watch's check is not configured.
    */
-  mail?: Omit<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'>;
+  probes?: Omit<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'>;
 }
 
 export function createRecheck(deps: RecheckDeps): Recheck {
@@ -105,7 +105,7 @@ export function createRecheck(deps: RecheckDeps): Recheck {
     domain: { name: string; display: string },
     selectors: string[],
   ): Promise<RecheckOutcome> {
-    const probes = deps.mail;
+    const probes = deps.probes;
     if (!probes) {
       return { ok: false, error: 'not_configured', reason: 'mail checks are not set up here' };
     }

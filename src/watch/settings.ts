@@ -3,7 +3,7 @@ import { deliveryLeaseMs } from './schedule.js';
 import { addressPrefix, parseAddress } from '../lib/index.js';
 import type { PortRange } from '../webhooks/index.js';
 
-/** What the configuration sets for watches (src/config.ts; docs/configuration.md). */
+/** What the configuration sets for watches (src/config/variables.ts; docs/configuration.md). */
 export interface WatchLimits {
   /** A new watch's interval when it names none (WATCH_INTERVAL_S). */
   intervalS: number;

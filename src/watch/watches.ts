@@ -25,7 +25,7 @@ import {
   releasePlaces,
   watchRecords,
 } from './records.js';
-import type { DeliveryOutcome, MailDeps } from './delivery-step.js';
+import type { DeliveryOutcome, EmailDeps } from './delivery-step.js';
 import {
   checkConfirmCode,
   type Hashing,
@@ -115,7 +115,7 @@ export interface WatchDeps {
    * E-mail alerts (docs/watches.md, "E-mail"): the platform's sender, ALERT_FROM and the
    * messages; without it, a watch with `email` is refused (`email_unavailable`).
    */
-  mail?: Omit<MailDeps, 'links'>;
+  email?: Omit<EmailDeps, 'links'>;
 }
 
 /**
@@ -305,7 +305,7 @@ export function createWatches(deps: WatchDeps): Watches {
       ...(deps.onChecked ? { onChecked: deps.onChecked } : {}),
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
       ...(deps.renderChat ? { renderChat: deps.renderChat } : {}),
-      ...(deps.mail ? { mail: { ...deps.mail, links: deps.links } } : {}),
+      ...(deps.email ? { email: { ...deps.email, links: deps.links } } : {}),
     },
     { ...runnerSizes(limits), ...deps.runner },
   );
@@ -313,7 +313,7 @@ export function createWatches(deps: WatchDeps): Watches {
 
   /** An address asked for: refused without a sender, or when it is not one. */
   function emailAddressOf(text: string): string | WatchFailure {
-    if (!deps.mail) return emailUnavailable();
+    if (!deps.email) return emailUnavailable();
     const parsed = parseEmailAddress(text);
     return parsed.ok ? parsed.address : fail('invalid_email', parsed.reason);
   }

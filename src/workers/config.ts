@@ -1,9 +1,15 @@
-import { type Config, sharedRules, sharedVariables } from '../config.js';
-import { environmentSchema, mergeTables, parseEnvironment } from '../environment.js';
+import {
+  type Config,
+  environmentSchema,
+  mergeTables,
+  parseEnvironment,
+  sharedRules,
+  sharedVariables,
+} from '../config/index.js';
 
 /**
  * The Worker's configuration: its `env` vars (wrangler.toml `[vars]`, `wrangler dev --var`,
- * secrets) read by the shared table (src/config.ts) and the Workers' own. A Worker resolves only
+ * secrets) read by the shared table (src/config/variables.ts) and the Workers' own. A Worker resolves only
  * over DoH, so DOH_URL is required; the Node server's own variables (PORT, DNS_SERVERS,
  * STORE_URL, ...) mean nothing here and are ignored.
  */
@@ -11,7 +17,7 @@ import { environmentSchema, mergeTables, parseEnvironment } from '../environment
 /**
  * The variables only Workers read: none yet. The Worker's bindings (STORE, ZONE_MONITOR) are
  * wrangler.toml's, not variables; a Workers-only setting goes here, in the table form of
- * src/environment.ts.
+ * src/config/environment.ts.
  */
 export const workersOnlyVariables = {};
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { MonitorRemote } from '../reputation/index.js';
 import type { MonitorSettings, ZoneMonitorObject } from './monitor-object.js';
 

@@ -1,6 +1,5 @@
-import type { Config } from '../config.js';
-import { createDohTlsaLookup, createDohTransport } from '../dns/index.js';
-import { defaultProbeTimeoutMs, probeReachable } from '../mail-probes.js';
+import type { Config } from '../config/index.js';
+import { createDohTransport } from '../dns/index.js';
 import { noMetrics } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
@@ -14,12 +13,12 @@ import {
 } from './limits.js';
 import type { ZoneMonitorObject } from './monitor-object.js';
 import { monitorRemote } from './monitor-remote.js';
-import { createFetchPolicyFetcher } from './mail-policy-fetch.js';
 import { bundledPageAssets } from './page-assets.js';
 import type { StoreObject } from './store-object.js';
 import type { WatchClockObject } from './watch-clock-object.js';
 import { createFetchWebhookSender } from './webhook-sender.js';
-import { createWorkersMailSender } from './mail/index.js';
+import { createWorkersMailer } from './mailer.js';
+import { createWorkersProbes } from './probes/index.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
 export interface WorkerBindings {
@@ -68,9 +67,15 @@ export function createWorkersPlatform(
     zones: bundledZoneList(),
     pageAssets: bundledPageAssets,
     webhooks: createFetchWebhookSender(),
-    mail: workersMailProbes(config),
+    probes: createWorkersProbes({
+      allowNetworks: config.probes.allowNetworks,
+      httpsPort: config.probes.httpsPort,
+      dohUrls: config.dns.dohUrls,
+      dnsTimeoutMs: config.dns.timeoutMs,
+      tlsaPerCheck: edgeTlsaPerCheck,
+    }),
     ...(config.watch.smtpUrl && !onPort25(config.watch.smtpUrl)
-      ? { mailer: createWorkersMailSender(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
+      ? { mailer: createWorkersMailer(config.watch.smtpUrl, config.watch.webhookTimeoutMs) }
       : {}),
   };
 }
@@ -81,28 +86,4 @@ export function createWorkersPlatform(
  */
 function onPort25(smtpUrl: string): boolean {
   return new URL(smtpUrl).port === '25';
-}
-
-/**
- * The mail check's probes on Workers (docs/mail.md): TCP to port 25 is not allowed there, so
- * every MX host reads `not_probed` with that reason; the MTA-STS policy over `fetch`; TLSA with
- * the AD bit over DoH to DOH_URL (RFC 8484 carries the whole message, header bits included).
- */
-function workersMailProbes(config: Config): Platform['mail'] {
-  const reachable = probeReachable(config.mail.probeAllowNetworks);
-  return {
-    reachable,
-    timeoutMs: defaultProbeTimeoutMs,
-    smtp: { unavailable: 'TCP to port 25 is not allowed on Cloudflare Workers' },
-    policy: createFetchPolicyFetcher({
-      port: config.mail.probeHttpsPort,
-      timeoutMs: defaultProbeTimeoutMs,
-      reachable,
-    }),
-    tlsa: createDohTlsaLookup({
-      endpoints: config.dns.dohUrls,
-      timeoutMs: config.dns.timeoutMs,
-      maxPerCheck: edgeTlsaPerCheck,
-    }),
-  };
 }

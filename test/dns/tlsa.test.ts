@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DohExchange, fetchExchange } from '../../src/dns/doh-exchange.js';
 import { createDohTlsaLookup, encodeTlsaQuery } from '../../src/dns/tlsa.js';
 import { createHttp2Exchanges } from '../../src/node/dns/index.js';
-import { createTlsaLookup } from '../../src/node/mail/index.js';
+import { createTlsaLookup } from '../../src/node/probes/index.js';
 import { freePort } from '../../fixtures/free-port.js';
 import {
   type FixtureDnsServer,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { variablesOf } from '../../src/environment.js';
+import { variablesOf } from '../../src/config/index.js';
 import {
   command,
   configurationDoc,

@@ -159,9 +159,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         : platform),
       // A test never leaves 127.0.0.1: the mail check probes loopback only (PROBE_ALLOW_NETWORKS
       // names which), whatever public address a world's MX host has.
-      mail: {
-        ...platform.mail,
-        reachable: (address) => onLoopback(address) && platform.mail.reachable(address),
+      probes: {
+        ...platform.probes,
+        reachable: (address) => onLoopback(address) && platform.probes.reachable(address),
       },
     },
   );

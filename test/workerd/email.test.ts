@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMail } from '../../src/tools/watch/email-messages.js';
 import { emailLinks, mailMessage } from '../../src/watch/email/index.js';
-import { createWorkersMailSender } from '../../src/workers/mail/index.js';
+import { createWorkersMailer } from '../../src/workers/mailer.js';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { type WorkerEnv, createEdgeApp } from '../../src/workers/app.js';
@@ -61,7 +61,7 @@ describe('e-mail on Workers', () => {
       content,
       unsubscribeUrl,
     });
-    const sender = createWorkersMailSender(inbox.url, 5000);
+    const sender = createWorkersMailer(inbox.url, 5000);
     expect(await sender.send(message)).toEqual({ kind: 'sent' });
     const [mail] = await inbox.received();
     expect(mail!.envelope).toEqual({ from: 'alerts@rep.example.org', to: ['someone@example.org'] });
@@ -75,7 +75,7 @@ describe('e-mail on Workers', () => {
   });
 
   it('answers a failed send when nothing listens at SMTP_URL', async () => {
-    const sender = createWorkersMailSender('smtp://127.0.0.1:9', 2000);
+    const sender = createWorkersMailer('smtp://127.0.0.1:9', 2000);
     const answer = await sender.send(
       mailMessage({
         from: 'alerts@rep.example.org',

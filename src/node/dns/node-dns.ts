@@ -26,7 +26,7 @@ export interface NodeDns {
   maxInFlight: number;
   /**
    * Over DoH, TLSA with the AD bit (DANE, docs/mail.md) through the same HTTP/2 sessions; over UDP
-   * none here (src/node/mail/tlsa-lookup.ts asks the servers itself).
+   * none here (src/node/probes/tlsa-lookup.ts asks the servers itself).
    */
   tlsa?: TlsaLookup;
   /** Closes its sockets or sessions; they never hold the process open, so this is for a clean stop. */

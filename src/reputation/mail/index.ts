@@ -16,7 +16,11 @@ export { providerRequirements, rulePages } from './provider-requirements.js';
 export { verdictOf } from './requirement-rules.js';
 export { isPolicyMediaType, parsePolicy, policyPath } from './mta-sts.js';
 export {
+  defaultProbeTimeoutMs,
+  type MailProbes,
   notProbed,
+  probeMarginMs,
+  probeReachable,
   type PolicyFetcher,
   type PolicyFetchRequest,
   type PolicyFetchResult,

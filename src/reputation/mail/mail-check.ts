@@ -35,7 +35,7 @@ import {
   mostPreferred,
   port25MayBeBlocked,
 } from './mx-check.js';
-import type { PolicyFetcher, SmtpProber, TlsaLookup } from './probes.js';
+import type { MailProbes } from './probes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';
 
@@ -47,7 +47,7 @@ import { readTlsRpt, tlsRptName } from './tls-rpt.js';
  * fetch to `probeDeadlineMs` from the start, so a tarpit costs no more than that.
  */
 
-export interface MailCheckDeps {
+export interface MailCheckDeps extends Omit<MailProbes, 'timeoutMs'> {
   resolver: Resolver;
   dnsbl: DnsblEngine;
   /** The DNS parts' deadline (CHECK_DEADLINE_MS). */
@@ -55,12 +55,6 @@ export interface MailCheckDeps {
   /** When the probes and the policy fetch are given up, from the check's start (SMTP_TIMEOUT_MS and a margin). */
   probeDeadlineMs: number;
   now: () => Date;
-  /** Whether a probe may connect to an address: public (RFC 6890) or in PROBE_ALLOW_NETWORKS. */
-  reachable: (address: string) => boolean;
-  smtp: SmtpProber | { unavailable: string };
-  policy: PolicyFetcher;
-  /** TLSA with the AD bit; without it DANE is reported not checked. */
-  tlsa?: TlsaLookup;
   /** The common selectors (assets/dkim-selectors.json by default). */
   selectorTable?: SelectorTable;
 }

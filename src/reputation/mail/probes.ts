@@ -1,4 +1,5 @@
 import type { TlsaLookup as DnsTlsaLookup, TlsaOutcome } from '../../dns/index.js';
+import { type AddressRange, inAddressRanges, isPublicIpv4, isPublicIpv6 } from '../../lib/index.js';
 import type { SmtpProbe } from '../results/index.js';
 
 /**
@@ -58,4 +59,34 @@ export function notProbed(detail: string, address: string | null = null): SmtpPr
     certificate: null,
     detail,
   };
+}
+
+/**
+ * The mail check's probes as a runtime gives them (docs/mail.md, "Bounds and safety"): Node builds
+ * them from its configuration (src/node/probes/), Workers with `fetch` and no SMTP
+ * (src/workers/probes/); both with the one rule of where a probe may connect.
+ */
+export interface MailProbes {
+  /** Whether a probe may connect to an address: public (RFC 6890) or in PROBE_ALLOW_NETWORKS. */
+  reachable: (address: string) => boolean;
+  smtp: SmtpProber | { unavailable: string };
+  policy: PolicyFetcher;
+  /** TLSA with the AD bit; without it DANE is reported not checked. */
+  tlsa?: TlsaLookup;
+  /** SMTP_TIMEOUT_MS: a probe stage's bound; the probes end this plus `probeMarginMs` after a check starts. */
+  timeoutMs: number;
+}
+
+/** What the probes may take past one stage's bound: the check answers within SMTP_TIMEOUT_MS and this. */
+export const probeMarginMs = 3000;
+
+/** SMTP_TIMEOUT_MS's default: where the runtime reads no such variable (Workers), the bound. */
+export const defaultProbeTimeoutMs = 10_000;
+
+/** A public address (the targets' RFC 6890 rules), or one PROBE_ALLOW_NETWORKS allows. */
+export function probeReachable(
+  allowNetworks: readonly AddressRange[],
+): (address: string) => boolean {
+  return (address) =>
+    isPublicIpv4(address) || isPublicIpv6(address) || inAddressRanges(address, allowNetworks);
 }

@@ -1,5 +1,4 @@
-import type { SmtpProber } from '../../reputation/index.js';
-import type { MailProbes } from './deps.js';
+import type { MailProbes, SmtpProber } from '../../reputation/index.js';
 
 /**
  * The SMTP probe's state as GET /mail/v1/status shows it (docs/mail.md, "The API"): whether this

@@ -22,5 +22,5 @@ export {
   type WatchEmail,
   watchEmailSchema,
 } from './schemas.js';
-export type { MailAnswer, MailMessage, MailSender } from './sender.js';
+export type { EmailAnswer, EmailMessage, EmailSender } from './sender.js';
 export { emailLinks, type MailContent, mailMessage } from './message.js';

@@ -1,5 +1,5 @@
 import { parseMailbox } from './address.js';
-import type { MailMessage } from './sender.js';
+import type { EmailMessage } from './sender.js';
 
 /**
  * A watch's e-mail as it goes on the wire (docs/watches.md, "E-mail"): the content built in the
@@ -35,7 +35,7 @@ export function mailMessage(input: {
   content: MailContent;
   /** An alert's one-click unsubscribe URL (RFC 8058); a confirmation has none. */
   unsubscribeUrl?: string;
-}): MailMessage {
+}): EmailMessage {
   const domain = parseMailbox(input.from)?.address.split('@')[1] ?? 'localhost';
   return {
     from: input.from,

@@ -4,7 +4,7 @@
  * worker-mailer over `cloudflare:sockets` (docs/edge.md, "E-mail on Workers").
  */
 
-export interface MailMessage {
+export interface EmailMessage {
   /** ALERT_FROM, as the operator wrote it. */
   from: string;
   to: string;
@@ -19,8 +19,8 @@ export interface MailMessage {
 }
 
 /** `sent`: the server took the message (2xx to the end of DATA); `failed`, with why, for the log. */
-export type MailAnswer = { kind: 'sent' } | { kind: 'failed'; reason: string };
+export type EmailAnswer = { kind: 'sent' } | { kind: 'failed'; reason: string };
 
-export interface MailSender {
-  send(message: MailMessage): Promise<MailAnswer>;
+export interface EmailSender {
+  send(message: EmailMessage): Promise<EmailAnswer>;
 }

@@ -26,8 +26,8 @@ const failedLookup =
 
 /**
  * An MTA-STS `error` that is a look-up giving up, not a policy host that answered badly: the TXT
- * record's DNS, the check's deadline, the fetch's own time bound (src/node/mail/policy-fetch.ts,
- * src/workers/mail-policy-fetch.ts word them).
+ * record's DNS, the check's deadline, the fetch's own time bound (src/node/probes/policy-fetch.ts,
+ * src/workers/probes/policy-fetch.ts word them).
  */
 const mtaStsSilence = /no usable DNS answer|deadline passed|no whole answer within/;
 

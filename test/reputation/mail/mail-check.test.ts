@@ -7,7 +7,7 @@ import {
   createPolicyFetcher,
   createSmtpProber,
   createTlsaLookup,
-} from '../../../src/node/mail/index.js';
+} from '../../../src/node/probes/index.js';
 import { startScriptedDnsServer } from '../../../fixtures/scripted-dns-server.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
 import { checkMail, type MailCheckDeps } from '../../../src/reputation/mail/index.js';

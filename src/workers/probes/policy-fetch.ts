@@ -1,4 +1,8 @@
-import type { PolicyFetcher, PolicyFetchRequest, PolicyFetchResult } from '../reputation/index.js';
+import type {
+  PolicyFetcher,
+  PolicyFetchRequest,
+  PolicyFetchResult,
+} from '../../reputation/index.js';
 
 /**
  * The MTA-STS policy fetch on Workers (RFC 8461 §3.3, docs/mail.md): `fetch` of

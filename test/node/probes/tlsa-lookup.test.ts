@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTlsaLookup, type DnsServerAddress } from '../../../src/node/mail/index.js';
+import { createTlsaLookup, type DnsServerAddress } from '../../../src/node/probes/index.js';
 import {
   type ScriptedDnsServer,
   type ScriptedQuery,

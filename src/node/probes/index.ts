@@ -1,8 +1,14 @@
 /**
- * The mail check's probes on Node: SMTP with STARTTLS, and the MTA-STS policy over HTTPS
- * (docs/mail.md).
+ * The mail check's probes on Node: SMTP with STARTTLS, the MTA-STS policy over HTTPS, TLSA with
+ * the AD bit over UDP (docs/mail.md), and the one set built from the configuration.
  */
 
+export {
+  createNodeProbes,
+  ehloName,
+  maxConcurrentProbes,
+  type NodeProbeSettings,
+} from './node-probes.js';
 export { createPolicyFetcher, maxPolicyBytes, type PolicyFetchOptions } from './policy-fetch.js';
 export { createSmtpProber, type SmtpProbeOptions } from './smtp-probe.js';
 export { maxReplyBytes } from './smtp-reply.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPolicyFetcher, type PolicyFetchOptions } from '../../../src/node/mail/index.js';
+import { createPolicyFetcher, type PolicyFetchOptions } from '../../../src/node/probes/index.js';
 import {
   issueCertificate,
   type Listening,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSmtpProber, type SmtpProbeOptions } from '../../../src/node/mail/index.js';
+import { createSmtpProber, type SmtpProbeOptions } from '../../../src/node/probes/index.js';
 import { smtpProbeSchema } from '../../../src/reputation/results/index.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import {

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { MailSender } from '../watch/index.js';
+import type { EmailSender } from '../watch/index.js';
 
 /**
  * The watches' e-mail on Node (docs/watches.md, "E-mail"): nodemailer's SMTP transport on
@@ -8,7 +8,7 @@ import type { MailSender } from '../watch/index.js';
  * (RFC 3207). Each stage of a connection is bounded, so a server that stops answering costs an
  * attempt its timeout, and the attempt is retried as a webhook's is.
  */
-export function createNodeMailSender(smtpUrl: string, timeoutMs: number): MailSender {
+export function createNodeMailer(smtpUrl: string, timeoutMs: number): EmailSender {
   const transport = createTransport({
     url: smtpUrl,
     connectionTimeout: timeoutMs,

@@ -1,95 +1,16 @@
 import { z } from 'zod';
-import { captchaProviderNames, parseTrustProxy } from './http/index.js';
+import { captchaProviderNames } from '../http/index.js';
 import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
-import { parseAddressRanges } from './lib/index.js';
-import { maxIntervalS, networkShareOfMax, parseMailbox } from './watch/index.js';
-import { parsePortRanges } from './webhooks/index.js';
+import { days, isDohEndpoint, networks, publicUrl, seconds, trustProxy } from './values.js';
+import { watchVariables } from './watch-variables.js';
 
 /**
  * The variables every runtime reads (`process.env` on Node, the Worker's `env` vars on Workers),
- * as one table (src/environment.ts): a bad value stops the process, or answers every request on
+ * as one table (src/config/environment.ts): a bad value stops the process, or answers every request on
  * Workers, with a message naming the variable (docs/configuration.md). What only the Node server
  * reads (ports, sockets, processes, files, threads) is src/node/config.ts's table; what only
  * Workers reads, src/workers/config.ts's.
  */
-
-/** An absolute http(s) URL without credentials: where DoH queries are POSTed (RFC 8484 §4.1). */
-function isDohEndpoint(entry: string): boolean {
-  if (!URL.canParse(entry)) return false;
-  const url = new URL(entry);
-  return (
-    (url.protocol === 'https:' || url.protocol === 'http:') &&
-    url.username === '' &&
-    url.password === ''
-  );
-}
-
-const trustProxy = z.string().transform((value, ctx) => {
-  try {
-    return parseTrustProxy(value);
-  } catch (error) {
-    ctx.addIssue({
-      code: 'custom',
-      message: (error as Error).message.replace(/^TRUST_PROXY: /, ''),
-    });
-    return z.NEVER;
-  }
-});
-
-const publicUrl = z
-  .url({ protocol: /^https?$/ })
-  .refine((text) => {
-    const url = new URL(text);
-    return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
-  }, 'an http(s) URL such as https://rep.example.org, without query, fragment or credentials')
-  // Without a trailing slash: every absolute URL is it followed by BASE_PATH.
-  .transform((text) => new URL(text).href.replace(/\/+$/, ''));
-
-/** CIDRs (a bare address is a single-address network), each entry that is not one named. */
-export const networks = commaList.transform((entries, ctx) => {
-  const { ranges, invalid } = parseAddressRanges(entries);
-  for (const entry of invalid) {
-    ctx.addIssue({ code: 'custom', message: `"${entry}" is not a CIDR such as 10.0.0.0/8` });
-  }
-  return ranges;
-});
-
-/** Ports and port ranges (`80,443,1024-65535`), each entry from 1 to 65535. */
-const portRanges = commaList.transform((entries, ctx) => {
-  const ranges = parsePortRanges(entries);
-  if (ranges && ranges.length > 0) return ranges;
-  ctx.addIssue({
-    code: 'custom',
-    message: 'a comma list of ports and ranges from 1 to 65535, such as 80,443,1024-65535',
-  });
-  return z.NEVER;
-});
-
-/** RFC 6750 §2.1's b64token, long enough not to be guessed: METRICS_TOKEN's and OPERATOR_TOKEN's form. */
-export const bearerToken = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9._~+/-]{16,}=*$/,
-    'at least 16 characters of letters, digits and -._~+/ (a bearer token)',
-  );
-
-/** An smtp:// or smtps:// URL with a host (credentials in it, RFC 3986 §3.2.1, as nodemailer reads it). */
-const smtpUrl = z.string().refine((text) => {
-  if (!URL.canParse(text)) return false;
-  const url = new URL(text);
-  return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
-}, 'an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.org:465');
-
-/** ALERT_FROM: an address, or a display name and an address in angle brackets. */
-const mailbox = z
-  .string()
-  .refine(
-    (text) => parseMailbox(text) !== undefined,
-    'an address such as alerts@example.org, or Reputation <alerts@example.org>',
-  );
-
-const seconds = (min: number, max: number) => integer(min, max).transform((s) => s * 1000);
-const days = (min: number, max: number) => integer(min, max).transform((d) => d * 86_400_000);
 
 /**
  * Which proxy headers name the caller and the public origin: read by the Node server only. On
@@ -296,15 +217,15 @@ export const sharedVariables = {
         'Lets pool discovery ask name servers at non-public addresses; for tests and `npm run demo` only ([`checks.md`](checks.md#pool-limits)).',
     }),
   },
-  mail: {
-    probeAllowNetworks: variable({
+  probes: {
+    allowNetworks: variable({
       name: 'PROBE_ALLOW_NETWORKS',
       parser: networks,
       default: '',
       meaning:
         "Comma list of CIDRs (`127.0.0.0/8`) the mail check's SMTP probes and MTA-STS fetches may connect to although they are not public; for tests and `npm run demo` ([`mail.md`](mail.md#bounds-and-safety)).",
     }),
-    probeHttpsPort: variable({
+    httpsPort: variable({
       name: 'PROBE_HTTPS_PORT',
       parser: integer(1, 65535),
       default: '443',
@@ -312,94 +233,7 @@ export const sharedVariables = {
         'The port the MTA-STS policy is fetched from (RFC 8461 §3.3 says 443; another for test worlds without root).',
     }),
   },
-  watch: {
-    intervalS: variable({
-      name: 'WATCH_INTERVAL_S',
-      parser: integer(1, maxIntervalS),
-      default: '3600',
-      meaning:
-        "Seconds between a watch's re-checks when it names no interval; at least `WATCH_MIN_INTERVAL_S` ([`watches.md`](watches.md)).",
-    }),
-    minIntervalS: variable({
-      name: 'WATCH_MIN_INTERVAL_S',
-      parser: integer(1, maxIntervalS),
-      default: '900',
-      meaning:
-        'The shortest interval a watch may name, in seconds (down to 1 for tests and operators who need it).',
-    }),
-    perCaller: variable({
-      name: 'WATCH_PER_CALLER',
-      parser: integer(1, 1_000_000),
-      default: '5',
-      meaning:
-        'Live watches per caller (an IPv4 address, an IPv6 /64); past it a creation is refused (`watch_limit`) ([`watches.md`](watches.md#limits)).',
-    }),
-    perNetwork: variable({
-      name: 'WATCH_PER_NETWORK',
-      parser: integer(1, 10_000_000),
-      default: '20',
-      meaning: `Live watches per network (an IPv4 /24, an IPv6 /48), all its callers together, and never more than ${Math.round(networkShareOfMax * 100)}% of \`WATCH_MAX\`; past it a creation is refused (\`watch_limit\`) ([\`watches.md\`](watches.md#limits)).`,
-    }),
-    max: variable({
-      name: 'WATCH_MAX',
-      parser: integer(1, 10_000_000),
-      default: '10000',
-      meaning:
-        'Live watches in the whole service; past it a creation is refused (`watch_capacity`).',
-    }),
-    ttlMs: variable({
-      name: 'WATCH_TTL_DAYS',
-      parser: days(1, 3650),
-      default: '90',
-      meaning: 'Days after which a watch not renewed by a PATCH ends.',
-    }),
-    pendingDeliveries: variable({
-      name: 'WATCH_PENDING_DELIVERIES',
-      parser: integer(1, 1000),
-      default: '20',
-      meaning:
-        'Deliveries a watch may have waiting at once; past it the oldest is dropped unsent and counted (`reputation_watch_deliveries_dropped_total`, [`watches.md`](watches.md#fair-delivery)).',
-    }),
-    webhookAllowNetworks: variable({
-      name: 'WEBHOOK_ALLOW_NETWORKS',
-      parser: networks,
-      default: '',
-      meaning:
-        'Comma list of CIDRs (`10.0.0.0/8,fd00::/8`) a webhook may reach although they are not public, for watches created with `OPERATOR_TOKEN` only; nothing else non-public is ever reached ([`watches.md`](watches.md#safety)).',
-    }),
-    webhookAllowPorts: variable({
-      name: 'WEBHOOK_ALLOW_PORTS',
-      parser: portRanges,
-      default: '80,443,1024-65535',
-      meaning:
-        'Comma list of the ports and port ranges a webhook URL may name; any other is refused (`invalid_webhook`) ([`watches.md`](watches.md#safety)).',
-    }),
-    operatorToken: variable({
-      name: 'OPERATOR_TOKEN',
-      parser: bearerToken,
-      meaning:
-        'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`; unset, no watch may ([`watches.md`](watches.md#safety)).',
-    }),
-    smtpUrl: variable({
-      name: 'SMTP_URL',
-      parser: smtpUrl,
-      meaning:
-        'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in the URL; unset, a watch with `email` is refused (`email_unavailable`); needs `ALERT_FROM`; on Workers over `cloudflare:sockets`, never to port 25 ([`watches.md`](watches.md#e-mail), [`edge.md`](edge.md#e-mail-on-workers)).',
-    }),
-    alertFrom: variable({
-      name: 'ALERT_FROM',
-      parser: mailbox,
-      meaning:
-        'The From of watches’ e-mails: `alerts@example.org` or `Reputation <alerts@example.org>`; required with `SMTP_URL`.',
-    }),
-    webhookTimeoutMs: variable({
-      name: 'WEBHOOK_TIMEOUT_MS',
-      parser: integer(100, 60_000),
-      default: '10000',
-      meaning:
-        "A webhook delivery's whole exchange must end within this, else it is a failed attempt.",
-    }),
-  },
+  watch: watchVariables,
 };
 
 /** What the app and its services read, on every runtime. */

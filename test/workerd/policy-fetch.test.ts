@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFetchPolicyFetcher } from '../../src/workers/mail-policy-fetch.js';
+import { createFetchPolicyFetcher } from '../../src/workers/probes/index.js';
 import { policyServerUrl } from './support/service.js';
 
 /**

@@ -1,5 +1,5 @@
 import { WorkerMailer } from 'worker-mailer';
-import { type MailSender, parseMailbox } from '../../watch/index.js';
+import { type EmailSender, parseMailbox } from '../watch/index.js';
 
 /**
  * The watches' e-mail on Workers (docs/edge.md, "E-mail on Workers"): worker-mailer, SMTP over
@@ -8,7 +8,7 @@ import { type MailSender, parseMailbox } from '../../watch/index.js';
  * (RFC 3207, port 587). Cloudflare refuses outbound port 25, which is no submission port anyway
  * (RFC 6409 §3.1): SMTP_URL names the relay's 465 or 587.
  */
-export function createWorkersMailSender(smtpUrl: string, timeoutMs: number): MailSender {
+export function createWorkersMailer(smtpUrl: string, timeoutMs: number): EmailSender {
   const url = new URL(smtpUrl);
   const secure = url.protocol === 'smtps:';
   const options = {

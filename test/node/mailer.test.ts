@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { issueCertificate } from '../../fixtures/mail-world.js';
 import { type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.js';
-import { createNodeMailSender } from '../../src/node/mail-sender.js';
+import { createNodeMailer } from '../../src/node/mailer.js';
 import { mailMessage } from '../../src/watch/email/index.js';
 
 /**
@@ -45,7 +45,7 @@ describe('e-mail on Node', () => {
     ['smtps://', () => implicit],
   ])('sends over %s, authenticated, with the message as built', async (_name, inboxOf) => {
     const inbox = inboxOf();
-    const sender = createNodeMailSender(`${inbox.url}?tls.servername=relay.test`, 5000);
+    const sender = createNodeMailer(`${inbox.url}?tls.servername=relay.test`, 5000);
     expect(await sender.send(message('to@example.org'))).toEqual({ kind: 'sent' });
     const [mail] = await inbox.waitFor(1);
     expect(mail!.secure).toBe(true);
@@ -58,7 +58,7 @@ describe('e-mail on Node', () => {
   });
 
   it('fails, without sending, when the certificate is not for the name asked', async () => {
-    const sender = createNodeMailSender(`${implicit.url}?tls.servername=other.test`, 5000);
+    const sender = createNodeMailer(`${implicit.url}?tls.servername=other.test`, 5000);
     const answer = await sender.send(message('nobody@example.org'));
     expect(answer.kind).toBe('failed');
     expect(implicit.received.map((mail) => mail.envelope.to[0])).not.toContain(
@@ -68,7 +68,7 @@ describe('e-mail on Node', () => {
 
   it('fails with a wrong password, and the reason never holds the password', async () => {
     const url = implicit.url.replace('relay:secret@', 'relay:n0t-th3-pa55@');
-    const answer = await createNodeMailSender(`${url}?tls.servername=relay.test`, 5000).send(
+    const answer = await createNodeMailer(`${url}?tls.servername=relay.test`, 5000).send(
       message('nobody@example.org'),
     );
     expect(answer.kind).toBe('failed');

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * written once: its name, its parser, its default, its meaning, and by its place in the table
  * where its value goes in the typed configuration (`dns.timeoutMs`). From a runtime's table come
  * its zod schema, its configuration type and the documentation's table; nothing else names the
- * variables again. Which runtime reads a variable is the table it is in: src/config.ts (every
+ * variables again. Which runtime reads a variable is the table it is in: src/config/variables.ts (every
  * runtime), src/node/config.ts, src/workers/config.ts.
  */
 

@@ -8,7 +8,7 @@ import {
   section,
   variable,
   variablesOf,
-} from '../src/environment.js';
+} from '../../src/config/index.js';
 
 /** The table form of the configuration: what a table reads into, and how tables combine. */
 
