@@ -1,10 +1,10 @@
 import { type CheckStepDeps, runCheckStep } from './check-step.js';
 import { type DeliveryStepDeps, runDeliveryStep } from './delivery-step.js';
-import { queues } from './records.js';
+import { deliveryLeaseMs, queues, type WatchLimits } from './model/index.js';
 
 /**
  * What runs watches: each `tick()` claims the due watches and due deliveries from the store
- * (docs/watches.md, "Claims and leases") and runs them. Claims are atomic in the store, so any
+ * (docs/watch-engine.md, "Claims and leases") and runs them. Claims are atomic in the store, so any
  * number of runners (WORKERS, several processes on one SQLite file or one Redis) share the work
  * and each due item runs in one of them. What drives the ticks is the runtime's: a timer on Node
  * (src/node/watch-timer.ts).
@@ -22,6 +22,19 @@ export interface RunnerOptions {
   checkLeaseMs: number;
   /** The same for a delivery: longer than WEBHOOK_TIMEOUT_MS. */
   deliveryLeaseMs: number;
+}
+
+/**
+ * How much one runner takes on at once and how long its claims last: a claimed watch's lease is
+ * far longer than a check takes (CHECK_DEADLINE_MS), a delivery's is `deliveryLeaseMs`.
+ */
+export function runnerSizes(limits: Pick<WatchLimits, 'webhookTimeoutMs'>): RunnerOptions {
+  return {
+    maxChecks: 128,
+    maxDeliveries: 32,
+    checkLeaseMs: 120_000,
+    deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
+  };
 }
 
 export interface TickReport {
@@ -76,7 +89,8 @@ export type RunnerDeps = Omit<CheckStepDeps & DeliveryStepDeps, 'onScheduled'> &
    * Whether this process can check now (its service is configured: the lists proved to answer
    * through its resolver). While it cannot, it claims no watch: a check it ran would record
    * nothing and put the watch off one interval, so a runner that can check, sharing the store,
-   * would never find it due (docs/watches.md, "Claims and leases"). Deliveries are claimed still.
+   * would never find it due (docs/watch-engine.md, "Claims and leases"). Deliveries are claimed
+   * still.
    */
   canCheck?: () => boolean;
 };

@@ -4,7 +4,7 @@ import { readWorkerConfig } from './config.js';
 import { createEdgeApps } from './edge-apps.js';
 
 /**
- * What re-checks watches on Workers (docs/watches.md, "On Workers"): a Durable Object whose alarm
+ * What re-checks watches on Workers (docs/watch-engine.md, "On Workers"): a Durable Object whose alarm
  * runs the watch runner's tick, then sets itself again for the next due time this runner knows
  * of, or one poll period on. An isolate keeps no timer between requests; an alarm outlives them
  * and fires under `wrangler dev` too (a Cron Trigger fires only when deployed).

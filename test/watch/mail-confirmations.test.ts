@@ -77,15 +77,16 @@ afterAll(async () => {
 });
 
 async function watchOf(path: string) {
-  const created = await service.watches.create({
-    target: domain,
-    kind: 'mail',
-    dkim_selectors: ['s1'],
-    interval_s: interval,
-    webhook_url: receiver.url(path),
-    subject: '198.51.100.1',
-    credential: operatorToken,
-  });
+  const created = await service.watches.create(
+    {
+      target: domain,
+      kind: 'mail',
+      dkim_selectors: ['s1'],
+      interval_s: interval,
+      webhook_url: receiver.url(path),
+    },
+    { caller: '198.51.100.1', credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret!, view: created.watch };
 }

@@ -58,13 +58,14 @@ async function start(
 
 /** A watch of `watchedIp` whose webhook is this test's own path of the world.receiver. */
 async function watchWithWebhook(path: string) {
-  const created = await service!.watches.create({
-    target: watchedIp,
-    interval_s: interval,
-    webhook_url: world.receiver.url(path),
-    subject: '198.51.100.1',
-    credential: operatorToken,
-  });
+  const created = await service!.watches.create(
+    {
+      target: watchedIp,
+      interval_s: interval,
+      webhook_url: world.receiver.url(path),
+    },
+    { caller: '198.51.100.1', credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret! };
 }
@@ -181,14 +182,15 @@ describe('a watched sending domain', () => {
   it('sends watch.listed naming the sender address a list now lists, and the domain lists too', async () => {
     world.dns.list({}, [senderZone]);
     await start();
-    const created = await service!.watches.create({
-      target: domain,
-      kind: 'domain',
-      interval_s: interval,
-      webhook_url: world.receiver.url('/domain'),
-      subject: '198.51.100.3',
-      credential: operatorToken,
-    });
+    const created = await service!.watches.create(
+      {
+        target: domain,
+        kind: 'domain',
+        interval_s: interval,
+        webhook_url: world.receiver.url('/domain'),
+      },
+      { caller: '198.51.100.3', credential: operatorToken },
+    );
     if (!created.ok) throw new Error(created.reason);
     expect(created.watch.status?.addresses?.map((address) => address.ip)).toEqual([
       sender,
@@ -295,13 +297,14 @@ describe('failed deliveries', () => {
       log: real.services.log,
     });
     try {
-      const created = await real.watches.create({
-        target: watchedIp,
-        interval_s: 3600,
-        webhook_url: world.receiver.url('/real-retry'),
-        subject: '198.51.100.2',
-        credential: operatorToken,
-      });
+      const created = await real.watches.create(
+        {
+          target: watchedIp,
+          interval_s: 3600,
+          webhook_url: world.receiver.url('/real-retry'),
+        },
+        { caller: '198.51.100.2', credential: operatorToken },
+      );
       if (!created.ok) throw new Error(created.reason);
       const arrivals: number[] = [];
       world.receiver.answer(() => {
@@ -345,12 +348,13 @@ describe('failed deliveries', () => {
     ]);
     await start();
     const create = async (host: string) => {
-      const created = await service!.watches.create({
-        target: watchedIp,
-        webhook_url: `http://${host}:${world.receiver.port}/by-name`,
-        subject: '198.51.100.4',
-        credential: operatorToken,
-      });
+      const created = await service!.watches.create(
+        {
+          target: watchedIp,
+          webhook_url: `http://${host}:${world.receiver.port}/by-name`,
+        },
+        { caller: '198.51.100.4', credential: operatorToken },
+      );
       if (!created.ok) throw new Error(created.reason);
       await service!.watches.sendTest(created.watch.id);
       await service!.runUntilIdle();
@@ -368,11 +372,13 @@ describe('failed deliveries', () => {
     const hooks = 'hooks.watch-world.receiver.com';
     world.dns.list({}, [{ origin: hooks, records: { [`local.${hooks}`]: { A: ['127.0.0.1'] } } }]);
     await start();
-    const created = await service!.watches.create({
-      target: watchedIp,
-      webhook_url: `http://local.${hooks}:${world.receiver.port}/anonymous`,
-      subject: '198.51.100.5',
-    });
+    const created = await service!.watches.create(
+      {
+        target: watchedIp,
+        webhook_url: `http://local.${hooks}:${world.receiver.port}/anonymous`,
+      },
+      { caller: '198.51.100.5' },
+    );
     if (!created.ok) throw new Error(created.reason);
     await service!.watches.sendTest(created.watch.id);
     await service!.runUntilIdle();

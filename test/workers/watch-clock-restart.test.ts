@@ -11,8 +11,8 @@ import { type WebhookReceiver, startWebhookReceiver } from '../../fixtures/webho
 import { type WranglerDev, startWranglerDev } from './wrangler-dev.js';
 
 /**
- * Watches go on after `wrangler dev` restarts (docs/watches.md, "On Workers"; docs/edge.md, "The
- * build step"): the Worker run three times by `wrangler dev` on one `--persist-to` folder, as a
+ * Watches go on after `wrangler dev` restarts (docs/watch-engine.md, "On Workers"; docs/edge.md,
+ * "The build step"): the Worker run three times by `wrangler dev` on one `--persist-to` folder, as a
  * developer stops and starts it. The vitest pool for workerd cannot restart its runtime on the
  * same state, so this suite runs the real command, in Node, against fixture DNS behind DoH and a
  * webhook receiver on 127.0.0.1. The runs follow each other: the second and third go on with the
@@ -116,7 +116,7 @@ async function delivery(index: number, secret: string): Promise<Delivered> {
 }
 
 /**
- * Stops a run while a re-check of the watch is under way, its claim taken (docs/watches.md,
+ * Stops a run while a re-check of the watch is under way, its claim taken (docs/watch-engine.md,
  * "Claims and leases"): one list of the world now answers in 2 s, longer than the watch's
  * interval, and the run is stopped as soon as a re-check has asked it about the target.
  */
