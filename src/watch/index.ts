@@ -41,7 +41,7 @@ export {
   type WatchTargetReading,
 } from './kinds/index.js';
 export { chatText, mailChangeText, renderEmail } from './alerts/index.js';
-export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+export type { CheckClaims, RunnerOptions, TickOptions, TickReport, WatchRunner } from './runner.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
   defaultConfirmations,
