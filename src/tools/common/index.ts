@@ -37,4 +37,4 @@ export {
   snapshotTool,
 } from './snapshot-tool.js';
 export { addressListing, listingsOf, shownAs } from './summaries.js';
-export { defineTool, operationStem, type ToolDefinition } from './tool.js';
+export { defineTool, operationStem, type SharingTool, type ToolDefinition } from './tool.js';
