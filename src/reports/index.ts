@@ -4,6 +4,7 @@
  * doors src/node/reports/, Email Workers src/workers/.
  */
 
+export { createMemoryReportStore } from './memory-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
   type DkimAuthResult,
