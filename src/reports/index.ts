@@ -5,6 +5,9 @@
  */
 
 export { createMemoryReportStore } from './memory-store.js';
+export type { SqliteDriver, SqlValue } from './sqlite-driver.js';
+export { ReportSchemaError, reportSqliteMigrations } from './sqlite-schema.js';
+export { createSqliteReportStore } from './sqlite-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
   type DkimAuthResult,
