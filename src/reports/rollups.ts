@@ -231,22 +231,55 @@ export function decodeRollup(text: string): ReportRollup {
 }
 
 /**
- * The rows a report adds to (sign 1) or takes from (sign -1) each rollup table, after the inbox
- * id, in the tables' column and key order (src/reports/sqlite-schema.ts): source rows at both
+ * The rollup tables (src/reports/sqlite-schema.ts, and PostgreSQL's alike): each one's key after
+ * the inbox id and the numbers it sums. The first number counts the contributions summed, so a
+ * row goes when retention has taken its last one away.
+ */
+export const rollupTables = {
+  dmarcDays: {
+    table: 'dmarc_days',
+    key: ['date', 'org'],
+    sums: [
+      'reports',
+      'messages',
+      'pass',
+      'spf_aligned',
+      'dkim_aligned',
+      'disposition_none',
+      'quarantine',
+      'reject',
+    ],
+  },
+  sources: {
+    table: 'dmarc_sources',
+    key: ['grain', 'bucket', 'ip'],
+    sums: ['records', 'messages', 'pass', 'spf_aligned', 'dkim_aligned'],
+  },
+  names: {
+    table: 'dmarc_source_names',
+    key: ['grain', 'ip', 'bucket', 'kind', 'name'],
+    sums: ['records', 'messages'],
+  },
+  tlsDays: {
+    table: 'tls_days',
+    key: ['date', 'policy_type', 'policy_domain'],
+    sums: ['policies', 'success', 'failure'],
+  },
+  tlsFailures: {
+    table: 'tls_failures',
+    key: ['grain', 'bucket', 'result_type', 'receiving_mx', 'sending_mta_ip'],
+    sums: ['details', 'sessions'],
+  },
+} as const;
+
+export type RollupTable = keyof typeof rollupTables;
+
+/**
+ * The rows a report adds to (sign 1) or takes from (sign -1) each rollup table: its key (after
+ * the inbox id) then its sums, as rollupTables names them, sorted by key; source rows at both
  * grains, the reporter of each source beside its header From domains.
  */
-export interface RollupRows {
-  /** date, org, reports, messages, pass, spf_aligned, dkim_aligned, none, quarantine, reject */
-  dmarcDays: (string | number)[][];
-  /** grain, bucket, ip, records, messages, pass, spf_aligned, dkim_aligned */
-  sources: (string | number)[][];
-  /** grain, ip, bucket, kind, name, records, messages */
-  names: (string | number)[][];
-  /** date, policy_type, policy_domain, policies, success, failure */
-  tlsDays: (string | number)[][];
-  /** grain, bucket, result_type, receiving_mx, sending_mta_ip, details, sessions */
-  tlsFailures: (string | number)[][];
-}
+export type RollupRows = Record<RollupTable, (string | number)[][]>;
 
 export function rollupRows(
   date: string,
@@ -324,4 +357,30 @@ export function rollupRows(
       ]),
     ),
   };
+}
+
+/**
+ * Several reports' rows for one table (each row led by its inbox id) summed per key: one update
+ * per row of the table, as PostgreSQL's UPDATE ... FROM needs (it applies one source row per
+ * target row), sorted by key so that concurrent writers lock rows in one order.
+ */
+export function mergedRows(
+  table: RollupTable,
+  rows: readonly (string | number)[][],
+): (string | number)[][] {
+  const keyLength = 1 + rollupTables[table].key.length;
+  const merged = new Map<string, (string | number)[]>();
+  for (const row of rows) {
+    const id = JSON.stringify(row.slice(0, keyLength));
+    const found = merged.get(id);
+    if (!found) {
+      merged.set(id, [...row]);
+      continue;
+    }
+    for (let i = keyLength; i < row.length; i++)
+      found[i] = (found[i] as number) + (row[i] as number);
+  }
+  return [...merged.values()].sort((a, b) =>
+    compareKeys(a.slice(0, keyLength).map(String), b.slice(0, keyLength).map(String)),
+  );
 }

@@ -14,9 +14,10 @@ import {
   reportRollup,
   type ReportRollup,
   rollupRows,
+  type RollupTable,
+  rollupTables,
 } from './rollups.js';
 import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
-import { rollupTables } from './sqlite-schema.js';
 import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 
 /**
@@ -26,43 +27,13 @@ import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
  * rollup rows are written in one transaction; the summary reads the rollups.
  */
 
-/** Each rollup table: its key after the inbox id, and the numbers it sums. */
-const rollups = {
-  dmarcDays: rollup(
-    'dmarc_days',
-    ['date', 'org'],
-    [
-      'reports',
-      'messages',
-      'pass',
-      'spf_aligned',
-      'dkim_aligned',
-      'disposition_none',
-      'quarantine',
-      'reject',
-    ],
-  ),
-  sources: rollup(
-    'dmarc_sources',
-    ['grain', 'bucket', 'ip'],
-    ['records', 'messages', 'pass', 'spf_aligned', 'dkim_aligned'],
-  ),
-  names: rollup(
-    'dmarc_source_names',
-    ['grain', 'ip', 'bucket', 'kind', 'name'],
-    ['records', 'messages'],
-  ),
-  tlsDays: rollup(
-    'tls_days',
-    ['date', 'policy_type', 'policy_domain'],
-    ['policies', 'success', 'failure'],
-  ),
-  tlsFailures: rollup(
-    'tls_failures',
-    ['grain', 'bucket', 'result_type', 'receiving_mx', 'sending_mta_ip'],
-    ['details', 'sessions'],
-  ),
-} as const;
+/** Each rollup table's statements. */
+const rollups = Object.fromEntries(
+  Object.entries(rollupTables).map(([name, { table, key, sums }]) => [
+    name,
+    rollup(table, [...key], [...sums]),
+  ]),
+) as Record<RollupTable, ReturnType<typeof rollup>>;
 
 /**
  * `add` adds a row's numbers to the row of the same key, or makes it; `take` takes them away
@@ -173,7 +144,7 @@ export function createSqliteReportStore(
     sign: 1 | -1,
   ) {
     const rows = rollupRows(date, org, rollup, sign);
-    for (const table of Object.keys(rollups) as (keyof typeof rollups)[]) {
+    for (const table of Object.keys(rollups) as RollupTable[]) {
       const { add, take, keyLength } = rollups[table];
       for (const row of rows[table]) {
         const values = [inboxId, ...row];
@@ -228,7 +199,7 @@ export function createSqliteReportStore(
       return db().transaction(() => {
         if (driver.run(sql.deleteInbox, [id]) === 0) return false;
         driver.run(sql.deleteReports, [id]);
-        for (const { table } of rollupTables) {
+        for (const { table } of Object.values(rollupTables)) {
           driver.run(`DELETE FROM ${table} WHERE inbox_id = ?`, [id]);
         }
         return true;
@@ -306,8 +277,8 @@ export function createSqliteReportStore(
             ]);
           }
           // The rows whose last contribution went: found through their partial indexes.
-          for (const { table, count } of rollupTables) {
-            driver.run(`DELETE FROM ${table} WHERE ${count} = 0`, []);
+          for (const { table, sums } of Object.values(rollupTables)) {
+            driver.run(`DELETE FROM ${table} WHERE ${sums[0]} = 0`, []);
           }
           return purged.length;
         });
