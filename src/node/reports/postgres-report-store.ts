@@ -280,7 +280,7 @@ export async function openPostgresReportStore(
           } catch (error) {
             // 23503: the inbox is not there (or was deleted while this waited for it).
             if ((error as { code?: string }).code === '23503')
-              throw new Error(`no inbox ${inboxId}`);
+              throw new Error(`no inbox ${inboxId}`, { cause: error });
             throw error;
           }
           if (added.length === 0) return { duplicate: true };
