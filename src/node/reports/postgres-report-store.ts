@@ -177,6 +177,7 @@ export async function openPostgresReportStore(
     if (error instanceof StoreOpenError) throw error;
     throw new StoreOpenError(
       `cannot use PostgreSQL at ${whereOf(url)}: ${reasonOf(error)}: start it there, let this user create tables in that database, or set REPORTS_URL to another`,
+      'REPORTS_URL',
     );
   }
   const purgeBatch = options.purgeBatch ?? 200;
