@@ -4,8 +4,54 @@
  * the runtime adapters.
  */
 
+export { createMemoryReportStore } from './memory-store.js';
+export type { SqliteDriver, SqlValue } from './sqlite-driver.js';
+export { type BucketRange, type Grain, periodBuckets } from './period-buckets.js';
+export { reportMigrations, ReportSchemaError } from './report-schema.js';
+export { defaultReportsUrl, parseReportsUrl, type ReportStoreLocation } from './reports-url.js';
+// What a store outside this folder (PostgreSQL's) builds on: the rollups and their reading.
+export {
+  type DmarcDayRow,
+  dmarcTotalsOf,
+  type SourceNameRow,
+  type SourceRow,
+  sourcesOf,
+  tlsTotalsOf,
+} from './rollup-reads.js';
+export {
+  decodeRollup,
+  encodeRollup,
+  mergedRows,
+  reportRollup,
+  type ReportRollup,
+  rollupRows,
+  type RollupTable,
+  rollupTables,
+} from './rollups.js';
+export { reportSqliteMigrations } from './sqlite-schema.js';
+export { createSqliteReportStore } from './sqlite-store.js';
+export { inboxAddress, inboxIdOf, parseReportsMailbox, type ReportsMailbox } from './addresses.js';
+export { type Authorization, inboxQueryBudget, type InboxDns } from './inbox-dns.js';
+export {
+  createInboxes,
+  type InboxDnsAnswer,
+  type Inboxes,
+  type InboxesDeps,
+  type KeyCheck,
+} from './inboxes.js';
+export type { SuggestedRecord } from './records.js';
+export {
+  coversDomain,
+  createReportIntake,
+  type IntakeDeps,
+  type ReportReader,
+} from './report-intake.js';
+export { mattering, sourcesThatMatter } from './sources.js';
+export { unavailableReportStore } from './unavailable-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
+  createReportReader,
+  defaultReadLimits,
   type DkimAuthResult,
   type Disposition,
   type DmarcAggregateReport,
