@@ -490,6 +490,34 @@ describe('the sources’ reputation', () => {
   });
 });
 
+function withoutReputation(summary: Summary) {
+  return {
+    ...summary,
+    sources: summary.sources.map(({ ptr: _ptr, reputation: _reputation, ...rest }) => rest),
+  };
+}
+
+describe('a trailing slash', () => {
+  it('is answered as the route itself on the routes behind a key', async () => {
+    const inbox = await filled();
+    for (const path of ['', '/received', '/sources.csv']) {
+      const plain = await send(service, 'GET', `/reports/v1/${inbox.id}${path}`, {
+        key: inbox.key,
+      });
+      const slashed = await send(service, 'GET', `/reports/v1/${inbox.id}${path}/`, {
+        key: inbox.key,
+      });
+      expect(slashed.status, path).toBe(200);
+      expect(slashed.headers.get('content-type')).toBe(plain.headers.get('content-type'));
+      // The sources' reputation may arrive between the two: the rest is the same.
+      const [before, after] = [await plain.text(), await slashed.text()].map((text) =>
+        path === '' ? withoutReputation(JSON.parse(text) as Summary) : text,
+      );
+      expect(after, path).toEqual(before);
+    }
+  });
+});
+
 describe('GET /reports/v1/{id}/received', () => {
   it('lists the reports of the period, newest first, with how they came', async () => {
     const inbox = await filled();
