@@ -1,5 +1,7 @@
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { receivedSchema, Summary } from '../../../src/tools/reports/schemas.js';
 import { parseCsv } from '../../support/csv.js';
 import { expectError, startTestService, type TestService } from '../../support/service.js';
 import {
@@ -19,6 +21,8 @@ import {
  * with nothing kept, the summary's sums against a hand count, the received list, sources.csv,
  * the sources' reputation from the IP check, auto_watch, and an inbox erased.
  */
+
+type Received = z.infer<typeof receivedSchema>;
 
 const domain = 'reports-fixture.net';
 const legit = '8.8.100.20';
@@ -92,20 +96,20 @@ async function filled(): Promise<CreatedInbox> {
   return inbox;
 }
 
-async function summaryOf(inbox: CreatedInbox, query = ''): Promise<Record<string, any>> {
+async function summaryOf(inbox: CreatedInbox, query = ''): Promise<Summary> {
   const response = await send(service, 'GET', `/reports/v1/${inbox.id}${query}`, {
     key: inbox.key,
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, any>;
+  return (await response.json()) as Summary;
 }
 
-async function receivedOf(inbox: CreatedInbox, query = ''): Promise<Record<string, any>> {
+async function receivedOf(inbox: CreatedInbox, query = ''): Promise<Received> {
   const response = await send(service, 'GET', `/reports/v1/${inbox.id}/received${query}`, {
     key: inbox.key,
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, any>;
+  return (await response.json()) as Received;
 }
 
 describe('POST /reports/v1/{id}/upload', () => {
@@ -197,7 +201,7 @@ describe('POST /reports/v1/{id}/upload', () => {
     })),
   });
 
-  it.each([
+  const refusals: [string, () => Uint8Array | string, string, number, string][] = [
     [
       'a report for another domain (422 report_domain_mismatch), its good companion not kept',
       () =>
@@ -252,7 +256,9 @@ describe('POST /reports/v1/{id}/upload', () => {
       413,
       'report_too_large',
     ],
-  ] as const)('refuses %s and keeps nothing', async (_what, body, type, status, code) => {
+  ];
+
+  it.each(refusals)('refuses %s and keeps nothing', async (_what, body, type, status, code) => {
     const inbox = await createInbox(service, { domain });
     await expectError(await upload(service, inbox, body(), type), status, {
       status: 'error',
@@ -454,21 +460,20 @@ describe('the sources’ reputation', () => {
       expect(source).toMatchObject({ ptr: null, reputation: null });
     let summary = first;
     for (let attempt = 0; attempt < 100; attempt++) {
-      if (summary.sources.every((source: { reputation: unknown }) => source.reputation !== null))
-        break;
+      if (summary.sources.every((source) => source.reputation !== null)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
       summary = await summaryOf(inbox);
     }
-    const byIp = Object.fromEntries(summary.sources.map((source: any) => [source.ip, source]));
-    expect(byIp[listed].reputation).toMatchObject({
+    const byIp = Object.fromEntries(summary.sources.map((source) => [source.ip, source]));
+    expect(byIp[listed]?.reputation).toMatchObject({
       verdict: expect.any(String),
       listed_on: [{ zone: 'zen.spamhaus.org', name: expect.any(String) }],
       token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
     });
-    expect(byIp[legit].reputation).toMatchObject({ listed_on: [] });
-    expect(typeof byIp[legit].ptr).toBe('string');
+    expect(byIp[legit]?.reputation).toMatchObject({ listed_on: [] });
+    expect(typeof byIp[legit]?.ptr).toBe('string');
     // The checks are the IP tool's: its stored result, under the token the summary gives.
-    const stored = await service.get(`/ip/v1/${byIp[listed].reputation.token}`);
+    const stored = await service.get(`/ip/v1/${byIp[listed]?.reputation?.token}`);
     expect(stored.status).toBe(200);
     expect(await stored.json()).toMatchObject({ ip: listed });
     expect(await quota()).toBe(before);
@@ -480,8 +485,36 @@ describe('the sources’ reputation', () => {
     const inbox = await createInbox(service, { domain });
     await upload(service, inbox, google, 'application/xml');
     const summary = await summaryOf(inbox);
-    const source = summary.sources.find((each: { ip: string }) => each.ip === partial);
-    expect(source.reputation).toMatchObject({ token, listed_on: [] });
+    const source = summary.sources.find((each) => each.ip === partial);
+    expect(source?.reputation).toMatchObject({ token, listed_on: [] });
+  });
+});
+
+function withoutReputation(summary: Summary) {
+  return {
+    ...summary,
+    sources: summary.sources.map(({ ptr: _ptr, reputation: _reputation, ...rest }) => rest),
+  };
+}
+
+describe('a trailing slash', () => {
+  it('is answered as the route itself on the routes behind a key', async () => {
+    const inbox = await filled();
+    for (const path of ['', '/received', '/sources.csv']) {
+      const plain = await send(service, 'GET', `/reports/v1/${inbox.id}${path}`, {
+        key: inbox.key,
+      });
+      const slashed = await send(service, 'GET', `/reports/v1/${inbox.id}${path}/`, {
+        key: inbox.key,
+      });
+      expect(slashed.status, path).toBe(200);
+      expect(slashed.headers.get('content-type')).toBe(plain.headers.get('content-type'));
+      // The sources' reputation may arrive between the two: the rest is the same.
+      const [before, after] = [await plain.text(), await slashed.text()].map((text) =>
+        path === '' ? withoutReputation(JSON.parse(text) as Summary) : text,
+      );
+      expect(after, path).toEqual(before);
+    }
   });
 });
 

@@ -159,7 +159,7 @@ export async function send(
       ...options.headers,
     },
     ...(json ? { body: JSON.stringify(options.body) } : {}),
-    ...(options.raw ? { body: options.raw.bytes as BodyInit } : {}),
+    ...(options.raw ? { body: options.raw.bytes as RequestInit['body'] } : {}),
   });
   if (/^application\/json/.test(response.headers.get('content-type') ?? '')) {
     assertAnswerDocumented(
