@@ -42,6 +42,24 @@ export function createMemoryReportStore(): ReportStore {
     );
   }
 
+  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
+    open();
+    const kept = reports.get(inboxId);
+    if (!kept) throw new Error(`no inbox ${inboxId}`);
+    return batch.map(({ report, via, receivedAt }) => {
+      const key = JSON.stringify([report.kind, report.org, report.reportId]);
+      if (kept.has(key)) return { duplicate: true };
+      kept.set(key, {
+        report: structuredClone(report),
+        rollup: reportRollup(report),
+        date: reportDate(report),
+        via,
+        receivedAt,
+      });
+      return { duplicate: false };
+    });
+  };
+
   return {
     async createInbox(inbox) {
       open();
@@ -79,21 +97,12 @@ export function createMemoryReportStore(): ReportStore {
       return inboxes.delete(id);
     },
 
-    async addReport(inboxId, report, { via, receivedAt }) {
-      open();
-      const kept = reports.get(inboxId);
-      if (!kept) throw new Error(`no inbox ${inboxId}`);
-      const key = JSON.stringify([report.kind, report.org, report.reportId]);
-      if (kept.has(key)) return { duplicate: true };
-      kept.set(key, {
-        report: structuredClone(report),
-        rollup: reportRollup(report),
-        date: reportDate(report),
-        via,
-        receivedAt,
-      });
-      return { duplicate: false };
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
     },
+
+    addReports,
 
     async received(inboxId, period, { limit }) {
       const listed: ReceivedReport[] = keptOf(inboxId, period).map(

@@ -12,6 +12,7 @@ import {
   decodeRollup,
   encodeRollup,
   reportRollup,
+  mergedRows,
   type ReportRollup,
   rollupRows,
   type RollupTable,
@@ -136,18 +137,22 @@ export function createSqliteReportStore(
     return driver;
   }
 
-  function applyRollup(
-    inboxId: string,
-    date: string,
-    org: string,
-    rollup: ReportRollup,
+  /** Adds reports' rollups to (sign 1) or takes them from (sign -1) the rollup tables. */
+  function applyRollups(
+    reports: readonly { inboxId: string; date: string; org: string; rollup: ReportRollup }[],
     sign: 1 | -1,
   ) {
-    const rows = rollupRows(date, org, rollup, sign);
+    const rows = reports.map((report) => ({
+      inboxId: report.inboxId,
+      rows: rollupRows(report.date, report.org, report.rollup, sign),
+    }));
     for (const table of Object.keys(rollups) as RollupTable[]) {
       const { add, take, keyLength } = rollups[table];
-      for (const row of rows[table]) {
-        const values = [inboxId, ...row];
+      const merged = mergedRows(
+        table,
+        rows.flatMap((report) => report.rows[table].map((row) => [report.inboxId, ...row])),
+      );
+      for (const values of merged) {
         if (sign === 1) {
           driver.run(add, values);
         } else if (
@@ -164,6 +169,39 @@ export function createSqliteReportStore(
     const { headDays, months, tailDays } = periodBuckets(period);
     return [headDays, months, tailDays].flatMap((range) => [...leading, range.from, range.to]);
   }
+
+  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
+    const prepared = batch.map((each) => ({
+      ...each,
+      date: reportDate(each.report),
+      rollup: reportRollup(each.report),
+    }));
+    return db().transaction(() => {
+      if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
+      const added: { inboxId: string; date: string; org: string; rollup: ReportRollup }[] = [];
+      const answers = prepared.map(({ report, via, receivedAt, date, rollup }) => {
+        const kept = driver.run(sql.addReport, [
+          inboxId,
+          report.kind,
+          report.org,
+          report.reportId,
+          date,
+          report.begin,
+          report.end,
+          recordsOf(report),
+          reportMessages(report),
+          receivedAt,
+          via,
+          encodeRollup(rollup),
+        ]);
+        if (kept === 0) return { duplicate: true };
+        added.push({ inboxId, date, org: report.org, rollup });
+        return { duplicate: false };
+      });
+      applyRollups(added, 1);
+      return answers;
+    });
+  };
 
   return {
     async createInbox(inbox) {
@@ -206,30 +244,12 @@ export function createSqliteReportStore(
       });
     },
 
-    async addReport(inboxId, report, { via, receivedAt }) {
-      const date = reportDate(report);
-      const rollup = reportRollup(report);
-      return db().transaction(() => {
-        if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
-        const added = driver.run(sql.addReport, [
-          inboxId,
-          report.kind,
-          report.org,
-          report.reportId,
-          date,
-          report.begin,
-          report.end,
-          recordsOf(report),
-          reportMessages(report),
-          receivedAt,
-          via,
-          encodeRollup(rollup),
-        ]);
-        if (added === 0) return { duplicate: true };
-        applyRollup(inboxId, date, report.org, rollup, 1);
-        return { duplicate: false };
-      });
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
     },
+
+    addReports,
 
     received: async (inboxId, period, { limit }) =>
       db().all<ReceivedReport>(sql.received, [inboxId, period.from, period.to, Math.max(0, limit)]),
@@ -267,8 +287,11 @@ export function createSqliteReportStore(
             date: string;
             rollup: string;
           }>(sql.purgeBatch, [receivedBefore, purgeBatch]);
+          applyRollups(
+            purged.map((report) => ({ ...report, rollup: decodeRollup(report.rollup) })),
+            -1,
+          );
           for (const report of purged) {
-            applyRollup(report.inboxId, report.date, report.org, decodeRollup(report.rollup), -1);
             driver.run(sql.deletePurged, [
               report.inboxId,
               report.kind,

@@ -103,9 +103,12 @@ const sql = {
     ORDER BY created_at, id`,
   // Its reports go with it (ON DELETE CASCADE); the rollups are deleted beside it.
   deleteInbox: 'DELETE FROM report_inboxes WHERE id = $1',
-  addReport: `INSERT INTO reports (inbox_id, kind, org, report_id, date, begin_at, end_at, records,
-    messages, received_at, via, rollup) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-    ON CONFLICT DO NOTHING RETURNING 1`,
+  // Of rows with one key, the first is inserted; RETURNING names the reports kept.
+  addReports: `INSERT INTO reports (inbox_id, kind, org, report_id, date, begin_at, end_at, records,
+    messages, received_at, via, rollup) SELECT * FROM unnest($1::text[], $2::text[], $3::text[],
+    $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[],
+    $11::text[], $12::text[])
+    ON CONFLICT DO NOTHING RETURNING kind, org, report_id AS "reportId"`,
   received: `SELECT kind, org, report_id AS "reportId", begin_at AS "begin", end_at AS "end",
     records, messages, received_at AS "receivedAt", via FROM reports
     WHERE inbox_id = $1 AND date BETWEEN $2 AND $3
@@ -212,6 +215,66 @@ export async function openPostgresReportStore(
   const columnsOf = (rows: (string | number)[][], width: number) =>
     Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
+  const addReports: ReportStore['addReports'] = (inboxId, batch) => {
+    const prepared = batch.map((each) => {
+      const date = reportDate(each.report);
+      const rollup = reportRollup(each.report);
+      return { ...each, date, rollup, key: reportKey(each.report) };
+    });
+    const reportColumns = [
+      prepared.map(() => inboxId),
+      prepared.map(({ report }) => report.kind),
+      prepared.map(({ report }) => report.org),
+      prepared.map(({ report }) => report.reportId),
+      prepared.map(({ date }) => date),
+      prepared.map(({ report }) => report.begin),
+      prepared.map(({ report }) => report.end),
+      prepared.map(({ report }) =>
+        report.kind === 'dmarc' ? report.rows.length : report.policies.length,
+      ),
+      prepared.map(({ report }) => reportMessages(report)),
+      prepared.map(({ receivedAt }) => receivedAt),
+      prepared.map(({ via }) => via),
+      prepared.map(({ rollup }) => encodeRollup(rollup)),
+    ];
+    return run((db) =>
+      db.begin(async (tx) => {
+        let kept: { kind: string; org: string; reportId: string }[];
+        try {
+          kept = await query(tx, sql.addReports, reportColumns);
+          if (batch.length === 0 && (await query(tx, sql.inbox, [inboxId])).length === 0) {
+            throw Object.assign(new Error('no inbox'), { code: '23503' });
+          }
+        } catch (error) {
+          // 23503: the inbox is not there (or was deleted while this waited for it).
+          if ((error as { code?: string }).code === '23503') {
+            throw new Error(`no inbox ${inboxId}`, { cause: error });
+          }
+          throw error;
+        }
+        // Of a report given twice, the first copy is the one kept.
+        const fresh = new Set(kept.map(reportKey));
+        const answers = prepared.map(({ key }) => ({ duplicate: !fresh.delete(key) }));
+        const added = prepared.filter((_, i) => !answers[i]!.duplicate);
+        const rows = added.map(({ date, report, rollup }) =>
+          rollupRows(date, report.org, rollup, 1),
+        );
+        await Promise.all(
+          tables.map((name) => {
+            const merged = mergedRows(
+              name,
+              rows.flatMap((each) => each[name].map((row) => [inboxId, ...row])),
+            );
+            return merged.length === 0
+              ? undefined
+              : query(tx, adds[name], columnsOf(merged, merged[0]!.length));
+          }),
+        );
+        return answers;
+      }),
+    );
+  };
+
   return {
     createInbox: (inbox) =>
       run(async (db) => {
@@ -256,47 +319,12 @@ export async function openPostgresReportStore(
         }),
       ),
 
-    async addReport(inboxId, report, { via, receivedAt }) {
-      const date = reportDate(report);
-      const rollup = reportRollup(report);
-      const rows = rollupRows(date, report.org, rollup, 1);
-      return run((db) =>
-        db.begin(async (tx) => {
-          let added: unknown[];
-          try {
-            added = await query(tx, sql.addReport, [
-              inboxId,
-              report.kind,
-              report.org,
-              report.reportId,
-              date,
-              report.begin,
-              report.end,
-              report.kind === 'dmarc' ? report.rows.length : report.policies.length,
-              reportMessages(report),
-              receivedAt,
-              via,
-              encodeRollup(rollup),
-            ]);
-          } catch (error) {
-            // 23503: the inbox is not there (or was deleted while this waited for it).
-            if ((error as { code?: string }).code === '23503')
-              throw new Error(`no inbox ${inboxId}`, { cause: error });
-            throw error;
-          }
-          if (added.length === 0) return { duplicate: true };
-          await Promise.all(
-            tables
-              .filter((name) => rows[name].length > 0)
-              .map((name) => {
-                const led = rows[name].map((row) => [inboxId, ...row]);
-                return query(tx, adds[name], columnsOf(led, led[0]!.length));
-              }),
-          );
-          return { duplicate: false };
-        }),
-      );
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
     },
+
+    addReports,
 
     received: (inboxId, period, { limit }) =>
       run((db) =>
@@ -423,6 +451,10 @@ function inboxOf(row: InboxRow | undefined): Inbox | undefined {
     ...row,
     autoWatch: row.autoWatch === null ? null : (JSON.parse(row.autoWatch) as unknown),
   };
+}
+
+function reportKey(report: { kind: string; org: string; reportId: string }): string {
+  return JSON.stringify([report.kind, report.org, report.reportId]);
 }
 
 function reasonOf(error: unknown): string {
