@@ -1,4 +1,5 @@
 import type { DmarcTotals, SourceTotals, TlsTotals } from './store.js';
+import { mergedNames, type SourceNames } from './rollup-rows.js';
 import { compareText, ranked } from './store-order.js';
 
 /**
@@ -69,27 +70,23 @@ export interface SourceRow {
   dkimAligned: number;
 }
 
-/** A header From domain (`h`) or a reporter (`r`) of a source, with its messages. */
-export interface SourceNameRow {
-  ip: string;
-  kind: 'h' | 'r';
-  name: string;
-  messages: number;
-}
-
-/** The sources in the order given, each with its header From domains and reporters. */
+/**
+ * The sources in the order given, each with its header From domains and reporters summed from
+ * the names of its rows (one row per bucket it was seen in).
+ */
 export function sourcesOf(
   sources: readonly SourceRow[],
-  names: readonly SourceNameRow[],
+  names: readonly { ip: string; names: SourceNames }[],
 ): SourceTotals[] {
-  const byIp = new Map<string, { h: SourceNameRow[]; r: SourceNameRow[] }>();
-  for (const name of names) {
-    const lists = byIp.get(name.ip) ?? { h: [], r: [] };
-    lists[name.kind].push(name);
-    byIp.set(name.ip, lists);
-  }
-  const listed = (rows: SourceNameRow[] | undefined) =>
-    ranked(rows ?? [], (row) => row.name).map((row) => row.name);
+  const byIp = new Map<string, SourceNames>();
+  for (const row of names) byIp.set(row.ip, mergedNames(byIp.get(row.ip) ?? {}, row.names));
+  const listed = (of: SourceNames | undefined, kind: 'h' | 'r') =>
+    ranked(
+      Object.entries(of ?? {})
+        .filter(([key, [records]]) => key.startsWith(`${kind}:`) && records > 0)
+        .map(([key, [, messages]]) => ({ name: key.slice(2), messages })),
+      (entry) => entry.name,
+    ).map((entry) => entry.name);
   return sources.map((source) => ({
     ip: source.ip,
     messages: source.messages,
@@ -97,8 +94,8 @@ export function sourcesOf(
     fail: source.messages - source.pass,
     spfAligned: source.spfAligned,
     dkimAligned: source.dkimAligned,
-    headerFrom: listed(byIp.get(source.ip)?.h),
-    reporters: listed(byIp.get(source.ip)?.r),
+    headerFrom: listed(byIp.get(source.ip), 'h'),
+    reporters: listed(byIp.get(source.ip), 'r'),
   }));
 }
 

@@ -3,21 +3,19 @@ import { type ParsedReport, reportDate, reportMessages } from './read/index.js';
 import {
   dmarcTotalsOf,
   type DmarcDayRow,
-  type SourceNameRow,
   type SourceRow,
   sourcesOf,
   tlsTotalsOf,
 } from './rollup-reads.js';
 import {
-  decodeRollup,
-  encodeRollup,
-  reportRollup,
+  boundRow,
   mergedRows,
-  type ReportRollup,
   rollupRows,
   type RollupTable,
   rollupTables,
-} from './rollups.js';
+  type SourceNames,
+} from './rollup-rows.js';
+import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
 import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 
@@ -30,29 +28,50 @@ import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 
 /** Each rollup table's statements. */
 const rollups = Object.fromEntries(
-  Object.entries(rollupTables).map(([name, { table, key, sums }]) => [
+  Object.entries(rollupTables).map(([name, { table, key, sums, names }]) => [
     name,
-    rollup(table, [...key], [...sums]),
+    rollup(table, [...key], [...sums], names),
   ]),
 ) as Record<RollupTable, ReturnType<typeof rollup>>;
 
 /**
+ * A source's names and the names given summed name by name (src/reports/rollup-rows.ts), a name
+ * whose records reach nothing dropped; `{}` when none is left.
+ */
+function mergedNames(current: string, given: string): string {
+  return `coalesce((
+  SELECT json_group_object(key, json_array(records, messages)) FROM (
+    SELECT key, sum(json_extract(value, '$[0]')) AS records,
+      sum(json_extract(value, '$[1]')) AS messages
+    FROM (SELECT key, value FROM json_each(${current})
+          UNION ALL SELECT key, value FROM json_each(${given}))
+    GROUP BY key)
+  WHERE records > 0), '{}')`;
+}
+
+/**
  * `add` adds a row's numbers to the row of the same key, or makes it; `take` takes them away
  * from a row that must exist (an update: SQLite checks a CHECK on the row an upsert would have
- * inserted, so negative numbers cannot go through the upsert).
+ * inserted, so negative numbers cannot go through the upsert). A table with names merges them.
  */
 function rollup(
   table: string,
   key: string[],
   sums: string[],
+  names: boolean,
 ): { add: string; take: string; keyLength: number } {
   const keys = ['inbox_id', ...key];
-  const columns = [...keys, ...sums];
+  const columns = [...keys, ...sums, ...(names ? ['names'] : [])];
+  const added = sums.map((sum) => `${sum} = ${sum} + excluded.${sum}`);
+  const taken = sums.map((sum) => `${sum} = ${sum} + ?`);
+  if (names) {
+    added.push(`names = ${mergedNames(`${table}.names`, 'excluded.names')}`);
+    taken.push(`names = ${mergedNames('names', '?')}`);
+  }
   return {
     add: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET
-      ${sums.map((sum) => `${sum} = ${sum} + excluded.${sum}`).join(', ')}`,
-    take: `UPDATE ${table} SET ${sums.map((sum) => `${sum} = ${sum} + ?`).join(', ')}
+      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${added.join(', ')}`,
+    take: `UPDATE ${table} SET ${taken.join(', ')}
       WHERE ${keys.map((column) => `${column} = ?`).join(' AND ')}`,
     keyLength: keys.length,
   };
@@ -94,10 +113,10 @@ const sql = {
     sum(spf_aligned) AS spfAligned, sum(dkim_aligned) AS dkimAligned FROM (${grained(
       `SELECT ip, messages, pass, spf_aligned, dkim_aligned FROM dmarc_sources WHERE inbox_id = ?`,
     )}) GROUP BY ip ORDER BY messages DESC, ip LIMIT ?`,
-  sourceNames: `SELECT ip, kind, name, sum(messages) AS messages FROM (${grained(
-    `SELECT ip, kind, name, messages FROM dmarc_source_names
+  sourceNames: grained(
+    `SELECT ip, names FROM dmarc_sources
      WHERE inbox_id = ? AND ip IN (SELECT value FROM json_each(?))`,
-  )}) GROUP BY ip, kind, name`,
+  ),
   tlsReports: `SELECT count(*) AS reports FROM reports
     WHERE inbox_id = ? AND date BETWEEN ? AND ? AND kind = 'tls'`,
   tlsPolicies: `SELECT policy_type AS type, policy_domain AS domain, sum(success) AS success,
@@ -152,7 +171,7 @@ export function createSqliteReportStore(
         table,
         rows.flatMap((report) => report.rows[table].map((row) => [report.inboxId, ...row])),
       );
-      for (const values of merged) {
+      for (const values of merged.map(boundRow)) {
         if (sign === 1) {
           driver.run(add, values);
         } else if (
@@ -261,7 +280,9 @@ export function createSqliteReportStore(
       const limit = page ? Math.max(0, page.limit) : -1;
       const sources = db().all<SourceRow>(sql.sources, [...rangeParams([inboxId], period), limit]);
       const ips = JSON.stringify(sources.map((source) => source.ip));
-      const names = driver.all<SourceNameRow>(sql.sourceNames, rangeParams([inboxId, ips], period));
+      const names = driver
+        .all<{ ip: string; names: string }>(sql.sourceNames, rangeParams([inboxId, ips], period))
+        .map((row) => ({ ip: row.ip, names: JSON.parse(row.names) as SourceNames }));
       return sourcesOf(sources, names);
     },
 
