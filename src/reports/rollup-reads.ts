@@ -1,5 +1,5 @@
 import type { DmarcTotals, SourceTotals, TlsTotals } from './store.js';
-import { mergedNames, type SourceNames } from './rollup-rows.js';
+import type { SourceNames } from './rollup-rows.js';
 import { compareText, ranked } from './store-order.js';
 
 /**
@@ -78,11 +78,23 @@ export function sourcesOf(
   sources: readonly SourceRow[],
   names: readonly { ip: string; names: SourceNames }[],
 ): SourceTotals[] {
-  const byIp = new Map<string, SourceNames>();
-  for (const row of names) byIp.set(row.ip, mergedNames(byIp.get(row.ip) ?? {}, row.names));
-  const listed = (of: SourceNames | undefined, kind: 'h' | 'r') =>
+  const byIp = new Map<string, Map<string, [records: number, messages: number]>>();
+  for (const row of names) {
+    let summed = byIp.get(row.ip);
+    if (!summed) byIp.set(row.ip, (summed = new Map()));
+    for (const [name, [records, messages]] of Object.entries(row.names)) {
+      const was = summed.get(name);
+      if (was) {
+        was[0] += records;
+        was[1] += messages;
+      } else {
+        summed.set(name, [records, messages]);
+      }
+    }
+  }
+  const listed = (of: Map<string, [number, number]> | undefined, kind: 'h' | 'r') =>
     ranked(
-      Object.entries(of ?? {})
+      [...(of ?? [])]
         .filter(([key, [records]]) => key.startsWith(`${kind}:`) && records > 0)
         .map(([key, [, messages]]) => ({ name: key.slice(2), messages })),
       (entry) => entry.name,
