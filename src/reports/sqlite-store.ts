@@ -103,7 +103,7 @@ const sql = {
     ON CONFLICT DO NOTHING`,
   received: `SELECT kind, org, report_id AS reportId, begin_at AS "begin", end_at AS "end", records,
     messages, received_at AS receivedAt, via FROM reports
-    WHERE inbox_id = ? AND date BETWEEN ? AND ?
+    WHERE inbox_id = ? AND kind IN ('dmarc', 'tls') AND date BETWEEN ? AND ?
     ORDER BY received_at DESC, end_at DESC, kind, org, report_id LIMIT ?`,
   dmarcDays: `SELECT date, org, reports, messages, pass, spf_aligned AS spfAligned,
     dkim_aligned AS dkimAligned, disposition_none AS "none", quarantine, reject
@@ -118,7 +118,7 @@ const sql = {
      WHERE inbox_id = ? AND ip IN (SELECT value FROM json_each(?))`,
   ),
   tlsReports: `SELECT count(*) AS reports FROM reports
-    WHERE inbox_id = ? AND date BETWEEN ? AND ? AND kind = 'tls'`,
+    WHERE inbox_id = ? AND kind = 'tls' AND date BETWEEN ? AND ?`,
   tlsPolicies: `SELECT policy_type AS type, policy_domain AS domain, sum(success) AS success,
     sum(failure) AS failure FROM tls_days WHERE inbox_id = ? AND date BETWEEN ? AND ?
     GROUP BY policy_type, policy_domain`,

@@ -101,7 +101,7 @@ export const sql = {
     ON CONFLICT DO NOTHING RETURNING kind, org, report_id AS "reportId"`,
   received: `SELECT kind, org, report_id AS "reportId", begin_at AS "begin", end_at AS "end",
     records, messages, received_at AS "receivedAt", via FROM reports
-    WHERE inbox_id = $1 AND date BETWEEN $2 AND $3
+    WHERE inbox_id = $1 AND kind IN ('dmarc', 'tls') AND date BETWEEN $2 AND $3
     ORDER BY received_at DESC, end_at DESC, kind, org, report_id LIMIT $4`,
   dmarcDays: `SELECT date, org, reports, messages, pass, spf_aligned AS "spfAligned",
     dkim_aligned AS "dkimAligned", disposition_none AS "none", quarantine, reject
@@ -117,7 +117,7 @@ export const sql = {
     3,
   ),
   tlsReports: `SELECT count(*) AS reports FROM reports
-    WHERE inbox_id = $1 AND date BETWEEN $2 AND $3 AND kind = 'tls'`,
+    WHERE inbox_id = $1 AND kind = 'tls' AND date BETWEEN $2 AND $3`,
   tlsPolicies: `SELECT policy_type AS type, policy_domain AS domain, sum(success) AS success,
     sum(failure) AS failure FROM tls_days WHERE inbox_id = $1 AND date BETWEEN $2 AND $3
     GROUP BY policy_type, policy_domain`,
