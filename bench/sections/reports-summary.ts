@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { startPostgresServer } from '../../fixtures/postgres-server.js';
@@ -184,7 +184,9 @@ export async function measureReportsSummary(context: BenchContext): Promise<Sect
         rows.push(
           {
             section: 13,
-            measurement: `reports summary p50, ${label} period, ${backend.name} (${records} records in the year; totals, top ${topSources} sources, TLS; n=${samples})`,
+            measurement: `reports summary p50, ${label} period, ${backend.name} (${records} records in the year; totals, top ${topSources} sources, TLS; n=${samples}; load average ${loadavg()
+              .map((load) => round(load))
+              .join(' ')})`,
             value: spread.p50,
             unit: 'ms',
             target: `< ${targetMs}`,
