@@ -15,6 +15,12 @@ export {
 } from './message.js';
 export { chatText, type EmailInput, renderEmail, webhookRequest } from './render.js';
 export {
+  inboxConfirmMessage,
+  noticeRequest,
+  renderNoticeEmail,
+  sourceFailingMessage,
+} from './notices.js';
+export {
   type EmailPartRenderer,
   renderers,
   type WebhookAlert,

@@ -50,7 +50,7 @@ const titles = {
 } as const satisfies Record<WatchEvent['type'], MessageKey>;
 
 /** Builds a message's links as its lines name them. */
-function linker() {
+export function linker() {
   const links: AlertLink[] = [];
   const link = (rel: LinkRel, url: string): Span => {
     links.push({ rel, url });

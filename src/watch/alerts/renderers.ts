@@ -1,6 +1,6 @@
 import { base64, utf8 } from '../../lib/index.js';
 import type { WebhookFormat } from '../../webhooks/index.js';
-import type { WatchEvent } from '../model/index.js';
+import type { NoticeEvent, WatchEvent } from '../model/index.js';
 import type { AlertMessage, Line } from './message.js';
 
 /**
@@ -20,7 +20,8 @@ export interface WebhookRequest {
 export interface WebhookAlert {
   /** The event as kept: the standard format sends it byte for byte. */
   body: string;
-  event: WatchEvent;
+  /** A watch's event, or a subsystem's notice (notices.ts). */
+  event: WatchEvent | NoticeEvent;
   /** The event as a message in the watch's language, made only for a format that shows one. */
   message: () => AlertMessage;
   /** The webhook URL (Telegram's `chat_id` may stand in its query). */
@@ -34,11 +35,12 @@ export type EmailPartRenderer = (message: AlertMessage) => string;
 const maxLength = { slack: 3000, discord: 2000, telegram: 4096, ntfy: 4096 } as const;
 
 /** ntfy's emoji tags (docs.ntfy.sh, "Tags & emojis"): the first is shown before the title. */
-const ntfyTags: Record<WatchEvent['type'], string> = {
+const ntfyTags: Record<WatchEvent['type'] | NoticeEvent['type'], string> = {
   'watch.listed': 'rotating_light',
   'watch.delisted': 'white_check_mark',
   'watch.changed': 'warning',
   'watch.test': 'bell',
+  'reports.source_failing': 'warning',
 };
 
 const json = (body: Record<string, unknown>): WebhookRequest => ({
