@@ -123,7 +123,11 @@ function shutdown(signal: string): void {
   }
   // The store last: in-flight requests still write their results and counters, and the watch
   // checks and deliveries under way their state.
-  const watchesStopped = Promise.all([services.stopWatches(), services.stopReportPurge()]);
+  const watchesStopped = Promise.all([
+    services.stopWatches(),
+    services.stopReportPurge(),
+    services.stopAutoWatch(),
+  ]);
   server.close(() => {
     watchesStopped
       .then(() => Promise.all([services.store.close(), services.reports.store.close()]))

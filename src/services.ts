@@ -36,6 +36,7 @@ import {
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
 import { reportsServices } from './reports-services.js';
+import type { AutoWatchTiming } from './auto-watch/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -57,6 +58,8 @@ export interface ServiceOptions {
   watchClock?: () => Date;
   /** Shorter webhook retries and leases than the real ones (5 s, 1 h, 24 h). */
   watchRunner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+  /** A shorter debounce after reports come in, and smaller runs, than the auto-watch's own. */
+  autoWatch?: Partial<AutoWatchTiming>;
 }
 
 /**
@@ -230,7 +233,11 @@ export async function createServices(
   });
   metrics.readLiveWatches(() => watches.countLive());
   metrics.readDeliveryQueue(() => watches.deliveryQueue());
-  const reports = reportsServices(config, platform, freshResolver);
+  const reports = reportsServices(config, platform, freshResolver, {
+    watches,
+    log,
+    autoWatch: options.autoWatch,
+  });
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,

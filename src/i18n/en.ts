@@ -918,5 +918,7 @@ export const en = {
   'reports.email.unsubscribed':
     'Done: no more e-mails about the DMARC reports of {domain} go to this address.',
   'reports.email.wrong': 'This link is not valid for this inbox (a newer one may have been sent).',
+  'reports.email.expired':
+    'This link has expired: a confirmation link works for 24 hours. The inbox’s key holder can ask for a new one by setting auto_watch with the address again.',
   'reports.email.inboxLink': 'The reports of this inbox',
 } as const satisfies Record<string, Message>;

@@ -8,6 +8,7 @@ import type { NodeConfig } from './config.js';
 import { type NodePlatform, createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
 import { startMonitorTimer } from './monitor-timer.js';
+import { startAutoWatchTimer } from './auto-watch-timer.js';
 import { startReportPurge } from './report-purge-timer.js';
 import { startWatchTimer } from './watch-timer.js';
 
@@ -37,6 +38,9 @@ export async function createNodeServices(
       clock: platform.clock,
       log: services.log,
     });
+    const autoWatchTimer = startAutoWatchTimer(services.reports.autoWatch.runner, {
+      log: services.log,
+    });
     return {
       ...services,
       cardPool: platform.cardPool,
@@ -52,13 +56,15 @@ export async function createNodeServices(
       stopWatches: () => watchTimer.stop(),
       /** Ends the daily purge of old reports and waits for one under way. */
       stopReportPurge: () => reportPurge.stop(),
+      /** Ends the reports' auto-watch timer and waits for the run under way. */
+      stopAutoWatch: () => autoWatchTimer.stop(),
       /**
-       * Stops the self-test, watch and purge timers, the card threads and the DNS sockets, then
+       * Stops the self-test, watch, purge and auto-watch timers, the card threads and the DNS sockets, then
        * lets go of the stores.
        */
       async close() {
         monitorTimer?.stop();
-        await Promise.all([watchTimer.stop(), reportPurge.stop()]);
+        await Promise.all([watchTimer.stop(), reportPurge.stop(), autoWatchTimer.stop()]);
         platform.closeDns();
         await platform.cardPool.close();
         await Promise.all([platform.store.close(), platform.reports.close()]);

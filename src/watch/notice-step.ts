@@ -62,7 +62,7 @@ export async function noticeOnce(
   const webhook = notice.webhook;
   if (!webhook) return done();
   const attempt = await attemptDelivery(
-    { ...deps, reachable: deps.reachable({}) },
+    { ...deps, reachable: deps.reachable(notice) },
     webhook.url,
     webhook.secret,
     pending.id,

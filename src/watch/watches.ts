@@ -106,7 +106,7 @@ export interface Watches {
    */
   notify(
     notice: NoticeInput,
-    owner: { subsystem: string; id: string },
+    owner: { subsystem: string; id: string; operator?: boolean },
   ): Promise<{ ok: true; id: string } | WatchFailure>;
   /**
    * A subsystem's double opt-in of its user's address, within a watch's daily limits: the e-mail

@@ -55,6 +55,8 @@ export type NoticeEvent = z.infer<typeof noticeEventSchema>;
 export const noticeSchema = z.object({
   /** The subsystem's owner, `<subsystem>:<id>`. */
   owner: z.string(),
+  /** The owner is the operator's: its webhook may reach WEBHOOK_ALLOW_NETWORKS. */
+  operator: z.boolean().optional(),
   lang: z.enum(['en', 'ru']),
   /** A watch's webhook (schemas.ts `webhookSchema`), which imports this file. */
   webhook: z

@@ -33,7 +33,7 @@ export interface NoticeInput {
 export async function notify(
   context: OperationContext,
   input: NoticeInput,
-  owner: { subsystem: string; id: string },
+  owner: { subsystem: string; id: string; operator?: boolean },
 ): Promise<{ ok: true; id: string } | WatchFailure> {
   if ((input.webhook === undefined) === (input.email === undefined)) {
     return fail('invalid_request', 'a notice goes to a webhook or to an address, one of them');
@@ -46,10 +46,10 @@ export async function notify(
   }
   let webhook: Notice['webhook'];
   if (input.webhook) {
-    // A subsystem's user is nobody's operator: public addresses only.
+    // Public addresses only, unless the owner is the operator's (as its watches).
     const checked = checkWebhookUrl(
       input.webhook.url,
-      context.reachable({}),
+      context.reachable(operatorOf(owner)),
       context.limits.webhookAllowPorts,
     );
     if (!checked.ok) return fail('invalid_webhook', checked.reason);
@@ -77,6 +77,7 @@ export async function notify(
     queued_at: at,
     notice: {
       owner: ownerId,
+      ...operatorOf(owner),
       lang: input.lang,
       ...(webhook ? { webhook } : {}),
       ...(input.email ? { email: input.email } : {}),
@@ -86,3 +87,5 @@ export async function notify(
   context.wake();
   return { ok: true, id };
 }
+
+const operatorOf = (owner: { operator?: boolean }) => (owner.operator ? { operator: true } : {});

@@ -28,7 +28,16 @@ import type { OperationContext } from './context.js';
  */
 export type WatchOwner =
   | { caller: string; credential?: string | undefined }
-  | { subsystem: string; id: string; cap: number };
+  | {
+      subsystem: string;
+      id: string;
+      cap: number;
+      /**
+       * The owner is the operator's (a reports inbox made with OPERATOR_TOKEN): its watches are
+       * the operator's, whose webhooks may reach WEBHOOK_ALLOW_NETWORKS.
+       */
+      operator?: boolean;
+    };
 
 /** The sets a watch is counted in, and each one's cap. */
 export interface Cap {
@@ -94,8 +103,12 @@ export function mayAct(watch: WatchConfig, owner: WatchOwner | undefined): boole
   return owner === undefined || !('subsystem' in owner) || watch.caller_hash === subsystemId(owner);
 }
 
-/** Whether a caller sent OPERATOR_TOKEN, compared as hashes in constant time. */
+/**
+ * Whether a caller sent OPERATOR_TOKEN, compared as hashes in constant time; a subsystem's owner
+ * says so itself.
+ */
 export async function isOperator(context: OperationContext, owner: WatchOwner): Promise<boolean> {
+  if ('subsystem' in owner) return owner.operator === true;
   const token = context.limits.operatorToken;
   if (!('caller' in owner) || owner.credential === undefined || token === undefined) return false;
   const [given, expected] = await Promise.all([
