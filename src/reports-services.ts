@@ -23,7 +23,12 @@ export function reportsServices(
   config: Config,
   platform: Platform,
   freshResolver: Resolver,
-  shared: { watches: Watches; log: Logger; autoWatch?: Partial<AutoWatchTiming> | undefined },
+  shared: {
+    watches: Watches;
+    log: Logger;
+    clock: () => Date;
+    autoWatch?: Partial<AutoWatchTiming> | undefined;
+  },
 ): ReportsServices {
   const store =
     platform.reports ??
@@ -44,7 +49,7 @@ export function reportsServices(
     store: platform.store,
     reports: store,
     watches: shared.watches,
-    clock,
+    clock: shared.clock,
     randomBytes: platform.randomBytes,
     digest: platform.digest,
     log: shared.log,

@@ -236,6 +236,8 @@ export async function createServices(
   const reports = reportsServices(config, platform, freshResolver, {
     watches,
     log,
+    // The auto-watch keeps the watches' time: tests move both past a day or a month.
+    clock: options.watchClock ?? platform.clock,
     autoWatch: options.autoWatch,
   });
   const captcha: CaptchaRule | undefined = config.captcha && {

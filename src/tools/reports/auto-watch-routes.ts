@@ -24,8 +24,9 @@ import {
   stateAnswer,
 } from '../common/index.js';
 import type { ReportsToolDeps } from './deps.js';
-import { inboxNotFound } from './inbox-key.js';
-import { inboxIdParams, tags } from './schemas.js';
+import type { AutoWatch } from './auto-watch.js';
+import { inboxKeyErrors, inboxKeySecurity, inboxNotFound, keyedInbox } from './inbox-key.js';
+import { inboxIdParams, storedAutoWatchSchema, tags } from './schemas.js';
 import { languageOf } from './view.js';
 
 /**
@@ -73,9 +74,77 @@ export function addAutoWatchWebhooks(api: OpenAPIHono<AppEnv>): void {
   });
 }
 
+const autoWatchStatus = z
+  .object({
+    id: z.string(),
+    domain: z.string(),
+    auto_watch: storedAutoWatchSchema.nullable(),
+    email: z
+      .object({
+        address: z.string(),
+        state: z.enum(['unconfirmed', 'confirmed', 'unsubscribed']),
+      })
+      .nullable()
+      .openapi({ description: 'The address alerts are e-mailed to, and whether it confirmed.' }),
+    watches: z
+      .array(
+        z.object({
+          ip: z.string(),
+          watch_id: z.string(),
+          watch_url: z
+            .string()
+            .openapi({ description: 'GET it: the watch, its status and history.' }),
+        }),
+      )
+      .openapi({
+        description:
+          'The sources watched now, as the last run left them (a run follows reports, a PATCH, and each day).',
+      }),
+  })
+  .openapi('ReportsAutoWatchStatus');
+
 export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): void {
   const { site } = deps;
-  const { autoWatch, store } = deps.reports;
+  const { autoWatch, store, inboxes } = deps.reports;
+
+  serveRoute(
+    app,
+    createRoute({
+      method: 'get',
+      path: '/{id}/auto-watch',
+      operationId: 'getReportsAutoWatch',
+      tags,
+      summary: 'The inbox’s auto_watch: its settings, its address’s state and the sources watched',
+      security: inboxKeySecurity,
+      request: { params: inboxIdParams },
+      responses: {
+        200: {
+          description: 'The auto_watch as it stands',
+          content: { 'application/json': { schema: autoWatchStatus } },
+        },
+        ...errorResponses('getReportsAutoWatch', [...inboxKeyErrors, ...storeErrors]),
+      },
+    }),
+    async (c) => {
+      const inbox = await keyedInbox(c, inboxes);
+      const root = `${site.publicOrigin(c).base}${site.basePath}/watch/v1`;
+      const email = inbox.autoWatch ? await autoWatch.address(inbox.id) : null;
+      return c.json(
+        {
+          id: inbox.id,
+          domain: inbox.domain,
+          auto_watch: (inbox.autoWatch as AutoWatch | null) ?? null,
+          email: email && { address: email.address, state: stateOfEmail(email) },
+          watches: (await autoWatch.watched(inbox.id)).map((watched) => ({
+            ...watched,
+            watch_url: `${root}/${watched.watch_id}`,
+          })),
+        },
+        200,
+        { 'Cache-Control': 'no-store' },
+      );
+    },
+  );
 
   /** An answer in the client's form: a page for a browser, else JSON (or the JSON error). */
   async function answer(
@@ -152,8 +221,7 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
   const inboxOf = (c: Context) => store.inbox(c.req.param('id') ?? '');
   const stateOf = async (inbox: Inbox): Promise<State | undefined> => {
     const email = await autoWatch.address(inbox.id);
-    if (!email) return undefined;
-    return email.unsubscribed ? 'unsubscribed' : email.confirmed ? 'confirmed' : 'unconfirmed';
+    return email ? stateOfEmail(email) : undefined;
   };
   const linkErrors = ['not_found', 'email_code_wrong', 'email_link_expired'] as const;
 
@@ -278,6 +346,10 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       return answer(c, 'unsubscribe', inbox, { error: failureOf(outcome) });
     },
   );
+}
+
+function stateOfEmail(email: { confirmed: boolean; unsubscribed?: boolean | undefined }): State {
+  return email.unsubscribed ? 'unsubscribed' : email.confirmed ? 'confirmed' : 'unconfirmed';
 }
 
 function failureOf(
