@@ -27,3 +27,4 @@ export {
   sharedRules,
   sharedVariables,
 } from './variables.js';
+export { type StartWarning, startWarnings } from './warnings.js';
