@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { verdictColours } from '../../src/share/card-theme.js';
 import {
   type AlertMessage,
+  discordColours,
   eventMessage,
   renderEmail,
   renderers,
@@ -244,6 +246,14 @@ describe('the renderers', () => {
         url: page,
       });
       expect(shown.links.map((link) => link.url)).toContain('https://check.spamhaus.org/');
+    }
+  });
+
+  it('colour Discord’s embed by the verdict as the cards do', () => {
+    for (const [verdict, colour] of Object.entries(verdictColours)) {
+      expect(discordColours[verdict as keyof typeof discordColours]).toBe(
+        Number.parseInt(colour.slice(1), 16),
+      );
     }
   });
 
