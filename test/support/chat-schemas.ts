@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Delivery, ntfyHeader, parseTelegramHtml } from './chat-apps.js';
+import { type Delivery, ntfyHeader, telegramRuns } from './chat-apps.js';
 
 /**
  * Each chat app's payload as its documentation states it (docs/watches.md, "Chat formats", where
@@ -106,8 +106,10 @@ export const telegramMessageSchema = z
   })
   .refine(
     (message) => {
-      const { text } = parseTelegramHtml(message.text);
-      return text.length >= 1 && text.length <= 4096;
+      const { length } = telegramRuns(message.text)
+        .map((run) => run.text)
+        .join('');
+      return length >= 1 && length <= 4096;
     },
     { message: 'Telegram takes 1-4096 characters of text once its entities are parsed' },
   );
