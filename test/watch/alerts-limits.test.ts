@@ -8,6 +8,7 @@ import {
   slackMessageSchema,
   telegramMessageSchema,
 } from '../support/chat-schemas.js';
+import { alertEvent, zenListing } from './alerts-events.js';
 
 /**
  * Every chat message checked against its app's published schema and limits (docs/watches.md,
@@ -16,39 +17,11 @@ import {
  * kept), which is cut, whole lines at a time, with "and N more".
  */
 
-const page = 'https://rep.example.org/watch/v1/Qm9vdGgtMjAyNi0xMS0wMg/share';
 const langs = ['en', 'ru'] as const;
 const formats: readonly ChatFormat[] = ['slack', 'discord', 'telegram', 'ntfy'];
-
-function event(type: WatchEvent['type'], data: Partial<WatchEvent['data']> = {}): WatchEvent {
-  return {
-    type,
-    created_at: '2026-11-27T12:00:00.000Z',
-    data: {
-      watch: {
-        id: 'w',
-        target: '2001:db8::1',
-        kind: 'ip',
-        page_url: page,
-        badge_url: `${page}.svg`,
-      },
-      added: [],
-      removed: [],
-      listed_on: [],
-      verdict: 'fair',
-      score: 70,
-      ...data,
-    },
-  };
-}
-
-const zen: ListingChange = {
-  zone: 'zen.spamhaus.org',
-  name: 'Spamhaus ZEN',
-  code: '127.0.0.2',
-  meaning: 'SBL: direct spam source',
-  delist_url: 'https://check.spamhaus.org/',
-};
+const zen = zenListing;
+const event = (type: WatchEvent['type'], data: Partial<WatchEvent['data']> = {}) =>
+  alertEvent(type, { verdict: 'fair', score: 70, ...data }, '2001:db8::1');
 
 /** 60 lists, each with a long name, a 300-character meaning with every escaped character in it, a delisting page. */
 const many: ListingChange[] = Array.from({ length: 60 }, (_, index) => ({

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookRequest } from '../../src/watch/alerts/index.js';
-import type { ListingChange, WatchEvent } from '../../src/watch/index.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
 import type { ChatFormat } from '../support/chat-apps.js';
 import { previewHtml } from '../support/chat-previews.js';
+import { alertEvent, pageUrl, zenListing } from './alerts-events.js';
 
 /**
  * Each app's message drawn in Chromium as a preview of how the app shows it
@@ -12,27 +12,12 @@ import { previewHtml } from '../support/chat-previews.js';
  * hostile words are shown as written, with no link and no mention drawn from them.
  */
 
-const page = 'https://rep.example.org/watch/v1/abc/share';
+const page = pageUrl;
 const hostile = '<!channel> @everyone <@123> [x](https://evil.example/) <b>bold</b> &amp;';
-const zen: ListingChange = {
-  zone: 'zen.spamhaus.org',
-  name: 'Spamhaus ZEN',
-  code: '127.0.0.2',
-  meaning: hostile,
-  delist_url: 'https://check.spamhaus.org/',
-};
-const listed: WatchEvent = {
-  type: 'watch.listed',
-  created_at: '2026-11-27T12:00:00.000Z',
-  data: {
-    watch: { id: 'abc', target: '192.0.2.7', kind: 'ip', page_url: page, badge_url: `${page}.svg` },
-    added: [zen],
-    removed: [],
-    listed_on: [{ zone: zen.zone, name: zen.name }],
-    verdict: 'poor',
-    score: 40,
-  },
-};
+const listed = alertEvent('watch.listed', {
+  added: [{ ...zenListing, meaning: hostile }],
+  listed_on: [{ zone: zenListing.zone, name: zenListing.name }],
+});
 
 const words = {
   en: {

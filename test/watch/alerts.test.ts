@@ -11,6 +11,7 @@ import {
 import type { HistoryEntry, ListingChange, WatchEvent } from '../../src/watch/index.js';
 import { webhookFormats } from '../../src/webhooks/index.js';
 import { type ChatFormat, drawn, mentionsWritten } from '../support/chat-apps.js';
+import { alertEvent, pageUrl, zenListing } from './alerts-events.js';
 
 /**
  * One message per alert, drawn by one renderer per channel (docs/watch-engine.md, "Alerts and
@@ -19,17 +20,11 @@ import { type ChatFormat, drawn, mentionsWritten } from '../support/chat-apps.js
  * mention or a link.
  */
 
-const page = 'https://rep.example.org/watch/v1/abc/share';
+const page = pageUrl;
+const zen = zenListing;
 const chats: readonly ChatFormat[] = ['slack', 'discord', 'telegram', 'ntfy'];
 const langs = ['en', 'ru'] as const;
 
-const zen: ListingChange = {
-  zone: 'zen.spamhaus.org',
-  name: 'Spamhaus ZEN',
-  code: '127.0.0.2',
-  meaning: 'SBL: direct spam source',
-  delist_url: 'https://check.spamhaus.org/',
-};
 const barracuda: ListingChange = {
   zone: 'b.barracudacentral.org',
   name: 'Barracuda',
@@ -37,27 +32,8 @@ const barracuda: ListingChange = {
   meaning: 'listed',
 };
 
-function event(type: WatchEvent['type'], data: Partial<WatchEvent['data']> = {}): WatchEvent {
-  return {
-    type,
-    created_at: '2026-11-27T12:00:00.000Z',
-    data: {
-      watch: {
-        id: 'abc',
-        target: '192.0.2.7',
-        kind: 'ip',
-        page_url: page,
-        badge_url: `${page}.svg`,
-      },
-      added: [],
-      removed: [],
-      listed_on: [],
-      verdict: 'poor',
-      score: 40,
-      ...data,
-    },
-  };
-}
+const event = (type: WatchEvent['type'], data: Partial<WatchEvent['data']> = {}) =>
+  alertEvent(type, data);
 
 const entry = (
   at: string,
