@@ -1,4 +1,9 @@
-import { type DmarcLookup, parseTagList, readDmarcTags, readTlsRpt } from '../reputation/index.js';
+import {
+  type DmarcLookup,
+  parseTagList,
+  readDmarcTags,
+  readTlsRpt,
+} from '../../reputation/index.js';
 import { namesAddress } from './addresses.js';
 
 /**
