@@ -864,33 +864,59 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.mail.dkim.invalid': 'ключ непригоден',
   'watch.mail.dkim.revoked': 'ключ отозван',
   'watch.mail.providers': 'Требования почтовых провайдеров',
-  'chat.title.listed': '{target}: новое попадание в списки',
-  'chat.title.delisted': '{target}: исключён из списков',
+  'chat.title.listed': '{target}: новое попадание в {lists}',
+  'chat.title.delisted': '{target}: исключён из {lists}',
   'chat.title.test': 'Пробное сообщение наблюдения за {target}',
   'chat.title.changed': 'Изменилась настройка почты {target}',
+  'chat.more': 'и ещё {n}',
   'chat.changes': 'Что изменилось:',
-  'chat.providers': 'Провайдеры сейчас: {providers}',
   'chat.test': 'Вебхук работает: так будет приходить сообщение об изменении.',
   'chat.added': 'Внесён в списки:',
   'chat.removed': 'Исключён из списков:',
+  'chat.listedSince': 'в списке с {at}',
+  'chat.listedFor': 'был в списке {duration}, с {at}',
   'chat.lookup': 'почему внесён',
   'chat.delist': 'запросить исключение',
-  'chat.listedNow': 'Сейчас в списках: {lists}',
-  'chat.listedNowNone': 'Сейчас ни в одном списке.',
-  'chat.verdict': 'Вердикт: {verdict} (оценка {score}/100)',
-  'chat.page': 'Страница наблюдения: {url}',
+  'chat.field.verdict': 'Вердикт',
+  'chat.field.verdictValue': '{verdict} (оценка {score}/100)',
+  'chat.field.listedNow': 'Сейчас в списках',
+  'chat.field.listedNowNone': 'ни в одном',
+  'chat.field.providers': 'Провайдеры сейчас',
+  'chat.action': 'Что делать:',
+  'chat.action.listed':
+    'Найдите и устраните причину, по которой {target} попал в список (страница списка объясняет её), затем запросите исключение:',
+  'chat.action.listedNoForm':
+    'Найдите и устраните причину, по которой {target} попал в список: страница каждого списка объясняет её. Страниц исключения списки не указали.',
+  'chat.action.delistPage': 'страница исключения',
+  'chat.action.clean': 'Делать ничего не нужно: {target} сейчас ни в одном списке.',
+  'chat.action.stillListed':
+    'Остаются другие списки: их страницы и формы исключения есть на странице наблюдения.',
+  'chat.action.changed':
+    'Страница наблюдения показывает, что проверка говорит о каждом правиле сейчас.',
+  'chat.button.page': 'Страница наблюдения',
+  'chat.button.delist': 'Исключение: {list}',
+  'duration.days': { one: '{n} день', few: '{n} дня', many: '{n} дней', other: '{n} дня' },
+  'duration.hours': { one: '{n} час', few: '{n} часа', many: '{n} часов', other: '{n} часа' },
+  'duration.minutes': {
+    one: '{n} минуту',
+    few: '{n} минуты',
+    many: '{n} минут',
+    other: '{n} минуты',
+  },
+  'duration.underMinute': 'меньше минуты',
 
   // A watch's e-mails and their links' pages (docs/watches.md, "E-mail").
   'email.confirm.subject': 'Подтвердите оповещения по почте о {target}',
   'email.confirm.intro':
     'Кто-то попросил этот сервис писать на этот адрес, когда {target} попадёт в чёрный список или будет из него исключён.',
   'email.confirm.action': 'Чтобы подтвердить, откройте ссылку и нажмите кнопку на её странице:',
-  'email.confirm.expires': 'Ссылка действует до {at} UTC.',
+  'email.confirm.expires': 'Ссылка действует до {at}.',
   'email.confirm.ignore':
     'Если это были не вы, просто не обращайте внимания на это письмо: больше на этот адрес ничего не придёт.',
   'email.alert.footer':
     'Вы получили это письмо, потому что этот адрес подтвердил оповещения этого наблюдения. Отписаться одним нажатием:',
   'email.unsubscribe': 'Отписаться',
+  'email.confirm.link': 'Подтвердить оповещения по почте',
   'email.page.confirmTitle': 'Подтверждение оповещений по почте',
   'email.page.confirmText':
     'Нажмите кнопку, чтобы оповещения о {target} приходили на {address}. Само открытие этой страницы ничего не подтвердило.',
@@ -1037,6 +1063,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'reports.reputation.clean': '{verdict}, ни в одном списке',
   'reports.reputation.listed': '{verdict}, в списках: {lists}',
   'reports.reputation.check': 'его проверке',
+  'reports.reputation.open': 'Проверка адреса',
   'reports.advice.ok': 'Проходит DMARC: ничего делать не нужно.',
   'reports.advice.neither':
     'Для него не проходят ни SPF, ни DKIM: если он отправляет от вашего имени, разрешите его в SPF и подписывайте его почту DKIM; если нет — он не ваш, и p=quarantine или p=reject его остановит.',
@@ -1060,7 +1087,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'reports.notice.failingTitle': '{ip} не проходит DMARC для {domain}',
   'reports.notice.failing':
     '{fail} из его {messages} сообщ. не прошли DMARC в отчётах с {from} по {to}.',
-  'reports.notice.reporters': 'Сообщили: {reporters}',
+  'reports.notice.reporters': 'Сообщили:',
   'reports.notice.advice':
     'Если он отправляет от вашего имени, разрешите его в SPF или подписывайте его почту DKIM; если нет — он не ваш, и p=quarantine или p=reject его остановит.',
   'reports.notice.page': 'Отчёты',

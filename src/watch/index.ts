@@ -97,7 +97,9 @@ export { sourceFailingMessage } from './alerts/index.js';
 export {
   type DayState,
   dayStrip,
+  lastedMs,
   type ListingKey,
+  listingStart,
   listingSteps,
   type Step,
   type TimelineEntry,

@@ -1,8 +1,8 @@
-import { formatDate, type Lang, translator } from '../../i18n/index.js';
+import type { Lang } from '../../i18n/index.js';
 import type { WebhookFormat } from '../../webhooks/index.js';
 import type { EmailContent } from '../email/index.js';
 import type { NoticeEvent, SourceFailingEvent } from '../model/index.js';
-import { type AlertMessage, type AlertSection, linker } from './message.js';
+import { type AlertMessage, type AlertSection, type Line, linker, wordsOf } from './message.js';
 import { renderers, type WebhookRequest } from './renderers.js';
 
 /**
@@ -13,17 +13,18 @@ import { renderers, type WebhookRequest } from './renderers.js';
 
 /**
  * `reports.source_failing`: which address fails DMARC for which domain, how much of its mail,
- * who reported it, what to do, and the inbox's dashboard.
+ * who reported it (the reporters' names are their text, set apart as data), what to do, and the
+ * inbox's dashboard.
  */
 export function sourceFailingMessage(
   event: SourceFailingEvent,
   lang: Lang,
   unsubscribe?: string,
 ): AlertMessage {
-  const t = translator(lang);
+  const { t, more } = wordsOf(lang);
   const { links, link } = linker();
   const { data } = event;
-  const lines = [
+  const lines: Line[] = [
     [
       t('reports.notice.failing', {
         fail: data.fail,
@@ -33,21 +34,31 @@ export function sourceFailingMessage(
       }),
     ],
     ...(data.reporters.length > 0
-      ? [[t('reports.notice.reporters', { reporters: data.reporters.join(', ') })]]
+      ? [[`${t('reports.notice.reporters')} `, { data: data.reporters.join(', ') }]]
       : []),
-    [t('reports.notice.advice')],
-    [`${t('reports.notice.page')}: `, link('page', data.view_url)],
   ];
-  const sections: AlertSection[] = [{ lines }];
-  if (unsubscribe !== undefined) {
-    sections.push({
-      lines: [[t('reports.notice.footer')], [link('unsubscribe', unsubscribe)]],
-    });
-  }
+  const page = link('page', data.view_url, t('reports.notice.page'));
+  const footer: AlertSection | undefined =
+    unsubscribe === undefined
+      ? undefined
+      : {
+          lines: [
+            [t('reports.notice.footer')],
+            [link('unsubscribe', unsubscribe, t('email.unsubscribe'))],
+          ],
+        };
   return {
+    kind: event.type,
     title: t('reports.notice.failingTitle', { ip: data.source_ip, domain: data.domain }),
-    sections,
+    urgency: 'default',
+    at: event.created_at,
+    sections: [{ lines }],
+    fields: [],
+    action: { heading: t('chat.action'), lines: [[t('reports.notice.advice')]] },
+    buttons: [{ label: t('reports.notice.page'), link: page.link }],
+    ...(footer ? { footer } : {}),
     links,
+    more,
   };
 }
 
@@ -58,22 +69,32 @@ export function inboxConfirmMessage(input: {
   confirmUrl: string;
   expiresAt: string;
 }): AlertMessage {
-  const t = translator(input.lang);
+  const { t, date, more } = wordsOf(input.lang);
   const { links, link } = linker();
   const { domain } = input;
   return {
+    kind: 'confirm',
     title: t('reports.notice.confirmSubject', { domain }),
+    urgency: 'default',
     sections: [
       { lines: [[t('reports.notice.confirmIntro', { domain })]] },
-      { lines: [[t('email.confirm.action')], [link('confirm', input.confirmUrl)]] },
       {
         lines: [
-          [t('email.confirm.expires', { at: formatDate(input.lang, input.expiresAt) })],
+          [t('email.confirm.action')],
+          [link('confirm', input.confirmUrl, t('email.confirm.link'))],
+        ],
+      },
+      {
+        lines: [
+          [t('email.confirm.expires', { at: date(input.expiresAt) })],
           [t('email.confirm.ignore')],
         ],
       },
     ],
+    fields: [],
+    buttons: [],
     links,
+    more,
   };
 }
 
