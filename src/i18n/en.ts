@@ -371,6 +371,7 @@ export const en = {
   'spf.multiple': 'several SPF records (a permerror)',
   'spf.unavailable': 'the lookup failed',
   'dmarc.found': 'found',
+  'dmarc.invalid': 'a DMARC record receivers do not apply (invalid)',
   'dmarc.none': 'no DMARC record',
   'dmarc.multiple': 'several DMARC records (treated as none)',
   'dmarc.unavailable': 'the lookup failed',

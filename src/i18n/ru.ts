@@ -437,6 +437,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'spf.multiple': 'несколько записей SPF (permerror)',
   'spf.unavailable': 'запрос не удался',
   'dmarc.found': 'найдена',
+  'dmarc.invalid': 'запись DMARC, которую получатели не применяют (ошибка в записи)',
   'dmarc.none': 'нет записи DMARC',
   'dmarc.multiple': 'несколько записей DMARC (считается, что записи нет)',
   'dmarc.unavailable': 'запрос не удался',

@@ -115,13 +115,16 @@ export async function checkDomain(
       ...listingFactors(domainReport),
       ...senderIpFactors(results),
       ...spfFactors(senders.spf),
-      ...(senders.dmarc.present
+      // A record receivers do not apply (dmarc-record.ts) protects the domain no more than none.
+      ...(senders.dmarc.policy !== null
         ? []
         : [
             {
               kind: 'dmarc' as const,
               source: 'DMARC',
-              detail: 'no DMARC record',
+              detail: senders.dmarc.present
+                ? 'a DMARC record receivers do not apply'
+                : 'no DMARC record',
               points: -dmarcPenalty,
             },
           ]),

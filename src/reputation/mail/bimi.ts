@@ -1,5 +1,5 @@
 import type { Bimi } from '../results/index.js';
-import { parseTagList } from './tag-list.js';
+import { parseTagList } from '../checks/index.js';
 
 /**
  * BIMI (the AuthIndicators group's draft-brand-indicators-for-message-identification, §4): the

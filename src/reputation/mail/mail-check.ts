@@ -190,7 +190,7 @@ export async function checkMail(
       mxHosts: probedRecords.map((record) => record.exchange),
       spfDomains: senders.spf.domains,
     }).filter((tried) => !firstSelectors.some((first) => first.selector === tried.selector));
-    const dmarcAsked = checkDmarcDetails(dns, name, senders.dmarc);
+    const dmarcAsked = checkDmarcDetails(dns, name, senders.dmarc, senders.dmarcReading);
     const probedHosts = mostPreferred(probedRecords).map((record) =>
       record.exchange.toLowerCase().replace(/\.$/, ''),
     );

@@ -87,9 +87,20 @@ export type ReportDestination = z.infer<typeof reportDestinationSchema>;
 
 export const mailDmarcSchema = dmarcRecordSchema
   .extend({
-    p: dmarcPolicySchema.nullable().meta({ description: 'The record’s p tag (RFC 7489 §6.3).' }),
+    p: dmarcPolicySchema.nullable().meta({
+      description:
+        'The record’s p tag as receivers apply it (RFC 7489 §6.3): none when a record with no valid p has a valid rua (§6.6.3, said in warnings); null when the record is not valid.',
+    }),
     sp: dmarcPolicySchema.nullable().meta({ description: 'The sp tag, null when absent.' }),
     pct: z.number().int().min(0).max(100).meta({ description: 'pct, 100 when absent.' }),
+    fo: z.array(z.string()).meta({
+      description: 'Failure reporting options (fo: 0, 1, d, s), ["0"] when absent.',
+    }),
+    rf: z.array(z.string()).meta({ description: 'Failure report formats, ["afrf"] when absent.' }),
+    ri: z
+      .number()
+      .int()
+      .meta({ description: 'Aggregate report interval in seconds, 86400 when absent.' }),
     rua: z.array(reportDestinationSchema),
     ruf: z.array(reportDestinationSchema),
     adkim: alignmentModeSchema,
@@ -98,9 +109,6 @@ export const mailDmarcSchema = dmarcRecordSchema
       description:
         'The checked domain’s organisational domain (RFC 7489 §3.2), by the Public Suffix List.',
     }),
-    errors: z
-      .array(z.string())
-      .meta({ description: 'Tags whose values RFC 7489 §6.3 does not allow.' }),
   })
   .meta({ id: 'MailDmarc' });
 export type MailDmarc = z.infer<typeof mailDmarcSchema>;

@@ -110,8 +110,12 @@ const dmarc = (
   ruf: [],
   adkim: 'r' as const,
   aspf: 'r' as const,
+  fo: ['0'],
+  rf: ['afrf'],
+  ri: 86_400,
   organizational_domain: domain,
   errors: [],
+  warnings: [],
 });
 
 const noDane = {
