@@ -413,11 +413,15 @@ export const en = {
   'mail.verdict.pass': 'met',
   'mail.verdict.warn': 'met with warnings',
   'mail.verdict.fail': 'not met',
+  'mail.verdict.unseen': {
+    one: '{n} rule not visible from outside',
+    other: '{n} rules not visible from outside',
+  } satisfies EnglishPlural,
   'mail.badge.pass': '{provider} ok',
   'mail.badge.warn': '{provider} warn',
   'mail.badge.fail': '{provider} fail',
-  'mail.card.meets': 'Meets every provider’s rules',
-  'mail.card.warns': 'Meets the rules, with warnings',
+  'mail.card.meets': 'Meets every provider’s rules that can be seen',
+  'mail.card.warns': 'Meets the rules that can be seen, with warnings',
   'mail.card.fails': 'Fails the rules of {failed} of {n} providers',
   'mail.requirements': 'Mailbox providers’ requirements',
   'mail.scope':
@@ -431,15 +435,17 @@ export const en = {
   'mail.rule.dmarc': 'DMARC policy',
   'mail.rule.alignment': 'Alignment with the From domain',
   'mail.rule.ptr': 'Reverse DNS of the sending servers',
-  'mail.rule.tls': 'TLS (STARTTLS) on the MX servers',
+  'mail.rule.tls': 'TLS on the sending connections',
   'mail.rule.listing': 'Sending servers not on blocklists',
   'mail.rule.spam_rate': 'Spam rate under 0.3 %',
   'mail.rule.one_click_unsubscribe': 'One-click unsubscribe',
   'mail.rule.message_format': 'Message format (RFC 5322)',
+  'mail.rule.inbound_tls': 'STARTTLS on the MX servers (receiving)',
   'mail.status.pass': 'pass',
   'mail.status.warn': 'warning',
   'mail.status.fail': 'fail',
   'mail.status.unknown': 'cannot be seen',
+  'mail.status.ready': 'ready in DNS',
   'mail.unknown.spam_rate':
     'Only the provider sees it: watch Google Postmaster Tools and the Yahoo feedback loop, and keep complaints under 0.3 %.',
   'mail.unknown.one_click_unsubscribe':
@@ -448,6 +454,8 @@ export const en = {
     'It is in the messages: send mail formatted as RFC 5322 says, with one From, a Date and a Message-ID.',
   'mail.unknown.other': 'Could not be seen from here.',
   'mail.rulePassed': 'Met, as far as can be seen from outside.',
+  'mail.ruleReady':
+    'What DNS can show is in place; whether the messages are signed and aligned can be seen only in them (their Authentication-Results headers).',
   'mail.whatToDo': 'What to do',
   'mail.finding.spf_fail': 'SPF fails',
   'mail.finding.spf_warn': 'SPF uncertain',
@@ -459,10 +467,13 @@ export const en = {
   'mail.finding.alignment_warn': 'Alignment only through SPF',
   'mail.finding.ptr_fail': 'Sending server without reverse DNS',
   'mail.finding.ptr_warn': 'Reverse DNS uncertain',
-  'mail.finding.tls_fail': 'MX server without STARTTLS',
-  'mail.finding.tls_warn': 'STARTTLS uncertain',
+  'mail.finding.inbound_tls_fail': 'MX server without STARTTLS',
+  'mail.finding.inbound_tls_warn': 'STARTTLS uncertain',
   'mail.finding.listing_fail': 'Sending server on a major blocklist',
   'mail.finding.listing_warn': 'Sending server on a minor list',
+  'mail.finding.domain_listed': 'The domain is on a domain list',
+  'mail.finding.domain_on_major_list': 'Held under 50: the domain is on a major list',
+  'mail.finding.provider_rules_not_met': 'Held under 50: a provider’s required rule fails',
   'mail.finding.dmarc_not_enforced': 'DMARC policy is none',
   'mail.finding.mx_certificate': 'MX certificate not trusted',
   'mail.finding.mta_sts_invalid': 'MTA-STS invalid',
@@ -491,14 +502,20 @@ export const en = {
     'Ask whoever runs the sending address to set a PTR name that resolves back to the same address.',
   'mail.advice.ptr_warn':
     'Reverse DNS of a sending address could not be confirmed: check its PTR name and that name’s A or AAAA record.',
-  'mail.advice.tls_fail':
+  'mail.advice.inbound_tls_fail':
     'Turn on STARTTLS with a certificate valid for the MX host name on every MX server (RFC 3207).',
-  'mail.advice.tls_warn':
+  'mail.advice.inbound_tls_warn':
     'An MX server could not be asked about STARTTLS: check that it answers on port 25.',
   'mail.advice.listing_fail':
     'Find why the list lists the address (its lookup page), fix the cause, then ask for removal.',
   'mail.advice.listing_warn':
     'A minor list lists a sending address: look at its reason; large providers seldom use it alone.',
+  'mail.advice.domain_listed':
+    'Receivers that use the list refuse or file mail that names the domain: find what got it listed (a compromised site, a spammed link), stop it, then ask the list for removal on its page.',
+  'mail.advice.domain_on_major_list':
+    'While a major list names the domain, its mail is refused by receivers that use the list, however sound its records: have it delisted first.',
+  'mail.advice.provider_rules_not_met':
+    'A provider refuses or files mail that breaks a rule it requires: fix the rules marked not met above, starting with the first fix.',
   'mail.advice.dmarc_not_enforced':
     'Once your reports show your own mail passes, move to p=quarantine, then p=reject.',
   'mail.advice.mx_certificate':

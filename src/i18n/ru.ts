@@ -479,11 +479,17 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.verdict.pass': 'выполнены',
   'mail.verdict.warn': 'выполнены с замечаниями',
   'mail.verdict.fail': 'не выполнены',
+  'mail.verdict.unseen': {
+    one: '{n} правило не видно снаружи',
+    few: '{n} правила не видно снаружи',
+    many: '{n} правил не видно снаружи',
+    other: '{n} правила не видно снаружи',
+  } satisfies RussianPlural,
   'mail.badge.pass': '{provider} ок',
   'mail.badge.warn': '{provider} замечания',
   'mail.badge.fail': '{provider} отказ',
-  'mail.card.meets': 'Правила всех провайдеров выполнены',
-  'mail.card.warns': 'Правила выполнены, есть замечания',
+  'mail.card.meets': 'Видимые правила всех провайдеров выполнены',
+  'mail.card.warns': 'Видимые правила выполнены, есть замечания',
   'mail.card.fails': 'Не выполнены правила {failed} из {n} провайдеров',
   'mail.requirements': 'Требования почтовых провайдеров',
   'mail.scope':
@@ -497,15 +503,17 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.rule.dmarc': 'Политика DMARC',
   'mail.rule.alignment': 'Согласование с доменом From',
   'mail.rule.ptr': 'Обратная зона DNS отправляющих серверов',
-  'mail.rule.tls': 'TLS (STARTTLS) на серверах MX',
+  'mail.rule.tls': 'TLS при отправке почты',
   'mail.rule.listing': 'Отправляющие серверы не в чёрных списках',
   'mail.rule.spam_rate': 'Доля спама меньше 0,3 %',
   'mail.rule.one_click_unsubscribe': 'Отписка в один клик',
   'mail.rule.message_format': 'Формат писем (RFC 5322)',
+  'mail.rule.inbound_tls': 'STARTTLS на MX-серверах (приём почты)',
   'mail.status.pass': 'выполнено',
   'mail.status.warn': 'замечание',
   'mail.status.fail': 'не выполнено',
   'mail.status.unknown': 'не видно снаружи',
+  'mail.status.ready': 'готово в DNS',
   'mail.unknown.spam_rate':
     'Её видит только провайдер: следите за Google Postmaster Tools и петлёй обратной связи Yahoo, держите жалобы ниже 0,3 %.',
   'mail.unknown.one_click_unsubscribe':
@@ -514,6 +522,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     'Это в самих письмах: оформляйте их по RFC 5322, с одним From, датой Date и Message-ID.',
   'mail.unknown.other': 'Отсюда этого не видно.',
   'mail.rulePassed': 'Выполнено, насколько видно снаружи.',
+  'mail.ruleReady':
+    'Всё, что видно в DNS, на месте; подписаны ли письма и совпадают ли домены, видно только в самих письмах (в заголовках Authentication-Results).',
   'mail.whatToDo': 'Что делать',
   'mail.finding.spf_fail': 'SPF не проходит',
   'mail.finding.spf_warn': 'SPF под вопросом',
@@ -525,10 +535,14 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.finding.alignment_warn': 'Согласование только через SPF',
   'mail.finding.ptr_fail': 'Отправляющий сервер без обратной зоны',
   'mail.finding.ptr_warn': 'Обратная зона под вопросом',
-  'mail.finding.tls_fail': 'Сервер MX без STARTTLS',
-  'mail.finding.tls_warn': 'STARTTLS под вопросом',
+  'mail.finding.inbound_tls_fail': 'Сервер MX без STARTTLS',
+  'mail.finding.inbound_tls_warn': 'STARTTLS под вопросом',
   'mail.finding.listing_fail': 'Отправляющий сервер в крупном чёрном списке',
   'mail.finding.listing_warn': 'Отправляющий сервер в малом списке',
+  'mail.finding.domain_listed': 'Домен в доменном списке',
+  'mail.finding.domain_on_major_list': 'Оценка ниже 50: домен в крупном списке',
+  'mail.finding.provider_rules_not_met':
+    'Оценка ниже 50: не выполнено обязательное правило провайдера',
   'mail.finding.dmarc_not_enforced': 'Политика DMARC — none',
   'mail.finding.mx_certificate': 'Сертификату MX нет доверия',
   'mail.finding.mta_sts_invalid': 'MTA-STS с ошибками',
@@ -557,14 +571,20 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     'Попросите владельца отправляющего адреса задать имя PTR, которое разрешается обратно в тот же адрес.',
   'mail.advice.ptr_warn':
     'Обратную зону отправляющего адреса не удалось подтвердить: проверьте имя PTR и его запись A или AAAA.',
-  'mail.advice.tls_fail':
+  'mail.advice.inbound_tls_fail':
     'Включите STARTTLS с сертификатом, действительным для имени хоста MX, на каждом сервере MX (RFC 3207).',
-  'mail.advice.tls_warn':
+  'mail.advice.inbound_tls_warn':
     'Сервер MX не удалось спросить о STARTTLS: проверьте, что он отвечает на порту 25.',
   'mail.advice.listing_fail':
     'Узнайте, почему список внёс адрес (его страница проверки), устраните причину, затем попросите исключения.',
   'mail.advice.listing_warn':
     'Адрес есть в малом списке: посмотрите причину; крупные провайдеры редко опираются только на него.',
+  'mail.advice.domain_listed':
+    'Получатели, которые пользуются этим списком, отклоняют письма с этим доменом или кладут их в спам: найдите, из-за чего домен попал в список (взломанный сайт, ссылка в спаме), устраните причину и попросите исключить домен на странице списка.',
+  'mail.advice.domain_on_major_list':
+    'Пока домен в крупном списке, получатели, которые им пользуются, отклоняют его почту, какими бы верными ни были записи: сначала добейтесь исключения из списка.',
+  'mail.advice.provider_rules_not_met':
+    'Провайдер отклоняет или кладёт в спам почту, нарушающую его обязательное правило: исправьте правила с отметкой «не выполнено», начиная с первого исправления.',
   'mail.advice.dmarc_not_enforced':
     'Когда отчёты покажут, что ваша почта проходит проверку, перейдите на p=quarantine, затем на p=reject.',
   'mail.advice.mx_certificate':

@@ -116,6 +116,8 @@ export function coverageLine(
   t: Translate = translator('en'),
 ): string | undefined {
   const providers = providerVerdicts(summary);
+  // The card's headline says these are the rules that can be seen; the line stays short enough
+  // for the card in both languages.
   if (providers) return providerTexts(providers, t).join(' · ');
   const coverage = summary.coverage;
   if (!coverage || foundAddresses(summary) !== undefined) return undefined;

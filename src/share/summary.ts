@@ -86,6 +86,12 @@ export interface ShareSummary {
    */
   providers?: ProviderVerdicts;
   /**
+   * Counting requirements: each provider's required rules that cannot be seen from outside, so a
+   * verdict reads "met, 4 rules not visible from outside", never a bare "met". Absent in
+   * summaries of results made before it.
+   */
+  providersUnseen?: Record<keyof ProviderVerdicts, number>;
+  /**
    * A watch's last days, oldest first (docs/watches.md, "Chart and strip"): listed at some moment
    * of the day, clean all of it, or before the watch began. The live card draws them as a strip.
    */

@@ -98,14 +98,14 @@ describe.each([1280, 375] as const)('a mail check from the check page at %i px',
         expect(detail).toBe(
           lang === 'en'
             ? `no STARTTLS on ${demoMail.mxPlain.host} (RFC 3207)`
-            : t('mail.advice.tls_fail'),
+            : t('mail.advice.inbound_tls_fail'),
         );
         // What cannot be seen from outside is said so, never passed.
         expect(
           await section.locator('tr[data-rule=message_format]').getAttribute('data-status'),
         ).toBe('unknown');
       }
-      if (lang === 'ru') expect(t('mail.advice.tls_fail')).toMatch(/[а-яё]/);
+      if (lang === 'ru') expect(t('mail.advice.inbound_tls_fail')).toMatch(/[а-яё]/);
       // The probes reached the servers: mx1's TLS handshake is in the MX table.
       expect(await result.locator('table', { hasText: demoMail.mxTls.host }).textContent()).toMatch(
         /TLSv1\.[23]/,

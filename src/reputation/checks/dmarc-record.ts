@@ -32,6 +32,8 @@ export interface DmarcReading {
   errors: string[];
   /** What a receiver reads differently from what is written (a policy assumed, tags ignored). */
   warnings: string[];
+  /** The p and sp as written when their values are allowed, whatever else is wrong: what a fix keeps. */
+  written: { p: DmarcPolicy | null; sp: DmarcPolicy | null };
 }
 
 const policies: readonly string[] = ['none', 'quarantine', 'reject'];
@@ -131,6 +133,7 @@ function notValid(
     fo: ['0'],
     rf: ['afrf'],
     ri: 86_400,
+    written: { p: null, sp: null },
     ...read,
     errors,
     warnings,
@@ -162,7 +165,11 @@ export function readDmarcRecord(record: string): DmarcReading {
   };
   const p = policyOf('p');
   const sp = policyOf('sp');
-  if (errors.length > 0) return notValid(errors, warnings, { ...other, rua, ruf });
+  const written = {
+    p: p === 'invalid' ? null : p,
+    sp: sp === 'invalid' ? null : sp,
+  };
+  if (errors.length > 0) return notValid(errors, warnings, { ...other, rua, ruf, written });
   if (p === null || p === 'invalid' || sp === 'invalid') {
     const why =
       p === null
@@ -176,10 +183,20 @@ export function readDmarcRecord(record: string): DmarcReading {
       warnings.push(
         `${why}: receivers read the record as p=none, since rua is valid (RFC 7489 §6.6.3)`,
       );
-      return { ...other, valid: true, p: 'none', sp: null, rua, ruf, errors: [], warnings };
+      return {
+        ...other,
+        valid: true,
+        p: 'none',
+        sp: null,
+        rua,
+        ruf,
+        errors: [],
+        warnings,
+        written,
+      };
     }
     const error = `${why}, and no valid rua: receivers apply no DMARC (RFC 7489 §6.6.3)`;
-    return notValid([error], warnings, { ...other, rua, ruf });
+    return notValid([error], warnings, { ...other, rua, ruf, written });
   }
-  return { ...other, valid: true, p, sp, rua, ruf, errors, warnings };
+  return { ...other, valid: true, p, sp, rua, ruf, errors, warnings, written };
 }

@@ -41,5 +41,7 @@ export {
   type TagListRules,
 } from './tag-list.js';
 export { addressesToCheck, domainQueryBudget, spfSummary } from './domain-check.js';
+export { checkDomainLists, domainListCounts } from './domain-lists.js';
 export { reverseDns } from './rdns.js';
 export { discoverSenderIps, type SenderIps } from './sender-ips.js';
+export { senderAddresses } from './sender-addresses.js';

@@ -37,7 +37,13 @@ export async function checkDmarcDetails(
       organizational_domain: organizational,
     };
   }
-  const { valid: _valid, errors: _errors, warnings: _warnings, ...tags } = reading;
+  const {
+    valid: _valid,
+    errors: _errors,
+    warnings: _warnings,
+    written: _written,
+    ...tags
+  } = reading;
   const policyDomain = record.domain;
   const policyOrg = organizationalDomain(policyDomain) ?? policyDomain;
   let asked = 0;

@@ -19,6 +19,11 @@ function isTlsRptRecord(text: string): boolean {
 /** §3 tlsrpt-ext-value: 1*(%x21-3A / %x3C / %x3E-7E), printable but for ";" and "=". */
 export const extensionValue = /^[\x21-\x3a\x3c\x3e-\x7e]+$/;
 
+/** §3 tlsrpt-uri: where reports go, a mailto: or an https: URI. */
+export function isTlsRptUri(uri: string): boolean {
+  return /^(?:mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/i.test(uri);
+}
+
 /** The TLS-RPT result from the TXT records at the name (none: no record starts with the version). */
 export function readTlsRpt(records: readonly string[]): TlsRpt {
   const found = records.filter(isTlsRptRecord);
@@ -53,7 +58,7 @@ export function readTlsRpt(records: readonly string[]): TlsRpt {
     .map((uri) => uri.replace(/^[ \t]+|[ \t]+$/g, ''))
     .filter((uri) => uri !== '');
   if (rua.length === 0) return { status: 'invalid', record, rua, detail: 'no rua= report address' };
-  const bad = rua.find((uri) => !/^(?:mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/i.test(uri));
+  const bad = rua.find((uri) => !isTlsRptUri(uri));
   if (bad !== undefined) {
     return { status: 'invalid', record, rua, detail: `${bad} is not a mailto: or https: URI` };
   }

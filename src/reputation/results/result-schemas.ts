@@ -198,7 +198,7 @@ export type ReverseDns = z.infer<typeof reverseDnsSchema>;
  * What every list-based score reports beside the score: the lists' counts, which add up
  * (answered + not_answered + on_hold + disabled = total), and the same in words.
  */
-const listCounts = {
+export const listCounts = {
   listed: z.number().int().meta({ description: 'Lists that list the target.' }),
   allowlisted: z.number().int().meta({
     description:

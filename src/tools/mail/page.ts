@@ -22,6 +22,8 @@ const providers: readonly Provider[] = ['gmail', 'yahoo', 'microsoft'];
 /** The pages' tones (assets/pages/pages.css): a failed rule as a listing, a warning as fair. */
 const ruleTones: Record<Rule['status'], string> = {
   pass: 'clean',
+  // Met in DNS, not proven: the plain colour of a note, not the green of a pass.
+  ready: 'informational',
   warn: 'poor_reputation',
   fail: 'listed',
   unknown: 'informational',
@@ -76,7 +78,7 @@ function providerChecklist(
       source
         ? html`<p class="note">
             <a href="${source.url}" rel="noopener">${source.title}</a>
-            ${t('mail.inEffect', { date: source.date })}
+            ${source.date ? t('mail.inEffect', { date: source.date }) : ''}
           </p>`
         : ''
     }
@@ -122,6 +124,7 @@ function ruleDetail(rule: Rule, t: Translate, lang: ResultContext['lang']): Html
   if (rule.status === 'unknown') return t(`mail.unknown.${unknownRule(rule.rule)}`);
   if (lang === 'en') return rule.detail;
   if (rule.status === 'pass') return t('mail.rulePassed');
+  if (rule.status === 'ready') return t('mail.ruleReady');
   const code = `${rule.rule}_${rule.status}`;
   return knownFinding(code) ? t(`mail.advice.${code}`) : t('mail.unknown.other');
 }
@@ -192,10 +195,13 @@ export const mailFindingCodes = [
   'alignment_warn',
   'ptr_fail',
   'ptr_warn',
-  'tls_fail',
-  'tls_warn',
+  'inbound_tls_fail',
+  'inbound_tls_warn',
   'listing_fail',
   'listing_warn',
+  'domain_listed',
+  'domain_on_major_list',
+  'provider_rules_not_met',
   'dmarc_not_enforced',
   'mx_certificate',
   'mta_sts_invalid',

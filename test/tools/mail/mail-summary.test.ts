@@ -51,9 +51,9 @@ describe('summariseMail', () => {
     });
   });
 
-  it('says it in one sentence, in both languages', () => {
+  it('says it in one sentence, in both languages, a met verdict with the rules not visible from outside', () => {
     expect(sentenceOf(summary(tarpitMail), translator('en'))).toBe(
-      `slow-mail.example: ${tarpitMail.mail_score.verdict}, score ${tarpitMail.mail_score.score}/100; bulk-sender requirements: Gmail: met with warnings, Yahoo: met with warnings, Microsoft: met with warnings.`,
+      `slow-mail.example: ${tarpitMail.mail_score.verdict}, score ${tarpitMail.mail_score.score}/100; bulk-sender requirements: Gmail: met with warnings, 4 rules not visible from outside, Yahoo: met, 3 rules not visible from outside, Microsoft: met, 1 rule not visible from outside.`,
     );
     expect(sentenceOf(summary(failingMail), translator('ru'))).toContain(
       'требования к массовым отправителям: Gmail: не выполнены, Yahoo: не выполнены, Microsoft: не выполнены',
@@ -84,10 +84,10 @@ describe('the mail card', () => {
     expect(en).toContain('Gmail: not met · Yahoo: not met · Microsoft: not met');
     expect(en.join(' ')).not.toMatch(/list/i);
     const ru = cardTexts(cardLayout(summary(goodMail), 'Inter', 'ru'));
-    expect(ru).toContain('Правила всех провайдеров выполнены');
+    expect(ru).toContain('Видимые правила всех провайдеров выполнены');
     expect(ru).toContain('Gmail: выполнены · Yahoo: выполнены · Microsoft: выполнены');
     expect(cardTexts(cardLayout(summary(tarpitMail), 'Inter', 'en'))).toContain(
-      'Meets the rules, with warnings',
+      'Meets the rules that can be seen, with warnings',
     );
   });
 
