@@ -12,7 +12,7 @@ export interface Row {
   reference?: { label: string; value: number };
   /** value / reference. */
   ratio?: number;
-  /** The target in words, when the row has one. */
+  /** The row's target in words, when it has one. */
   target?: string;
   met?: boolean;
   note?: string;

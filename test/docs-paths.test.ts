@@ -211,6 +211,21 @@ const codeFiles = files.filter(
 /** A tracker's issue number cited as the reason for something: the word and a number. */
 const issueNumber = /\bissues? #?\d+/i;
 
+/**
+ * A tracker's issue cited without its number ("as the issue asks", "the issue's targets"), which a
+ * reader cannot open either; "the issue of a certificate" is another word.
+ */
+const issueCited = /\b(?:the|an|this|that|their|each)\s+issues?\b(?!\s+of\b)/i;
+
+/**
+ * What a text cites of a tracker's issues, by number or as "the issue"; words in double quotes
+ * are mentioned, not cited (this file's comments, docs/layout.md's description of this check).
+ */
+function citedIssue(text: string): string | undefined {
+  const unquoted = text.replace(/"[^"\n]*"/g, '""');
+  return (issueNumber.exec(unquoted) ?? issueCited.exec(unquoted))?.[0].replace(/\s+/g, ' ');
+}
+
 describe('the docs name what exists', () => {
   it.each(docs)('every path, link and anchor of %s exists', (doc) => {
     expect(brokenReferencesOf(doc)).toEqual([]);
@@ -241,20 +256,42 @@ describe('the docs name what exists', () => {
     expect(problems).toEqual([]);
   });
 
-  it('comments and docs cite the doc that holds a decision, not an issue number', () => {
+  it("comments and docs cite the doc that holds a decision, not a tracker's issue", () => {
     const inComments = codeFiles.flatMap((file) =>
-      commentsOf(file)
-        .filter(({ text }) => issueNumber.test(text))
-        .map(({ line, text }) => `${file}:${line} ${issueNumber.exec(text)![0]}`),
+      commentsOf(file).flatMap(({ line, text }) => {
+        const cited = citedIssue(text);
+        return cited === undefined ? [] : [`${file}:${line} ${cited}`];
+      }),
     );
-    const inDocs = docs.flatMap((doc) =>
-      readFileSync(join(root, doc), 'utf8')
-        .split('\n')
-        .flatMap((text, index) =>
-          issueNumber.test(text) ? [`${doc}:${index + 1} ${issueNumber.exec(text)![0]}`] : [],
-        ),
-    );
+    // Whole paragraphs, so that "the" at the end of one line and "issue" on the next are caught.
+    const inDocs = docs.flatMap((doc) => {
+      const text = readFileSync(join(root, doc), 'utf8');
+      return [...text.matchAll(/[^\n](?:.|\n(?!\n))*/g)].flatMap((paragraph) => {
+        const cited = citedIssue(paragraph[0]);
+        return cited === undefined ? [] : [`${doc}:${lineOf(text, paragraph.index)} ${cited}`];
+      });
+    });
     expect([...inComments, ...inDocs]).toEqual([]);
+  });
+});
+
+describe('the index of the docs', () => {
+  it('lists every doc of docs/ once, in reading order from the map (layout.md)', () => {
+    const index = readFileSync(join(root, 'docs/README.md'), 'utf8');
+    const listed = [...index.matchAll(/^\d+\. \[[^\]]*\]\(([^)#]+)\)/gm)].map(([, link]) => link!);
+    const linkedBeside = [...index.matchAll(/\]\(([^)#]+\.md)\)/g)].map(([, link]) => link!);
+    const documented = docs
+      .filter((doc) => doc.startsWith('docs/') && doc !== 'docs/README.md')
+      .map((doc) => doc.slice('docs/'.length));
+    expect(listed[0]).toBe('layout.md');
+    expect(listed.filter((doc, at) => listed.indexOf(doc) !== at)).toEqual([]);
+    const missing = documented.filter((doc) => !linkedBeside.includes(doc));
+    expect(missing, 'docs/README.md: give each a line in reading order').toEqual([]);
+  });
+
+  it('is what README.md points to for the docs', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme.slice(readme.indexOf('## Documentation'))).toContain('(docs/README.md)');
   });
 });
 
@@ -274,9 +311,12 @@ describe('docs that quote the code', () => {
       readFileSync(join(root, 'src/tools/common/tool.ts'), 'utf8'),
     )![1]!;
     const declared = [...definition.matchAll(/^ {2}(\w+)\??[(:]/gm)].map(([, name]) => name);
-    const shown = [
-      ...readFileSync(join(root, 'docs/registry.md'), 'utf8').matchAll(/^\| `(\w+)` +\|/gm),
-    ].map(([, name]) => name);
+    const registry = readFileSync(join(root, 'docs/registry.md'), 'utf8');
+    const section = registry.slice(
+      registry.indexOf('## What a tool folder declares'),
+      registry.indexOf('\n## ', registry.indexOf('## What a tool folder declares') + 1),
+    );
+    const shown = [...section.matchAll(/^\| `(\w+)` +\|/gm)].map(([, name]) => name);
     expect(declared).toContain('serve');
     expect(shown.sort()).toEqual(declared.sort());
   });
@@ -311,7 +351,14 @@ describe('the check itself', () => {
     );
     expect(brokenAnchor('docs/verdicts.md', 'one-reading-of-a-result')).toBeUndefined();
     expect(brokenAnchor('docs/verdicts.md', 'one-reading')).toMatch(/no heading/);
-    expect(issueNumber.test('the finding of issue 13')).toBe(true);
-    expect(issueNumber.test('cloudflare/workers-sdk#14820')).toBe(false);
+    expect(citedIssue('the finding of issue 13')).toBe('issue 13');
+    expect(citedIssue('cloudflare/workers-sdk#14820')).toBeUndefined();
+    expect(citedIssue('alarm, as the issue asks')).toBe('the issue');
+    expect(citedIssue("the issue's targets were set at 18 lists")).toBe('the issue');
+    expect(citedIssue('taken where the\nissue was silent')).toBe('the issue');
+    expect(citedIssue('the issue of a certificate, its issuer')).toBeUndefined();
+    expect(citedIssue('the CA issues each certificate')).toBeUndefined();
+    expect(citedIssue('zod reads it, and its issues name the variable')).toBeUndefined();
+    expect(citedIssue('the check catches "the issue" cited by a doc')).toBeUndefined();
   });
 });

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * docs/layout.md's table, checked on the source: which folders exist, what each may import, that
- * code outside a folder goes through its face (index.ts), and that only the runtime adapters and
- * entry points touch what ties code to Node or Workers. The table is the one description of the
- * layout; this file holds no list of folders and no exceptions of its own.
+ * code outside a folder goes through its face (index.ts), that only the runtime adapters and
+ * entry points touch what ties code to Node or Workers, and how long a file may be. The table and
+ * the "Sizes" section are the one description of the layout; this file holds no list of folders
+ * and no exceptions of its own.
  */
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -189,6 +190,106 @@ describe('the folders of src/', () => {
       .filter((edge) => edge.file === file && behindAFace(file, edge.target))
       .map((edge) => edge.target);
     expect(behind).toEqual([]);
+  });
+});
+
+/** The longest a file of src/ may be, and a face of a folder of src/tools/ (docs/layout.md, "Sizes"). */
+const maxLines = 400;
+const maxToolFaceLines = 60;
+
+function lineCount(file: string): number {
+  const text = readFileSync(join(src, file), 'utf8');
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+interface SizeException {
+  /** The heading it is listed under: "Exceptions", or "Being split" while a split is under way. */
+  heading: string;
+  /** A path from the root; `*` stands for any name within one folder. */
+  pattern: string;
+}
+
+/** The items of docs/layout.md's "Sizes" section: each starts with a path in a code span. */
+function readSizeExceptions(text: string): SizeException[] {
+  const from = text.indexOf('\n## Sizes\n');
+  if (from < 0) return [];
+  const next = text.indexOf('\n## ', from + 1);
+  const section = text.slice(from, next < 0 ? undefined : next);
+  const exceptions: SizeException[] = [];
+  let heading = '';
+  for (const line of section.split('\n')) {
+    const title = /^### (.+)$/.exec(line);
+    if (title) heading = title[1]!.trim();
+    const item = /^- `([^`]+)`/.exec(line);
+    if (item && heading !== '') exceptions.push({ heading, pattern: item[1]! });
+  }
+  return exceptions;
+}
+
+/** Whether a pattern of the list names a file of src/ (relative to src/). */
+function namesFile(pattern: string, file: string): boolean {
+  const expression = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
+  return new RegExp(`^${expression}$`).test(`src/${file}`);
+}
+
+const sizeExceptions = readSizeExceptions(readFileSync(join(root, 'docs/layout.md'), 'utf8'));
+const lengths = new Map(files.map((file) => [file, lineCount(file)]));
+
+describe('the sizes of docs/layout.md', () => {
+  it(`lets no file of src/ pass ${maxLines} lines but those its "Sizes" names`, () => {
+    const oversized = files
+      .filter((file) => lengths.get(file)! > maxLines)
+      .filter((file) => !sizeExceptions.some(({ pattern }) => namesFile(pattern, file)))
+      .map(
+        (file) =>
+          `src/${file} has ${lengths.get(file)} lines: split it by job, or name it and say why ` +
+          'under "Sizes" in docs/layout.md',
+      );
+    expect(oversized).toEqual([]);
+  });
+
+  it('names no exception that no longer has a file over the limit', () => {
+    const stale = sizeExceptions
+      .filter(({ pattern }) =>
+        files.every((file) => !namesFile(pattern, file) || lengths.get(file)! <= maxLines),
+      )
+      .map(
+        ({ heading, pattern }) =>
+          `docs/layout.md, "${heading}": ${pattern} names no file over ${maxLines} lines: delete its item`,
+      );
+    expect(stale).toEqual([]);
+  });
+
+  const toolFaces = files.filter((file) => /^tools\/[^/]+\/index\.ts$/.test(file));
+
+  it.each(toolFaces)(`keeps %s, a face of src/tools/, within ${maxToolFaceLines} lines`, (file) => {
+    expect(
+      lengths.get(file),
+      `src/${file}: move what it defines into files beside it`,
+    ).toBeLessThanOrEqual(maxToolFaceLines);
+  });
+
+  it('reads the exceptions and their headings from the section', () => {
+    expect(sizeExceptions).toContainEqual({ heading: 'Exceptions', pattern: 'src/i18n/en.ts' });
+    expect(toolFaces).toEqual(expect.arrayContaining(['tools/ip/index.ts', 'tools/mail/index.ts']));
+    const sample = [
+      '## Sizes',
+      '- `src/ignored.ts`: before any heading',
+      '### Exceptions',
+      '- `src/i18n/*.ts`: a catalogue',
+      '## Commands',
+      '- `src/after.ts`: another section',
+    ].join('\n');
+    expect(readSizeExceptions(`\n${sample}\n`)).toEqual([
+      { heading: 'Exceptions', pattern: 'src/i18n/*.ts' },
+    ]);
+    expect(namesFile('src/i18n/*.ts', 'i18n/en.ts')).toBe(true);
+    expect(namesFile('src/i18n/*.ts', 'i18n/deep/en.ts')).toBe(false);
+    expect(namesFile('src/config.ts', 'config.ts')).toBe(true);
+    expect(namesFile('src/config.ts', 'configXts')).toBe(false);
   });
 });
 

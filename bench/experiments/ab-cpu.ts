@@ -62,7 +62,7 @@ const dns = await startBenchDns({
   extraZones: world.soak.zones,
 });
 await dns.setLatency(0);
-// The 18 IP lists unless AB_LISTS says otherwise (0: the whole catalogue).
+// The 18 IP lists the CPU targets were set at, unless AB_LISTS says otherwise (0: the whole catalogue).
 const listCount = Number(process.env.AB_LISTS ?? 18);
 const zoneFile = listCount > 0 ? await writeZoneFile(world.ipZoneNames, listCount) : undefined;
 const addresses = [...world.sets.memory];

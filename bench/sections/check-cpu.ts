@@ -21,7 +21,7 @@ import type { BenchContext, SectionResult } from './context.js';
  * own (`cpu-sequential`, `cpu-loaded`) for `npx tsx bench/experiments/profile-summary.ts`.
  *
  * The target rows run with the first 18 IP lists of the catalogue (DNSBL_ZONES_FILE), the list
- * count the issue's targets were set at; a third row runs the whole catalogue 24 at a time, for
+ * count the CPU targets were set at; a third row runs the whole catalogue 24 at a time, for
  * the figure a default deployment sees.
  */
 

@@ -84,7 +84,7 @@ export async function measureDohLatency(context: BenchContext): Promise<SectionR
 
 /**
  * The CPU of an uncached check over DoH beside UDP, measured as section 2's CPU rows are: a fresh
- * memory-store service for each transport, the issue's 18 IP lists, `BENCH_CPU_WARMUP` uncounted
+ * memory-store service for each transport, the 18 IP lists the CPU targets were set at, `BENCH_CPU_WARMUP` uncounted
  * checks 24 at a time ("Warm-up" in docs/benchmarks.md), then the 1,200 checks of the loaded row,
  * 24 at a time, without injected latency; the service process's user + system time per check.
  */

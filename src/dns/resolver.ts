@@ -52,7 +52,7 @@ export interface QueryOptions {
   /**
    * How long each attempt waits for an answer, instead of the transport's own timeout
    * (DNS_TIMEOUT_MS): a list's look-ups wait by its measured latency (src/reputation/lists/
-   * list-timeouts.ts). Retries keep the transport's count.
+   * side-standings.ts). Retries keep the transport's count.
    */
   timeoutMs?: number;
 }

@@ -1,7 +1,7 @@
 /**
  * The reports tool's domain (docs/reports.md): DMARC aggregate and TLS-RPT reports read, kept and
- * summed per inbox. Nothing here knows HTTP: the routes are src/tools/reports/, the SMTP and IMAP
- * doors src/node/reports/, Email Workers src/workers/.
+ * summed per inbox. Nothing here knows HTTP, SMTP or IMAP: the doors are the tools' routes and
+ * the runtime adapters.
  */
 
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';

@@ -50,7 +50,7 @@ export interface DnsblEngine {
 /**
  * Whether a list may be asked now (zone-monitor.ts decides): only an `active` list is proven to
  * answer honestly, so only its NXDOMAIN is "clean". `timeoutMs`: how long a look-up on it waits,
- * by its own measured latency (list-timeouts.ts); without it, the resolver's timeout.
+ * by its own measured latency (side-standings.ts); without it, the resolver's timeout.
  */
 export type ListGate =
   | { state: 'active'; timeoutMs?: number }

@@ -1,23 +1,11 @@
 import type { DnsStatus, Resolver } from '../../dns/index.js';
 import type { ListGate } from './dnsbl.js';
 import { heardFromList, probeRealLookup } from './hold-probe.js';
-import {
-  type HoldTiming,
-  type ListRecord,
-  type ListStanding,
-  applyVerdict,
-  endHold,
-  probeMissed,
-  recordLookup,
-  stateOf,
-  standingOf,
-} from './list-health.js';
 import type { ListHealth, ListState, ServiceReadiness } from './list-health-schemas.js';
-import { type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
-import { type ListSide, sideKey, sideZone, sidesOf } from './list-sides.js';
+import type { ListKeys } from './list-keys.js';
+import { type ListSide, sideKey, sidesOf } from './list-sides.js';
 import type { ListStats } from './list-stats.js';
-import { listTimeoutMs } from './list-timeouts.js';
-import { type SideReading, listHealth } from './lists-projection.js';
+import { listHealth } from './lists-projection.js';
 import {
   type ResolverDiagnosis,
   type ResolverSetting,
@@ -26,16 +14,17 @@ import {
   explain,
 } from './resolver-diagnosis.js';
 import { type ResolverConfirmation, confirmationOf, unconfirmed } from './resolver-confirmation.js';
-import { type SelfTestRun, positiveEntry, probeTestEntry, selfTestZones } from './self-test.js';
+import { type SelfTestRun, probeTestEntry, selfTestZones } from './self-test.js';
+import { type AskableSide, createSideStandings } from './side-standings.js';
 import type { DnsblZone } from './zones.js';
 
 /**
- * Keeps every list's standing between self-tests (list-health.ts) and decides whether the service
- * can answer at all: it is configured while at least one list is proven honest. Re-tests every
- * list on an interval, probes lists on hold until they answer a real look-up, times each active
- * list's look-ups by its own latency (list-timeouts.ts), and confirms the resolver during each
- * check (resolver-confirmation.ts), so a resolver that turns dishonest is caught by the next check
- * or the next run, whichever comes first. A keyed list whose key is not set is disabled and never
+ * Keeps every list's standing between self-tests (side-standings.ts) and decides whether the
+ * service can answer at all: it is configured while at least one list is proven honest. Re-tests
+ * every list on an interval, probes lists on hold until they answer a real look-up, times each
+ * active list's look-ups by its own latency (side-standings.ts), and confirms the resolver during
+ * each check (resolver-confirmation.ts), so a resolver that turns dishonest is caught by the next
+ * check or the next run, whichever comes first. A keyed list whose key is not set is disabled and never
  * asked. `GET /lists` is a projection of its state (lists-projection.ts).
  *
  * The monitor keeps no timer: it says when it next has work (`wakeAt()`) and does it when called
@@ -111,7 +100,7 @@ export interface ZoneMonitorOptions {
   intervalMs: number;
   /** How long a list on hold first waits between probes (default 2 s; doubled on each repeat). */
   holdProbeMs?: number;
-  /** DNS_TIMEOUT_MS: the longest a look-up on an active list waits (list-timeouts.ts). */
+  /** DNS_TIMEOUT_MS: the longest a look-up on an active list waits (side-standings.ts). */
   maxTimeoutMs?: number;
   /** Look-ups in a row without an answer that put a list on hold. */
   holdAfterTimeouts?: number;
@@ -133,33 +122,29 @@ export interface ZoneMonitorOptions {
 }
 
 const defaults = { holdProbeMs: 2000, holdAfterTimeouts: 3 };
-const active: ListGate = { state: 'active' };
 /** While nothing is proven, or a list awaits its first proof, runs come at least this often. */
 const unprovenRetryMs = 30_000;
-/** A pass counts as recent for two intervals (one re-test may get no answer) and a minute. */
-const proofTtl = (intervalMs: number) => 2 * intervalMs + 60_000;
 
 export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   const { resolver, zones } = options;
   const keys = options.keys ?? {};
   const now = options.now ?? Date.now;
-  const holdTiming: HoldTiming = {
-    firstProbeMs: options.holdProbeMs ?? defaults.holdProbeMs,
-    maxProbeMs: Math.max(options.intervalMs, options.holdProbeMs ?? defaults.holdProbeMs),
-  };
   const holdAfter = options.holdAfterTimeouts ?? defaults.holdAfterTimeouts;
   const resolverName = options.resolverName ?? 'the configured resolver';
   const resolverSetting = options.resolverSetting ?? 'DNS_SERVERS';
-  /** The lists that may be asked: every list but the keyed ones without their key. */
-  const askable = zones.filter((zone) => missingKey(zone, keys) === undefined);
-  /** Every side of every list that may be asked, with the key its record is kept under. */
-  const sides = askable.flatMap((zone) =>
-    sidesOf(zone).map((side) => ({ zone, side, key: sideKey(zone, side) })),
-  );
-  const records = new Map<string, ListRecord>(
-    sides.map(({ key }) => [key, { positive: false, timeoutsInARow: 0 }]),
-  );
-  let resolverProvenAt: number | undefined;
+  const standings = createSideStandings({
+    zones,
+    keys,
+    intervalMs: options.intervalMs,
+    maxTimeoutMs: options.maxTimeoutMs,
+    holdTiming: {
+      firstProbeMs: options.holdProbeMs ?? defaults.holdProbeMs,
+      maxProbeMs: Math.max(options.intervalMs, options.holdProbeMs ?? defaults.holdProbeMs),
+    },
+    stats: options.stats,
+    now,
+  });
+  const { askable, sides, state } = standings;
   let diagnosis: ResolverDiagnosis = { kind: 'unproven' };
   /** A check's confirmation caught the resolver lying; cleared by the run it started. */
   let suspicion: string | undefined;
@@ -170,69 +155,6 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   /** When the next full run is due; undefined before the first: due at once. */
   let nextRunAt: number | undefined;
   let lastReadiness: ServiceReadiness | undefined;
-
-  /** A side's record, by its key (`sideKey`) or by its list and side. */
-  const recordOf = (zone: DnsblZone | string, side: ListSide = 'primary') =>
-    records.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
-
-  /** Why a keyed list is not asked; undefined for a list that may be. */
-  const keyGate = (zone: DnsblZone): { state: 'disabled'; reason: string } | undefined => {
-    const needed = missingKey(zone, keys);
-    return needed === undefined
-      ? undefined
-      : { state: 'disabled', reason: missingKeyReason(needed) };
-  };
-
-  function proofWindow(at = now()) {
-    return {
-      now: at,
-      ttlMs: proofTtl(options.intervalMs),
-      ...(resolverProvenAt !== undefined ? { resolverProvenAt } : {}),
-    };
-  }
-
-  function standing(zone: DnsblZone | string, side: ListSide = 'primary'): ListStanding {
-    return standingOf(recordOf(zone, side), proofWindow());
-  }
-
-  /**
-   * Every side's state and look-up timeout, by side key, worked out at most once a second and
-   * again whenever a record changes: each check asks them of every list, and readiness of one
-   * list at least.
-   */
-  let states: Map<string, ListState> | undefined;
-  let timeouts: Map<string, number | undefined> | undefined;
-  let statesUntil = 0;
-  const forgetStates = () => {
-    states = undefined;
-  };
-
-  function refreshStates(): void {
-    const at = now();
-    if (states && at < statesUntil) return;
-    const window = proofWindow(at);
-    states = new Map(sides.map(({ key }) => [key, stateOf(recordOf(key), window)]));
-    const maxTimeoutMs = options.maxTimeoutMs;
-    timeouts = new Map(
-      sides.map(({ zone, side, key }) => [
-        key,
-        maxTimeoutMs === undefined
-          ? undefined
-          : listTimeoutMs(options.stats?.traffic(sideZone(zone, side)), maxTimeoutMs),
-      ]),
-    );
-    statesUntil = at + 1000;
-  }
-
-  function state(zone: DnsblZone | string, side: ListSide = 'primary'): ListState {
-    refreshStates();
-    return states!.get(typeof zone === 'string' ? zone : sideKey(zone, side))!;
-  }
-
-  /** The states of some sides now, to tell afterwards which came back or were caught lying. */
-  function snapshot(keysOf: readonly string[]): Map<string, ListState> {
-    return new Map(keysOf.map((key) => [key, state(key)]));
-  }
 
   function readiness(): ServiceReadiness {
     if (suspicion !== undefined) return { configured: false, reason: suspicion };
@@ -269,29 +191,17 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     options.onLie?.();
   }
 
-  /** Applies a run's verdicts (settle() then tells what they changed). */
-  function apply(run: SelfTestRun, at: number): void {
-    for (const verdict of run.verdicts) {
-      applyVerdict(recordOf(sideKey(verdict.zone, verdict.side)), verdict, at, holdTiming);
-      // The resolver is proven by a primary side: the lists without a test entry lean on it.
-      if (verdict.state === 'passed' && verdict.positive && verdict.side === 'primary') {
-        resolverProvenAt = at;
-      }
-    }
-  }
-
   /**
    * What changed since `before`: a side that was active and now fails its self-test was caught
    * lying; a side that comes back (from hold or disabled) makes results cached without it
    * incomplete. Either way the epoch moves on.
    */
   function settle(before: ReadonlyMap<string, ListState>): void {
-    forgetStates();
+    standings.forget();
     let lied = false;
     let cameBack = false;
     for (const [key, was] of before) {
-      const record = recordOf(key);
-      if (was === 'active' && record.failure !== undefined) lied = true;
+      if (was === 'active' && standings.record(key).failure !== undefined) lied = true;
       if (was !== 'active' && state(key) === 'active' && lastReadiness !== undefined)
         cameBack = true;
     }
@@ -309,15 +219,14 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   async function fullRun(): Promise<SelfTestRun> {
     const run = await selfTestZones(resolver, askable, keys);
-    const before = snapshot(run.verdicts.map((verdict) => sideKey(verdict.zone, verdict.side)));
-    apply(run, now());
+    const before = standings.snapshot(
+      run.verdicts.map((verdict) => sideKey(verdict.zone, verdict.side)),
+    );
+    standings.apply(run, now());
     settle(before);
     // Lists without a test entry of their own lean on the others: a run in which no list could
     // prove the resolver honest withdraws that proof at once.
-    if (run.tally.provenLists === 0) {
-      resolverProvenAt = undefined;
-      forgetStates();
-    }
+    if (run.tally.provenLists === 0) standings.withdrawResolverProof();
     diagnosis = diagnose(run.tally);
     suspicion = undefined;
     nextRunAt = now() + runDelay();
@@ -329,11 +238,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
 
   /** An interval, or at most 30 s while nothing is proven or a list awaits its first proof. */
   function runDelay(): number {
-    const waiting = sides.some(({ key }) => {
-      const record = recordOf(key);
-      return record.failure === undefined && record.provenAt === undefined;
-    });
-    return readiness().configured && !waiting
+    return readiness().configured && !standings.awaitingFirstProof()
       ? options.intervalMs
       : Math.min(options.intervalMs, unprovenRetryMs);
   }
@@ -350,7 +255,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
    * together. It comes back once the real look-up is answered; its test entries alone do not
    * bring it back, and the self-test says whether it is still honest.
    */
-  async function probeHeld(zone: DnsblZone, side: ListSide, key: string): Promise<void> {
+  async function probeHeld({ zone, side, key }: AskableSide): Promise<void> {
     probing.add(key);
     try {
       const [probe, lookup] = await Promise.all([
@@ -358,10 +263,9 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
         probeRealLookup(resolver, zone, side, keys),
       ]);
       const at = now();
-      const before = snapshot([key]);
-      apply(probe, at);
-      if (heardFromList(lookup)) endHold(recordOf(key), at);
-      else probeMissed(recordOf(key), at);
+      const before = standings.snapshot([key]);
+      standings.apply(probe, at);
+      standings.probed(key, heardFromList(lookup), at);
       settle(before);
       noteReadiness();
     } finally {
@@ -370,32 +274,19 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   }
 
   /** The list sides on hold that no probe is asking yet (a side that failed is disabled). */
-  function heldSides(): typeof sides {
+  function heldSides(): AskableSide[] {
     return sides.filter(({ key }) => !probing.has(key) && state(key) === 'on_hold');
   }
 
   /** The held sides whose probe is due at `at`. */
   async function probeHeldLists(at: number): Promise<void> {
-    const due = heldSides().filter(({ key }) => (recordOf(key).hold?.probeAt ?? 0) <= at);
-    await Promise.all(
-      due.map(({ zone, side, key }) => probeHeld(zone, side, key).catch(() => undefined)),
-    );
-  }
-
-  /** The lists whose test entry may confirm a check: proven, documented, answering lately. */
-  function canaries(): DnsblZone[] {
-    return askable.filter(
-      (zone) =>
-        positiveEntry(zone) !== undefined &&
-        recordOf(zone).positive &&
-        recordOf(zone).timeoutsInARow === 0 &&
-        state(zone) === 'active',
-    );
+    const due = heldSides().filter(({ key }) => (standings.record(key).hold?.probeAt ?? 0) <= at);
+    await Promise.all(due.map((held) => probeHeld(held).catch(() => undefined)));
   }
 
   /** The next list whose test entry confirms a check, in turn. */
   function canaryZone(): DnsblZone | undefined {
-    const candidates = canaries();
+    const candidates = standings.canaries();
     if (candidates.length === 0) return undefined;
     canaryTurn = (canaryTurn + 1) % candidates.length;
     return candidates[canaryTurn];
@@ -420,7 +311,7 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
   }
 
   function wakeAt(): number {
-    const probes = heldSides().map(({ key }) => recordOf(key).hold?.probeAt ?? 0);
+    const probes = heldSides().map(({ key }) => standings.record(key).hold?.probeAt ?? 0);
     return Math.min(nextRunAt ?? now(), ...probes);
   }
 
@@ -441,42 +332,14 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
     for (const listener of scheduleListeners) listener();
   }
 
-  function gate(zone: DnsblZone, side: ListSide = 'primary'): ListGate {
-    const keyed = keyGate(zone);
-    if (keyed) return keyed;
-    if (state(zone, side) === 'active') return activeGate(zone, side);
-    const { state: current, reason } = standing(zone, side);
-    return current === 'active' ? activeGate(zone, side) : { state: current, reason };
-  }
-
-  /** An active side's gate, with its look-up timeout once its latency is known. */
-  function activeGate(zone: DnsblZone, side: ListSide): ListGate {
-    refreshStates();
-    const timeoutMs = timeouts!.get(sideKey(zone, side));
-    return timeoutMs === undefined ? active : { state: 'active', timeoutMs };
-  }
-
-  /** A side as the `GET /lists` projection reads it. */
-  function sideReading(zone: DnsblZone, side: ListSide): SideReading {
-    const keyed = keyGate(zone);
-    return {
-      standing: keyed ?? standing(zone, side),
-      record: keyed ? undefined : recordOf(zone, side),
-      traffic: options.stats?.traffic(sideZone(zone, side)),
-    };
-  }
-
   function lists(): ListHealth[] {
-    return zones.map((zone) => listHealth(zone, (side) => sideReading(zone, side)));
+    return zones.map((zone) => listHealth(zone, (side) => standings.reading(zone, side)));
   }
 
   return {
-    gate,
+    gate: standings.gate,
     recordLookup(zone, status, side = 'primary') {
-      const record = records.get(sideKey(zone, side));
-      if (!record) return;
-      if (recordLookup(record, status === 'timeout', now(), holdAfter, holdTiming)) {
-        forgetStates();
+      if (standings.lookedUp(zone, side, status === 'timeout', holdAfter)) {
         noteReadiness();
         scheduleChanged();
       }
@@ -494,11 +357,11 @@ export function createZoneMonitor(options: ZoneMonitorOptions): ZoneMonitor {
       epoch,
       gates: Object.fromEntries(
         zones.flatMap((zone) =>
-          sidesOf(zone).map((side) => [sideKey(zone, side), gate(zone, side)]),
+          sidesOf(zone).map((side) => [sideKey(zone, side), standings.gate(zone, side)]),
         ),
       ),
       lists: lists(),
-      canaries: canaries().map((zone) => zone.zone),
+      canaries: standings.canaries().map((zone) => zone.zone),
     }),
     wakeAt,
     tick,

@@ -1,6 +1,5 @@
-import { ApiError } from '../../http/index.js';
-import { checkDomain, type DomainCheckDeps, parseHostName } from '../../reputation/index.js';
-import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
+import { checkDomain, type DomainCheckDeps } from '../../reputation/index.js';
+import { defineTool, requestedDomain, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { domainPage } from './page.js';
 import { domainCheckResponse, domainCheckRequest, domainStoredResult } from './schemas.js';
 import { summariseDomain } from './summary.js';
@@ -24,14 +23,7 @@ export const domainTool = defineTool({
       body: domainCheckRequest,
       result: domainCheckResponse,
       prepare(body) {
-        const text = firstNonEmpty(body.domain, body.target);
-        if (text === undefined)
-          throw new ApiError('invalid_request', 'domain is required (alias target)');
-        const parsed = parseHostName(text);
-        if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-        if (parsed.target.kind !== 'domain')
-          throw new ApiError('invalid_target', 'expected a domain name');
-        const domain = parsed.target;
+        const domain = requestedDomain(body);
         return {
           requestKey: domain.name,
           run() {

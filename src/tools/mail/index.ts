@@ -1,14 +1,8 @@
-import { ApiError } from '../../http/index.js';
-import {
-  checkMail,
-  type MailCheckDeps,
-  type MailProbes,
-  parseHostName,
-  probeMarginMs,
-} from '../../reputation/index.js';
-import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
+import { checkMail } from '../../reputation/index.js';
+import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
+import { mailCheckDeps, type MailToolDeps } from './check-deps.js';
 import { mailPage } from './page.js';
-import { observeProber } from './probe-state.js';
+import { readMailRequest } from './request.js';
 import {
   mailCheckRequest,
   mailCheckResponse,
@@ -22,9 +16,6 @@ import { summariseMail } from './summary.js';
  * MX servers' STARTTLS, MTA-STS, TLS-RPT, DANE and the providers' requirements (docs/mail.md).
  */
 
-type MailToolDeps = SnapshotDeps &
-  Pick<MailCheckDeps, 'resolver' | 'dnsbl' | 'deadlineMs' | 'now'> & { probes: MailProbes };
-
 export const mailTool = defineTool({
   name: 'mail',
   title: 'Mail',
@@ -33,17 +24,8 @@ export const mailTool = defineTool({
   submit: 'check.submit',
   summarise: summariseMail,
   page: mailPage,
-  serve(app, deps: MailToolDeps): void {
-    const { smtp, state } = observeProber(deps.probes.smtp, deps.now);
-    const checkDeps: MailCheckDeps = {
-      ...deps.probes,
-      resolver: deps.resolver,
-      dnsbl: deps.dnsbl,
-      deadlineMs: deps.deadlineMs,
-      now: deps.now,
-      smtp,
-      probeDeadlineMs: deps.probes.timeoutMs + probeMarginMs,
-    };
+  serve(app, deps: SnapshotDeps & MailToolDeps): void {
+    const { checkDeps, state } = mailCheckDeps(deps);
     const routes = snapshotTool(app, mailTool, deps);
     routes.status({ fields: mailStatusFields, read: () => ({ smtp_probe: state() }) });
     routes.check({
@@ -53,24 +35,8 @@ export const mailTool = defineTool({
       body: mailCheckRequest,
       result: mailCheckResponse,
       prepare(body) {
-        const text = firstNonEmpty(body.domain, body.target);
-        if (text === undefined)
-          throw new ApiError('invalid_request', 'domain is required (alias target)');
-        const parsed = parseHostName(text);
-        if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-        if (parsed.target.kind !== 'domain')
-          throw new ApiError('invalid_target', 'expected a domain name');
-        const domain = parsed.target;
-        // One result per domain and selector set, whatever order or case the caller wrote them in.
-        const selectors = [
-          ...new Set((body.dkim_selectors ?? []).map((s) => s.toLowerCase())),
-        ].sort();
-        return {
-          requestKey: [domain.name, ...selectors].join(' '),
-          run() {
-            return checkMail(checkDeps, domain, { selectors });
-          },
-        };
+        const { domain, selectors, requestKey } = readMailRequest(body);
+        return { requestKey, run: () => checkMail(checkDeps, domain, { selectors }) };
       },
     });
     routes.tokenRoutes(mailStoredResult);

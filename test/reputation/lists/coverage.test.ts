@@ -102,7 +102,7 @@ describe('describeCoverage', () => {
     ['every list answered, none lists', {}, 'not listed on any of 18 lists'],
     ['listed, every list answered', { blocking: 2 }, 'listed on 2 of 18 lists'],
     [
-      'the issue’s own example',
+      'listed, with lists that did not answer',
       { blocking: 2, answered: 16, not_answered: 2 },
       'listed on 2 of 16 lists that answered; 2 did not answer',
     ],

@@ -33,7 +33,7 @@ const listedIp = '185.220.101.5';
 const cleanIp = '8.8.4.4';
 const senderIp = '185.12.34.56';
 const mismatchedIp = '185.12.34.57';
-/** The issue's own example, and a sender with forward-confirmed reverse DNS. */
+/** An address of Google's network, and a sender with forward-confirmed reverse DNS. */
 const cleanIp6 = '2a00:1450:4001:80b::200e';
 const senderIp6 = '2a01:4f8:10a:1::25';
 const listedIp6 = '2a01:4f8:10a:1::66';

@@ -1,0 +1,19 @@
+import type { z } from '@hono/zod-openapi';
+import type { Target } from '../../reputation/index.js';
+import { requestedDomain } from '../common/index.js';
+import type { mailCheckRequest } from './schemas.js';
+
+/** What a mail check request names: the domain and the DKIM selectors to try beside the usual ones. */
+export interface MailRequest {
+  domain: Extract<Target, { kind: 'domain' }>;
+  selectors: string[];
+  /** One result per domain and selector set, whatever order or case the caller wrote them in. */
+  requestKey: string;
+}
+
+/** The request's domain (alias `target`) and selectors; a 400 for a missing or bad domain. */
+export function readMailRequest(body: z.infer<typeof mailCheckRequest>): MailRequest {
+  const domain = requestedDomain(body);
+  const selectors = [...new Set((body.dkim_selectors ?? []).map((s) => s.toLowerCase()))].sort();
+  return { domain, selectors, requestKey: [domain.name, ...selectors].join(' ') };
+}
