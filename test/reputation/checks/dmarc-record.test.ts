@@ -46,6 +46,7 @@ describe('readDmarcRecord (RFC 7489 §6.3, §6.4, §6.6.3)', () => {
       ri: 86_400,
       errors: [],
       warnings: [],
+      written: { p: 'reject', sp: null },
     });
   });
 
