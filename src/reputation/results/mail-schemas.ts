@@ -155,12 +155,15 @@ export const certificateSchema = z
       .meta({ description: 'Whole days to not_after; negative when expired.' }),
     trusted: z.boolean().meta({
       description:
-        'The runtime’s own verdict (Node: socket.authorized): the chain verifies against its trust store (plus NODE_EXTRA_CA_CERTS), the certificate is in its validity period and valid for the MX host name.',
+        'The runtime’s own verdict (Node: socket.authorized): the chain verifies against its trust store (plus NODE_EXTRA_CA_CERTS), the certificate is in its validity period and valid for the MX host name. The probe reads the certificate whatever the verdict.',
     }),
     name_matches: z
       .boolean()
       .meta({ description: 'The certificate is valid for the MX host name (RFC 6125).' }),
-    trust_error: nullableString.meta({ description: 'Why the chain does not verify.' }),
+    trust_error: nullableString.meta({
+      description:
+        'Why it does not verify, as the runtime says it (Node: socket.authorizationError, e.g. CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID); null when trusted.',
+    }),
   })
   .meta({ id: 'Certificate' });
 export type Certificate = z.infer<typeof certificateSchema>;

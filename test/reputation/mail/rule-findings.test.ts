@@ -340,3 +340,41 @@ describe('what to fix first', () => {
     ]);
   });
 });
+
+describe('an MX certificate that does not verify', () => {
+  it('is a failing finding of its own, with the host and Node’s reason, and a fix', () => {
+    const findings = soundFindings();
+    const parts = scoredParts(findings);
+    parts.mx = [host('mx1.example.org', 'ok', false), host('mx2.example.org', 'no_starttls')];
+    const score = mailScoreOf(parts);
+    expect(score.factors).toContainEqual({
+      code: 'mx_certificate',
+      source: 'inbound_tls',
+      detail:
+        'a certificate that does not verify: mx1.example.org: not valid for mx1.example.org (self.example); DEPTH_ZERO_SELF_SIGNED_CERT',
+      points: -5,
+    });
+    const requirements = judgeRequirements(findings);
+    const fixes = fixesOf({
+      domain: 'example.org',
+      findings,
+      requirements,
+      score,
+      dmarc: dmarcOf('v=DMARC1; p=quarantine'),
+      dmarcReading: readDmarcRecord('v=DMARC1; p=quarantine'),
+      spf: { status: 'found' },
+      dkim: dkimOf(key('google', 2048)),
+      providers: [],
+      senders: [],
+      mx: parts.mx,
+      mtaSts: parts.mtaSts,
+      tlsRpt: parts.tlsRpt,
+      bimi: parts.bimi,
+      domainLists: noLists,
+    });
+    expect(fixes.find((fix) => fix.code === 'mx_certificate')).toMatchObject({
+      subject: 'mx1.example.org',
+      detail: expect.stringContaining('DEPTH_ZERO_SELF_SIGNED_CERT'),
+    });
+  });
+});
