@@ -42,6 +42,10 @@ export const en = {
   'check.what': 'What to check',
   'check.submit': 'Check',
   'check.discover': 'Find addresses',
+  'check.dkimSelectors': 'DKIM selectors (optional)',
+  'check.dkimSelectors.placeholder': 'google, s2024',
+  'check.dkimSelectors.hint':
+    'DNS cannot list a domain’s DKIM selectors: name the ones you sign with (the s= of your DKIM-Signature header), up to 10, and the check tries them first.',
   'check.busy': 'Checking…',
   'check.remaining': 'Checks left today: {n}',
   'check.captcha': 'Please complete the captcha first.',
@@ -420,6 +424,9 @@ export const en = {
   'mail.badge.pass': '{provider} ok',
   'mail.badge.warn': '{provider} warn',
   'mail.badge.fail': '{provider} fail',
+  'mail.card.verdict.pass': 'met',
+  'mail.card.verdict.warn': 'warnings',
+  'mail.card.verdict.fail': 'not met',
   'mail.card.meets': 'Meets every provider’s rules that can be seen',
   'mail.card.warns': 'Meets the rules that can be seen, with warnings',
   'mail.card.fails': 'Fails the rules of {failed} of {n} providers',
@@ -489,7 +496,7 @@ export const en = {
   'mail.advice.dkim_fail':
     'Turn on DKIM signing at your mail provider and publish its key at <selector>._domainkey (RFC 6376).',
   'mail.advice.dkim_warn':
-    'Use an RSA key of 2048 bits or an Ed25519 key; if you sign with another selector, name it in the check.',
+    'No key was found at the selectors tried: DNS cannot list a domain’s selectors. Enter the selector you sign with in the DKIM selector field above and check again, or turn on DKIM signing at your mail provider.',
   'mail.advice.dmarc_fail':
     'Publish a TXT record at _dmarc starting v=DMARC1, at least p=none with an rua address for reports (RFC 7489).',
   'mail.advice.dmarc_warn':
@@ -532,6 +539,42 @@ export const en = {
     'Fix the default._bimi record: v=BIMI1, an HTTPS l= logo (SVG Tiny PS) and, for most providers, an a= certificate.',
   'mail.advice.dmarc_reports_unauthorised':
     'The report address’s domain must publish <your domain>._report._dmarc.<its domain> TXT v=DMARC1 (RFC 7489 §7.1).',
+  'mail.fixes': 'What to fix first',
+  'mail.fixes.none': 'Nothing to fix that can be seen from outside.',
+  'mail.fixes.record': 'Publish this TXT record:',
+  'mail.fixes.moves': {
+    one: 'Meets {n} of the providers’ rules.',
+    other: 'Meets {n} of the providers’ rules.',
+  } satisfies EnglishPlural,
+  'mail.fix.publish_dmarc':
+    'Publish a DMARC policy: p=none is enough for the providers, and its reports show who sends mail as the domain.',
+  'mail.fix.enforce_dmarc':
+    'Once the DMARC reports show every sender aligned, move the policy to p=quarantine: forged mail then goes to spam.',
+  'mail.fix.fix_spf':
+    'Fix the SPF record: it must name every server and service that sends the domain’s mail, in one record (RFC 7208).',
+  'mail.fix.enable_dkim':
+    'Turn on DKIM signing at the service that sends your mail and publish the key it gives; if a key is published under another selector, enter it in the DKIM selector field and check again.',
+  'mail.fix.strengthen_dkim':
+    'Replace the RSA key shorter than 2048 bits with a 2048-bit one (RFC 8301 §3.2); receivers still accept it meanwhile.',
+  'mail.fix.fix_ptr':
+    'Ask whoever runs the sending address (the hosting or network provider) to set its reverse DNS (PTR) to a name that resolves back to it.',
+  'mail.fix.delist_sender':
+    'Stop what got the sending address listed, then ask the list for removal on its own page.',
+  'mail.fix.delist_domain':
+    'The domain is on this list: stop what got it listed, then ask the list for removal on its own page.',
+  'mail.fix.inbound_starttls':
+    'Turn on STARTTLS on this MX server, with a certificate valid for its name (RFC 3207): mail to it travels unencrypted.',
+  'mail.fix.mx_certificate':
+    'Install a certificate from a CA senders trust, valid for the server’s name, on this MX server.',
+  'mail.fix.fix_mta_sts':
+    'Fix MTA-STS: its record or policy cannot be read, or the policy leaves an MX host out (RFC 8461).',
+  'mail.fix.fix_tls_rpt': 'Replace the TLS-RPT record, which senders ignore, with this one.',
+  'mail.fix.fix_bimi': 'Fix the BIMI record: it cannot be read.',
+  'mail.fix.authorize_reports':
+    'Ask the domain that receives the reports to publish this record, or it gets none of the DMARC reports (RFC 7489 §7.1).',
+  'mail.receiving': 'Receiving servers',
+  'mail.receiving.note':
+    'STARTTLS on the MX servers, which receive the domain’s mail: a rule of its own, which no provider’s verdict requires; the providers’ TLS rule is about the servers that send.',
   'mail.authentication': 'Authentication',
   'mail.transport': 'Transport security',
   'mail.spfLookups': '{n} DNS lookups of 10, {void} void of 2',
@@ -576,6 +619,18 @@ export const en = {
   'mail.smtp.refused': 'connection refused',
   'mail.smtp.error': 'error',
   'mail.smtp.not_probed': 'not probed',
+  'mail.smtpDetail.no_starttls':
+    'The server does not offer STARTTLS: mail to it travels unencrypted.',
+  'mail.smtpDetail.timeout': 'The server did not answer within the probe’s time.',
+  'mail.smtpDetail.refused': 'The server refused the connection or reset it.',
+  'mail.smtpDetail.error': 'The server answered with an error, or the TLS handshake failed.',
+  'mail.smtpDetail.not_probed':
+    'Not probed: the address is not public, the service is probing many servers, or it cannot open port 25.',
+  'mail.note.port25':
+    'No MX host answered at the connection stage: port 25 may be blocked from this server, so the SMTP results say little about the domain.',
+  'mail.note.mxProbed': 'Probed the {n} most preferred of {total} MX hosts.',
+  'mail.note.sampled': 'Reverse DNS and listings of {n} of {total} SPF sender addresses.',
+  'mail.note.budget': 'Stopped after {n} DNS queries; what was left is reported as not answered.',
   'mail.stage.connect': 'at connect',
   'mail.stage.greeting': 'at the greeting',
   'mail.stage.ehlo': 'at EHLO',
