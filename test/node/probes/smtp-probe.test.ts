@@ -7,6 +7,7 @@ import { freePort } from '../../../fixtures/free-port.js';
 import {
   issueCertificate,
   type Listening,
+  makeCa,
   type Pem,
   startSmtpServer,
   startTarpit,
@@ -95,9 +96,11 @@ describe('the SMTP probe', () => {
   });
 
   it('reads a self-signed certificate whatever it is: its names, issuer and dates, not trusted, with Node’s reason', async () => {
+    // Signed by its own key (the run's server keys: no RSA key is made for it).
     const selfSigned = await import('selfsigned').then(async ({ default: make }) => {
       const made = await make.generate([{ name: 'commonName', value: 'mx.example.net' }], {
         algorithm: 'sha256',
+        ...(ca.serverKeys ? { keyPair: ca.serverKeys } : {}),
         extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'mx.example.net' }] }],
       });
       return { key: made.private, cert: made.cert };
@@ -122,15 +125,12 @@ describe('the SMTP probe', () => {
   });
 
   it('reads a certificate of a CA Node does not know: names and dates, and Node’s reason', async () => {
-    const otherCa = await import('selfsigned').then(async ({ default: make }) => {
-      const made = await make.generate([{ name: 'commonName', value: 'Unknown CA' }], {
-        algorithm: 'sha256',
-        extensions: [{ name: 'basicConstraints', cA: true, critical: true }],
-      });
-      return { key: made.private, cert: made.cert };
-    });
+    // A CA of its own (on the run's server keys: only its name and signature are another's).
+    const unknown = await makeCa('Unknown CA', ca.serverKeys);
     const server = await serve(
-      startSmtpServer({ tls: await issueCertificate(otherCa, ['mx.example.net']) }),
+      startSmtpServer({
+        tls: await issueCertificate({ ...unknown, serverKeys: ca.serverKeys }, ['mx.example.net']),
+      }),
     );
     const result = await probe(server.port, 'mx.example.net');
     expect(result.certificate).toMatchObject({
