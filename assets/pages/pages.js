@@ -442,6 +442,7 @@
       const section = document.getElementById('watch');
       const watchForm = document.getElementById('watch-form');
       const title = document.getElementById('watch-title');
+      const hint = document.getElementById('watch-hint');
       const webhook = document.getElementById('watch-webhook');
       const interval = document.getElementById('watch-interval');
       const format = document.getElementById('watch-format');
@@ -460,6 +461,8 @@
         if (!watchKinds.includes(kind)) return hide();
         chosen = { kind, target };
         title.textContent = t(`watch.offer.${kind}`);
+        // What a watch of this kind tells of: listings, or a mail setup's rules and servers.
+        hint.textContent = t(kind === 'mail' ? 'watch.offer.hint.mail' : 'watch.offer.hint');
         error.hidden = true;
         created.replaceChildren();
         watchForm.hidden = false;

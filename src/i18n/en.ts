@@ -14,6 +14,7 @@ export const en = {
 
   'tool.ip': 'IP address',
   'tool.watch': 'Watch',
+  'tool.watch.mail': 'Mail watch',
   'tool.watch.label': 'IPv4 or IPv6 address, host name or sending domain',
   'tool.watch.placeholder': 'e.g. 8.8.8.8 or example.com',
   'tool.watch.hint':
@@ -677,6 +678,7 @@ export const en = {
   'badge.tool.pool': 'pool',
   'badge.tool.mail': 'mail',
   'badge.tool.watch': 'watch',
+  'badge.tool.watch.mail': 'mail watch',
   'badge.unknown': 'unknown',
   'badge.listedOn': 'listed on {listed} of {n}',
   'badge.clean': { one: 'clean on {n} list', other: 'clean on {n} lists' } satisfies EnglishPlural,
@@ -701,6 +703,7 @@ export const en = {
   'card.kind.pool': 'Mail server pool',
   'card.kind.mail': 'Mail setup',
   'card.kind.watch': 'Watch',
+  'card.kind.watch.mail': 'Mail watch',
   'card.noAddressChecked': 'No address checked',
   'card.noListAnswered': 'No list answered',
   'card.poolListed': {
@@ -756,6 +759,7 @@ export const en = {
   'card.clean.ip': 'No list that answered lists this address.',
   'card.clean.domain': 'No list that answered lists this domain.',
   'card.clean.watch': 'No list that answered lists this target.',
+  'card.clean.watch.mail': 'Each provider’s rules, and what to do, on the share page.',
   'card.days': { one: '{n} day', other: '{n} days' } satisfies EnglishPlural,
   'card.daysListed': { one: '{n} listed', other: '{n} listed' } satisfies EnglishPlural,
   'badge.ended.message': 'watch ended',
@@ -796,6 +800,8 @@ export const en = {
   'watch.removed': 'Delisted from {lists}',
   'watch.mail.change': '{what}: {from} → {to}',
   'watch.mail.certificate': 'Certificate of',
+  'watch.mail.rules': 'The rules this watch follows',
+  'watch.mail.rulesOf': 'Whose rule',
   'watch.mail.cert.valid': '14 days or more left',
   'watch.mail.cert.expiring': 'fewer than 14 days left',
   'watch.mail.cert.expired': 'expired',
@@ -866,6 +872,8 @@ export const en = {
   'watch.offer.mail': 'Watch this domain’s mail',
   'watch.offer.hint':
     'Re-checked on a schedule, with a live page and badge; a webhook, if you give one, is told of every listing and delisting.',
+  'watch.offer.hint.mail':
+    'Re-checked on a schedule, with a live page and badge; a webhook, if you give one, is told when a provider’s rule or verdict, the MX servers’ STARTTLS or certificates, MTA-STS or a DKIM key changes.',
   'watch.webhook': 'Webhook URL (optional)',
   'watch.webhookHint': 'Each change is POSTed there, signed as Standard Webhooks specifies.',
   'watch.intervalLabel': 'Check',

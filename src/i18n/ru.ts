@@ -11,6 +11,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
 
   'tool.ip': 'IP-адрес',
   'tool.watch': 'Наблюдение',
+  'tool.watch.mail': 'Наблюдение за почтой',
   'tool.watch.label': 'IPv4- или IPv6-адрес, имя хоста или домен отправителя',
   'tool.watch.placeholder': 'например, 8.8.8.8 или example.com',
   'tool.watch.hint':
@@ -757,6 +758,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'badge.tool.pool': 'пул',
   'badge.tool.mail': 'почта',
   'badge.tool.watch': 'наблюдение',
+  'badge.tool.watch.mail': 'наблюдение почты',
   'badge.unknown': 'неизвестно',
   'badge.listedOn': 'в списках: {listed} из {n}',
   'badge.clean': {
@@ -790,6 +792,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.kind.pool': 'Пул почтовых серверов',
   'card.kind.mail': 'Настройка почты',
   'card.kind.watch': 'Наблюдение',
+  'card.kind.watch.mail': 'Наблюдение за почтой',
   'card.noAddressChecked': 'Ни один адрес не проверен',
   'card.noListAnswered': 'Ни один список не ответил',
   'card.poolListed': {
@@ -864,6 +867,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.clean.ip': 'Ни один ответивший список не содержит этот адрес.',
   'card.clean.domain': 'Ни один ответивший список не содержит этот домен.',
   'card.clean.watch': 'Ни один ответивший список не содержит эту цель.',
+  'card.clean.watch.mail': 'Правила каждого провайдера и что делать — на странице результата.',
   'card.days': {
     one: '{n} день',
     few: '{n} дня',
@@ -935,6 +939,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.removed': 'Исключён из {lists}',
   'watch.mail.change': '{what}: {from} → {to}',
   'watch.mail.certificate': 'Сертификат',
+  'watch.mail.rules': 'Правила, за которыми следит наблюдение',
+  'watch.mail.rulesOf': 'Чьё правило',
   'watch.mail.cert.valid': 'осталось 14 дней или больше',
   'watch.mail.cert.expiring': 'осталось меньше 14 дней',
   'watch.mail.cert.expired': 'истёк',
@@ -1009,6 +1015,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.offer.mail': 'Следить за почтой этого домена',
   'watch.offer.hint':
     'Повторные проверки по расписанию, живая страница и значок; вебхук, если он указан, узнаёт о каждом внесении в список и исключении из него.',
+  'watch.offer.hint.mail':
+    'Повторные проверки по расписанию, живая страница и значок; вебхук, если он указан, узнаёт, когда меняется правило или вердикт провайдера, STARTTLS или сертификаты серверов MX, MTA-STS или ключ DKIM.',
   'watch.webhook': 'Адрес вебхука (необязательно)',
   'watch.webhookHint':
     'Каждое изменение отправляется туда POST-запросом с подписью Standard Webhooks.',

@@ -78,6 +78,8 @@ const scriptMessages: readonly MessageKey[] = [
   'watch.offer.ip',
   'watch.offer.domain',
   'watch.offer.mail',
+  'watch.offer.hint',
+  'watch.offer.hint.mail',
   'watch.start',
   'watch.busy',
   'watch.created',
@@ -265,7 +267,7 @@ function watchOffer({ site, t }: CheckPage) {
   const form = site.watch;
   return html`<section id="watch" class="panel watch" hidden>
     <h2 id="watch-title">${t('watch.offer.ip')}</h2>
-    <p class="hint">${t('watch.offer.hint')}</p>
+    <p class="hint" id="watch-hint">${t('watch.offer.hint')}</p>
     <form id="watch-form" novalidate>
       <div class="watch-options">
         <label class="field-label" for="watch-interval">${t('watch.intervalLabel')}</label>

@@ -39,8 +39,9 @@ export interface ShareListing {
 
 export interface ShareSummary {
   /**
-   * The tool that made it (src/tools/registry.ts): the badge's label, the card's kind and its
-   * note when nothing is listed are that tool's texts in the catalogs (src/i18n, `toolText`).
+   * The tool that made it (src/tools/registry.ts), or `watch.mail` for a mail watch: the badge's
+   * label, the card's kind and its note when nothing is listed are that tool's texts in the
+   * catalogs (src/i18n, `toolText`).
    */
   tool: string;
   /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventMessage, renderEmail, renderers } from '../../src/watch/alerts/index.js';
+import { translator } from '../../src/i18n/index.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
+import { russianMeanings } from '../../src/share/index.js';
+import { chatText, eventMessage, renderEmail, renderers } from '../../src/watch/alerts/index.js';
 import type { WatchEvent } from '../../src/watch/index.js';
 import { webhookFormats } from '../../src/webhooks/index.js';
 
@@ -35,7 +38,7 @@ const unsubscribeUrl = 'https://rep.example.org/watch/v1/abc/email/unsubscribe?c
 
 describe('an alert’s message', () => {
   it('names each link by what it opens: the delisting form, the page, the unsubscribe link', () => {
-    const message = eventMessage(event, 'en', undefined, unsubscribeUrl);
+    const message = eventMessage(event, 'en', undefined, { unsubscribe: unsubscribeUrl });
     expect(message.links).toEqual([
       { rel: 'delist', url: 'https://evil.example.net/remove' },
       { rel: 'page', url: page },
@@ -78,5 +81,66 @@ describe('the renderers', () => {
       click: page,
       tags: 'rotating_light',
     });
+  });
+});
+
+describe('an alert in Russian', () => {
+  it('says what a list’s code means in the zone list’s Russian, in chat and in e-mail', async () => {
+    const meanings = russianMeanings(await loadZoneList());
+    const listed: WatchEvent = {
+      ...event,
+      data: {
+        ...event.data,
+        added: [
+          {
+            zone: 'zen.spamhaus.org',
+            name: 'Spamhaus ZEN',
+            code: '127.0.0.2',
+            meaning: 'SBL: direct spam source, spam operation or spam service',
+          },
+        ],
+      },
+    };
+    const russian = 'SBL: прямой источник спама, спам-операция или спам-сервис';
+    expect(chatText(listed, 'ru', undefined, meanings).text).toContain(russian);
+    const email = renderEmail({
+      kind: 'alert',
+      event: listed,
+      watch: { lang: 'ru' },
+      status: undefined,
+      unsubscribeUrl,
+      meanings,
+    });
+    expect(email.text).toContain(russian);
+    expect(email.text).not.toContain('direct spam source');
+    // In English, the list's own words.
+    expect(chatText(listed, 'en', undefined, meanings).text).toContain('direct spam source');
+  });
+
+  it('says what to do about a mail rule that fails in Russian, not the check’s English words', () => {
+    const changed: WatchEvent = {
+      type: 'watch.changed',
+      created_at: '2026-11-27T12:00:00.000Z',
+      data: {
+        ...event.data,
+        watch: { ...event.data.watch, kind: 'mail', target: 'example.org' },
+        added: [],
+        listed_on: [],
+        changes: [
+          {
+            what: 'requirement',
+            subject: 'inbound_tls',
+            from: 'pass',
+            to: 'fail',
+            detail: 'no STARTTLS on mx2.example.org: mail to it travels unencrypted (RFC 3207)',
+          },
+        ],
+        providers: { gmail: 'pass', yahoo: 'pass', microsoft: 'pass' },
+      },
+    };
+    const text = chatText(changed, 'ru', undefined).text;
+    expect(text).toContain(translator('ru')('mail.advice.inbound_tls_fail'));
+    expect(text).toContain(translator('ru')('mail.rule.inbound_tls'));
+    expect(text).not.toContain('travels unencrypted');
   });
 });

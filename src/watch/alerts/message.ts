@@ -1,12 +1,13 @@
 import {
   formatDate,
+  isMessageKey,
   type Lang,
   type MessageKey,
   type Params,
   type Translate,
   translator,
 } from '../../i18n/index.js';
-import type { ListingChange, WatchStatus } from '../kinds/index.js';
+import type { ListingChange, MailChange, WatchStatus } from '../kinds/index.js';
 import type { WatchEvent } from '../model/index.js';
 import { mailChangeText } from './mail-changes.js';
 
@@ -49,6 +50,33 @@ const titles = {
   'watch.test': 'chat.title.test',
 } as const satisfies Record<WatchEvent['type'], MessageKey>;
 
+/**
+ * A list's meaning in the message's language: the zone list's own Russian where it has one
+ * (several meanings are joined with "; ", as results join them); English as the list wrote it.
+ */
+function meaningIn(
+  lang: Lang,
+  meanings: ReadonlyMap<string, string> | undefined,
+): (english: string) => string {
+  if (lang === 'en' || meanings === undefined) return (english) => english;
+  return (english) =>
+    english
+      .split('; ')
+      .map((part) => meanings.get(part) ?? part)
+      .join('; ');
+}
+
+/**
+ * What the check says of a mail change now: its own English words in English; in another
+ * language, what to do about a rule that fails or warns, as the mail page says it (the change's
+ * line already says what changed, in that language).
+ */
+function mailChangeDetail(change: MailChange, lang: Lang, t: Translate): string | null {
+  if (lang === 'en') return change.detail;
+  const advice = `mail.advice.${change.subject}_${change.to}`;
+  return change.what === 'requirement' && isMessageKey(advice) ? t(advice) : null;
+}
+
 /** Builds a message's links as its lines name them. */
 function linker() {
   const links: AlertLink[] = [];
@@ -83,16 +111,26 @@ export function eventMessage(
   event: WatchEvent,
   lang: Lang,
   status: WatchStatus | undefined,
-  unsubscribe?: string,
+  more: {
+    unsubscribe?: string | undefined;
+    meanings?: ReadonlyMap<string, string> | undefined;
+  } = {},
 ): AlertMessage {
+  const { unsubscribe } = more;
   const t = translator(lang);
+  const meaning = meaningIn(lang, more.meanings);
   const { data } = event;
   const { links, link, textWith } = linker();
   const lines: Line[] = [];
   if (event.type === 'watch.test') lines.push([t('chat.test')]);
   const lookupOf = lookupUrls(status);
   const listing = (change: ListingChange) => {
-    const what = [change.address, `${change.name} (${change.zone})`, change.code, change.meaning]
+    const what = [
+      change.address,
+      `${change.name} (${change.zone})`,
+      change.code,
+      change.meaning === undefined ? undefined : meaning(change.meaning),
+    ]
       .filter((part) => part !== undefined && part !== '')
       .join(' · ');
     lines.push([`• ${what}`]);
@@ -117,7 +155,8 @@ export function eventMessage(
     lines.push([t('chat.changes')]);
     for (const change of changes) {
       lines.push([`• ${mailChangeText(change, t)}`]);
-      if (change.detail) lines.push([`  ${change.detail}`]);
+      const detail = mailChangeDetail(change, lang, t);
+      if (detail) lines.push([`  ${detail}`]);
     }
   }
   if (data.providers) {

@@ -20,6 +20,8 @@ export function webhookRequest(input: {
   url: string;
   /** The last check's status: where each list's lookup page is. */
   status: WatchStatus | undefined;
+  /** The zone list's meanings in Russian, by their English. */
+  meanings?: ReadonlyMap<string, string>;
 }): WebhookRequest {
   const event = JSON.parse(input.body) as WatchEvent;
   const lang = input.watch.lang ?? 'en';
@@ -27,7 +29,7 @@ export function webhookRequest(input: {
     body: input.body,
     event,
     url: input.url,
-    message: () => eventMessage(event, lang, input.status),
+    message: () => eventMessage(event, lang, input.status, { meanings: input.meanings }),
   });
 }
 
@@ -45,6 +47,8 @@ export type EmailInput =
       watch: Pick<WatchConfig, 'lang'>;
       status: WatchStatus | undefined;
       unsubscribeUrl: string;
+      /** The zone list's meanings in Russian, by their English. */
+      meanings?: ReadonlyMap<string, string>;
     };
 
 /**
@@ -62,7 +66,10 @@ export function renderEmail(input: EmailInput): EmailContent {
           confirmUrl: input.confirmUrl,
           expiresAt: input.expiresAt,
         })
-      : eventMessage(input.event, lang, input.status, input.unsubscribeUrl);
+      : eventMessage(input.event, lang, input.status, {
+          unsubscribe: input.unsubscribeUrl,
+          meanings: input.meanings,
+        });
   return {
     subject: message.title,
     text: renderers.emailText(message),
@@ -75,7 +82,8 @@ export function chatText(
   event: WatchEvent,
   lang: Lang,
   status: WatchStatus | undefined,
+  meanings?: ReadonlyMap<string, string>,
 ): { title: string; text: string } {
-  const message = eventMessage(event, lang, status);
+  const message = eventMessage(event, lang, status, { meanings });
   return { title: message.title, text: plainText(message) };
 }

@@ -123,6 +123,11 @@ export function observeMailCheck(result: MailCheckResult): Observation {
         },
         dkim_selectors: found.map((selector) => selector.selector),
         mta_sts: sts.status,
+        unseen: {
+          gmail: result.requirements.gmail.unseen ?? 0,
+          yahoo: result.requirements.yahoo.unseen ?? 0,
+          microsoft: result.requirements.microsoft.unseen ?? 0,
+        },
       },
     },
   };
