@@ -1,12 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Lang, translator } from '../../src/i18n/index.js';
-import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import type { Listening } from '../../fixtures/mail-world.js';
-import { startDemoMail } from '../../scripts/demo-mail.js';
-import { demoMail, demoWorld } from '../../scripts/demo-world.js';
+import { demoMail } from '../../scripts/demo-world.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { startDemoMailService } from '../support/demo-mail-service.js';
+import type { TestService } from '../support/service.js';
 
 /**
  * The check page posting a mail check in a real browser (Debian's Chromium), against the real
@@ -22,31 +20,16 @@ import { type TestService, startTestService } from '../support/service.js';
 
 let service: TestService;
 let browser: TestBrowser;
-let servers: Listening[] = [];
 
 beforeAll(async () => {
-  const mail = await startDemoMail(inject('mailCa'));
-  servers = mail.servers;
   [service, browser] = await Promise.all([
-    startTestService({
-      world: demoWorld(await loadZoneList()),
-      env: {
-        PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
-        PROBE_SMTP_PORT: String(mail.smtpPort),
-        PROBE_HTTPS_PORT: String(mail.httpsPort),
-        SMTP_TIMEOUT_MS: '2000',
-        // The mail check asks its DNS, probes two MX servers and fetches a policy: room for a
-        // busy machine.
-        CHECK_DEADLINE_MS: '5000',
-      },
-    }),
+    startDemoMailService(inject('mailCa')),
     launchChromium(),
   ]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await service?.close();
-  await Promise.all(servers.map((server) => server.close()));
 });
 
 /**

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Listening } from '../../fixtures/mail-world.js';
-import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';
-import { startDemoMail } from '../../scripts/demo-mail.js';
-import { demoMail, demoNames, demoWorld } from '../../scripts/demo-world.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { demoMail, demoNames } from '../../scripts/demo-world.js';
+import { startDemoMailService } from '../support/demo-mail-service.js';
+import type { TestService } from '../support/service.js';
 
 /**
  * The demo's mail world as `npm run demo` serves it (scripts/demo-world.ts, scripts/demo-mail.ts:
@@ -13,26 +11,11 @@ import { type TestService, startTestService } from '../support/service.js';
  */
 
 let service: TestService;
-let servers: Listening[] = [];
 
 beforeAll(async () => {
-  const mail = await startDemoMail(inject('mailCa'));
-  servers = mail.servers;
-  service = await startTestService({
-    world: demoWorld(await loadZoneList()),
-    env: {
-      PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
-      PROBE_SMTP_PORT: String(mail.smtpPort),
-      PROBE_HTTPS_PORT: String(mail.httpsPort),
-      SMTP_TIMEOUT_MS: '2000',
-      CHECK_DEADLINE_MS: '5000',
-    },
-  });
+  service = await startDemoMailService(inject('mailCa'));
 }, 60_000);
-afterAll(async () => {
-  await service?.close();
-  await Promise.all(servers.map((server) => server.close()));
-});
+afterAll(() => service?.close());
 
 async function mail(domain: string): Promise<MailCheckResult> {
   const response = await service.post('/mail/v1', { domain });

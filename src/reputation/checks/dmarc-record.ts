@@ -115,14 +115,12 @@ function readOtherTags(tags: Map<string, string>, errors: string[]) {
 /** §6.3's tags; others are ignored, as §6.3 says receivers must. */
 const knownTags = new Set(['v', 'p', 'sp', 'pct', 'rua', 'ruf', 'adkim', 'aspf', 'fo', 'rf', 'ri']);
 
-/** A record no receiver applies: its tags as far as they were read, and why. */
-function notValid(
-  errors: string[],
-  warnings: string[],
-  read: Partial<DmarcReading> = {},
-): DmarcReading {
+/** §6.3's tags as they read without a record, or where a record leaves them out. */
+export function dmarcDefaults(): Pick<
+  DmarcReading,
+  'p' | 'sp' | 'pct' | 'rua' | 'ruf' | 'adkim' | 'aspf' | 'fo' | 'rf' | 'ri'
+> {
   return {
-    valid: false,
     p: null,
     sp: null,
     pct: 100,
@@ -133,6 +131,18 @@ function notValid(
     fo: ['0'],
     rf: ['afrf'],
     ri: 86_400,
+  };
+}
+
+/** A record no receiver applies: its tags as far as they were read, and why. */
+function notValid(
+  errors: string[],
+  warnings: string[],
+  read: Partial<DmarcReading> = {},
+): DmarcReading {
+  return {
+    valid: false,
+    ...dmarcDefaults(),
     written: { p: null, sp: null },
     ...read,
     errors,

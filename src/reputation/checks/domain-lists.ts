@@ -20,16 +20,27 @@ export function checkDomainLists(
   return dnsbl.check({ kind: 'domain', name }, deadline);
 }
 
-/** The lists' counts as the results show them, and the lists. */
-export interface DomainListCounts {
-  listed: number;
-  allowlisted: number;
-  answered: number;
-  not_answered: number;
-  on_hold: number;
-  disabled: number;
-  needs_key: number;
-  total: number;
+/** A report's counts, as every result carries them beside its lists. */
+export type ListCounts = Pick<
+  DnsblReport,
+  | 'listed'
+  | 'allowlisted'
+  | 'answered'
+  | 'not_answered'
+  | 'on_hold'
+  | 'disabled'
+  | 'needs_key'
+  | 'total'
+>;
+
+export function listCountsOf(report: DnsblReport): ListCounts {
+  const { listed, allowlisted, answered, not_answered, on_hold, disabled, needs_key, total } =
+    report;
+  return { listed, allowlisted, answered, not_answered, on_hold, disabled, needs_key, total };
+}
+
+/** The domain lists' counts, in words too, and the lists. */
+export interface DomainListCounts extends ListCounts {
   summary: string;
   lists: ListResult[];
 }
@@ -37,13 +48,7 @@ export interface DomainListCounts {
 /** The counts of a report; `more` adds to the summary (the domain tool's sender addresses). */
 export function domainListCounts(report: DnsblReport, more: string[] = []): DomainListCounts {
   return {
-    listed: report.listed,
-    allowlisted: report.allowlisted,
-    answered: report.answered,
-    not_answered: report.not_answered,
-    on_hold: report.on_hold,
-    disabled: report.disabled,
-    needs_key: report.needs_key,
+    ...listCountsOf(report),
     total: report.total,
     summary: [describeCoverage(coverageOf(report.lists)), ...more].join('; '),
     lists: report.lists,

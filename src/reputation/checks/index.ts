@@ -31,7 +31,12 @@ export {
 // What the mail check (src/reputation/mail/) builds on: the domain check's SPF, DMARC and MX.
 export { summariseAddress } from './address-summary.js';
 export { organizationalDomain } from './dmarc.js';
-export { type DmarcReading, isDmarcRecord, readDmarcRecord } from './dmarc-record.js';
+export {
+  dmarcDefaults,
+  type DmarcReading,
+  isDmarcRecord,
+  readDmarcRecord,
+} from './dmarc-record.js';
 export {
   dkimTagRules,
   dmarcTagRules,

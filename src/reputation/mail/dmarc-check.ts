@@ -1,5 +1,5 @@
 import type { Resolver } from '../../dns/index.js';
-import { type DmarcReading, organizationalDomain } from '../checks/index.js';
+import { dmarcDefaults, type DmarcReading, organizationalDomain } from '../checks/index.js';
 import {
   type DmarcRecord,
   type MailDmarc,
@@ -24,16 +24,9 @@ export async function checkDmarcDetails(
   if (reading === null || record.domain === null) {
     return {
       ...record,
-      p: null,
-      sp: null,
-      pct: 100,
+      ...dmarcDefaults(),
       rua: [],
       ruf: [],
-      adkim: 'r',
-      aspf: 'r',
-      fo: ['0'],
-      rf: ['afrf'],
-      ri: 86_400,
       organizational_domain: organizational,
     };
   }

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
 import type { MemoryDns } from '../../../fixtures/memory-dns.js';
 import { checkDomain } from '../../../src/reputation/checks/domain-check.js';
-import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
-import { checkMail, type MailCheckDeps } from '../../../src/reputation/mail/index.js';
+import { checkMail } from '../../../src/reputation/mail/index.js';
 import { dmarcDisagreements, dmarcVectors } from '../../fixtures/peers/dmarc-records.js';
-import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
+import { memoryMailDeps } from '../../support/mail-deps.js';
+import { memoryWorld } from '../../support/memory-resolver.js';
 
 /**
  * The domain tool and the mail tool read a DMARC record once (src/reputation/checks/
@@ -35,20 +35,7 @@ beforeAll(() => {
 
 afterAll(() => dns.close());
 
-function deps(): MailCheckDeps {
-  const resolver = memoryResolver(dns, 1000);
-  return {
-    resolver,
-    dnsbl: createDnsblEngine({ resolver, zones }),
-    deadlineMs: 3000,
-    probeDeadlineMs: 3000,
-    now: () => new Date('2026-01-01T00:00:00Z'),
-    // Workers' probes: no SMTP, and no MTA-STS record in this world to fetch a policy for.
-    reachable: () => false,
-    smtp: { unavailable: 'not probed in this test' },
-    policy: { fetch: async () => ({ ok: false, reason: 'no policy server in this world' }) },
-  };
-}
+const deps = () => memoryMailDeps(dns, zones);
 
 describe('one reading of every DMARC record, for the domain tool and the mail tool', () => {
   it.each(records.map((record, index) => [record, index] as const))(

@@ -3,10 +3,10 @@ import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
 import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
 import type { MemoryDns } from '../../../fixtures/memory-dns.js';
 import { checkDomain } from '../../../src/reputation/checks/domain-check.js';
-import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
-import { checkMail, type MailCheckDeps } from '../../../src/reputation/mail/index.js';
+import { checkMail } from '../../../src/reputation/mail/index.js';
 import { mailCheckResultSchema } from '../../../src/reputation/results/index.js';
-import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
+import { memoryMailDeps } from '../../support/mail-deps.js';
+import { memoryWorld } from '../../support/memory-resolver.js';
 
 /**
  * The domain's own standing in the mail check, over the DNS world in memory (the wire is not the
@@ -46,19 +46,7 @@ beforeAll(() => {
 
 afterAll(() => dns.close());
 
-function deps(): MailCheckDeps {
-  const resolver = memoryResolver(dns, 1000);
-  return {
-    resolver,
-    dnsbl: createDnsblEngine({ resolver, zones }),
-    deadlineMs: 3000,
-    probeDeadlineMs: 3000,
-    now: () => new Date('2026-11-27T10:00:00Z'),
-    reachable: () => false,
-    smtp: { unavailable: 'TCP to port 25 is not allowed in this test' },
-    policy: { fetch: async () => ({ ok: false, reason: 'no policy in this world' }) },
-  };
-}
+const deps = () => memoryMailDeps(dns, zones);
 
 async function mailOf(name: string) {
   const outcome = await checkMail(deps(), { name, display: name });

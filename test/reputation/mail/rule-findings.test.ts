@@ -269,37 +269,38 @@ describe('one verdict, one colour: the mail score and its verdict agree', () => 
   });
 });
 
-describe('what to fix first', () => {
-  function facts(overrides: Partial<FixFacts>, findings = soundFindings()): FixFacts {
-    const requirements = judgeRequirements(findings);
-    const parts = { ...scoredParts(findings), requirements };
-    return {
-      domain: 'example.org',
-      findings,
-      requirements,
-      score: mailScoreOf(parts),
-      dmarc: dmarcOf('v=DMARC1; p=quarantine'),
-      dmarcReading: readDmarcRecord('v=DMARC1; p=quarantine'),
-      spf: { status: 'found' },
-      dkim: dkimOf(key('google', 2048)),
-      providers: [],
-      senders: [],
-      mx: parts.mx,
-      mtaSts: parts.mtaSts,
-      tlsRpt: parts.tlsRpt,
-      bimi: parts.bimi,
-      domainLists: noLists,
-      ...overrides,
-    };
-  }
+/** What the fixes are made of, for a domain sound but for mx2's STARTTLS, with `overrides`. */
+function fixFacts(overrides: Partial<FixFacts>, findings = soundFindings()): FixFacts {
+  const requirements = judgeRequirements(findings);
+  const parts = { ...scoredParts(findings), requirements };
+  return {
+    domain: 'example.org',
+    findings,
+    requirements,
+    score: mailScoreOf(parts),
+    dmarc: dmarcOf('v=DMARC1; p=quarantine'),
+    dmarcReading: readDmarcRecord('v=DMARC1; p=quarantine'),
+    spf: { status: 'found' },
+    dkim: dkimOf(key('google', 2048)),
+    providers: [],
+    senders: [],
+    mx: parts.mx,
+    mtaSts: parts.mtaSts,
+    tlsRpt: parts.tlsRpt,
+    bimi: parts.bimi,
+    domainLists: noLists,
+    ...overrides,
+  };
+}
 
+describe('what to fix first', () => {
   it('puts the DMARC record first for a domain without one, built for the domain, then the MX’s STARTTLS', () => {
     const findings = {
       ...soundFindings(),
       dmarc: { status: 'fail' as const, detail: 'no DMARC policy' },
       alignment: { status: 'fail' as const, detail: 'no DMARC policy applies' },
     };
-    const fixes = fixesOf(facts({ dmarc: dmarcOf(null), dmarcReading: null }, findings));
+    const fixes = fixesOf(fixFacts({ dmarc: dmarcOf(null), dmarcReading: null }, findings));
     expect(fixes[0]).toMatchObject({
       code: 'publish_dmarc',
       rules: ['dmarc', 'alignment'],
@@ -320,13 +321,13 @@ describe('what to fix first', () => {
       dmarc: { status: 'fail' as const, detail: 'invalid' },
     };
     const [fix] = fixesOf(
-      facts({ dmarc: dmarcOf(record), dmarcReading: readDmarcRecord(record) }, findings),
+      fixFacts({ dmarc: dmarcOf(record), dmarcReading: readDmarcRecord(record) }, findings),
     );
     expect(fix?.record?.value).toBe('v=DMARC1; p=reject; aspf=s; rua=mailto:d@example.org');
   });
 
   it('names the MX host without STARTTLS in one sentence, with no record', () => {
-    const fixes = fixesOf(facts({}));
+    const fixes = fixesOf(fixFacts({}));
     expect(fixes).toEqual([
       {
         code: 'inbound_starttls',
@@ -354,24 +355,7 @@ describe('an MX certificate that does not verify', () => {
         'a certificate that does not verify: mx1.example.org: not valid for mx1.example.org (self.example); DEPTH_ZERO_SELF_SIGNED_CERT',
       points: -5,
     });
-    const requirements = judgeRequirements(findings);
-    const fixes = fixesOf({
-      domain: 'example.org',
-      findings,
-      requirements,
-      score,
-      dmarc: dmarcOf('v=DMARC1; p=quarantine'),
-      dmarcReading: readDmarcRecord('v=DMARC1; p=quarantine'),
-      spf: { status: 'found' },
-      dkim: dkimOf(key('google', 2048)),
-      providers: [],
-      senders: [],
-      mx: parts.mx,
-      mtaSts: parts.mtaSts,
-      tlsRpt: parts.tlsRpt,
-      bimi: parts.bimi,
-      domainLists: noLists,
-    });
+    const fixes = fixesOf({ ...fixFacts({ mx: parts.mx }, findings), score });
     expect(fixes.find((fix) => fix.code === 'mx_certificate')).toMatchObject({
       subject: 'mx1.example.org',
       detail: expect.stringContaining('DEPTH_ZERO_SELF_SIGNED_CERT'),
