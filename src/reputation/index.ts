@@ -21,6 +21,14 @@ export {
   type IpCheckResult,
   type NotConfigured,
   notReady,
+  organizationalDomain,
+  readDmarcLookup,
+  type DmarcLookup,
+  // One reading of a DMARC record (RFC 7489), and the tag-list grammars, for the reports tool too.
+  dmarcTagRules,
+  parseTagList,
+  readDmarcRecord,
+  reportingTagRules,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
   isPolicyListing,
@@ -71,7 +79,13 @@ export {
   type Vouching,
   type ZoneMonitor,
 } from './lists/index.js';
-export { createDeadline, noPublicAddress, publicAddressesOf } from './lookups/index.js';
+export {
+  type CheckDns,
+  createCheckDns,
+  createDeadline,
+  noPublicAddress,
+  publicAddressesOf,
+} from './lookups/index.js';
 export {
   type AllowlistEntry,
   addressSummarySchema,
@@ -103,6 +117,10 @@ export {
   targetOf,
 } from './targets/index.js';
 export {
+  authorizesReports,
+  readTlsRpt,
+  reportAuthorizationName,
+  tlsRptName,
   checkMail,
   defaultProbeTimeoutMs,
   isPolicyMediaType,

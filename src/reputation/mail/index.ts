@@ -5,6 +5,9 @@
  */
 
 export { isSelector } from './dkim-selectors.js';
+// What the reports tool (src/reports/) reads of a domain's report records.
+export { authorizesReports, reportAuthorizationName } from './dmarc-reports.js';
+export { readTlsRpt, tlsRptName } from './tls-rpt.js';
 export {
   checkMail,
   type MailCheckDeps,
