@@ -127,7 +127,7 @@ async function attemptOnce(
     body: pending.body,
     watch,
     url,
-    status: format === 'standard' ? undefined : (await records.state(watch.id))?.status,
+    state: format === 'standard' ? undefined : await records.state(watch.id),
     ...(deps.meanings ? { meanings: deps.meanings } : {}),
   });
   const attempt = await attemptDelivery(

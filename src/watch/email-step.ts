@@ -84,7 +84,7 @@ export async function emailOnce(
           kind: 'alert',
           event: JSON.parse(pending.body) as WatchEvent,
           watch,
-          status: (await deps.records.state(watch.id))?.status,
+          state: await deps.records.state(watch.id),
           unsubscribeUrl,
           ...(deps.meanings ? { meanings: deps.meanings } : {}),
         });
