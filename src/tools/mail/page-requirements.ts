@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { MailCheckResult } from '../../reputation/index.js';
-import type { Html, ResultContext } from '../../pages/index.js';
+import { type Html, pointsTable, type ResultContext } from '../../pages/index.js';
 import { providerVerdictText } from '../../share/index.js';
 
 /**
@@ -139,37 +139,17 @@ export function findingsTable(
   result: MailCheckResult,
   { t, lang }: Pick<ResultContext, 't' | 'lang'>,
 ): Html {
-  const factors = result.mail_score.factors;
-  if (factors.length === 0)
-    return html`<h2>${t('result.factors')}</h2>
-      <p class="note">${t('result.noFactors')}</p>`;
-  return html`<h2>${t('result.factors')}</h2>
-    <div class="table-scroll">
-      <table class="stacked mail-findings">
-        <thead>
-          <tr>
-            <th>${t('result.factor')}</th>
-            <th>${t('mail.whatToDo')}</th>
-            <th>${t('result.points')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${factors.map(
-            (factor) =>
-              html`<tr data-code="${factor.code}">
-                <td data-label="${t('result.factor')}">${findingName(factor.code, t)}</td>
-                <td data-label="${t('mail.whatToDo')}">
-                  ${findingAdvice(factor.code, t)}
-                  ${lang === 'en' ? html`<br /><span class="note">${factor.detail}</span>` : ''}
-                </td>
-                <td data-label="${t('result.points')}" class="points-negative">
-                  ${String(factor.points)}
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+  return pointsTable(
+    result.mail_score.factors.map((factor) => ({
+      code: factor.code,
+      name: findingName(factor.code, t),
+      detail: html`${findingAdvice(factor.code, t)}
+      ${lang === 'en' ? html`<br /><span class="note">${factor.detail}</span>` : ''}`,
+      points: factor.points,
+    })),
+    t,
+    { detailHeading: t('mail.whatToDo'), className: 'stacked mail-findings' },
+  );
 }
 
 /** The catalogs' name of a finding code; a code of a newer check than these pages, as it is. */
