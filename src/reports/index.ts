@@ -4,6 +4,7 @@
  * the runtime adapters.
  */
 
+export { createMemoryReportStore } from './memory-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
   type DkimAuthResult,

@@ -25,7 +25,7 @@ import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
 import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
-import { operationStem, type ToolDefinition } from './tool.js';
+import { operationStem, type SharingTool } from './tool.js';
 
 /**
  * The routes of a tool whose results are snapshots (ip, domain, pool): its status, its checks'
@@ -74,8 +74,6 @@ export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
   verdictEpoch?: () => number;
 }
 
-type SnapshotToolOf = Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page' | 'onCheckPage'>;
-
 /**
  * The operationIds of a snapshot tool's routes, by what each route is (`getIpStatus`, ...): the
  * routes are registered under them, and the tool index finds them by them.
@@ -91,7 +89,7 @@ export function snapshotOperations(title: string) {
   };
 }
 
-export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, deps: SnapshotDeps) {
+export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: SnapshotDeps) {
   // Only the check routes name their tool: their errors carry the quota status (docs/DESIGN.md), a
   // 405 to POST /status or an error on GET by token does not.
   const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
