@@ -1,8 +1,16 @@
 /**
- * Reports read from bytes (docs/reports.md, "What is read"): the model every other part of the
- * reports tool takes them in.
+ * Reports read from bytes (docs/reports.md, "What is read"): DMARC aggregate reports (XML) and
+ * TLS reports (JSON), bare, gzipped, zipped or attached to a message, bounded by `ReadLimits`;
+ * and the model every other part of the reports tool takes them in.
  */
 
+export {
+  type ReadLimits,
+  defaultReadLimits,
+  type ReadRefusalCode,
+  ReportReadError,
+} from './errors.js';
+export { type ReadMessage, reportMediaTypes } from './message.js';
 export {
   type DkimAuthResult,
   type Disposition,
@@ -21,3 +29,5 @@ export {
   type Via,
   vias,
 } from './model.js';
+export { readMessage, readReports } from './read.js';
+export { createReportXmlParser, reportXmlOptions } from './xml.js';
