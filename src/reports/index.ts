@@ -5,6 +5,30 @@
  */
 
 export { createMemoryReportStore } from './memory-store.js';
+export type { SqliteDriver, SqlValue } from './sqlite-driver.js';
+export { type BucketRange, type Grain, periodBuckets } from './period-buckets.js';
+export { reportMigrations, ReportSchemaError } from './report-schema.js';
+// What a store outside this folder (PostgreSQL's) builds on: the rollups and their reading.
+export {
+  type DmarcDayRow,
+  dmarcTotalsOf,
+  type SourceNameRow,
+  type SourceRow,
+  sourcesOf,
+  tlsTotalsOf,
+} from './rollup-reads.js';
+export {
+  decodeRollup,
+  encodeRollup,
+  mergedRows,
+  reportRollup,
+  type ReportRollup,
+  rollupRows,
+  type RollupTable,
+  rollupTables,
+} from './rollups.js';
+export { reportSqliteMigrations } from './sqlite-schema.js';
+export { createSqliteReportStore } from './sqlite-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
   type DkimAuthResult,

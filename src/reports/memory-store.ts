@@ -1,25 +1,19 @@
+import { type ParsedReport, reportDate, reportMessages, type Via } from './read/index.js';
 import {
-  type DmarcAggregateReport,
-  type ParsedReport,
-  reportDate,
-  reportMessages,
-  type TlsReport,
-  type Via,
-} from './read/index.js';
-import type {
-  DmarcTotals,
-  Inbox,
-  Period,
-  ReceivedReport,
-  ReportStore,
-  SourceTotals,
-  TlsTotals,
-} from './store.js';
+  dmarcTotalsOf,
+  type SourceNameRow,
+  type SourceRow,
+  sourcesOf,
+  tlsTotalsOf,
+} from './rollup-reads.js';
+import { type ReportRollup, reportRollup } from './rollups.js';
+import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 import { compareText, inPeriod, newestFirst, ranked } from './store-order.js';
 
-/** A report as the memory store keeps it: a private copy, its date and how it came. */
+/** A report as the memory store keeps it: a private copy, its rollup, its date, how it came. */
 interface Kept {
   report: ParsedReport;
+  rollup: ReportRollup;
   date: string;
   via: Via;
   receivedAt: number;
@@ -27,9 +21,9 @@ interface Kept {
 
 /**
  * The report store of one process (`REPORTS_URL=memory:`), for tests and throwaway runs: lost
- * with the process. It keeps every report whole and sums them when asked, which is simple and
- * plainly right, and so the reference the other backends' rollups are checked against by the one
- * contract suite (docs/reports.md, "Storage").
+ * with the process. It keeps every report whole with its rollup (src/reports/rollups.ts) and sums
+ * the rollups of a period's reports when asked: simple, and no faster than the reports it holds.
+ * The one contract suite holds it to what the SQL stores answer (docs/reports.md, "Storage").
  */
 export function createMemoryReportStore(): ReportStore {
   const inboxes = new Map<string, Inbox>();
@@ -45,12 +39,6 @@ export function createMemoryReportStore(): ReportStore {
     open();
     return [...(reports.get(inboxId)?.values() ?? [])].filter((kept) =>
       inPeriod(kept.date, period),
-    );
-  }
-
-  function dmarcOf(inboxId: string, period: Period): DmarcAggregateReport[] {
-    return keptOf(inboxId, period).flatMap(({ report }) =>
-      report.kind === 'dmarc' ? [report] : [],
     );
   }
 
@@ -97,7 +85,13 @@ export function createMemoryReportStore(): ReportStore {
       if (!kept) throw new Error(`no inbox ${inboxId}`);
       const key = JSON.stringify([report.kind, report.org, report.reportId]);
       if (kept.has(key)) return { duplicate: true };
-      kept.set(key, { report: structuredClone(report), date: reportDate(report), via, receivedAt });
+      kept.set(key, {
+        report: structuredClone(report),
+        rollup: reportRollup(report),
+        date: reportDate(report),
+        via,
+        receivedAt,
+      });
       return { duplicate: false };
     },
 
@@ -118,139 +112,68 @@ export function createMemoryReportStore(): ReportStore {
       return listed.sort(newestFirst).slice(0, Math.max(0, limit));
     },
 
-    async dmarcTotals(inboxId, period) {
-      const totals: DmarcTotals = {
-        reports: 0,
-        messages: 0,
-        pass: 0,
-        fail: 0,
-        spfAligned: 0,
-        dkimAligned: 0,
-        dispositions: { none: 0, quarantine: 0, reject: 0 },
-        reporters: [],
-        daily: [],
-      };
-      const reporters = new Map<string, DmarcTotals['reporters'][number]>();
-      const daily = new Map<string, DmarcTotals['daily'][number]>();
-      for (const kept of keptOf(inboxId, period)) {
-        const { report, date } = kept;
-        if (report.kind !== 'dmarc') continue;
-        totals.reports += 1;
-        const reporter = getOrAdd(reporters, report.org, () => ({
-          org: report.org,
-          reports: 0,
-          messages: 0,
-          pass: 0,
-        }));
-        reporter.reports += 1;
-        const day = getOrAdd(daily, date, () => ({ date, pass: 0, fail: 0 }));
-        for (const row of report.rows) {
-          const pass = row.dkimAligned || row.spfAligned;
-          totals.messages += row.messages;
-          totals[pass ? 'pass' : 'fail'] += row.messages;
-          if (row.spfAligned) totals.spfAligned += row.messages;
-          if (row.dkimAligned) totals.dkimAligned += row.messages;
-          totals.dispositions[row.disposition] += row.messages;
-          reporter.messages += row.messages;
-          if (pass) reporter.pass += row.messages;
-          day[pass ? 'pass' : 'fail'] += row.messages;
-        }
-      }
-      totals.reporters = ranked([...reporters.values()], (reporter) => reporter.org);
-      totals.daily = [...daily.values()].sort((a, b) => compareText(a.date, b.date));
-      return totals;
-    },
+    dmarcTotals: async (inboxId, period) =>
+      dmarcTotalsOf(
+        keptOf(inboxId, period).flatMap(({ report, date, rollup }) =>
+          rollup.dmarc ? [{ date, org: report.org, reports: 1, ...rollup.dmarc }] : [],
+        ),
+      ),
 
     async sources(inboxId, period, page) {
-      const sources = new Map<
-        string,
-        SourceTotals & { names: Map<string, number>; orgs: Map<string, number> }
-      >();
-      for (const report of dmarcOf(inboxId, period)) {
-        for (const row of report.rows) {
-          const source = getOrAdd(sources, row.ip, () => ({
-            ip: row.ip,
+      const sources = new Map<string, SourceRow>();
+      const names = new Map<string, SourceNameRow>();
+      const name = (ip: string, kind: 'h' | 'r', value: string, messages: number) => {
+        const key = JSON.stringify([ip, kind, value]);
+        const row = getOrAdd(names, key, () => ({ ip, kind, name: value, messages: 0 }));
+        row.messages += messages;
+      };
+      for (const { report, rollup } of keptOf(inboxId, period)) {
+        for (const { ip, messages, pass, spfAligned, dkimAligned } of rollup.sources) {
+          const source = getOrAdd(sources, ip, () => ({
+            ip,
             messages: 0,
             pass: 0,
-            fail: 0,
             spfAligned: 0,
             dkimAligned: 0,
-            headerFrom: [],
-            reporters: [],
-            names: new Map(),
-            orgs: new Map(),
           }));
-          source.messages += row.messages;
-          source[row.dkimAligned || row.spfAligned ? 'pass' : 'fail'] += row.messages;
-          if (row.spfAligned) source.spfAligned += row.messages;
-          if (row.dkimAligned) source.dkimAligned += row.messages;
-          // A record without header_from is about the report's own domain (RFC 7489 appendix C).
-          const headerFrom = row.headerFrom ?? report.policy.domain;
-          source.names.set(headerFrom, (source.names.get(headerFrom) ?? 0) + row.messages);
-          source.orgs.set(report.org, (source.orgs.get(report.org) ?? 0) + row.messages);
+          source.messages += messages;
+          source.pass += pass;
+          source.spfAligned += spfAligned;
+          source.dkimAligned += dkimAligned;
+          name(ip, 'r', report.org, messages);
+        }
+        for (const { ip, name: headerFrom, messages } of rollup.headerFroms) {
+          name(ip, 'h', headerFrom, messages);
         }
       }
       const all = ranked([...sources.values()], (source) => source.ip);
-      const listed = page ? all.slice(0, Math.max(0, page.limit)) : all;
-      return listed.map(({ names, orgs, ...source }) => ({
-        ...source,
-        headerFrom: namesByMessages(names),
-        reporters: namesByMessages(orgs),
-      }));
+      return sourcesOf(page ? all.slice(0, Math.max(0, page.limit)) : all, [...names.values()]);
     },
 
     async tlsTotals(inboxId, period) {
-      const totals: TlsTotals = {
-        reports: 0,
-        sessions: { success: 0, failure: 0 },
-        policies: [],
-        failures: [],
-      };
-      const policies = new Map<string, TlsTotals['policies'][number]>();
-      const failures = new Map<string, TlsTotals['failures'][number]>();
-      const tls = keptOf(inboxId, period).flatMap(({ report }) =>
-        report.kind === 'tls' ? [report] : ([] as TlsReport[]),
-      );
-      for (const report of tls) {
-        totals.reports += 1;
-        for (const policy of report.policies) {
-          totals.sessions.success += policy.success;
-          totals.sessions.failure += policy.failure;
-          const summed = getOrAdd(policies, JSON.stringify([policy.type, policy.domain]), () => ({
-            type: policy.type,
-            domain: policy.domain,
-            success: 0,
-            failure: 0,
-          }));
+      const policies = new Map<string, ReportRollup['tlsPolicies'][number]>();
+      const failures = new Map<string, ReportRollup['tlsFailures'][number]>();
+      let reports = 0;
+      for (const { report, rollup } of keptOf(inboxId, period)) {
+        if (report.kind !== 'tls') continue;
+        reports += 1;
+        for (const policy of rollup.tlsPolicies) {
+          const key = JSON.stringify([policy.type, policy.domain]);
+          const summed = getOrAdd(policies, key, () => ({ ...policy, success: 0, failure: 0 }));
           summed.success += policy.success;
           summed.failure += policy.failure;
-          for (const failure of policy.failures) {
-            const { resultType, receivingMxHostname, sendingMtaIp } = failure;
-            const key = JSON.stringify([resultType, receivingMxHostname, sendingMtaIp]);
-            const counted = getOrAdd(failures, key, () => ({
-              resultType,
-              receivingMxHostname,
-              sendingMtaIp,
-              count: 0,
-            }));
-            counted.count += failure.count;
-          }
+        }
+        for (const failure of rollup.tlsFailures) {
+          const key = JSON.stringify([
+            failure.resultType,
+            failure.receivingMx,
+            failure.sendingMtaIp,
+          ]);
+          const summed = getOrAdd(failures, key, () => ({ ...failure, count: 0 }));
+          summed.count += failure.count;
         }
       }
-      totals.policies = [...policies.values()].sort(
-        (a, b) =>
-          b.success + b.failure - (a.success + a.failure) ||
-          compareText(a.type, b.type) ||
-          compareText(a.domain, b.domain),
-      );
-      totals.failures = [...failures.values()].sort(
-        (a, b) =>
-          b.count - a.count ||
-          compareText(a.resultType, b.resultType) ||
-          compareText(a.receivingMxHostname ?? '', b.receivingMxHostname ?? '') ||
-          compareText(a.sendingMtaIp ?? '', b.sendingMtaIp ?? ''),
-      );
-      return totals;
+      return tlsTotalsOf(reports, [...policies.values()], [...failures.values()]);
     },
 
     async purge(receivedBefore) {
@@ -288,9 +211,4 @@ function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
     map.set(key, value);
   }
   return value;
-}
-
-/** Names by the messages they count, most first, ties by name. */
-function namesByMessages(counts: Map<string, number>): string[] {
-  return [...counts].sort(([a, x], [b, y]) => y - x || compareText(a, b)).map(([name]) => name);
 }
