@@ -38,9 +38,11 @@ export function readAggregateReport(
   budget: ReadBudget,
 ): DmarcAggregateReport {
   const text = reportText(bytes);
+  // Counted before parsing, so a body of too many records is refused before its tree is built.
+  budget.countRecords(recordTags(text));
   const document = parseReportXml(parser, text);
   try {
-    return aggregateReportOf(document, budget);
+    return aggregateReportOf(document);
   } catch (error) {
     const malformed =
       error instanceof ReportReadError && error.code === 'invalid_report'
@@ -50,12 +52,11 @@ export function readAggregateReport(
   }
 }
 
-function aggregateReportOf(document: Element, budget: ReadBudget): DmarcAggregateReport {
+function aggregateReportOf(document: Element): DmarcAggregateReport {
   const feedback = feedbackOf(document);
   const metadata = elementOf(feedback.report_metadata);
   if (!metadata) throw invalidReport('report_metadata is missing: not a DMARC aggregate report');
   const records = elementsOf(feedback.record);
-  budget.countRecords(records.length);
   const range = elementOf(metadata.date_range);
   return {
     kind: 'dmarc',
@@ -70,12 +71,45 @@ function aggregateReportOf(document: Element, budget: ReadBudget): DmarcAggregat
 }
 
 /**
+ * The `record` start tags, with or without a prefix (`<record>`, `<d:record ...>`), in one
+ * indexOf scan: what the records bound counts.
+ */
+function recordTags(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('record'); at !== -1; at = text.indexOf('record', at + 6)) {
+    if (isNameEnd(text.charCodeAt(at + 6)) && startsTag(text, at)) count++;
+  }
+  return count;
+}
+
+/** `>`, `/` or white space: where an element's name ends. */
+function isNameEnd(code: number): boolean {
+  return (
+    code === 0x3e ||
+    code === 0x2f ||
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0d
+  );
+}
+
+/** Whether the name at `at` follows `<` directly or after a prefix (`<d:`), not `</`. */
+function startsTag(text: string, at: number): boolean {
+  if (text.charCodeAt(at - 1) === 0x3c) return true;
+  if (text.charCodeAt(at - 1) !== 0x3a) return false;
+  // A prefix is short: look back a bounded way, so text full of ":record" costs no more.
+  const before = text.slice(Math.max(0, at - 64), at);
+  return /<[A-Za-z_][\w.-]*:$/.test(before.slice(before.lastIndexOf('<')));
+}
+
+/**
  * The `feedback` root; or the `feedback` inside one wrapping element, as some receivers wrap it
  * in a stray `<xs:schema>` they never close (parsedmarc's ikea.com sample).
  */
 function feedbackOf(document: Element): Element {
-  const feedback = elementOf(document.feedback);
-  if (feedback) return feedback;
+  // An empty `<feedback/>` is a feedback without its report_metadata.
+  if (document.feedback !== undefined) return elementOf(document.feedback) ?? {};
   const roots = Object.keys(document);
   const wrapped =
     roots.length === 1 ? elementOf(elementOf(document[roots[0]!])?.feedback) : undefined;
@@ -188,8 +222,9 @@ function evaluatedDisposition(node: unknown, place: string): Disposition {
   const value = lowerText(node);
   if (value === null || value === 'pass') return 'none';
   if (value === 'none' || value === 'quarantine' || value === 'reject') return value;
+  const written = quoted(textOf(node));
   throw invalidReport(
-    `${place}: policy_evaluated/disposition ${quoted(textOf(node))} is not none, quarantine or reject`,
+    `${place}: policy_evaluated/disposition ${written} is not none, quarantine or reject`,
   );
 }
 

@@ -9,8 +9,8 @@ import { readTlsReport } from './tls.js';
 /**
  * A report file read by what its bytes are, not by what it is labelled (as parsedmarc does): zip
  * and gzip by their magic numbers, then XML (an aggregate report) or JSON (a TLS report) by
- * their first character. Receivers label attachments loosely; the label only decides whether a
- * body is taken at all (read.ts).
+ * their first character (`<`; `{` or `[`). Receivers label attachments loosely; the label
+ * only decides whether a body is taken at all (read.ts).
  */
 
 /** What one body's reading shares: its budget and one XML parser. */
@@ -29,7 +29,7 @@ export function sniffContent(bytes: Uint8Array): ContentKind | undefined {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5)) return 'zip';
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'gzip';
   const first = firstCharacter(bytes);
-  return first === 0x3c ? 'xml' : first === 0x7b ? 'json' : undefined;
+  return first === 0x3c ? 'xml' : first === 0x7b || first === 0x5b ? 'json' : undefined;
 }
 
 /** The first byte after a UTF-8 byte order mark and white space. */
@@ -44,7 +44,7 @@ function firstCharacter(bytes: Uint8Array): number | undefined {
 }
 
 /** The reports a file holds: one for XML, JSON or gzip, each report entry of a zip. */
-export function readFile(bytes: Uint8Array, reading: Reading): ParsedReport[] {
+export function readReportFile(bytes: Uint8Array, reading: Reading): ParsedReport[] {
   switch (sniffContent(bytes)) {
     case 'zip':
       return readZip(bytes, reading);

@@ -1,5 +1,5 @@
 import PostalMime, { type Address, addressParser, type Attachment, type Email } from 'postal-mime';
-import { type Reading, readFile, sniffContent } from './content.js';
+import { type Reading, readReportFile, sniffContent } from './content.js';
 import { invalidReport, ReportReadError } from './errors.js';
 import type { ParsedReport } from './model.js';
 import { utf8 } from '../../lib/index.js';
@@ -54,7 +54,7 @@ export async function readMessageWith(message: Uint8Array, reading: Reading): Pr
     if (!isReportAttachment(attachment)) continue;
     const bytes = new Uint8Array(attachment.content as ArrayBuffer);
     try {
-      reports.push(...readFile(bytes, reading));
+      reports.push(...readReportFile(bytes, reading));
     } catch (error) {
       const name = attachment.filename ?? attachment.mimeType;
       throw error instanceof ReportReadError ? error.within(`attachment "${name}"`) : error;
@@ -85,7 +85,7 @@ function bodyReports(email: Email, reading: Reading): ParsedReport[] {
   if (!email.text) return [];
   const bytes = utf8.encode(email.text);
   const kind = sniffContent(bytes);
-  return kind === 'xml' || kind === 'json' ? readFile(bytes, reading) : [];
+  return kind === 'xml' || kind === 'json' ? readReportFile(bytes, reading) : [];
 }
 
 const recipientHeaders = ['delivered-to', 'x-original-to', 'to', 'cc'];

@@ -1,5 +1,5 @@
 import { ReadBudget } from './budget.js';
-import { type Reading, readFile, sniffContent } from './content.js';
+import { type Reading, readReportFile, sniffContent } from './content.js';
 import { bytesText, type ReadLimits, ReportReadError, reportTooLarge } from './errors.js';
 import { type ReadMessage, readMessageWith, reportMediaTypes } from './message.js';
 import type { ParsedReport } from './model.js';
@@ -36,12 +36,12 @@ export async function readReports(
   const essence = essenceOf(mediaType);
   const reading = readingWithin(limits);
   if (essence === 'message/rfc822') return (await readMessageWith(body, reading)).reports;
-  if (reportMediaTypes.has(essence)) return readFile(body, reading);
+  if (reportMediaTypes.has(essence)) return readReportFile(body, reading);
   if (sniffedTypes.has(essence)) {
     if (sniffContent(body) === undefined && looksLikeMessage(body)) {
       return (await readMessageWith(body, reading)).reports;
     }
-    return readFile(body, reading);
+    return readReportFile(body, reading);
   }
   throw new ReportReadError(
     'unsupported_media_type',

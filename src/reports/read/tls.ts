@@ -100,7 +100,7 @@ function sessionsOf(value: unknown, place: string, which: 'successful' | 'failur
   return count;
 }
 
-/** A JSON number that is a non-negative integer, or its digits as a string (seen in the wild). */
+/** A non-negative integer: a JSON number, or its digits in a string (some quote numbers). */
 function wholeNumberOf(value: unknown): number | undefined {
   if (typeof value === 'number') {
     return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
