@@ -8,6 +8,7 @@ export { createMemoryReportStore } from './memory-store.js';
 export type { SqliteDriver, SqlValue } from './sqlite-driver.js';
 export { type BucketRange, type Grain, periodBuckets } from './period-buckets.js';
 export { reportMigrations, ReportSchemaError } from './report-schema.js';
+export { defaultReportsUrl, parseReportsUrl, type ReportStoreLocation } from './reports-url.js';
 // What a store outside this folder (PostgreSQL's) builds on: the rollups and their reading.
 export {
   type DmarcDayRow,

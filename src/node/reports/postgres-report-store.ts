@@ -177,6 +177,7 @@ export async function openPostgresReportStore(
     if (error instanceof StoreOpenError) throw error;
     throw new StoreOpenError(
       `cannot use PostgreSQL at ${whereOf(url)}: ${reasonOf(error)}: start it there, let this user create tables in that database, or set REPORTS_URL to another`,
+      'REPORTS_URL',
     );
   }
   const purgeBatch = options.purgeBatch ?? 200;
@@ -280,7 +281,7 @@ export async function openPostgresReportStore(
           } catch (error) {
             // 23503: the inbox is not there (or was deleted while this waited for it).
             if ((error as { code?: string }).code === '23503')
-              throw new Error(`no inbox ${inboxId}`);
+              throw new Error(`no inbox ${inboxId}`, { cause: error });
             throw error;
           }
           if (added.length === 0) return { duplicate: true };

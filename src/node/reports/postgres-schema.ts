@@ -23,6 +23,7 @@ export async function migratePostgres(sql: postgres.Sql): Promise<void> {
     if (from > migrations.length) {
       throw new StoreOpenError(
         `the reports database has schema version ${from}, newer than this build's ${migrations.length}: run the newer build, or set REPORTS_URL to another database`,
+        'REPORTS_URL',
       );
     }
     for (const migration of migrations.slice(from)) await tx.unsafe(migration);

@@ -42,6 +42,7 @@ export function openSqliteReportStore(
         if (!(error instanceof ReportSchemaError)) throw error;
         throw new StoreOpenError(
           `${error.message}: run the newer build, or set REPORTS_URL to another file`,
+          'REPORTS_URL',
         );
       }
     },

@@ -36,6 +36,7 @@ export function openSqliteFile(file: string, options: SqliteFileOptions): Databa
   } catch (error) {
     throw new StoreOpenError(
       `cannot create the folder of ${file}: ${reason(error)}: set ${variable} to sqlite:PATH in a folder this user may write`,
+      variable,
     );
   }
   try {
@@ -46,7 +47,7 @@ export function openSqliteFile(file: string, options: SqliteFileOptions): Databa
       chmodSync(file, privateFile);
     }
   } catch (error) {
-    throw new StoreOpenError(cannotOpen(file, error, variable));
+    throw new StoreOpenError(cannotOpen(file, error, variable), variable);
   }
   let db: Database.Database | undefined;
   try {
@@ -67,9 +68,10 @@ export function openSqliteFile(file: string, options: SqliteFileOptions): Databa
     if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
       throw new StoreOpenError(
         `${file} is not a SQLite database: set ${variable} to another file, or move this one away`,
+        variable,
       );
     }
-    throw new StoreOpenError(cannotOpen(file, error, variable));
+    throw new StoreOpenError(cannotOpen(file, error, variable), variable);
   }
 }
 
