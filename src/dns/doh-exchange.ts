@@ -1,3 +1,4 @@
+import { joinChunks } from '../lib/index.js';
 import type { AttemptFailure } from './pending-query.js';
 import { MalformedMessageError, maxMessageBytes } from './wire.js';
 
@@ -38,18 +39,6 @@ export const dnsMessage = 'application/dns-message';
 export function isDnsResponse(status: number, contentType: string | null | undefined): boolean {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   return status >= 200 && status < 300 && mediaType === dnsMessage;
-}
-
-/** The chunks of a body as one message. */
-export function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const message = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    message.set(chunk, at);
-    at += chunk.length;
-  }
-  return message;
 }
 
 /** The body, refused past the largest DNS message: a hostile endpoint must not fill the memory. */

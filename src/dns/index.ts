@@ -29,8 +29,9 @@ export {
   type ExchangeResult,
   fetchExchange,
   isDnsResponse,
-  joinChunks,
 } from './doh-exchange.js';
+/** The chunks of a body as one message (src/lib/'s, for the DoH session on Node). */
+export { joinChunks } from '../lib/index.js';
 export { createEndpointFailover } from './endpoint-failover.js';
 export {
   type AttemptFailure,

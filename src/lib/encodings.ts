@@ -25,3 +25,15 @@ export function hex(bytes: Uint8Array): string {
   for (const byte of bytes) text += byte.toString(16).padStart(2, '0');
   return text;
 }
+
+/** Chunks as one array of bytes, copied once (a streamed body, an inflater's output). */
+export function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
+}

@@ -15,7 +15,7 @@ export {
   rangeHolds,
 } from './address-ranges.js';
 export { type CsvCell, csvDocument, csvField } from './csv.js';
-export { base64, base64url, hex, utf8 } from './encodings.js';
+export { base64, base64url, hex, joinChunks, utf8 } from './encodings.js';
 export {
   compareIpv4,
   ipv4ToNumber,

@@ -1,4 +1,5 @@
 import { Gunzip, Unzip, UnzipInflate } from 'fflate';
+import { joinChunks } from '../../lib/index.js';
 import type { ReadBudget } from './budget.js';
 import { invalidReport, ReportReadError, reportTooLarge } from './errors.js';
 
@@ -34,10 +35,10 @@ export function gunzip(data: Uint8Array, budget: ReadBudget): Uint8Array {
     if (error instanceof ReportReadError) throw error;
     // Bytes after the last gzip member are not another member (Mimecast ends its attachment with
     // a line break): what was inflated before them stands.
-    if (length > 0 && isTrailingGarbage(error)) return concat(chunks, length);
+    if (length > 0 && isTrailingGarbage(error)) return joinChunks(chunks, length);
     throw invalidReport(`the gzip data is damaged or cut short (${errorText(error)})`);
   }
-  return concat(chunks, length);
+  return joinChunks(chunks, length);
 }
 
 /** One file of a zip archive, expanded. */
@@ -74,7 +75,7 @@ export function unzip(data: Uint8Array, budget: ReadBudget): ZipEntry[] {
       }
       chunks.push(chunk);
       length += chunk.length;
-      if (final) entries.push({ name: file.name, bytes: concat(chunks, length) });
+      if (final) entries.push({ name: file.name, bytes: joinChunks(chunks, length) });
     };
     file.start();
   });
@@ -106,15 +107,4 @@ function isTrailingGarbage(error: unknown): boolean {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const joined = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined;
 }

@@ -29,5 +29,5 @@ export {
   type Via,
   vias,
 } from './model.js';
-export { readMessage, readReports } from './read.js';
+export { createReportReader, readMessage, readReports } from './read.js';
 export { createReportXmlParser, reportXmlOptions } from './xml.js';

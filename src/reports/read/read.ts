@@ -74,3 +74,20 @@ function looksLikeMessage(body: Uint8Array): boolean {
   const head = new TextDecoder().decode(body.subarray(0, 200));
   return /^[!-9;-~]+:[ \t]/.test(head);
 }
+
+/**
+ * The readers bound to one set of limits, with the refusal they throw as the intake answers it
+ * (`{ code, reason }`), undefined for any other error.
+ *
+ * @example
+ * const reader = createReportReader({ maxBytes: config.REPORTS_MAX_BYTES, maxRecords: 100_000 });
+ */
+export function createReportReader(limits: ReadLimits) {
+  return {
+    readReports: (body: Uint8Array, mediaType: string | undefined) =>
+      readReports(body, mediaType, limits),
+    readMessage: async (message: Uint8Array) => (await readMessage(message, limits)).reports,
+    refusalOf: (error: unknown) =>
+      error instanceof ReportReadError ? { code: error.code, reason: error.reason } : undefined,
+  };
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createReportReader,
   defaultReadLimits,
   type ParsedReport,
   readMessage,
@@ -272,5 +273,22 @@ describe('messages', () => {
       'one@example.org',
       'two@example.org',
     ]);
+  });
+});
+
+describe('a reader bound to its limits', () => {
+  it('reads with its limits and gives a refusal as a code and a reason', async () => {
+    const reader = createReportReader({ maxBytes: 64 * 1024, maxRecords: 5 });
+    expect(ids(await reader.readReports(xml(), 'text/xml'))).toEqual(['dmarc:r-1']);
+    const body = await message({
+      attachments: [{ filename: 'r.xml', contentType: 'text/xml', content: xml() }],
+    });
+    expect(ids(await reader.readMessage(body))).toEqual(['dmarc:r-1']);
+    const error = await refusal(reader.readReports(new Uint8Array(64 * 1024 + 1), 'text/xml'));
+    expect(reader.refusalOf(error)).toEqual({
+      code: 'report_too_large',
+      reason: 'the body is 65537 bytes, more than 65536 bytes',
+    });
+    expect(reader.refusalOf(new Error('disk full'))).toBeUndefined();
   });
 });

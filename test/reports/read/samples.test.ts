@@ -19,6 +19,8 @@ import {
 
 const samples = new URL('../../fixtures/reports/parsedmarc/', import.meta.url);
 const sample = (path: string) => new Uint8Array(readFileSync(new URL(path, samples)));
+const readSample = (path: string, mediaType: string) =>
+  readReports(sample(path), mediaType, defaultReadLimits);
 
 interface AggregateCount {
   file: string;
@@ -119,7 +121,7 @@ describe("parsedmarc's aggregate samples", () => {
   it.each(aggregateCounts)(
     '$file gives the hand count',
     async ({ file, mediaType, org, reportId, domain, ...counted }) => {
-      const report = only(await readReports(sample(file), mediaType, defaultReadLimits), 'dmarc');
+      const report = only(await readSample(file, mediaType), 'dmarc');
       expect({ org: report.org, reportId: report.reportId, domain: report.policy.domain }).toEqual({
         org,
         reportId,
@@ -131,10 +133,7 @@ describe("parsedmarc's aggregate samples", () => {
 
   it('reads every value of a Microsoft report as written', async () => {
     const file = 'aggregate/protection.outlook.com!example.com!1711756800!1711843200.xml';
-    const report = only(
-      await readReports(sample(file), 'application/xml', defaultReadLimits),
-      'dmarc',
-    );
+    const report = only(await readSample(file, 'application/xml'), 'dmarc');
     expect(report).toEqual({
       kind: 'dmarc',
       org: 'Outlook.com',
@@ -172,10 +171,7 @@ describe("parsedmarc's aggregate samples", () => {
 
   it("reads RFC 9990's policy elements and a record's override reason", async () => {
     const file = 'aggregate/rfc9990-example.net!example.com!1700000000!1700086399.xml';
-    const report = only(
-      await readReports(sample(file), 'application/xml', defaultReadLimits),
-      'dmarc',
-    );
+    const report = only(await readSample(file, 'application/xml'), 'dmarc');
     expect(report.policy).toEqual({
       domain: 'example.com',
       p: 'reject',
@@ -194,7 +190,7 @@ describe("parsedmarc's aggregate samples", () => {
 
   it("keeps Zoho's SPF results that name a domain and leaves out the two that name none", async () => {
     const file = 'aggregate/zoho.com!example.com!1581753600!1581840000.xml';
-    const report = only(await readReports(sample(file), 'text/xml', defaultReadLimits), 'dmarc');
+    const report = only(await readSample(file, 'text/xml'), 'dmarc');
     expect(report.rows.map((row) => row.spf.length)).toEqual([1, 0, 1, 1, 1, 0, 1, 1]);
     expect(report.rows.map((row) => row.dkim.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
     expect(report.rows[0]!.dkim[0]).toEqual({
@@ -206,11 +202,7 @@ describe("parsedmarc's aggregate samples", () => {
 
   it('reads the bytes that are not UTF-8 as U+FFFD and the empty org_name as the email domain', async () => {
     const report = only(
-      await readReports(
-        sample('aggregate/invalid_utf_8.xml'),
-        'application/xml',
-        defaultReadLimits,
-      ),
+      await readSample('aggregate/invalid_utf_8.xml', 'application/xml'),
       'dmarc',
     );
     expect(report.rows[0]!.headerFrom).toBe('bad_byte\ufffd');
@@ -218,9 +210,7 @@ describe("parsedmarc's aggregate samples", () => {
   });
 
   it('refuses the sample that is not well-formed XML, saying so', async () => {
-    await expect(
-      readReports(sample('aggregate/invalid_xml.xml'), 'application/xml', defaultReadLimits),
-    ).rejects.toMatchObject({
+    await expect(readSample('aggregate/invalid_xml.xml', 'application/xml')).rejects.toMatchObject({
       code: 'invalid_report',
       reason: expect.stringMatching(/^not well-formed XML \(.*line 5\)$/),
     });
@@ -256,10 +246,7 @@ const tlsCounts: TlsCount[] = [
 
 describe("parsedmarc's TLS samples", () => {
   it.each(tlsCounts)('$file gives the hand count', async ({ file, mediaType, ...counted }) => {
-    const report: TlsReport = only(
-      await readReports(sample(file), mediaType, defaultReadLimits),
-      'tls',
-    );
+    const report: TlsReport = only(await readSample(file, mediaType), 'tls');
     expect({
       org: report.org,
       reportId: report.reportId,
@@ -280,11 +267,7 @@ describe("parsedmarc's TLS samples", () => {
 
   it("reads RFC 8460's example failure details, IPv6 senders in canonical text", async () => {
     const report = only(
-      await readReports(
-        sample('smtp_tls/rfc8460.json'),
-        'application/tlsrpt+json',
-        defaultReadLimits,
-      ),
+      await readSample('smtp_tls/rfc8460.json', 'application/tlsrpt+json'),
       'tls',
     );
     expect(report.contact).toBe('sts-reporting@company-x.example');
