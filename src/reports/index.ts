@@ -32,16 +32,19 @@ export { reportSqliteMigrations } from './sqlite-schema.js';
 export { createSqliteReportStore } from './sqlite-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
+  defaultReadLimits,
   type DkimAuthResult,
   type Disposition,
   type DmarcAggregateReport,
   type DmarcRow,
   type ParsedReport,
   type PublishedPolicy,
+  readMessage,
   reportDate,
   reportDomains,
   type ReportKind,
   reportMessages,
+  ReportReadError,
   type SpfAuthResult,
   type TlsFailure,
   type TlsPolicy,
