@@ -1,7 +1,12 @@
 import { ImapFlow } from 'imapflow';
 import type { Logger } from '../../lib/index.js';
-import type { IntakeOutcome, ReportIntake } from '../../reports/index.js';
-import { defaultReadLimits, readMessage, ReportReadError } from '../../reports/read/index.js';
+import {
+  defaultReadLimits,
+  type IntakeOutcome,
+  readMessage,
+  type ReportIntake,
+  ReportReadError,
+} from '../../reports/index.js';
 import { type ImapMailbox, mailboxPlace, parseImapMailbox } from './imap-mailbox.js';
 
 /**
