@@ -15,7 +15,13 @@ import {
  * (docs/edge.md).
  */
 
-export { StoreObject, WatchClockObject, ZoneMonitorObject } from './workers/index.js';
+export {
+  ReportDirectoryObject,
+  ReportInboxObject,
+  StoreObject,
+  WatchClockObject,
+  ZoneMonitorObject,
+} from './workers/index.js';
 
 export default {
   async fetch(request, env, ctx) {

@@ -19,9 +19,10 @@ import type { WatchClockObject } from './watch-clock-object.js';
 import { createFetchWebhookSender } from './webhook-sender.js';
 import { createWorkersMailer } from './mailer.js';
 import { createWorkersProbes } from './probes/index.js';
+import type { DurableReportStoreBindings } from './reports/index.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
-export interface WorkerBindings {
+export interface WorkerBindings extends DurableReportStoreBindings {
   STORE: DurableObjectNamespace<StoreObject>;
   ZONE_MONITOR: DurableObjectNamespace<ZoneMonitorObject>;
   WATCH_CLOCK: DurableObjectNamespace<WatchClockObject>;
