@@ -52,7 +52,8 @@ const newKey = (random: RandomBytes) => base64url(random(32));
 
 export function createInboxes(deps: InboxesDeps): Inboxes {
   const { store, mailbox } = deps;
-  const addressOf = (inbox: Pick<Inbox, 'id'>) => (mailbox ? inboxAddress(mailbox, inbox.id) : null);
+  const addressOf = (inbox: Pick<Inbox, 'id'>) =>
+    mailbox ? inboxAddress(mailbox, inbox.id) : null;
 
   async function readDns(inbox: Pick<Inbox, 'id' | 'domain'>): Promise<InboxDnsAnswer> {
     if (!mailbox) return null;

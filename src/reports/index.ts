@@ -30,8 +30,27 @@ export {
 } from './rollups.js';
 export { reportSqliteMigrations } from './sqlite-schema.js';
 export { createSqliteReportStore } from './sqlite-store.js';
+export { inboxAddress, inboxIdOf, parseReportsMailbox, type ReportsMailbox } from './addresses.js';
+export { type Authorization, inboxQueryBudget, type InboxDns } from './inbox-dns.js';
+export {
+  createInboxes,
+  type InboxDnsAnswer,
+  type Inboxes,
+  type InboxesDeps,
+  type KeyCheck,
+} from './inboxes.js';
+export type { SuggestedRecord } from './records.js';
+export {
+  coversDomain,
+  createReportIntake,
+  type IntakeDeps,
+  type ReportReader,
+} from './report-intake.js';
+export { mattering, sourcesThatMatter } from './sources.js';
+export { unavailableReportStore } from './unavailable-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
+  createReportReader,
   defaultReadLimits,
   type DkimAuthResult,
   type Disposition,

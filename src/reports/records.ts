@@ -1,9 +1,4 @@
-import {
-  type DmarcLookup,
-  parseTagList,
-  readDmarcTags,
-  readTlsRpt,
-} from '../reputation/index.js';
+import { type DmarcLookup, parseTagList, readDmarcTags, readTlsRpt } from '../reputation/index.js';
 import { namesAddress } from './addresses.js';
 
 /**

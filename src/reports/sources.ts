@@ -9,12 +9,15 @@ import type { SourceTotals } from './store.js';
 
 export const sourcesThatMatter = { top: 20, failingShare: 0.01 } as const;
 
-/** The addresses of `sources` (most messages first) whose reputation is looked up. */
+/**
+ * The addresses of `sources` (most messages first) whose reputation is looked up, `messages` being
+ * the period's messages of every source (the share is of them).
+ */
 export function mattering(
-  sources: readonly SourceTotals[],
+  sources: readonly Pick<SourceTotals, 'ip' | 'fail'>[],
+  messages: number,
   rule: { top: number; failingShare: number } = sourcesThatMatter,
 ): Set<string> {
-  const messages = sources.reduce((sum, source) => sum + source.messages, 0);
   const chosen = new Set(sources.slice(0, rule.top).map((source) => source.ip));
   for (const source of sources) {
     if (source.fail > 0 && source.fail > messages * rule.failingShare) chosen.add(source.ip);

@@ -34,6 +34,7 @@ export {
   type MailContent,
   type EmailMessage,
   type EmailSender,
+  parseEmailAddress,
   parseMailbox,
 } from './email/index.js';
 export {

@@ -21,6 +21,7 @@ import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
+import { resultCacheKey } from './result-keys.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
@@ -175,8 +176,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
         const epoch = deps.verdictEpoch?.() ?? 0;
-        const requestKey =
-          epoch === 0 ? prepared.requestKey : `epoch ${epoch} ${prepared.requestKey}`;
+        const requestKey = resultCacheKey(prepared.requestKey, epoch);
         // One reading of the caller's count and one of the result cache, side by side: with Redis
         // they share a round trip.
         const [reading, cached] = await Promise.all([

@@ -1,6 +1,12 @@
 import { ApiError } from '../../http/index.js';
 import { checkIp, type IpCheckDeps, parseTarget } from '../../reputation/index.js';
-import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
+import {
+  defineTool,
+  firstNonEmpty,
+  ipRequestKey,
+  type SnapshotDeps,
+  snapshotTool,
+} from '../common/index.js';
 import { ipPage } from './page.js';
 import { ipCheckResponse, ipCheckRequest, ipStoredResult } from './schemas.js';
 import { summariseIp } from './summary.js';
@@ -34,10 +40,8 @@ export const ipTool = defineTool({
         const parsed = parseTarget(text);
         if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
         const { target } = parsed;
-        // IPv6 in its canonical form: every spelling of one address is one request.
-        const requestKey = target.kind === 'domain' ? target.name : target.address;
         return {
-          requestKey,
+          requestKey: ipRequestKey(target),
           run() {
             return checkIp(deps, target);
           },
