@@ -1,21 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { webCrypto } from '../../../src/platform.js';
-import { inboxAddress, parseReportsMailbox } from '../../../src/reports/addresses.js';
-import { createInboxes } from '../../../src/reports/inboxes.js';
 import {
+  createInboxes,
   createMemoryReportStore,
+  createReportIntake,
+  createReportReader,
+  defaultReadLimits,
   type Inbox,
+  inboxAddress,
+  parseReportsMailbox,
   type ReportIntake,
   type ReportStore,
 } from '../../../src/reports/index.js';
-import { createReportIntake, type ReportReader } from '../../../src/reports/report-intake.js';
-import {
-  defaultReadLimits,
-  type ReadLimits,
-  readMessage,
-  readReports,
-  ReportReadError,
-} from '../../../src/reports/read/index.js';
+import type { ReadLimits } from '../../../src/reports/read/index.js';
 import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
 import { type DoorSample, inboxCounts } from '../../support/report-samples.js';
 
@@ -43,16 +40,6 @@ export interface DoorsWorld {
   keptReports(): Promise<number>;
 }
 
-/** The reader the intake reads with: src/reports/read/ within the limits. */
-export function readerWithin(limits: ReadLimits): ReportReader {
-  return {
-    readReports: (body, mediaType) => readReports(body, mediaType, limits),
-    readMessage: async (message) => (await readMessage(message, limits)).reports,
-    refusalOf: (error) =>
-      error instanceof ReportReadError ? { code: error.code, reason: error.reason } : undefined,
-  };
-}
-
 export async function createDoorsWorld(
   limits: ReadLimits = defaultReadLimits,
   store: ReportStore = createMemoryReportStore(),
@@ -69,7 +56,7 @@ export async function createDoorsWorld(
   });
   const intake = createReportIntake({
     store,
-    reader: readerWithin(limits),
+    reader: createReportReader(limits),
     clock,
     mailbox,
     verify: (inbox) => inboxes.verify(inbox),
