@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DovecotServer, startDovecotServer } from '../../../fixtures/dovecot-server.js';
 import { issueCertificate } from '../../../fixtures/mail-world.js';
 import { createLogger } from '../../../src/lib/index.js';
+import { startMailDoors } from '../../../src/node/reports/mail-doors.js';
+import { createMemoryStore } from '../../../src/store/index.js';
 import {
   type ImapDoor,
   type ImapDoorOptions,
@@ -197,6 +199,34 @@ describe('the IMAP door', () => {
     await append(delivered(sample, world.addressOf(world.inboxes.get('indemed.com')!)));
     expect(await door.poll()).toEqual({ taken: 1, invalid: 0, left: 0 });
     expect((await folders())['Reports taken']).toBe(1);
+  });
+
+  it('lets one process of several poll in each interval, claimed in the store they share', async () => {
+    const shared = createMemoryStore();
+    const log = createLogger('debug', (line) => logs.push(line));
+    const processes = await Promise.all(
+      [1, 2, 3].map(() =>
+        startMailDoors({
+          intake: world.intake,
+          log,
+          maxBytes,
+          imap: {
+            url: dovecot.url,
+            intervalMs: 3_600_000,
+            doneFolder: 'Processed',
+            sharedStore: shared,
+            clock: () => new Date(),
+          },
+        }),
+      ),
+    );
+    try {
+      const polls = await Promise.all(processes.map((doors) => doors.imap!.poll()));
+      expect(polls.filter((summary) => summary !== undefined)).toHaveLength(1);
+    } finally {
+      await Promise.all(processes.map((doors) => doors.stop()));
+      await shared.close();
+    }
   });
 
   it('runs one poll at a time', async () => {
