@@ -19,7 +19,7 @@ import type { WatchClockObject } from './watch-clock-object.js';
 import { createFetchWebhookSender } from './webhook-sender.js';
 import { createWorkersMailer } from './mailer.js';
 import { createWorkersProbes } from './probes/index.js';
-import type { DurableReportStoreBindings } from './reports/index.js';
+import { createDurableReportStore, type DurableReportStoreBindings } from './reports/index.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
 export interface WorkerBindings extends DurableReportStoreBindings {
@@ -55,6 +55,11 @@ export function createWorkersPlatform(
     },
     store: createDurableStore(
       bindings.STORE,
+      options.storePrefix ? { prefix: options.storePrefix } : {},
+    ),
+    // Each inbox in a Durable Object of its own, a directory beside them (docs/edge.md).
+    reports: createDurableReportStore(
+      bindings,
       options.storePrefix ? { prefix: options.storePrefix } : {},
     ),
     renderCard,
