@@ -10,3 +10,4 @@ export {
 } from './durable-report-store.js';
 export { ReportDirectoryObject } from './directory-object.js';
 export { ReportInboxObject } from './inbox-object.js';
+export { type RoutedMessage, takeRoutedMail } from './email.js';

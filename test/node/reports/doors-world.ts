@@ -33,7 +33,7 @@ export interface DoorsWorld {
   intake: ReportIntake;
   /** An inbox per domain of the samples, verified. */
   inboxes: Map<string, Inbox>;
-  /** An inbox of `unverified.example` that its domain does not name. */
+  /** An inbox of `unverified.example.net` that its domain does not name. */
   unverified: Inbox;
   addressOf(inbox: Pick<Inbox, 'id'>): string;
   /** Every report kept in any inbox. */
@@ -66,7 +66,7 @@ export async function createDoorsWorld(
     const { inbox } = await inboxes.create({ domain, lang: 'en', credential: operatorToken });
     byDomain.set(domain, inbox);
   }
-  const { inbox: unverified } = await inboxes.create({ domain: 'unverified.example', lang: 'en' });
+  const { inbox: unverified } = await inboxes.create({ domain: 'unverified.example.net', lang: 'en' });
   return {
     store,
     intake,

@@ -128,7 +128,7 @@ describe('the SMTP door', () => {
       send(to, sampleMessage(doorSamples[5]!, sampleBytes(doorSamples[5]!), to)),
     ).rejects.toMatchObject({
       responseCode: 550,
-      response: expect.stringMatching(/^550 5\.7\.1 unverified\.example's DMARC/),
+      response: expect.stringMatching(/^550 5\.7\.1 unverified\.example\.net's DMARC/),
     });
   });
 
