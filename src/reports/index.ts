@@ -11,23 +11,22 @@ export { reportMigrations, ReportSchemaError } from './report-schema.js';
 export { defaultReportsUrl, parseReportsUrl, type ReportStoreLocation } from './reports-url.js';
 // What a store outside this folder (PostgreSQL's) builds on: the rollups and their reading.
 export {
-  type DmarcDayRow,
   dmarcTotalsOf,
-  type SourceNameRow,
+  type DmarcDayRow,
   type SourceRow,
   sourcesOf,
   tlsTotalsOf,
 } from './rollup-reads.js';
 export {
-  decodeRollup,
-  encodeRollup,
+  boundRow,
   mergedRows,
-  reportRollup,
-  type ReportRollup,
+  type RollupRow,
   rollupRows,
   type RollupTable,
   rollupTables,
-} from './rollups.js';
+  type SourceNames,
+} from './rollup-rows.js';
+export { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 export { reportSqliteMigrations } from './sqlite-schema.js';
 export { createSqliteReportStore } from './sqlite-store.js';
 export { inboxAddress, inboxIdOf, parseReportsMailbox, type ReportsMailbox } from './addresses.js';

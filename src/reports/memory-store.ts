@@ -1,11 +1,6 @@
 import { type ParsedReport, reportDate, reportMessages, type Via } from './read/index.js';
-import {
-  dmarcTotalsOf,
-  type SourceNameRow,
-  type SourceRow,
-  sourcesOf,
-  tlsTotalsOf,
-} from './rollup-reads.js';
+import { dmarcTotalsOf, type SourceRow, sourcesOf, tlsTotalsOf } from './rollup-reads.js';
+import { rollupRows, type SourceNames } from './rollup-rows.js';
 import { type ReportRollup, reportRollup } from './rollups.js';
 import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 import { compareText, inPeriod, newestFirst, ranked } from './store-order.js';
@@ -41,6 +36,24 @@ export function createMemoryReportStore(): ReportStore {
       inPeriod(kept.date, period),
     );
   }
+
+  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
+    open();
+    const kept = reports.get(inboxId);
+    if (!kept) throw new Error(`no inbox ${inboxId}`);
+    return batch.map(({ report, via, receivedAt }) => {
+      const key = JSON.stringify([report.kind, report.org, report.reportId]);
+      if (kept.has(key)) return { duplicate: true };
+      kept.set(key, {
+        report: structuredClone(report),
+        rollup: reportRollup(report),
+        date: reportDate(report),
+        via,
+        receivedAt,
+      });
+      return { duplicate: false };
+    });
+  };
 
   return {
     async createInbox(inbox) {
@@ -79,21 +92,12 @@ export function createMemoryReportStore(): ReportStore {
       return inboxes.delete(id);
     },
 
-    async addReport(inboxId, report, { via, receivedAt }) {
-      open();
-      const kept = reports.get(inboxId);
-      if (!kept) throw new Error(`no inbox ${inboxId}`);
-      const key = JSON.stringify([report.kind, report.org, report.reportId]);
-      if (kept.has(key)) return { duplicate: true };
-      kept.set(key, {
-        report: structuredClone(report),
-        rollup: reportRollup(report),
-        date: reportDate(report),
-        via,
-        receivedAt,
-      });
-      return { duplicate: false };
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
     },
+
+    addReports,
 
     async received(inboxId, period, { limit }) {
       const listed: ReceivedReport[] = keptOf(inboxId, period).map(
@@ -121,13 +125,8 @@ export function createMemoryReportStore(): ReportStore {
 
     async sources(inboxId, period, page) {
       const sources = new Map<string, SourceRow>();
-      const names = new Map<string, SourceNameRow>();
-      const name = (ip: string, kind: 'h' | 'r', value: string, messages: number) => {
-        const key = JSON.stringify([ip, kind, value]);
-        const row = getOrAdd(names, key, () => ({ ip, kind, name: value, messages: 0 }));
-        row.messages += messages;
-      };
-      for (const { report, rollup } of keptOf(inboxId, period)) {
+      const names: { ip: string; names: SourceNames }[] = [];
+      for (const { report, date, rollup } of keptOf(inboxId, period)) {
         for (const { ip, messages, pass, spfAligned, dkimAligned } of rollup.sources) {
           const source = getOrAdd(sources, ip, () => ({
             ip,
@@ -140,14 +139,15 @@ export function createMemoryReportStore(): ReportStore {
           source.pass += pass;
           source.spfAligned += spfAligned;
           source.dkimAligned += dkimAligned;
-          name(ip, 'r', report.org, messages);
         }
-        for (const { ip, name: headerFrom, messages } of rollup.headerFroms) {
-          name(ip, 'h', headerFrom, messages);
+        // The day rows' names, as the SQL stores keep them.
+        for (const row of rollupRows(date, report.org, rollup, 1).sources) {
+          if (row[0] === 'd')
+            names.push({ ip: row[2] as string, names: row.at(-1) as SourceNames });
         }
       }
       const all = ranked([...sources.values()], (source) => source.ip);
-      return sourcesOf(page ? all.slice(0, Math.max(0, page.limit)) : all, [...names.values()]);
+      return sourcesOf(page ? all.slice(0, Math.max(0, page.limit)) : all, names);
     },
 
     async tlsTotals(inboxId, period) {

@@ -1,4 +1,4 @@
-import { type RollupTable, rollupTables } from './rollups.js';
+import { type RollupTable, rollupTables } from './rollup-rows.js';
 
 /**
  * The report stores' tables (docs/reports.md, "Storage"), described once and written as SQLite's
@@ -11,10 +11,8 @@ import { type RollupTable, rollupTables } from './rollups.js';
  *   takes exactly its numbers out of the rollups.
  * - `dmarc_days`: per inbox, day and reporter: reports, messages, passes, alignments,
  *   dispositions (the totals, the reporters and the daily chart).
- * - `dmarc_sources`: per inbox, grain (day `d` or month `m`), bucket and source address.
- * - `dmarc_source_names`: per inbox, grain, address, bucket and name: the header From domains
- *   (`h`) and reporters (`r`) of each source, keyed by address first because they are read for a
- *   page of sources only.
+ * - `dmarc_sources`: per inbox, grain (day `d` or month `m`), bucket and source address, with the
+ *   source's header From domains and reporters in that bucket (`names`, src/reports/rollup-rows.ts).
  * - `tls_days`: per inbox, day, policy type and domain; `tls_failures`: per inbox, grain, bucket
  *   and failure kind.
  *
@@ -24,7 +22,8 @@ import { type RollupTable, rollupTables } from './rollups.js';
  * whatever the database's locale), so sources and names rank alike everywhere.
  */
 
-type ColumnType = 'text' | 'integer' | 'boolean' | 'json';
+/** `json`: text kept as it is; `object`: JSON the statements read and merge (jsonb in PostgreSQL). */
+type ColumnType = 'text' | 'integer' | 'boolean' | 'json' | 'object';
 
 interface Table {
   name: string;
@@ -37,16 +36,24 @@ interface Table {
   ofInbox?: boolean;
   /** SQLite: a table of wide rows keeps its rowid. */
   rowid?: boolean;
+  /**
+   * PostgreSQL: columns the primary key's index carries too, so a query reading only them reads
+   * the index alone (an index-only scan). SQLite's tables without rowid are their primary key.
+   */
+  covering?: readonly string[];
 }
 
 const rollupTable = (name: RollupTable): Table => {
-  const { table, key, sums } = rollupTables[name];
+  const { table, key, sums, names } = rollupTables[name];
   return {
     name: table,
+    // The sources' ranking reads the sums of a period's rows, never their names.
+    ...(names ? { covering: sums.filter((sum) => sum !== 'records') } : {}),
     columns: [
       ['inbox_id', 'text'],
       ...key.map((column): [string, ColumnType] => [column, 'text']),
       ...sums.map((column): [string, ColumnType] => [column, 'integer']),
+      ...(names ? [['names', 'object'] as [string, ColumnType]] : []),
     ],
     primaryKey: ['inbox_id', ...key],
     indexes: [{ name: `${table}_emptied`, columns: ['inbox_id'], where: `${sums[0]} = 0` }],
@@ -96,7 +103,8 @@ const firstTables: Table[] = [
     ],
     primaryKey: ['inbox_id', 'kind', 'org', 'report_id'],
     indexes: [
-      { name: 'reports_by_date', columns: ['inbox_id', 'date', 'kind'] },
+      // Kind before date: the summary counts a period's TLS reports without passing its DMARC ones.
+      { name: 'reports_by_date', columns: ['inbox_id', 'kind', 'date'] },
       { name: 'reports_by_receipt', columns: ['received_at'] },
     ],
     ofInbox: true,
@@ -106,8 +114,14 @@ const firstTables: Table[] = [
 ];
 
 const types: Record<'sqlite' | 'postgres', Record<ColumnType, string>> = {
-  sqlite: { text: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER', json: 'TEXT' },
-  postgres: { text: 'text COLLATE "C"', integer: 'bigint', boolean: 'boolean', json: 'text' },
+  sqlite: { text: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', object: 'TEXT' },
+  postgres: {
+    text: 'text COLLATE "C"',
+    integer: 'bigint',
+    boolean: 'boolean',
+    json: 'text',
+    object: 'jsonb',
+  },
 };
 
 function ddl(tables: readonly Table[], dialect: 'sqlite' | 'postgres'): string {
@@ -122,8 +136,11 @@ function ddl(tables: readonly Table[], dialect: 'sqlite' | 'postgres'): string {
         return `${name} ${types[dialect][type]}${nullable ? '' : ' NOT NULL'}${check}${references}`;
       });
       const withoutRowid = dialect === 'sqlite' && !table.rowid ? ' WITHOUT ROWID' : '';
+      const include =
+        dialect === 'postgres' && table.covering ? ` INCLUDE (${table.covering.join(', ')})` : '';
+      const primaryKey = `PRIMARY KEY (${table.primaryKey.join(', ')})${include}`;
       return [
-        `CREATE TABLE ${table.name} (${[...columns, `PRIMARY KEY (${table.primaryKey.join(', ')})`].join(', ')})${withoutRowid}`,
+        `CREATE TABLE ${table.name} (${[...columns, primaryKey].join(', ')})${withoutRowid}`,
         ...table.indexes.map(
           (index) =>
             `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} ON ${table.name} (${index.columns.join(', ')})${index.where ? ` WHERE ${index.where}` : ''}`,

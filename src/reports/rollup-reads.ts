@@ -1,4 +1,5 @@
 import type { DmarcTotals, SourceTotals, TlsTotals } from './store.js';
+import type { SourceNames } from './rollup-rows.js';
 import { compareText, ranked } from './store-order.js';
 
 /**
@@ -69,27 +70,35 @@ export interface SourceRow {
   dkimAligned: number;
 }
 
-/** A header From domain (`h`) or a reporter (`r`) of a source, with its messages. */
-export interface SourceNameRow {
-  ip: string;
-  kind: 'h' | 'r';
-  name: string;
-  messages: number;
-}
-
-/** The sources in the order given, each with its header From domains and reporters. */
+/**
+ * The sources in the order given, each with its header From domains and reporters summed from
+ * the names of its rows (one row per bucket it was seen in).
+ */
 export function sourcesOf(
   sources: readonly SourceRow[],
-  names: readonly SourceNameRow[],
+  names: readonly { ip: string; names: SourceNames }[],
 ): SourceTotals[] {
-  const byIp = new Map<string, { h: SourceNameRow[]; r: SourceNameRow[] }>();
-  for (const name of names) {
-    const lists = byIp.get(name.ip) ?? { h: [], r: [] };
-    lists[name.kind].push(name);
-    byIp.set(name.ip, lists);
+  const byIp = new Map<string, Map<string, [records: number, messages: number]>>();
+  for (const row of names) {
+    let summed = byIp.get(row.ip);
+    if (!summed) byIp.set(row.ip, (summed = new Map()));
+    for (const [name, [records, messages]] of Object.entries(row.names)) {
+      const was = summed.get(name);
+      if (was) {
+        was[0] += records;
+        was[1] += messages;
+      } else {
+        summed.set(name, [records, messages]);
+      }
+    }
   }
-  const listed = (rows: SourceNameRow[] | undefined) =>
-    ranked(rows ?? [], (row) => row.name).map((row) => row.name);
+  const listed = (of: Map<string, [number, number]> | undefined, kind: 'h' | 'r') =>
+    ranked(
+      [...(of ?? [])]
+        .filter(([key, [records]]) => key.startsWith(`${kind}:`) && records > 0)
+        .map(([key, [, messages]]) => ({ name: key.slice(2), messages })),
+      (entry) => entry.name,
+    ).map((entry) => entry.name);
   return sources.map((source) => ({
     ip: source.ip,
     messages: source.messages,
@@ -97,8 +106,8 @@ export function sourcesOf(
     fail: source.messages - source.pass,
     spfAligned: source.spfAligned,
     dkimAligned: source.dkimAligned,
-    headerFrom: listed(byIp.get(source.ip)?.h),
-    reporters: listed(byIp.get(source.ip)?.r),
+    headerFrom: listed(byIp.get(source.ip), 'h'),
+    reporters: listed(byIp.get(source.ip), 'r'),
   }));
 }
 

@@ -1,10 +1,9 @@
 import type { DmarcAggregateReport, ParsedReport } from './read/index.js';
-import { type Grain, monthOf } from './period-buckets.js';
 import { compareText } from './store-order.js';
 
 /**
- * What a report adds to the rollups the SQL stores keep (docs/reports.md, "Storage"): its rows
- * summed per source address, per address and header From domain, and per TLS policy and failure.
+ * What a report adds to the rollups the stores keep (docs/reports.md, "Storage"): its rows summed
+ * per source address, per address and header From domain, and per TLS policy and failure.
  * A store adds these in the transaction that keeps the report, and keeps them beside the report
  * so that retention can take exactly them away again; the summary then reads rollup rows, never
  * a year of records. Every list is sorted by its key, so two writers touch rows in one order.
@@ -136,7 +135,7 @@ function sum<T extends object>(entries: T[], key: (entry: T) => string[]): T[] {
   return [...summed.values()].sort((a, b) => compareKeys(a.key, b.key)).map(({ entry }) => entry);
 }
 
-function compareKeys(a: string[], b: string[]): number {
+export function compareKeys(a: string[], b: string[]): number {
   for (let i = 0; i < a.length; i++) {
     const order = compareText(a[i]!, b[i]!);
     if (order !== 0) return order;
@@ -228,159 +227,4 @@ export function decodeRollup(text: string): ReportRollup {
       count,
     })),
   };
-}
-
-/**
- * The rollup tables (src/reports/sqlite-schema.ts, and PostgreSQL's alike): each one's key after
- * the inbox id and the numbers it sums. The first number counts the contributions summed, so a
- * row goes when retention has taken its last one away.
- */
-export const rollupTables = {
-  dmarcDays: {
-    table: 'dmarc_days',
-    key: ['date', 'org'],
-    sums: [
-      'reports',
-      'messages',
-      'pass',
-      'spf_aligned',
-      'dkim_aligned',
-      'disposition_none',
-      'quarantine',
-      'reject',
-    ],
-  },
-  sources: {
-    table: 'dmarc_sources',
-    key: ['grain', 'bucket', 'ip'],
-    sums: ['records', 'messages', 'pass', 'spf_aligned', 'dkim_aligned'],
-  },
-  names: {
-    table: 'dmarc_source_names',
-    key: ['grain', 'ip', 'bucket', 'kind', 'name'],
-    sums: ['records', 'messages'],
-  },
-  tlsDays: {
-    table: 'tls_days',
-    key: ['date', 'policy_type', 'policy_domain'],
-    sums: ['policies', 'success', 'failure'],
-  },
-  tlsFailures: {
-    table: 'tls_failures',
-    key: ['grain', 'bucket', 'result_type', 'receiving_mx', 'sending_mta_ip'],
-    sums: ['details', 'sessions'],
-  },
-} as const;
-
-export type RollupTable = keyof typeof rollupTables;
-
-/**
- * The rows a report adds to (sign 1) or takes from (sign -1) each rollup table: its key (after
- * the inbox id) then its sums, as rollupTables names them, sorted by key; source rows at both
- * grains, the reporter of each source beside its header From domains.
- */
-export type RollupRows = Record<RollupTable, (string | number)[][]>;
-
-export function rollupRows(
-  date: string,
-  org: string,
-  rollup: ReportRollup,
-  sign: 1 | -1,
-): RollupRows {
-  const grains: [Grain, string][] = [
-    ['d', date],
-    ['m', monthOf(date)],
-  ];
-  const d = rollup.dmarc;
-  const names = (grain: Grain, bucket: string) =>
-    [
-      ...rollup.headerFroms.map((h) => [h.ip, 'h', h.name, h.records, h.messages] as const),
-      ...rollup.sources.map((s) => [s.ip, 'r', org, s.records, s.messages] as const),
-    ]
-      .sort((a, b) => compareKeys([a[0], a[1], a[2]], [b[0], b[1], b[2]]))
-      .map(([ip, kind, name, records, messages]) => [
-        grain,
-        ip,
-        bucket,
-        kind,
-        name,
-        sign * records,
-        sign * messages,
-      ]);
-  return {
-    dmarcDays: d
-      ? [
-          [
-            date,
-            org,
-            sign,
-            ...[
-              d.messages,
-              d.pass,
-              d.spfAligned,
-              d.dkimAligned,
-              d.none,
-              d.quarantine,
-              d.reject,
-            ].map((value) => sign * value),
-          ],
-        ]
-      : [],
-    sources: grains.flatMap(([grain, bucket]) =>
-      rollup.sources.map((s) => [
-        grain,
-        bucket,
-        s.ip,
-        ...[s.records, s.messages, s.pass, s.spfAligned, s.dkimAligned].map(
-          (value) => sign * value,
-        ),
-      ]),
-    ),
-    names: grains.flatMap(([grain, bucket]) => names(grain, bucket)),
-    tlsDays: rollup.tlsPolicies.map((p) => [
-      date,
-      p.type,
-      p.domain,
-      sign * p.policies,
-      sign * p.success,
-      sign * p.failure,
-    ]),
-    tlsFailures: grains.flatMap(([grain, bucket]) =>
-      rollup.tlsFailures.map((f) => [
-        grain,
-        bucket,
-        f.resultType,
-        f.receivingMx,
-        f.sendingMtaIp,
-        sign * f.details,
-        sign * f.count,
-      ]),
-    ),
-  };
-}
-
-/**
- * Several reports' rows for one table (each row led by its inbox id) summed per key: one update
- * per row of the table, as PostgreSQL's UPDATE ... FROM needs (it applies one source row per
- * target row), sorted by key so that concurrent writers lock rows in one order.
- */
-export function mergedRows(
-  table: RollupTable,
-  rows: readonly (string | number)[][],
-): (string | number)[][] {
-  const keyLength = 1 + rollupTables[table].key.length;
-  const merged = new Map<string, (string | number)[]>();
-  for (const row of rows) {
-    const id = JSON.stringify(row.slice(0, keyLength));
-    const found = merged.get(id);
-    if (!found) {
-      merged.set(id, [...row]);
-      continue;
-    }
-    for (let i = keyLength; i < row.length; i++)
-      found[i] = (found[i] as number) + (row[i] as number);
-  }
-  return [...merged.values()].sort((a, b) =>
-    compareKeys(a.slice(0, keyLength).map(String), b.slice(0, keyLength).map(String)),
-  );
 }

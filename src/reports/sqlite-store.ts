@@ -3,20 +3,19 @@ import { type ParsedReport, reportDate, reportMessages } from './read/index.js';
 import {
   dmarcTotalsOf,
   type DmarcDayRow,
-  type SourceNameRow,
   type SourceRow,
   sourcesOf,
   tlsTotalsOf,
 } from './rollup-reads.js';
 import {
-  decodeRollup,
-  encodeRollup,
-  reportRollup,
-  type ReportRollup,
+  boundRow,
+  mergedRows,
   rollupRows,
   type RollupTable,
   rollupTables,
-} from './rollups.js';
+  type SourceNames,
+} from './rollup-rows.js';
+import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
 import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 
@@ -29,29 +28,50 @@ import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
 
 /** Each rollup table's statements. */
 const rollups = Object.fromEntries(
-  Object.entries(rollupTables).map(([name, { table, key, sums }]) => [
+  Object.entries(rollupTables).map(([name, { table, key, sums, names }]) => [
     name,
-    rollup(table, [...key], [...sums]),
+    rollup(table, [...key], [...sums], names),
   ]),
 ) as Record<RollupTable, ReturnType<typeof rollup>>;
 
 /**
+ * A source's names and the names given summed name by name (src/reports/rollup-rows.ts), a name
+ * whose records reach nothing dropped; `{}` when none is left.
+ */
+function mergedNames(current: string, given: string): string {
+  return `coalesce((
+  SELECT json_group_object(key, json_array(records, messages)) FROM (
+    SELECT key, sum(json_extract(value, '$[0]')) AS records,
+      sum(json_extract(value, '$[1]')) AS messages
+    FROM (SELECT key, value FROM json_each(${current})
+          UNION ALL SELECT key, value FROM json_each(${given}))
+    GROUP BY key)
+  WHERE records > 0), '{}')`;
+}
+
+/**
  * `add` adds a row's numbers to the row of the same key, or makes it; `take` takes them away
  * from a row that must exist (an update: SQLite checks a CHECK on the row an upsert would have
- * inserted, so negative numbers cannot go through the upsert).
+ * inserted, so negative numbers cannot go through the upsert). A table with names merges them.
  */
 function rollup(
   table: string,
   key: string[],
   sums: string[],
+  names: boolean,
 ): { add: string; take: string; keyLength: number } {
   const keys = ['inbox_id', ...key];
-  const columns = [...keys, ...sums];
+  const columns = [...keys, ...sums, ...(names ? ['names'] : [])];
+  const added = sums.map((sum) => `${sum} = ${sum} + excluded.${sum}`);
+  const taken = sums.map((sum) => `${sum} = ${sum} + ?`);
+  if (names) {
+    added.push(`names = ${mergedNames(`${table}.names`, 'excluded.names')}`);
+    taken.push(`names = ${mergedNames('names', '?')}`);
+  }
   return {
     add: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET
-      ${sums.map((sum) => `${sum} = ${sum} + excluded.${sum}`).join(', ')}`,
-    take: `UPDATE ${table} SET ${sums.map((sum) => `${sum} = ${sum} + ?`).join(', ')}
+      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${added.join(', ')}`,
+    take: `UPDATE ${table} SET ${taken.join(', ')}
       WHERE ${keys.map((column) => `${column} = ?`).join(' AND ')}`,
     keyLength: keys.length,
   };
@@ -83,7 +103,7 @@ const sql = {
     ON CONFLICT DO NOTHING`,
   received: `SELECT kind, org, report_id AS reportId, begin_at AS "begin", end_at AS "end", records,
     messages, received_at AS receivedAt, via FROM reports
-    WHERE inbox_id = ? AND date BETWEEN ? AND ?
+    WHERE inbox_id = ? AND kind IN ('dmarc', 'tls') AND date BETWEEN ? AND ?
     ORDER BY received_at DESC, end_at DESC, kind, org, report_id LIMIT ?`,
   dmarcDays: `SELECT date, org, reports, messages, pass, spf_aligned AS spfAligned,
     dkim_aligned AS dkimAligned, disposition_none AS "none", quarantine, reject
@@ -93,12 +113,12 @@ const sql = {
     sum(spf_aligned) AS spfAligned, sum(dkim_aligned) AS dkimAligned FROM (${grained(
       `SELECT ip, messages, pass, spf_aligned, dkim_aligned FROM dmarc_sources WHERE inbox_id = ?`,
     )}) GROUP BY ip ORDER BY messages DESC, ip LIMIT ?`,
-  sourceNames: `SELECT ip, kind, name, sum(messages) AS messages FROM (${grained(
-    `SELECT ip, kind, name, messages FROM dmarc_source_names
+  sourceNames: grained(
+    `SELECT ip, names FROM dmarc_sources
      WHERE inbox_id = ? AND ip IN (SELECT value FROM json_each(?))`,
-  )}) GROUP BY ip, kind, name`,
+  ),
   tlsReports: `SELECT count(*) AS reports FROM reports
-    WHERE inbox_id = ? AND date BETWEEN ? AND ? AND kind = 'tls'`,
+    WHERE inbox_id = ? AND kind = 'tls' AND date BETWEEN ? AND ?`,
   tlsPolicies: `SELECT policy_type AS type, policy_domain AS domain, sum(success) AS success,
     sum(failure) AS failure FROM tls_days WHERE inbox_id = ? AND date BETWEEN ? AND ?
     GROUP BY policy_type, policy_domain`,
@@ -136,18 +156,22 @@ export function createSqliteReportStore(
     return driver;
   }
 
-  function applyRollup(
-    inboxId: string,
-    date: string,
-    org: string,
-    rollup: ReportRollup,
+  /** Adds reports' rollups to (sign 1) or takes them from (sign -1) the rollup tables. */
+  function applyRollups(
+    reports: readonly { inboxId: string; date: string; org: string; rollup: ReportRollup }[],
     sign: 1 | -1,
   ) {
-    const rows = rollupRows(date, org, rollup, sign);
+    const rows = reports.map((report) => ({
+      inboxId: report.inboxId,
+      rows: rollupRows(report.date, report.org, report.rollup, sign),
+    }));
     for (const table of Object.keys(rollups) as RollupTable[]) {
       const { add, take, keyLength } = rollups[table];
-      for (const row of rows[table]) {
-        const values = [inboxId, ...row];
+      const merged = mergedRows(
+        table,
+        rows.flatMap((report) => report.rows[table].map((row) => [report.inboxId, ...row])),
+      );
+      for (const values of merged.map(boundRow)) {
         if (sign === 1) {
           driver.run(add, values);
         } else if (
@@ -164,6 +188,39 @@ export function createSqliteReportStore(
     const { headDays, months, tailDays } = periodBuckets(period);
     return [headDays, months, tailDays].flatMap((range) => [...leading, range.from, range.to]);
   }
+
+  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
+    const prepared = batch.map((each) => ({
+      ...each,
+      date: reportDate(each.report),
+      rollup: reportRollup(each.report),
+    }));
+    return db().transaction(() => {
+      if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
+      const added: { inboxId: string; date: string; org: string; rollup: ReportRollup }[] = [];
+      const answers = prepared.map(({ report, via, receivedAt, date, rollup }) => {
+        const kept = driver.run(sql.addReport, [
+          inboxId,
+          report.kind,
+          report.org,
+          report.reportId,
+          date,
+          report.begin,
+          report.end,
+          recordsOf(report),
+          reportMessages(report),
+          receivedAt,
+          via,
+          encodeRollup(rollup),
+        ]);
+        if (kept === 0) return { duplicate: true };
+        added.push({ inboxId, date, org: report.org, rollup });
+        return { duplicate: false };
+      });
+      applyRollups(added, 1);
+      return answers;
+    });
+  };
 
   return {
     async createInbox(inbox) {
@@ -206,30 +263,12 @@ export function createSqliteReportStore(
       });
     },
 
-    async addReport(inboxId, report, { via, receivedAt }) {
-      const date = reportDate(report);
-      const rollup = reportRollup(report);
-      return db().transaction(() => {
-        if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
-        const added = driver.run(sql.addReport, [
-          inboxId,
-          report.kind,
-          report.org,
-          report.reportId,
-          date,
-          report.begin,
-          report.end,
-          recordsOf(report),
-          reportMessages(report),
-          receivedAt,
-          via,
-          encodeRollup(rollup),
-        ]);
-        if (added === 0) return { duplicate: true };
-        applyRollup(inboxId, date, report.org, rollup, 1);
-        return { duplicate: false };
-      });
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
     },
+
+    addReports,
 
     received: async (inboxId, period, { limit }) =>
       db().all<ReceivedReport>(sql.received, [inboxId, period.from, period.to, Math.max(0, limit)]),
@@ -241,7 +280,9 @@ export function createSqliteReportStore(
       const limit = page ? Math.max(0, page.limit) : -1;
       const sources = db().all<SourceRow>(sql.sources, [...rangeParams([inboxId], period), limit]);
       const ips = JSON.stringify(sources.map((source) => source.ip));
-      const names = driver.all<SourceNameRow>(sql.sourceNames, rangeParams([inboxId, ips], period));
+      const names = driver
+        .all<{ ip: string; names: string }>(sql.sourceNames, rangeParams([inboxId, ips], period))
+        .map((row) => ({ ip: row.ip, names: JSON.parse(row.names) as SourceNames }));
       return sourcesOf(sources, names);
     },
 
@@ -267,8 +308,11 @@ export function createSqliteReportStore(
             date: string;
             rollup: string;
           }>(sql.purgeBatch, [receivedBefore, purgeBatch]);
+          applyRollups(
+            purged.map((report) => ({ ...report, rollup: decodeRollup(report.rollup) })),
+            -1,
+          );
           for (const report of purged) {
-            applyRollup(report.inboxId, report.date, report.org, decodeRollup(report.rollup), -1);
             driver.run(sql.deletePurged, [
               report.inboxId,
               report.kind,

@@ -5,7 +5,9 @@ import {
   type DmarcDayRow,
   encodeRollup,
   type Inbox,
+  boundRow,
   mergedRows,
+  type RollupRow,
   type Period,
   periodBuckets,
   type ReceivedReport,
@@ -16,13 +18,16 @@ import {
   rollupRows,
   type RollupTable,
   rollupTables,
-  type SourceNameRow,
+  type SourceNames,
   type SourceRow,
   sourcesOf,
   tlsTotalsOf,
 } from '../../reports/index.js';
 import { StoreOpenError, StoreUnavailableError } from '../../store/index.js';
 import { migratePostgres } from './postgres-schema.js';
+import { rollupStatements, sql } from './postgres-statements.js';
+
+const tables = Object.keys(rollupTables) as RollupTable[];
 
 /**
  * The report store of a fleet (`REPORTS_URL=postgres://...`, docs/reports.md "Storage"): the
@@ -42,106 +47,6 @@ export interface PostgresReportStoreOptions {
   connectTimeoutS?: number;
 }
 
-/** Adds each row's numbers to the row of its key, or makes it; all rows in one statement. */
-function addStatement(name: RollupTable): string {
-  const { table, key, sums } = rollupTables[name];
-  const columns = ['inbox_id', ...key, ...sums];
-  const arrays = columns.map(
-    (column, i) => `$${i + 1}::${sums.includes(column as never) ? 'bigint' : 'text'}[]`,
-  );
-  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${arrays.join(', ')})
-    ON CONFLICT (${['inbox_id', ...key].join(', ')}) DO UPDATE SET
-    ${sums.map((sum) => `${sum} = ${table}.${sum} + excluded.${sum}`).join(', ')}`;
-}
-
-/** Takes each row's numbers from the row of its key (one row per key: UPDATE ... FROM). */
-function takeStatement(name: RollupTable): string {
-  const { table, key, sums } = rollupTables[name];
-  const keys = ['inbox_id', ...key];
-  const columns = [...keys, ...sums];
-  const arrays = columns.map(
-    (column, i) => `$${i + 1}::${sums.includes(column as never) ? 'bigint' : 'text'}[]`,
-  );
-  return `UPDATE ${table} AS t SET ${sums.map((sum) => `${sum} = t.${sum} + u.${sum}`).join(', ')}
-    FROM unnest(${arrays.join(', ')}) AS u(${columns.join(', ')})
-    WHERE ${keys.map((column) => `t.${column} = u.${column}`).join(' AND ')}`;
-}
-
-const tables = Object.keys(rollupTables) as RollupTable[];
-const adds = Object.fromEntries(tables.map((name) => [name, addStatement(name)])) as Record<
-  RollupTable,
-  string
->;
-const takes = Object.fromEntries(tables.map((name) => [name, takeStatement(name)])) as Record<
-  RollupTable,
-  string
->;
-
-/** A period's buckets of a grained rollup: its ragged ends by day, its whole months by month. */
-function grained(select: string, first: number): string {
-  return ['d', 'm', 'd']
-    .map(
-      (grain, i) =>
-        `${select} AND grain = '${grain}' AND bucket BETWEEN $${first + 2 * i} AND $${first + 2 * i + 1}`,
-    )
-    .join(' UNION ALL ');
-}
-
-const inboxColumns = `id, domain, key_hash AS "keyHash", view_token AS "viewToken", lang, verified,
-  created_at AS "createdAt", auto_watch AS "autoWatch"`;
-
-const sql = {
-  createInbox: `INSERT INTO report_inboxes
-    (id, domain, key_hash, view_token, lang, verified, created_at, auto_watch)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-  inbox: `SELECT ${inboxColumns} FROM report_inboxes WHERE id = $1`,
-  inboxByViewToken: `SELECT ${inboxColumns} FROM report_inboxes WHERE view_token = $1`,
-  updateInbox: `UPDATE report_inboxes SET verified = coalesce($2::boolean, verified),
-    auto_watch = CASE WHEN $3::boolean THEN $4::text ELSE auto_watch END
-    WHERE id = $1 RETURNING ${inboxColumns}`,
-  autoWatchInboxes: `SELECT ${inboxColumns} FROM report_inboxes WHERE auto_watch IS NOT NULL
-    ORDER BY created_at, id`,
-  // Its reports go with it (ON DELETE CASCADE); the rollups are deleted beside it.
-  deleteInbox: 'DELETE FROM report_inboxes WHERE id = $1',
-  addReport: `INSERT INTO reports (inbox_id, kind, org, report_id, date, begin_at, end_at, records,
-    messages, received_at, via, rollup) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-    ON CONFLICT DO NOTHING RETURNING 1`,
-  received: `SELECT kind, org, report_id AS "reportId", begin_at AS "begin", end_at AS "end",
-    records, messages, received_at AS "receivedAt", via FROM reports
-    WHERE inbox_id = $1 AND date BETWEEN $2 AND $3
-    ORDER BY received_at DESC, end_at DESC, kind, org, report_id LIMIT $4`,
-  dmarcDays: `SELECT date, org, reports, messages, pass, spf_aligned AS "spfAligned",
-    dkim_aligned AS "dkimAligned", disposition_none AS "none", quarantine, reject
-    FROM dmarc_days WHERE inbox_id = $1 AND date BETWEEN $2 AND $3`,
-  // LIMIT NULL is no limit.
-  sources: `SELECT ip, sum(messages) AS messages, sum(pass) AS pass,
-    sum(spf_aligned) AS "spfAligned", sum(dkim_aligned) AS "dkimAligned" FROM (${grained(
-      'SELECT ip, messages, pass, spf_aligned, dkim_aligned FROM dmarc_sources WHERE inbox_id = $1',
-      2,
-    )}) AS buckets GROUP BY ip ORDER BY messages DESC, ip LIMIT $8`,
-  sourceNames: `SELECT ip, kind, name, sum(messages) AS messages FROM (${grained(
-    `SELECT ip, kind, name, messages FROM dmarc_source_names
-     WHERE inbox_id = $1 AND ip = ANY($2::text[])`,
-    3,
-  )}) AS buckets GROUP BY ip, kind, name`,
-  tlsReports: `SELECT count(*) AS reports FROM reports
-    WHERE inbox_id = $1 AND date BETWEEN $2 AND $3 AND kind = 'tls'`,
-  tlsPolicies: `SELECT policy_type AS type, policy_domain AS domain, sum(success) AS success,
-    sum(failure) AS failure FROM tls_days WHERE inbox_id = $1 AND date BETWEEN $2 AND $3
-    GROUP BY policy_type, policy_domain`,
-  tlsFailures: `SELECT result_type AS "resultType", receiving_mx AS "receivingMx",
-    sending_mta_ip AS "sendingMtaIp", sum(sessions) AS count FROM (${grained(
-      `SELECT result_type, receiving_mx, sending_mta_ip, sessions FROM tls_failures
-       WHERE inbox_id = $1`,
-      2,
-    )}) AS buckets GROUP BY result_type, receiving_mx, sending_mta_ip`,
-  // SKIP LOCKED: two processes purging at once take different reports.
-  purgeBatch: `DELETE FROM reports WHERE (inbox_id, kind, org, report_id) IN (
-      SELECT inbox_id, kind, org, report_id FROM reports WHERE received_at < $1
-      ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-    RETURNING inbox_id AS "inboxId", date, org, rollup`,
-};
-
 /** Where a URL points, without its password, for messages. */
 function whereOf(url: string): string {
   try {
@@ -160,6 +65,10 @@ export async function openPostgresReportStore(
     max: options.maxConnections ?? 10,
     connect_timeout: options.connectTimeoutS ?? 10,
     onnotice: () => undefined,
+    // A plan made for a statement's values, every time: a generic plan, which PostgreSQL takes
+    // for a prepared statement after five runs, cannot see that a period's buckets are a narrow
+    // range of the key, and read the sources' rollup far slower (docs/reports.md, "Storage").
+    connection: { plan_cache_mode: 'force_custom_plan' },
     // Counts are bigint and sums numeric: numbers, exact below 2^53 messages.
     types: {
       bigint: {
@@ -208,9 +117,71 @@ export async function openPostgresReportStore(
     return [headDays, months, tailDays].flatMap((range) => [range.from, range.to]);
   }
 
-  /** Rows of a table (each led by its inbox id) as one array per column. */
-  const columnsOf = (rows: (string | number)[][], width: number) =>
-    Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+  /** Rows of a table (each led by its inbox id) as one array per column, names as JSON. */
+  const columnsOf = (rows: RollupRow[]) => {
+    const bound = rows.map(boundRow);
+    return Array.from({ length: bound[0]?.length ?? 0 }, (_, i) => bound.map((row) => row[i]));
+  };
+
+  const addReports: ReportStore['addReports'] = (inboxId, batch) => {
+    const prepared = batch.map((each) => {
+      const date = reportDate(each.report);
+      const rollup = reportRollup(each.report);
+      return { ...each, date, rollup, key: reportKey(each.report) };
+    });
+    const reportColumns = [
+      prepared.map(() => inboxId),
+      prepared.map(({ report }) => report.kind),
+      prepared.map(({ report }) => report.org),
+      prepared.map(({ report }) => report.reportId),
+      prepared.map(({ date }) => date),
+      prepared.map(({ report }) => report.begin),
+      prepared.map(({ report }) => report.end),
+      prepared.map(({ report }) =>
+        report.kind === 'dmarc' ? report.rows.length : report.policies.length,
+      ),
+      prepared.map(({ report }) => reportMessages(report)),
+      prepared.map(({ receivedAt }) => receivedAt),
+      prepared.map(({ via }) => via),
+      prepared.map(({ rollup }) => encodeRollup(rollup)),
+    ];
+    return run((db) =>
+      db.begin(async (tx) => {
+        let kept: { kind: string; org: string; reportId: string }[];
+        try {
+          kept = await query(tx, sql.addReports, reportColumns);
+          if (batch.length === 0 && (await query(tx, sql.inbox, [inboxId])).length === 0) {
+            throw Object.assign(new Error('no inbox'), { code: '23503' });
+          }
+        } catch (error) {
+          // 23503: the inbox is not there (or was deleted while this waited for it).
+          if ((error as { code?: string }).code === '23503') {
+            throw new Error(`no inbox ${inboxId}`, { cause: error });
+          }
+          throw error;
+        }
+        // Of a report given twice, the first copy is the one kept.
+        const fresh = new Set(kept.map(reportKey));
+        const answers = prepared.map(({ key }) => ({ duplicate: !fresh.delete(key) }));
+        const added = prepared.filter((_, i) => !answers[i]!.duplicate);
+        const rows = added.map(({ date, report, rollup }) =>
+          rollupRows(date, report.org, rollup, 1),
+        );
+        await Promise.all(
+          tables.map((name) => {
+            const merged = mergedRows(
+              name,
+              rows.flatMap((each) => each[name].map((row) => [inboxId, ...row])),
+            );
+            return merged.length === 0
+              ? undefined
+              : query(tx, rollupStatements[name].add, columnsOf(merged));
+          }),
+        );
+        return answers;
+      }),
+    );
+  };
 
   return {
     createInbox: (inbox) =>
@@ -256,47 +227,12 @@ export async function openPostgresReportStore(
         }),
       ),
 
-    async addReport(inboxId, report, { via, receivedAt }) {
-      const date = reportDate(report);
-      const rollup = reportRollup(report);
-      const rows = rollupRows(date, report.org, rollup, 1);
-      return run((db) =>
-        db.begin(async (tx) => {
-          let added: unknown[];
-          try {
-            added = await query(tx, sql.addReport, [
-              inboxId,
-              report.kind,
-              report.org,
-              report.reportId,
-              date,
-              report.begin,
-              report.end,
-              report.kind === 'dmarc' ? report.rows.length : report.policies.length,
-              reportMessages(report),
-              receivedAt,
-              via,
-              encodeRollup(rollup),
-            ]);
-          } catch (error) {
-            // 23503: the inbox is not there (or was deleted while this waited for it).
-            if ((error as { code?: string }).code === '23503')
-              throw new Error(`no inbox ${inboxId}`, { cause: error });
-            throw error;
-          }
-          if (added.length === 0) return { duplicate: true };
-          await Promise.all(
-            tables
-              .filter((name) => rows[name].length > 0)
-              .map((name) => {
-                const led = rows[name].map((row) => [inboxId, ...row]);
-                return query(tx, adds[name], columnsOf(led, led[0]!.length));
-              }),
-          );
-          return { duplicate: false };
-        }),
-      );
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
     },
+
+    addReports,
 
     received: (inboxId, period, { limit }) =>
       run((db) =>
@@ -327,7 +263,11 @@ export async function openPostgresReportStore(
         const names =
           ips.length === 0
             ? []
-            : await query<SourceNameRow>(db, sql.sourceNames, [inboxId, ips, ...ranges(period)]);
+            : await query<{ ip: string; names: SourceNames }>(db, sql.sourceNames, [
+                inboxId,
+                ips,
+                ...ranges(period),
+              ]);
         return sourcesOf(sources, names);
       }),
 
@@ -375,8 +315,8 @@ export async function openPostgresReportStore(
               if (rows.length === 0) continue;
               const result = (await query(
                 tx,
-                takes[name],
-                columnsOf(rows, rows[0]!.length),
+                rollupStatements[name].take,
+                columnsOf(rows),
               )) as unknown as {
                 count: number;
               };
@@ -423,6 +363,10 @@ function inboxOf(row: InboxRow | undefined): Inbox | undefined {
     ...row,
     autoWatch: row.autoWatch === null ? null : (JSON.parse(row.autoWatch) as unknown),
   };
+}
+
+function reportKey(report: { kind: string; org: string; reportId: string }): string {
+  return JSON.stringify([report.kind, report.org, report.reportId]);
 }
 
 function reasonOf(error: unknown): string {

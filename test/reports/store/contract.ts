@@ -198,6 +198,57 @@ export function describeReportStoreContract(name: string, open: () => Promise<Re
         });
       });
 
+      it('keeps several reports in one call as it would one by one, answering for each in order', async () => {
+        const yahoo = aDmarcReport({
+          org: 'yahoo.com',
+          reportId: 'y-9',
+          date: may(2),
+          rows: [{ ip: '192.0.2.10', messages: 8, dkim: true }],
+        });
+        const tls = aTlsReport({
+          org: 'google.com',
+          reportId: 't-9',
+          date: may(3),
+          policies: [{ success: 5 }],
+        });
+        expect(await add(google)).toEqual({ duplicate: false });
+        const answers = await store.addReports(inbox.id, [
+          { report: yahoo, ...upload },
+          { report: google, ...upload },
+          { report: tls, via: 'email', receivedAt: receivedAt + 1 },
+          { report: yahoo, via: 'smtp', receivedAt: receivedAt + 2 },
+        ]);
+        expect(answers).toEqual([
+          { duplicate: false },
+          { duplicate: true },
+          { duplicate: false },
+          { duplicate: true },
+        ]);
+        const totals = await store.dmarcTotals(inbox.id, wholeMay);
+        expect([totals.reports, totals.messages]).toEqual([2, 45]);
+        expect((await store.sources(inbox.id, wholeMay))[0]).toMatchObject({
+          ip: '192.0.2.10',
+          messages: 38,
+          reporters: ['google.com', 'yahoo.com'],
+        });
+        expect(
+          (await store.received(inbox.id, wholeMay, { limit: 10 })).map((r) => [r.reportId, r.via]),
+        ).toEqual([
+          ['t-9', 'email'],
+          ['1234567890', 'upload'],
+          ['y-9', 'upload'],
+        ]);
+        expect(await store.addReports(inbox.id, [])).toEqual([]);
+      });
+
+      it('keeps none of a batch for an inbox it does not hold', async () => {
+        await expect(
+          store.addReports('no-such-inbox', [{ report: google, ...upload }]),
+        ).rejects.toThrow();
+        await store.createInbox({ ...anInbox(), id: 'no-such-inbox' });
+        expect(await store.received('no-such-inbox', wholeMay, { limit: 10 })).toEqual([]);
+      });
+
       it('lists the reports of the period received last first, with records, messages and how each came, up to the limit', async () => {
         const tls = aTlsReport({
           org: 'microsoft.com',

@@ -1,5 +1,6 @@
 import { beforeAll } from 'vitest';
 import { openPostgresReportStore } from '../../../src/node/reports/postgres-report-store.js';
+import { rollupTables } from '../../../src/reports/index.js';
 import { freshPostgresUrl, inspectPostgres } from '../../support/postgres.js';
 import { describeReportStoreContract } from './contract.js';
 
@@ -16,9 +17,8 @@ beforeAll(async () => {
 describeReportStoreContract('PostgreSQL', async () => {
   const store = await openPostgresReportStore(url, { maxConnections: 4 });
   const admin = inspectPostgres(url);
-  await admin.unsafe(
-    `TRUNCATE report_inboxes, reports, dmarc_days, dmarc_sources, dmarc_source_names, tls_days, tls_failures`,
-  );
+  const rollups = Object.values(rollupTables).map(({ table }) => table);
+  await admin.unsafe(`TRUNCATE ${['report_inboxes', 'reports', ...rollups].join(', ')}`);
   await admin.end();
   return store;
 });
