@@ -18,6 +18,7 @@ export function unavailableReportStore(reason: string): ReportStore {
     updateInbox: refuse,
     deleteInbox: refuse,
     addReport: refuse,
+    addReports: refuse,
     received: refuse,
     dmarcTotals: refuse,
     sources: refuse,

@@ -111,6 +111,9 @@ export function createDurableReportStore(
     addReport: (inboxId, report, meta) =>
       onInbox(inboxId, (object) => object.addReport(inboxId, report, meta)),
 
+    addReports: (inboxId, reports) =>
+      onInbox(inboxId, (object) => object.addReports(inboxId, [...reports])),
+
     received: (inboxId, period, page) =>
       onInbox(inboxId, (object) => object.received(inboxId, period, page)),
 

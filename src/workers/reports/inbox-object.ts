@@ -58,6 +58,10 @@ export class ReportInboxObject extends DurableObject<unknown> {
     return answer(() => this.store.addReport(inboxId, report, meta));
   }
 
+  addReports(inboxId: string, reports: Parameters<ReportStore['addReports']>[1]) {
+    return answer(() => this.store.addReports(inboxId, reports));
+  }
+
   received(inboxId: string, period: Period, page: { limit: number }) {
     return answer(() => this.store.received(inboxId, period, page));
   }
