@@ -58,10 +58,10 @@ export function createWorkersPlatform(
       options.storePrefix ? { prefix: options.storePrefix } : {},
     ),
     // Each inbox in a Durable Object of its own, a directory beside them (docs/edge.md).
-    reports: createDurableReportStore(
-      bindings,
-      options.storePrefix ? { prefix: options.storePrefix } : {},
-    ),
+    reports: createDurableReportStore(bindings, {
+      ...(options.storePrefix ? { prefix: options.storePrefix } : {}),
+      retentionMs: config.reports.retentionDays * 86_400_000,
+    }),
     renderCard,
     cardCacheBytes: edgeCardCacheBytes,
     ...webCrypto,

@@ -1,4 +1,4 @@
-import { runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { WorkerBindings } from '../../src/workers/platform.js';
@@ -50,5 +50,35 @@ describe('the Durable Object report store', () => {
     expect(await store.deleteInbox(inbox.id)).toBe(true);
     expect(await tables()).toBe(0);
     expect(await store.inboxByViewToken(inbox.viewToken)).toBeUndefined();
+  });
+
+  it("forgets an inbox's reports on its own alarm once their retention has passed", async () => {
+    const prefix = freshPrefix();
+    const retentionMs = 60_000;
+    const store = createDurableReportStore(bindings, { prefix, retentionMs });
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    const now = Date.now();
+    const report = (reportId: string) =>
+      aDmarcReport({
+        org: 'google.com',
+        reportId,
+        date: '2024-05-02',
+        rows: [{ ip: '192.0.2.1', messages: 3, dkim: true }],
+      });
+    await store.addReport(inbox.id, report('old'), { via: 'smtp', receivedAt: now - 120_000 });
+    await store.addReport(inbox.id, report('new'), { via: 'smtp', receivedAt: now });
+    const object = bindings.REPORT_INBOX.get(
+      bindings.REPORT_INBOX.idFromName(`${prefix}inbox:${inbox.id}`),
+    );
+    const alarm = () => runInDurableObject(object, (_instance, state) => state.storage.getAlarm());
+    // Due when the old report came of age: already; miniflare may have run it.
+    expect([now - 60_000, now + retentionMs]).toContain(await alarm());
+    await runDurableObjectAlarm(object);
+    const period = { from: '2024-05-01', to: '2024-05-31' };
+    const kept = await store.received(inbox.id, period, { limit: 10 });
+    expect(kept.map((entry) => entry.reportId)).toEqual(['new']);
+    expect((await store.dmarcTotals(inbox.id, period)).messages).toBe(3);
+    expect(await alarm()).toBe(now + retentionMs);
   });
 });

@@ -24,6 +24,11 @@ export interface DurableReportStoreBindings {
 export interface DurableReportStoreOptions {
   /** Put before every object's name: tests give each store its own, so they share nothing. */
   prefix?: string;
+  /**
+   * REPORTS_RETENTION_DAYS, in ms: each inbox's object forgets its reports this long after their
+   * receipt, on its own alarm. Unset, reports stay until `purge`.
+   */
+  retentionMs?: number;
 }
 
 /** Inboxes a purge goes through at once. */
@@ -109,10 +114,10 @@ export function createDurableReportStore(
     },
 
     addReport: (inboxId, report, meta) =>
-      onInbox(inboxId, (object) => object.addReport(inboxId, report, meta)),
+      onInbox(inboxId, (object) => object.addReport(inboxId, report, meta, options.retentionMs)),
 
     addReports: (inboxId, reports) =>
-      onInbox(inboxId, (object) => object.addReports(inboxId, [...reports])),
+      onInbox(inboxId, (object) => object.addReports(inboxId, [...reports], options.retentionMs)),
 
     received: (inboxId, period, page) =>
       onInbox(inboxId, (object) => object.received(inboxId, period, page)),

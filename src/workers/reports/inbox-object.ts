@@ -18,6 +18,10 @@ import { durableSqliteDriver } from './durable-sqlite.js';
  * an inbox's reports are never summed with another's: one object per inbox, named by its id, next
  * to whoever made it. Deleting the inbox deletes the object's storage whole. Each method answers
  * a value or a refusal (answer.ts).
+ *
+ * Retention is the object's own: the writes say how long reports are kept (REPORTS_RETENTION_DAYS),
+ * and the alarm, set for when the oldest report comes of age, forgets what has and sets itself for
+ * the next, so no job has to walk every inbox.
  */
 export class ReportInboxObject extends DurableObject<unknown> {
   /** The store over this object's database, brought to the latest schema on first use. */
@@ -48,18 +52,36 @@ export class ReportInboxObject extends DurableObject<unknown> {
     return answer(async () => {
       const held = await this.store.deleteInbox(id);
       // Nothing of the inbox is left: the object's whole storage goes, its schema with it.
+      await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       this.#store = undefined;
       return held;
     });
   }
 
-  addReport(inboxId: string, report: ParsedReport, meta: { via: Via; receivedAt: number }) {
-    return answer(() => this.store.addReport(inboxId, report, meta));
+  addReport(
+    inboxId: string,
+    report: ParsedReport,
+    meta: { via: Via; receivedAt: number },
+    retentionMs?: number,
+  ) {
+    return answer(async () => {
+      const added = await this.store.addReport(inboxId, report, meta);
+      await this.keepFor(retentionMs);
+      return added;
+    });
   }
 
-  addReports(inboxId: string, reports: Parameters<ReportStore['addReports']>[1]) {
-    return answer(() => this.store.addReports(inboxId, reports));
+  addReports(
+    inboxId: string,
+    reports: Parameters<ReportStore['addReports']>[1],
+    retentionMs?: number,
+  ) {
+    return answer(async () => {
+      const added = await this.store.addReports(inboxId, reports);
+      await this.keepFor(retentionMs);
+      return added;
+    });
   }
 
   received(inboxId: string, period: Period, page: { limit: number }) {
@@ -81,4 +103,35 @@ export class ReportInboxObject extends DurableObject<unknown> {
   purge(receivedBefore: number) {
     return answer(() => this.store.purge(receivedBefore));
   }
+
+  /** Forgets the reports past their retention, then waits for the next to come of age. */
+  override async alarm(): Promise<void> {
+    const retentionMs = await this.ctx.storage.get<number>(retentionKey);
+    if (retentionMs === undefined) return;
+    await this.store.purge(Date.now() - retentionMs);
+    await this.armRetention(retentionMs);
+  }
+
+  /** Keeps the retention the writes say, and the alarm at the oldest report's end of it. */
+  private async keepFor(retentionMs: number | undefined): Promise<void> {
+    if (retentionMs === undefined) return;
+    await this.ctx.storage.put(retentionKey, retentionMs);
+    await this.armRetention(retentionMs);
+  }
+
+  private async armRetention(retentionMs: number): Promise<void> {
+    const [oldest] = this.ctx.storage.sql
+      .exec<{ at: number | null }>('SELECT min(received_at) AS at FROM reports')
+      .toArray();
+    if (oldest?.at === null || oldest?.at === undefined) {
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    const due = oldest.at + retentionMs;
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm !== due) await this.ctx.storage.setAlarm(due);
+  }
 }
+
+/** Where the object keeps its retention (its storage's key-value part, beside the SQL tables). */
+const retentionKey = 'retention-ms';
