@@ -36,7 +36,6 @@ import {
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
 import { reportsServices } from './reports-services.js';
-import { renderChat, renderMail } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -210,14 +209,12 @@ export async function createServices(
     canCheck: () => verdicts.readiness().configured,
     links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
-    renderChat,
     // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
     ...(platform.mailer && config.watch.alertFrom
       ? {
           email: {
             sender: platform.mailer,
             from: config.watch.alertFrom,
-            render: renderMail,
             onAttempt: (outcome: 'sent' | 'failed') => metrics.watchEmail(outcome),
           },
         }

@@ -1,3 +1,4 @@
+import { seededRandom } from '../../fixtures/seeded-random.js';
 import type { DmarcAggregateReport, DmarcRow, TlsReport } from '../../src/reports/index.js';
 
 /**
@@ -31,17 +32,6 @@ export interface YearShape {
 }
 
 export const busyYear: YearShape = { reports: 10_000, recordsPerReport: 100, addresses: 400 };
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function dayStart(date: string): number {
   return Date.parse(`${date}T00:00:00Z`) / 1000;
@@ -130,7 +120,7 @@ function row(source: Source, random: () => number): DmarcRow {
 
 /** The year's aggregate reports, in the order they arrive (day by day). */
 export function* yearOfReports(shape: YearShape = busyYear): Generator<DmarcAggregateReport> {
-  const random = seeded(2025);
+  const random = seededRandom(2025);
   const sources = sourcesOf(shape, random);
   const weights = reporters.reduce((sum, [, weight]) => sum + weight, 0);
   for (let index = 0; index < shape.reports; index++) {
@@ -164,7 +154,7 @@ export function* yearOfReports(shape: YearShape = busyYear): Generator<DmarcAggr
 
 /** A TLS report a day from each of two reporters. */
 export function* yearOfTlsReports(): Generator<TlsReport> {
-  const random = seeded(8460);
+  const random = seededRandom(8460);
   for (let day = 0; day < yearDays; day++) {
     for (const org of ['google.com', 'microsoft.com']) {
       const begin = dayStart(dateOfDay(day));

@@ -35,7 +35,7 @@ export const errorRecords = {
   invalid_report: {
     status: 400,
     meaning:
-      'the upload is not a report the service reads: not a DMARC aggregate or TLS report, XML with a DOCTYPE or entities, more than 100,000 records',
+      'the upload is not a report the service reads: not a DMARC aggregate or TLS report, a damaged archive, XML with a DOCTYPE or entities, a failure report',
   },
   email_unavailable: {
     // RFC 9110 §15.5.21: the request is well-formed, and this service cannot act on it.
@@ -84,7 +84,8 @@ export const errorRecords = {
   body_too_large: { status: 413, meaning: 'the body is larger than the service accepts' },
   report_too_large: {
     status: 413,
-    meaning: 'the upload, or what its gzip or zip expands to, is larger than REPORTS_MAX_BYTES',
+    meaning:
+      'the upload, or what its gzip or zip expands to, is larger than REPORTS_MAX_BYTES, or holds more than 100,000 records',
   },
   unsupported_media_type: {
     status: 415,

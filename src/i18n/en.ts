@@ -877,6 +877,7 @@ export const en = {
   'reports.reputation.clean': '{verdict}, on no list',
   'reports.reputation.listed': '{verdict}, listed on {lists}',
   'reports.reputation.check': 'its check',
+  'reports.reputation.open': 'Its IP check',
   'reports.advice.ok': 'Passes DMARC: nothing to do.',
   'reports.advice.neither':
     'Neither SPF nor DKIM passes for it: if it sends for you, authorise it in SPF and sign its mail with DKIM; if not, it is not yours, and p=quarantine or p=reject stops it.',

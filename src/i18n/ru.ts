@@ -1037,6 +1037,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'reports.reputation.clean': '{verdict}, ни в одном списке',
   'reports.reputation.listed': '{verdict}, в списках: {lists}',
   'reports.reputation.check': 'его проверке',
+  'reports.reputation.open': 'Проверка адреса',
   'reports.advice.ok': 'Проходит DMARC: ничего делать не нужно.',
   'reports.advice.neither':
     'Для него не проходят ни SPF, ни DKIM: если он отправляет от вашего имени, разрешите его в SPF и подписывайте его почту DKIM; если нет — он не ваш, и p=quarantine или p=reject его остановит.',

@@ -27,6 +27,7 @@ export {
   type SourceNames,
 } from './rollup-rows.js';
 export { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
+export { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
 export { reportSqliteMigrations } from './sqlite-schema.js';
 export { createSqliteReportStore } from './sqlite-store.js';
 export { inboxAddress, inboxIdOf, parseReportsMailbox, type ReportsMailbox } from './addresses.js';

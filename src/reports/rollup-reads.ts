@@ -1,5 +1,6 @@
 import type { DmarcTotals, SourceTotals, TlsTotals } from './store.js';
 import type { SourceNames } from './rollup-rows.js';
+import type { ReportRollup } from './rollups.js';
 import { compareText, ranked } from './store-order.js';
 
 /**
@@ -9,18 +10,9 @@ import { compareText, ranked } from './store-order.js';
  */
 
 /** One reporter's DMARC sums on one day. */
-export interface DmarcDayRow {
-  date: string;
-  org: string;
-  reports: number;
-  messages: number;
-  pass: number;
-  spfAligned: number;
-  dkimAligned: number;
-  none: number;
-  quarantine: number;
-  reject: number;
-}
+export type DmarcDayRow = { date: string; org: string; reports: number } & NonNullable<
+  ReportRollup['dmarc']
+>;
 
 export function dmarcTotalsOf(rows: readonly DmarcDayRow[]): DmarcTotals {
   const totals: DmarcTotals = {

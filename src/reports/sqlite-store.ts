@@ -1,5 +1,5 @@
 import { periodBuckets } from './period-buckets.js';
-import { type ParsedReport, reportDate, reportMessages } from './read/index.js';
+import { reportDate, reportMessages } from './read/index.js';
 import {
   dmarcTotalsOf,
   type DmarcDayRow,
@@ -17,7 +17,8 @@ import {
 } from './rollup-rows.js';
 import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
-import type { Inbox, Period, ReceivedReport, ReportStore } from './store.js';
+import type { Period, ReceivedReport, ReportStore } from './store.js';
+import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
 
 /**
  * The report store over any SQLite (docs/reports.md, "Storage"): every statement here is plain
@@ -131,11 +132,6 @@ const sql = {
     FROM reports WHERE received_at < ? ORDER BY received_at LIMIT ?`,
   deletePurged: 'DELETE FROM reports WHERE inbox_id = ? AND kind = ? AND org = ? AND report_id = ?',
 };
-
-interface InboxRow extends Omit<Inbox, 'verified' | 'autoWatch'> {
-  verified: number;
-  autoWatch: string | null;
-}
 
 export interface SqliteReportStoreOptions {
   /** Reports a purge forgets per transaction: each is a short write, other writers go between. */
@@ -343,23 +339,5 @@ export function createSqliteReportStore(
       closed = true;
       options.onClose?.();
     },
-  };
-}
-
-function recordsOf(report: ParsedReport): number {
-  return report.kind === 'dmarc' ? report.rows.length : report.policies.length;
-}
-
-function autoWatchText(autoWatch: unknown): string | null {
-  return autoWatch === null || autoWatch === undefined ? null : JSON.stringify(autoWatch);
-}
-
-function inboxOf(row: InboxRow | undefined): Inbox | undefined {
-  if (!row) return undefined;
-  return {
-    ...row,
-    lang: row.lang,
-    verified: row.verified === 1,
-    autoWatch: row.autoWatch === null ? null : (JSON.parse(row.autoWatch) as unknown),
   };
 }

@@ -16,6 +16,10 @@ import { type RoutedMessage, takeRoutedMail } from './reports/index.js';
 
 export type WorkerEnv = WorkerBindings & Record<string, unknown>;
 
+/** The runner's tick options: the claims the watch clock keeps (watch-clock-object.ts). */
+export type TickOptions = NonNullable<Parameters<Services['watches']['runner']['tick']>[0]>;
+export type CheckClaims = NonNullable<TickOptions['orphaned']>;
+
 export interface EdgeApp {
   fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response>;
   /**
@@ -23,7 +27,7 @@ export interface EdgeApp {
    * current view as a request has it: the isolate of an alarm may serve no request, and its
    * replica, read once while the first self-test ran, would otherwise say so forever.
    */
-  tickWatches(): ReturnType<Services['watches']['runner']['tick']>;
+  tickWatches(options?: TickOptions): ReturnType<Services['watches']['runner']['tick']>;
   /** A message Email Routing hands the email() handler, taken in as the reports' (email.ts). */
   takeMail(message: RoutedMessage): Promise<void>;
   services: Services;
@@ -68,10 +72,10 @@ export async function createEdgeApp(
         maxBytes: services.reports.maxBytes,
         log: services.log,
       }),
-    async tickWatches() {
+    async tickWatches(options) {
       await services.refreshVerdicts();
       try {
-        return await services.watches.runner.tick();
+        return await services.watches.runner.tick(options);
       } finally {
         await services.flushVerdicts();
       }

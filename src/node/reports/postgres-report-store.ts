@@ -4,7 +4,9 @@ import {
   dmarcTotalsOf,
   type DmarcDayRow,
   encodeRollup,
-  type Inbox,
+  autoWatchText,
+  inboxOf,
+  type InboxRow,
   boundRow,
   mergedRows,
   type RollupRow,
@@ -13,6 +15,7 @@ import {
   type ReceivedReport,
   reportDate,
   reportMessages,
+  recordsOf,
   reportRollup,
   type ReportStore,
   rollupRows,
@@ -137,9 +140,7 @@ export async function openPostgresReportStore(
       prepared.map(({ date }) => date),
       prepared.map(({ report }) => report.begin),
       prepared.map(({ report }) => report.end),
-      prepared.map(({ report }) =>
-        report.kind === 'dmarc' ? report.rows.length : report.policies.length,
-      ),
+      prepared.map(({ report }) => recordsOf(report)),
       prepared.map(({ report }) => reportMessages(report)),
       prepared.map(({ receivedAt }) => receivedAt),
       prepared.map(({ via }) => via),
@@ -346,22 +347,6 @@ export async function openPostgresReportStore(
       closed = true;
       await client.end({ timeout: 5 });
     },
-  };
-}
-
-interface InboxRow extends Omit<Inbox, 'autoWatch'> {
-  autoWatch: string | null;
-}
-
-function autoWatchText(autoWatch: unknown): string | null {
-  return autoWatch === null || autoWatch === undefined ? null : JSON.stringify(autoWatch);
-}
-
-function inboxOf(row: InboxRow | undefined): Inbox | undefined {
-  if (!row) return undefined;
-  return {
-    ...row,
-    autoWatch: row.autoWatch === null ? null : (JSON.parse(row.autoWatch) as unknown),
   };
 }
 

@@ -8,7 +8,7 @@
 export { firstNonEmpty } from './aliases.js';
 export { bearerToken } from './bearer.js';
 export { requestedDomain } from './requested-domain.js';
-export { ipRequestKey, resultCacheKey } from './result-keys.js';
+export { resultCacheKey } from './result-keys.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable } from './cacheable.js';
 export { shareTag } from './share-responses.js';

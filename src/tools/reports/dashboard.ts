@@ -92,7 +92,7 @@ function reputationCell(site: Site, source: SummarySource, t: Translate, lang: L
   return html`<span class="${tone}">${text}</span>${
       source.ptr ? html`<br /><span class="note">${source.ptr}</span>` : ''
     } <br /><a href="${site.root}/ip/v1/share/${reputation.token}?lang=${lang}"
-      >${t('reports.reputation.check')}</a
+      >${t('reports.reputation.open')}</a
     >`;
 }
 

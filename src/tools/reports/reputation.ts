@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { checkIp, type IpCheckResult, parseTarget, runConfirmed } from '../../reputation/index.js';
-import { ipRequestKey, resultCacheKey } from '../common/index.js';
+import { checkIp, type IpCheckResult, runConfirmed, targetOf } from '../../reputation/index.js';
+import { resultCacheKey } from '../common/index.js';
 import type { ReportsToolDeps } from './deps.js';
 import type { SummarySource } from './schemas.js';
 
@@ -56,7 +56,7 @@ export function createSourceReputations(deps: ReportsToolDeps): SourceReputation
 
   /** A fresh IP check of `ip`, kept in the result store and remembered in the cache. */
   async function check(ip: string, key: string): Promise<void> {
-    const parsed = parseTarget(ip);
+    const parsed = targetOf('ip', ip);
     if (!parsed.ok || !deps.isConfigured()) return;
     const outcome = await runConfirmed(deps, () => checkIp(deps, parsed.target));
     if (!outcome.ok) return;
@@ -89,9 +89,10 @@ export function createSourceReputations(deps: ReportsToolDeps): SourceReputation
       const epoch = deps.verdictEpoch?.() ?? 0;
       const entries = await Promise.all(
         ips.map(async (ip): Promise<[string, Reputation]> => {
-          const parsed = parseTarget(ip);
+          // The IP tool's key: the address, IPv6 in its canonical form.
+          const parsed = targetOf('ip', ip);
           if (!parsed.ok) return [ip, unknown];
-          const key = resultCacheKey(ipRequestKey(parsed.target), epoch);
+          const key = resultCacheKey(parsed.text, epoch);
           const cached = await deps.results.cached('ip', key);
           if (cached) {
             return [ip, reputationOf(JSON.parse(cached.json) as IpCheckResult, cached.token)];

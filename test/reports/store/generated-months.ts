@@ -9,7 +9,8 @@ import type {
   TlsTotals,
 } from '../../../src/reports/index.js';
 import { reportDate } from '../../../src/reports/index.js';
-import { aDmarcReport, addDays, aTlsReport, type RowSpec, seeded } from './report-builder.js';
+import { seededRandom } from '../../../fixtures/seeded-random.js';
+import { aDmarcReport, addDays, aTlsReport, type RowSpec } from './report-builder.js';
 
 /**
  * A generated quarter across a new year (2023-11-20 to 2024-02-10): four reporters sending a
@@ -27,7 +28,7 @@ const addresses = Array.from({ length: 30 }, (_, i) =>
 );
 
 function generate(): ParsedReport[] {
-  const random = seeded(41);
+  const random = seededRandom(41);
   const reports: ParsedReport[] = [];
   for (let day = 0; day < days; day++) {
     const date = addDays(first, day);
