@@ -12,8 +12,8 @@ import { type Answer, valueOf } from './answer.js';
  * off after its object let it go, so a token found always leads to an inbox that was made.
  *
  * A call an object could not answer (unreachable, overloaded, reset by a deploy) is a
- * StoreUnavailableError, a 503 as every store's failure is; what the object's own code refused
- * (an id taken, no such inbox) comes back as a value (answer.ts) and is thrown here as it was.
+ * StoreUnavailableError, a 503 as every store's failure is; so is what the object's own code
+ * refused (an id taken, no such inbox), which comes back as a value (answer.ts).
  */
 
 export interface DurableReportStoreBindings {
