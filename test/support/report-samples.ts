@@ -1,3 +1,5 @@
+import type { DmarcTotals, ReportStore } from '../../src/reports/index.js';
+
 /**
  * parsedmarc's samples (test/fixtures/reports/parsedmarc/NOTICE.md) as the mail doors get them:
  * each sample a receiver would send, the inbox domain it is about, and the sums each inbox must
@@ -41,29 +43,18 @@ export const doorSamples: DoorSample[] = [
   { file: 'smtp_tls/smtp_tls.json', mediaType: 'application/tlsrpt+json', domain: 'example.com' },
 ];
 
+/** An inbox's sums as every door's suite compares them: the DMARC totals but the lists, TLS sessions. */
 export interface InboxCount {
   domain: string;
-  dmarc: {
-    reports: number;
-    messages: number;
-    pass: number;
-    fail: number;
-    spfAligned: number;
-    dkimAligned: number;
-    dispositions: { none: number; quarantine: number; reject: number };
-  };
+  dmarc: Pick<
+    DmarcTotals,
+    'reports' | 'messages' | 'pass' | 'fail' | 'spfAligned' | 'dkimAligned' | 'dispositions'
+  >;
   tls: { reports: number; success: number; failure: number };
 }
 
-const noDmarc = {
-  reports: 0,
-  messages: 0,
-  pass: 0,
-  fail: 0,
-  spfAligned: 0,
-  dkimAligned: 0,
-  dispositions: { none: 0, quarantine: 0, reject: 0 },
-};
+// prettier-ignore
+const noDmarc = { reports: 0, messages: 0, pass: 0, fail: 0, spfAligned: 0, dkimAligned: 0, dispositions: { none: 0, quarantine: 0, reject: 0 } };
 const noTls = { reports: 0, success: 0, failure: 0 };
 
 /**
@@ -96,34 +87,29 @@ export const samplesPeriod = { from: '1970-01-01', to: '2099-12-31' };
 
 /** What an inbox's store says, in InboxCount's terms. */
 export async function countOf(
-  store: {
-    dmarcTotals(id: string, period: typeof samplesPeriod): Promise<InboxCount['dmarc']>;
-    tlsTotals(
-      id: string,
-      period: typeof samplesPeriod,
-    ): Promise<{ reports: number; sessions: { success: number; failure: number } }>;
-  },
+  store: Pick<ReportStore, 'dmarcTotals' | 'tlsTotals'>,
   inbox: { id: string; domain: string },
 ): Promise<InboxCount> {
   const [dmarc, tls] = await Promise.all([
     store.dmarcTotals(inbox.id, samplesPeriod),
     store.tlsTotals(inbox.id, samplesPeriod),
   ]);
+  return inboxCount(inbox.domain, dmarc, tls);
+}
+
+/** The sums InboxCount compares, of a store's totals or a summary's. */
+export function inboxCount(
+  domain: string,
+  dmarc: InboxCount['dmarc'],
+  tls: { reports: number; sessions: { success: number; failure: number } },
+): InboxCount {
+  const { reports, messages, pass, fail, spfAligned, dkimAligned, dispositions } = dmarc;
   return {
-    domain: inbox.domain,
-    dmarc: {
-      reports: dmarc.reports,
-      messages: dmarc.messages,
-      pass: dmarc.pass,
-      fail: dmarc.fail,
-      spfAligned: dmarc.spfAligned,
-      dkimAligned: dmarc.dkimAligned,
-      dispositions: dmarc.dispositions,
-    },
+    domain,
+    dmarc: { reports, messages, pass, fail, spfAligned, dkimAligned, dispositions },
     tls: { reports: tls.reports, ...tls.sessions },
   };
 }
-
 /** The final path part of a sample: the attachment's file name. */
 function fileName(file: string): string {
   return file.slice(file.lastIndexOf('/') + 1);

@@ -7,6 +7,7 @@ import {
   type DoorSample,
   doorSamples,
   type InboxCount,
+  inboxCount,
   inboxCounts,
   refusedSamples,
   sampleMessage,
@@ -104,22 +105,14 @@ async function countOf(inbox: MadeInbox): Promise<InboxCount> {
   });
   expect(response.status).toBe(200);
   const { dmarc, tls } = (await response.json()) as {
-    dmarc: InboxCount['dmarc'] & { spf_aligned: number; dkim_aligned: number };
+    dmarc: Omit<InboxCount['dmarc'], 'spfAligned' | 'dkimAligned'> & {
+      spf_aligned: number;
+      dkim_aligned: number;
+    };
     tls: { reports: number; sessions: { success: number; failure: number } };
   };
-  return {
-    domain: inbox.domain,
-    dmarc: {
-      reports: dmarc.reports,
-      messages: dmarc.messages,
-      pass: dmarc.pass,
-      fail: dmarc.fail,
-      spfAligned: dmarc.spf_aligned,
-      dkimAligned: dmarc.dkim_aligned,
-      dispositions: dmarc.dispositions,
-    },
-    tls: { reports: tls.reports, ...tls.sessions },
-  };
+  const { spf_aligned: spfAligned, dkim_aligned: dkimAligned, ...counted } = dmarc;
+  return inboxCount(inbox.domain, { ...counted, spfAligned, dkimAligned }, tls);
 }
 
 /** How the inbox's reports came, as GET /received lists them. */

@@ -66,7 +66,10 @@ export async function createDoorsWorld(
     const { inbox } = await inboxes.create({ domain, lang: 'en', credential: operatorToken });
     byDomain.set(domain, inbox);
   }
-  const { inbox: unverified } = await inboxes.create({ domain: 'unverified.example.net', lang: 'en' });
+  const { inbox: unverified } = await inboxes.create({
+    domain: 'unverified.example.net',
+    lang: 'en',
+  });
   return {
     store,
     intake,

@@ -1,6 +1,10 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type DovecotServer, startDovecotServer } from '../../../fixtures/dovecot-server.js';
+import {
+  type DovecotServer,
+  messagesPerFolder,
+  startDovecotServer,
+} from '../../../fixtures/dovecot-server.js';
 import { issueCertificate } from '../../../fixtures/mail-world.js';
 import { createLogger } from '../../../src/lib/index.js';
 import { startMailDoors } from '../../../src/node/reports/mail-doors.js';
@@ -68,27 +72,13 @@ async function append(...messages: Uint8Array[]): Promise<void> {
 }
 
 /** The messages in each folder. */
-async function folders(): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const folder of await mail.list()) {
-    const status = await mail.status(folder.path, { messages: true });
-    counts[folder.path] = status ? (status.messages ?? 0) : 0;
-  }
-  return counts;
-}
+const folders = () => messagesPerFolder(mail);
 
 beforeAll(async () => {
   const tls = await issueCertificate(inject('mailCa'), ['127.0.0.1']);
   dovecot = await startDovecotServer({ tls });
   world = await createDoorsWorld({ maxBytes, maxRecords: 100_000 });
-  mail = new ImapFlow({
-    host: '127.0.0.1',
-    port: dovecot.port,
-    secure: true,
-    auth: { user: dovecot.user, pass: dovecot.password },
-    logger: false,
-  });
-  await mail.connect();
+  mail = await dovecot.client();
 }, 30_000);
 
 afterAll(async () => {

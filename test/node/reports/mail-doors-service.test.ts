@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../../../fixtures/dns-server.js';
 import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
-import { type DovecotServer, startDovecotServer } from '../../../fixtures/dovecot-server.js';
+import {
+  type DovecotServer,
+  messagesPerFolder,
+  startDovecotServer,
+} from '../../../fixtures/dovecot-server.js';
 import { freePort, takenPort } from '../../../fixtures/free-port.js';
 import { issueCertificate } from '../../../fixtures/mail-world.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
@@ -74,21 +77,9 @@ function doorsEnv(smtpPort: number): Record<string, string> {
 }
 
 async function imapFolders(): Promise<Record<string, number>> {
-  const client = new ImapFlow({
-    host: '127.0.0.1',
-    port: dovecot.port,
-    secure: true,
-    auth: { user: dovecot.user, pass: dovecot.password },
-    logger: false,
-  });
-  await client.connect();
+  const client = await dovecot.client();
   try {
-    const counts: Record<string, number> = {};
-    for (const mailbox of await client.list()) {
-      const status = await client.status(mailbox.path, { messages: true });
-      counts[mailbox.path] = status ? (status.messages ?? 0) : 0;
-    }
-    return counts;
+    return await messagesPerFolder(client);
   } finally {
     await client.logout();
   }
