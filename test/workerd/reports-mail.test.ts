@@ -146,9 +146,7 @@ async function mail(
     reply: () => Promise.reject(new Error('the reports never reply')),
     canBeForwarded: false,
   };
-  const ctx = createExecutionContext();
-  await worker.email!(message as unknown as ForwardableEmailMessage, workerEnv, ctx);
-  await waitOnExecutionContext(ctx);
+  await worker.email(message as unknown as ForwardableEmailMessage, workerEnv);
   return rejected;
 }
 

@@ -31,6 +31,15 @@ export interface DurableReportStoreOptions {
   retentionMs?: number;
 }
 
+/** An object's methods, each answering a promise, as its stub is called. */
+type RpcOf<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] extends (
+    ...args: infer A
+  ) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : never;
+};
+
 /** Inboxes a purge goes through at once. */
 const purgeConcurrency = 6;
 
@@ -55,15 +64,19 @@ export function createDurableReportStore(
     }
   }
 
-  const inboxObject = (id: string) => inboxes.get(inboxes.idFromName(`${prefix}inbox:${id}`));
-  const directory = () => directories.get(directories.idFromName(`${prefix}directory`));
+  // A stub is called as its object's methods are: each answer a plain value (answer.ts), cloned.
+  const inboxObject = (id: string) =>
+    inboxes.get(inboxes.idFromName(`${prefix}inbox:${id}`)) as unknown as RpcOf<ReportInboxObject>;
+  const directory = () =>
+    directories.get(
+      directories.idFromName(`${prefix}directory`),
+    ) as unknown as RpcOf<ReportDirectoryObject>;
   const onInbox = async <T>(
     id: string,
-    operation: (object: DurableObjectStub<ReportInboxObject>) => Promise<Answer<T>>,
+    operation: (object: RpcOf<ReportInboxObject>) => Promise<Answer<T>>,
   ): Promise<T> => valueOf(await call(`inbox ${id}`, () => operation(inboxObject(id))));
-  const onDirectory = <T>(
-    operation: (object: DurableObjectStub<ReportDirectoryObject>) => Promise<T>,
-  ) => call('the inbox directory', () => operation(directory()));
+  const onDirectory = <T>(operation: (object: RpcOf<ReportDirectoryObject>) => Promise<T>) =>
+    call('the inbox directory', () => operation(directory()));
 
   async function inbox(id: string): Promise<Inbox | undefined> {
     return onInbox(id, (object) => object.inbox(id));
