@@ -249,7 +249,7 @@ describe('the SMTP door’s connections', () => {
   });
 
   it('stops listening when closed, telling a session still open 421', async () => {
-    const closing = await startDoor();
+    const closing = await startDoor({ closeGraceMs: 200 });
     const session = await openSmtpSession(closing.port);
     await session.reply();
     await closing.close();
