@@ -14,6 +14,7 @@ export {
   parseAddressRanges,
   rangeHolds,
 } from './address-ranges.js';
+export { readBounded } from './bounded-read.js';
 export { type CsvCell, csvDocument, csvField } from './csv.js';
 export { base64, base64url, hex, joinChunks, utf8 } from './encodings.js';
 export {

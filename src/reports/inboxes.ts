@@ -1,7 +1,6 @@
 import type { Resolver } from '../dns/index.js';
 import { base64url, type Digest, hashOf, type RandomBytes, sameHash } from '../lib/index.js';
-import { inboxAddress, type ReportsMailbox } from './addresses.js';
-import { type InboxDns, readInboxDns } from './inbox-dns.js';
+import { inboxAddress, type InboxDns, readInboxDns, type ReportsMailbox } from './rua/index.js';
 import type { Inbox, ReportStore } from './store.js';
 
 /**

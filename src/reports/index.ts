@@ -30,8 +30,16 @@ export { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './r
 export { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
 export { reportSqliteMigrations } from './sqlite-schema.js';
 export { createSqliteReportStore } from './sqlite-store.js';
-export { inboxAddress, inboxIdOf, parseReportsMailbox, type ReportsMailbox } from './addresses.js';
-export { type Authorization, inboxQueryBudget, type InboxDns } from './inbox-dns.js';
+export {
+  type Authorization,
+  inboxAddress,
+  inboxIdOf,
+  type InboxDns,
+  inboxQueryBudget,
+  parseReportsMailbox,
+  type ReportsMailbox,
+  type SuggestedRecord,
+} from './rua/index.js';
 export {
   createInboxes,
   type InboxDnsAnswer,
@@ -39,7 +47,6 @@ export {
   type InboxesDeps,
   type KeyCheck,
 } from './inboxes.js';
-export type { SuggestedRecord } from './records.js';
 export {
   coversDomain,
   createReportIntake,

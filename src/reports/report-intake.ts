@@ -1,4 +1,4 @@
-import { inboxIdOf, type ReportsMailbox } from './addresses.js';
+import { inboxIdOf, type ReportsMailbox } from './rua/index.js';
 import type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 import { type ParsedReport, reportDomains, reportMessages, type Via } from './read/index.js';
 import type { Inbox, ReportStore } from './store.js';
@@ -7,7 +7,8 @@ import type { Inbox, ReportStore } from './store.js';
  * The one intake every door shares (docs/reports.md, "How reports come in"): a recipient routed to
  * its inbox by its subaddress (RFC 5233), the body read into reports, each report's domain checked
  * against the inbox's, and the reports kept. All or nothing per body (an upload, a message): every
- * report is read and judged before the first is kept, so a refused body leaves nothing behind.
+ * report is read and judged before any is kept, and they are kept in one transaction, so a refused
+ * body, or a store that fails midway, leaves nothing behind.
  */
 
 /** What reads bodies into reports: the readers of src/reports/read/, within REPORTS_MAX_BYTES. */
@@ -84,12 +85,13 @@ export function createReportIntake(deps: IntakeDeps): ReportIntake {
         );
       }
     }
+    // One transaction: a store that fails midway keeps none of them either.
     const receivedAt = deps.clock().getTime();
-    const received: TakenReport[] = [];
-    for (const report of reports) {
-      const { duplicate } = await store.addReport(inbox.id, report, { via, receivedAt });
-      received.push(taken(report, duplicate));
-    }
+    const kept = await store.addReports(
+      inbox.id,
+      reports.map((report) => ({ report, via, receivedAt })),
+    );
+    const received = reports.map((report, index) => taken(report, kept[index]!.duplicate));
     return { ok: true, inboxId: inbox.id, received };
   }
 

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readDmarcLookup } from '../../src/reputation/index.js';
 import { mattering } from '../../src/reports/index.js';
-import { namesInbox, suggestDmarc, suggestTlsRpt } from '../../src/reports/records.js';
-import { mailtoAddress, namesAddress } from '../../src/reports/addresses.js';
+import {
+  mailtoAddress,
+  namesAddress,
+  namesInbox,
+  suggestDmarc,
+  suggestTlsRpt,
+} from '../../src/reports/rua/index.js';
 
 /**
  * The records an inbox suggests and what verifies it (docs/reports.md, "Pointing rua here",

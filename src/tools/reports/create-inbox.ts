@@ -12,7 +12,7 @@ import {
 } from '../../http/index.js';
 import { pickLanguage } from '../../i18n/index.js';
 import type { Inbox, InboxDnsAnswer } from '../../reports/index.js';
-import { organizationalDomain, parseHostName } from '../../reputation/index.js';
+import { organizationalDomain, targetOf } from '../../reputation/index.js';
 import {
   bearerToken,
   captchaHeader,
@@ -35,10 +35,10 @@ const domainErrors = ['invalid_target'] as const;
 
 /** A domain an inbox may be for: a public host name below a public suffix (IDNA accepted). */
 export function inboxDomain(text: string): string {
-  const parsed = parseHostName(text);
+  // As the domain and mail tools read a domain (targetOf): IDNA, public names only.
+  const parsed = targetOf('domain', text);
   if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-  if (parsed.target.kind !== 'domain') throw new ApiError('invalid_target', 'expected a domain');
-  const { name } = parsed.target;
+  const name = parsed.text;
   // RFC 7489 §3.2: a public suffix is no organisation's domain, and publishes no DMARC record.
   if (organizationalDomain(name) === null)
     throw new ApiError('invalid_target', `${name} is a public suffix, not a domain of its own`);

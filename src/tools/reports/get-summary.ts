@@ -1,8 +1,8 @@
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { type AppEnv, errorResponses, serveRoute, storeErrors } from '../../http/index.js';
+import { type AppEnv, errorResponses, serveRoute } from '../../http/index.js';
 import type { ReportsToolDeps } from './deps.js';
-import { inboxKeyErrors, inboxKeySecurity, keyedInbox } from './inbox-key.js';
-import { periodOf } from './period.js';
+import { inboxKeySecurity } from './inbox-key.js';
+import { inboxPeriod, periodRouteErrors } from './period.js';
 import { keepAliveOf, type SourceReputations } from './reputation.js';
 import { inboxIdParams, periodQuery, summarySchema, tags } from './schemas.js';
 import { summarise } from './summary.js';
@@ -13,7 +13,7 @@ export function addGetSummary(
   deps: ReportsToolDeps,
   reputations: SourceReputations,
 ): void {
-  const { store, inboxes, retentionDays } = deps.reports;
+  const { store, retentionDays } = deps.reports;
   serveRoute(
     app,
     createRoute({
@@ -31,16 +31,11 @@ export function addGetSummary(
           description: 'The summary (Cache-Control: no-store)',
           content: { 'application/json': { schema: summarySchema } },
         },
-        ...errorResponses('getReportsSummary', [
-          'invalid_request',
-          ...inboxKeyErrors,
-          ...storeErrors,
-        ]),
+        ...errorResponses('getReportsSummary', periodRouteErrors),
       },
     }),
     async (c) => {
-      const inbox = await keyedInbox(c, inboxes);
-      const period = periodOf(c, deps.now());
+      const { inbox, period } = await inboxPeriod(c, deps);
       const summary = await summarise(
         { store, reputations, retentionDays },
         inbox,

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
-import { ApiError } from '../../http/index.js';
-import type { Period } from '../../reports/index.js';
+import { ApiError, type ErrorCode, storeErrors } from '../../http/index.js';
+import type { Inbox, Inboxes, Period } from '../../reports/index.js';
+import { inboxKeyErrors, keyedInbox } from './inbox-key.js';
 
 /**
  * The days a summary, the received list and the CSV cover (docs/reports.md, "API"): `from` and
@@ -42,4 +43,20 @@ export function periodOf(c: Context, now: Date): Period {
   if (first > last)
     throw new ApiError('invalid_request', `from: ${isoDay(first)} is after to, ${isoDay(last)}`);
   return { from: isoDay(first), to: isoDay(last) };
+}
+
+/** What a route over a keyed inbox's period answers: a bad date, the key's refusals, the store. */
+export const periodRouteErrors = [
+  'invalid_request',
+  ...inboxKeyErrors,
+  ...storeErrors,
+] as const satisfies readonly ErrorCode[];
+
+/** The inbox the request's key opens (or its 401, 403, 404), and the period the request asks. */
+export async function inboxPeriod(
+  c: Context,
+  deps: { reports: { inboxes: Inboxes }; now: () => Date },
+): Promise<{ inbox: Inbox; period: Period }> {
+  const inbox = await keyedInbox(c, deps.reports.inboxes);
+  return { inbox, period: periodOf(c, deps.now()) };
 }

@@ -1,14 +1,8 @@
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import {
-  ApiError,
-  type AppEnv,
-  errorResponses,
-  serveRoute,
-  storeErrors,
-} from '../../http/index.js';
+import { ApiError, type AppEnv, errorResponses, serveRoute } from '../../http/index.js';
 import type { ReportsToolDeps } from './deps.js';
-import { inboxKeyErrors, inboxKeySecurity, keyedInbox } from './inbox-key.js';
-import { periodOf } from './period.js';
+import { inboxKeySecurity } from './inbox-key.js';
+import { inboxPeriod, periodRouteErrors } from './period.js';
 import { inboxIdParams, receivedQuery, receivedSchema, tags } from './schemas.js';
 
 /** GET /reports/v1/{id}/received: the reports taken in over a period, newest first. */
@@ -28,7 +22,7 @@ function limitOf(text: string | undefined): number {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 export function addReceived(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): void {
-  const { store, inboxes } = deps.reports;
+  const { store } = deps.reports;
   serveRoute(
     app,
     createRoute({
@@ -44,16 +38,11 @@ export function addReceived(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): vo
           description: 'The reports (Cache-Control: no-store)',
           content: { 'application/json': { schema: receivedSchema } },
         },
-        ...errorResponses('getReportsReceived', [
-          'invalid_request',
-          ...inboxKeyErrors,
-          ...storeErrors,
-        ]),
+        ...errorResponses('getReportsReceived', periodRouteErrors),
       },
     }),
     async (c) => {
-      const inbox = await keyedInbox(c, inboxes);
-      const period = periodOf(c, deps.now());
+      const { inbox, period } = await inboxPeriod(c, deps);
       const limit = limitOf(c.req.query('limit'));
       const reports = await store.received(inbox.id, period, { limit: limit + 1 });
       return c.json(

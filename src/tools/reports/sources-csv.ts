@@ -1,10 +1,10 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { type AppEnv, errorResponses, serveRoute, storeErrors } from '../../http/index.js';
+import { type AppEnv, errorResponses, serveRoute } from '../../http/index.js';
 import { csvDocument, type CsvCell } from '../../lib/index.js';
 import { mattering } from '../../reports/index.js';
 import type { ReportsToolDeps } from './deps.js';
-import { inboxKeyErrors, inboxKeySecurity, keyedInbox } from './inbox-key.js';
-import { periodOf } from './period.js';
+import { inboxKeySecurity } from './inbox-key.js';
+import { inboxPeriod, periodRouteErrors } from './period.js';
 import { keepAliveOf, type SourceReputations } from './reputation.js';
 import { inboxIdParams, periodQuery, tags } from './schemas.js';
 import { sourceLine } from './summary.js';
@@ -38,7 +38,7 @@ export function addSourcesCsv(
   deps: ReportsToolDeps,
   reputations: SourceReputations,
 ): void {
-  const { store, inboxes } = deps.reports;
+  const { store } = deps.reports;
   serveRoute(
     app,
     createRoute({
@@ -55,16 +55,11 @@ export function addSourcesCsv(
           description: 'The sources',
           content: { 'text/csv': { schema: z.string().openapi({ example: csvExample }) } },
         },
-        ...errorResponses('getReportsSourcesCsv', [
-          'invalid_request',
-          ...inboxKeyErrors,
-          ...storeErrors,
-        ]),
+        ...errorResponses('getReportsSourcesCsv', periodRouteErrors),
       },
     }),
     async (c) => {
-      const inbox = await keyedInbox(c, inboxes);
-      const period = periodOf(c, deps.now());
+      const { inbox, period } = await inboxPeriod(c, deps);
       const [sources, totals] = await Promise.all([
         store.sources(inbox.id, period),
         store.dmarcTotals(inbox.id, period),

@@ -8,6 +8,7 @@ import {
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
+import { readBounded } from '../../lib/index.js';
 import type { IntakeRefusal } from '../../reports/index.js';
 import type { ReportsToolDeps } from './deps.js';
 import { inboxKeyErrors, inboxKeySecurity, keyedInbox } from './inbox-key.js';
@@ -52,28 +53,7 @@ function tooLarge(maxBytes: number): ApiError {
 export async function boundedBody(c: Context, maxBytes: number): Promise<Uint8Array> {
   const declared = c.req.header('content-length');
   if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  const stream = c.req.raw.body;
-  if (stream === null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readBounded(c.req.raw.body, maxBytes, () => tooLarge(maxBytes));
 }
 
 function refusal(outcome: IntakeRefusal): ApiError {

@@ -1,4 +1,4 @@
-import type { Resolver } from '../dns/index.js';
+import type { Resolver } from '../../dns/index.js';
 import {
   authorizesReports,
   createCheckDns,
@@ -7,7 +7,7 @@ import {
   readDmarcLookup,
   reportAuthorizationName,
   tlsRptName,
-} from '../reputation/index.js';
+} from '../../reputation/index.js';
 import { type ReportsMailbox } from './addresses.js';
 import { namesInbox, type SuggestedRecord, suggestDmarc, suggestTlsRpt } from './records.js';
 

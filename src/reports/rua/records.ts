@@ -1,4 +1,9 @@
-import { type DmarcLookup, parseTagList, readDmarcTags, readTlsRpt } from '../reputation/index.js';
+import {
+  type DmarcLookup,
+  parseTagList,
+  readDmarcTags,
+  readTlsRpt,
+} from '../../reputation/index.js';
 import { namesAddress } from './addresses.js';
 
 /**
@@ -43,6 +48,24 @@ function withAddress(
   return { tags: next, named: false };
 }
 
+/** The record there now with the address added to its rua, or as it is when it names it. */
+function updated(
+  name: string,
+  current: string,
+  tags: Map<string, string>,
+  address: string,
+): SuggestedRecord {
+  const { tags: next, named } = withAddress(tags, address);
+  return {
+    name,
+    type: 'TXT',
+    current,
+    value: written(next),
+    change: named ? 'none' : 'update',
+    detail: named ? 'it names this inbox’s address already' : null,
+  };
+}
+
 const unanswered = (name: string, what: string): SuggestedRecord => ({
   name,
   type: 'TXT',
@@ -80,15 +103,7 @@ export function suggestDmarc(
         detail: `the record there is not a valid tag list (${list.reason}), so receivers ignore it: publish this one in its place`,
       };
     }
-    const { tags, named } = withAddress(list.tags, address);
-    return {
-      name,
-      type: 'TXT',
-      current: own.record,
-      value: written(tags),
-      change: named ? 'none' : 'update',
-      detail: named ? 'it names this inbox’s address already' : null,
-    };
+    return updated(name, own.record, list.tags, address);
   }
   if (organizational === null) return fresh(name, address, null);
   const parent = `_dmarc.${organizational.domain}`;
@@ -150,15 +165,7 @@ export function suggestTlsRpt(
       detail: current.detail,
     };
   }
-  const { tags, named } = withAddress(list.tags, address);
-  return {
-    name,
-    type: 'TXT',
-    current: current.record,
-    value: written(tags),
-    change: named ? 'none' : 'update',
-    detail: named ? 'it names this inbox’s address already' : null,
-  };
+  return updated(name, current.record, list.tags, address);
 }
 
 /** Whether the domain's own DMARC record, or its TLS-RPT record, names `address` in its rua. */
