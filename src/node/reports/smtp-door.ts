@@ -125,7 +125,7 @@ export async function startSmtpDoor(options: SmtpDoorOptions): Promise<SmtpDoor>
     },
 
     onData(stream, session, callback) {
-      readBounded(stream, options.maxBytes).then(
+      collectData(stream, options.maxBytes).then(
         async (message) => {
           const reply =
             message === undefined
@@ -197,7 +197,7 @@ export async function startSmtpDoor(options: SmtpDoorOptions): Promise<SmtpDoor>
  * and dropped (the client must reach the end of its data to hear the reply), so memory stays
  * within the bound whatever is sent.
  */
-function readBounded(
+function collectData(
   stream: SMTPServerDataStream,
   maxBytes: number,
 ): Promise<Uint8Array | undefined> {

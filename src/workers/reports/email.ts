@@ -1,4 +1,4 @@
-import { joinChunks, type Logger } from '../../lib/index.js';
+import { type Logger, readBounded } from '../../lib/index.js';
 import type { ReportIntake } from '../../reports/index.js';
 
 /**
@@ -24,18 +24,21 @@ export async function takeRoutedMail(
   intake: ReportIntake,
   options: { maxBytes: number; log: Logger },
 ): Promise<void> {
+  const tooLarge = {
+    ok: false,
+    code: 'report_too_large',
+    reason: `the message is larger than ${options.maxBytes} bytes (REPORTS_MAX_BYTES)`,
+  } as const;
   const bytes =
     message.rawSize > options.maxBytes
       ? undefined
-      : await readWithin(message.raw, options.maxBytes);
-  const outcome =
-    bytes === undefined
-      ? ({
-          ok: false,
-          code: 'report_too_large',
-          reason: `the message is larger than ${options.maxBytes} bytes (REPORTS_MAX_BYTES)`,
-        } as const)
-      : await intake.mail(message.to, bytes, 'email');
+      : await readBounded(message.raw, options.maxBytes, () => new TooLarge()).catch(
+          (error: unknown) => {
+            if (error instanceof TooLarge) return undefined;
+            throw error;
+          },
+        );
+  const outcome = bytes === undefined ? tooLarge : await intake.mail(message.to, bytes, 'email');
   if (!outcome.ok) {
     options.log('info', 'reports refused by email', { code: outcome.code, reason: outcome.reason });
     message.setReject(`${outcome.code}: ${outcome.reason}`);
@@ -48,22 +51,5 @@ export async function takeRoutedMail(
   });
 }
 
-/** The stream's bytes, or undefined once they pass `maxBytes` (the rest is not read). */
-async function readWithin(
-  stream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array | undefined> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return joinChunks(chunks, length);
-    length += value.byteLength;
-    if (length > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-}
+/** A message that streams past REPORTS_MAX_BYTES (its rawSize understated). */
+class TooLarge extends Error {}
