@@ -11,12 +11,15 @@ import { round } from '../stats.js';
  * docs/benchmarks.md, "Reports intake"): section 14's seeded files read bare, then the reports
  * they hold kept by the SQLite report store's `addReports`, one file a transaction as an upload
  * keeps them, in this process; CPU (user + system) per report for each, twice (the first round
- * warms up).
+ * warms up). INTAKE_SPLIT_BATCH keeps that many files' reports a transaction instead (what
+ * concurrent uploads kept together would cost).
  *
- *   npx tsx bench/experiments/reports-intake-split.ts   (INTAKE_SPLIT_REPORTS, default 600)
+ *   npx tsx bench/experiments/reports-intake-split.ts   (INTAKE_SPLIT_REPORTS, default 600;
+ *   INTAKE_SPLIT_BATCH, default 1)
  */
 
 const count = Number(process.env.INTAKE_SPLIT_REPORTS ?? 600);
+const batch = Number(process.env.INTAKE_SPLIT_BATCH ?? 1);
 const files = reportFiles(count, 0);
 const parsed = await Promise.all(
   files.map((file) => readReports(file, 'application/gzip', defaultReadLimits)),
@@ -37,10 +40,13 @@ for (const pass of [1, 2]) {
   });
   const cpu = process.cpuUsage();
   const started = performance.now();
-  for (const reports of parsed) {
+  for (let first = 0; first < parsed.length; first += batch) {
     await store.addReports(
       'split',
-      reports.map((report) => ({ report, via: 'upload' as const, receivedAt: Date.now() })),
+      parsed
+        .slice(first, first + batch)
+        .flat()
+        .map((report) => ({ report, via: 'upload' as const, receivedAt: Date.now() })),
     );
   }
   const stored = process.cpuUsage(cpu);
@@ -51,6 +57,7 @@ for (const pass of [1, 2]) {
     JSON.stringify({
       round: pass,
       reports: count,
+      batch,
       readCpuMsPerReport: round(bare.cpuMs / count, 2),
       storeCpuMsPerReport: round((stored.user + stored.system) / 1000 / count, 2),
       readMs: round(bare.ms),
