@@ -62,13 +62,13 @@ export function reportsServices(
   });
   const intake = autoWatch.intake(
     createReportIntake({
-    store,
-    reader: createReportReader({
-      maxBytes: config.reports.maxBytes,
-      maxRecords: defaultReadLimits.maxRecords,
-    }),
-    clock,
-    ...(mailbox ? { mailbox } : {}),
+      store,
+      reader: createReportReader({
+        maxBytes: config.reports.maxBytes,
+        maxRecords: defaultReadLimits.maxRecords,
+      }),
+      clock,
+      ...(mailbox ? { mailbox } : {}),
       verify: (inbox) => inboxes.verify(inbox),
     }),
   );
