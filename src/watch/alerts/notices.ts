@@ -2,7 +2,14 @@ import type { Lang } from '../../i18n/index.js';
 import type { WebhookFormat } from '../../webhooks/index.js';
 import type { EmailContent } from '../email/index.js';
 import type { NoticeEvent, SourceFailingEvent } from '../model/index.js';
-import { type AlertMessage, type AlertSection, type Line, linker, wordsOf } from './message.js';
+import {
+  type AlertMessage,
+  type AlertSection,
+  confirmMessage,
+  type Line,
+  linker,
+  wordsOf,
+} from './message.js';
 import { renderers, type WebhookRequest } from './renderers.js';
 
 /**
@@ -62,39 +69,26 @@ export function sourceFailingMessage(
   };
 }
 
-/** The confirmation of a reports inbox's address: what it will be sent, its link, until when. */
+/**
+ * The confirmation of a reports inbox's address: a watch's confirmation (its link, until when),
+ * saying what the inbox will send.
+ */
 export function inboxConfirmMessage(input: {
   lang: Lang;
   domain: string;
   confirmUrl: string;
   expiresAt: string;
 }): AlertMessage {
-  const { t, date, more } = wordsOf(input.lang);
-  const { links, link } = linker();
+  const { t } = wordsOf(input.lang);
   const { domain } = input;
+  const message = confirmMessage({ ...input, target: domain });
   return {
-    kind: 'confirm',
+    ...message,
     title: t('reports.notice.confirmSubject', { domain }),
-    urgency: 'default',
     sections: [
       { lines: [[t('reports.notice.confirmIntro', { domain })]] },
-      {
-        lines: [
-          [t('email.confirm.action')],
-          [link('confirm', input.confirmUrl, t('email.confirm.link'))],
-        ],
-      },
-      {
-        lines: [
-          [t('email.confirm.expires', { at: date(input.expiresAt) })],
-          [t('email.confirm.ignore')],
-        ],
-      },
+      ...message.sections.slice(1),
     ],
-    fields: [],
-    buttons: [],
-    links,
-    more,
   };
 }
 
