@@ -39,6 +39,7 @@ import {
   type LinksOf,
   type RunnerOptions,
   createRecheck,
+  configuredLinks,
   createWatches,
   listCatalogue,
   watchLinks,
@@ -208,12 +209,14 @@ export async function createServices(
     canCheck: () => verdicts.readiness().configured,
     links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
-    // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
-    ...(platform.mailer && config.watch.alertFrom
+    // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md,
+    // "E-mail"), their links under PUBLIC_URL, which SMTP_URL requires.
+    ...(platform.mailer && config.watch.alertFrom && config.publicUrl
       ? {
           email: {
             sender: platform.mailer,
             from: config.watch.alertFrom,
+            links: configuredLinks(config.publicUrl, config.basePath),
             onAttempt: (outcome: 'sent' | 'failed') => metrics.watchEmail(outcome),
           },
         }

@@ -256,6 +256,18 @@ export const sharedRules: Rule<Config>[] = [
     }
   },
   (config, ctx) => {
+    // An e-mail's links (its confirmation code, List-Unsubscribe) must come from the operator,
+    // never from a request's Host (docs/watches.md, "E-mail").
+    if (config.watch.smtpUrl !== undefined && config.publicUrl === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          "required with SMTP_URL: e-mail links are built from it, never from a request's Host",
+      });
+    }
+  },
+  (config, ctx) => {
     if (config.captcha === undefined) return;
     const { provider, siteKey, secret } = config.captcha;
     for (const [name, value] of [

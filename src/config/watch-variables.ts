@@ -74,7 +74,7 @@ export const watchVariables = {
     name: 'SMTP_URL',
     parser: smtpUrl,
     meaning:
-      'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in the URL; unset, a watch with `email` is refused (`email_unavailable`); needs `ALERT_FROM`; on Workers over `cloudflare:sockets`, never to port 25 ([`watches.md`](watches.md#e-mail), [`edge.md`](edge.md#e-mail-on-workers)).',
+      'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in URL; unset, `email` is refused (`email_unavailable`); needs `ALERT_FROM` and `PUBLIC_URL`; on Workers over `cloudflare:sockets`, never to port 25 ([`watches.md`](watches.md#e-mail), [`edge.md`](edge.md#e-mail-on-workers)).',
   }),
   alertFrom: variable({
     name: 'ALERT_FROM',

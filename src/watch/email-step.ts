@@ -9,12 +9,12 @@ import {
 import type { Logger } from '../lib/index.js';
 import {
   hasEnded,
-  type LinksOf,
   type PendingDelivery,
   type RetryRules,
   retryOrDrop,
   type WatchConfig,
   type WatchEvent,
+  type WatchLinks,
   type WatchRecords,
 } from './model/index.js';
 
@@ -22,7 +22,11 @@ import {
 export interface EmailDeps {
   sender: EmailSender;
   from: string;
-  links: LinksOf;
+  /**
+   * A watch's links under PUBLIC_URL (`configuredLinks`), never the origin it was stored with:
+   * every link of a message is the operator's, built when the message is sent.
+   */
+  links: (id: string) => WatchLinks;
   /** Hears how each attempt ended (the metrics' e-mails by outcome). */
   onAttempt?: (outcome: EmailAnswer['kind']) => void;
 }
@@ -64,8 +68,8 @@ export async function emailOnce(
   ) {
     return done();
   }
-  const { page_url } = deps.email.links(watch);
-  const links = emailLinks(page_url);
+  const watchLinks = deps.email.links(watch.id);
+  const links = emailLinks(watchLinks.page_url);
   const unsubscribeUrl = links.unsubscribe(email.unsubscribe);
   const content =
     kind === 'confirm'
@@ -77,7 +81,7 @@ export async function emailOnce(
         })
       : renderEmail({
           kind: 'alert',
-          event: JSON.parse(pending.body) as WatchEvent,
+          event: withLinks(JSON.parse(pending.body) as WatchEvent, watchLinks),
           watch,
           status: (await deps.records.state(watch.id))?.status,
           unsubscribeUrl,
@@ -101,4 +105,13 @@ export async function emailOnce(
     reason: answer.reason,
   });
   await retryOrDrop(deps, { ...pending, attempts }, deps.clock().getTime(), done);
+}
+
+/**
+ * The event with the watch's links of now: an event kept since its check (or queued by an
+ * earlier version, under the origin of the request that created the watch) is mailed with
+ * PUBLIC_URL's.
+ */
+function withLinks(event: WatchEvent, links: WatchLinks): WatchEvent {
+  return { ...event, data: { ...event.data, watch: { ...event.data.watch, ...links } } };
 }

@@ -63,6 +63,7 @@ export {
   watchLangSchema,
   type WatchLimits,
   type WatchLinks,
+  configuredLinks,
   watchLinks,
   type WatchState,
   watchStateSchema,

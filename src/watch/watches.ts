@@ -73,7 +73,7 @@ export interface WatchDeps {
    * E-mail alerts (docs/watches.md, "E-mail"): the platform's sender and ALERT_FROM; without it,
    * a watch with `email` is refused (`email_unavailable`).
    */
-  email?: Omit<EmailDeps, 'links'>;
+  email?: EmailDeps;
 }
 
 export interface Watches {
@@ -132,7 +132,7 @@ export function createWatches(deps: WatchDeps): Watches {
       timeoutMs: limits.webhookTimeoutMs,
       retryDelaysMs: sizes?.retryDelaysMs ?? defaultRetryDelaysMs,
       queueRules,
-      ...(email ? { email: { ...email, links: deps.links } } : {}),
+      ...(email ? { email } : {}),
     },
     { ...runnerSizes(limits), ...sizes },
   );

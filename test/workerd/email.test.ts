@@ -102,13 +102,14 @@ describe('e-mail on Workers', () => {
     }
   });
 
-  it('sends a watch’s confirmation from the Worker’s runner, and confirms by its POST', async () => {
+  it('sends a watch’s confirmation from the Worker’s runner, its link under PUBLIC_URL whatever the request said, and confirms by its POST', async () => {
     const world = await startWorld({});
     const workerEnv = {
       ...(env as unknown as WorkerEnv),
       DOH_URL: world.dohUrl,
       SMTP_URL: inbox.url,
       ALERT_FROM: 'alerts@rep.example.org',
+      PUBLIC_URL: 'https://rep.example.org',
     };
     const edge = await createEdgeApp(workerEnv, {
       storePrefix: `${crypto.randomUUID()} `,
@@ -123,9 +124,14 @@ describe('e-mail on Workers', () => {
       return response;
     };
     try {
-      const created = await call(`http://edge.test${basePath}/watch/v1`, {
+      // The request's host, and forwarded ones, are anyone's to forge: none reaches the message.
+      const created = await call(`http://evil-host.test${basePath}/watch/v1`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-host': 'evil-xfh.test',
+          forwarded: 'host=evil-forwarded.test;proto=http',
+        },
         body: JSON.stringify({ target: '8.8.100.9', email: 'edge@example.org' }),
       });
       expect(created.status).toBe(201);
@@ -139,7 +145,9 @@ describe('e-mail on Workers', () => {
         (found) => found.envelope.to[0] === 'edge@example.org',
       );
       expect(mail?.subject).toBe('Confirm e-mail alerts for 8.8.100.9');
+      expect(mail!.raw).not.toMatch(/evil-/);
       const link = /https?:\/\/\S+\/email\/confirm\?code=\S+/.exec(mail!.text)![0];
+      expect(link.startsWith(`https://rep.example.org${basePath}/watch/v1/`)).toBe(true);
       expect(await (await call(link)).json()).toEqual({ email: 'unconfirmed' });
       expect(await (await call(link, { method: 'POST' })).json()).toEqual({ email: 'confirmed' });
     } finally {

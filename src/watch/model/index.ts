@@ -14,7 +14,7 @@ export {
   retryOrDrop,
 } from './deliveries.js';
 export { changeEventType, type LinksOf, watchEvent, type WatchLinks } from './events.js';
-export { watchLinks } from './links.js';
+export { configuredLinks, watchLinks } from './links.js';
 export {
   allWatchesKey,
   callerWatchesKey,

@@ -224,6 +224,7 @@ export async function startSmtpInbox(
       subject: string;
       text: string;
       html: string;
+      raw: string;
     }[]
   >;
   close(): Promise<void>;
