@@ -55,8 +55,14 @@ export interface ServiceOptions {
   watchLinks?: LinksOf;
   /** The watches' clock instead of the platform's: tests move it past a watch's expires_at. */
   watchClock?: () => Date;
-  /** Shorter webhook retries and leases than the real ones (5 s, 1 h, 24 h). */
-  watchRunner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+  /**
+   * Shorter webhook retries (5 s, 1 h, 24 h), confirmation e-mail retries (5 s to 15 min) and
+   * leases than the real ones.
+   */
+  watchRunner?: Partial<RunnerOptions> & {
+    retryDelaysMs?: readonly number[];
+    confirmRetryDelaysMs?: readonly number[];
+  };
 }
 
 /**

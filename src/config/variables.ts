@@ -63,10 +63,10 @@ export const sharedVariables = {
   }),
   logLevel: variable({
     name: 'LOG_LEVEL',
-    parser: z.enum(['silent', 'error', 'info', 'debug']),
+    parser: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
     default: 'info',
     meaning:
-      'One JSON line per request at `info`, without bodies, headers or query strings (captcha tokens never reach the log).',
+      'One JSON line per request at `info`, without bodies, headers or query strings (captcha tokens never reach the log); at `warn`, what the operator should act on: failed deliveries, an `SMTP_URL` that does not work at start.',
   }),
   dailyLimit: variable({
     name: 'DAILY_LIMIT',

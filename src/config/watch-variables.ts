@@ -82,6 +82,13 @@ export const watchVariables = {
     meaning:
       'The From of watches’ e-mails: `alerts@example.org` or `Reputation <alerts@example.org>`; required with `SMTP_URL`.',
   }),
+  emailConfirmationsPerDay: variable({
+    name: 'EMAIL_CONFIRMATIONS_PER_DAY',
+    parser: integer(1, 10_000_000),
+    default: '500',
+    meaning:
+      'Confirmation e-mails the whole service sends a UTC day, besides 3 per watch, per mailbox and per caller and 12 per network; past it `email_limit` ([`watches.md`](watches.md#e-mail)).',
+  }),
   webhookTimeoutMs: variable({
     name: 'WEBHOOK_TIMEOUT_MS',
     parser: integer(100, 60_000),

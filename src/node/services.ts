@@ -9,6 +9,7 @@ import { type NodePlatform, createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
 import { startMonitorTimer } from './monitor-timer.js';
 import { startWatchTimer } from './watch-timer.js';
+import { checkRelayAtStart } from './mailer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
@@ -31,6 +32,11 @@ export async function createNodeServices(
       clock: platform.clock,
       log: services.log,
     });
+    // Not awaited: the relay is tried while the service starts. Under WORKERS=N, by the first
+    // worker only, so the line is printed once.
+    if (platform.mailer && (!cluster.isWorker || cluster.worker?.id === 1)) {
+      void checkRelayAtStart(platform.mailer, services.log);
+    }
     return {
       ...services,
       cardPool: platform.cardPool,

@@ -4,13 +4,17 @@ import {
   emailLinks,
   emailMessage,
   type EmailSender,
+  giveBackAllowance,
+  maskAddressesIn,
   type PendingEmail,
+  retakeAllowance,
 } from './email/index.js';
-import type { Logger } from '../lib/index.js';
+import { cleanThirdPartyText, type Logger } from '../lib/index.js';
 import {
   hasEnded,
   type PendingDelivery,
   type RetryRules,
+  retryDelay,
   retryOrDrop,
   type WatchConfig,
   type WatchEvent,
@@ -36,6 +40,8 @@ export interface EmailStepDeps extends RetryRules {
   records: WatchRecords;
   clock: () => Date;
   log: Logger;
+  /** A confirmation's retries: minutes apart, for its link lives a day (schedule.ts). */
+  confirmRetryDelaysMs: readonly number[];
   /** E-mail alerts, when the platform can send them (SMTP_URL and ALERT_FROM). */
   email?: EmailDeps;
 }
@@ -44,7 +50,10 @@ export interface EmailStepDeps extends RetryRules {
  * One attempt at an e-mail (docs/watches.md, "E-mail"): sent only while its address is still the
  * watch's, and confirmed for an alert; a confirmation only while its link lives. It goes to the
  * operator's SMTP server, not to a stranger's receiver, so no one-at-a-time rule and no pause:
- * a failed attempt is retried at the webhooks' delays, then dropped.
+ * a failed attempt is logged at `warn` and kept for the manage key's holder to see, then retried
+ * (an alert at the webhooks' delays, a confirmation within minutes), unless the relay refused the
+ * message for good (a 5xx to it: RFC 5321 §4.2.1). A confirmation that failed gives its units of
+ * the day's allowances back.
  */
 export async function emailOnce(
   deps: EmailStepDeps,
@@ -96,15 +105,51 @@ export async function emailOnce(
   });
   const answer = await deps.email.sender.send(message);
   deps.email.onAttempt?.(answer.kind);
-  if (answer.kind === 'sent') return done();
+  const { allowance } = pendingEmail;
+  const now = deps.clock();
+  if (answer.kind === 'sent') {
+    // Units given back after an earlier failure are counted again: this message went out.
+    if (allowance && pendingEmail.returned)
+      await retakeAllowance(deps.store, allowance, now.getTime());
+    await deps.records.putLastEmail(watch, { outcome: 'sent', kind, at: now.toISOString() });
+    return done();
+  }
   const attempts = pending.attempts + 1;
-  deps.log('info', 'e-mail delivery failed', {
+  const reason = failureReason(answer.reason);
+  const delays = kind === 'confirm' ? deps.confirmRetryDelaysMs : deps.retryDelaysMs;
+  const delay = answer.permanent === true ? undefined : retryDelay(attempts, delays);
+  deps.log('warn', 'e-mail delivery failed', {
     watch: watch.id,
     event: pending.id,
+    kind,
     attempt: attempts,
-    reason: answer.reason,
+    reason,
+    ...(delay === undefined ? {} : { retry_in_s: Math.round(delay / 1000) }),
+    ...(answer.permanent === true ? { permanent: true } : {}),
   });
-  await retryOrDrop(deps, { ...pending, attempts }, deps.clock().getTime(), done);
+  await deps.records.putLastEmail(watch, {
+    outcome: 'failed',
+    kind,
+    at: now.toISOString(),
+    reason,
+    ...(delay === undefined ? {} : { retry_at: new Date(now.getTime() + delay).toISOString() }),
+  });
+  // A confirmation not sent costs no one a confirmation: asking for a new link stays possible.
+  let tried: PendingDelivery = { ...pending, attempts };
+  if (allowance && !pendingEmail.returned) {
+    await giveBackAllowance(deps.store, allowance, now.getTime());
+    tried = { ...tried, email: { ...pendingEmail, returned: true } };
+  }
+  if (delay === undefined) return done();
+  await retryOrDrop({ ...deps, retryDelaysMs: delays }, tried, now.getTime(), done);
+}
+
+/**
+ * Why an attempt failed, as the log and the manage key's holder read it: the relay's words, one
+ * line of at most 300 characters, every address in it masked (a reply names the recipient).
+ */
+function failureReason(reason: string): string {
+  return cleanThirdPartyText(maskAddressesIn(reason));
 }
 
 /**

@@ -81,7 +81,9 @@ export {
   type EmailSender,
   emailLinks,
   emailMessage,
+  isPermanentReply,
   parseMailbox,
+  type RelayCheck,
 } from './email/index.js';
 export {
   type DayState,

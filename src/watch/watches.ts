@@ -7,6 +7,7 @@ import type { EmailDeps } from './email-step.js';
 import type { CodeCheck } from './email/index.js';
 import type { Recheck } from './kinds/index.js';
 import {
+  confirmationRetryDelaysMs,
   defaultRetryDelaysMs,
   type Digest,
   type DropReason,
@@ -64,7 +65,10 @@ export interface WatchDeps {
   callerIds: { idsOf(subject: string): Promise<string[]> };
   log: Logger;
   /** Tests shorten the retries and leases. */
-  runner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+  runner?: Partial<RunnerOptions> & {
+    retryDelaysMs?: readonly number[];
+    confirmRetryDelaysMs?: readonly number[];
+  };
   /** Hear the runner's work (the operator's metrics, docs/operations.md). */
   onChecked?: (lagMs: number) => void;
   onAttempt?: (outcome: DeliveryOutcome) => void;
@@ -131,6 +135,7 @@ export function createWatches(deps: WatchDeps): Watches {
       minIntervalS: limits.minIntervalS,
       timeoutMs: limits.webhookTimeoutMs,
       retryDelaysMs: sizes?.retryDelaysMs ?? defaultRetryDelaysMs,
+      confirmRetryDelaysMs: sizes?.confirmRetryDelaysMs ?? confirmationRetryDelaysMs,
       queueRules,
       ...(email ? { email } : {}),
     },

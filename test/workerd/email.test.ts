@@ -85,7 +85,25 @@ describe('e-mail on Workers', () => {
         content: { subject: 'test', text: 'test', html: '<p>test</p>' },
       }),
     );
-    expect(answer.kind).toBe('failed');
+    expect(answer).toMatchObject({ kind: 'failed', permanent: false });
+  });
+
+  it('calls a relay’s 550 to the recipient a permanent failure, as on Node', async () => {
+    const refusing = await startSmtpInbox({ refuseRecipients: true });
+    try {
+      const answer = await createWorkersMailer(refusing.url, 5000).send(
+        emailMessage({
+          from: 'alerts@rep.example.org',
+          to: 'gone@example.org',
+          id: 'evt_EEEEEEEEEEEEEEEEEEEEEE',
+          date: new Date(),
+          content: { subject: 'test', text: 'test', html: '<p>test</p>' },
+        }),
+      );
+      expect(answer).toMatchObject({ kind: 'failed', permanent: true });
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('refuses email with 422 email_unavailable without SMTP_URL, as on Node', async () => {
@@ -150,6 +168,21 @@ describe('e-mail on Workers', () => {
       expect(link.startsWith(`https://rep.example.org${basePath}/watch/v1/`)).toBe(true);
       expect(await (await call(link)).json()).toEqual({ email: 'unconfirmed' });
       expect(await (await call(link, { method: 'POST' })).json()).toEqual({ email: 'confirmed' });
+
+      // Two more +tag variants of the mailbox are its second and third; a fourth is 429
+      // email_limit with Retry-After, as every 429.
+      const create = (email: string) =>
+        call(`http://edge.test${basePath}/watch/v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target: '8.8.100.9', email }),
+        });
+      expect((await create('edge+2@example.org')).status).toBe(201);
+      expect((await create('Edge+3@example.org')).status).toBe(201);
+      const refused = await create('e.d.g.e+4@example.org');
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { code: string }).code).toBe('email_limit');
+      expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     } finally {
       await world.close();
     }

@@ -30,6 +30,7 @@ export {
 export {
   confirmingCheckAt,
   confirmingCheckS,
+  confirmationRetryDelaysMs,
   defaultRetryDelaysMs,
   deliveryLeaseMs,
   nextCheckAt,

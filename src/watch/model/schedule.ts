@@ -10,6 +10,13 @@
 export const defaultRetryDelaysMs: readonly number[] = [5_000, 3_600_000, 86_400_000];
 
 /**
+ * A confirmation e-mail that failed is tried again after 5 s, 1 min, 5 min and 15 min: its
+ * link lives a day and its asker is waiting, so an hour's wait for a relay that was down a
+ * minute would be an hour of "why no e-mail?" (docs/watches.md, "E-mail").
+ */
+export const confirmationRetryDelaysMs: readonly number[] = [5_000, 60_000, 300_000, 900_000];
+
+/**
  * Failed events that pause deliveries: an event counts from its first failed attempt, a test's
  * too, and only a 2xx answer (or a new webhook URL) starts the count again. Counting the first
  * attempt, not the last, is what lets a receiver that fails everything pause before its first

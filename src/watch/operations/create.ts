@@ -108,7 +108,11 @@ export async function createWatch(
     return outcome;
   }
   const confirmation = address
-    ? await confirmationFor(context, address, places.held.caller_hash)
+    ? await confirmationFor(context, address, {
+        watch: id,
+        caller: places.held.caller_hash,
+        network: places.held.network_hash,
+      })
     : undefined;
   if (confirmation && 'error' in confirmation) {
     await releasePlace(context, id, places);

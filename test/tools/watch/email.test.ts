@@ -20,7 +20,9 @@ const zoneList = await loadZoneList();
 const listed = dnsblWorld(zoneList, { [target]: { 'zen.spamhaus.org': ['127.0.0.2'] } });
 const clean = dnsblWorld(zoneList, {});
 const from = 'Reputation <alerts@rep.example.org>';
-const fastRetries = { watchRunner: { retryDelaysMs: [300, 300, 300] } };
+const fastRetries = {
+  watchRunner: { retryDelaysMs: [300, 300, 300], confirmRetryDelaysMs: [300, 300, 300] },
+};
 /** Every link of a message is under PUBLIC_URL, which SMTP_URL needs. */
 const publicUrl = 'https://rep.example.org';
 
@@ -499,7 +501,7 @@ describe('e-mail alerts: without SMTP_URL, and with a server that is down', () =
     }
   });
 
-  it('retries a confirmation the SMTP server was not there for, at the webhooks’ delays', async () => {
+  it('retries a confirmation the SMTP server was not there for, at the confirmations’ delays', async () => {
     const port = await freePort();
     const service = await startTestService({
       env: {
@@ -507,7 +509,7 @@ describe('e-mail alerts: without SMTP_URL, and with a server that is down', () =
         ALERT_FROM: 'alerts@rep.example.org',
         PUBLIC_URL: publicUrl,
       },
-      services: { watchRunner: { retryDelaysMs: [1500, 1500, 1500] } },
+      services: { watchRunner: { confirmRetryDelaysMs: [1500, 1500, 1500] } },
     });
     let inbox: SmtpInbox | undefined;
     try {
