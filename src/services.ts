@@ -235,6 +235,7 @@ export async function createServices(
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
     onAttempt: (outcome) => metrics.watchDelivery(outcome),
     onDropped: (reason) => metrics.watchDeliveryDropped(reason),
+    onBounded: (bound) => metrics.watchBounded(bound),
   });
   metrics.readLiveWatches(() => watches.countLive());
   metrics.readDeliveryQueue(() => watches.deliveryQueue());

@@ -42,6 +42,7 @@ export {
 } from './kinds/index.js';
 export { chatText, mailChangeText, renderEmail } from './alerts/index.js';
 export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+export type { WatchBound } from './check-step.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
   defaultConfirmations,

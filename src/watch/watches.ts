@@ -2,6 +2,7 @@ import type { Resolver } from '../dns/index.js';
 import type { Logger } from '../lib/index.js';
 import type { Store } from '../store/index.js';
 import { reachableWith, type WebhookSender } from '../webhooks/index.js';
+import type { WatchBound } from './check-step.js';
 import type { DeliveryOutcome } from './delivery-step.js';
 import type { EmailDeps } from './email-step.js';
 import type { CodeCheck } from './email/index.js';
@@ -73,6 +74,7 @@ export interface WatchDeps {
   onChecked?: (lagMs: number) => void;
   onAttempt?: (outcome: DeliveryOutcome) => void;
   onDropped?: (reason: DropReason) => void;
+  onBounded?: (bound: WatchBound) => void;
   /**
    * E-mail alerts (docs/watches.md, "E-mail"): the platform's sender and ALERT_FROM; without it,
    * a watch with `email` is refused (`email_unavailable`).

@@ -28,6 +28,15 @@ export {
   watchRecords,
 } from './records.js';
 export {
+  type AlertBound,
+  alertsPerMailboxPerDay,
+  alertsPerWatchPerDay,
+  takeMailboxAlert,
+  takeWatchAlert,
+} from './alert-bounds.js';
+export {
+  type CheckSchedule,
+  type ConfirmingChecks,
   confirmingCheckAt,
   confirmingCheckS,
   confirmationRetryDelaysMs,
@@ -36,6 +45,7 @@ export {
   nextCheckAt,
   pauseAfterFailedEvents,
   retryDelay,
+  scheduleAfterCheck,
 } from './schedule.js';
 export * from './schemas.js';
 export {

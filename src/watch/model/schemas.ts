@@ -183,6 +183,13 @@ export const watchStateSchema = z
     resolves_to: z.array(z.string()).optional(),
     checked_at: instant,
     next_check_at: instant,
+    /**
+     * While the next check is a confirming re-check: its due time, the regular check's, and the
+     * confirming re-checks made since that one (at most `confirmations - 1`, schedule.ts).
+     */
+    confirming: z
+      .object({ due_at: instant, regular_at: instant, used: z.number().int().min(1) })
+      .optional(),
     status: watchStatusSchema,
     history: z.array(historyEntrySchema).max(maxHistory),
     /**
