@@ -5,6 +5,8 @@ import { mailboxOf } from './email/index.js';
 import { type Change, type WatchStatus } from './kinds/index.js';
 import {
   type AlertBound,
+  boundedChange,
+  boundedHistory,
   changeEventType,
   defaultConfirmations,
   type Digest,
@@ -12,7 +14,6 @@ import {
   hashOf,
   hasEnded,
   type LinksOf,
-  maxHistory,
   nextCheckAt,
   type PendingDelivery,
   pendingDelivery,
@@ -110,7 +111,8 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     ...heard.known,
     facts: stampSince(state?.facts, heard.known.facts, at.toISOString()),
   };
-  const { change } = heard;
+  // An entry and its events carry a bounded number of items (model/history.ts).
+  const change = boundedChange(heard.change);
   const { status } = outcome.observation;
   const reported = state !== undefined && isChange(change);
   const history = state?.history ?? [];
@@ -137,10 +139,10 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     status: shown,
     ...(outcome.resolvesTo ? { resolves_to: outcome.resolvesTo } : {}),
     history: reported
-      ? [
+      ? boundedHistory([
           { at: at.toISOString(), ...change, verdict: status.verdict, score: status.score },
           ...history,
-        ].slice(0, maxHistory)
+        ])
       : history,
     outbox,
   };

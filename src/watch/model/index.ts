@@ -15,6 +15,7 @@ export {
 } from './deliveries.js';
 export { changeEventType, type LinksOf, watchEvent, type WatchLinks } from './events.js';
 export { configuredLinks, watchLinks } from './links.js';
+export { boundedChange, boundedHistory, maxHistoryChars, maxItemsPerChange } from './history.js';
 export {
   allWatchesKey,
   callerWatchesKey,

@@ -262,9 +262,10 @@ export const watchViewSchema = z
     checked_at: instant.nullable(),
     next_check_at: instant.nullable(),
     status: watchStatusSchema.nullable(),
-    history: z
-      .array(historyEntrySchema)
-      .meta({ description: 'The last 100 changes, newest first.' }),
+    history: z.array(historyEntrySchema).meta({
+      description:
+        'The last 100 changes, newest first, as many as fit in 64 K characters (the newest always); each with at most 64 listings added, 64 removed and 64 mail changes.',
+    }),
     webhook: webhookStatusSchema
       .extend({
         origin: z.string().meta({ description: 'The webhook URL without its path.' }),
