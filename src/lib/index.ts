@@ -1,7 +1,8 @@
 /**
  * The bottom layer: what every feature folder uses and none owns. Addresses (IPv4 and IPv6 text
  * forms, which are public, CIDR ranges, special-use names), the structured log, byte encodings,
- * and the one cleaning of third-party text. It imports no folder of `src/` (docs/layout.md).
+ * the hashes keys are kept as, and the one cleaning of third-party text. It imports no folder of
+ * `src/` (docs/layout.md).
  */
 
 export {
@@ -14,6 +15,7 @@ export {
   parseAddressRanges,
   rangeHolds,
 } from './address-ranges.js';
+export { readBounded } from './bounded-read.js';
 export { type CsvCell, csvDocument, csvField } from './csv.js';
 export { base64, base64url, hex, joinChunks, utf8 } from './encodings.js';
 export {
@@ -39,6 +41,7 @@ export {
 } from './ipv6.js';
 export { createLogger, type Logger, type LogLevel } from './log.js';
 export { batchedRandomBytes } from './random-batch.js';
+export { type Digest, hashOf, type RandomBytes, sameHash } from './secrets.js';
 export { isSpecialUseName, specialUseSuffix } from './special-use-names.js';
 export {
   cleanThirdPartyText,

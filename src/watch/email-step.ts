@@ -92,7 +92,7 @@ export async function emailOnce(
           kind: 'alert',
           event: withLinks(JSON.parse(pending.body) as WatchEvent, watchLinks),
           watch,
-          status: (await deps.records.state(watch.id))?.status,
+          state: await deps.records.state(watch.id),
           unsubscribeUrl,
         });
   const message = emailMessage({

@@ -41,7 +41,7 @@ export {
   type WatchTargetReading,
 } from './kinds/index.js';
 export { chatText, mailChangeText, renderEmail } from './alerts/index.js';
-export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+export type { CheckClaims, RunnerOptions, TickOptions, TickReport, WatchRunner } from './runner.js';
 export type { WatchBound } from './check-step.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
@@ -83,13 +83,16 @@ export {
   emailLinks,
   emailMessage,
   isPermanentReply,
+  parseEmailAddress,
   parseMailbox,
   type RelayCheck,
 } from './email/index.js';
 export {
   type DayState,
   dayStrip,
+  lastedMs,
   type ListingKey,
+  listingStart,
   listingSteps,
   type Step,
   type TimelineEntry,

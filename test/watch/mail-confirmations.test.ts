@@ -1,8 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rsaDkimKeys } from '../../fixtures/dkim-keys.js';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { freePort } from '../../fixtures/free-port.js';
 import { issueCertificate, type Listening, startSmtpServer } from '../../fixtures/mail-world.js';
@@ -34,9 +34,7 @@ import type { WatchEvent } from '../../src/watch/index.js';
 const ca = inject('mailCa');
 const domain = 'confirmed-mail.net';
 const keyName = `s1._domainkey.${domain}`;
-const key = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .publicKey.export({ type: 'spki', format: 'der' })
-  .toString('base64');
+const key = rsaDkimKeys[2048];
 const interval = 3600;
 const minIntervalS = 300;
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWatchTimer } from '../../src/node/watch-timer.js';
+import type { CheckClaims } from '../../src/watch/index.js';
 import {
   type TestClock,
   type WatchService,
@@ -40,7 +41,11 @@ const zen = 'zen.spamhaus.org';
 const spamcop = 'bl.spamcop.net';
 
 async function start(
-  options: { retryDelaysMs?: readonly number[]; env?: Record<string, string> } = {},
+  options: {
+    retryDelaysMs?: readonly number[];
+    env?: Record<string, string>;
+    checkLeaseMs?: number;
+  } = {},
 ) {
   clock = testClock();
   service = await startWatchService(world.dns.address, {
@@ -130,6 +135,36 @@ describe('a watched address listed, then delisted', () => {
     await nextInterval();
     await nextInterval();
     expect(asked()).toBe(before + 2);
+  });
+});
+
+describe('the claims of a tick that died', () => {
+  it('are checked at once by a tick handed them within their lease, and left alone after it', async () => {
+    await start({ checkLeaseMs: 30_000 });
+    const { id } = await watchWithWebhook('/orphaned');
+    await service!.runUntilIdle();
+    const { runner } = service!.watches;
+    const asked = () =>
+      world.dns.dns.queries.filter(
+        (query) => query.name === `7.100.8.8.${zen}` && query.type === 'A',
+      ).length;
+    clock.advance(interval * 1000);
+    let claims: CheckClaims | undefined;
+    await runner.tick({ onClaimed: async (claimed) => void (claims = claimed) });
+    expect(claims).toEqual({ at: clock.now().getTime(), watchIds: [id] });
+
+    // As the Workers watch clock does after a restart: what the dead tick held is due now.
+    clock.advance(10_000);
+    const before = asked();
+    await runner.tick();
+    expect(asked()).toBe(before);
+    await runner.tick({ orphaned: claims! });
+    expect(asked()).toBe(before + 1);
+
+    // 35 s after the claim its lease is over: another runner may hold the watch by then.
+    clock.advance(25_000);
+    await runner.tick({ orphaned: claims! });
+    expect(asked()).toBe(before + 1);
   });
 });
 
