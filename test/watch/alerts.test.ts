@@ -341,3 +341,61 @@ describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => 
     },
   );
 });
+
+/**
+ * Words that would turn a line around or hide in it (UAX #9 §2): a right-to-left override that
+ * makes `moc.knab` read `bank.com`, an isolate, a right-to-left mark, a zero-width space, a bell
+ * and a line separator. Each reaches every channel as U+FFFD, visibly not what it was, even in an
+ * event kept before third-party text was cleaned where it enters.
+ */
+const bidi = 'pay \u202emoc.knab\u2066x\u2069\u200f\u200b\u0007 \u2028end';
+const bidiShown = 'pay \ufffdmoc.knab\ufffdx\ufffd\ufffd\ufffd\ufffd \ufffdend';
+const invisible = ['\u202e', '\u2066', '\u2069', '\u200f', '\u200b', '\u0007', '\u2028'];
+
+const bidiEvents: [string, WatchEvent][] = [
+  [
+    'a list’s meaning',
+    event('watch.listed', { added: [{ ...zen, meaning: bidi }], listed_on: [zen] }),
+  ],
+  [
+    'a mail server’s words',
+    event('watch.changed', {
+      changes: [
+        { what: 'mta_sts', subject: 'example.com', from: 'testing', to: 'enforce', detail: bidi },
+      ],
+      providers: { gmail: 'pass', yahoo: 'pass', microsoft: 'pass' },
+    }),
+  ],
+];
+
+describe.each(bidiEvents)('a right-to-left override in %s', (_what, bidiEvent) => {
+  it.each(chats.flatMap((format) => langs.map((lang) => [format, lang] as const)))(
+    'is replaced by U+FFFD in %s (%s), as is every invisible character with it',
+    (format, lang) => {
+      const request = webhookRequest({
+        format,
+        body: JSON.stringify(bidiEvent),
+        watch: { lang },
+        url: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=-100123',
+        state: undefined,
+      });
+      const shown = drawn(format, request).text;
+      expect(shown).toContain(bidiShown);
+      for (const character of invisible) expect(shown).not.toContain(character);
+    },
+  );
+
+  it.each(langs)('is replaced by U+FFFD in both parts of an e-mail (%s)', (lang) => {
+    const mail = renderEmail({
+      kind: 'alert',
+      event: bidiEvent,
+      watch: { lang },
+      state: undefined,
+      unsubscribeUrl: 'https://rep.example.org/watch/v1/abc/email/unsubscribe?code=u',
+    });
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain(bidiShown);
+      for (const character of invisible) expect(part).not.toContain(character);
+    }
+  });
+});
