@@ -44,6 +44,7 @@ export {
 } from './kinds/index.js';
 export { chatText, mailChangeText, renderEmail } from './alerts/index.js';
 export type { CheckClaims, RunnerOptions, TickOptions, TickReport, WatchRunner } from './runner.js';
+export type { WatchBound } from './check-step.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
   defaultConfirmations,
@@ -65,6 +66,7 @@ export {
   watchLangSchema,
   type WatchLimits,
   type WatchLinks,
+  configuredLinks,
   watchLinks,
   type WatchState,
   watchStateSchema,
@@ -90,8 +92,10 @@ export {
   type EmailSender,
   emailLinks,
   emailMessage,
+  isPermanentReply,
   parseEmailAddress,
   parseMailbox,
+  type RelayCheck,
 } from './email/index.js';
 export { sourceFailingMessage } from './alerts/index.js';
 export {

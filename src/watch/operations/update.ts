@@ -97,9 +97,10 @@ export async function updateWatch(
       : await confirmationFor(
           context,
           address,
-          owner === undefined
-            ? watch.caller_hash
-            : (await placesOf(context, owner)).held.caller_hash,
+          {
+            watch: id,
+            ...askerOf(owner === undefined ? watch : (await placesOf(context, owner)).held),
+          },
           address === current?.address ? current.unsubscribe : undefined,
         );
   if (confirmation && 'error' in confirmation) return confirmation;
@@ -152,4 +153,9 @@ export async function updateWatch(
 function withoutCode(email: WatchEmail): WatchEmail {
   const { code_hash: _hash, code_expires_at: _expires, ...kept } = email;
   return kept;
+}
+
+/** The caller and network a confirmation is counted for: the owner's ids. */
+function askerOf(held: Pick<WatchConfig, 'caller_hash' | 'network_hash'>) {
+  return { caller: held.caller_hash, network: held.network_hash };
 }
