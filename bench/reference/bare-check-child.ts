@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -11,18 +12,22 @@ export interface BareCheckChild {
     addresses: readonly string[],
     concurrency: number,
   ): Promise<{ done: number; failed: number; ms: number }>;
-  stop(): void;
+  /** Closes its stdin and waits for it to exit (and write its profile). */
+  stop(): Promise<void>;
 }
 
 export async function startBareCheckChild(
   server: string,
   ipZones: readonly string[],
   testEntries: readonly string[],
+  /** Directory for a V8 CPU profile of the client (node --cpu-prof), as the service's. */
+  cpuProfileDir?: string,
 ): Promise<BareCheckChild> {
   const script = fileURLToPath(new URL('./bare-check-process.ts', import.meta.url));
   const child = spawn(
     process.execPath,
     [
+      ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
       '--import',
       import.meta.resolve('tsx'),
       script,
@@ -41,6 +46,10 @@ export async function startBareCheckChild(
       if (line.done) throw new Error('the bare client exited');
       return JSON.parse(line.value as string) as { done: number; failed: number; ms: number };
     },
-    stop: () => child.stdin.end(),
+    async stop() {
+      const exited = once(child, 'exit');
+      child.stdin.end();
+      await exited;
+    },
   };
 }

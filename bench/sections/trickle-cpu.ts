@@ -1,14 +1,11 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { reversedOctets } from '../../src/lib/index.js';
+import { type CpuSide, cpuInTurns, medianBeside } from '../cpu-in-turns.js';
 import { createIpChecks } from '../ip-checks.js';
-import { processRunMs } from '../process-cpu.js';
-import { startBareCheckChild } from '../reference/bare-check-child.js';
 import { cpuTargets, type Row } from '../report.js';
 import { startService, waitForCardThreads } from '../service.js';
-import { percentile, round } from '../stats.js';
-import { startTrickleForwarder } from '../trickle-forwarder.js';
-import { tricklePlan } from '../trickle-plan.js';
+import { round } from '../stats.js';
+import { startTrickle } from '../trickle.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
@@ -21,39 +18,23 @@ import type { BenchContext, SectionResult } from './context.js';
  * time; the bare client (bench/reference/bare-check.ts, every answer decoded with dns-packet) in a
  * process of its own, warmed by 1,000. Each round checks its own fresh addresses one at a time,
  * then 24 at a time, through the bare client and the service in an order that turns each round;
- * each side's CPU is its process's, every thread, from /proc's schedstat (to the nanosecond).
- * The rows give the median round and the median of the rounds' ratios.
+ * each side's CPU is its process's, every thread, from /proc's schedstat (bench/cpu-in-turns.ts).
+ * The rows give the median round and the median of the rounds' ratios. With BENCH_CPU_PROF_DIR
+ * the service writes its V8 profile to `<dir>/trickle` and the bare client to `<dir>/trickle-bare`.
  */
-
-type Mode = 'sequential' | 'loaded';
-
-/** `<reversed test entry>.<zone>` of each IP list that documents a positive one (RFC 5782 §5). */
-function testEntryNames(context: BenchContext): string[] {
-  return context.world.ipZones.flatMap((zone) => {
-    const listed = zone.selfTest?.listed === undefined ? '127.0.0.2' : zone.selfTest.listed;
-    return listed === null ? [] : [`${reversedOctets(listed)}.${zone.zone}`];
-  });
-}
-
 export async function measureTrickleCpu(context: BenchContext): Promise<SectionResult> {
   const { settings, world, dns, http, progress, serviceLaunch } = context;
   const concurrency = settings.cpuLoadedConcurrency;
-  await dns.setLatency(0);
-  const plan = tricklePlan(world.ipZoneNames);
-  const forwarder = await startTrickleForwarder({ upstream: dns.address, plan });
-  const bare = await startBareCheckChild(
-    forwarder.address,
-    world.ipZoneNames,
-    testEntryNames(context),
-  );
   const { cpuProfileDir } = serviceLaunch;
+  await dns.setLatency(0);
+  const trickle = await startTrickle(dns.address, world, cpuProfileDir);
   const service = await startService({
-    dnsServer: forwarder.address,
+    dnsServer: trickle.address,
     env: { ...serviceLaunch.env, STORE_URL: 'memory:' },
     nodeFlags: serviceLaunch.nodeFlags,
     ...(cpuProfileDir ? { cpuProfileDir: join(cpuProfileDir, 'trickle') } : {}),
   });
-  const questions = world.ipZoneNames.length + 3;
+  const { questions } = trickle;
   const loadBefore = loadavg().map((value) => round(value, 1));
   try {
     const [first, ...warmup] = world.sets.trickleWarmup;
@@ -62,58 +43,26 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     );
     await waitForCardThreads(service, first!);
     const warm = await createIpChecks(http, service.base, concurrency).checkAll(warmup, 600_000);
-    await bare.run(warmup.slice(0, settings.trickleBareWarmupChecks), concurrency);
+    await trickle.bare.run(warmup.slice(0, settings.trickleBareWarmupChecks), concurrency);
 
-    const sides = {
-      bare: {
-        pid: bare.pid,
-        run: (addresses: readonly string[], inFlight: number) => bare.run(addresses, inFlight),
-      },
-      service: {
-        pid: service.pid,
-        run: (addresses: readonly string[], inFlight: number) =>
-          createIpChecks(http, service.base, inFlight).checkAll(addresses, 600_000),
-      },
+    const serviceSide: CpuSide = {
+      name: 'service',
+      pid: service.pid,
+      run: (addresses, inFlight) =>
+        createIpChecks(http, service.base, inFlight).checkAll(addresses, 600_000),
     };
-    const perCheck: Record<Mode, Record<'bare' | 'service', number[]>> = {
-      sequential: { bare: [], service: [] },
-      loaded: { bare: [], service: [] },
-    };
-    const failures: string[] = [];
-    for (const [index, round_] of world.sets.trickle.entries()) {
-      for (const mode of ['sequential', 'loaded'] as const) {
-        const inFlight = mode === 'sequential' ? 1 : concurrency;
-        const order =
-          index % 2 === 0 ? (['bare', 'service'] as const) : (['service', 'bare'] as const);
-        for (const name of order) {
-          const side = sides[name];
-          const before = await processRunMs(side.pid);
-          const run = await side.run(round_[mode], inFlight);
-          const cpuMs = (await processRunMs(side.pid)) - before;
-          if (run.failed > 0) failures.push(`${name} ${mode} round ${index + 1}: ${run.failed}`);
-          perCheck[mode][name].push(cpuMs / Math.max(1, run.done));
-        }
-      }
-      progress(`14. round ${index + 1} of ${world.sets.trickle.length} done`);
-    }
+    // The bare client keeps no cache: it asks the service's questions about the same addresses.
+    const turns = await cpuInTurns({
+      sides: [trickle.bare, serviceSide],
+      rounds: world.sets.trickle.length,
+      concurrency,
+      addresses: (_, index, mode) => world.sets.trickle[index]![mode],
+      onRound: (index) => progress(`14. round ${index + 1} of ${world.sets.trickle.length} done`),
+    });
     const load = [loadBefore, loadavg().map((value) => round(value, 1))];
-
-    const summary = (mode: Mode) => {
-      const { bare: bareMs, service: serviceMs } = perCheck[mode];
-      const ratios = serviceMs.map((ms, index) => ms / bareMs[index]!);
-      return {
-        serviceMs: round(percentile(serviceMs, 50), 3),
-        bareMs: round(percentile(bareMs, 50), 3),
-        ratio: round(percentile(ratios, 50), 2),
-        rounds: serviceMs.map((ms, index) => ({
-          serviceMs: round(ms, 3),
-          bareMs: round(bareMs[index]!, 3),
-          ratio: round(ratios[index]!, 2),
-        })),
-      };
-    };
-    const sequential = summary('sequential');
-    const loaded = summary('loaded');
+    const sequential = medianBeside(turns, 'sequential', 'service', 'bare');
+    const loaded = medianBeside(turns, 'loaded', 'service', 'bare');
+    const perAnswer = (ms: number) => round((ms * 1000) / questions);
     const rows = (
       [
         ['one at a time', sequential],
@@ -122,29 +71,38 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     ).flatMap(([label, figures]): Row[] => [
       {
         section: 14,
-        measurement: `service CPU per uncached IP check, answers trickling (1-40 ms a zone), ${label}, all ${world.ipZoneNames.length} IP lists, memory store (median of ${figures.rounds.length} rounds, ${questions} questions: ${round((figures.serviceMs * 1000) / questions)} µs an answer; rounds' ratios ${figures.rounds.map((entry) => entry.ratio).join(', ')}; after ${warm.done} checks; load average ${load.map((entry) => entry.join(' ')).join(' → ')})`,
-        value: figures.serviceMs,
+        measurement: `service CPU per uncached IP check, answers trickling (1-40 ms a zone), ${label}, all ${world.ipZoneNames.length} IP lists, memory store (median of ${figures.rounds.length} rounds, ${questions} questions: ${perAnswer(figures.ms)} µs an answer; rounds' ratios ${figures.ratios.join(', ')}; after ${warm.done} checks; load average ${load.map((entry) => entry.join(' ')).join(' → ')})`,
+        value: figures.ms,
         unit: 'ms',
-        reference: { label: 'bare node:dgram + dns-packet', value: figures.bareMs },
+        reference: { label: 'bare node:dgram + dns-packet', value: figures.referenceMs },
         ratio: figures.ratio,
         target: `≤ ${cpuTargets.trickleOverBare} × bare`,
-        met: figures.ratio <= cpuTargets.trickleOverBare && failures.length === 0,
-        ...(failures.length > 0 ? { note: `checks failed: ${failures.join('; ')}` } : {}),
+        met: figures.ratio <= cpuTargets.trickleOverBare && turns.failures.length === 0,
+        ...(turns.failures.length > 0
+          ? { note: `checks failed: ${turns.failures.join('; ')}` }
+          : {}),
       },
       {
         section: 14,
-        measurement: `bare node:dgram client, the same ${questions} questions through the same forwarder, each answer decoded with dns-packet, ${label}: CPU per check of its process (${round((figures.bareMs * 1000) / questions)} µs an answer)`,
-        value: figures.bareMs,
+        measurement: `bare node:dgram client, the same ${questions} questions through the same forwarder, each answer decoded with dns-packet, ${label}: CPU per check of its process (${perAnswer(figures.referenceMs)} µs an answer)`,
+        value: figures.referenceMs,
         unit: 'ms',
       },
     ]);
     return {
       rows,
-      details: { plan, questions, warmup: warm, loadAverage: load, sequential, loaded, failures },
+      details: {
+        plan: trickle.plan,
+        questions,
+        warmup: warm,
+        loadAverage: load,
+        sequential,
+        loaded,
+        failures: turns.failures,
+      },
     };
   } finally {
     await service.stop();
-    bare.stop();
-    await forwarder.close();
+    await trickle.close();
   }
 }
