@@ -1,4 +1,12 @@
-import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
+import { askResolver, resolverOf } from './asking.js';
+import type {
+  DnsOutcome,
+  MxRecord,
+  OutcomeListener,
+  RecordData,
+  RecordType,
+  Resolver,
+} from './resolver.js';
 
 /**
  * One rule for the text every transport's answers carry (PTR, NS, CNAME and MX names, TXT
@@ -31,18 +39,34 @@ function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): Reco
   return cleanDnsText(record as string) as RecordData[T];
 }
 
+/** An answer's text cleaned before whoever asked hears it. */
+class CleanedQuery<T extends RecordType> implements OutcomeListener<RecordData[T]> {
+  constructor(
+    private readonly type: T,
+    private readonly listener: OutcomeListener<RecordData[T]>,
+  ) {}
+
+  answered(outcome: DnsOutcome<RecordData[T]>): void {
+    this.listener.answered(
+      outcome.status !== 'answer'
+        ? outcome
+        : {
+            ...outcome,
+            records: outcome.records.map((record) => cleanRecord(this.type, record)),
+          },
+    );
+  }
+
+  failed(error: unknown): void {
+    this.listener.failed(error);
+  }
+}
+
 /** The transport's answers with their text cleaned; addresses (A, AAAA) are a transport's own parse. */
 export function withCleanAnswers(inner: Resolver): Resolver {
-  return {
-    query(name, type, options) {
-      const pending = inner.query(name, type, options);
-      // Addresses pass as they are, without a promise of their own: most queries are A queries.
-      if (type === 'A' || type === 'AAAA') return pending;
-      return pending.then((outcome) =>
-        outcome.status !== 'answer'
-          ? outcome
-          : { ...outcome, records: outcome.records.map((record) => cleanRecord(type, record)) },
-      );
-    },
-  };
+  return resolverOf((name, type, options, listener) => {
+    // Addresses pass as they are: most queries are A queries.
+    const heard = type === 'A' || type === 'AAAA' ? listener : new CleanedQuery(type, listener);
+    askResolver(inner, name, type, options, heard);
+  });
 }
