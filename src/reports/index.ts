@@ -30,8 +30,35 @@ export { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './r
 export { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
 export { reportSqliteMigrations } from './sqlite-schema.js';
 export { createSqliteReportStore } from './sqlite-store.js';
+export {
+  type Authorization,
+  inboxAddress,
+  inboxIdOf,
+  type InboxDns,
+  inboxQueryBudget,
+  parseReportsMailbox,
+  type ReportsMailbox,
+  type SuggestedRecord,
+} from './rua/index.js';
+export {
+  createInboxes,
+  type InboxDnsAnswer,
+  type Inboxes,
+  type InboxesDeps,
+  type KeyCheck,
+} from './inboxes.js';
+export {
+  coversDomain,
+  createReportIntake,
+  type IntakeDeps,
+  type ReportReader,
+} from './report-intake.js';
+export { mattering, sourcesThatMatter } from './sources.js';
+export { unavailableReportStore } from './unavailable-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
+  createReportReader,
+  defaultReadLimits,
   type DkimAuthResult,
   type Disposition,
   type DmarcAggregateReport,

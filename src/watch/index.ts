@@ -80,12 +80,15 @@ export {
   type EmailSender,
   emailLinks,
   emailMessage,
+  parseEmailAddress,
   parseMailbox,
 } from './email/index.js';
 export {
   type DayState,
   dayStrip,
+  lastedMs,
   type ListingKey,
+  listingStart,
   listingSteps,
   type Step,
   type TimelineEntry,

@@ -6,7 +6,9 @@
  */
 
 export { firstNonEmpty } from './aliases.js';
+export { bearerToken } from './bearer.js';
 export { requestedDomain } from './requested-domain.js';
+export { resultCacheKey } from './result-keys.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable } from './cacheable.js';
 export { shareTag } from './share-responses.js';
@@ -37,4 +39,4 @@ export {
   snapshotTool,
 } from './snapshot-tool.js';
 export { addressListing, listingsOf, shownAs } from './summaries.js';
-export { defineTool, operationStem, type ToolDefinition } from './tool.js';
+export { defineTool, operationStem, type SharingTool, type ToolDefinition } from './tool.js';
