@@ -47,7 +47,7 @@ function placeOf(url: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) return pkg;
   if (url.startsWith('node:')) return url;
-  const ours = /\/((?:src|bench|test|scripts)\/.*)$/.exec(url)?.[1];
+  const ours = /\/((?:src|dist|dist-base|bench|test|scripts)\/.*)$/.exec(url)?.[1];
   return ours ?? url;
 }
 
@@ -124,7 +124,7 @@ for (const [place, us] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, top)
 }
 console.log('\ntotal (inclusive) time, functions of src/:');
 for (const [name, us] of [...inclusive]
-  .filter(([name]) => / src\//.test(name))
+  .filter(([name]) => / (?:src|dist)\//.test(name))
   .sort((a, b) => b[1] - a[1])
   .slice(0, top)) {
   console.log(line(name, us));
