@@ -8,7 +8,7 @@ import { round } from '../stats.js';
 
 /**
  * Where the intake's CPU goes besides HTTP (an experiment, not `npm run bench`;
- * docs/benchmarks.md, "Reports intake"): section 14's seeded files read bare, then the reports
+ * docs/benchmarks.md, "Reports intake"): section 15's seeded files read bare, then the reports
  * they hold kept by the SQLite report store's `addReports`, one file a transaction as an upload
  * keeps them, in this process; CPU (user + system) per report for each, twice (the first round
  * warms up). INTAKE_SPLIT_BATCH keeps that many files' reports a transaction instead (what

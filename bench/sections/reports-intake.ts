@@ -11,7 +11,7 @@ import { round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
 /**
- * 14. The reports' intake (docs/benchmarks.md, "Reports intake"): 2,000 gzip aggregate reports of
+ * 15. The reports' intake (docs/benchmarks.md, "Reports intake"): 2,000 gzip aggregate reports of
  * 100 records (200,000 records) uploaded through `POST /reports/v1/{id}/upload` over HTTP to a
  * service of its own whose report store is a SQLite file (REPORTS_URL), BENCH_INTAKE_CONNECTIONS
  * at a time (default 4); and in the same run the same files read bare in this process by the
@@ -205,7 +205,7 @@ export async function measureReportsIntake(context: BenchContext): Promise<Secti
       .join(' ');
     const rows: Row[] = [
       {
-        section: 14,
+        section: 15,
         measurement: `reports intake: records taken a second over HTTP into a SQLite report store, beside the same files read bare (${reportCount} gzip reports of ${recordsPerReport} records, ${round(bytes / 2 ** 20)} MiB, ${connections} at a time; load average ${load})`,
         value: servedRate,
         unit: '/s',
@@ -215,14 +215,14 @@ export async function measureReportsIntake(context: BenchContext): Promise<Secti
         met: ratio >= goalRatio,
       },
       {
-        section: 14,
+        section: 15,
         measurement:
           'reports intake: the same files read bare in one process (gunzip, the XML parser, the model)',
         value: bareRate,
         unit: '/s',
       },
       {
-        section: 14,
+        section: 15,
         measurement:
           'reports intake: the service’s CPU per report taken (HTTP, read, stored), beside the bare read’s CPU per report',
         value: round(cpuMs / reportCount, 2),
