@@ -1,3 +1,4 @@
+import { groupCommit } from './group-commit.js';
 import { periodBuckets } from './period-buckets.js';
 import { reportDate, reportMessages } from './read/index.js';
 import {
@@ -136,6 +137,12 @@ const sql = {
 export interface SqliteReportStoreOptions {
   /** Reports a purge forgets per transaction: each is a short write, other writers go between. */
   purgeBatch?: number;
+  /**
+   * Schedules the write of the bodies waiting to be kept (Node: `setImmediate`, after the
+   * requests whose bytes came in the same turn have been read); absent, each body is written at
+   * once in a transaction of its own.
+   */
+  groupCommit?: (write: () => void) => void;
   /** Lets go of the database when the store closes. */
   onClose?: () => void;
 }
@@ -185,37 +192,59 @@ export function createSqliteReportStore(
     return [headDays, months, tailDays].flatMap((range) => [...leading, range.from, range.to]);
   }
 
-  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
-    const prepared = batch.map((each) => ({
+  type Added = { inboxId: string; date: string; org: string; rollup: ReportRollup };
+  type Prepared = ReturnType<typeof prepare>;
+  type Answers = Awaited<ReturnType<ReportStore['addReports']>>;
+
+  function prepare(batch: Parameters<ReportStore['addReports']>[1]) {
+    return batch.map((each) => ({
       ...each,
       date: reportDate(each.report),
       rollup: reportRollup(each.report),
     }));
+  }
+
+  /** Keeps one body's reports, inside a transaction; what they add is pushed onto `added`. */
+  function keepReports(inboxId: string, prepared: Prepared, added: Added[]): Answers {
+    if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
+    return prepared.map(({ report, via, receivedAt, date, rollup }) => {
+      const kept = driver.run(sql.addReport, [
+        inboxId,
+        report.kind,
+        report.org,
+        report.reportId,
+        date,
+        report.begin,
+        report.end,
+        recordsOf(report),
+        reportMessages(report),
+        receivedAt,
+        via,
+        encodeRollup(rollup),
+      ]);
+      if (kept === 0) return { duplicate: true };
+      added.push({ inboxId, date, org: report.org, rollup });
+      return { duplicate: false };
+    });
+  }
+
+  /** Several bodies' reports in one transaction, their rollup rows of the same key summed once. */
+  function keepTogether(bodies: readonly { inboxId: string; prepared: Prepared }[]): Answers[] {
     return db().transaction(() => {
-      if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
-      const added: { inboxId: string; date: string; org: string; rollup: ReportRollup }[] = [];
-      const answers = prepared.map(({ report, via, receivedAt, date, rollup }) => {
-        const kept = driver.run(sql.addReport, [
-          inboxId,
-          report.kind,
-          report.org,
-          report.reportId,
-          date,
-          report.begin,
-          report.end,
-          recordsOf(report),
-          reportMessages(report),
-          receivedAt,
-          via,
-          encodeRollup(rollup),
-        ]);
-        if (kept === 0) return { duplicate: true };
-        added.push({ inboxId, date, org: report.org, rollup });
-        return { duplicate: false };
-      });
+      const added: Added[] = [];
+      const answers = bodies.map(({ inboxId, prepared }) => keepReports(inboxId, prepared, added));
       applyRollups(added, 1);
       return answers;
     });
+  }
+
+  const together = options.groupCommit && groupCommit(options.groupCommit, keepTogether);
+
+  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
+    const body = { inboxId, prepared: prepare(batch) };
+    if (!together) return keepTogether([body])[0]!;
+    db();
+    return together.write(body);
   };
 
   return {
@@ -336,6 +365,7 @@ export function createSqliteReportStore(
 
     async close() {
       if (closed) return;
+      together?.flush();
       closed = true;
       options.onClose?.();
     },

@@ -50,6 +50,8 @@ export function openSqliteReportStore(
   reportExposedFiles(file, options.onExposedFile);
   const store = createSqliteReportStore(driver!, {
     ...(options.purgeBatch ? { purgeBatch: options.purgeBatch } : {}),
+    // The uploads read in one turn of the event loop are kept in one transaction after it.
+    groupCommit: (write) => void setImmediate(write),
     onClose: () => db.close(),
   });
   return {

@@ -95,6 +95,63 @@ describe('the SQLite report file', () => {
     expect((await other.dmarcTotals(inbox.id, may)).messages).toBe(12);
   });
 
+  it('answers uploads that come together each as if alone: a duplicate among them found, the rest kept', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    onTestFinished(() => store.close());
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    const answers = await Promise.all(
+      ['a', 'b', 'a', 'c'].map((id) =>
+        store.addReports(inbox.id, [
+          { report: { ...report, reportId: id }, via: 'upload', receivedAt: 1 },
+        ]),
+      ),
+    );
+    expect(answers.map(([answer]) => answer!.duplicate)).toEqual([false, false, true, false]);
+    expect((await store.dmarcTotals(inbox.id, may)).messages).toBe(36);
+    const sources = await store.sources(inbox.id, may);
+    expect(sources).toHaveLength(1);
+  });
+
+  it('keeps the uploads of a group whose other upload fails, and fails only that one', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    onTestFinished(() => store.close());
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    const upload = (inboxId: string, id: string) =>
+      store.addReports(inboxId, [
+        { report: { ...report, reportId: id }, via: 'upload', receivedAt: 1 },
+      ]);
+    const outcomes = await Promise.allSettled([
+      upload(inbox.id, 'first'),
+      upload('inbox-that-is-gone', 'lost'),
+      upload(inbox.id, 'last'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    const received = await store.received(inbox.id, may, { limit: 10 });
+    expect(received.map((each) => each.reportId).sort()).toEqual(['first', 'last']);
+    expect((await store.dmarcTotals(inbox.id, may)).messages).toBe(24);
+  });
+
+  it('writes the uploads still waiting before it closes', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    const kept = store.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 });
+    await store.close();
+    expect((await kept).duplicate).toBe(false);
+    const again = openSqliteReportStore(file);
+    onTestFinished(() => again.close());
+    expect((await again.dmarcTotals(inbox.id, may)).messages).toBe(12);
+  });
+
   it('may be the file of the service store: their tables live side by side', async () => {
     const file = join(folder(), 'reputation.db');
     const store = openSqliteStore(file);
