@@ -53,6 +53,11 @@ function tooLarge(maxBytes: number): ApiError {
 export async function boundedBody(c: Context, maxBytes: number): Promise<Uint8Array> {
   const declared = c.req.header('content-length');
   if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  // A declared length bounds the body already (the HTTP parser reads no more, RFC 9112 §6.2):
+  // read it whole, which on Node skips the web stream's per-chunk promises.
+  if (declared !== undefined && /^\d+$/.test(declared)) {
+    return new Uint8Array(await c.req.raw.arrayBuffer());
+  }
   return readBounded(c.req.raw.body, maxBytes, () => tooLarge(maxBytes));
 }
 
