@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { dropSourcelessMaps } from './sourceless-maps.js';
 
 /**
  * The suites that run inside workerd, the Workers runtime, through @cloudflare/vitest-pool-workers
@@ -38,7 +39,11 @@ export const sharedRouteSuites = [
 ];
 
 export default defineConfig({
-  plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+  plugins: [
+    cloudflareTest({ wrangler: { configPath: './wrangler.toml' } }),
+    // A dependency's map that names sources its package does not ship (sourceless-maps.ts).
+    dropSourcelessMaps(),
+  ],
   resolve: {
     alias: [{ find: /^(\.\.?\/)+support\/service\.js$/, replacement: workerdService }],
   },
