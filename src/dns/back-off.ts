@@ -6,12 +6,18 @@ import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from 
  * a SERVFAIL or a REFUSED is an answer; a query its caller gave up on counts for nothing), with
  * no answer for `firstWaitMs`, and from at least `zonesToHold` zones (one silent list holds
  * nothing, even when its queries are the last ones a check waits for), queries fail at once as
- * `timeout`, as they would have on the wire, and one query is let through after 1 s, 2 s, 4 s ... up to `maxWaitMs` to probe it;
- * the first answer ends the hold. So a DoH endpoint whose name does not resolve, or DNS servers
- * behind a closed port, cost one query per wait instead of every self-test and probe of every
- * list, and the operator hears of it once per wait, with a count, instead of once per query.
- * Queries to named servers (`QueryOptions.servers`: a pool's name servers) are not the
- * resolver's: they pass untouched and count for nothing.
+ * `timeout`, as they would have on the wire, and one query is let through after 1 s, 2 s, 4 s ...
+ * up to `maxWaitMs` to probe it; the first answer ends the hold. So a DoH endpoint whose name does
+ * not resolve, or DNS servers behind a closed port, cost one query per wait instead of every
+ * self-test and probe of every list, and the operator hears of it once per wait, with a count,
+ * instead of once per query. Queries to named servers (`QueryOptions.servers`: a pool's name
+ * servers) are not the resolver's: they pass untouched and count for nothing.
+ *
+ * Only a query that no answer followed counts: one sent before the resolver's last answer was
+ * dropped by a resolver that answers, not lost to one that answers nothing. A busy resolver drops
+ * a few of a burst (the self-test's first run sends about 150 queries at once) and answers the
+ * rest; counted, those few held a resolver that answered all along, and the operator read
+ * "answers nothing" and "answers again" two seconds apart.
  */
 
 /** What the operator is told: a hold began, a probe failed again, or an answer ended it. */
@@ -63,6 +69,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
   function heard(
     name: string,
     outcome: DnsOutcome<unknown>,
+    sentAt: number,
     probe: boolean,
     gaveUp: boolean,
   ): void {
@@ -83,7 +90,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
       hold.failed = 0;
       return;
     }
-    if (hold || gaveUp) return;
+    if (hold || gaveUp || lastAnswerAt > sentAt) return;
     failuresInARow++;
     if (zonesFailing.size < zonesToHold) zonesFailing.add(zoneOf(name));
     if (failuresInARow < failuresToHold || zonesFailing.size < zonesToHold) return;
@@ -104,9 +111,10 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
       return Promise.resolve(timedOut);
     }
     if (hold) hold.probing = true;
+    const sentAt = now();
     return resolver.query(name, type, queryOptions).then(
       (outcome) => {
-        heard(name, outcome, probe, queryOptions?.signal?.aborted === true);
+        heard(name, outcome, sentAt, probe, queryOptions?.signal?.aborted === true);
         return outcome;
       },
       (error: unknown) => {
