@@ -9,7 +9,7 @@ export default tseslint.config(
       'dist/',
       'dist-worker/',
       '.wrangler/',
-      'src/workers/generated/',
+      'generated/',
     ],
   },
   js.configs.recommended,

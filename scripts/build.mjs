@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * `npm run build`: compiles src/ into dist/ (tsconfig.build.json), the JavaScript `npm start`
- * runs. `npm ci` runs it as the project's `prepare` script; `npm start` runs it first with
- * `--if-stale`, which rebuilds only when dist/ is missing or older than a source file, so a
- * checkout that moved on never starts yesterday's code (docs/operations.md, "Production start").
- * Plain JavaScript: it must run before anything is compiled, and without tsx.
+ * runs, and writes the Worker's WebAssembly modules into generated/ (scripts/extract-harfbuzz.ts),
+ * which `wrangler dev` and `wrangler deploy` bundle. `npm ci` runs it as the project's `prepare`
+ * script; `npm start` runs it first with `--if-stale`, which rebuilds only when dist/ is missing or
+ * older than a source file, so a checkout that moved on never starts yesterday's code
+ * (docs/operations.md, "Production start"). Plain JavaScript: it must run before anything is
+ * compiled; the extraction runs under tsx, a production dependency.
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,7 +18,7 @@ const dist = `${root}dist`;
 const stamp = `${dist}/.built`;
 /** What the build reads besides src/. */
 const inputs = ['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((file) => root + file);
-/** What tsconfig.build.json leaves out: the Worker, whose build writes src/workers/generated/. */
+/** What tsconfig.build.json leaves out: the Worker, which wrangler bundles. */
 const notBuilt = new Set([`${root}src/workers`, `${root}src/worker.ts`]);
 
 /** The newest modification time of the build's inputs. */
@@ -35,6 +37,17 @@ function newestInput() {
 
 const ifStale = process.argv.includes('--if-stale');
 if (ifStale && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) process.exit(0);
+
+// The Worker's modules (satori and tsx are production dependencies, so --omit=dev writes them
+// too); `npm start` needs none of them and leaves them as they are.
+if (!ifStale) {
+  const extraction = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', `${root}scripts/extract-harfbuzz.ts`],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (extraction.status !== 0) process.exit(extraction.status ?? 1);
+}
 
 let tsc;
 try {

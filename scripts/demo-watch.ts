@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { confirmingCheckS } from '../src/watch/schedule.js';
+import { confirmingCheckS } from '../src/watch/model/index.js';
 import { demoFlapping } from './demo-world.js';
 
 /**
@@ -103,7 +103,8 @@ function spoken(seconds: number): string {
 /**
  * The lines `npm run demo` prints for a watch at work: the receiver to start, the watch to
  * create on it, and when to expect what. The confirming re-check comes `min(60 s, the interval,
- * WATCH_MIN_INTERVAL_S)` after the re-check that first heard the change (src/watch/schedule.ts).
+ * WATCH_MIN_INTERVAL_S)` after the re-check that first heard the change
+ * (src/watch/model/schedule.ts).
  */
 export function watchInstructions(base: string, settings: DemoWatchSettings): string {
   const { operatorToken, intervalS, minIntervalS, flapMs, receiverPort } = settings;

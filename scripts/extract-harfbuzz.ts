@@ -1,11 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Build step of the Worker (wrangler.toml `[build]`, and the workerd test project): the
- * WebAssembly satori 0.63 would compile at run time, which workerd forbids (a Worker's
+ * Build step of the Worker (`npm ci`'s build, `npm run dev:worker`, and the workerd test project):
+ * the WebAssembly satori 0.63 would compile at run time, which workerd forbids (a Worker's
  * WebAssembly is compiled when it is uploaded), written out as modules wrangler compiles at build
  * time. src/workers/satori-wasm.ts hands them to satori instead. docs/edge.md tells the story.
+ *
+ * They go to generated/ at the root, outside src/, and a file is written only when its bytes
+ * differ: `wrangler dev` watches src/ and rebuilds on any change there, and with this step as
+ * wrangler.toml's `[build]` command it rebuilt during its own start (docs/edge.md, "The Worker's
+ * build step").
  *
  * - harfbuzz.wasm: satori's text shaper, HarfBuzz compiled by Emscripten, which satori carries
  *   inside its code as base64.
@@ -17,7 +22,7 @@ import { fileURLToPath } from 'node:url';
  */
 
 const source = fileURLToPath(import.meta.resolve('satori/standalone'));
-const generated = new URL('../src/workers/generated/', import.meta.url);
+const generated = new URL('../generated/', import.meta.url);
 const wasmMagic = [0x00, 0x61, 0x73, 0x6d];
 
 function fail(message: string): never {
@@ -26,11 +31,17 @@ function fail(message: string): never {
   );
 }
 
+/**
+ * Writes a module unless it already holds these bytes, through a file renamed into place, so a
+ * bundler reading it meanwhile (another run of this step, a test project) never sees half of it.
+ */
 function write(name: string, bytes: Uint8Array): void {
   const target = new URL(name, generated);
   if (existsSync(target) && Buffer.from(readFileSync(target)).equals(bytes)) return;
   mkdirSync(generated, { recursive: true });
-  writeFileSync(target, bytes);
+  const partial = new URL(`${name}.${process.pid}.partial`, generated);
+  writeFileSync(partial, bytes);
+  renameSync(partial, target);
 }
 
 const code = readFileSync(source, 'utf8');

@@ -35,7 +35,6 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
-import { renderChat, renderMail } from './tools/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -209,14 +208,12 @@ export async function createServices(
     canCheck: () => verdicts.readiness().configured,
     links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
-    renderChat,
     // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
     ...(platform.mailer && config.watch.alertFrom
       ? {
           email: {
             sender: platform.mailer,
             from: config.watch.alertFrom,
-            render: renderMail,
             onAttempt: (outcome: 'sent' | 'failed') => metrics.watchEmail(outcome),
           },
         }

@@ -36,7 +36,7 @@ function hasFileNamed(name: string): boolean {
   return files.some((file) => file === name || file.endsWith(`/${name}`));
 }
 
-/** A path that the build or a run writes (dist/, src/workers/generated/): named, never committed. */
+/** A path that the build or a run writes (dist/, generated/): named, never committed. */
 function isGenerated(path: string): boolean {
   try {
     execFileSync('git', ['check-ignore', '-q', '--no-index', path], { cwd: root });

@@ -2,8 +2,8 @@ import type { Logger } from '../lib/index.js';
 import type { WatchRunner } from '../watch/index.js';
 
 /**
- * What drives the watch runner on Node (docs/watches.md, "Runner"): a claim every `idleMs` (250
- * ms), sooner when this process knows work falls due before then, at once when the last claim
+ * What drives the watch runner on Node (docs/watch-engine.md, "Runner"): a claim every `idleMs`
+ * (250 ms), sooner when this process knows work falls due before then, at once when the last claim
  * was full or new work was queued here. Claims do not wait for the work they start, so a slow
  * webhook receiver never delays a due check. The timer is unref'd (it never keeps the process
  * alive) and `stop()` ends it and waits for the work under way, before the store closes.

@@ -92,7 +92,16 @@ export {
   verdictSchema,
   worstSeverity,
 } from './results/index.js';
-export { displayName, parseHostName, parseTarget, type Target } from './targets/index.js';
+export {
+  displayName,
+  parseHostName,
+  parseTarget,
+  type Target,
+  type TargetFor,
+  type TargetKind,
+  type TargetReading,
+  targetOf,
+} from './targets/index.js';
 export {
   checkMail,
   defaultProbeTimeoutMs,

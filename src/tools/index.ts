@@ -6,4 +6,3 @@
 export { createToolsApi } from './api.js';
 export { type ToolName, tools, type ToolsDeps } from './registry.js';
 export { createResultStore } from './common/index.js';
-export { renderChat, renderMail } from './watch/index.js';

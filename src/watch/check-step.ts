@@ -1,17 +1,29 @@
 import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
-import { awaitsConfirmation, isChange, recordObservation } from './changes.js';
-import { enqueueDeliveries, pendingDelivery, type QueueRules } from './deliveries.js';
-import { changeEventType, type LinksOf, watchEvent } from './events.js';
-import type { Recheck } from './recheck.js';
-import { hasEnded, queues, releasePlaces, type WatchRecords } from './records.js';
-import { confirmingCheckAt, nextCheckAt } from './schedule.js';
-import { defaultConfirmations, maxHistory, type WatchConfig, type WatchState } from './schemas.js';
-import type { RandomBytes } from './secrets.js';
+import { awaitsConfirmation, isChange, type Recheck, recordObservation } from './kinds/index.js';
+import {
+  changeEventType,
+  confirmingCheckAt,
+  defaultConfirmations,
+  enqueueDeliveries,
+  hasEnded,
+  type LinksOf,
+  maxHistory,
+  nextCheckAt,
+  pendingDelivery,
+  type QueueRules,
+  queues,
+  type RandomBytes,
+  releasePlaces,
+  type WatchConfig,
+  type WatchRecords,
+  type WatchState,
+  watchEvent,
+} from './model/index.js';
 import { stampSince } from './timeline/index.js';
 
 /**
- * One due watch, claimed from the queue by this process (docs/watches.md, "Re-checks"): checked
+ * One due watch, claimed from the queue by this process (docs/watch-engine.md, "Re-checks"): checked
  * afresh, what changed recorded in its state with its events' deliveries, and put back in the
  * queue one interval on. A deleted or ended watch leaves the queue instead. A check that cannot be
  * trusted records nothing and waits for the next interval.
@@ -76,7 +88,10 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   const confirmations = watch.confirmations ?? defaultConfirmations;
   const heard = recordObservation(state, outcome.observation, confirmations);
   // Each listing keeps the time it was first recorded (docs/watches.md, "Listed since").
-  const known = stampSince(state, heard.known, at.toISOString());
+  const known = {
+    ...heard.known,
+    facts: stampSince(state?.facts, heard.known.facts, at.toISOString()),
+  };
   const { change } = heard;
   const { status } = outcome.observation;
   const reported = state !== undefined && isChange(change);
@@ -92,7 +107,7 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     const event = watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change);
     outbox.push({
       ...pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()),
-      mail: { to: watch.email.address, kind: 'alert' as const },
+      email: { to: watch.email.address, kind: 'alert' as const },
     });
   }
   const next = awaitsConfirmation(known)

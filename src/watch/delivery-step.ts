@@ -1,19 +1,20 @@
 import type { Resolver } from '../dns/index.js';
 import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
-import { forgetDelivery, type QueueRules } from './deliveries.js';
-import { hasEnded, queues, type WatchRecords } from './records.js';
-import { deliveryLeaseMs, retryDelay } from './schedule.js';
-import type { RenderChat, RenderMail } from './chat-format.js';
+import { webhookRequest } from './alerts/index.js';
+import { type EmailDeps, emailOnce } from './email-step.js';
 import {
-  emailLinks,
-  type EmailAnswer,
-  type EmailSender,
-  mailMessage,
-  type PendingMail,
-} from './email/index.js';
-import type { LinksOf } from './events.js';
-import type { PendingDelivery, WatchConfig, WatchEvent, Webhook } from './schemas.js';
+  deliveryLeaseMs,
+  forgetDelivery,
+  hasEnded,
+  type PendingDelivery,
+  type QueueRules,
+  queues,
+  retryOrDrop,
+  type WatchConfig,
+  type WatchRecords,
+  type Webhook,
+} from './model/index.js';
 import {
   type Reachable,
   signedHeaders,
@@ -45,22 +46,10 @@ export interface DeliveryStepDeps {
   /** Who hears of the pending deliveries let go unsent (the queue's own rules). */
   queueRules: QueueRules;
   onScheduled: (dueAt: number) => void;
-  /** A chat format's message (docs/watches.md, "Chat formats"); without it, every body is the event. */
-  renderChat?: RenderChat;
   /** Hears how each attempt ended (the metrics' deliveries by outcome). */
   onAttempt?: (outcome: DeliveryOutcome) => void;
   /** E-mail alerts, when the platform can send them (SMTP_URL and ALERT_FROM). */
   email?: EmailDeps;
-}
-
-/** What an e-mail delivery needs: the sender, ALERT_FROM, the messages, the watch's links. */
-export interface EmailDeps {
-  sender: EmailSender;
-  from: string;
-  render: RenderMail;
-  links: LinksOf;
-  /** Hears how each attempt ended (the metrics' e-mails by outcome). */
-  onAttempt?: (outcome: EmailAnswer['kind']) => void;
 }
 
 /** A 2xx, a 410, anything else, or a name that resolves to a non-public address. */
@@ -79,7 +68,7 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
   if (!pending) return store.removeDue(queues.deliveries, claim.id);
   const done = () => forgetDelivery(store, records, pending.watch_id, pending.id);
   const watch = await records.config(pending.watch_id);
-  if (pending.mail) return mailOnce(deps, watch, pending, pending.mail, done);
+  if (pending.email) return emailOnce(deps, watch, pending, pending.email, done);
   // A deleted or ended watch, or one whose webhook was removed, has nothing left to deliver.
   if (!watch?.webhook || hasEnded(watch, deps.clock().getTime())) return done();
   const status = await records.webhookStatus(watch.id);
@@ -109,88 +98,6 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
   }
 }
 
-/**
- * One attempt at an e-mail (docs/watches.md, "E-mail"): sent only while its address is still the
- * watch's, and confirmed for an alert; a confirmation only while its link lives. It goes to the
- * operator's SMTP server, not to a stranger's receiver, so no one-at-a-time rule and no pause:
- * a failed attempt is retried at the webhooks' delays, then dropped.
- */
-async function mailOnce(
-  deps: DeliveryStepDeps,
-  watch: WatchConfig | undefined,
-  pending: PendingDelivery,
-  mail: PendingMail,
-  done: () => Promise<void>,
-): Promise<void> {
-  const at = deps.clock();
-  const email = watch?.email;
-  if (!deps.email || !watch || hasEnded(watch, at.getTime()) || email?.address !== mail.to) {
-    return done();
-  }
-  if (mail.kind === 'alert' ? !email.confirmed : email.confirmed || !mail.code) return done();
-  // A confirmation whose link has expired, or been replaced by a newer one, would only mislead.
-  if (
-    mail.kind === 'confirm' &&
-    (Date.parse(email.code_expires_at ?? '') <= at.getTime() ||
-      (mail.expires_at !== undefined && mail.expires_at !== email.code_expires_at))
-  ) {
-    return done();
-  }
-  const { page_url } = deps.email.links(watch);
-  const links = emailLinks(page_url);
-  const unsubscribeUrl = links.unsubscribe(email.unsubscribe);
-  const content =
-    mail.kind === 'confirm'
-      ? deps.email.render({
-          kind: 'confirm',
-          watch,
-          confirmUrl: links.confirm(mail.code!),
-          pageUrl: page_url,
-          expiresAt: email.code_expires_at!,
-        })
-      : deps.email.render({
-          kind: 'alert',
-          event: JSON.parse(pending.body) as WatchEvent,
-          watch,
-          status: (await deps.records.state(watch.id))?.status,
-          unsubscribeUrl,
-        });
-  const message = mailMessage({
-    from: deps.email.from,
-    to: mail.to,
-    id: pending.id,
-    date: at,
-    content,
-    ...(mail.kind === 'alert' ? { unsubscribeUrl } : {}),
-  });
-  const answer = await deps.email.sender.send(message);
-  deps.email.onAttempt?.(answer.kind);
-  if (answer.kind === 'sent') return done();
-  const attempts = pending.attempts + 1;
-  deps.log('info', 'e-mail delivery failed', {
-    watch: watch.id,
-    event: pending.id,
-    attempt: attempts,
-    reason: answer.reason,
-  });
-  await retryOrDrop(deps, { ...pending, attempts }, deps.clock().getTime(), done);
-}
-
-/** After a failed attempt: the next at the retry delays (5 s, 1 h, 24 h), or none after the last. */
-async function retryOrDrop(
-  deps: DeliveryStepDeps,
-  tried: PendingDelivery,
-  now: number,
-  done: () => Promise<void>,
-): Promise<void> {
-  const delay = retryDelay(tried.attempts, deps.retryDelaysMs);
-  if (delay === undefined) return done();
-  await deps.records.putDelivery(tried);
-  const due = now + delay;
-  await deps.store.putDue(queues.deliveries, tried.id, due);
-  deps.onScheduled(due);
-}
-
 /** The deliveries put off while the attempt ran are due now: the next of them takes its turn. */
 async function wakeWaiting(deps: DeliveryStepDeps, watchId: string): Promise<void> {
   const waiting = await deps.records.takeWaiting(watchId);
@@ -210,22 +117,19 @@ async function attemptOnce(
 ): Promise<void> {
   const { records } = deps;
   // A chat message is made at each attempt from the event kept, in the format set now.
-  const chat =
-    format === 'standard' || !deps.renderChat
-      ? undefined
-      : deps.renderChat({
-          format,
-          event: JSON.parse(pending.body) as WatchEvent,
-          watch,
-          url,
-          status: (await records.state(watch.id))?.status,
-        });
+  const request = webhookRequest({
+    format,
+    body: pending.body,
+    watch,
+    url,
+    status: format === 'standard' ? undefined : (await records.state(watch.id))?.status,
+  });
   const attempt = await attemptDelivery(
     { ...deps, reachable: deps.reachable(watch) },
     url,
     secret,
     pending.id,
-    chat ?? { body: pending.body, headers: {} },
+    request,
   );
   deps.onAttempt?.(attempt.outcome);
   const at = deps.clock();

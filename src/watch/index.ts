@@ -1,39 +1,85 @@
-/** Watches (docs/watches.md): targets re-checked on a schedule, with signed webhooks. */
+/**
+ * Watches (docs/watches.md for users, docs/watch-engine.md for maintainers): targets re-checked on
+ * a schedule, with signed webhooks, chat messages and e-mails on every change. The face other
+ * folders use: the operations (`createWatches`), the kinds, the alerts' texts the views share, and
+ * the schemas the routes and the document are built from.
+ */
+export { createWatches, type WatchDeps, type Watches } from './watches.js';
+export type {
+  CreateOutcome,
+  KeyCheck,
+  UpdateOutcome,
+  WatchChanges,
+  WatchError,
+  WatchFailure,
+  WatchInput,
+  WatchOwner,
+} from './operations/index.js';
+export { watchErrors } from './operations/index.js';
 export {
-  type CreateOutcome,
-  type CreateRequest,
-  type KeyCheck,
-  type UpdateOutcome,
-  type UpdateRequest,
-  type WatchDeps,
-  type WatchError,
-  type WatchFailure,
-  type Watches,
-  createWatches,
-  watchErrors,
-} from './watches.js';
-export { parseWatchTarget, type WatchTargetParse } from './target.js';
-export { type Recheck, type RecheckDeps, type RecheckOutcome, createRecheck } from './recheck.js';
-export { type ListCatalogue, listCatalogue } from './list-catalogue.js';
-export { type LinksOf, type WatchLinks } from './events.js';
-export { watchLinks } from './links.js';
-export type { RunnerOptions, TickReport, WatchRunner } from './runner.js';
+  createRecheck,
+  type Fact,
+  type ListCatalogue,
+  listCatalogue,
+  type ListedOn,
+  listedOnSchema,
+  type ListingChange,
+  listingChangeSchema,
+  type MailBrief,
+  mailBriefSchema,
+  type MailChange,
+  mailChangeSchema,
+  type Recheck,
+  type RecheckDeps,
+  type RecheckOutcome,
+  readWatchTarget,
+  type WatchKind,
+  watchKinds,
+  watchKindSchema,
+  type WatchStatus,
+  watchStatusSchema,
+  type WatchTargetReading,
+} from './kinds/index.js';
+export { chatText, mailChangeText, renderEmail } from './alerts/index.js';
+export type { CheckClaims, RunnerOptions, TickOptions, TickReport, WatchRunner } from './runner.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
-  type WatchLimits,
+  defaultConfirmations,
+  historyEntrySchema,
+  type HistoryEntry,
+  type LinksOf,
+  maxConfirmations,
+  maxHistory,
   maxIntervalS,
   networkCap,
   networkShareOfMax,
-  runnerSizes,
-} from './settings.js';
-export * from './schemas.js';
-export type { ChatFormat, ChatRequest, RenderChat } from './chat-format.js';
-export type { RenderMail } from './chat-format.js';
+  type PendingDelivery,
+  type WatchConfig,
+  watchConfigSchema,
+  type WatchEvent,
+  watchEventSchema,
+  type WatchEventType,
+  type WatchLang,
+  watchLangSchema,
+  type WatchLimits,
+  type WatchLinks,
+  watchLinks,
+  type WatchState,
+  watchStateSchema,
+  type WatchView,
+  watchViewSchema,
+  type Webhook,
+  webhookFormatSchema,
+  type WebhookStatus,
+  webhookStatusSchema,
+} from './model/index.js';
 export {
   type EmailAnswer,
-  type MailContent,
+  type EmailContent,
   type EmailMessage,
   type EmailSender,
+  emailLinks,
+  emailMessage,
   parseMailbox,
 } from './email/index.js';
 export {
@@ -44,10 +90,3 @@ export {
   type Step,
   type TimelineEntry,
 } from './timeline/index.js';
-export {
-  expiringUnderDays,
-  type MailBrief,
-  type MailChange,
-  type MailFact,
-  type MailFacts,
-} from './mail/index.js';

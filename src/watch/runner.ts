@@ -1,10 +1,10 @@
 import { type CheckStepDeps, runCheckStep } from './check-step.js';
 import { type DeliveryStepDeps, runDeliveryStep } from './delivery-step.js';
-import { queues } from './records.js';
+import { deliveryLeaseMs, queues, type WatchLimits } from './model/index.js';
 
 /**
  * What runs watches: each `tick()` claims the due watches and due deliveries from the store
- * (docs/watches.md, "Claims and leases") and runs them. Claims are atomic in the store, so any
+ * (docs/watch-engine.md, "Claims and leases") and runs them. Claims are atomic in the store, so any
  * number of runners (WORKERS, several processes on one SQLite file or one Redis) share the work
  * and each due item runs in one of them. What drives the ticks is the runtime's: a timer on Node
  * (src/node/watch-timer.ts).
@@ -24,6 +24,19 @@ export interface RunnerOptions {
   deliveryLeaseMs: number;
 }
 
+/**
+ * How much one runner takes on at once and how long its claims last: a claimed watch's lease is
+ * far longer than a check takes (CHECK_DEADLINE_MS), a delivery's is `deliveryLeaseMs`.
+ */
+export function runnerSizes(limits: Pick<WatchLimits, 'webhookTimeoutMs'>): RunnerOptions {
+  return {
+    maxChecks: 128,
+    maxDeliveries: 32,
+    checkLeaseMs: 120_000,
+    deliveryLeaseMs: deliveryLeaseMs(limits.webhookTimeoutMs),
+  };
+}
+
 export interface TickReport {
   checks: number;
   deliveries: number;
@@ -31,14 +44,36 @@ export interface TickReport {
   full: boolean;
 }
 
+/** The watches one tick claimed for checks, and when (its `now`, from which their lease runs). */
+export interface CheckClaims {
+  at: number;
+  watchIds: string[];
+}
+
+/**
+ * For a driver that keeps what a tick claimed in storage that outlives the runner's process (the
+ * Workers watch clock, whose object's storage survives a restart), to hand back the claims of a
+ * tick that never ended.
+ */
+export interface TickOptions {
+  /**
+   * The claims of a tick that died before its checks ended (its process was stopped or killed):
+   * made due now, before this tick claims, instead of when their lease runs out. Once the lease
+   * is over they are left alone: another runner may hold them by now.
+   */
+  orphaned?: CheckClaims;
+  /** Hears what this tick claimed, before any of it is checked. */
+  onClaimed?: (claims: CheckClaims) => Promise<void>;
+}
+
 export interface WatchRunner {
   /** Claims what is due and runs it; resolves when that work is done. */
-  tick(): Promise<TickReport>;
+  tick(options?: TickOptions): Promise<TickReport>;
   /**
    * Claims what is due and starts it: resolves once claimed, with `done` settling when the work
    * has run. A timer starts the next claim without waiting for slow receivers.
    */
-  start(): Promise<TickReport & { done: Promise<void> }>;
+  start(options?: TickOptions): Promise<TickReport & { done: Promise<void> }>;
   /** Settles when every piece of work started so far has run. */
   settled(): Promise<void>;
   /** The earliest future due time this runner has put in a queue, if any. */
@@ -54,7 +89,8 @@ export type RunnerDeps = Omit<CheckStepDeps & DeliveryStepDeps, 'onScheduled'> &
    * Whether this process can check now (its service is configured: the lists proved to answer
    * through its resolver). While it cannot, it claims no watch: a check it ran would record
    * nothing and put the watch off one interval, so a runner that can check, sharing the store,
-   * would never find it due (docs/watches.md, "Claims and leases"). Deliveries are claimed still.
+   * would never find it due (docs/watch-engine.md, "Claims and leases"). Deliveries are claimed
+   * still.
    */
   canCheck?: () => boolean;
 };
@@ -80,8 +116,15 @@ export function createWatchRunner(deps: RunnerDeps, options: RunnerOptions): Wat
     running.add(work);
   }
 
-  async function start(): Promise<TickReport & { done: Promise<void> }> {
+  async function start(
+    tickOptions: TickOptions = {},
+  ): Promise<TickReport & { done: Promise<void> }> {
     const now = deps.clock().getTime();
+    // A check that finished after all only comes again early; one that died waits for no lease.
+    const { orphaned } = tickOptions;
+    if (orphaned && now < orphaned.at + options.checkLeaseMs) {
+      await Promise.all(orphaned.watchIds.map((id) => deps.store.putDue(queues.checks, id, now)));
+    }
     const checkRoom = deps.canCheck?.() === false ? 0 : options.maxChecks - checksInFlight;
     const deliveryRoom = options.maxDeliveries - deliveriesInFlight;
     const [checks, deliveries] = await Promise.all([
@@ -90,6 +133,14 @@ export function createWatchRunner(deps: RunnerDeps, options: RunnerOptions): Wat
         ? deps.store.claimDue(queues.deliveries, now, deliveryRoom, options.deliveryLeaseMs)
         : [],
     ]);
+    if (tickOptions.onClaimed) {
+      try {
+        await tickOptions.onClaimed({ at: now, watchIds: checks.map((claim) => claim.id) });
+      } catch (error) {
+        // Unrecorded, a claim that dies is only left to its lease.
+        deps.log('error', 'watch claims not recorded', { error: String(error) });
+      }
+    }
     const before = new Set(running);
     for (const claim of checks) {
       checksInFlight++;
@@ -122,8 +173,8 @@ export function createWatchRunner(deps: RunnerDeps, options: RunnerOptions): Wat
 
   return {
     start,
-    async tick() {
-      const { done, ...report } = await start();
+    async tick(tickOptions) {
+      const { done, ...report } = await start(tickOptions);
       await done;
       return report;
     },

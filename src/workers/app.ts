@@ -15,6 +15,10 @@ import { type WorkerBindings, createWorkersPlatform } from './platform.js';
 
 export type WorkerEnv = WorkerBindings & Record<string, unknown>;
 
+/** The runner's tick options: the claims the watch clock keeps (watch-clock-object.ts). */
+export type TickOptions = NonNullable<Parameters<Services['watches']['runner']['tick']>[0]>;
+export type CheckClaims = NonNullable<TickOptions['orphaned']>;
+
 export interface EdgeApp {
   fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response>;
   /**
@@ -22,7 +26,7 @@ export interface EdgeApp {
    * current view as a request has it: the isolate of an alarm may serve no request, and its
    * replica, read once while the first self-test ran, would otherwise say so forever.
    */
-  tickWatches(): ReturnType<Services['watches']['runner']['tick']>;
+  tickWatches(options?: TickOptions): ReturnType<Services['watches']['runner']['tick']>;
   services: Services;
   /** The app itself, for its documented routes (the tests check answers against them). */
   app: ReturnType<typeof createApp>;
@@ -60,10 +64,10 @@ export async function createEdgeApp(
       ctx.waitUntil(services.flushVerdicts());
       return response;
     },
-    async tickWatches() {
+    async tickWatches(options) {
       await services.refreshVerdicts();
       try {
-        return await services.watches.runner.tick();
+        return await services.watches.runner.tick(options);
       } finally {
         await services.flushVerdicts();
       }

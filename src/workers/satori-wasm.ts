@@ -1,5 +1,6 @@
-import emscriptenFunctions from './generated/emscripten-functions.wasm';
-import harfbuzz from './generated/harfbuzz.wasm';
+// Written by scripts/extract-harfbuzz.ts outside src/, where `wrangler dev` does not watch.
+import emscriptenFunctions from '../../generated/emscripten-functions.wasm';
+import harfbuzz from '../../generated/harfbuzz.wasm';
 
 /**
  * What satori 0.63 needs before it is imported in workerd (docs/edge.md), so this module is

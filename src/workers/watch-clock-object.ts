@@ -1,10 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { WorkerEnv } from './app.js';
+import type { CheckClaims, WorkerEnv } from './app.js';
 import { readWorkerConfig } from './config.js';
 import { createEdgeApps } from './edge-apps.js';
 
 /**
- * What re-checks watches on Workers (docs/watches.md, "On Workers"): a Durable Object whose alarm
+ * What re-checks watches on Workers (docs/watch-engine.md, "On Workers"): a Durable Object whose alarm
  * runs the watch runner's tick, then sets itself again for the next due time this runner knows
  * of, or one poll period on. An isolate keeps no timer between requests; an alarm outlives them
  * and fires under `wrangler dev` too (a Cron Trigger fires only when deployed).
@@ -22,6 +22,15 @@ function pollMsOf(env: WorkerEnv): number {
 
 /** With no live watch, the alarm still comes hourly: a delivery retry may be pending. */
 const idleMs = 3_600_000;
+
+/**
+ * The watches the tick under way has claimed, kept in the object's storage until it ends. An
+ * alarm never runs beside another of the same object, so at an alarm's start any left there were
+ * claimed by a tick whose runtime stopped (`wrangler dev` stopped or killed, a deploy, an
+ * eviction): their checks died, and their claims would hold them for the rest of the lease, two
+ * minutes, after every such restart (docs/edge.md, "The watch clock across restarts").
+ */
+const claimedKey = 'claimed';
 
 export class WatchClockObject extends DurableObject<WorkerEnv> {
   /**
@@ -47,7 +56,15 @@ export class WatchClockObject extends DurableObject<WorkerEnv> {
       const pollMs = pollMsOf(env);
       const app = await this.#apps.appFor(env);
       const { watches } = app.services;
-      const report = await app.tickWatches();
+      const orphaned = await this.ctx.storage.get<CheckClaims>(claimedKey);
+      const report = await app
+        .tickWatches({
+          ...(orphaned ? { orphaned } : {}),
+          onClaimed: async (claims) => {
+            if (claims.watchIds.length > 0) await this.ctx.storage.put(claimedKey, claims);
+          },
+        })
+        .finally(() => this.ctx.storage.delete(claimedKey));
       const now = Date.now();
       const due = watches.runner.nextDueAt(now);
       if (report.full) next = now;

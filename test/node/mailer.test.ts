@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { issueCertificate } from '../../fixtures/mail-world.js';
 import { type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.js';
 import { createNodeMailer } from '../../src/node/mailer.js';
-import { mailMessage } from '../../src/watch/email/index.js';
+import { emailMessage } from '../../src/watch/email/index.js';
 
 /**
  * The watches' e-mail on Node (docs/watches.md, "E-mail"): nodemailer on SMTP_URL, to smtp-server
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 const message = (to: string) =>
-  mailMessage({
+  emailMessage({
     from: 'Reputation <alerts@rep.example.org>',
     to,
     id: 'evt_AAAAAAAAAAAAAAAAAAAAAA',

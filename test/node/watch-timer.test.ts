@@ -141,11 +141,13 @@ describe('the Node services', () => {
       () => {},
     );
     try {
-      const created = await services.watches.create({
-        target: watchedIp,
-        interval_s: 1,
-        subject: '198.51.100.20',
-      });
+      const created = await services.watches.create(
+        {
+          target: watchedIp,
+          interval_s: 1,
+        },
+        { caller: '198.51.100.20' },
+      );
       if (!created.ok) throw new Error(created.reason);
       const checkedAt = async () => (await services.watches.view(created.watch.id))?.checked_at;
       const first = await checkedAt();

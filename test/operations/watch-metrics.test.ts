@@ -31,13 +31,14 @@ beforeAll(async () => {
     clock,
     services: { holdProbeMs: 200 },
   });
-  const created = await service.watches.create({
-    target: watchedIp,
-    interval_s: 60,
-    webhook_url: world.receiver.url('/watch-metrics'),
-    subject: '198.51.100.1',
-    credential: operatorToken,
-  });
+  const created = await service.watches.create(
+    {
+      target: watchedIp,
+      interval_s: 60,
+      webhook_url: world.receiver.url('/watch-metrics'),
+    },
+    { caller: '198.51.100.1', credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   watchId = created.watch.id;
 }, 60_000);

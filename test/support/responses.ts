@@ -45,7 +45,7 @@ export type PublicWatch = z.infer<typeof publicWatchSchema>;
 /** `PATCH /watch/v1/{id}`: the watch, and a new secret with a new webhook_url. */
 export type UpdatedWatch = z.infer<typeof updatedWatchSchema>;
 
-/** The body of a webhook delivery (src/watch/schemas.ts). */
+/** The body of a webhook delivery (src/watch/model/schemas.ts). */
 export type { WatchEvent };
 
 /** An error answer (src/http/error-responses.ts); a check's carries the caller's quota. */

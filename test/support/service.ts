@@ -158,10 +158,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         ? { ...platform, dns: { ...platform.dns, transport: memory.resolver } }
         : platform),
       // A test never leaves 127.0.0.1: the mail check probes loopback only (PROBE_ALLOW_NETWORKS
-      // names which), whatever public address a world's MX host has.
+      // names which), whatever public address a world's MX host has. In memory, TLSA comes from
+      // the same world, as it comes from the fixture server over UDP and DoH.
       probes: {
         ...platform.probes,
         reachable: (address) => onLoopback(address) && platform.probes.reachable(address),
+        ...(memory && !options.deadDns
+          ? { tlsa: memory.tlsa(config.dns.timeoutMs * (config.dns.retries + 1)) }
+          : {}),
       },
     },
   );

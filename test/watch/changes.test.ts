@@ -1,13 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import type { ListResult } from '../../src/reputation/results/result-schemas.js';
-import { type Known, recordObservation } from '../../src/watch/changes.js';
-import { observeIp, type Observation } from '../../src/watch/observation.js';
-import type { KnownList, KnownLists } from '../../src/watch/schemas.js';
+import {
+  type Fact,
+  type Known as KnownFacts,
+  type ListFact,
+  type Observation,
+  observeIp,
+  recordObservation,
+  senderAddressGone,
+} from '../../src/watch/kinds/index.js';
 
 /**
  * Change detection, as tables: what moves between listed and not listed is a change; silence
- * (a timeout, a hold, a disabled list, an error) never is; the first check only records.
+ * (a timeout, a hold, a disabled list, an error) never is; the first check only records. The
+ * tables write a watch's lists by zone (and a sender address's by address): the facts the merge
+ * reads are made from them, and read back into them.
  */
+
+/** What the watch knows of one list, by zone. */
+type KnownList = Omit<ListFact['detail'], never> & {
+  status: ListFact['value'];
+  since?: string;
+};
+type KnownLists = Record<string, KnownList>;
+interface Known {
+  lists: KnownLists;
+  addresses?: Record<string, KnownLists>;
+}
+
+const factsOf = (lists: KnownLists, address?: string): ListFact[] =>
+  Object.entries(lists).map(([zone, { status, since, ...detail }]) => ({
+    what: 'list',
+    subject: zone,
+    ...(address === undefined ? {} : { address }),
+    value: status,
+    detail,
+    ...(since === undefined ? {} : { since }),
+  }));
+
+/** The facts of lists by zone and of sender addresses' lists by address. */
+const known = ({ lists, addresses }: Known): KnownFacts => ({
+  facts: [
+    ...factsOf(lists),
+    ...Object.entries(addresses ?? {}).flatMap(([address, each]) => factsOf(each, address)),
+  ],
+});
+
+/** The list facts read back by zone, and by address. */
+function listsOf(facts: readonly Fact[]): Known {
+  const shown: Known = { lists: {} };
+  for (const fact of facts) {
+    if (fact.what !== 'list') continue;
+    const list = {
+      status: fact.value,
+      ...fact.detail,
+      ...(fact.since ? { since: fact.since } : {}),
+    };
+    if (fact.address === undefined) shown.lists[fact.subject] = list;
+    else ((shown.addresses ??= {})[fact.address] ??= {})[fact.subject] = list;
+  }
+  return shown;
+}
 
 const listed = (name: string, code = '127.0.0.2', meaning = 'spam source'): KnownList => ({
   status: 'listed',
@@ -17,9 +70,10 @@ const listed = (name: string, code = '127.0.0.2', meaning = 'spam source'): Know
 });
 const clean = (name: string): KnownList => ({ status: 'not_listed', name });
 
+/** A check that heard these lists (and, for a domain, these sender addresses' lists). */
 const heard = (lists: KnownLists, addresses?: Record<string, KnownLists>): Observation => ({
-  lists,
-  ...(addresses ? { addresses } : {}),
+  facts: known({ lists, ...(addresses ? { addresses } : {}) }).facts,
+  ...(addresses ? { gone: senderAddressGone(Object.keys(addresses)) } : {}),
   status: { verdict: 'good', score: 100, listed_on: [], lists: [] },
 });
 
@@ -62,22 +116,22 @@ describe('a watch’s lists from one check to the next', () => {
       [spamcop],
     ],
   ])('%s', (_, before, now, added, removed) => {
-    const { change } = recordObservation({ lists: before }, heard(now));
+    const { change } = recordObservation(known({ lists: before }), heard(now));
     expect(change.added.map((item) => item.zone)).toEqual(added);
     expect(change.removed.map((item) => item.zone)).toEqual(removed);
   });
 
   it('keeps a silent list’s last known status, so its later answer is compared with it', () => {
-    const first = recordObservation({ lists: { [zen]: listed('ZEN') } }, heard({}));
-    expect(first.known.lists[zen]?.status).toBe('listed');
+    const first = recordObservation(known({ lists: { [zen]: listed('ZEN') } }), heard({}));
+    expect(listsOf(first.known.facts).lists[zen]?.status).toBe('listed');
     const later = recordObservation(first.known, heard({ [zen]: clean('ZEN') }));
     expect(later.change.removed.map((item) => item.zone)).toEqual([zen]);
   });
 
   it('records the first check and reports nothing, listings included', () => {
-    const { known, change } = recordObservation(undefined, heard({ [zen]: listed('ZEN') }));
-    expect(change).toEqual({ added: [], removed: [] });
-    expect(known.lists[zen]?.status).toBe('listed');
+    const first = recordObservation(undefined, heard({ [zen]: listed('ZEN') }));
+    expect(first.change).toEqual({ added: [], removed: [] });
+    expect(listsOf(first.known.facts).lists[zen]?.status).toBe('listed');
   });
 
   it('describes a removed listing by what it was: its codes, meaning and delisting form', () => {
@@ -89,7 +143,7 @@ describe('a watch’s lists from one check to the next', () => {
         },
       },
     };
-    const { change } = recordObservation(before, heard({ [zen]: clean('ZEN') }));
+    const { change } = recordObservation(known(before), heard({ [zen]: clean('ZEN') }));
     expect(change.removed).toEqual([
       {
         zone: zen,
@@ -137,7 +191,7 @@ describe('a domain watch’s sender addresses', () => {
       [],
     ],
   ])('%s', (_, before, now, added, removed) => {
-    const { change } = recordObservation({ lists: {}, addresses: before }, heard({}, now));
+    const { change } = recordObservation(known({ lists: {}, addresses: before }), heard({}, now));
     const named = (items: typeof change.added) =>
       items.map((item) => `${item.address} ${item.zone}`);
     expect(named(change.added)).toEqual(added);
@@ -145,14 +199,16 @@ describe('a domain watch’s sender addresses', () => {
   });
 
   it('forgets an address no longer checked, and keeps the lists of one that fell silent', () => {
-    const { known } = recordObservation(
-      {
+    const after = recordObservation(
+      known({
         lists: {},
         addresses: { [ip]: { [spamcop]: listed('SpamCop') }, [other]: { [zen]: clean('ZEN') } },
-      },
+      }),
       heard({}, { [ip]: {} }),
     );
-    expect(known.addresses).toEqual({ [ip]: { [spamcop]: listed('SpamCop') } });
+    expect(listsOf(after.known.facts).addresses).toEqual({
+      [ip]: { [spamcop]: listed('SpamCop') },
+    });
   });
 });
 
@@ -208,7 +264,7 @@ describe('what a check heard', () => {
         checked_at: '2026-05-10T12:00:00.000Z',
       },
     });
-    expect(observation.lists).toEqual({
+    expect(listsOf(observation.facts).lists).toEqual({
       'a.example': {
         status: 'listed',
         name: 'a.example',
@@ -232,10 +288,10 @@ describe('what a check heard', () => {
 describe('confirmed changes', () => {
   /** Runs the observations in order from `start`, answering the changes each one reported. */
   function run(start: Known, observations: Observation[], confirmations: number) {
-    let known = start;
+    let now = known(start);
     return observations.map((observation) => {
-      const step = recordObservation(known, observation, confirmations);
-      known = step.known;
+      const step = recordObservation(now, observation, confirmations);
+      now = step.known;
       return [...step.change.added, ...step.change.removed].map((item) => item.zone);
     });
   }
@@ -289,13 +345,14 @@ describe('confirmed changes', () => {
 
   it('drops the unconfirmed changes of a sender address no longer checked', () => {
     const first = recordObservation(
-      { lists: {}, addresses: { '192.0.2.1': { [zen]: clean('ZEN') } } },
+      known({ lists: {}, addresses: { '192.0.2.1': { [zen]: clean('ZEN') } } }),
       heard({}, { '192.0.2.1': { [zen]: listed('ZEN') } }),
       2,
     );
-    expect(first.known.unconfirmed).toEqual({
-      [`192.0.2.1 ${zen}`]: { status: 'listed', seen: 1 },
-    });
+    // Kept by its fact's key (the list, for the sender address), never a string read back.
+    expect(first.known.unconfirmed).toEqual([
+      { what: 'list', subject: zen, address: '192.0.2.1', value: 'listed', seen: 1 },
+    ]);
     expect(recordObservation(first.known, heard({}, {}), 2).known.unconfirmed).toBeUndefined();
   });
 });

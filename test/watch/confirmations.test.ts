@@ -48,14 +48,15 @@ async function start() {
 }
 
 async function watchOf(path: string, extra: { target?: string; confirmations?: number } = {}) {
-  const created = await service!.watches.create({
-    target: extra.target ?? watchedIp,
-    interval_s: interval,
-    webhook_url: world.receiver.url(path),
-    subject: '198.51.100.1',
-    credential: operatorToken,
-    ...(extra.confirmations === undefined ? {} : { confirmations: extra.confirmations }),
-  });
+  const created = await service!.watches.create(
+    {
+      target: extra.target ?? watchedIp,
+      interval_s: interval,
+      webhook_url: world.receiver.url(path),
+      ...(extra.confirmations === undefined ? {} : { confirmations: extra.confirmations }),
+    },
+    { caller: '198.51.100.1', credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret!, view: created.watch };
 }
@@ -141,11 +142,13 @@ describe('confirmations', () => {
   it('refuses confirmations outside 1 to 5, and a PATCH changes them', async () => {
     await start();
     for (const confirmations of [0, 6, 1.5, -1]) {
-      const created = await service!.watches.create({
-        target: watchedIp,
-        subject: '198.51.100.1',
-        confirmations,
-      });
+      const created = await service!.watches.create(
+        {
+          target: watchedIp,
+          confirmations,
+        },
+        { caller: '198.51.100.1' },
+      );
       expect(created).toMatchObject({ ok: false, error: 'invalid_request' });
     }
     const { id } = await watchOf('/patched');

@@ -7,13 +7,13 @@ import {
   type Hashing,
   isUnsubscribeCode,
   maskEmail,
-  mailMessage,
+  emailMessage,
   newEmail,
   parseEmailAddress,
   parseMailbox,
   takeConfirmationSend,
 } from '../../src/watch/email/index.js';
-import { hashOf, sameHash } from '../../src/watch/secrets.js';
+import { hashOf, sameHash } from '../../src/watch/model/index.js';
 
 /** The e-mail rules as pure functions (docs/watches.md, "E-mail"), over the memory store. */
 
@@ -120,13 +120,13 @@ describe('a message on the wire', () => {
     );
     const content = { subject: 's', text: 't', html: '<p>t</p>' };
     const base = { to: 'a@example.org', id: 'evt_x', date: new Date(now), content };
-    const confirmation = mailMessage({ ...base, from: 'Rep <alerts@rep.example.org>' });
+    const confirmation = emailMessage({ ...base, from: 'Rep <alerts@rep.example.org>' });
     expect(confirmation.messageId).toBe('<evt_x@rep.example.org>');
     expect(confirmation.headers).toEqual({
       'Auto-Submitted': 'auto-generated',
       'X-Auto-Response-Suppress': 'All',
     });
-    const alert = mailMessage({
+    const alert = emailMessage({
       ...base,
       from: 'alerts@rep.example.org',
       unsubscribeUrl: links.unsubscribe('u'),

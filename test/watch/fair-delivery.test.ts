@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWatchTimer, type WatchTimer } from '../../src/node/watch-timer.js';
-import { enqueueDeliveries } from '../../src/watch/deliveries.js';
-import { watchRecords } from '../../src/watch/records.js';
-import type { PendingDelivery } from '../../src/watch/schemas.js';
+import {
+  enqueueDeliveries,
+  type PendingDelivery,
+  watchRecords,
+} from '../../src/watch/model/index.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 import {
   type TestClock,
@@ -43,13 +45,10 @@ const receivedAt = (path: string) =>
   world.receiver.received.filter((request) => request.path === path);
 
 async function watchWithWebhook(path: string, subject: string) {
-  const created = await service!.watches.create({
-    target: watchedIp,
-    interval_s: 3600,
-    webhook_url: world.receiver.url(path),
-    subject,
-    credential: operatorToken,
-  });
+  const created = await service!.watches.create(
+    { target: watchedIp, interval_s: 3600, webhook_url: world.receiver.url(path) },
+    { caller: subject, credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   return created.watch.id;
 }

@@ -2,20 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { notProbed } from '../../src/reputation/mail/probes.js';
 import { verdictOf } from '../../src/reputation/mail/requirement-rules.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';
-import { type Known, recordObservation } from '../../src/watch/changes.js';
-import { watchSelectors } from '../../src/watch/mail/index.js';
-import { observeMailCheck } from '../../src/watch/observation.js';
+import {
+  type Fact,
+  type Known,
+  observeMailCheck,
+  recordObservation,
+  watchSelectors,
+} from '../../src/watch/kinds/index.js';
 import { goodMail } from '../tools/mail/mail-results.js';
 
 /**
  * What a mail watch compares (docs/watches.md, "Mail watches"), table by table: a result read
- * as facts (src/watch/mail/observe.ts) and merged into what the watch knew by the engine's own
- * change detection and confirmations (src/watch/changes.ts). Silence (an SMTP probe that timed
+ * as facts (src/watch/kinds/mail-observe.ts) and merged into what the watch knew by the engine's
+ * one merge with its confirmations (src/watch/kinds/merge.ts). Silence (an SMTP probe that timed
  * out or was never made, an MTA-STS fetch that gave up, a DKIM look-up that failed) keeps what
  * was known; an answer that differs is a change once confirmed.
  */
 
 const observe = observeMailCheck;
+
+/** A mail watch's facts by `<what>:<subject>`, as a table names them. */
+const mailFacts = (known: Known): Record<string, Fact> =>
+  Object.fromEntries(
+    known.facts
+      .filter((fact) => fact.what !== 'list')
+      .map((fact) => [`${fact.what}:${fact.subject}`, fact]),
+  );
 
 /** The changes each result after the first brings, one check each. */
 function changesOver(results: MailCheckResult[], confirmations = 1) {
@@ -91,7 +103,7 @@ describe('a mail watch’s changes', () => {
     // A Node watch's probe that stops being made says nothing either: its certificate stays.
     const { reported, known } = changesOver([goodMail, workers, goodMail]);
     expect(reported).toEqual([[], []]);
-    expect(known.mail?.['certificate:mx1.demo-mail.example']?.value).toBe('valid');
+    expect(mailFacts(known)['certificate:mx1.demo-mail.example']?.value).toBe('valid');
   });
 
   it('keeps what was known while an MX probe times out beside one that answers', () => {
@@ -201,7 +213,7 @@ describe('a mail watch’s changes', () => {
       { ...goodMail, mx: [{ ...goodMail.mx[0]!, host: 'mx2.demo-mail.example' }] },
       (host) => host.smtp,
     );
-    const after = changesOver([goodMail, moved]).known.mail ?? {};
+    const after = mailFacts(changesOver([goodMail, moved]).known);
     expect(Object.keys(after).filter((key) => key.startsWith('certificate:'))).toEqual([
       'certificate:mx2.demo-mail.example',
     ]);
@@ -249,14 +261,17 @@ describe('a mail watch’s changes', () => {
 
 describe('the selectors a mail watch names', () => {
   it('names its own, then those with a key now, then the others, at most 10', () => {
-    const fact = (subject: string, value: string) => ({
-      [`dkim:${subject}`]: { what: 'dkim' as const, subject, value, detail: null },
+    const fact = (subject: string, value: string): Fact => ({
+      what: 'dkim',
+      subject,
+      value,
+      detail: null,
     });
-    const known = {
-      ...Object.assign({}, ...Array.from({ length: 8 }, (_, i) => fact(`old${i}`, 'none'))),
-      ...fact('new1', 'found'),
-      ...fact('new2', 'found'),
-    };
+    const known = [
+      ...Array.from({ length: 8 }, (_, i) => fact(`old${i}`, 'none')),
+      fact('new1', 'found'),
+      fact('new2', 'found'),
+    ];
     expect(watchSelectors(['mine'], known)).toEqual([
       'mine',
       'new1',

@@ -1,8 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rsaDkimKeys } from '../../fixtures/dkim-keys.js';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { freePort } from '../../fixtures/free-port.js';
 import { issueCertificate, type Listening, startSmtpServer } from '../../fixtures/mail-world.js';
@@ -34,9 +34,7 @@ import type { WatchEvent } from '../../src/watch/index.js';
 const ca = inject('mailCa');
 const domain = 'confirmed-mail.net';
 const keyName = `s1._domainkey.${domain}`;
-const key = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .publicKey.export({ type: 'spki', format: 'der' })
-  .toString('base64');
+const key = rsaDkimKeys[2048];
 const interval = 3600;
 const minIntervalS = 300;
 
@@ -77,15 +75,16 @@ afterAll(async () => {
 });
 
 async function watchOf(path: string) {
-  const created = await service.watches.create({
-    target: domain,
-    kind: 'mail',
-    dkim_selectors: ['s1'],
-    interval_s: interval,
-    webhook_url: receiver.url(path),
-    subject: '198.51.100.1',
-    credential: operatorToken,
-  });
+  const created = await service.watches.create(
+    {
+      target: domain,
+      kind: 'mail',
+      dkim_selectors: ['s1'],
+      interval_s: interval,
+      webhook_url: receiver.url(path),
+    },
+    { caller: '198.51.100.1', credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret!, view: created.watch };
 }

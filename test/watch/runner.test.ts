@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWatchTimer } from '../../src/node/watch-timer.js';
+import type { CheckClaims } from '../../src/watch/index.js';
 import {
   type TestClock,
   type WatchService,
@@ -40,7 +41,11 @@ const zen = 'zen.spamhaus.org';
 const spamcop = 'bl.spamcop.net';
 
 async function start(
-  options: { retryDelaysMs?: readonly number[]; env?: Record<string, string> } = {},
+  options: {
+    retryDelaysMs?: readonly number[];
+    env?: Record<string, string>;
+    checkLeaseMs?: number;
+  } = {},
 ) {
   clock = testClock();
   service = await startWatchService(world.dns.address, {
@@ -53,13 +58,14 @@ async function start(
 
 /** A watch of `watchedIp` whose webhook is this test's own path of the world.receiver. */
 async function watchWithWebhook(path: string) {
-  const created = await service!.watches.create({
-    target: watchedIp,
-    interval_s: interval,
-    webhook_url: world.receiver.url(path),
-    subject: '198.51.100.1',
-    credential: operatorToken,
-  });
+  const created = await service!.watches.create(
+    {
+      target: watchedIp,
+      interval_s: interval,
+      webhook_url: world.receiver.url(path),
+    },
+    { caller: '198.51.100.1', credential: operatorToken },
+  );
   if (!created.ok) throw new Error(created.reason);
   return { id: created.watch.id, secret: created.webhook_secret! };
 }
@@ -132,6 +138,36 @@ describe('a watched address listed, then delisted', () => {
   });
 });
 
+describe('the claims of a tick that died', () => {
+  it('are checked at once by a tick handed them within their lease, and left alone after it', async () => {
+    await start({ checkLeaseMs: 30_000 });
+    const { id } = await watchWithWebhook('/orphaned');
+    await service!.runUntilIdle();
+    const { runner } = service!.watches;
+    const asked = () =>
+      world.dns.dns.queries.filter(
+        (query) => query.name === `7.100.8.8.${zen}` && query.type === 'A',
+      ).length;
+    clock.advance(interval * 1000);
+    let claims: CheckClaims | undefined;
+    await runner.tick({ onClaimed: async (claimed) => void (claims = claimed) });
+    expect(claims).toEqual({ at: clock.now().getTime(), watchIds: [id] });
+
+    // As the Workers watch clock does after a restart: what the dead tick held is due now.
+    clock.advance(10_000);
+    const before = asked();
+    await runner.tick();
+    expect(asked()).toBe(before);
+    await runner.tick({ orphaned: claims! });
+    expect(asked()).toBe(before + 1);
+
+    // 35 s after the claim its lease is over: another runner may hold the watch by then.
+    clock.advance(25_000);
+    await runner.tick({ orphaned: claims! });
+    expect(asked()).toBe(before + 1);
+  });
+});
+
 describe('a watched sending domain', () => {
   const domain = 'watched-sender.com';
   const sender = '8.8.100.20';
@@ -146,14 +182,15 @@ describe('a watched sending domain', () => {
   it('sends watch.listed naming the sender address a list now lists, and the domain lists too', async () => {
     world.dns.list({}, [senderZone]);
     await start();
-    const created = await service!.watches.create({
-      target: domain,
-      kind: 'domain',
-      interval_s: interval,
-      webhook_url: world.receiver.url('/domain'),
-      subject: '198.51.100.3',
-      credential: operatorToken,
-    });
+    const created = await service!.watches.create(
+      {
+        target: domain,
+        kind: 'domain',
+        interval_s: interval,
+        webhook_url: world.receiver.url('/domain'),
+      },
+      { caller: '198.51.100.3', credential: operatorToken },
+    );
     if (!created.ok) throw new Error(created.reason);
     expect(created.watch.status?.addresses?.map((address) => address.ip)).toEqual([
       sender,
@@ -260,13 +297,14 @@ describe('failed deliveries', () => {
       log: real.services.log,
     });
     try {
-      const created = await real.watches.create({
-        target: watchedIp,
-        interval_s: 3600,
-        webhook_url: world.receiver.url('/real-retry'),
-        subject: '198.51.100.2',
-        credential: operatorToken,
-      });
+      const created = await real.watches.create(
+        {
+          target: watchedIp,
+          interval_s: 3600,
+          webhook_url: world.receiver.url('/real-retry'),
+        },
+        { caller: '198.51.100.2', credential: operatorToken },
+      );
       if (!created.ok) throw new Error(created.reason);
       const arrivals: number[] = [];
       world.receiver.answer(() => {
@@ -310,12 +348,13 @@ describe('failed deliveries', () => {
     ]);
     await start();
     const create = async (host: string) => {
-      const created = await service!.watches.create({
-        target: watchedIp,
-        webhook_url: `http://${host}:${world.receiver.port}/by-name`,
-        subject: '198.51.100.4',
-        credential: operatorToken,
-      });
+      const created = await service!.watches.create(
+        {
+          target: watchedIp,
+          webhook_url: `http://${host}:${world.receiver.port}/by-name`,
+        },
+        { caller: '198.51.100.4', credential: operatorToken },
+      );
       if (!created.ok) throw new Error(created.reason);
       await service!.watches.sendTest(created.watch.id);
       await service!.runUntilIdle();
@@ -333,11 +372,13 @@ describe('failed deliveries', () => {
     const hooks = 'hooks.watch-world.receiver.com';
     world.dns.list({}, [{ origin: hooks, records: { [`local.${hooks}`]: { A: ['127.0.0.1'] } } }]);
     await start();
-    const created = await service!.watches.create({
-      target: watchedIp,
-      webhook_url: `http://local.${hooks}:${world.receiver.port}/anonymous`,
-      subject: '198.51.100.5',
-    });
+    const created = await service!.watches.create(
+      {
+        target: watchedIp,
+        webhook_url: `http://local.${hooks}:${world.receiver.port}/anonymous`,
+      },
+      { caller: '198.51.100.5' },
+    );
     if (!created.ok) throw new Error(created.reason);
     await service!.watches.sendTest(created.watch.id);
     await service!.runUntilIdle();

@@ -79,15 +79,16 @@ describe.each([
     const { a, b, clock } = await pair();
     const target = '8.8.100.51';
     const path = `/${name}/slack`;
-    const created = await a.watches.create({
-      target,
-      interval_s: interval,
-      webhook_url: world.receiver.url(path),
-      webhook_format: 'slack',
-      lang: 'ru',
-      subject: '198.51.100.20',
-      credential: operatorToken,
-    });
+    const created = await a.watches.create(
+      {
+        target,
+        interval_s: interval,
+        webhook_url: world.receiver.url(path),
+        webhook_format: 'slack',
+        lang: 'ru',
+      },
+      { caller: '198.51.100.20', credential: operatorToken },
+    );
     if (!created.ok) throw new Error(created.reason);
     const { id } = created.watch;
     // What one runner stored, the other reads.
@@ -123,16 +124,17 @@ describe.each([
     const { a, b, clock } = await pair();
     const target = '8.8.100.52';
     const path = `/${name}/ntfy`;
-    const created = await a.watches.create({
-      target,
-      interval_s: interval,
-      webhook_url: world.receiver.url(path),
-      webhook_format: 'ntfy',
-      // The origin the route passes (the request's): links are absolute under it.
-      origin: 'https://reputation.example',
-      subject: '198.51.100.21',
-      credential: operatorToken,
-    });
+    const created = await a.watches.create(
+      {
+        target,
+        interval_s: interval,
+        webhook_url: world.receiver.url(path),
+        webhook_format: 'ntfy',
+        // The origin the route passes (the request's): links are absolute under it.
+        origin: 'https://reputation.example',
+      },
+      { caller: '198.51.100.21', credential: operatorToken },
+    );
     if (!created.ok) throw new Error(created.reason);
     const { id } = created.watch;
 

@@ -55,15 +55,16 @@ describe.each([
     const [a, b] = [await open(url, clock), await open(url, clock)];
     const secrets = new Map<string, string>();
     for (const target of targets) {
-      const created = await a.watches.create({
-        target,
-        interval_s: interval,
-        webhook_url: world.receiver.url(`/${name}/${target}`),
-        subject: '198.51.100.9',
-        credential: operatorToken,
-        // Reported at the re-check that hears it: one check per interval is what is counted.
-        confirmations: 1,
-      });
+      const created = await a.watches.create(
+        {
+          target,
+          interval_s: interval,
+          webhook_url: world.receiver.url(`/${name}/${target}`),
+          // Reported at the re-check that hears it: one check per interval is what is counted.
+          confirmations: 1,
+        },
+        { caller: '198.51.100.9', credential: operatorToken },
+      );
       if (!created.ok) throw new Error(created.reason);
       secrets.set(target, created.webhook_secret!);
     }
@@ -100,14 +101,15 @@ describe.each([
     });
     opened.push(unable);
     const path = `/${name}/unable`;
-    const created = await able.watches.create({
-      target: targets[1]!,
-      interval_s: interval,
-      webhook_url: world.receiver.url(path),
-      subject: '198.51.100.11',
-      credential: operatorToken,
-      confirmations: 1,
-    });
+    const created = await able.watches.create(
+      {
+        target: targets[1]!,
+        interval_s: interval,
+        webhook_url: world.receiver.url(path),
+        confirmations: 1,
+      },
+      { caller: '198.51.100.11', credential: operatorToken },
+    );
     if (!created.ok) throw new Error(created.reason);
     expect(unable.services.verdicts.readiness().configured).toBe(false);
 
@@ -128,14 +130,15 @@ describe.each([
     const clock = testClock();
     const first = await open(url, clock);
     const path = `/${name}/restart`;
-    const created = await first.watches.create({
-      target: targets[0]!,
-      interval_s: interval,
-      webhook_url: world.receiver.url(path),
-      subject: '198.51.100.10',
-      credential: operatorToken,
-      confirmations: 1,
-    });
+    const created = await first.watches.create(
+      {
+        target: targets[0]!,
+        interval_s: interval,
+        webhook_url: world.receiver.url(path),
+        confirmations: 1,
+      },
+      { caller: '198.51.100.10', credential: operatorToken },
+    );
     if (!created.ok) throw new Error(created.reason);
     world.receiver.answer(500);
     world.dns.list({ [targets[0]!]: { [zen]: ['127.0.0.2'] } });

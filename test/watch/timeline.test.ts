@@ -1,7 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { dayStrip, listingSteps, stampSince, withSince } from '../../src/watch/timeline/index.js';
+import {
+  dayStrip,
+  listingSteps,
+  type SinceFact,
+  stampSince,
+  withSince,
+} from '../../src/watch/timeline/index.js';
 
 /** src/watch/timeline/: "listed since", the steps of the chart and the days of the strip. */
+
+/** A list as the tables write it: its status, and any other field its fact carries. */
+type List = { status: 'listed' | 'not_listed'; since?: string; name?: string };
+interface Lists {
+  lists: Record<string, List>;
+  addresses?: Record<string, Record<string, List>>;
+}
+
+/** The list facts of lists by zone, and of sender addresses' lists by address. */
+function factsOf({ lists, addresses }: Lists): SinceFact[] {
+  const of = (each: Record<string, List>, address?: string) =>
+    Object.entries(each).map(([zone, { status, ...rest }]) => ({
+      what: 'list',
+      subject: zone,
+      ...(address === undefined ? {} : { address }),
+      value: status,
+      ...rest,
+    }));
+  return [
+    ...of(lists),
+    ...Object.entries(addresses ?? {}).flatMap(([address, each]) => of(each, address)),
+  ];
+}
+
+/** The facts read back by zone, and by address. */
+function listsOf(facts: readonly SinceFact[]): Lists {
+  const shown: Lists = { lists: {} };
+  for (const { what: _what, subject, address, value, ...rest } of facts) {
+    const list = { status: value as List['status'], ...rest };
+    if (address === undefined) shown.lists[subject] = list;
+    else ((shown.addresses ??= {})[address] ??= {})[subject] = list;
+  }
+  return shown;
+}
+
+/** stampSince over lists written as the tables write them. */
+const stamp = (previous: Lists | undefined, known: Lists, at: string) =>
+  listsOf(stampSince(previous && factsOf(previous), factsOf(known), at));
 
 const zen = { zone: 'zen.spamhaus.org' };
 const sbl = { zone: 'sbl.example' };
@@ -12,7 +56,7 @@ describe('stampSince', () => {
 
   it('stamps a listing first recorded now with now', () => {
     const known = { lists: { a: { status: 'listed' as const, name: 'A' } } };
-    expect(stampSince(undefined, known, at).lists.a).toEqual({
+    expect(stamp(undefined, known, at).lists.a).toEqual({
       status: 'listed',
       name: 'A',
       since: at,
@@ -29,7 +73,7 @@ describe('stampSince', () => {
     const known = {
       lists: { a: { status: 'listed' as const }, b: { status: 'not_listed' as const } },
     };
-    expect(stampSince(previous, known, at).lists).toEqual({
+    expect(stamp(previous, known, at).lists).toEqual({
       a: { status: 'listed', since: earlier },
       b: { status: 'not_listed' },
     });
@@ -38,7 +82,7 @@ describe('stampSince', () => {
   it('leaves a listing stored before `since` was kept without one: its start is unknown', () => {
     const previous = { lists: { a: { status: 'listed' as const } } };
     const known = { lists: { a: { status: 'listed' as const } } };
-    expect(stampSince(previous, known, at).lists.a).toEqual({ status: 'listed' });
+    expect(stamp(previous, known, at).lists.a).toEqual({ status: 'listed' });
   });
 
   it('stamps a sender address’s listings by address, and keeps other fields', () => {
@@ -50,16 +94,14 @@ describe('stampSince', () => {
       lists: {},
       addresses: {
         '192.0.2.1': { a: { status: 'listed' as const } },
-        '192.0.2.2': { a: { status: 'listed' as const } },
+        '192.0.2.2': { a: { status: 'listed' as const, name: 'A' } },
       },
-      unconfirmed: { x: 1 },
     };
-    const stamped = stampSince(previous, known, at);
+    const stamped = stamp(previous, known, at);
     expect(stamped.addresses).toEqual({
       '192.0.2.1': { a: { status: 'listed', since: earlier } },
-      '192.0.2.2': { a: { status: 'listed', since: at } },
+      '192.0.2.2': { a: { status: 'listed', name: 'A', since: at } },
     });
-    expect(stamped.unconfirmed).toEqual({ x: 1 });
   });
 
   it('gives each listing of a status its time, where known', () => {
@@ -68,7 +110,10 @@ describe('stampSince', () => {
       addresses: { '192.0.2.1': { c: { status: 'listed' as const, since: at } } },
     };
     expect(
-      withSince([{ zone: 'a' }, { zone: 'b' }, { zone: 'c', address: '192.0.2.1' }], known),
+      withSince(
+        [{ zone: 'a' }, { zone: 'b' }, { zone: 'c', address: '192.0.2.1' }],
+        factsOf(known),
+      ),
     ).toEqual([
       { zone: 'a', since: earlier },
       { zone: 'b' },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { quotaSubject } from '../../src/http/caller.js';
-import type { CreateRequest } from '../../src/watch/index.js';
+import type { WatchInput, Watches } from '../../src/watch/index.js';
 import {
   type TestClock,
   type WatchDns,
@@ -39,6 +39,9 @@ async function start(env: Record<string, string> = {}) {
   return service.watches;
 }
 
+/** A creation's input and its caller (the owner the routes pass), in one object. */
+type CreateRequest = WatchInput & { subject: string; credential?: string };
+
 const request = (extra: Partial<CreateRequest> = {}): CreateRequest => ({
   target: watchedIp,
   subject: '198.51.100.7',
@@ -46,8 +49,12 @@ const request = (extra: Partial<CreateRequest> = {}): CreateRequest => ({
   ...extra,
 });
 
+/** Creates the watch as the request's caller. */
+const create = (watches: Watches, { subject, credential, ...input }: CreateRequest) =>
+  watches.create(input, { caller: subject, credential });
+
 async function created(extra: Partial<CreateRequest> = {}) {
-  const outcome = await service!.watches.create(request(extra));
+  const outcome = await create(service!.watches, request(extra));
   if (!outcome.ok) throw new Error(`${outcome.error}: ${outcome.reason}`);
   return outcome;
 }
@@ -121,17 +128,17 @@ describe('creating a watch', () => {
     ['a webhook to [::1]', { webhook_url: 'http://[::1]:8080/' }, 'invalid_webhook', /::1/],
   ])('refuses %s', async (_, extra, error, reason) => {
     await start({ WATCH_MIN_INTERVAL_S: '900', WATCH_INTERVAL_S: '3600' });
-    const outcome = await service!.watches.create(request(extra));
+    const outcome = await create(service!.watches, request(extra));
     expect(outcome).toMatchObject({ ok: false, error, reason: expect.stringMatching(reason) });
   });
 
   it('is refused while the resolver lies, and takes no place under the caps', async () => {
     const watches = await start({ WATCH_PER_CALLER: '1' });
     dns.lying.setMode('nxdomain');
-    expect(await watches.create(request())).toMatchObject({ ok: false, error: 'not_configured' });
+    expect(await create(watches, request())).toMatchObject({ ok: false, error: 'not_configured' });
     dns.lying.setMode('honest');
     await expect.poll(() => service!.services.isConfigured()).toBe(true);
-    expect((await watches.create(request())).ok).toBe(true);
+    expect((await create(watches, request())).ok).toBe(true);
   });
 });
 
@@ -141,9 +148,9 @@ describe('the caps', () => {
     const subject = (address: string) => quotaSubject(address);
     await created({ subject: subject('2001:db8:1:2::1') });
     await created({ subject: subject('2001:db8:1:2::ffff'), target: otherIp });
-    const third = await watches.create(request({ subject: subject('2001:db8:1:2:abcd::9') }));
+    const third = await create(watches, request({ subject: subject('2001:db8:1:2:abcd::9') }));
     expect(third).toMatchObject({ ok: false, error: 'watch_limit' });
-    expect((await watches.create(request({ subject: subject('2001:db8:1:3::1') }))).ok).toBe(true);
+    expect((await create(watches, request({ subject: subject('2001:db8:1:3::1') }))).ok).toBe(true);
   });
 
   it('refuses anyone past WATCH_MAX with watch_capacity, holding no place for the caller', async () => {
@@ -151,20 +158,22 @@ describe('the caps', () => {
     // Callers of three networks: a network's own cap is not what refuses here.
     const first = await created({ subject: '198.51.100.1' });
     await created({ subject: '198.51.101.2' });
-    expect(await watches.create(request({ subject: '198.51.102.3' }))).toMatchObject({
+    expect(await create(watches, request({ subject: '198.51.102.3' }))).toMatchObject({
       ok: false,
       error: 'watch_capacity',
     });
     expect(await watches.remove(first.watch.id)).toEqual({ ok: true });
-    expect((await watches.create(request({ subject: '198.51.102.3' }))).ok).toBe(true);
-    expect((await watches.create(request({ subject: '198.51.102.3' }))).ok).toBe(false);
+    expect((await create(watches, request({ subject: '198.51.102.3' }))).ok).toBe(true);
+    expect((await create(watches, request({ subject: '198.51.102.3' }))).ok).toBe(false);
   });
 
   it('gives the last place to exactly one of 10 creations at once', async () => {
     const watches = await start({ WATCH_MAX: '3', WATCH_PER_CALLER: '20' });
     await created();
     await created();
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => watches.create(request())));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => create(watches, request())),
+    );
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
   });
 });
@@ -249,7 +258,7 @@ describe('deleting a watch', () => {
     ]) {
       expect(outcome).toMatchObject({ ok: false, error: 'not_found' });
     }
-    expect((await watches.create(request())).ok).toBe(true);
+    expect((await create(watches, request())).ok).toBe(true);
   });
 });
 
@@ -263,6 +272,48 @@ describe('a watch not renewed', () => {
     expect(await watches.update(watch.id, { paused: false })).toMatchObject({ error: 'not_found' });
     await service!.runUntilIdle();
     expect(await service!.services.store.countDue('watch-queue:checks')).toBe(0);
-    expect((await watches.create(request())).ok).toBe(true);
+    expect((await create(watches, request())).ok).toBe(true);
+  });
+});
+
+describe('another subsystem as the owner', () => {
+  // A reports inbox keeping IP watches for the senders its reports name: its own id and cap.
+  const inbox = (id: string, cap = 2) => ({ subsystem: 'reports', id, cap });
+
+  it('creates within its own cap, and takes nothing of the callers’ caps', async () => {
+    const watches = await start({ WATCH_PER_CALLER: '1', WATCH_MAX: '10' });
+    for (const target of [watchedIp, otherIp]) {
+      expect(await watches.create({ target }, inbox('inbox-1'))).toMatchObject({ ok: true });
+    }
+    const third = await watches.create({ target: '8.8.100.11' }, inbox('inbox-1'));
+    expect(third).toMatchObject({
+      ok: false,
+      error: 'watch_limit',
+      reason: 'reports keeps at most 2 live watches for inbox-1',
+    });
+    // Another inbox has a cap of its own, and a caller its own.
+    expect((await watches.create({ target: watchedIp }, inbox('inbox-2'))).ok).toBe(true);
+    expect((await created()).ok).toBe(true);
+  });
+
+  it('renews and removes its own watches only, and a removal frees its place', async () => {
+    const watches = await start();
+    const mine = await watches.create({ target: watchedIp, interval_s: 3600 }, inbox('inbox-1', 1));
+    if (!mine.ok) throw new Error(mine.reason);
+    const { id } = mine.watch;
+    clock.advance(86_400_000);
+    const renewed = await watches.update(id, {}, inbox('inbox-1', 1));
+    expect(renewed).toMatchObject({ ok: true });
+    expect(renewed.ok && Date.parse(renewed.watch.expires_at)).toBeGreaterThan(
+      Date.parse(mine.watch.expires_at),
+    );
+    for (const outcome of [
+      await watches.update(id, {}, inbox('inbox-2')),
+      await watches.remove(id, inbox('inbox-2')),
+    ]) {
+      expect(outcome).toMatchObject({ ok: false, error: 'not_found' });
+    }
+    expect(await watches.remove(id, inbox('inbox-1', 1))).toEqual({ ok: true });
+    expect((await watches.create({ target: otherIp }, inbox('inbox-1', 1))).ok).toBe(true);
   });
 });

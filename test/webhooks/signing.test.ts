@@ -1,7 +1,7 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { webCrypto } from '../../src/platform.js';
-import { newEventId } from '../../src/watch/secrets.js';
+import { newEventId } from '../../src/watch/model/index.js';
 import { newWebhookSecret, signedHeaders } from '../../src/webhooks/signing.js';
 
 /** The Standard Webhooks signature, as the package's own verifier reads it. */

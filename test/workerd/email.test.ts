@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMail } from '../../src/tools/watch/email-messages.js';
-import { emailLinks, mailMessage } from '../../src/watch/email/index.js';
+import { renderEmail } from '../../src/watch/alerts/index.js';
+import { emailLinks, emailMessage } from '../../src/watch/email/index.js';
 import { createWorkersMailer } from '../../src/workers/mailer.js';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -27,7 +27,7 @@ const pageUrl = 'https://rep.example.org/tools/ip-reputation/watch/v1/AAAAAAAAAA
 describe('e-mail on Workers', () => {
   it('sends an alert over cloudflare:sockets, with both parts and its headers', async () => {
     const unsubscribeUrl = emailLinks(pageUrl).unsubscribe('BBBBBBBBBBBBBBBBBBBBBB');
-    const content = renderMail({
+    const content = renderEmail({
       kind: 'alert',
       watch: { lang: 'ru' },
       status: undefined,
@@ -53,7 +53,7 @@ describe('e-mail on Workers', () => {
         },
       },
     });
-    const message = mailMessage({
+    const message = emailMessage({
       from: 'Reputation <alerts@rep.example.org>',
       to: 'someone@example.org',
       id: 'evt_CCCCCCCCCCCCCCCCCCCCCC',
@@ -77,7 +77,7 @@ describe('e-mail on Workers', () => {
   it('answers a failed send when nothing listens at SMTP_URL', async () => {
     const sender = createWorkersMailer('smtp://127.0.0.1:9', 2000);
     const answer = await sender.send(
-      mailMessage({
+      emailMessage({
         from: 'alerts@rep.example.org',
         to: 'someone@example.org',
         id: 'evt_DDDDDDDDDDDDDDDDDDDDDD',

@@ -18,7 +18,8 @@ import { dropSourcelessMaps } from './sourceless-maps.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const workerdService = fileURLToPath(new URL('./support/service.ts', import.meta.url));
 
-// wrangler.toml's [build] step, which the test pool does not run: satori's text shaper as a module.
+// The Worker's build step (docs/edge.md, "The build step"): satori's text shaper as a module in
+// generated/, written again here (only if its bytes changed) so the pool never bundles a stale one.
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/extract-harfbuzz.ts'], { cwd: root });
 
 /** Route suites of the Node project that run here too. */

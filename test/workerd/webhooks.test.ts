@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webCrypto } from '../../src/platform.js';
-import { newEventId } from '../../src/watch/secrets.js';
+import { newEventId } from '../../src/watch/model/index.js';
 import { newWebhookSecret, signedHeaders } from '../../src/webhooks/signing.js';
 import { createFetchWebhookSender } from '../../src/workers/webhook-sender.js';
 import { startWebhookReceiver } from './support/service.js';

@@ -4,3 +4,4 @@
  */
 
 export { displayName, isHostName, parseHostName, parseTarget, type Target } from './targets.js';
+export { type TargetFor, type TargetKind, type TargetReading, targetOf } from './target-of.js';

@@ -27,6 +27,10 @@ export type Target =
 
 export type TargetParse = { ok: true; target: Target } | { ok: false; reason: string };
 
+/** A host name read: always a name, never an address. */
+export type HostNameParse =
+  { ok: true; target: Extract<Target, { kind: 'domain' }> } | { ok: false; reason: string };
+
 /** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
 const maxNameLength = 253;
 const ldhLabel = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -71,7 +75,7 @@ export function isHostName(name: string): boolean {
   return name.length <= maxNameLength && name.split('.').every((label) => ldhLabel.test(label));
 }
 
-export function parseHostName(input: string): TargetParse {
+export function parseHostName(input: string): HostNameParse {
   const text = input.trim().replace(/\.$/, '');
   if (text.includes(':') || text.includes('/')) {
     return { ok: false, reason: 'expected a host name, not an address or a network' };

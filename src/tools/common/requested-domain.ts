@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/index.js';
-import { parseHostName, type Target } from '../../reputation/index.js';
+import { type TargetFor, targetOf } from '../../reputation/index.js';
 import { firstNonEmpty } from './aliases.js';
 
 /**
@@ -10,13 +10,11 @@ import { firstNonEmpty } from './aliases.js';
 export function requestedDomain(body: {
   domain?: string | undefined;
   target?: string | undefined;
-}): Extract<Target, { kind: 'domain' }> {
+}): TargetFor<'domain'> {
   const text = firstNonEmpty(body.domain, body.target);
   if (text === undefined)
     throw new ApiError('invalid_request', 'domain is required (alias target)');
-  const parsed = parseHostName(text);
-  if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-  if (parsed.target.kind !== 'domain')
-    throw new ApiError('invalid_target', 'expected a domain name');
-  return parsed.target;
+  const read = targetOf('domain', text);
+  if (!read.ok) throw new ApiError('invalid_target', read.reason);
+  return read.target;
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/index.js';
-import { checkIp, type IpCheckDeps, parseTarget } from '../../reputation/index.js';
+import { checkIp, type IpCheckDeps, targetOf } from '../../reputation/index.js';
 import { defineTool, firstNonEmpty, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { ipPage } from './page.js';
 import { ipCheckResponse, ipCheckRequest, ipStoredResult } from './schemas.js';
@@ -31,13 +31,12 @@ export const ipTool = defineTool({
         const text = firstNonEmpty(body.target, body.q);
         if (text === undefined)
           throw new ApiError('invalid_request', 'target is required (alias q)');
-        const parsed = parseTarget(text);
+        const parsed = targetOf('ip', text);
         if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
         const { target } = parsed;
-        // IPv6 in its canonical form: every spelling of one address is one request.
-        const requestKey = target.kind === 'domain' ? target.name : target.address;
         return {
-          requestKey,
+          // IPv6 in its canonical form: every spelling of one address is one request.
+          requestKey: parsed.text,
           run() {
             return checkIp(deps, target);
           },

@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/index.js';
 import { canonicalIpv6, isDottedQuad, parseIpv6 } from '../../lib/index.js';
-import { parseHostName } from '../../reputation/index.js';
+import { targetOf } from '../../reputation/index.js';
 
 /** What a pool request names: the pool, and the addresses a check picks from its discover. */
 
@@ -16,9 +16,7 @@ export function poolAddress(text: string): string | undefined {
 
 export function poolName(text: string | undefined, field: string): string {
   if (text === undefined) throw new ApiError('invalid_request', `${field} is required`);
-  const parsed = parseHostName(text);
+  const parsed = targetOf('pool', text);
   if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-  if (parsed.target.kind !== 'domain')
-    throw new ApiError('invalid_target', 'the pool is a host name');
-  return parsed.target.name;
+  return parsed.text;
 }

@@ -7,7 +7,7 @@ import {
   readJsonBody,
   serveRoute,
 } from '../../http/index.js';
-import { parseWatchTarget, watchErrors } from '../../watch/index.js';
+import { readWatchTarget, watchErrors, watchKinds } from '../../watch/index.js';
 import {
   captchaHeader,
   captchaSecurity,
@@ -67,34 +67,37 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
     async (c) => {
       const body = await readJsonBody(c, createWatchRequest);
       const kind = body.kind ?? 'ip';
-      c.set('tool', kind);
+      const { tool } = watchKinds[kind];
+      c.set('tool', tool);
       // A target that cannot be one costs nothing: the engine reads it again.
-      const parsed = parseWatchTarget(kind, body.target);
-      if (!parsed.ok) throw refused(parsed);
+      const read = readWatchTarget(kind, body.target);
+      if (!read.ok) throw refused(read);
       requireReady(deps);
       const { address, subject } = c.get('caller');
-      const reading = await deps.guard.read(kind, subject);
+      const reading = await deps.guard.read(tool, subject);
       const credential = bearerToken(c.req.header('authorization'));
       // A watch holds a place for months, so with a provider every creation needs a solved
       // captcha, free checks or not (docs/watches.md, "Limits").
       const { outcome, quota } = await chargedCheck(
         { reading, captchaToken: captchaTokenOf(c, body), address, alwaysCaptcha: true },
         () =>
-          watches.create({
-            target: body.target,
-            kind,
-            ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
-            ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
-            ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
-            ...(body.dkim_selectors === undefined ? {} : { dkim_selectors: body.dkim_selectors }),
-            ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
-            ...(typeof body.email === 'string' ? { email: body.email } : {}),
-            lang: body.lang ?? pickLanguage(c.req.query('lang'), c.req.header('accept-language')),
-            // Its events' links stay absolute without PUBLIC_URL (docs/watches.md).
-            origin: site.publicOrigin(c).base,
-            subject,
-            ...(credential === undefined ? {} : { credential }),
-          }),
+          watches.create(
+            {
+              target: body.target,
+              kind,
+              ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
+              ...(body.webhook_url ? { webhook_url: body.webhook_url } : {}),
+              ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
+              ...(body.dkim_selectors === undefined ? {} : { dkim_selectors: body.dkim_selectors }),
+              ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
+              ...(typeof body.email === 'string' ? { email: body.email } : {}),
+              lang: body.lang ?? pickLanguage(c.req.query('lang'), c.req.header('accept-language')),
+              // Its events' links stay absolute without PUBLIC_URL (docs/watches.md).
+              origin: site.publicOrigin(c).base,
+            },
+            // The caller owns it: its places under the caps; OPERATOR_TOKEN makes it the operator's.
+            { caller: subject, ...(credential === undefined ? {} : { credential }) },
+          ),
       );
       return c.json(
         {

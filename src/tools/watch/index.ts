@@ -19,7 +19,8 @@ import { addWatchWebhooks } from './webhooks.js';
  * The watch (docs/watches.md): a target re-checked on a schedule, with a live badge, card and
  * share page and a signed webhook on every change. Not a snapshot tool: its routes are its own,
  * one file per operation, each one createRoute() definition served by serveRoute
- * (docs/registry.md), over the engine's face (`createWatches`, src/watch/watches.ts).
+ * (docs/registry.md), over the engine's face (`createWatches`, src/watch/watches.ts), which the
+ * routes call with the caller as the owner.
  */
 
 export const watchTool = defineTool({
@@ -45,8 +46,3 @@ export const watchTool = defineTool({
   },
   webhooks: addWatchWebhooks,
 });
-
-/** A watch's chat messages, which the engine's deliveries send (src/services.ts passes it in). */
-export { renderChat } from './chat-messages.js';
-/** A watch's e-mails, which the engine's deliveries send. */
-export { renderMail } from './email-messages.js';

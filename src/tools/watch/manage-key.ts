@@ -6,7 +6,7 @@ import type { Watches } from '../../watch/index.js';
  * The manage key of PATCH, DELETE and the test event: `Authorization: Bearer <manage_key>`
  * (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1). None is a 401 with
  * `WWW-Authenticate: Bearer` (RFC 6750 §3); a key that is not the watch's a 403, judged by
- * comparing hashes in constant time (src/watch/secrets.ts); an unknown or ended watch a 404.
+ * comparing hashes in constant time (src/watch/model/secrets.ts); an unknown or ended watch a 404.
  */
 
 export const manageKeyScheme = {

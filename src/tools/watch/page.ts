@@ -8,8 +8,14 @@ import {
   type ResultView,
   timelineChart,
 } from '../../pages/index.js';
-import type { HistoryEntry, ListingChange, MailBrief, WatchView } from '../../watch/index.js';
-import { mailChangeText } from './mail-changes.js';
+import {
+  type HistoryEntry,
+  type ListingChange,
+  type MailBrief,
+  mailChangeText,
+  type WatchView,
+  watchKinds,
+} from '../../watch/index.js';
 import { watchSteps } from './summary.js';
 
 /**
@@ -24,6 +30,7 @@ export function watchPage(stored: Record<string, unknown>, context: ResultContex
   const when = (at: string | null) =>
     at === null ? '–' : html`<time datetime="${at}">${formatDate(lang, at)}</time>`;
   const interval = formatInterval(t, watch.interval_s);
+  const shown = watchKinds[watch.kind].views;
   const since = new Map(
     (watch.status?.listed_on ?? [])
       .filter((listing) => listing.address === undefined && listing.since !== undefined)
@@ -39,16 +46,11 @@ export function watchPage(stored: Record<string, unknown>, context: ResultContex
       <dd>${when(watch.expires_at)}</dd>
     </dl>
     <h2>${t('watch.timeline')}</h2>
-    ${watch.kind === 'mail' ? '' : chart(watch, context)} ${timeline(watch.history, context)}
+    ${shown.chart ? chart(watch, context) : ''} ${timeline(watch.history, context)}
     ${historyLinks(context)} ${watch.status?.mail ? mailFacts(watch.status.mail, context) : ''}
     ${
-      watch.status && watch.kind !== 'mail'
-        ? listsTable(
-            t(watch.kind === 'domain' ? 'result.domainLists' : 'result.lists'),
-            watch.status.lists,
-            context,
-            (list) => since.get(list.zone),
-          )
+      watch.status && shown.lists
+        ? listsTable(t(shown.lists), watch.status.lists, context, (list) => since.get(list.zone))
         : ''
     }
     ${

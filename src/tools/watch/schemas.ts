@@ -8,7 +8,7 @@ import {
 } from '../../watch/index.js';
 import { captchaFields, quotaStatusSchema } from '../common/index.js';
 
-/** The watch routes' request and answer bodies; the watch itself is src/watch/schemas.ts. */
+/** The watch routes' request and answer bodies; the watch itself is src/watch/model/schemas.ts. */
 
 /** The demo world's listed address (`npm run demo`), as the IP tool's examples. */
 const exampleTarget = '192.0.3.20';

@@ -6,6 +6,7 @@ import {
   maxHistory,
   type Step,
   type WatchView,
+  watchKinds,
 } from '../../watch/index.js';
 import { addressListing, listingsOf, shownAs } from '../common/index.js';
 
@@ -19,7 +20,7 @@ export function summariseWatch(stored: Record<string, unknown>): ShareSummary {
   const watch = stored as unknown as WatchView;
   const status = watch.status;
   const mail = status?.mail;
-  if (watch.kind === 'mail') {
+  if (watchKinds[watch.kind].views.counts === 'requirements') {
     // A mail watch reads as a mail check: the mail score, and each provider's verdict.
     return {
       tool: 'watch',

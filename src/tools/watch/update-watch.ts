@@ -50,17 +50,20 @@ export function addUpdateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
     jsonBodyGate,
     async (c) => {
       const body = await readJsonBody(c, updateWatchRequest);
-      const outcome = await watches.update(c.req.param('id')!, {
-        ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
-        ...(body.webhook_url === undefined ? {} : { webhook_url: body.webhook_url }),
-        ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
-        ...(body.lang === undefined ? {} : { lang: body.lang }),
-        ...(body.email === undefined ? {} : { email: body.email }),
-        ...(body.paused === undefined ? {} : { paused: body.paused }),
-        ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
+      const outcome = await watches.update(
+        c.req.param('id')!,
+        {
+          ...(body.interval_s === undefined ? {} : { interval_s: body.interval_s }),
+          ...(body.webhook_url === undefined ? {} : { webhook_url: body.webhook_url }),
+          ...(body.webhook_format === undefined ? {} : { webhook_format: body.webhook_format }),
+          ...(body.lang === undefined ? {} : { lang: body.lang }),
+          ...(body.email === undefined ? {} : { email: body.email }),
+          ...(body.paused === undefined ? {} : { paused: body.paused }),
+          ...(body.confirmations === undefined ? {} : { confirmations: body.confirmations }),
+        },
         // The renewing caller takes the watch's places again, within the caps.
-        subject: c.get('caller').subject,
-      });
+        { caller: c.get('caller').subject },
+      );
       if (!outcome.ok) throw refused(outcome);
       return c.json(
         {

@@ -17,10 +17,10 @@ export {
 export {
   type EmailView,
   emailViewSchema,
-  type PendingMail,
-  pendingMailSchema,
+  type PendingEmail,
+  pendingEmailSchema,
   type WatchEmail,
   watchEmailSchema,
 } from './schemas.js';
 export type { EmailAnswer, EmailMessage, EmailSender } from './sender.js';
-export { emailLinks, type MailContent, mailMessage } from './message.js';
+export { type EmailContent, emailLinks, emailMessage } from './message.js';

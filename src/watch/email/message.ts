@@ -3,11 +3,11 @@ import type { EmailMessage } from './sender.js';
 
 /**
  * A watch's e-mail as it goes on the wire (docs/watches.md, "E-mail"): the content built in the
- * watch's language (src/tools/watch/email-messages.ts), and the headers every one carries.
+ * watch's language (src/watch/alerts/), and the headers every one carries.
  */
 
 /** A message's words: its subject, and the same text as plain text and as HTML. */
-export interface MailContent {
+export interface EmailContent {
   subject: string;
   text: string;
   html: string;
@@ -26,13 +26,13 @@ export function emailLinks(pageUrl: string) {
   };
 }
 
-export function mailMessage(input: {
+export function emailMessage(input: {
   from: string;
   to: string;
   /** The delivery's id: the Message-ID's left part, the same on every attempt. */
   id: string;
   date: Date;
-  content: MailContent;
+  content: EmailContent;
   /** An alert's one-click unsubscribe URL (RFC 8058); a confirmation has none. */
   unsubscribeUrl?: string;
 }): EmailMessage {

@@ -17,7 +17,7 @@ export const confirmationsPerDay = 3;
 type RandomBytes = (length: number) => Uint8Array;
 
 /**
- * The watches' own hashing (src/watch/secrets.ts), passed in: SHA-256 in base64url, and hashes
+ * The watches' own hashing (src/watch/model/secrets.ts), passed in: SHA-256 in base64url, and hashes
  * compared in a time that does not depend on where they differ.
  */
 export interface Hashing {

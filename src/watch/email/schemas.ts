@@ -24,7 +24,7 @@ export const watchEmailSchema = z.object({
 export type WatchEmail = z.infer<typeof watchEmailSchema>;
 
 /** A pending delivery that is an e-mail: to whom, which message, and its confirmation code. */
-export const pendingMailSchema = z.object({
+export const pendingEmailSchema = z.object({
   to: z.string(),
   kind: z.enum(['confirm', 'alert']),
   /** A confirmation's code, kept until its message is sent (the configuration has its hash). */
@@ -36,7 +36,7 @@ export const pendingMailSchema = z.object({
    */
   expires_at: z.string().optional(),
 });
-export type PendingMail = z.infer<typeof pendingMailSchema>;
+export type PendingEmail = z.infer<typeof pendingEmailSchema>;
 
 export const emailViewSchema = z
   .object({

@@ -5,6 +5,7 @@ import { freePort } from '../../../fixtures/free-port.js';
 import {
   issueCertificate,
   type Listening,
+  makeCa,
   type Pem,
   startSmtpServer,
   startTarpit,
@@ -84,16 +85,11 @@ describe('the SMTP probe', () => {
   });
 
   it('does not trust a certificate of another CA (a self-signed one)', async () => {
-    const selfSigned = await issueCertificate(
-      await import('selfsigned').then(async ({ default: s }) => {
-        const other = await s.generate([{ name: 'commonName', value: 'Unknown CA' }], {
-          algorithm: 'sha256',
-          extensions: [{ name: 'basicConstraints', cA: true, critical: true }],
-        });
-        return { key: other.private, cert: other.cert };
-      }),
-      ['mx.example.net'],
-    );
+    // A CA of its own (on the run's server keys: only its name and signature are another's).
+    const unknown = await makeCa('Unknown CA', ca.serverKeys);
+    const selfSigned = await issueCertificate({ ...unknown, serverKeys: ca.serverKeys }, [
+      'mx.example.net',
+    ]);
     const server = await serve(startSmtpServer({ tls: selfSigned }));
     const result = await probe(server.port, 'mx.example.net');
     // Node's verification ends the handshake before its names are read: nothing to show of it.

@@ -1,7 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Resolver } from '../../../src/dns/index.js';
-import { createResolver } from '../../../src/node/dns/index.js';
+import { rsaDkimKeys } from '../../../fixtures/dkim-keys.js';
 import dnsPacket from 'dns-packet';
 import {
   createPolicyFetcher,
@@ -16,46 +14,117 @@ import {
   mailCheckResultSchema,
 } from '../../../src/reputation/results/index.js';
 import { isPublicIpv4, isPublicIpv6 } from '../../../src/lib/index.js';
+import type { MemoryDns } from '../../../fixtures/memory-dns.js';
 import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
-import { type FixtureDnsServer, startFixtureDnsServer } from '../../../fixtures/dns-server.js';
+import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import { keylessZoneList } from '../../../fixtures/keyless-lists.js';
 import {
   issueCertificate,
   type Listening,
+  type Pem,
   servePolicy,
   startPolicyServer,
   startSmtpServer,
   startTarpit,
 } from '../../../fixtures/mail-world.js';
+import { memoryResolver, memoryWorld } from '../../support/memory-resolver.js';
+import {
+  policyFetcherDouble,
+  smtpProberDouble,
+  type SmtpProberDouble,
+} from '../../support/probe-doubles.js';
 
 /**
- * The mail check over the wire: the fixture DNS server, real SMTP servers on 127.0.0.2-4 (one with
- * STARTTLS on a certificate of the run's test CA, one without, a tarpit) on one PROBE_SMTP_PORT,
- * and the MTA-STS policy over HTTPS on 127.0.0.5, reached because the test allows 127.0.0.0/8 as
- * PROBE_ALLOW_NETWORKS would.
+ * The mail check, judged by what it makes of the DNS and of its probes' answers: the fixture DNS
+ * world in memory, and the probes answered in this process as Node's report the mail world's
+ * servers (test/support/probe-doubles.ts), so no test waits on a tarpit it is not about. What
+ * only the wire shows stays on it: the MX hosts probed over SMTP and STARTTLS (real SMTP servers
+ * on 127.0.0.2-4, one with STARTTLS on a certificate of the run's test CA, one without, a
+ * tarpit, on one PROBE_SMTP_PORT), the MTA-STS policy over HTTPS on 127.0.0.5, a closed port,
+ * TLSA with the AD bit of a DNS server; and the doubles' answers are held to the probes' on those
+ * servers. Probes reach 127.0.0.0/8 because the test allows it, as PROBE_ALLOW_NETWORKS would.
  */
 
 const ca = inject('mailCa');
 const zones = await keylessZoneList();
 const smtpTimeoutMs = 1000;
 const servers: Listening[] = [];
-let dns: FixtureDnsServer;
+let world: MemoryDns;
 let smtpPort: number;
 let httpsPort: number;
 let sessionsAtGood: () => number;
+let mxCertificate: Pem;
+let policyCertificate: Pem;
 
 const ed25519 = '11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=';
-const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .publicKey.export({ type: 'spki', format: 'der' })
-  .toString('base64');
+const rsa2048 = rsaDkimKeys[2048];
 const policy =
   'version: STSv1\r\nmode: enforce\r\nmx: *.good.net\r\nmx: mx.solid.net\r\nmax_age: 604800\r\n';
+
+const mailZones: FixtureZone[] = [
+  {
+    origin: 'net',
+    records: {
+      'good.net': {
+        TXT: ['v=spf1 ip4:192.0.3.10 -all'],
+        MX: [
+          { exchange: 'mx1.good.net', priority: 10 },
+          { exchange: 'mx2.good.net', priority: 20 },
+          { exchange: 'mx3.good.net', priority: 30 },
+        ],
+      },
+      'mx1.good.net': { A: ['127.0.0.2'] },
+      'mx2.good.net': { A: ['127.0.0.3'] },
+      'mx3.good.net': { A: ['127.0.0.4'] },
+      'out.good.net': { A: ['192.0.3.10'] },
+      '_dmarc.good.net': {
+        TXT: [
+          'v=DMARC1; p=reject; rua=mailto:d@good.net,mailto:r@reports.example.org,mailto:x@nobody.org',
+        ],
+      },
+      'google._domainkey.good.net': { TXT: [`v=DKIM1; k=ed25519; p=${ed25519}`] },
+      'selector1._domainkey.good.net': { TXT: ['v=DKIM1; k=rsa; p='] },
+      'custom._domainkey.good.net': { TXT: [`v=DKIM1; p=${rsa2048}`] },
+      'default._bimi.good.net': { TXT: ['v=BIMI1; l=https://good.net/logo.svg'] },
+      '_mta-sts.good.net': { TXT: ['v=STSv1; id=20240101'] },
+      'mta-sts.good.net': { A: ['127.0.0.5'] },
+      '_smtp._tls.good.net': { TXT: ['v=TLSRPTv1; rua=mailto:tls@good.net'] },
+
+      'solid.net': {
+        TXT: ['v=spf1 ip4:192.0.3.10 -all'],
+        MX: [{ exchange: 'mx.solid.net', priority: 10 }],
+      },
+      'mx.solid.net': { A: ['127.0.0.2'] },
+      '_dmarc.solid.net': { TXT: ['v=DMARC1; p=quarantine'] },
+      'google._domainkey.solid.net': { TXT: [`v=DKIM1; p=${rsa2048}`] },
+      '_mta-sts.solid.net': { TXT: ['v=STSv1; id=1'] },
+      'mta-sts.solid.net': { A: ['127.0.0.5'] },
+
+      'inside.net': { TXT: ['v=spf1 -all'], MX: [{ exchange: 'mx.inside.net', priority: 10 }] },
+      'mx.inside.net': { A: ['10.0.0.25'] },
+
+      'nomail.net': {
+        TXT: ['v=spf1 -all'],
+        MX: [{ exchange: '.', priority: 0 }],
+        A: ['192.0.3.40'],
+      },
+    },
+  },
+  {
+    origin: 'org',
+    records: { 'good.net._report._dmarc.reports.example.org': { TXT: ['v=DMARC1'] } },
+  },
+  {
+    origin: '3.0.192.in-addr.arpa',
+    records: { '10.3.0.192.in-addr.arpa': { PTR: ['out.good.net'] } },
+  },
+];
 
 beforeAll(async () => {
   smtpPort = await freePort();
   httpsPort = await freePort();
-  const [mxCertificate, policyCertificate] = await Promise.all([
+  [mxCertificate, policyCertificate] = await Promise.all([
     issueCertificate(ca, ['mx1.good.net', 'mx.solid.net']),
     issueCertificate(ca, ['mta-sts.good.net', 'mta-sts.solid.net']),
   ]);
@@ -72,79 +141,52 @@ beforeAll(async () => {
       handler: servePolicy(policy),
     }),
   );
-  dns = await startFixtureDnsServer({
-    zones: [
-      ...dnsblWorld(zones, {}),
-      {
-        origin: 'net',
-        records: {
-          'good.net': {
-            TXT: ['v=spf1 ip4:192.0.3.10 -all'],
-            MX: [
-              { exchange: 'mx1.good.net', priority: 10 },
-              { exchange: 'mx2.good.net', priority: 20 },
-              { exchange: 'mx3.good.net', priority: 30 },
-            ],
-          },
-          'mx1.good.net': { A: ['127.0.0.2'] },
-          'mx2.good.net': { A: ['127.0.0.3'] },
-          'mx3.good.net': { A: ['127.0.0.4'] },
-          'out.good.net': { A: ['192.0.3.10'] },
-          '_dmarc.good.net': {
-            TXT: [
-              'v=DMARC1; p=reject; rua=mailto:d@good.net,mailto:r@reports.example.org,mailto:x@nobody.org',
-            ],
-          },
-          'google._domainkey.good.net': { TXT: [`v=DKIM1; k=ed25519; p=${ed25519}`] },
-          'selector1._domainkey.good.net': { TXT: ['v=DKIM1; k=rsa; p='] },
-          'custom._domainkey.good.net': { TXT: [`v=DKIM1; p=${rsa2048}`] },
-          'default._bimi.good.net': { TXT: ['v=BIMI1; l=https://good.net/logo.svg'] },
-          '_mta-sts.good.net': { TXT: ['v=STSv1; id=20240101'] },
-          'mta-sts.good.net': { A: ['127.0.0.5'] },
-          '_smtp._tls.good.net': { TXT: ['v=TLSRPTv1; rua=mailto:tls@good.net'] },
-
-          'solid.net': {
-            TXT: ['v=spf1 ip4:192.0.3.10 -all'],
-            MX: [{ exchange: 'mx.solid.net', priority: 10 }],
-          },
-          'mx.solid.net': { A: ['127.0.0.2'] },
-          '_dmarc.solid.net': { TXT: ['v=DMARC1; p=quarantine'] },
-          'google._domainkey.solid.net': { TXT: [`v=DKIM1; p=${rsa2048}`] },
-          '_mta-sts.solid.net': { TXT: ['v=STSv1; id=1'] },
-          'mta-sts.solid.net': { A: ['127.0.0.5'] },
-
-          'inside.net': { TXT: ['v=spf1 -all'], MX: [{ exchange: 'mx.inside.net', priority: 10 }] },
-          'mx.inside.net': { A: ['10.0.0.25'] },
-
-          'nomail.net': {
-            TXT: ['v=spf1 -all'],
-            MX: [{ exchange: '.', priority: 0 }],
-            A: ['192.0.3.40'],
-          },
-        },
-      },
-      {
-        origin: 'org',
-        records: { 'good.net._report._dmarc.reports.example.org': { TXT: ['v=DMARC1'] } },
-      },
-      {
-        origin: '3.0.192.in-addr.arpa',
-        records: { '10.3.0.192.in-addr.arpa': { PTR: ['out.good.net'] } },
-      },
-    ],
-  });
+  world = memoryWorld([...dnsblWorld(zones, {}), ...mailZones]);
 });
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
-  await dns?.close();
+  world?.close();
 });
 
+const reachable = (address: string) =>
+  isPublicIpv4(address) || isPublicIpv6(address) || address.startsWith('127.');
+
+/** Node's probes, on the wire to the servers above. */
+const onTheWire = {
+  smtp: (timeoutMs = smtpTimeoutMs) =>
+    createSmtpProber({
+      port: smtpPort,
+      timeoutMs,
+      reachable,
+      ehloName: 'probe.test',
+      maxConcurrent: 8,
+    }),
+  policy: () => createPolicyFetcher({ port: httpsPort, timeoutMs: smtpTimeoutMs, reachable }),
+};
+
+/** The same servers, as the doubles answer for them. */
+const doubles = {
+  smtp: (timeoutMs = smtpTimeoutMs): SmtpProberDouble =>
+    smtpProberDouble(
+      {
+        '127.0.0.2': { kind: 'starttls', certificate: mxCertificate },
+        '127.0.0.3': { kind: 'plain' },
+        '127.0.0.4': { kind: 'tarpit' },
+      },
+      { timeoutMs, reachable },
+    ),
+  policy: () =>
+    policyFetcherDouble(
+      { '127.0.0.5': { certificate: policyCertificate, policy: () => policy } },
+      { port: httpsPort, reachable },
+    ),
+};
+
 function deps(
-  resolver: Resolver = createResolver({ servers: [dns.address], timeoutMs: 500, retries: 0 }),
+  given: Partial<MailCheckDeps> = {},
+  resolver = memoryResolver(world, 500),
 ): MailCheckDeps {
-  const reachable = (address: string) =>
-    isPublicIpv4(address) || isPublicIpv6(address) || address.startsWith('127.');
   return {
     resolver,
     dnsbl: createDnsblEngine({ resolver, zones }),
@@ -152,14 +194,9 @@ function deps(
     probeDeadlineMs: smtpTimeoutMs + 3000,
     now: () => new Date(),
     reachable,
-    smtp: createSmtpProber({
-      port: smtpPort,
-      timeoutMs: smtpTimeoutMs,
-      reachable,
-      ehloName: 'probe.test',
-      maxConcurrent: 8,
-    }),
-    policy: createPolicyFetcher({ port: httpsPort, timeoutMs: smtpTimeoutMs, reachable }),
+    smtp: doubles.smtp(),
+    policy: doubles.policy(),
+    ...given,
   };
 }
 
@@ -174,10 +211,62 @@ async function check(
   return mailCheckResultSchema.parse(outcome.result);
 }
 
+describe('the probe doubles', () => {
+  it('answer as the probes on the wire do, server by server', async () => {
+    const smtpAsked: [string, string][] = [
+      ['mx1.good.net', '127.0.0.2'],
+      ['mx.solid.net', '127.0.0.2'],
+      ['mx.other.org', '127.0.0.2'],
+      ['mx2.good.net', '127.0.0.3'],
+      ['mx3.good.net', '127.0.0.4'],
+      ['mx.closed.net', '127.0.0.6'],
+      ['mx.inside.net', '10.0.0.25'],
+    ];
+    const policyAsked: [string, string][] = [
+      ['mta-sts.good.net', '127.0.0.5'],
+      ['mta-sts.other.org', '127.0.0.5'],
+      ['mta-sts.closed.net', '127.0.0.6'],
+      ['mta-sts.inside.net', '10.0.0.25'],
+    ];
+    const signal = new AbortController().signal;
+    const probeAll = (smtp: ReturnType<typeof onTheWire.smtp>) =>
+      Promise.all(smtpAsked.map(([host, address]) => smtp.probe({ host, address, signal })));
+    const fetchAll = (fetcher: ReturnType<typeof onTheWire.policy>) =>
+      Promise.all(
+        policyAsked.map(([host, address]) =>
+          fetcher.fetch({ host, address, path: '/.well-known/mta-sts.txt', signal }),
+        ),
+      );
+    // The tarpit's stage bound is all this waits for: a short one.
+    const [wireProbes, wirePolicies] = await Promise.all([
+      probeAll(onTheWire.smtp(300)),
+      fetchAll(onTheWire.policy()),
+    ]);
+    expect(await probeAll(doubles.smtp(300))).toEqual(wireProbes);
+    expect(await fetchAll(doubles.policy())).toEqual(wirePolicies);
+    // Each kind of answer was met: a trusted certificate, a name that does not match, no
+    // STARTTLS, a timeout, a refusal; a policy, a name Node refused, a closed port.
+    expect(wireProbes.map((probe) => [probe.status, probe.certificate?.trusted ?? null])).toEqual([
+      ['ok', true],
+      ['ok', true],
+      ['ok', false],
+      ['no_starttls', null],
+      ['timeout', null],
+      ['refused', null],
+      ['not_probed', null],
+    ]);
+    expect(wirePolicies.map((fetched) => fetched.ok)).toEqual([true, false, false, false]);
+  });
+});
+
 describe('checkMail', () => {
   it('probes each MX host once: STARTTLS with a trusted certificate, one without STARTTLS, a tarpit within the bound', async () => {
     const started = performance.now();
-    const result = await check('good.net', ['custom']);
+    const result = await check(
+      'good.net',
+      ['custom'],
+      deps({ smtp: onTheWire.smtp(), policy: onTheWire.policy() }),
+    );
     const took = performance.now() - started;
     expect(
       result.mx.map((host) => [
@@ -248,7 +337,7 @@ describe('checkMail', () => {
   });
 
   it('fetches the MTA-STS policy over HTTPS and checks the MX hosts against it', async () => {
-    const result = await check('good.net');
+    const result = await check('good.net', [], deps({ policy: onTheWire.policy() }));
     expect(result.mta_sts).toMatchObject({
       status: 'enforce',
       id: '20240101',
@@ -292,7 +381,8 @@ describe('checkMail', () => {
 
   it('never connects to an MX host that points inside, and says why', async () => {
     const before = sessionsAtGood();
-    const result = await check('inside.net');
+    const smtp = doubles.smtp();
+    const result = await check('inside.net', [], deps({ smtp }));
     expect(result.mx).toEqual([
       expect.objectContaining({
         host: 'mx.inside.net',
@@ -304,6 +394,7 @@ describe('checkMail', () => {
       }),
     ]);
     expect(sessionsAtGood()).toBe(before);
+    expect(smtp.requests).toEqual([]);
   });
 
   it('reports a null MX (RFC 7505) and probes nothing', async () => {
@@ -312,16 +403,16 @@ describe('checkMail', () => {
   });
 
   it('says port 25 may be blocked when no MX host answers at the connection stage', async () => {
+    // On the wire: a port nothing listens on, which the kernel refuses.
     const closed = await freePort();
-    const given = deps();
-    given.smtp = createSmtpProber({
+    const smtp = createSmtpProber({
       port: closed,
       timeoutMs: smtpTimeoutMs,
-      reachable: given.reachable,
+      reachable,
       ehloName: 'probe.test',
       maxConcurrent: 8,
     });
-    const result = await check('solid.net', [], given);
+    const result = await check('solid.net', [], deps({ smtp }));
     expect(result.mx[0]!.smtp).toMatchObject({ status: 'refused', stage: 'connect' });
     expect(result.notes).toContainEqual(expect.stringContaining('port 25 may be blocked'));
     expect(result.requirements.gmail.rules.find((rule) => rule.rule === 'tls')!.status).toBe(
@@ -330,8 +421,7 @@ describe('checkMail', () => {
   });
 
   it('reports not_probed with the runtime’s reason where SMTP cannot be opened', async () => {
-    const given = deps();
-    given.smtp = { unavailable: 'Workers cannot open TCP port 25' };
+    const given = deps({ smtp: { unavailable: 'Workers cannot open TCP port 25' } });
     const result = await check('solid.net', [], given);
     expect(result.mx[0]!.smtp).toMatchObject({
       status: 'not_probed',
@@ -374,13 +464,12 @@ describe('checkMail', () => {
       },
     });
     try {
-      const given = deps();
       const port = Number(resolver.address.split(':')[1]);
-      given.tlsa = createTlsaLookup({
+      const tlsa = createTlsaLookup({
         servers: [{ host: '127.0.0.1', port, family: 4 }],
         timeoutMs: 500,
       });
-      const { dane } = await check('solid.net', [], given);
+      const { dane } = await check('solid.net', [], deps({ tlsa }));
       expect(dane).toMatchObject({
         status,
         validating: ad,

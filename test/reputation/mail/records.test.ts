@@ -1,5 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { asPkcs1, rsaDkimKeys } from '../../../fixtures/dkim-keys.js';
 import { readBimiRecord } from '../../../src/reputation/mail/bimi.js';
 import { readDkimKey } from '../../../src/reputation/mail/dkim-key.js';
 import {
@@ -19,9 +19,8 @@ import { parseTagList } from '../../../src/reputation/mail/tag-list.js';
 import { readTlsRpt } from '../../../src/reputation/mail/tls-rpt.js';
 
 /** An RSA public key of `bits`, as a DKIM record's p= carries it: SPKI or bare PKCS #1, base64. */
-function rsaKey(bits: number, type: 'spki' | 'pkcs1' = 'spki'): string {
-  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: bits });
-  return publicKey.export({ type, format: 'der' }).toString('base64');
+function rsaKey(bits: keyof typeof rsaDkimKeys, type: 'spki' | 'pkcs1' = 'spki'): string {
+  return type === 'spki' ? rsaDkimKeys[bits] : asPkcs1(rsaDkimKeys[bits]);
 }
 
 describe('the tag-list syntax (RFC 6376 §3.2)', () => {

@@ -1,5 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rsaDkimKeys } from '../../../fixtures/dkim-keys.js';
 import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import {
@@ -25,9 +25,7 @@ import {
  */
 
 const ca = inject('mailCa');
-const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .publicKey.export({ type: 'spki', format: 'der' })
-  .toString('base64');
+const rsa2048 = rsaDkimKeys[2048];
 const servers: Listening[] = [];
 let service: TestService;
 let closedPortService: TestService;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMail } from '../../../src/tools/watch/email-messages.js';
+import { renderEmail } from '../../../src/watch/alerts/index.js';
 import type { WatchEvent } from '../../../src/watch/index.js';
 
 /** A watch's e-mails as words (docs/watches.md, "E-mail"): both parts, both languages, escaped. */
@@ -37,7 +37,7 @@ const event: WatchEvent = {
 
 describe('a watch’s e-mails', () => {
   it('alert in the watch’s words, with the unsubscribe link, every value escaped in HTML', () => {
-    const mail = renderMail({
+    const mail = renderEmail({
       kind: 'alert',
       event,
       watch: { lang: 'en' },
@@ -67,11 +67,10 @@ describe('a watch’s e-mails', () => {
     ['ru', 'Подтвердите оповещения по почте о 192.0.2.7', 'Ссылка действует до 28 ноября 2026'],
   ] as const)('confirmation in %s', (lang, subject, expiry) => {
     const confirmUrl = 'https://rep.example.org/tools/ip-reputation/watch/abc/email/confirm?code=c';
-    const mail = renderMail({
+    const mail = renderEmail({
       kind: 'confirm',
       watch: { lang, target: '192.0.2.7' },
       confirmUrl,
-      pageUrl,
       expiresAt: '2026-11-28T12:00:00.000Z',
     });
     expect(mail.subject).toBe(subject);

@@ -212,8 +212,14 @@ describe('listed since, in a watch stored before it was kept', () => {
       // The state as it was stored before `since`: the listing without one.
       const key = `watch-state:${watch.id}`;
       const state = JSON.parse((await service.store.get(key))!) as WatchState;
-      const { since: _, ...listing } = state.lists['zen.spamhaus.org']!;
-      const older = { ...state, lists: { ...state.lists, 'zen.spamhaus.org': listing } };
+      const older = {
+        ...state,
+        facts: state.facts.map((fact) => {
+          if (fact.what !== 'list' || fact.subject !== 'zen.spamhaus.org') return fact;
+          const { since: _, ...listing } = fact;
+          return listing;
+        }),
+      };
       await service.store.set(key, JSON.stringify(older), 3_600_000);
       // An hour on, the watch is due: its timer re-checks it.
       service.setNow(new Date(Date.parse(watch.checked_at!) + 3_660_000));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatText } from '../../../src/tools/watch/chat-messages.js';
+import { chatText } from '../../../src/watch/alerts/index.js';
 import type { MailChange, WatchEvent } from '../../../src/watch/index.js';
 
 /**

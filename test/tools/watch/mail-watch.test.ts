@@ -1,16 +1,18 @@
-import { generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rsaDkimKeys } from '../../../fixtures/dkim-keys.js';
 import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import {
   issueCertificate,
   type Listening,
   startPolicyServer,
+  type SmtpWorldServer,
   startSmtpServer,
-  startTarpit,
 } from '../../../fixtures/mail-world.js';
+import { dnsblWorld } from '../../../fixtures/dnsbl-world.js';
+import { loadZoneList } from '../../../src/reputation/lists/zones.js';
 import {
   type ReceivedWebhook,
   startWebhookReceiver,
@@ -28,21 +30,19 @@ import { type CreatedWatch, createWatch, send } from './support.js';
 
 /**
  * Mail watches over real HTTP (docs/watches.md, "Mail watches"): watches of kind mail created on
- * the real app, re-checked by the service's own timer every second over the fixture DNS on the
- * wire, against the mail world on 127.0.0.0/8: SMTP servers with STARTTLS on certificates of the
- * run's test CA, an HTTPS server for MTA-STS policies, a tarpit. Each watch's domain changes one
- * thing (a DKIM key removed, an MX certificate re-issued with 10 days left, the MTA-STS mode, an
- * MX server that stops greeting), and a real receiver gets the signed `watch.changed` event, or
- * nothing for the timeout.
+ * the real app, re-checked by the service's own timer every second over the fixture DNS world
+ * (in memory: the DNS is not what they are about), against the mail world on 127.0.0.0/8: SMTP
+ * servers with STARTTLS on certificates of the run's test CA, an HTTPS server for MTA-STS
+ * policies. Each watch's domain changes one thing (a DKIM key removed, an MX certificate
+ * re-issued with 10 days left, the MTA-STS mode, an MX server that stops greeting), and a real
+ * receiver gets the signed `watch.changed` event, or nothing for the timeout.
  */
 
 const ca = inject('mailCa');
 const operatorToken = 'operator-token-of-the-mail-watch-tests';
 const operator = { authorization: `Bearer ${operatorToken}` };
 const dayMs = 86_400_000;
-const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .publicKey.export({ type: 'spki', format: 'der' })
-  .toString('base64');
+const rsa2048 = rsaDkimKeys[2048];
 
 /** Each domain's MTA-STS mode, served by the policy host as the test sets it. */
 const stsMode = new Map<string, string>([['mta-sts.policy.net', 'testing']]);
@@ -77,7 +77,11 @@ const records = {
   '_dmarc.slow.net': { TXT: ['v=DMARC1; p=reject'] },
   'mx.slow.net': { A: ['127.0.0.5'] },
 };
+// Every world keeps the lists' zones: the resolver confirmation beside a check asks a list's test
+// entry, and a world without it reads as a resolver that lies (503 not_configured).
+const lists = dnsblWorld(await loadZoneList(), {});
 const world = (without: string[] = []): FixtureZone[] => [
+  ...lists,
   {
     origin: 'net',
     records: Object.fromEntries(
@@ -96,8 +100,8 @@ const receivedAt = (path: string) => receiver.received.filter((request) => reque
 const verified = (path: string, request: ReceivedWebhook) =>
   new Webhook(secrets.get(path)!).verify(request.body, request.headers) as WatchEvent;
 
-async function mx(host: string, address: string, notAfter?: Date): Promise<Listening> {
-  const tls = await issueCertificate(ca, [host], notAfter ? { notAfter } : {});
+async function mx(host: string, address: string): Promise<SmtpWorldServer> {
+  const tls = await issueCertificate(ca, [host]);
   const server = await startSmtpServer({ host: address, port: smtpPort, tls });
   servers.push(server);
   return server;
@@ -138,8 +142,8 @@ async function checksPass(id: string, n: number) {
     .toBeGreaterThan(n);
 }
 
-let certsMx: Listening;
-let slowMx: Listening;
+let certsMx: SmtpWorldServer;
+let slowMx: SmtpWorldServer;
 
 beforeAll(async () => {
   smtpPort = await freePort();
@@ -163,8 +167,7 @@ beforeAll(async () => {
     }),
   );
   service = await startTestService({
-    transport: 'udp',
-    zones: world(),
+    world: world(),
     env: {
       PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
       PROBE_SMTP_PORT: String(smtpPort),
@@ -312,8 +315,10 @@ describe('a mail watch', () => {
   it('delivers watch.changed when an MX certificate is re-issued with 10 days left', async () => {
     const watch = await watchMail('/cert', 'certs.net');
     await checksPass(watch.id, 1);
-    await certsMx.close();
-    await mx('mx.certs.net', '127.0.0.4', new Date(Date.now() + 10 * dayMs));
+    // Re-issued where it stands: closed, then restarted, it would be refused for a moment.
+    certsMx.useCertificate(
+      await issueCertificate(ca, ['mx.certs.net'], { notAfter: new Date(Date.now() + 10 * dayMs) }),
+    );
     await expect
       .poll(() => receivedAt('/cert').length, { timeout: 20_000, interval: 100 })
       .toBeGreaterThan(0);
@@ -377,8 +382,9 @@ describe('a mail watch', () => {
   it('reports nothing while its MX server accepts and never greets (a probe timeout keeps what was known)', async () => {
     const watch = await watchMail('/slow', 'slow.net');
     await checksPass(watch.id, 1);
-    await slowMx.close();
-    servers.push(await startTarpit({ host: '127.0.0.5', port: smtpPort }));
+    // The server stops greeting where it stands: closed, then replaced, it would be refused for
+    // a moment, and a refusal is an answer (no STARTTLS there), which a check may come to see.
+    slowMx.stopGreeting();
     await checksPass(watch.id, 3);
     expect(receivedAt('/slow')).toEqual([]);
     const after = await view(watch.id);
