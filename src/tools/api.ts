@@ -52,6 +52,7 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
   addToolIndex(api, options.basePath, served);
   addOpenApiDocument(api, {
     basePath: options.basePath,
+    tools,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     tags: [
       ...tools.flatMap((tool) => [

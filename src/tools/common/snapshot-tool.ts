@@ -50,6 +50,8 @@ export interface CheckRoute<B extends z.ZodObject> {
   /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
   operationId: string;
   summary: string;
+  /** What the check asks and answers, beyond its summary: the document's description. */
+  description: string;
   body: B;
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
@@ -64,6 +66,8 @@ export interface CheckRoute<B extends z.ZodObject> {
 /** Fields a tool's status adds to the quota status: their schemas, and what they read now. */
 export interface StatusExtra {
   fields: z.ZodRawShape;
+  /** The sentence the status's description adds about them. */
+  description: string;
   read(): Record<string, unknown>;
 }
 
@@ -119,6 +123,10 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         operationId,
         tags,
         summary: 'Quota status of the caller',
+        description: [
+          'The caller’s checks left today (per UTC day, counted per address, an IPv6 caller per /64), whether the next check needs a captcha and its site key, and whether the service can check now: `configured`, with a `reason` for the operator when it cannot. Reading it costs no quota.',
+          ...(extra ? [extra.description] : []),
+        ].join(' '),
         security: [],
         responses: {
           200: {
@@ -148,6 +156,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         operationId: route.operationId,
         tags,
         summary: route.summary,
+        description: `${route.description} A fresh check takes one unit of the caller’s daily quota; the same request again within RESULT_TTL_S answers the stored result with \`from_cache: true\` and takes none. The answer carries a \`token\` for the result, its badge, card and share page.`,
         security: captchaSecurity,
         request: {
           headers: captchaHeader,
@@ -222,6 +231,8 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         operationId,
         tags,
         summary: 'A stored result by its token',
+        description:
+          'The result a check stored under this token, as the check answered it, without the quota fields. It never changes: the answer has an ETag and may be cached until the token expires (TOKEN_TTL_DAYS); an unknown or expired token is a 404.',
         security: [],
         request: {
           // Any string is a token to look up: an unknown one is a 404, not a 400.

@@ -25,6 +25,8 @@ export const ipTool = defineTool({
       path: '/',
       operationId: 'checkIp',
       summary: 'Check an IPv4 or IPv6 address or a host name',
+      description:
+        'The address (IPv4 dotted quad, IPv6 in any RFC 4291 form) or the addresses of a host name, on every blocklist of the zone list, with reverse DNS forward-confirmed, the listings with their meanings and delisting pages, a score and a verdict. A list that did not answer is counted as such, never as clean.',
       body: ipCheckRequest,
       result: ipCheckResponse,
       prepare(body) {

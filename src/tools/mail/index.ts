@@ -27,11 +27,18 @@ export const mailTool = defineTool({
   serve(app, deps: SnapshotDeps & MailToolDeps): void {
     const { checkDeps, state } = mailCheckDeps(deps);
     const routes = snapshotTool(app, mailTool, deps);
-    routes.status({ fields: mailStatusFields, read: () => ({ smtp_probe: state() }) });
+    routes.status({
+      fields: mailStatusFields,
+      description:
+        '`smtp_probe` says whether this runtime can probe MX hosts over SMTP and how its last connection fared: every connection failing means port 25 is blocked where the service runs.',
+      read: () => ({ smtp_probe: state() }),
+    });
     routes.check({
       path: '/',
       operationId: 'checkMail',
       summary: "Check a domain's mail setup against the mailbox providers' requirements",
+      description:
+        'The domain’s SPF, DKIM (the usual selectors and those given), DMARC and its report destinations, BIMI, MTA-STS, TLS-RPT and DANE, its MX hosts probed for STARTTLS, and a sample of its sender addresses’ reverse DNS and listings, judged against Gmail’s, Yahoo’s and Microsoft’s sender requirements, with a score.',
       body: mailCheckRequest,
       result: mailCheckResponse,
       prepare(body) {

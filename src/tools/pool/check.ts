@@ -21,6 +21,8 @@ export function checkRoute(
     path: '/check',
     operationId: 'checkPool',
     summary: 'Check the selected addresses of a pool',
+    description:
+      'The addresses chosen from a discover of the pool (1 to POOL_MAX_IPS, each once), each on the IP blocklists, with a summary per address and the worst verdict of them all.',
     body: checkBodyFor(deps.pool.maxIps),
     result: checkResponse,
     async prepare(body) {
