@@ -35,6 +35,8 @@ const assetRoute = (example: string) =>
     operationId: 'getPageAsset',
     tags: [pagesTag.name],
     summary: "The pages' script and stylesheet, under names that change with their bytes",
+    description:
+      'The files the pages load, each under a name that carries a hash of its bytes, so each may be kept for a year: a new version has a new name.',
     security: [],
     request: {
       params: z.object({
