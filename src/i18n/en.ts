@@ -102,6 +102,10 @@ export const en = {
   'error.manage_key_wrong': 'This is not the watch’s manage key.',
   'error.watch_limit': 'You keep as many live watches as allowed; delete one first.',
   'error.watch_capacity': 'The service keeps as many watches as it can; please try again later.',
+  'error.invalid_email': 'This is not an e-mail address alerts can be sent to.',
+  'error.email_unavailable': 'This service sends no e-mail: leave the address out.',
+  'error.email_limit':
+    'Three confirmation messages went to this address, or from you, today: the next can go after 00:00 UTC.',
   'error.busy': 'The service is busy; please try again shortly.',
   'error.captcha_unavailable':
     'The captcha cannot be verified right now; please try again shortly.',

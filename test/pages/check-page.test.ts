@@ -84,6 +84,32 @@ describe('GET {BASE_PATH}/', () => {
     }
   });
 
+  it('gives the script words of its own for every error the page’s forms can be answered', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId?: string; responses: object }>>;
+      components: { schemas: Record<string, object> };
+    };
+    // The forms' POSTs: every tool's checks and a watch's creation; each error schema's codes.
+    const codes = new Set(
+      Object.values(document.paths)
+        .flatMap((methods) => (methods.post ? [methods.post] : []))
+        .filter(({ operationId }) => /^(check|discover)|^createWatch$/.test(operationId ?? ''))
+        .flatMap(({ responses }) => [
+          ...JSON.stringify(responses).matchAll(/"#\/components\/schemas\/([^"]+)"/g),
+        ])
+        .map(([, name]) => JSON.stringify(document.components.schemas[name!]))
+        .flatMap((schema) => [...schema.matchAll(/"code":\{[^}]*"enum":\[([^\]]*)\]/g)])
+        .flatMap(([, list]) => JSON.parse(`[${list}]`) as string[]),
+    );
+    expect(codes).toContain('email_limit');
+    for (const lang of ['en', 'ru']) {
+      const page = await (await service.get(`/?lang=${lang}`, html)).text();
+      const { messages } = dataOf(page) as { messages: Record<string, string> };
+      const silent = [...codes].filter((code) => messages[`error.${code}`] === undefined);
+      expect(silent, lang).toEqual([]);
+    }
+  });
+
   it('reads the first of a repeated ?lang=, and ignores one that names no language', async () => {
     const first = await (await service.get('/?lang=ru&lang=en', html)).text();
     expect(first).toContain('<html lang="ru">');

@@ -14,6 +14,7 @@ import {
   takeConfirmationSend,
 } from '../../src/watch/email/index.js';
 import { hashOf, sameHash } from '../../src/watch/model/index.js';
+import { spokenWait } from '../../src/watch/operations/email-confirmation.js';
 
 /** The e-mail rules as pure functions (docs/watches.md, "E-mail"), over the memory store. */
 
@@ -108,6 +109,17 @@ describe('the daily limits on confirmation messages', () => {
     // A new UTC day starts the counts again.
     expect(await take('caller-1', 'a@example.org', now + 4 * 3600_000)).toBeUndefined();
     await store.close();
+  });
+
+  it.each([
+    [16 * 3600, '16 h'],
+    [4 * 3600 + 12 * 60, '4 h 12 min'],
+    [4 * 3600 + 11 * 60 + 1, '4 h 12 min'],
+    [59 * 60, '59 min'],
+    [61, '2 min'],
+    [40, '40 s'],
+  ])('says a wait of %i s until the count starts again as %s', (seconds, spoken) => {
+    expect(spokenWait(seconds)).toBe(spoken);
   });
 });
 

@@ -30,7 +30,7 @@ export async function confirmationFor(
     return {
       ...fail(
         'email_limit',
-        'at most 3 confirmation messages a day go to one address, and from one caller',
+        `at most 3 confirmation messages a day go to one address, and from one caller: the count starts again at 00:00 UTC, in ${spokenWait(wait)}`,
       ),
       retryAfterS: wait,
     };
@@ -60,4 +60,14 @@ export async function queueConfirmation(
   };
   await enqueueDeliveries(context.store, context.records, [delivery], at, context.queueRules);
   context.wake();
+}
+
+/** `5 h 12 min`, `12 min`, `40 s`: the wait until the day's count starts again, as people say it. */
+export function spokenWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${minutes} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }

@@ -319,8 +319,13 @@ describe('e-mail alerts: limits and expiry', () => {
       body: { email: 'limit@example.org' },
       headers: as('203.0.113.2'),
     });
+    const refusal = ((await fourth.clone().json()) as { error: string }).error;
     await expectError(fourth, 429, 'email_limit');
     expect(fourth.headers.get('retry-after')).toBe(String(16 * 3600));
+    // The message says when the count starts again, not only that it is used up.
+    expect(refusal).toBe(
+      'at most 3 confirmation messages a day go to one address, and from one caller: the count starts again at 00:00 UTC, in 16 h',
+    );
     // A fourth from the caller, to another address: refused too, and no watch is made.
     const byCaller = await service.post(
       '/watch/v1',
