@@ -196,6 +196,7 @@ export function createApp(deps: AppDeps) {
       dnsbl: deps.dnsbl,
       deadlineMs: config.checkDeadlineMs,
       now: deps.clock,
+      knownZones: config.dns.knownZones,
       site,
       store: deps.store,
       watches: deps.watches,

@@ -7,6 +7,7 @@
 
 export { firstNonEmpty } from './aliases.js';
 export { requestedDomain } from './requested-domain.js';
+export { readTarget, type TargetDeps, targetRefused } from './read-target.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable } from './cacheable.js';
 export { shareTag } from './share-responses.js';

@@ -21,6 +21,7 @@ import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
+import type { TargetDeps } from './read-target.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
@@ -71,7 +72,7 @@ export interface StatusExtra {
   read(): Record<string, unknown>;
 }
 
-export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
+export interface SnapshotDeps extends ArtefactDeps, CheckReadiness, TargetDeps {
   results: ResultStore;
   guard: Guard;
   /** Part of the result cache key: results made before a lie was caught or a list came back are not served. */

@@ -25,7 +25,7 @@ export const domainTool = defineTool({
       body: domainCheckRequest,
       result: domainCheckResponse,
       prepare(body) {
-        const domain = requestedDomain(body);
+        const domain = requestedDomain(body, 'domain', deps);
         return {
           requestKey: domain.name,
           run() {

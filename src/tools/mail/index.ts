@@ -42,7 +42,7 @@ export const mailTool = defineTool({
       body: mailCheckRequest,
       result: mailCheckResponse,
       prepare(body) {
-        const { domain, selectors, requestKey } = readMailRequest(body);
+        const { domain, selectors, requestKey } = readMailRequest(body, deps);
         return { requestKey, run: () => checkMail(checkDeps, domain, { selectors }) };
       },
     });

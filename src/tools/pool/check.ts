@@ -26,7 +26,7 @@ export function checkRoute(
     body: checkBodyFor(deps.pool.maxIps),
     result: checkResponse,
     async prepare(body) {
-      const pool = poolName(body.pool, 'pool');
+      const pool = poolName(body.pool, 'pool', deps);
       const given = body.ips.map((ip) => ip.trim());
       const malformed = given.find((ip) => poolAddress(ip) === undefined);
       if (malformed !== undefined)

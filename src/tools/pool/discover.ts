@@ -27,7 +27,7 @@ export function discoverRoute(
     body: discoverBody,
     result: discoverResponse,
     prepare(body) {
-      const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)');
+      const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)', deps);
       return {
         requestKey: `discover ${pool}`,
         run() {
