@@ -265,6 +265,11 @@ export async function createServices(
     probes: platform.probes,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
+    /** What the check page tells an operator while no list is proven: the setting, the demo. */
+    resolverAdvice: {
+      setting: platform.dns.setting,
+      ...(offlineDemo ? { offlineDemo } : {}),
+    },
     listHealth: () => verdicts.lists(),
     confirmResolver: () => verdicts.confirm(),
     verdictEpoch: () => verdicts.epoch,
@@ -356,11 +361,15 @@ export function logReadiness(
   }
   log(
     'error',
-    'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
+    'not configured: no blocklist can be proven to answer honestly; the list checks answer 503 not_configured, the mail check runs without them',
     {
       reason: readiness.reason,
       dnsServers: endpoints.length > 0 ? endpoints : 'system',
-      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+      ...(offlineDemo
+        ? {
+            tryOffline: `${offlineDemo} serves the API over a bundled DNS world, offline (README.md, "Run it")`,
+          }
+        : {}),
     },
   );
 }

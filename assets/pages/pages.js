@@ -133,9 +133,10 @@
 
     /** Every status and every POST answer carries the quota fields. */
     function applyQuota(status) {
-      // A quota says nothing while no check can run.
-      if (status.configured === false) quota.textContent = '';
-      else if (typeof status.dailyRemaining === 'number') {
+      // A quota says nothing while no check can run: a tool that needs no list runs meanwhile.
+      if (status.configured === false && tools[tool()]?.needsLists !== false) {
+        quota.textContent = '';
+      } else if (typeof status.dailyRemaining === 'number') {
         quota.textContent = t('check.remaining', { n: status.dailyRemaining });
       }
       captcha.required = status.captchaRequired === true;
@@ -441,7 +442,8 @@
       }
 
       function offer(kind, target) {
-        if (!watchKinds.includes(kind)) return hide();
+        // No watch is offered while the list checks are not ready: its first check needs them.
+        if (!watchKinds.includes(kind) || data.watching === false) return hide();
         chosen = { kind, target };
         title.textContent = t(`watch.offer.${kind}`);
         error.hidden = true;

@@ -58,8 +58,13 @@ export const en = {
   'check.noScript':
     'The form needs JavaScript. The API works without it: see the OpenAPI document.',
   'check.result': 'Result',
-  'check.notReady': 'This service is not ready to check right now.',
-  'check.notReadyLater': 'Please come back later: checks start again as soon as it is ready.',
+  'check.notReady':
+    'The blocklist checks are not ready: no blocklist has yet proven that this service’s DNS resolver answers it honestly.',
+  'check.notReadyOthers': 'The checks that need no blocklist run meanwhile.',
+  'check.notReadyOperator':
+    'If you run this service: set {setting} to a DNS resolver that reaches the blocklists; the lists page says what each one answered.',
+  'check.notReadyOffline':
+    'To try it without one, {command} serves it over a bundled DNS world, offline.',
 
   'lists.title': 'The blocklists this service asks',
   'lists.intro':

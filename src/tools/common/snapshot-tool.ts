@@ -79,7 +79,10 @@ export interface SnapshotDeps extends ArtefactDeps, CheckReadiness, TargetDeps {
   verdictEpoch?: () => number;
 }
 
-type SnapshotToolOf = Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page' | 'onCheckPage'>;
+type SnapshotToolOf = Pick<
+  ToolDefinition,
+  'name' | 'title' | 'summarise' | 'page' | 'onCheckPage' | 'needsLists'
+>;
 
 /**
  * The operationIds of a snapshot tool's routes, by what each route is (`getIpStatus`, ...): the
@@ -182,7 +185,9 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
       async (c) => {
         const body = await readJsonBody(c, route.body);
         const prepared = await route.prepare(body);
-        requireReady(deps);
+        // A tool that needs no list runs while none is proven (its check says what it left out).
+        const withoutLists = tool.needsLists === false;
+        if (!withoutLists) requireReady(deps);
         const { address, subject } = c.get('caller');
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
@@ -202,7 +207,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         }
 
         const { outcome, quota } = await chargedCheck({ reading, captchaToken, address }, () =>
-          runConfirmed(deps, () => prepared.run()),
+          runConfirmed(deps, () => prepared.run(), { withoutLists }),
         );
         const resultJson = JSON.stringify(outcome.result);
         // A result over the bound costs its unit as a bad target does: the DNS work was done.

@@ -1,4 +1,4 @@
-import { checkMail } from '../../reputation/index.js';
+import { checkMail, notReady } from '../../reputation/index.js';
 import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { mailCheckDeps, type MailToolDeps } from './check-deps.js';
 import { mailPage } from './page.js';
@@ -22,6 +22,8 @@ export const mailTool = defineTool({
   description:
     "A domain's mail authentication, its MX servers' TLS and the mailbox providers' requirements",
   submit: 'check.submit',
+  // Its records and probes ask no blocklist: it runs, and says what it left out, while none is proven.
+  needsLists: false,
   summarise: summariseMail,
   page: mailPage,
   serve(app, deps: SnapshotDeps & MailToolDeps): void {
@@ -43,7 +45,9 @@ export const mailTool = defineTool({
       result: mailCheckResponse,
       prepare(body) {
         const { domain, selectors, requestKey } = readMailRequest(body, deps);
-        return { requestKey, run: () => checkMail(checkDeps, domain, { selectors }) };
+        const lists = notReady(deps);
+        const options = { selectors, ...(lists ? { listsUnavailable: lists.reason } : {}) };
+        return { requestKey, run: () => checkMail(checkDeps, domain, options) };
       },
     });
     routes.tokenRoutes(mailStoredResult);
