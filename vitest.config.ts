@@ -4,7 +4,12 @@ export default defineConfig({
   test: {
     // One redis-server for the run (TEST_REDIS_URL, or one of its own): test/support/redis-global-setup.ts.
     // The mail probes' test CA, trusted through NODE_EXTRA_CA_CERTS: test/support/mail-ca-global-setup.ts.
-    globalSetup: ['test/support/redis-global-setup.ts', 'test/support/mail-ca-global-setup.ts'],
+    // One PostgreSQL server (TEST_POSTGRES_URL, or one of its own): test/support/postgres-global-setup.ts.
+    globalSetup: [
+      'test/support/redis-global-setup.ts',
+      'test/support/mail-ca-global-setup.ts',
+      'test/support/postgres-global-setup.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Vitest's default is one file at a time on a 2-core machine (cores - 1); most suites wait on

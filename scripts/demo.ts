@@ -10,6 +10,12 @@ import {
 } from './demo-world.js';
 import { ensureDemoCa, startDemoMail } from './demo-mail.js';
 import { startFlapping } from './demo-flapping.js';
+import {
+  demoReportsAddress,
+  reportsInstructions,
+  seedDemoInbox,
+  untilServing,
+} from './demo-reports.js';
 import { applyDemoWatchSettings, watchInstructions } from './demo-watch.js';
 
 /**
@@ -56,10 +62,15 @@ process.env.HOST ??= '127.0.0.1';
 process.env.LOG_LEVEL ??= 'error';
 // A throwaway run: the demo's made-up results stay out of the real data/reputation.db.
 process.env.STORE_URL ??= 'memory:';
+// Inboxes get an address under it (scripts/demo-reports.ts); no mail reaches it offline.
+process.env.REPORTS_ADDRESS ??= demoReportsAddress;
 
 await import('../src/server.js');
 
 const base = `http://${process.env.HOST}:${process.env.PORT}${process.env.BASE_PATH ?? '/tools/ip-reputation'}`;
+// A reports inbox with a month of reports, made over HTTP once the server answers.
+await untilServing(base);
+const inbox = await seedDemoInbox(base, watch.operatorToken);
 const post = (path: string, body: object) =>
   `curl -s -X POST ${base}${path} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
@@ -104,6 +115,8 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })}
 
 ${watchInstructions(base, watch)}
+
+${reportsInstructions(base, inbox)}
 
   # the OpenAPI document
   curl -s ${base}/openapi.json

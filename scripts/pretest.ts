@@ -1,17 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { postgresBinDir } from '../fixtures/postgres-server.js';
 import {
   type Machine,
   type TestPackage,
   chromiumPath,
+  listed,
   planPrerequisites,
 } from './test-prerequisites.js';
 
 /**
- * `npm test`'s pretest step: when redis-server or Debian's Chromium is missing, installs them
- * with apt-get as root, or else stops with one line naming the command to run. When both are
- * there it does nothing and prints nothing. What it decides: scripts/test-prerequisites.ts.
+ * `npm test`'s pretest step: when redis-server, Debian's Chromium or PostgreSQL is missing,
+ * installs them with apt-get as root, or else stops with one line naming the command to run. When
+ * all are there it does nothing and prints nothing. What it decides: scripts/test-prerequisites.ts.
  */
 
 function isExecutable(path: string): boolean {
@@ -30,12 +32,23 @@ function found(program: string): boolean {
   return directories.some((directory) => isExecutable(join(directory, program)));
 }
 
+/** The server and initdb where the PostgreSQL suites look (POSTGRES_BIN_DIR or Debian's folder). */
+function hasPostgres(): boolean {
+  try {
+    const bin = postgresBinDir();
+    return isExecutable(join(bin, 'postgres')) && isExecutable(join(bin, 'initdb'));
+  } catch {
+    return false;
+  }
+}
+
 function look(): Machine {
   // The Redis suites start REDIS_SERVER_BIN when it is set (fixtures/redis-server.ts).
   const redisServer = process.env.REDIS_SERVER_BIN ?? 'redis-server';
   const missing: TestPackage[] = [];
   if (!found(redisServer)) missing.push('redis-server');
   if (!isExecutable(chromiumPath)) missing.push('chromium');
+  if (!hasPostgres()) missing.push('postgresql');
   return { missing, root: process.getuid?.() === 0, aptGet: found('apt-get') };
 }
 
@@ -46,7 +59,7 @@ if (plan.action === 'stop') {
   process.exit(1);
 }
 if (plan.action === 'install') {
-  console.error(`npm test: installing ${machine.missing.join(' and ')} with apt-get`);
+  console.error(`npm test: installing ${listed(machine.missing)} with apt-get`);
   for (const [command = '', ...args] of plan.commands) {
     // Quiet: apt-get's and dpkg's output is shown only when the command fails.
     const run = spawnSync(command, args, {
@@ -63,7 +76,7 @@ if (plan.action === 'install') {
   }
   const still = look().missing;
   if (still.length > 0) {
-    console.error(`npm test: ${still.join(' and ')} still missing after apt-get install`);
+    console.error(`npm test: ${listed(still)} still missing after apt-get install`);
     process.exit(1);
   }
 }

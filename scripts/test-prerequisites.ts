@@ -1,16 +1,18 @@
 /**
  * What `npm test` needs from the machine besides node_modules, and what to do when it is missing
- * (scripts/pretest.ts does it). Two of Debian's packages: `redis-server`, which the Redis suites
- * start (fixtures/redis-server.ts), and `chromium` at /usr/bin/chromium, which the browser
- * suites drive through playwright-core (test/support/browser.ts), never a browser playwright
- * downloads. The decision is a pure function of what was found, so it is tested with a table.
+ * (scripts/pretest.ts does it). Three of Debian's packages: `redis-server`, which the Redis suites
+ * start (fixtures/redis-server.ts), `chromium` at /usr/bin/chromium, which the browser suites
+ * drive through playwright-core (test/support/browser.ts), never a browser playwright downloads,
+ * and `postgresql`, whose server the PostgreSQL report store's suites start in a throwaway
+ * cluster (fixtures/postgres-server.ts). The decision is a pure function of what was found, so it
+ * is tested with a table.
  */
 
 /** Debian's Chromium, where test/support/browser.ts launches it. */
 export const chromiumPath = '/usr/bin/chromium';
 
 /** The Debian packages, in the order they are named. */
-export type TestPackage = 'redis-server' | 'chromium';
+export type TestPackage = 'redis-server' | 'chromium' | 'postgresql';
 
 /** What scripts/pretest.ts found on the machine. */
 export interface Machine {
@@ -29,9 +31,17 @@ export type Plan =
   /** Exit 1 after printing this one line. */
   | { action: 'stop'; line: string };
 
+/** `a`, `a and b`, `a, b and c`. */
+export function listed(names: readonly string[]): string {
+  return names.length < 2
+    ? names.join('')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 /**
  * The install command: quiet, and without Recommends, which for chromium are the sandbox helper
- * and more the headless tests do not use (redis-server recommends nothing).
+ * and more the headless tests do not use (redis-server recommends nothing; postgresql's are
+ * contrib tools and a system-wide cluster's helpers the tests do not use).
  */
 function installCommand(missing: TestPackage[]): string[] {
   return ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing];
@@ -45,7 +55,7 @@ export function planPrerequisites({ missing, root, aptGet }: Machine): Plan {
   const command = `${root ? '' : 'sudo '}${installCommand(missing)
     .filter((word) => word !== '-qq')
     .join(' ')}`;
-  const needs = `npm test needs ${missing.join(' and ')}`;
+  const needs = `npm test needs ${listed(missing)}`;
   return {
     action: 'stop',
     line: aptGet

@@ -42,7 +42,7 @@ import type {
 } from './reputation/index.js';
 import { type CardCache, russianMeanings } from './share/index.js';
 import { type Store, StoreUnavailableError } from './store/index.js';
-import { createResultStore, createToolsApi } from './tools/index.js';
+import { createResultStore, createToolsApi, type ReportsServices } from './tools/index.js';
 import { maxIntervalS, type Watches } from './watch/index.js';
 
 /** Everything the app needs from outside, passed in so tests build it over fixtures. */
@@ -82,6 +82,8 @@ export interface AppDeps {
   pageAssets: PageAssets;
   /** The watches' face (src/watch/watches.ts), built by createServices. */
   watches: Watches;
+  /** The reports tool's store, inboxes and intake (docs/reports.md), built by createServices. */
+  reports: ReportsServices;
   /**
    * The service can send watch alerts by e-mail: the check page's watch form then asks for an
    * address (docs/pages.md#check-page). False when absent.
@@ -202,6 +204,7 @@ export function createApp(deps: AppDeps) {
       site,
       store: deps.store,
       watches: deps.watches,
+      reports: deps.reports,
       probes: deps.probes,
       tokenTtlMs: config.tokenTtlMs,
       pool: {

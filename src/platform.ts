@@ -4,6 +4,7 @@ import type { Metrics } from './operations/index.js';
 import type { PageAssetSources } from './pages/index.js';
 import type { DnsblZone, MailProbes, MonitorRemote, ResolverSetting } from './reputation/index.js';
 import type { ShareSummary } from './share/index.js';
+import type { ReportStore } from './reports/index.js';
 import type { Store } from './store/index.js';
 import type { EmailSender } from './watch/index.js';
 import type { WebhookSender } from './webhooks/index.js';
@@ -43,6 +44,12 @@ export interface Platform {
     asksNameServers: boolean;
   };
   store: Store;
+  /**
+   * Where the reports tool keeps its inboxes and reports (docs/reports.md, "Storage"): on Node the
+   * store REPORTS_URL names; absent on Workers until its Durable Object store, and then the
+   * reports routes answer 503 `store_unavailable`.
+   */
+  reports?: ReportStore;
   /** Draws a share card in `lang`: PNG bytes of 1200x630 (src/share/card.ts), or CardRendererBusy. */
   renderCard: (summary: ShareSummary, lang: Lang) => Promise<Uint8Array>;
   /** How many bytes of drawn cards one process (or isolate) keeps. */

@@ -10,7 +10,9 @@ import {
   failStart,
   limitConnections,
   listenFailureLine,
+  openReportStore,
   openStore,
+  reportsLocation,
   readConfig,
   serverOptions,
   startupFailureLine,
@@ -34,10 +36,13 @@ const config = await orFail(() => readConfig(process.env));
 const logSink = (line: string) => process.stdout.write(`${line}\n`);
 const log = createLogger(config.logLevel, logSink);
 if (config.workers > 1 && cluster.isPrimary) {
-  // Opened once here: a bad STORE_URL is one line, not one per worker, and the schema is
-  // migrated before the workers open it. Then the primary only supervises (src/node/cluster.ts).
+  // Opened once here: a bad STORE_URL or REPORTS_URL is one line, not one per worker, and the
+  // schemas are migrated before the workers open them. Then the primary only supervises
+  // (src/node/cluster.ts).
   const store = await orFail(() => openStore(config.store));
   await store.close();
+  const reports = await orFail(() => openReportStore(reportsLocation(config)));
+  await reports.close();
   await superviseWorkers(config.workers, log);
 }
 const services = await orFail(() => createNodeServices(config, logSink));
@@ -118,10 +123,10 @@ function shutdown(signal: string): void {
   }
   // The store last: in-flight requests still write their results and counters, and the watch
   // checks and deliveries under way their state.
-  const watchesStopped = services.stopWatches();
+  const watchesStopped = Promise.all([services.stopWatches(), services.stopReportPurge()]);
   server.close(() => {
     watchesStopped
-      .then(() => services.store.close())
+      .then(() => Promise.all([services.store.close(), services.reports.store.close()]))
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -35,6 +35,7 @@ import {
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache } from './share/index.js';
+import { reportsServices } from './reports-services.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -229,6 +230,7 @@ export async function createServices(
   });
   metrics.readLiveWatches(() => watches.countLive());
   metrics.readDeliveryQueue(() => watches.deliveryQueue());
+  const reports = reportsServices(config, platform, freshResolver);
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,
@@ -259,6 +261,7 @@ export async function createServices(
     pageAssets: await preparePageAssets(platform.pageAssets),
     ...(captcha ? { captcha } : {}),
     watches,
+    reports,
     /** Whether a watch may have `email`: the check page's watch form offers it only then. */
     sendsWatchEmail: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,

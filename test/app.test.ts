@@ -70,9 +70,11 @@ async function documentedRoutes(): Promise<Array<[string, string]>> {
   const asset = /\/assets\/[^"]+\.css/.exec(
     await (await service.get('/', { Accept: 'text/html' })).text(),
   )?.[0];
-  // A watch's routes act on one watch, some under its manage key: test/tools/watch/routes.test.ts
-  // asks them with a trailing slash.
-  const paths = Object.entries(document.paths).filter(([path]) => !path.startsWith('/watch/'));
+  // A watch's routes act on one watch, some under its manage key, and a reports inbox's under its
+  // key: test/tools/watch/routes.test.ts and test/tools/reports/ ask them with a trailing slash.
+  const paths = Object.entries(document.paths).filter(
+    ([path]) => !path.startsWith('/watch/') && !path.startsWith('/reports/'),
+  );
   // A HEAD is its GET without the body (docs/openapi.md): asked once per route, not twice.
   return paths.flatMap(([path, operations]) =>
     Object.keys(operations)
@@ -148,7 +150,14 @@ describe('the base path', () => {
       tools: Array<{ tool: string; status?: string; checks: Array<{ path: string }> }>;
     };
     expect(index.openapi).toBe(`${basePath}/openapi.json`);
-    expect(index.tools.map((tool) => tool.tool)).toEqual(['ip', 'domain', 'pool', 'mail', 'watch']);
+    expect(index.tools.map((tool) => tool.tool)).toEqual([
+      'ip',
+      'domain',
+      'pool',
+      'mail',
+      'watch',
+      'reports',
+    ]);
     expect(index.tools.flatMap((tool) => tool.checks.map((check) => check.path))).toEqual([
       `${basePath}/ip/v1`,
       `${basePath}/domain/v1`,
@@ -156,6 +165,7 @@ describe('the base path', () => {
       `${basePath}/pool/v1/check`,
       `${basePath}/mail/v1`,
       `${basePath}/watch/v1`,
+      `${basePath}/reports/v1`,
     ]);
     // Every status path it names answers (a watch counts on the IP and domain tools' quotas).
     for (const tool of index.tools.filter((entry) => entry.status !== undefined)) {

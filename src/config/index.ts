@@ -20,6 +20,7 @@ export {
   variablesOf,
 } from './environment.js';
 export { bearerToken, networks } from './values.js';
+export { reportsLocationOf, reportsUrl } from './reports-variables.js';
 export {
   type Config,
   type ProxySettings,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { captchaProviderNames } from '../http/index.js';
 import { type ConfigOf, commaList, integer, type Rule, section, variable } from './environment.js';
 import { days, isDohEndpoint, networks, publicUrl, seconds, trustProxy } from './values.js';
+import { reportsVariables } from './reports-variables.js';
 import { watchVariables } from './watch-variables.js';
 
 /**
@@ -246,6 +247,7 @@ export const sharedVariables = {
     }),
   },
   watch: watchVariables,
+  reports: reportsVariables,
 };
 
 /** What the app and its services read, on every runtime. */

@@ -1,4 +1,4 @@
-import { joinChunks } from '../lib/index.js';
+import { readBounded } from '../lib/index.js';
 import type { AttemptFailure } from './pending-query.js';
 import { MalformedMessageError, maxMessageBytes } from './wire.js';
 
@@ -46,21 +46,11 @@ async function readMessage(response: Response): Promise<Uint8Array> {
   if (Number(response.headers.get('content-length')) > maxMessageBytes) {
     throw new MalformedMessageError('answer over 65535 octets');
   }
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > maxMessageBytes) {
-      await reader.cancel();
-      throw new MalformedMessageError('answer over 65535 octets');
-    }
-    chunks.push(value);
-  }
-  return joinChunks(chunks, length);
+  return readBounded(
+    response.body,
+    maxMessageBytes,
+    () => new MalformedMessageError('answer over 65535 octets'),
+  );
 }
 
 async function post(

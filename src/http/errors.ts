@@ -32,21 +32,37 @@ export const errorRecords = {
     status: 400,
     meaning: 'email is not one plain address at a public domain name',
   },
+  invalid_report: {
+    status: 400,
+    meaning:
+      'the upload is not a report the service reads: not a DMARC aggregate or TLS report, a damaged archive, XML with a DOCTYPE or entities, a failure report',
+  },
   email_unavailable: {
     // RFC 9110 §15.5.21: the request is well-formed, and this service cannot act on it.
     status: 422,
     meaning:
       'the service sends no e-mail: its operator has not set SMTP_URL (or, on Workers, set it to port 25)',
   },
+  report_domain_mismatch: {
+    // RFC 9110 §15.5.21: a well-formed report this inbox cannot take.
+    status: 422,
+    meaning:
+      'a report of the upload is about another domain than the inbox’s (or a subdomain of it); nothing of the upload was kept',
+  },
   manage_key_required: {
     status: 401,
     meaning: 'no Authorization: Bearer <manage_key> (WWW-Authenticate: Bearer)',
+  },
+  inbox_key_required: {
+    status: 401,
+    meaning: 'no Authorization: Bearer <key> of the reports inbox (WWW-Authenticate: Bearer)',
   },
   captcha_required: {
     status: 403,
     meaning: 'a captcha token is due (the status says which widget)',
   },
   manage_key_wrong: { status: 403, meaning: 'the manage key is not this watch’s' },
+  inbox_key_wrong: { status: 403, meaning: 'the key is not this reports inbox’s' },
   email_code_wrong: {
     status: 403,
     meaning: 'the code of the e-mail link is not the one sent for this watch’s address',
@@ -66,7 +82,16 @@ export const errorRecords = {
     meaning: 'the confirmation link is past its 24 hours',
   },
   body_too_large: { status: 413, meaning: 'the body is larger than the service accepts' },
-  unsupported_media_type: { status: 415, meaning: 'the body must be application/json' },
+  report_too_large: {
+    status: 413,
+    meaning:
+      'the upload, or what its gzip or zip expands to, is larger than REPORTS_MAX_BYTES, or holds more than 100,000 records',
+  },
+  unsupported_media_type: {
+    status: 415,
+    meaning:
+      'the body must be application/json; a report upload one of the report types (application/xml, text/xml, application/gzip, application/zip, application/tlsrpt+json, application/tlsrpt+gzip, application/json, message/rfc822)',
+  },
   quota_exceeded: {
     status: 429,
     meaning: 'the daily limit is used (Retry-After: until 00:00 UTC)',

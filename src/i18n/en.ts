@@ -824,4 +824,87 @@ export const en = {
   'watch.secret': 'Webhook secret',
   'watch.shownOnce':
     'Shown once: keep them now. The manage key changes, pauses or ends the watch; the secret checks the webhook’s signatures. Neither can be shown again.',
+  'tool.reports': 'DMARC reports',
+  'tool.reports.label': 'Domain name',
+  'tool.reports.placeholder': 'e.g. example.com',
+  'tool.reports.hint':
+    'The DMARC aggregate and TLS reports receivers send about a domain: who sends as it, and whether it passes.',
+  'badge.tool.reports': 'reports',
+  'card.kind.reports': 'DMARC reports',
+  'card.clean.reports': 'Every source passes DMARC.',
+  'reports.title': 'DMARC reports of {domain}',
+  'reports.description':
+    'What receivers report of {domain}’s mail: who sends as it, whether it passes DMARC, the TLS of its MX hosts.',
+  'reports.line.passed': {
+    one: '{rate} of {count} message passed DMARC {window}',
+    other: '{rate} of {count} messages passed DMARC {window}',
+  },
+  'reports.line.failing': { one: '{n} source fails', other: '{n} sources fail' },
+  'reports.line.listed': { one: '{n} of them is listed', other: '{n} of them are listed' },
+  'reports.line.noneFailing': 'no source fails',
+  'reports.line.empty': 'No report counts a message {window}.',
+  'reports.window.last': { one: 'in the last day', other: 'in the last {n} days' },
+  'reports.window.range': 'from {from} to {to}',
+  'reports.kept': {
+    one: 'Reports are kept {n} day from their receipt; this window holds {dmarc} DMARC and {tls} TLS reports.',
+    other:
+      'Reports are kept {n} days from their receipt; this window holds {dmarc} DMARC and {tls} TLS reports.',
+  },
+  'reports.unverified':
+    'Not verified yet: mail for this inbox is refused until {domain}’s DMARC or TLS-RPT record names its address. Uploads are taken.',
+  'reports.chart.title': 'Messages a day: passed and failed DMARC',
+  'reports.chart.desc': {
+    one: '{n} day from {from} to {to}: {pass} messages passed DMARC, {fail} failed; at most {max} in a day.',
+    other:
+      '{n} days from {from} to {to}: {pass} messages passed DMARC, {fail} failed; at most {max} in a day.',
+  },
+  'reports.chart.pass': 'passed',
+  'reports.chart.fail': 'failed',
+  'reports.sources': 'Sources',
+  'reports.sources.note':
+    'The addresses that sent mail as {domain}, most messages first: the first 20, and each that fails with more than 1 % of the messages.',
+  'reports.sources.more': {
+    one: '{n} more source sent less.',
+    other: '{n} more sources sent less.',
+  },
+  'reports.col.source': 'Source',
+  'reports.col.messages': 'Messages',
+  'reports.col.passed': 'Passed DMARC',
+  'reports.col.reputation': 'Reputation',
+  'reports.col.todo': 'What to do',
+  'reports.col.reporter': 'Reporter',
+  'reports.col.reports': 'Reports',
+  'reports.col.policy': 'Policy',
+  'reports.col.domain': 'Domain',
+  'reports.col.success': 'Succeeded',
+  'reports.col.failure': 'Failed',
+  'reports.col.result': 'Result',
+  'reports.col.mx': 'Receiving MX',
+  'reports.col.mta': 'Sending MTA',
+  'reports.col.count': 'Sessions',
+  'reports.reputation.pending': 'Being checked: reload in a minute.',
+  'reports.reputation.clean': '{verdict}, on no list',
+  'reports.reputation.listed': '{verdict}, listed on {lists}',
+  'reports.reputation.check': 'its check',
+  'reports.reputation.open': 'Its IP check',
+  'reports.advice.ok': 'Passes DMARC: nothing to do.',
+  'reports.advice.neither':
+    'Neither SPF nor DKIM passes for it: if it sends for you, authorise it in SPF and sign its mail with DKIM; if not, it is not yours, and p=quarantine or p=reject stops it.',
+  'reports.advice.spf':
+    'Authorise it in SPF (its provider’s include: in v=spf1): its DKIM passes for some mail, and {fail} messages passed neither.',
+  'reports.advice.dkim':
+    'Sign its mail with DKIM for {domain}: SPF passes for some mail, and {fail} messages passed neither.',
+  'reports.advice.some':
+    '{fail} of its messages passed neither SPF nor DKIM: forwarded mail, or another sender behind this address.',
+  'reports.advice.listed':
+    'It is on a blocklist: if it is yours, see {check} for why and how to be removed.',
+  'reports.reporters': 'Reporters',
+  'reports.reporters.note': 'Who sent the reports: the receivers that saw the mail.',
+  'reports.tls': 'TLS to your MX hosts',
+  'reports.tls.sessions':
+    '{success} TLS sessions succeeded and {failure} failed, in {reports} reports.',
+  'reports.tls.none': 'No TLS report (RFC 8460) in this window.',
+  'reports.tls.failures': 'Failures',
+  'reports.empty':
+    'No report in this window yet: point rua= at this inbox’s address, or upload reports with its key.',
 } as const satisfies Record<string, Message>;

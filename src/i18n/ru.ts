@@ -961,4 +961,110 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.secret': 'Секрет вебхука',
   'watch.shownOnce':
     'Показываются один раз: сохраните их сейчас. Ключ управления меняет, приостанавливает и завершает наблюдение; секрет проверяет подписи вебхука. Повторно их не показать.',
+  'tool.reports': 'Отчёты DMARC',
+  'tool.reports.label': 'Доменное имя',
+  'tool.reports.placeholder': 'например, example.com',
+  'tool.reports.hint':
+    'Агрегированные отчёты DMARC и отчёты TLS, которые получатели присылают о домене: кто отправляет от его имени и проходит ли проверку.',
+  'badge.tool.reports': 'отчёты',
+  'card.kind.reports': 'Отчёты DMARC',
+  'card.clean.reports': 'Все источники проходят DMARC.',
+  'reports.title': 'Отчёты DMARC домена {domain}',
+  'reports.description':
+    'Что получатели сообщают о почте {domain}: кто отправляет от его имени, проходит ли она DMARC, как работает TLS его MX-серверов.',
+  'reports.line.passed': {
+    one: '{rate} из {count} сообщения прошли DMARC {window}',
+    few: '{rate} из {count} сообщений прошли DMARC {window}',
+    many: '{rate} из {count} сообщений прошли DMARC {window}',
+    other: '{rate} из {count} сообщения прошли DMARC {window}',
+  },
+  'reports.line.failing': {
+    one: '{n} источник не проходит',
+    few: '{n} источника не проходят',
+    many: '{n} источников не проходят',
+    other: '{n} источника не проходят',
+  },
+  'reports.line.listed': {
+    one: '{n} из них в чёрном списке',
+    few: '{n} из них в чёрных списках',
+    many: '{n} из них в чёрных списках',
+    other: '{n} из них в чёрных списках',
+  },
+  'reports.line.noneFailing': 'все источники проходят',
+  'reports.line.empty': 'Ни один отчёт не учитывает сообщений {window}.',
+  'reports.window.last': {
+    one: 'за последний {n} день',
+    few: 'за последние {n} дня',
+    many: 'за последние {n} дней',
+    other: 'за последние {n} дня',
+  },
+  'reports.window.range': 'с {from} по {to}',
+  'reports.kept': {
+    one: 'Отчёты хранятся {n} день с получения; в этом окне {dmarc} отчётов DMARC и {tls} отчётов TLS.',
+    few: 'Отчёты хранятся {n} дня с получения; в этом окне {dmarc} отчётов DMARC и {tls} отчётов TLS.',
+    many: 'Отчёты хранятся {n} дней с получения; в этом окне {dmarc} отчётов DMARC и {tls} отчётов TLS.',
+    other:
+      'Отчёты хранятся {n} дня с получения; в этом окне {dmarc} отчётов DMARC и {tls} отчётов TLS.',
+  },
+  'reports.unverified':
+    'Ещё не подтверждён: почта для этого ящика не принимается, пока запись DMARC или TLS-RPT домена {domain} не укажет его адрес. Загрузки принимаются.',
+  'reports.chart.title': 'Сообщения по дням: прошедшие и не прошедшие DMARC',
+  'reports.chart.desc': {
+    one: '{n} день с {from} по {to}: прошли DMARC {pass} сообщ., не прошли {fail}; больше всего за день: {max}.',
+    few: '{n} дня с {from} по {to}: прошли DMARC {pass} сообщ., не прошли {fail}; больше всего за день: {max}.',
+    many: '{n} дней с {from} по {to}: прошли DMARC {pass} сообщ., не прошли {fail}; больше всего за день: {max}.',
+    other:
+      '{n} дня с {from} по {to}: прошли DMARC {pass} сообщ., не прошли {fail}; больше всего за день: {max}.',
+  },
+  'reports.chart.pass': 'прошли',
+  'reports.chart.fail': 'не прошли',
+  'reports.sources': 'Источники',
+  'reports.sources.note':
+    'Адреса, отправлявшие почту от имени {domain}, по убыванию числа сообщений: первые 20 и каждый, чьи непрошедшие сообщения составляют больше 1 % всех.',
+  'reports.sources.more': {
+    one: 'Ещё {n} источник отправил меньше.',
+    few: 'Ещё {n} источника отправили меньше.',
+    many: 'Ещё {n} источников отправили меньше.',
+    other: 'Ещё {n} источника отправили меньше.',
+  },
+  'reports.col.source': 'Источник',
+  'reports.col.messages': 'Сообщений',
+  'reports.col.passed': 'Прошли DMARC',
+  'reports.col.reputation': 'Репутация',
+  'reports.col.todo': 'Что сделать',
+  'reports.col.reporter': 'Кто прислал',
+  'reports.col.reports': 'Отчётов',
+  'reports.col.policy': 'Политика',
+  'reports.col.domain': 'Домен',
+  'reports.col.success': 'Успешно',
+  'reports.col.failure': 'С ошибкой',
+  'reports.col.result': 'Результат',
+  'reports.col.mx': 'Принимающий MX',
+  'reports.col.mta': 'Отправляющий MTA',
+  'reports.col.count': 'Сеансов',
+  'reports.reputation.pending': 'Проверяется: обновите страницу через минуту.',
+  'reports.reputation.clean': '{verdict}, ни в одном списке',
+  'reports.reputation.listed': '{verdict}, в списках: {lists}',
+  'reports.reputation.check': 'его проверке',
+  'reports.reputation.open': 'Проверка адреса',
+  'reports.advice.ok': 'Проходит DMARC: ничего делать не нужно.',
+  'reports.advice.neither':
+    'Для него не проходят ни SPF, ни DKIM: если он отправляет от вашего имени, разрешите его в SPF и подписывайте его почту DKIM; если нет — он не ваш, и p=quarantine или p=reject его остановит.',
+  'reports.advice.spf':
+    'Разрешите его в SPF (include: его провайдера в v=spf1): DKIM проходит для части почты, а {fail} сообщ. не прошли ни то, ни другое.',
+  'reports.advice.dkim':
+    'Подписывайте его почту DKIM для {domain}: SPF проходит для части почты, а {fail} сообщ. не прошли ни то, ни другое.',
+  'reports.advice.some':
+    '{fail} его сообщ. не прошли ни SPF, ни DKIM: пересланная почта или другой отправитель за этим адресом.',
+  'reports.advice.listed':
+    'Он в чёрном списке: если он ваш, причина и способ исключения — в {check}.',
+  'reports.reporters': 'Кто прислал отчёты',
+  'reports.reporters.note': 'Получатели, которые видели почту и прислали о ней отчёты.',
+  'reports.tls': 'TLS до ваших MX-серверов',
+  'reports.tls.sessions':
+    'Сеансов TLS: успешных {success}, с ошибкой {failure}; отчётов: {reports}.',
+  'reports.tls.none': 'В этом окне нет отчётов TLS (RFC 8460).',
+  'reports.tls.failures': 'Ошибки',
+  'reports.empty':
+    'В этом окне пока нет отчётов: укажите адрес этого ящика в rua= или загрузите отчёты с его ключом.',
 };

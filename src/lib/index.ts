@@ -1,7 +1,7 @@
 /**
  * The bottom layer: what every feature folder uses and none owns. Addresses (IPv4 and IPv6 text
- * forms, which are public, CIDR ranges, special-use names), the structured log, and byte
- * encodings. It imports no folder of `src/` (docs/layout.md).
+ * forms, which are public, CIDR ranges, special-use names), the structured log, byte
+ * encodings, and the hashes keys are kept as. It imports no folder of `src/` (docs/layout.md).
  */
 
 export {
@@ -14,6 +14,7 @@ export {
   parseAddressRanges,
   rangeHolds,
 } from './address-ranges.js';
+export { readBounded } from './bounded-read.js';
 export { type CsvCell, csvDocument, csvField } from './csv.js';
 export { base64, base64url, hex, joinChunks, utf8 } from './encodings.js';
 export {
@@ -39,4 +40,5 @@ export {
 } from './ipv6.js';
 export { createLogger, type Logger, type LogLevel } from './log.js';
 export { batchedRandomBytes } from './random-batch.js';
+export { type Digest, hashOf, type RandomBytes, sameHash } from './secrets.js';
 export { isSpecialUseName, specialUseSuffix } from './special-use-names.js';

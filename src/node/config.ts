@@ -9,17 +9,26 @@ import {
   networks,
   parseEnvironment,
   proxyVariables,
+  reportsLocationOf,
+  reportsUrl,
   sharedRules,
   sharedVariables,
   variable,
 } from '../config/index.js';
-import { defaultStoreUrl, parseStoreUrl } from '../store/index.js';
+import { defaultStoreUrl, parseStoreUrl, type StoreLocation } from '../store/index.js';
 import { parseServerAddress } from './dns/index.js';
 
 /**
  * The variables only the Node server reads, its socket, resolvers, files, processes and threads,
  * as a table (src/config/environment.ts) added to the shared one (src/config/variables.ts).
  */
+
+/** An imap:// or imaps:// URL with a host and, as its path, the folder polled. */
+const imapUrl = z.string().refine((text) => {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'imap:' || url.protocol === 'imaps:') && url.hostname !== '';
+}, 'an imap:// or imaps:// URL such as imaps://user:password@imap.example.org/INBOX');
 
 const storeUrl = z.string().transform((url, ctx) => {
   try {
@@ -158,6 +167,56 @@ export const nodeOnlyVariables = {
         'When set, every caller of `GET /metrics` must also send `Authorization: Bearer <token>`.',
     }),
   },
+  reports: {
+    url: variable({
+      name: 'REPORTS_URL',
+      parser: reportsUrl,
+      meaning:
+        'Where reports inboxes and their reports live: `sqlite:PATH`, `postgres://[user:pass@]host[:port]/database` for several processes or machines, or `memory:`; unset, `reports.db` beside `STORE_URL`’s SQLite file (`data/reports.db` beside Redis; the memory with `memory:`) ([`reports.md`](reports.md#storage)).',
+    }),
+    smtpPort: variable({
+      name: 'REPORTS_SMTP_PORT',
+      parser: integer(0, 65535),
+      meaning:
+        'Where the service takes reports by SMTP (smtp-server), for its inboxes’ addresses only; unset, no listener; needs `REPORTS_ADDRESS` ([`reports.md`](reports.md#behind-an-mx)).',
+    }),
+    smtpHost: variable({
+      name: 'REPORTS_SMTP_HOST',
+      parser: z.string().min(1),
+      default: '0.0.0.0',
+      meaning: 'The address the SMTP listener binds.',
+    }),
+    tlsCert: variable({
+      name: 'REPORTS_TLS_CERT',
+      parser: z.string().min(1),
+      meaning:
+        'A PEM certificate chain file: the SMTP listener offers STARTTLS with it; needs `REPORTS_TLS_KEY`.',
+    }),
+    tlsKey: variable({
+      name: 'REPORTS_TLS_KEY',
+      parser: z.string().min(1),
+      meaning: 'The PEM private key file of `REPORTS_TLS_CERT`.',
+    }),
+    imapUrl: variable({
+      name: 'REPORTS_IMAP_URL',
+      parser: imapUrl,
+      meaning:
+        'A mailbox the service polls for reports (imapflow): `imaps://user:password@host/INBOX`, credentials percent-encoded; each message is routed by its recipient’s subaddress; needs `REPORTS_ADDRESS` ([`reports.md`](reports.md#behind-an-mx)).',
+    }),
+    imapIntervalMs: variable({
+      name: 'REPORTS_IMAP_INTERVAL_S',
+      parser: integer(10, 86_400).transform((s) => s * 1000),
+      default: '300',
+      meaning: 'Seconds between two polls of `REPORTS_IMAP_URL`.',
+    }),
+    imapDone: variable({
+      name: 'REPORTS_IMAP_DONE',
+      parser: z.string().min(1),
+      default: 'Processed',
+      meaning:
+        'The folder a polled message moves to once taken in; one that could not be read moves to `Invalid`.',
+    }),
+  },
   cardRender: {
     threads: variable({
       name: 'CARD_RENDER_THREADS',
@@ -210,6 +269,31 @@ const nodeSchema = environmentSchema(nodeVariables, [
       });
   },
   (config, ctx) => {
+    // The doors route mail by the subaddress of REPORTS_ADDRESS: without it no mail has an inbox.
+    const { reports } = config;
+    for (const [name, set] of [
+      ['REPORTS_SMTP_PORT', reports.smtpPort !== undefined],
+      ['REPORTS_IMAP_URL', reports.imapUrl !== undefined],
+    ] as const) {
+      if (set && config.reports.mailbox === undefined)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'needs REPORTS_ADDRESS' });
+    }
+    if ((reports.tlsCert === undefined) !== (reports.tlsKey === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [reports.tlsCert === undefined ? 'REPORTS_TLS_CERT' : 'REPORTS_TLS_KEY'],
+        message: 'REPORTS_TLS_CERT and REPORTS_TLS_KEY go together',
+      });
+  },
+  (config, ctx) => {
+    if (config.workers > 1 && config.reports.url?.kind === 'memory')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REPORTS_URL'],
+        message: `WORKERS=${config.workers} needs a report store the workers share: memory: keeps one per process; use sqlite:PATH or postgres://`,
+      });
+  },
+  (config, ctx) => {
     // Each worker would have its own memory: tokens made by one would be 404 on the others, and
     // every worker would count its own quota.
     if (config.workers > 1 && config.store.kind === 'memory')
@@ -220,6 +304,19 @@ const nodeSchema = environmentSchema(nodeVariables, [
       });
   },
 ]);
+
+/** Where the reports live: REPORTS_URL, else beside STORE_URL's data. */
+export function reportsLocation(config: NodeConfig) {
+  return reportsLocationOf(config.reports.url, storeUrlOf(config.store));
+}
+
+function storeUrlOf(store: StoreLocation): string {
+  return store.kind === 'memory'
+    ? 'memory:'
+    : store.kind === 'sqlite'
+      ? `sqlite:${store.path}`
+      : store.url;
+}
 
 /** Reads the Node configuration, or throws one Error listing every bad variable by name. */
 export function readConfig(env: Record<string, string | undefined>): NodeConfig {

@@ -4,9 +4,10 @@ import { createNodeDns, parseServerAddress, systemServers } from './dns/index.js
 import { observeStore } from '../operations/index.js';
 import { type Platform, webCrypto } from '../platform.js';
 import { bundledZoneList } from '../reputation/index.js';
+import { openReportStore } from './reports/index.js';
 import { openStore } from './store/index.js';
 import { type CardPool, createCardPool } from './cards/index.js';
-import type { NodeConfig } from './config.js';
+import { type NodeConfig, reportsLocation } from './config.js';
 import { createNodeMailer } from './mailer.js';
 import { readPageAssetSources } from './page-assets.js';
 import { createNodeProbes, type DnsServerAddress } from './probes/index.js';
@@ -17,11 +18,14 @@ import { readZoneListFile } from './zone-file.js';
 /**
  * The Node adapter (docs/edge.md#the-platform-one-dependency-two-adapters): the platform the Node
  * server runs the core on. DNS over UDP on node:dgram (`DNS_TRANSPORT=udp`) or DoH over HTTP/2, the
- * store STORE_URL names, cards drawn in worker threads with sharp, the zone list bundled or read
- * from DNSBL_ZONES_FILE, the zone monitor in this process on a timer.
+ * store STORE_URL names and the report store REPORTS_URL names, cards drawn in worker threads with
+ * sharp, the zone list bundled or read from DNSBL_ZONES_FILE, the zone monitor in this process on a
+ * timer.
  */
 
 export interface NodePlatform extends Platform {
+  /** The report store REPORTS_URL names (or the default beside STORE_URL's file). */
+  reports: NonNullable<Platform['reports']>;
   /** The threads drawing cards: `close()` ends them. */
   cardPool: CardPool;
   /** The metrics' registry and what only Node measures (docs/operations.md). */
@@ -49,6 +53,13 @@ export async function createNodePlatform(
       log(up ? 'info' : 'error', up ? 'store connected' : 'store unavailable', { detail }),
     onExposedFile: (file, fix) => log('error', 'store file readable by other users', { file, fix }),
   });
+  const reports = await openReportStore(reportsLocation(config), {
+    onExposedFile: (file, fix) =>
+      log('error', 'reports file readable by other users', { file, fix }),
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const zones = config.zonesFile ? await readZoneListFile(config.zonesFile) : bundledZoneList();
   const { dns } = config;
   const doh = dns.transport === 'doh';
@@ -72,6 +83,7 @@ export async function createNodePlatform(
       asksNameServers: !doh,
     },
     store: observeStore(store, config.store.kind, prometheus.metrics),
+    reports,
     renderCard: cardPool.render,
     cardCacheBytes,
     cardPool,

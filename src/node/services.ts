@@ -8,6 +8,7 @@ import type { NodeConfig } from './config.js';
 import { type NodePlatform, createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
 import { startMonitorTimer } from './monitor-timer.js';
+import { startReportPurge } from './report-purge-timer.js';
 import { startWatchTimer } from './watch-timer.js';
 
 /**
@@ -31,6 +32,11 @@ export async function createNodeServices(
       clock: platform.clock,
       log: services.log,
     });
+    const reportPurge = startReportPurge(platform.reports, {
+      retentionDays: config.reports.retentionDays,
+      clock: platform.clock,
+      log: services.log,
+    });
     return {
       ...services,
       cardPool: platform.cardPool,
@@ -44,22 +50,24 @@ export async function createNodeServices(
       stopMonitor: () => monitorTimer?.stop(),
       /** Ends the watch timer and waits for the checks and deliveries under way. */
       stopWatches: () => watchTimer.stop(),
+      /** Ends the daily purge of old reports and waits for one under way. */
+      stopReportPurge: () => reportPurge.stop(),
       /**
-       * Stops the self-test and watch timers, the card threads and the DNS sockets, then lets go
-       * of the store.
+       * Stops the self-test, watch and purge timers, the card threads and the DNS sockets, then
+       * lets go of the stores.
        */
       async close() {
         monitorTimer?.stop();
-        await watchTimer.stop();
+        await Promise.all([watchTimer.stop(), reportPurge.stop()]);
         platform.closeDns();
         await platform.cardPool.close();
-        await platform.store.close();
+        await Promise.all([platform.store.close(), platform.reports.close()]);
       },
     };
   } catch (error) {
     platform.closeDns();
     await platform.cardPool.close();
-    await platform.store.close();
+    await Promise.all([platform.store.close(), platform.reports.close()]);
     throw error;
   }
 }

@@ -4,8 +4,61 @@
  * the runtime adapters.
  */
 
+export { createMemoryReportStore } from './memory-store.js';
+export type { SqliteDriver, SqlValue } from './sqlite-driver.js';
+export { type BucketRange, type Grain, periodBuckets } from './period-buckets.js';
+export { reportMigrations, ReportSchemaError } from './report-schema.js';
+export { defaultReportsUrl, parseReportsUrl, type ReportStoreLocation } from './reports-url.js';
+// What a store outside this folder (PostgreSQL's) builds on: the rollups and their reading.
+export {
+  dmarcTotalsOf,
+  type DmarcDayRow,
+  type SourceRow,
+  sourcesOf,
+  tlsTotalsOf,
+} from './rollup-reads.js';
+export {
+  boundRow,
+  mergedRows,
+  type RollupRow,
+  rollupRows,
+  type RollupTable,
+  rollupTables,
+  type SourceNames,
+} from './rollup-rows.js';
+export { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
+export { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
+export { reportSqliteMigrations } from './sqlite-schema.js';
+export { createSqliteReportStore } from './sqlite-store.js';
+export {
+  type Authorization,
+  inboxAddress,
+  inboxIdOf,
+  type InboxDns,
+  inboxQueryBudget,
+  parseReportsMailbox,
+  type ReportsMailbox,
+  type SuggestedRecord,
+} from './rua/index.js';
+export {
+  createInboxes,
+  type InboxDnsAnswer,
+  type Inboxes,
+  type InboxesDeps,
+  type KeyCheck,
+} from './inboxes.js';
+export {
+  coversDomain,
+  createReportIntake,
+  type IntakeDeps,
+  type ReportReader,
+} from './report-intake.js';
+export { mattering, sourcesThatMatter } from './sources.js';
+export { unavailableReportStore } from './unavailable-store.js';
 export type { IntakeOutcome, IntakeRefusal, ReportIntake, TakenReport } from './intake.js';
 export {
+  createReportReader,
+  defaultReadLimits,
   type DkimAuthResult,
   type Disposition,
   type DmarcAggregateReport,

@@ -104,13 +104,24 @@ export interface ReportStore {
   deleteInbox(id: string): Promise<boolean>;
   /**
    * Keeps a report once per inbox, by kind, reporting org and report id: a second copy (by mail
-   * and by upload, or sent twice) changes nothing and answers `duplicate: true`.
+   * and by upload, or sent twice) changes nothing and answers `duplicate: true`. Rejects, keeping
+   * nothing, when the inbox does not exist (deleted meanwhile).
    */
   addReport(
     inboxId: string,
     report: ParsedReport,
     meta: { via: Via; receivedAt: number },
   ): Promise<{ duplicate: boolean }>;
+  /**
+   * Keeps several reports in one transaction (the reports of one message, or a batch loaded at
+   * once), each as addReport would, and answers for each in order: all are kept, or none when it
+   * fails. A report given twice is kept once, the second copy a duplicate. Their rollup rows are
+   * summed before they are written, so a batch costs fewer writes than its reports one by one.
+   */
+  addReports(
+    inboxId: string,
+    reports: readonly { report: ParsedReport; via: Via; receivedAt: number }[],
+  ): Promise<{ duplicate: boolean }[]>;
   /** The reports of the period, newest first. */
   received(inboxId: string, period: Period, page: { limit: number }): Promise<ReceivedReport[]>;
   dmarcTotals(inboxId: string, period: Period): Promise<DmarcTotals>;

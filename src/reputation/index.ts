@@ -21,6 +21,9 @@ export {
   type IpCheckResult,
   type NotConfigured,
   notReady,
+  organizationalDomain,
+  readDmarcLookup,
+  type DmarcLookup,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
   isPolicyListing,
@@ -71,7 +74,13 @@ export {
   type Vouching,
   type ZoneMonitor,
 } from './lists/index.js';
-export { createDeadline, noPublicAddress, publicAddressesOf } from './lookups/index.js';
+export {
+  type CheckDns,
+  createCheckDns,
+  createDeadline,
+  noPublicAddress,
+  publicAddressesOf,
+} from './lookups/index.js';
 export {
   type AllowlistEntry,
   addressSummarySchema,
@@ -105,6 +114,13 @@ export {
   targetOf,
 } from './targets/index.js';
 export {
+  authorizesReports,
+  type DmarcTags,
+  parseTagList,
+  readDmarcTags,
+  readTlsRpt,
+  reportAuthorizationName,
+  tlsRptName,
   checkMail,
   defaultProbeTimeoutMs,
   isPolicyMediaType,

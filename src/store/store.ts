@@ -87,8 +87,9 @@ export class StoreUnavailableError extends Error {
  * or written, a Redis that does not answer): the process stops with this one-line message.
  */
 export class StoreOpenError extends Error {
-  constructor(message: string) {
-    super(`STORE_URL: ${message}`);
+  /** `variable`: the setting that names the store (REPORTS_URL for the reports' store). */
+  constructor(message: string, variable = 'STORE_URL') {
+    super(`${variable}: ${message}`);
     this.name = 'StoreOpenError';
   }
 }

@@ -65,10 +65,15 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
     tags: [
       ...tools.flatMap((tool) => [
         { name: tool.title, description: tool.description },
-        {
-          name: shareTag(tool.title),
-          description: `The badge, card and share page of a stored ${tool.title} result`,
-        },
+        // A tool whose answers are private (the reports) shares nothing.
+        ...((tool as ToolDefinition).summarise === undefined
+          ? []
+          : [
+              {
+                name: shareTag(tool.title),
+                description: `The badge, card and share page of a stored ${tool.title} result`,
+              },
+            ]),
       ]),
       listsTag,
       indexTag,

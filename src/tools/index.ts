@@ -6,3 +6,4 @@
 export { createToolsApi } from './api.js';
 export { type ToolName, tools, type ToolsDeps } from './registry.js';
 export { createResultStore } from './common/index.js';
+export type { ReportsServices } from './reports/index.js';

@@ -2,6 +2,7 @@ import { domainTool } from './domain/index.js';
 import { ipTool } from './ip/index.js';
 import { mailTool } from './mail/index.js';
 import { poolTool } from './pool/index.js';
+import { reportsTool } from './reports/index.js';
 import { watchTool } from './watch/index.js';
 
 /**
@@ -9,7 +10,7 @@ import { watchTool } from './watch/index.js';
  * document show them. The app, the index, the check page, the share routes and the document walk
  * this list: adding a tool is its folder and one line here (docs/registry.md).
  */
-export const tools = [ipTool, domainTool, poolTool, mailTool, watchTool] as const;
+export const tools = [ipTool, domainTool, poolTool, mailTool, watchTool, reportsTool] as const;
 
 export type ToolName = (typeof tools)[number]['name'];
 

@@ -80,6 +80,7 @@ export {
   type EmailSender,
   emailLinks,
   emailMessage,
+  parseEmailAddress,
   parseMailbox,
 } from './email/index.js';
 export {

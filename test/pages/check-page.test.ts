@@ -59,6 +59,7 @@ describe('GET {BASE_PATH}/', () => {
         'pool',
         'mail',
         'watch',
+        'reports',
       ]);
     },
   );

@@ -18,6 +18,7 @@ import { renderBadge } from '../../src/share/badge.js';
 import { cardLayout } from '../../src/share/card-layout.js';
 import { resultTexts, russianMeanings } from '../../src/share/result-texts.js';
 import { tools } from '../../src/tools/registry.js';
+import type { SharingTool } from '../../src/tools/common/tool.js';
 import { type TestService, startTestService } from '../support/service.js';
 import { testSite } from '../support/site.js';
 
@@ -332,6 +333,11 @@ function englishIn(output: string): string[] {
 
 const site = await testSite('/tools/ip-reputation');
 
+/** The tools whose results are shared: each has a share page, a card and a badge. */
+const sharing = tools.filter(
+  (tool): tool is (typeof tools)[number] & SharingTool => 'summarise' in tool,
+);
+
 describe('a result drawn in Russian', () => {
   it('covers every list of the catalogue, every documented code and every kind of factor', () => {
     const listed = new Set(everyList.map((list) => list.zone));
@@ -342,7 +348,7 @@ describe('a result drawn in Russian', () => {
     expect(english).toContain('SBL: direct spam source, spam operation or spam service');
   });
 
-  it.each(tools.map((tool) => [tool.name, tool] as const))(
+  it.each(sharing.map((tool) => [tool.name, tool] as const))(
     'on the %s share page holds no English text of the catalogue or the catalogs',
     async (name, tool) => {
       const stored = results[name]!;
@@ -368,7 +374,7 @@ describe('a result drawn in Russian', () => {
     },
   );
 
-  it.each(tools.map((tool) => [tool.name, tool] as const))(
+  it.each(sharing.map((tool) => [tool.name, tool] as const))(
     'on the %s card and badge holds no English text',
     (name, tool) => {
       const summary = texts.summary(tool.summarise(results[name]!));
@@ -387,7 +393,7 @@ describe('a result drawn in Russian', () => {
 });
 
 function tool(name: string) {
-  return tools.find((each) => each.name === name)!;
+  return sharing.find((each) => each.name === name)!;
 }
 
 /** A list's health in `state`, with the monitor's English reason. */

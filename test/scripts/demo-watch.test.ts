@@ -67,5 +67,5 @@ describe('npm run demo, a watch at work', () => {
     expect(demo.output.text).toContain(
       `${demoFlapping.address} delisted from ${demoFlapping.zone}`,
     );
-  }, 40_000);
+  }, 90_000);
 });

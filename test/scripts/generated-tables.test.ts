@@ -73,12 +73,12 @@ describe('the route rows', () => {
   });
 
   it('list a route outside the tools as it is, beside the rows written with {tool}', () => {
-    const reports: Route[] = [
-      { method: 'POST', path: '/reports/v1', summary: 'Add a report' },
-      { method: 'GET', path: '/reports/v1/{token}', summary: 'A stored report' },
+    const digests: Route[] = [
+      { method: 'POST', path: '/digest/v1', summary: 'Add a digest' },
+      { method: 'GET', path: '/digest/v1/{token}', summary: 'A stored digest' },
     ];
-    const rows = routeRows([...routes, ...reports]).map(({ route }) => route);
-    expect(rows).toEqual(expect.arrayContaining(['POST /reports/v1', 'GET /reports/v1/{token}']));
+    const rows = routeRows([...routes, ...digests]).map(({ route }) => route);
+    expect(rows).toEqual(expect.arrayContaining(['POST /digest/v1', 'GET /digest/v1/{token}']));
     expect(rows).toContain('GET /{tool}/v1/{token}');
   });
 });

@@ -38,7 +38,7 @@ async function pretest(env: Record<string, string>) {
 }
 
 describe('scripts/pretest.ts', () => {
-  it('does nothing and prints nothing where redis-server and Chromium are installed', async () => {
+  it('does nothing and prints nothing where redis-server, Chromium and PostgreSQL are installed', async () => {
     expect(await pretest({ PATH: pathHolding(true) })).toEqual({ code: 0, output: '' });
   });
 
@@ -55,5 +55,16 @@ describe('scripts/pretest.ts', () => {
       code: 0,
       output: '',
     });
+  });
+
+  it('stops with one line naming postgresql when the folder POSTGRES_BIN_DIR names lacks its server', async () => {
+    const { code, output } = await pretest({
+      PATH: pathHolding(true),
+      POSTGRES_BIN_DIR: mkdtempSync(join(tmpdir(), 'no-postgres-')),
+    });
+    expect(code).toBe(1);
+    expect(output).toMatch(
+      /^npm test needs postgresql\b.*: run {2}(sudo )?apt-get install -y --no-install-recommends postgresql\b[^\n]*\n$/,
+    );
   });
 });

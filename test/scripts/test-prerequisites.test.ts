@@ -17,7 +17,7 @@ describe('planPrerequisites', () => {
   it.each<[string, Machine]>([
     ['as root with apt-get', { missing: [], root: true, aptGet: true }],
     ['as a user without apt-get', { missing: [], root: false, aptGet: false }],
-  ])('does nothing when both are there, %s', (_, machine) => {
+  ])('does nothing when all are there, %s', (_, machine) => {
     expect(planPrerequisites(machine)).toEqual({ action: 'nothing' });
   });
 
@@ -37,6 +37,16 @@ describe('planPrerequisites', () => {
       { missing: ['chromium'], root: true, aptGet: true },
       [update, install('chromium')],
     ],
+    [
+      'postgresql',
+      { missing: ['postgresql'], root: true, aptGet: true },
+      [update, install('postgresql')],
+    ],
+    [
+      'all three',
+      { missing: ['redis-server', 'chromium', 'postgresql'], root: true, aptGet: true },
+      [update, install('redis-server', 'chromium', 'postgresql')],
+    ],
   ])(
     'as root with apt-get, updates the lists then installs only what is missing: %s',
     (_, machine, commands) => {
@@ -49,6 +59,11 @@ describe('planPrerequisites', () => {
       'a user on Debian is told the sudo command',
       { missing: ['redis-server', 'chromium'], root: false, aptGet: true },
       'npm test needs redis-server and chromium: run  sudo apt-get install -y --no-install-recommends redis-server chromium',
+    ],
+    [
+      'a user on Debian missing all three is told them in one list',
+      { missing: ['redis-server', 'chromium', 'postgresql'], root: false, aptGet: true },
+      'npm test needs redis-server, chromium and postgresql: run  sudo apt-get install -y --no-install-recommends redis-server chromium postgresql',
     ],
     [
       'a user on Debian missing one is told only that one',

@@ -96,6 +96,7 @@ describe('the documented errors', () => {
         'discoverPool',
         'checkPool',
         'createWatch',
+        'createReportsInbox',
       ]),
     );
     for (const [, operation] of charged()) {
@@ -130,6 +131,7 @@ const checks: { operation: string; path: string; body: Record<string, unknown> }
   { operation: 'discoverPool', path: '/pool/v1/discover', body: { pool } },
   { operation: 'checkPool', path: '/pool/v1/check', body: { pool, ips: poolIps } },
   { operation: 'createWatch', path: '/watch/v1', body: { target: '192.0.3.20' } },
+  { operation: 'createReportsInbox', path: '/reports/v1', body: { domain: 'demo-sender.com' } },
 ];
 
 describe.each(checks)('$operation', ({ path, body }) => {

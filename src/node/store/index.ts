@@ -3,3 +3,4 @@
 export { openStore } from './open.js';
 export { openRedisStore } from './redis.js';
 export { openSqliteStore } from './sqlite.js';
+export { guardedSqlite, openSqliteFile, reportExposedFiles } from './sqlite-file.js';

@@ -1,12 +1,6 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
-import {
-  type DueClaim,
-  type Store,
-  StoreOpenError,
-  StoreUnavailableError,
-} from '../../store/index.js';
+import { resolve } from 'node:path';
+import type { DueClaim, Store } from '../../store/index.js';
+import { guardedSqlite as guarded, openSqliteFile, reportExposedFiles } from './sqlite-file.js';
 import { sqliteMigrations } from './sqlite-schema.js';
 
 /**
@@ -44,8 +38,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const { sweepIntervalMs, sweepBatch, busyTimeoutMs } = { ...defaults, ...options };
   const now = options.now ?? Date.now;
   const file = resolve(path);
-  const db = openDatabase(file, busyTimeoutMs);
-  reportExposed(file, options.onExposedFile);
+  const db = openSqliteFile(file, {
+    busyTimeoutMs,
+    variable: 'STORE_URL',
+    migrate: (opened) => sqliteMigrations.apply(opened),
+  });
+  reportExposedFiles(file, options.onExposedFile);
   const incremental = db.pragma('auto_vacuum', { simple: true }) === 2;
 
   const statements = {
@@ -234,96 +232,4 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       db.close();
     },
   };
-}
-
-/** Owner only: the folder searchable, the files readable and writable, by this user alone. */
-const privateFolder = 0o700;
-const privateFile = 0o600;
-/** Group and other permission bits. */
-const othersBits = 0o077;
-
-function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
-  try {
-    // The folders made here are private whatever the umask (the mode given is masked by it, and a
-    // umask of 077 or 022 leaves 0700 alone, but chmod states it): a folder that already exists is
-    // the operator's, and is only reported if others may enter it.
-    const created = mkdirSync(dirname(file), { recursive: true, mode: privateFolder });
-    if (created !== undefined) chmodSync(dirname(file), privateFolder);
-  } catch (error) {
-    throw new StoreOpenError(
-      `cannot create the folder of ${file}: ${reason(error)}: set STORE_URL to sqlite:PATH in a folder this user may write`,
-    );
-  }
-  try {
-    // The database file is made before SQLite opens it, 0600: SQLite gives its -wal and -shm files
-    // the database file's permissions (its unix VFS copies them), so all three are private.
-    if (!existsSync(file)) {
-      closeSync(openSync(file, 'a', privateFile));
-      chmodSync(file, privateFile);
-    }
-  } catch (error) {
-    throw new StoreOpenError(cannotOpen(file, error));
-  }
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file, { timeout: busyTimeoutMs });
-    // Before the first table exists, or it has no effect: lets the sweep shrink the file.
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.pragma('journal_mode = WAL');
-    // WAL + NORMAL: a commit survives a crash of the process; only a power loss can undo the
-    // last few, and never corrupts the file (https://www.sqlite.org/pragma.html#pragma_synchronous).
-    db.pragma('synchronous = NORMAL');
-    // Checkpoints bring the WAL back to this size once readers let go, so it does not keep a peak.
-    db.pragma('journal_size_limit = 16777216');
-    sqliteMigrations.apply(db);
-    return db;
-  } catch (error) {
-    db?.close();
-    if (error instanceof StoreOpenError) throw error;
-    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
-      throw new StoreOpenError(
-        `${file} is not a SQLite database: set STORE_URL to another file, or move this one away`,
-      );
-    }
-    throw new StoreOpenError(cannotOpen(file, error));
-  }
-}
-
-const cannotOpen = (file: string, error: unknown) =>
-  `cannot open or write the SQLite file ${file}: ${reason(error)}: let this user write it and its folder, or set STORE_URL to another path`;
-
-/** Reports the store's folder and files that group or others may read, write or enter. */
-function reportExposed(file: string, report: ((file: string, fix: string) => void) | undefined) {
-  if (!report) return;
-  const folder = dirname(file);
-  for (const [path, mode] of [
-    [folder, privateFolder],
-    [file, privateFile],
-    [`${file}-wal`, privateFile],
-    [`${file}-shm`, privateFile],
-  ] as const) {
-    let current: number;
-    try {
-      current = statSync(path).mode;
-    } catch {
-      continue;
-    }
-    if ((current & othersBits) !== 0) report(path, `chmod ${mode.toString(8)} ${path}`);
-  }
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A SQLite failure at run time (SQLITE_BUSY past the timeout, SQLITE_FULL, SQLITE_IOERR) is a 503. */
-function guarded<T>(operation: () => T): T {
-  try {
-    return operation();
-  } catch (error) {
-    if (error instanceof Database.SqliteError) {
-      throw new StoreUnavailableError(`the SQLite store failed (${error.code})`, { cause: error });
-    }
-    throw error;
-  }
 }

@@ -30,7 +30,7 @@ export {
 } from './sender-rules.js';
 // What the mail check (src/reputation/mail/) builds on: the domain check's SPF, DMARC and MX.
 export { summariseAddress } from './address-summary.js';
-export { organizationalDomain } from './dmarc.js';
+export { type DmarcLookup, organizationalDomain, readDmarcLookup } from './dmarc.js';
 export { addressesToCheck, domainQueryBudget, spfSummary } from './domain-check.js';
 export { reverseDns } from './rdns.js';
 export { discoverSenderIps, type SenderIps } from './sender-ips.js';

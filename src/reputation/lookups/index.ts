@@ -4,6 +4,6 @@
  */
 
 export { canonicalNameOf } from './canonical-name.js';
-export { createCheckDns } from './check-dns.js';
+export { type CheckDns, createCheckDns } from './check-dns.js';
 export { createDeadline, type Deadline } from './deadline.js';
 export { noPublicAddress, publicAddressesOf, publicIpv4Of, publicIpv6Of } from './host-address.js';

@@ -31,7 +31,7 @@ import {
   shareTag,
   varyOnLanguage,
 } from './share-responses.js';
-import type { ToolDefinition } from './tool.js';
+import type { SharingTool } from './tool.js';
 
 /**
  * The shareable artefacts of what a tool shows (a stored result under its token, a watch under its
@@ -64,7 +64,7 @@ export interface Shown {
 }
 
 export interface ArtefactSource {
-  tool: Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page' | 'onCheckPage'>;
+  tool: SharingTool;
   /** The path parameter that names what is shown (`token`, `id`), documented. */
   param: { name: string; description: string };
   /** The routes' paths on the tool's app, with the parameter in braces. */

@@ -6,8 +6,10 @@
  */
 
 export { firstNonEmpty } from './aliases.js';
+export { bearerToken } from './bearer.js';
 export { requestedDomain } from './requested-domain.js';
 export { readTarget, type TargetDeps, targetRefused } from './read-target.js';
+export { resultCacheKey } from './result-keys.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable } from './cacheable.js';
 export { shareTag } from './share-responses.js';
@@ -38,4 +40,4 @@ export {
   snapshotTool,
 } from './snapshot-tool.js';
 export { addressListing, listingsOf, shownAs } from './summaries.js';
-export { defineTool, operationStem, type ToolDefinition } from './tool.js';
+export { defineTool, operationStem, type SharingTool, type ToolDefinition } from './tool.js';

@@ -22,11 +22,12 @@ import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
 import type { TargetDeps } from './read-target.js';
+import { resultCacheKey } from './result-keys.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
 import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
-import { operationStem, type ToolDefinition } from './tool.js';
+import { operationStem, type SharingTool, type ToolDefinition } from './tool.js';
 
 /**
  * The routes of a tool whose results are snapshots (ip, domain, pool): its status, its checks'
@@ -79,11 +80,6 @@ export interface SnapshotDeps extends ArtefactDeps, CheckReadiness, TargetDeps {
   verdictEpoch?: () => number;
 }
 
-type SnapshotToolOf = Pick<
-  ToolDefinition,
-  'name' | 'title' | 'summarise' | 'page' | 'onCheckPage' | 'needsLists'
->;
-
 /**
  * The operationIds of a snapshot tool's routes, by what each route is (`getIpStatus`, ...): the
  * routes are registered under them, and the tool index finds them by them.
@@ -99,7 +95,11 @@ export function snapshotOperations(title: string) {
   };
 }
 
-export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, deps: SnapshotDeps) {
+export function snapshotTool(
+  app: OpenAPIHono<AppEnv>,
+  tool: SharingTool & Pick<ToolDefinition, 'needsLists'>,
+  deps: SnapshotDeps,
+) {
   // Only the check routes name their tool: their errors carry the quota status (docs/DESIGN.md), a
   // 405 to POST /status or an error on GET by token does not.
   const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -192,8 +192,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SnapshotToolOf, dep
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
         const epoch = deps.verdictEpoch?.() ?? 0;
-        const requestKey =
-          epoch === 0 ? prepared.requestKey : `epoch ${epoch} ${prepared.requestKey}`;
+        const requestKey = resultCacheKey(prepared.requestKey, epoch);
         // One reading of the caller's count and one of the result cache, side by side: with Redis
         // they share a round trip.
         const [reading, cached] = await Promise.all([

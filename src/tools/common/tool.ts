@@ -20,10 +20,13 @@ export interface ToolDefinition<Name extends string = string, Deps = never> {
   description: string;
   /** The check page's button for its first check. */
   submit: MessageKey;
-  /** Its stored result read as what the badge, card and share page show. */
-  summarise(stored: Record<string, unknown>): ShareSummary;
+  /**
+   * Its stored result read as what the badge, card and share page show. Absent for a tool whose
+   * answers are private to a key holder (the reports): it has no badge, card or share page.
+   */
+  summarise?(stored: Record<string, unknown>): ShareSummary;
   /** Its stored result drawn as the share page's (and the check page's) result section. */
-  page(stored: Record<string, unknown>, context: ResultContext): ResultView;
+  page?(stored: Record<string, unknown>, context: ResultContext): ResultView;
   /** Documents and serves the tool's routes on `app`, which the app mounts at `/{name}/v1`. */
   serve(app: OpenAPIHono<AppEnv>, deps: Deps): void;
   /**
@@ -45,20 +48,35 @@ export interface ToolDefinition<Name extends string = string, Deps = never> {
   webhooks?(api: OpenAPIHono<AppEnv>): void;
 }
 
+/** A tool whose results are shared: its badge, card and share page read these. */
+export type SharingTool = Pick<ToolDefinition, 'name' | 'title' | 'onCheckPage'> &
+  Required<Pick<ToolDefinition, 'summarise' | 'page'>>;
+
 /** The keys of a tool's texts that no catalog holds: `never` when both hold all of them. */
 type MissingTexts<Name extends string> = Exclude<ToolTextKey<Name>, MessageKey>;
 
+/** The compiler's demand for the texts a tool's name lacks in the catalogs: none when both hold them. */
+type TextsChecked<Name extends string> = [MissingTexts<Name>] extends [never]
+  ? unknown
+  : { missingTexts: MissingTexts<Name> };
+
 /**
  * A tool's definition, checked: its name must have every one of its texts in the catalogs (the
- * compiler names the missing keys).
+ * compiler names the missing keys). A tool with `summarise` and `page` is a `SharingTool`.
  */
 export function defineTool<const Name extends string, Deps>(
   tool: ToolDefinition<Name, Deps> &
-    ([MissingTexts<Name>] extends [never] ? unknown : { missingTexts: MissingTexts<Name> }),
+    Required<Pick<ToolDefinition<Name, Deps>, 'summarise' | 'page'>> &
+    TextsChecked<Name>,
+): ToolDefinition<Name, Deps> & Required<Pick<ToolDefinition<Name, Deps>, 'summarise' | 'page'>>;
+export function defineTool<const Name extends string, Deps>(
+  tool: ToolDefinition<Name, Deps> & TextsChecked<Name>,
+): ToolDefinition<Name, Deps>;
+export function defineTool<const Name extends string, Deps>(
+  tool: ToolDefinition<Name, Deps>,
 ): ToolDefinition<Name, Deps> {
   return tool;
 }
-
 /** `IP` -> `Ip`: the stem of operationIds and error schema names (`getIpStatus`). */
 export function operationStem(title: string): string {
   return title.charAt(0) + title.slice(1).toLowerCase();

@@ -1,6 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, type AppEnv, type ErrorCode } from '../../http/index.js';
 import type { Watches } from '../../watch/index.js';
+import { bearerToken } from '../common/index.js';
+
+export { bearerToken } from '../common/index.js';
 
 /**
  * The manage key of PATCH, DELETE and the test event: `Authorization: Bearer <manage_key>`
@@ -32,14 +35,6 @@ export const heldKeyErrors = [
 ] as const satisfies readonly ErrorCode[];
 
 export const manageKeySecurity = [{ [manageKeyScheme.name]: [] }];
-
-/** RFC 6750 §2.1: `Bearer` and a b64token. */
-const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-/** The bearer token of a request's Authorization header, if it carries one. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return bearer.exec(authorization ?? '')?.[1];
-}
 
 /**
  * Whether the request proves it holds the watch's manage key: false without an Authorization

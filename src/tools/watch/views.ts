@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { utf8 } from '../../lib/index.js';
 import type { WatchView } from '../../watch/index.js';
-import { type ArtefactSource, cacheable, type ToolDefinition } from '../common/index.js';
+import { type ArtefactSource, cacheable, type SharingTool } from '../common/index.js';
 import type { WatchToolDeps } from './deps.js';
 import { watchNotFound } from './manage-key.js';
 
@@ -34,7 +34,7 @@ export function liveJson(
 
 /** A watch's badge, card and page under `/{id}`, as they stand after its latest check. */
 export function watchArtefacts(
-  tool: Pick<ToolDefinition, 'name' | 'title' | 'summarise' | 'page' | 'onCheckPage'>,
+  tool: SharingTool,
   deps: Pick<WatchToolDeps, 'watches'>,
 ): ArtefactSource {
   return {

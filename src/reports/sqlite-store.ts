@@ -1,0 +1,343 @@
+import { periodBuckets } from './period-buckets.js';
+import { reportDate, reportMessages } from './read/index.js';
+import {
+  dmarcTotalsOf,
+  type DmarcDayRow,
+  type SourceRow,
+  sourcesOf,
+  tlsTotalsOf,
+} from './rollup-reads.js';
+import {
+  boundRow,
+  mergedRows,
+  rollupRows,
+  type RollupTable,
+  rollupTables,
+  type SourceNames,
+} from './rollup-rows.js';
+import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
+import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
+import type { Period, ReceivedReport, ReportStore } from './store.js';
+import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
+
+/**
+ * The report store over any SQLite (docs/reports.md, "Storage"): every statement here is plain
+ * SQLite with `?` parameters, run through a SqliteDriver, so Node's file (better-sqlite3) and a
+ * Durable Object's database keep the same tables and answer the same way. A report and its
+ * rollup rows are written in one transaction; the summary reads the rollups.
+ */
+
+/** Each rollup table's statements. */
+const rollups = Object.fromEntries(
+  Object.entries(rollupTables).map(([name, { table, key, sums, names }]) => [
+    name,
+    rollup(table, [...key], [...sums], names),
+  ]),
+) as Record<RollupTable, ReturnType<typeof rollup>>;
+
+/**
+ * A source's names and the names given summed name by name (src/reports/rollup-rows.ts), a name
+ * whose records reach nothing dropped; `{}` when none is left.
+ */
+function mergedNames(current: string, given: string): string {
+  return `coalesce((
+  SELECT json_group_object(key, json_array(records, messages)) FROM (
+    SELECT key, sum(json_extract(value, '$[0]')) AS records,
+      sum(json_extract(value, '$[1]')) AS messages
+    FROM (SELECT key, value FROM json_each(${current})
+          UNION ALL SELECT key, value FROM json_each(${given}))
+    GROUP BY key)
+  WHERE records > 0), '{}')`;
+}
+
+/**
+ * `add` adds a row's numbers to the row of the same key, or makes it; `take` takes them away
+ * from a row that must exist (an update: SQLite checks a CHECK on the row an upsert would have
+ * inserted, so negative numbers cannot go through the upsert). A table with names merges them.
+ */
+function rollup(
+  table: string,
+  key: string[],
+  sums: string[],
+  names: boolean,
+): { add: string; take: string; keyLength: number } {
+  const keys = ['inbox_id', ...key];
+  const columns = [...keys, ...sums, ...(names ? ['names'] : [])];
+  const added = sums.map((sum) => `${sum} = ${sum} + excluded.${sum}`);
+  const taken = sums.map((sum) => `${sum} = ${sum} + ?`);
+  if (names) {
+    added.push(`names = ${mergedNames(`${table}.names`, 'excluded.names')}`);
+    taken.push(`names = ${mergedNames('names', '?')}`);
+  }
+  return {
+    add: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${added.join(', ')}`,
+    take: `UPDATE ${table} SET ${taken.join(', ')}
+      WHERE ${keys.map((column) => `${column} = ?`).join(' AND ')}`,
+    keyLength: keys.length,
+  };
+}
+
+/** A period's buckets of a grained rollup: its ragged ends by day, its whole months by month. */
+function grained(select: string): string {
+  return ['d', 'm', 'd']
+    .map((grain) => `${select} AND grain = '${grain}' AND bucket BETWEEN ? AND ?`)
+    .join(' UNION ALL ');
+}
+
+const inboxColumns = `id, domain, key_hash AS keyHash, view_token AS viewToken, lang, verified,
+  created_at AS createdAt, auto_watch AS autoWatch`;
+
+const sql = {
+  createInbox: `INSERT INTO report_inboxes
+    (id, domain, key_hash, view_token, lang, verified, created_at, auto_watch)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  inbox: `SELECT ${inboxColumns} FROM report_inboxes WHERE id = ?`,
+  inboxByViewToken: `SELECT ${inboxColumns} FROM report_inboxes WHERE view_token = ?`,
+  updateInbox: 'UPDATE report_inboxes SET verified = ?, auto_watch = ? WHERE id = ?',
+  autoWatchInboxes: `SELECT ${inboxColumns} FROM report_inboxes WHERE auto_watch IS NOT NULL
+    ORDER BY created_at, id`,
+  deleteInbox: 'DELETE FROM report_inboxes WHERE id = ?',
+  deleteReports: 'DELETE FROM reports WHERE inbox_id = ?',
+  addReport: `INSERT INTO reports (inbox_id, kind, org, report_id, date, begin_at, end_at, records,
+    messages, received_at, via, rollup) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT DO NOTHING`,
+  received: `SELECT kind, org, report_id AS reportId, begin_at AS "begin", end_at AS "end", records,
+    messages, received_at AS receivedAt, via FROM reports
+    WHERE inbox_id = ? AND kind IN ('dmarc', 'tls') AND date BETWEEN ? AND ?
+    ORDER BY received_at DESC, end_at DESC, kind, org, report_id LIMIT ?`,
+  dmarcDays: `SELECT date, org, reports, messages, pass, spf_aligned AS spfAligned,
+    dkim_aligned AS dkimAligned, disposition_none AS "none", quarantine, reject
+    FROM dmarc_days WHERE inbox_id = ? AND date BETWEEN ? AND ?`,
+  // LIMIT -1 is no limit in SQLite.
+  sources: `SELECT ip, sum(messages) AS messages, sum(pass) AS pass,
+    sum(spf_aligned) AS spfAligned, sum(dkim_aligned) AS dkimAligned FROM (${grained(
+      `SELECT ip, messages, pass, spf_aligned, dkim_aligned FROM dmarc_sources WHERE inbox_id = ?`,
+    )}) GROUP BY ip ORDER BY messages DESC, ip LIMIT ?`,
+  sourceNames: grained(
+    `SELECT ip, names FROM dmarc_sources
+     WHERE inbox_id = ? AND ip IN (SELECT value FROM json_each(?))`,
+  ),
+  tlsReports: `SELECT count(*) AS reports FROM reports
+    WHERE inbox_id = ? AND kind = 'tls' AND date BETWEEN ? AND ?`,
+  tlsPolicies: `SELECT policy_type AS type, policy_domain AS domain, sum(success) AS success,
+    sum(failure) AS failure FROM tls_days WHERE inbox_id = ? AND date BETWEEN ? AND ?
+    GROUP BY policy_type, policy_domain`,
+  tlsFailures: `SELECT result_type AS resultType, receiving_mx AS receivingMx,
+    sending_mta_ip AS sendingMtaIp, sum(sessions) AS count FROM (${grained(
+      `SELECT result_type, receiving_mx, sending_mta_ip, sessions FROM tls_failures
+       WHERE inbox_id = ?`,
+    )}) GROUP BY result_type, receiving_mx, sending_mta_ip`,
+  purgeBatch: `SELECT inbox_id AS inboxId, kind, org, report_id AS reportId, date, rollup
+    FROM reports WHERE received_at < ? ORDER BY received_at LIMIT ?`,
+  deletePurged: 'DELETE FROM reports WHERE inbox_id = ? AND kind = ? AND org = ? AND report_id = ?',
+};
+
+export interface SqliteReportStoreOptions {
+  /** Reports a purge forgets per transaction: each is a short write, other writers go between. */
+  purgeBatch?: number;
+  /** Lets go of the database when the store closes. */
+  onClose?: () => void;
+}
+
+/** The store over a database reportSqliteMigrations has brought up to date. */
+export function createSqliteReportStore(
+  driver: SqliteDriver,
+  options: SqliteReportStoreOptions = {},
+): ReportStore {
+  const purgeBatch = options.purgeBatch ?? 100;
+  let closed = false;
+  function db(): SqliteDriver {
+    if (closed) throw new Error('the report store is closed');
+    return driver;
+  }
+
+  /** Adds reports' rollups to (sign 1) or takes them from (sign -1) the rollup tables. */
+  function applyRollups(
+    reports: readonly { inboxId: string; date: string; org: string; rollup: ReportRollup }[],
+    sign: 1 | -1,
+  ) {
+    const rows = reports.map((report) => ({
+      inboxId: report.inboxId,
+      rows: rollupRows(report.date, report.org, report.rollup, sign),
+    }));
+    for (const table of Object.keys(rollups) as RollupTable[]) {
+      const { add, take, keyLength } = rollups[table];
+      const merged = mergedRows(
+        table,
+        rows.flatMap((report) => report.rows[table].map((row) => [report.inboxId, ...row])),
+      );
+      for (const values of merged.map(boundRow)) {
+        if (sign === 1) {
+          driver.run(add, values);
+        } else if (
+          driver.run(take, [...values.slice(keyLength), ...values.slice(0, keyLength)]) !== 1
+        ) {
+          throw new Error(`the ${table} rollup lacks a row of a report it counted`);
+        }
+      }
+    }
+  }
+
+  /** The three bucket ranges of a period, after the inbox id (and any other leading value). */
+  function rangeParams(leading: SqlValue[], period: Period): SqlValue[] {
+    const { headDays, months, tailDays } = periodBuckets(period);
+    return [headDays, months, tailDays].flatMap((range) => [...leading, range.from, range.to]);
+  }
+
+  const addReports: ReportStore['addReports'] = async (inboxId, batch) => {
+    const prepared = batch.map((each) => ({
+      ...each,
+      date: reportDate(each.report),
+      rollup: reportRollup(each.report),
+    }));
+    return db().transaction(() => {
+      if (driver.all(sql.inbox, [inboxId]).length === 0) throw new Error(`no inbox ${inboxId}`);
+      const added: { inboxId: string; date: string; org: string; rollup: ReportRollup }[] = [];
+      const answers = prepared.map(({ report, via, receivedAt, date, rollup }) => {
+        const kept = driver.run(sql.addReport, [
+          inboxId,
+          report.kind,
+          report.org,
+          report.reportId,
+          date,
+          report.begin,
+          report.end,
+          recordsOf(report),
+          reportMessages(report),
+          receivedAt,
+          via,
+          encodeRollup(rollup),
+        ]);
+        if (kept === 0) return { duplicate: true };
+        added.push({ inboxId, date, org: report.org, rollup });
+        return { duplicate: false };
+      });
+      applyRollups(added, 1);
+      return answers;
+    });
+  };
+
+  return {
+    async createInbox(inbox) {
+      db().run(sql.createInbox, [
+        inbox.id,
+        inbox.domain,
+        inbox.keyHash,
+        inbox.viewToken,
+        inbox.lang,
+        inbox.verified ? 1 : 0,
+        inbox.createdAt,
+        autoWatchText(inbox.autoWatch),
+      ]);
+    },
+
+    inbox: async (id) => inboxOf(db().all<InboxRow>(sql.inbox, [id])[0]),
+
+    inboxByViewToken: async (viewToken) =>
+      inboxOf(db().all<InboxRow>(sql.inboxByViewToken, [viewToken])[0]),
+
+    async updateInbox(id, change) {
+      return db().transaction(() => {
+        const inbox = inboxOf(driver.all<InboxRow>(sql.inbox, [id])[0]);
+        if (!inbox) return undefined;
+        if (change.verified !== undefined) inbox.verified = change.verified;
+        if (change.autoWatch !== undefined) inbox.autoWatch = change.autoWatch;
+        driver.run(sql.updateInbox, [inbox.verified ? 1 : 0, autoWatchText(inbox.autoWatch), id]);
+        return inboxOf(driver.all<InboxRow>(sql.inbox, [id])[0]);
+      });
+    },
+
+    async deleteInbox(id) {
+      return db().transaction(() => {
+        if (driver.run(sql.deleteInbox, [id]) === 0) return false;
+        driver.run(sql.deleteReports, [id]);
+        for (const { table } of Object.values(rollupTables)) {
+          driver.run(`DELETE FROM ${table} WHERE inbox_id = ?`, [id]);
+        }
+        return true;
+      });
+    },
+
+    async addReport(inboxId, report, meta) {
+      const [answer] = await addReports(inboxId, [{ report, ...meta }]);
+      return answer!;
+    },
+
+    addReports,
+
+    received: async (inboxId, period, { limit }) =>
+      db().all<ReceivedReport>(sql.received, [inboxId, period.from, period.to, Math.max(0, limit)]),
+
+    dmarcTotals: async (inboxId, period) =>
+      dmarcTotalsOf(db().all<DmarcDayRow>(sql.dmarcDays, [inboxId, period.from, period.to])),
+
+    async sources(inboxId, period, page) {
+      const limit = page ? Math.max(0, page.limit) : -1;
+      const sources = db().all<SourceRow>(sql.sources, [...rangeParams([inboxId], period), limit]);
+      const ips = JSON.stringify(sources.map((source) => source.ip));
+      const names = driver
+        .all<{ ip: string; names: string }>(sql.sourceNames, rangeParams([inboxId, ips], period))
+        .map((row) => ({ ip: row.ip, names: JSON.parse(row.names) as SourceNames }));
+      return sourcesOf(sources, names);
+    },
+
+    async tlsTotals(inboxId, period) {
+      const days = [inboxId, period.from, period.to];
+      const [counted] = db().all<{ reports: number }>(sql.tlsReports, days);
+      return tlsTotalsOf(
+        counted?.reports ?? 0,
+        driver.all(sql.tlsPolicies, days),
+        driver.all(sql.tlsFailures, rangeParams([inboxId], period)),
+      );
+    },
+
+    async purge(receivedBefore) {
+      let forgotten = 0;
+      for (;;) {
+        const batch = db().transaction(() => {
+          const purged = driver.all<{
+            inboxId: string;
+            kind: string;
+            org: string;
+            reportId: string;
+            date: string;
+            rollup: string;
+          }>(sql.purgeBatch, [receivedBefore, purgeBatch]);
+          applyRollups(
+            purged.map((report) => ({ ...report, rollup: decodeRollup(report.rollup) })),
+            -1,
+          );
+          for (const report of purged) {
+            driver.run(sql.deletePurged, [
+              report.inboxId,
+              report.kind,
+              report.org,
+              report.reportId,
+            ]);
+          }
+          // The rows whose last contribution went: found through their partial indexes.
+          for (const { table, sums } of Object.values(rollupTables)) {
+            driver.run(`DELETE FROM ${table} WHERE ${sums[0]} = 0`, []);
+          }
+          return purged.length;
+        });
+        forgotten += batch;
+        if (batch < purgeBatch) return forgotten;
+        // Other work goes on between batches.
+        await new Promise((next) => setTimeout(next, 0));
+      }
+    },
+
+    autoWatchInboxes: async () =>
+      db()
+        .all<InboxRow>(sql.autoWatchInboxes, [])
+        .map((row) => inboxOf(row)!),
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      options.onClose?.();
+    },
+  };
+}

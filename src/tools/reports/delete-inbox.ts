@@ -1,0 +1,32 @@
+import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { type AppEnv, errorResponses, serveRoute, storeErrors } from '../../http/index.js';
+import type { ReportsToolDeps } from './deps.js';
+import { inboxKeyErrors, inboxKeySecurity, inboxNotFound, keyedInbox } from './inbox-key.js';
+import { inboxIdParams, tags } from './schemas.js';
+
+/** DELETE /reports/v1/{id}: the inbox and every report in it erased, its address and link dead. */
+export function addDeleteInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): void {
+  const { store, inboxes } = deps.reports;
+  serveRoute(
+    app,
+    createRoute({
+      method: 'delete',
+      path: '/{id}',
+      operationId: 'deleteReportsInbox',
+      tags,
+      summary: 'Erase an inbox and every report in it',
+      security: inboxKeySecurity,
+      request: { params: inboxIdParams },
+      responses: {
+        204: { description: 'Erased' },
+        ...errorResponses('deleteReportsInbox', [...inboxKeyErrors, ...storeErrors]),
+      },
+    }),
+    async (c) => {
+      const inbox = await keyedInbox(c, inboxes);
+      // Two deletes at once: the second finds nothing left.
+      if (!(await store.deleteInbox(inbox.id))) throw inboxNotFound();
+      return c.body(null, 204);
+    },
+  );
+}

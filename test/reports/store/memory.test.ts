@@ -1,0 +1,4 @@
+import { createMemoryReportStore } from '../../../src/reports/index.js';
+import { describeReportStoreContract } from './contract.js';
+
+describeReportStoreContract('memory', async () => createMemoryReportStore());
