@@ -16,6 +16,7 @@ import {
   readConfig,
   serverOptions,
   startupFailureLine,
+  startWarnings,
   superviseWorkers,
   uncappedPeers,
 } from './node/index.js';
@@ -35,6 +36,10 @@ async function orFail<T>(step: () => T | Promise<T>): Promise<T> {
 const config = await orFail(() => readConfig(process.env));
 const logSink = (line: string) => process.stdout.write(`${line}\n`);
 const log = createLogger(config.logLevel, logSink);
+// Once per start (the primary's, with WORKERS=N), at `error` so LOG_LEVEL=error shows it too.
+if (cluster.isPrimary) {
+  for (const warning of startWarnings(config)) log('error', warning.message, warning.fields);
+}
 if (config.workers > 1 && cluster.isPrimary) {
   // Opened once here: a bad STORE_URL or REPORTS_URL is one line, not one per worker, and the
   // schemas are migrated before the workers open them. Then the primary only supervises

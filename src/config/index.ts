@@ -28,3 +28,4 @@ export {
   sharedRules,
   sharedVariables,
 } from './variables.js';
+export { type StartWarning, startWarnings } from './warnings.js';

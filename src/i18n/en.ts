@@ -741,34 +741,54 @@ export const en = {
   'watch.mail.dkim.invalid': 'key not usable',
   'watch.mail.dkim.revoked': 'key revoked',
   'watch.mail.providers': 'Mailbox providers’ requirements',
-  // A watch's chat messages (docs/watches.md, "Chat formats"): plain text every chat shows.
-  'chat.title.listed': '{target} is newly listed',
-  'chat.title.delisted': '{target} was delisted',
+  // A watch's alerts (docs/watches.md, "Chat formats" and "E-mail"): one message, laid out per app.
+  'chat.title.listed': '{target} is newly listed on {lists}',
+  'chat.title.delisted': '{target} was delisted from {lists}',
   'chat.title.test': 'Test message for the watch of {target}',
   'chat.title.changed': 'The mail setup of {target} changed',
+  'chat.more': 'and {n} more',
   'chat.changes': 'What changed:',
-  'chat.providers': 'Providers now: {providers}',
   'chat.test': 'The webhook works: this is how a change will be reported.',
   'chat.added': 'Newly listed on:',
   'chat.removed': 'Delisted from:',
+  'chat.listedSince': 'listed since {at}',
+  'chat.listedFor': 'was listed for {duration}, since {at}',
   'chat.lookup': 'why listed',
   'chat.delist': 'ask for removal',
-  'chat.listedNow': 'Listed now on: {lists}',
-  'chat.listedNowNone': 'Listed now on no list.',
-  'chat.verdict': 'Verdict: {verdict} (score {score}/100)',
-  'chat.page': 'Watch page: {url}',
+  'chat.field.verdict': 'Verdict',
+  'chat.field.verdictValue': '{verdict} (score {score}/100)',
+  'chat.field.listedNow': 'Listed now on',
+  'chat.field.listedNowNone': 'no list',
+  'chat.field.providers': 'Providers now',
+  'chat.action': 'What to do now:',
+  'chat.action.listed':
+    'Find and stop what got {target} listed (each list’s page says why), then ask the list for removal:',
+  'chat.action.listedNoForm':
+    'Find and stop what got {target} listed: each list’s page says why. The lists named no delisting page.',
+  'chat.action.delistPage': 'delisting page',
+  'chat.action.clean': 'Nothing to do: {target} is on no list now.',
+  'chat.action.stillListed':
+    'Still listed elsewhere: the watch page gives those lists’ pages and delisting forms.',
+  'chat.action.changed': 'The watch page shows what the check says of each rule now.',
+  'chat.button.page': 'Watch page',
+  'chat.button.delist': 'Delisting: {list}',
+  'duration.days': { one: '{n} day', other: '{n} days' } satisfies EnglishPlural,
+  'duration.hours': { one: '{n} hour', other: '{n} hours' } satisfies EnglishPlural,
+  'duration.minutes': { one: '{n} minute', other: '{n} minutes' } satisfies EnglishPlural,
+  'duration.underMinute': 'less than a minute',
 
   // A watch's e-mails and their links' pages (docs/watches.md, "E-mail").
   'email.confirm.subject': 'Confirm e-mail alerts for {target}',
   'email.confirm.intro':
     'Someone asked this service to e-mail this address when {target} is listed on, or delisted from, a blocklist.',
   'email.confirm.action': 'To confirm, open this link and press the button on its page:',
-  'email.confirm.expires': 'The link works until {at} UTC.',
+  'email.confirm.expires': 'The link works until {at}.',
   'email.confirm.ignore':
     'If it was not you, ignore this message: nothing more will be sent to this address.',
   'email.alert.footer':
     'You get this e-mail because this address confirmed alerts for this watch. One click stops them:',
   'email.unsubscribe': 'Unsubscribe',
+  'email.confirm.link': 'Confirm e-mail alerts',
   'email.page.confirmTitle': 'Confirm e-mail alerts',
   'email.page.confirmText':
     'Press the button to have alerts about {target} e-mailed to {address}. Opening this page alone confirmed nothing.',

@@ -12,6 +12,7 @@ export const languages = ['en', 'ru'] as const;
 export type Lang = (typeof languages)[number];
 export type MessageKey = keyof typeof en;
 
+export { formatDuration } from './durations.js';
 export { formatInterval } from './intervals.js';
 
 const catalogs: Record<Lang, Readonly<Record<MessageKey, Message>>> = { en, ru };

@@ -7,6 +7,7 @@
 export { createCardRenderer, readCardFonts } from './cards/index.js';
 export { superviseWorkers } from './cluster.js';
 export { compressResponses } from './compression.js';
+export { startWarnings } from '../config/index.js';
 export { readConfig, reportsLocation } from './config.js';
 export { uncappedPeers } from './client-connections.js';
 export { limitConnections, serverOptions } from './connections.js';

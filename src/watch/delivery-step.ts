@@ -122,7 +122,7 @@ async function attemptOnce(
     body: pending.body,
     watch,
     url,
-    status: format === 'standard' ? undefined : (await records.state(watch.id))?.status,
+    state: format === 'standard' ? undefined : await records.state(watch.id),
   });
   const attempt = await attemptDelivery(
     { ...deps, reachable: deps.reachable(watch) },

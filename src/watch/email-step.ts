@@ -79,7 +79,7 @@ export async function emailOnce(
           kind: 'alert',
           event: JSON.parse(pending.body) as WatchEvent,
           watch,
-          status: (await deps.records.state(watch.id))?.status,
+          state: await deps.records.state(watch.id),
           unsubscribeUrl,
         });
   const message = emailMessage({

@@ -86,7 +86,9 @@ export {
 export {
   type DayState,
   dayStrip,
+  lastedMs,
   type ListingKey,
+  listingStart,
   listingSteps,
   type Step,
   type TimelineEntry,

@@ -1,64 +1,164 @@
 import { describe, expect, it } from 'vitest';
-import { eventMessage, renderEmail, renderers } from '../../src/watch/alerts/index.js';
-import type { WatchEvent } from '../../src/watch/index.js';
+import { verdictColours } from '../../src/share/card-theme.js';
+import {
+  type AlertMessage,
+  discordColours,
+  eventMessage,
+  renderEmail,
+  renderers,
+  webhookRequest,
+} from '../../src/watch/alerts/index.js';
+import type { HistoryEntry, ListingChange, WatchEvent } from '../../src/watch/index.js';
 import { webhookFormats } from '../../src/webhooks/index.js';
+import { type ChatFormat, drawn, mentionsWritten } from '../support/chat-apps.js';
+import { alertEvent, pageUrl, zenListing } from './alerts-events.js';
 
 /**
  * One message per alert, drawn by one renderer per channel (docs/watch-engine.md, "Alerts and
- * renderers"): the links a renderer writes are the message's own, never URLs found in text, so
- * a list's words stay words on every channel.
+ * renderers"; docs/watches.md, "Chat formats"): what changed, since when, what to do now and the
+ * links by name; a list's or a server's words are data on every channel, never markup, a
+ * mention or a link.
  */
 
-const page = 'https://rep.example.org/watch/v1/abc/share';
-const event: WatchEvent = {
-  type: 'watch.listed',
-  created_at: '2026-11-27T12:00:00.000Z',
-  data: {
-    watch: { id: 'abc', target: '192.0.2.7', kind: 'ip', page_url: page, badge_url: `${page}.svg` },
-    added: [
-      {
-        zone: 'evil.example.net',
-        name: 'Evil list',
-        code: '127.0.0.2',
-        // A list's own TXT words, with a URL in them: text, not a link.
-        meaning: 'see https://evil.example.net/why?ip=192.0.2.7&x=1 for details',
-        delist_url: 'https://evil.example.net/remove',
-      },
-    ],
-    removed: [],
-    listed_on: [{ zone: 'evil.example.net', name: 'Evil list' }],
-    verdict: 'poor',
-    score: 40,
-  },
+const page = pageUrl;
+const zen = zenListing;
+const chats: readonly ChatFormat[] = ['slack', 'discord', 'telegram', 'ntfy'];
+const langs = ['en', 'ru'] as const;
+
+const barracuda: ListingChange = {
+  zone: 'b.barracudacentral.org',
+  name: 'Barracuda',
+  code: '127.0.0.2',
+  meaning: 'listed',
 };
-const unsubscribeUrl = 'https://rep.example.org/watch/v1/abc/email/unsubscribe?code=u';
+
+const event = (type: WatchEvent['type'], data: Partial<WatchEvent['data']> = {}) =>
+  alertEvent(type, data);
+
+const entry = (
+  at: string,
+  added: ListingChange[],
+  removed: ListingChange[] = [],
+): HistoryEntry => ({
+  at,
+  added,
+  removed,
+  verdict: 'fair',
+  score: 70,
+});
+
+/** The message as plain text: every line of every part, links as their labels. */
+function words(message: AlertMessage): string {
+  const line = (spans: AlertMessage['sections'][number]['lines'][number]) =>
+    spans
+      .map((span) =>
+        typeof span === 'string'
+          ? span
+          : 'data' in span
+            ? span.data
+            : message.links[span.link]!.label,
+      )
+      .join('');
+  return [
+    message.title,
+    ...message.sections.flatMap((section) => [section.heading ?? '', ...section.lines.map(line)]),
+    ...message.fields.map((field) => `${field.name}: ${line(field.value)}`),
+    ...(message.action ? [message.action.heading ?? '', ...message.action.lines.map(line)] : []),
+  ].join('\n');
+}
 
 describe('an alert’s message', () => {
-  it('names each link by what it opens: the delisting form, the page, the unsubscribe link', () => {
-    const message = eventMessage(event, 'en', undefined, unsubscribeUrl);
-    expect(message.links).toEqual([
-      { rel: 'delist', url: 'https://evil.example.net/remove' },
-      { rel: 'page', url: page },
-      { rel: 'unsubscribe', url: unsubscribeUrl },
+  it('names the list in its title, says since when, and gives the delisting page as what to do now', () => {
+    const message = eventMessage(event('watch.listed', { added: [zen], listed_on: [zen] }), 'en', {
+      status: undefined,
+    });
+    expect(message.title).toBe('192.0.2.7 is newly listed on Spamhaus ZEN');
+    const text = words(message);
+    expect(text).toContain(
+      '• Spamhaus ZEN (zen.spamhaus.org) · 127.0.0.2 · SBL: direct spam source',
+    );
+    expect(text).toContain('listed since November 27, 2026 at 12:00 PM UTC');
+    expect(text).toContain('What to do now:');
+    expect(text).toContain('• Spamhaus ZEN: delisting page');
+    expect(message.links.map((link) => link.rel)).toEqual(['page', 'delist']);
+    expect(message.buttons.map((button) => button.label)).toEqual([
+      'Watch page',
+      'Delisting: Spamhaus ZEN',
     ]);
+    expect(message.urgency).toBe('high');
   });
 
-  it('is an e-mail whose anchors are the message’s links and no others', () => {
-    const { html, text } = renderEmail({
-      kind: 'alert',
-      event,
-      watch: { lang: 'en' },
+  it('says how long a delisted listing lasted, from the history, and nothing it said when listed', () => {
+    const delisted = event('watch.delisted', { removed: [zen] });
+    const history = [
+      entry(delisted.created_at, [], [zen]),
+      entry('2026-11-24T09:30:00.000Z', [zen]),
+    ];
+    for (const [lang, title, lasted] of [
+      [
+        'en',
+        '192.0.2.7 was delisted from Spamhaus ZEN',
+        'was listed for 3 days 2 hours, since November 24, 2026 at 9:30 AM UTC',
+      ],
+      [
+        'ru',
+        '192.0.2.7: исключён из Spamhaus ZEN',
+        'был в списке 3 дня 2 часа, с 24 ноября 2026 г. в 09:30 UTC',
+      ],
+    ] as const) {
+      const message = eventMessage(delisted, lang, { status: undefined, history });
+      expect(message.title).toBe(title);
+      const text = words(message);
+      expect(text).toContain(lasted);
+      // Under "Delisted from:" no "why listed", no code and no meaning: they would read as a listing.
+      expect(text).not.toMatch(/why listed|почему внесён|127\.0\.0\.2|SBL/);
+      expect(message.links.map((link) => link.rel)).toEqual(['page']);
+    }
+  });
+
+  it('takes the first check as the start of a listing no entry added, while the history is whole', () => {
+    const delisted = event('watch.delisted', { removed: [zen] });
+    const context = { status: undefined, history: [entry(delisted.created_at, [], [zen])] };
+    expect(
+      words(eventMessage(delisted, 'en', { ...context, firstCheck: '2026-11-27T11:00:00.000Z' })),
+    ).toContain('was listed for 1 hour, since November 27, 2026 at 11:00 AM UTC');
+    // Without the first check (a history past its cap), the watch does not know: it says nothing.
+    expect(words(eventMessage(delisted, 'en', context))).not.toContain('was listed for');
+  });
+
+  it('says there is nothing to do when the target is on no list, and where to look when it still is', () => {
+    const clean = eventMessage(event('watch.delisted', { removed: [zen] }), 'en', {
       status: undefined,
-      unsubscribeUrl,
     });
-    const anchors = [...html.matchAll(/<a href="([^"]*)">/g)].map((match) => match[1]);
-    expect(anchors).toEqual([
-      'https://evil.example.net/remove',
-      page,
-      unsubscribeUrl.replaceAll('&', '&amp;'),
+    expect(words(clean)).toContain('Nothing to do: 192.0.2.7 is on no list now.');
+    const still = eventMessage(
+      event('watch.delisted', { removed: [zen], listed_on: [barracuda] }),
+      'ru',
+      { status: undefined },
+    );
+    expect(words(still)).toContain('Остаются другие списки');
+    expect(clean.urgency).toBe('default');
+  });
+
+  it('names two lists in its title and ten in its sections, then "and N more"', () => {
+    const lists = Array.from({ length: 14 }, (_, index) => ({
+      ...zen,
+      zone: `list${index}.example`,
+      name: `List ${index}`,
+    }));
+    const message = eventMessage(event('watch.listed', { added: lists, listed_on: lists }), 'en', {
+      status: undefined,
+    });
+    expect(message.title).toBe('192.0.2.7 is newly listed on List 0, List 1 and 12 more');
+    const text = words(message);
+    expect(text).toContain('List 9 (list9.example)');
+    expect(text).not.toContain('List 10 (list10.example)');
+    expect(text).toContain('and 4 more');
+    expect(message.fields[1]!.value).toEqual([
+      'List 0, List 1, List 2, List 3, List 4, List 5, List 6, List 7, List 8, List 9 and 4 more',
     ]);
-    expect(html).toContain('see https://evil.example.net/why?ip=192.0.2.7&amp;x=1 for details');
-    expect(text).toContain('see https://evil.example.net/why?ip=192.0.2.7&x=1 for details');
+    // The watch page and four delisting pages as buttons.
+    expect(message.buttons).toHaveLength(5);
   });
 });
 
@@ -69,14 +169,175 @@ describe('the renderers', () => {
     );
   });
 
-  it('send the standard event byte for byte, and give ntfy the message’s page as its Click', () => {
-    const body = JSON.stringify(event);
-    const message = () => eventMessage(event, 'en', undefined);
-    const url = 'https://ntfy.sh/topic';
-    expect(renderers.standard({ body, event, message, url })).toEqual({ body, headers: {} });
-    expect(renderers.ntfy({ body, event, message, url }).headers).toMatchObject({
-      click: page,
-      tags: 'rotating_light',
-    });
+  it('send the standard event byte for byte: the public event schema', () => {
+    const listed = event('watch.listed', { added: [zen], listed_on: [zen] });
+    const body = JSON.stringify(listed);
+    expect(
+      webhookRequest({
+        format: 'standard',
+        body,
+        watch: { lang: 'ru' },
+        url: page,
+        state: undefined,
+      }),
+    ).toEqual({ body, headers: {} });
   });
+
+  it.each(langs)('give each app its own layout, in %s', (lang) => {
+    const listed = event('watch.listed', { added: [zen], listed_on: [zen] });
+    const request = (format: ChatFormat) =>
+      webhookRequest({
+        format,
+        body: JSON.stringify(listed),
+        watch: { lang },
+        url: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=-100123',
+        state: undefined,
+      });
+    const slack = JSON.parse(request('slack').body) as { blocks: { type: string }[] };
+    expect(slack.blocks.map((block) => block.type)).toEqual([
+      'header',
+      'section',
+      'section',
+      'section',
+      'actions',
+    ]);
+    const discord = JSON.parse(request('discord').body) as {
+      embeds: { color: number; url: string; fields: { name: string }[] }[];
+    };
+    expect(discord.embeds[0]).toMatchObject({ color: 0xdc2626, url: page });
+    expect(discord.embeds[0]!.fields).toHaveLength(3);
+    expect(JSON.parse(request('telegram').body)).toMatchObject({
+      parse_mode: 'HTML',
+      chat_id: '-100123',
+      link_preview_options: { is_disabled: true },
+    });
+    const ntfy = request('ntfy');
+    expect(ntfy.headers).toMatchObject({ priority: '4', tags: 'rotating_light', click: page });
+    for (const format of chats) {
+      const shown = drawn(format, request(format));
+      // The watch page by name; Discord's is the embed's title, which links to it.
+      expect(shown.links).toContainEqual({
+        label:
+          format === 'discord' ? shown.title : lang === 'en' ? 'Watch page' : 'Страница наблюдения',
+        url: page,
+      });
+      expect(shown.links.map((link) => link.url)).toContain('https://check.spamhaus.org/');
+    }
+  });
+
+  it('colour Discord’s embed by the verdict as the cards do', () => {
+    for (const [verdict, colour] of Object.entries(verdictColours)) {
+      expect(discordColours[verdict as keyof typeof discordColours]).toBe(
+        Number.parseInt(colour.slice(1), 16),
+      );
+    }
+  });
+
+  it('give ntfy a priority by the change', () => {
+    const priority = (message: WatchEvent) =>
+      webhookRequest({
+        format: 'ntfy',
+        body: JSON.stringify(message),
+        watch: { lang: 'en' },
+        url: 'https://ntfy.sh/topic',
+        state: undefined,
+      }).headers.priority;
+    expect(priority(event('watch.listed', { added: [zen] }))).toBe('4');
+    expect(priority(event('watch.delisted', { removed: [zen] }))).toBe('3');
+    expect(priority(event('watch.test'))).toBe('2');
+    const providers = { gmail: 'fail', yahoo: 'pass', microsoft: 'pass' } as const;
+    expect(priority(event('watch.changed', { changes: [], providers }))).toBe('4');
+  });
+});
+
+/** Third-party text as a hostile list or mail server might write it. */
+const hostile =
+  '<!channel> @everyone <@123> [x](https://evil.example/) <b>bold</b> &amp; <a href="https://evil.example/">y</a>';
+const hostilePieces = [
+  '<!channel>',
+  '@everyone',
+  '<@123>',
+  '[x](https://evil.example/)',
+  '<b>bold</b>',
+  '&amp;',
+];
+
+const hostileEvents: [string, WatchEvent][] = [
+  [
+    'a list’s meaning',
+    event('watch.listed', { added: [{ ...zen, meaning: hostile }], listed_on: [zen] }),
+  ],
+  [
+    'a mail server’s words',
+    event('watch.changed', {
+      changes: [
+        {
+          what: 'mta_sts',
+          subject: 'example.com',
+          from: 'testing',
+          to: 'enforce',
+          detail: hostile,
+        },
+      ],
+      providers: { gmail: 'pass', yahoo: 'pass', microsoft: 'pass' },
+    }),
+  ],
+];
+
+describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => {
+  const ours = (lang: 'en' | 'ru') =>
+    eventMessage(hostileEvent, lang, { status: undefined }).links.map((link) => link.url);
+
+  it.each(chats.flatMap((format) => langs.map((lang) => [format, lang] as const)))(
+    'is shown as written by %s (%s): no mention, no markup, no link',
+    (format, lang) => {
+      const request = webhookRequest({
+        format,
+        body: JSON.stringify(hostileEvent),
+        watch: { lang },
+        url: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=-100123',
+        state: undefined,
+      });
+      const shown = drawn(format, request);
+      for (const piece of hostilePieces) expect(shown.text).toContain(piece);
+      expect(shown.mentions).toEqual([]);
+      // ntfy's apps make links of the URLs in its plain text themselves (docs/watches.md).
+      if (format !== 'ntfy') {
+        for (const link of shown.links) expect(ours(lang)).toContain(link.url);
+      }
+      // Escaped, not only silenced: Discord would not even draw a mention.
+      expect(mentionsWritten(format, request)).toEqual([]);
+      if (format === 'discord') {
+        expect(JSON.parse(request.body)).toMatchObject({ allowed_mentions: { parse: [] } });
+      }
+    },
+  );
+
+  it.each(langs)(
+    'is text in both parts of an e-mail (%s), its only anchors the message’s links',
+    (lang) => {
+      const mail = renderEmail({
+        kind: 'alert',
+        event: hostileEvent,
+        watch: { lang },
+        state: undefined,
+        unsubscribeUrl: 'https://rep.example.org/watch/v1/abc/email/unsubscribe?code=u',
+      });
+      for (const piece of hostilePieces) expect(mail.text).toContain(piece);
+      const anchors = [...mail.html.matchAll(/<a href="([^"]*)">/g)].map((match) =>
+        match[1]!.replaceAll('&amp;', '&'),
+      );
+      expect(anchors.length).toBeGreaterThan(0);
+      for (const href of anchors) expect(href).not.toContain('evil');
+      expect(mail.html).not.toMatch(/<b>|<a href="https:\/\/evil/);
+      const shown = mail.html
+        .replace(/<[^>]+>/g, '')
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&amp;', '&');
+      for (const piece of hostilePieces) expect(shown).toContain(piece);
+    },
+  );
 });

@@ -254,7 +254,10 @@ describe.each([
       .filter((mail) => mail.envelope.to.includes(address))
       .map((mail) => mail.subject);
     expect(ours).toEqual(
-      expect.arrayContaining([`${watchedIp} was delisted`, `${watchedIp} is newly listed`]),
+      expect.arrayContaining([
+        `${watchedIp} was delisted from SpamCop`,
+        `${watchedIp} is newly listed on Spamhaus ZEN`,
+      ]),
     );
     // Written back the new way.
     const stored = JSON.parse((await store.get(`watch-state:${id}`))!) as Record<string, unknown>;
@@ -307,7 +310,7 @@ describe.each([
     clock.advance(1000);
     await service.runUntilIdle();
     const [mail] = await inbox.waitFor(1);
-    expect(mail!.subject).toBe(`${watchedIp} is newly listed`);
+    expect(mail!.subject).toBe(`${watchedIp} is newly listed on Spamhaus ZEN`);
     expect(await store.get(`watch-delivery:${eventId}`)).toBeUndefined();
     inbox.received.splice(0);
   });

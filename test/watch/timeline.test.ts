@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   dayStrip,
+  lastedMs,
+  listingStart,
   listingSteps,
   type SinceFact,
   stampSince,
@@ -190,5 +192,49 @@ describe('dayStrip', () => {
     expect(strip[28]).toBe('listed');
     expect(strip[29]).toBe('listed');
     expect(strip.filter((day) => day === 'listed')).toHaveLength(3);
+  });
+});
+
+describe('how long a listing lasted', () => {
+  const zen = { zone: 'zen.spamhaus.org' };
+  const sender = { zone: 'zen.spamhaus.org', address: '192.0.2.7' };
+  // Newest first: listed on the 3rd, delisted on the 5th, listed again on the 10th, delisted on the 12th.
+  const history = [
+    { at: '2026-11-12T00:00:00.000Z', added: [], removed: [zen] },
+    { at: '2026-11-10T00:00:00.000Z', added: [zen], removed: [] },
+    { at: '2026-11-05T00:00:00.000Z', added: [], removed: [zen, sender] },
+    { at: '2026-11-03T00:00:00.000Z', added: [zen], removed: [] },
+  ];
+
+  it.each([
+    [
+      'the entry that added it, the newest before its delisting',
+      zen,
+      '2026-11-12T00:00:00.000Z',
+      '2026-11-10T00:00:00.000Z',
+    ],
+    [
+      'the earlier listing, for the earlier delisting',
+      zen,
+      '2026-11-05T00:00:00.000Z',
+      '2026-11-03T00:00:00.000Z',
+    ],
+    [
+      'the first check, for a listing no entry added (a sender address’s, another key)',
+      sender,
+      '2026-11-05T00:00:00.000Z',
+      '2026-11-01T00:00:00.000Z',
+    ],
+  ] as const)('begins at %s', (_what, listing, endedAt, start) => {
+    expect(listingStart(history, listing, endedAt, '2026-11-01T00:00:00.000Z')).toBe(start);
+  });
+
+  it('is unknown when the history cannot tell: no first check given, or an earlier delisting with no listing after it', () => {
+    expect(listingStart(history, sender, '2026-11-05T00:00:00.000Z')).toBeUndefined();
+    const lost = [history[0]!, history[2]!];
+    expect(
+      listingStart(lost, zen, '2026-11-12T00:00:00.000Z', '2026-11-01T00:00:00.000Z'),
+    ).toBeUndefined();
+    expect(lastedMs('2026-11-10T00:00:00.000Z', '2026-11-12T00:00:00.000Z')).toBe(2 * 86_400_000);
   });
 });

@@ -30,7 +30,7 @@ describe('e-mail on Workers', () => {
     const content = renderEmail({
       kind: 'alert',
       watch: { lang: 'ru' },
-      status: undefined,
+      state: undefined,
       unsubscribeUrl,
       event: {
         type: 'watch.delisted',
@@ -65,7 +65,7 @@ describe('e-mail on Workers', () => {
     expect(await sender.send(message)).toEqual({ kind: 'sent' });
     const [mail] = await inbox.received();
     expect(mail!.envelope).toEqual({ from: 'alerts@rep.example.org', to: ['someone@example.org'] });
-    expect(mail!.subject).toBe('192.0.2.7: исключён из списков');
+    expect(mail!.subject).toBe('192.0.2.7: исключён из Spamhaus ZEN');
     expect(mail!.headers['message-id']).toBe('<evt_CCCCCCCCCCCCCCCCCCCCCC@rep.example.org>');
     expect(mail!.headers['auto-submitted']).toBe('auto-generated');
     expect(mail!.headers['list-unsubscribe']).toBe(`<${unsubscribeUrl}>`);

@@ -93,8 +93,11 @@ describe('a watch’s history inside workerd', () => {
 
     const csv = await call(`/watch/v1/${id}/history.csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-    expect(csv.headers.get('content-disposition')).toBe(
-      `attachment; filename="watch-${id}-history.csv"`,
+    // The target and the date of the watch's last check.
+    expect(csv.headers.get('content-disposition')).toMatch(
+      new RegExp(
+        `^attachment; filename="${target.replaceAll('.', '\\.')}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`,
+      ),
     );
     const rows = parseCsv(await csv.text());
     expect(rows[0]).toEqual([
@@ -107,6 +110,10 @@ describe('a watch’s history inside workerd', () => {
       'verdict',
       'score',
       'address',
+      'target',
+      'time_utc',
+      'listed_for',
+      'listed_for_s',
     ]);
     expect(rows.slice(1)).toEqual([
       [
@@ -118,6 +125,10 @@ describe('a watch’s history inside workerd', () => {
         expect.any(String),
         expect.any(String),
         String(json.history[0]!.score),
+        '',
+        target,
+        json.history[0]!.at.slice(0, 19).replace('T', ' '),
+        '',
         '',
       ],
     ]);

@@ -1,6 +1,13 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReceivedWebhook } from '../../fixtures/webhook-receiver.js';
+import { drawn } from '../support/chat-apps.js';
+import {
+  checkNtfy,
+  discordMessageSchema,
+  slackMessageSchema,
+  telegramMessageSchema,
+} from '../support/chat-schemas.js';
 import type { CreatedWatch, PublicWatch } from '../support/responses.js';
 import { startTestService, startWebhookReceiver, type TestService } from './support/service.js';
 
@@ -89,13 +96,6 @@ function expectSigned(request: ReceivedWebhook, secret: string): void {
   );
 }
 
-/** ntfy's Title: ASCII as it is, else an RFC 2047 encoded word. */
-function decodeTitle(title: string): string {
-  const word = /^=\?UTF-8\?B\?(.*)\?=$/.exec(title);
-  if (!word) return title;
-  return new TextDecoder().decode(Uint8Array.from(atob(word[1]!), (c) => c.charCodeAt(0)));
-}
-
 describe('chat formats on Workers', () => {
   it('delivers a Slack message once a listing is confirmed by the second re-check (confirmations 2)', async () => {
     const target = '185.220.101.40';
@@ -117,12 +117,14 @@ describe('chat formats on Workers', () => {
     const [delivery] = received;
     expect(delivery!.headers['content-type']).toBe('application/json');
     expectSigned(delivery!, watch.webhook_secret);
-    const { text } = JSON.parse(delivery!.body) as { text: string };
-    expect(text).toContain('is newly listed');
-    expect(text).toContain(zen);
-    expect(text).toContain('127.0.0.2');
-    expect(text).toContain('Verdict:');
-    expect(text).toContain(`Watch page: ${watch.page_url}`);
+    const body = JSON.parse(delivery!.body) as unknown;
+    expect(slackMessageSchema.parse(body)).toEqual(body);
+    const shown = drawn('slack', delivery!);
+    expect(shown.title).toContain('is newly listed on Spamhaus ZEN');
+    expect(shown.text).toContain(zen);
+    expect(shown.text).toContain('127.0.0.2');
+    expect(shown.text).toContain('Verdict');
+    expect(shown.links).toContainEqual({ label: 'Watch page', url: watch.page_url });
     expect(watch.page_url).toMatch(/^http:\/\/edge\.test\/.*\/share$/);
     expect(confirmed.history).toHaveLength(1);
     expect(confirmed.status?.listed_on).toEqual([expect.objectContaining({ zone: zen })]);
@@ -148,10 +150,11 @@ describe('chat formats on Workers', () => {
     expect(delivery!.headers['content-type']).toBe('text/plain; charset=utf-8');
     expectSigned(delivery!, watch.webhook_secret);
     expect(delivery!.headers.click).toBe(watch.page_url);
-    expect(delivery!.headers.tags).toBe('rotating_light');
+    expect(delivery!.headers).toMatchObject({ tags: 'rotating_light', priority: '4' });
     // A header is ASCII: the Russian title goes as an RFC 2047 encoded word.
     expect(delivery!.headers.title).toMatch(/^[\x20-\x7e]+$/);
-    const title = decodeTitle(delivery!.headers.title!);
+    checkNtfy(delivery!);
+    const { title } = drawn('ntfy', delivery!);
     expect(title).toContain('новое попадание');
     expect(title).toContain(target);
     expect(delivery!.body).toContain(zen);
@@ -190,17 +193,18 @@ describe('a format changed while a delivery is pending, on Workers', () => {
     expect(more).toEqual([]);
     expect(retried!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
     expectSigned(retried!, watch.webhook_secret);
-    expect(JSON.parse(retried!.body)).toEqual({
+    expect(JSON.parse(retried!.body)).toMatchObject({
       text: expect.stringContaining('is newly listed'),
+      blocks: expect.any(Array),
     });
   });
 });
 
 describe('the test event on Workers', () => {
   it.each([
-    ['discord', 'content'],
-    ['telegram', 'text'],
-  ] as const)('is a %s message, signed, with the chat’s own fields', async (format, key) => {
+    ['discord', discordMessageSchema],
+    ['telegram', telegramMessageSchema],
+  ] as const)('is a %s message, signed, with the chat’s own fields', async (format, schema) => {
     const target = format === 'discord' ? '185.220.101.44' : '185.220.101.45';
     const watch = await createWatch({
       target,
@@ -220,8 +224,10 @@ describe('the test event on Workers', () => {
     expect(delivery!.headers['content-type']).toBe('application/json');
     expectSigned(delivery!, watch.webhook_secret);
     const body = JSON.parse(delivery!.body) as Record<string, unknown>;
-    expect(body[key]).toEqual(expect.stringContaining('Test message'));
-    expect(body[key]).toEqual(expect.stringContaining(watch.page_url));
+    expect(schema.parse(body)).toEqual(body);
+    const shown = drawn(format, delivery!);
+    expect(shown.title).toContain('Test message');
+    expect(shown.links.map((link) => link.url)).toContain(watch.page_url);
     // Telegram's sendMessage takes the chat from the body: copied from the URL's query.
     if (format === 'telegram') expect(body.chat_id).toBe('-100123');
   });

@@ -11,7 +11,13 @@ import {
 import { cacheable } from '../common/index.js';
 import { tags } from './answers.js';
 import type { WatchToolDeps } from './deps.js';
-import { historyColumns, historyCsv, type StoredEntry } from './history-rows.js';
+import {
+  exportFileName,
+  historyColumns,
+  historyCsv,
+  spreadsheetTime,
+  type StoredEntry,
+} from './history-rows.js';
 import { watchNotFound } from './manage-key.js';
 import { watchIdParams } from './schemas.js';
 
@@ -20,7 +26,8 @@ import { watchIdParams } from './schemas.js';
  * one row per listing change) and `history.json` (the entries as the view gives them). Public as
  * the view is: the history holds no secret. An unknown or ended watch is 404, as GET
  * /watch/v1/{id}. Both change with each reported change, so they are `no-cache` with an ETag;
- * `attachment` with a filename naming the watch, since a browser following the link keeps a file.
+ * `attachment` with a filename of the target and the date of its last check, since a browser
+ * following the link keeps a file.
  */
 
 const exampleEntry = {
@@ -66,6 +73,10 @@ const csvExample = `${historyColumns.join(',')}\r\n${[
   'poor',
   '60',
   '',
+  '192.0.3.20',
+  spreadsheetTime(exampleEntry.at),
+  '',
+  '',
 ].join(',')}\r\n`;
 
 async function historyOf(deps: WatchToolDeps, id: string): Promise<WatchView> {
@@ -85,8 +96,8 @@ function exported(
     digest: deps.digest,
     headers: {
       'Cache-Control': 'no-cache',
-      // The id is base64url: nothing in it needs quoting (RFC 6266 §4.1).
-      'Content-Disposition': `attachment; filename="watch-${watch.id}-history.${type.extension}"`,
+      // A target is a host name or an address, `:` made `_`: nothing in it needs quoting (RFC 6266 §4.1).
+      'Content-Disposition': `attachment; filename="${exportFileName(watch.target, watch.checked_at ?? watch.created_at, type.extension)}"`,
     },
   });
 }
@@ -102,7 +113,7 @@ export function addHistoryRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps):
       operationId: 'getWatchHistoryCsv',
       tags,
       summary: 'A watch’s history as CSV: one row per listing change',
-      description: `RFC 4180, CRLF line ends, a header row: ${historyColumns.join(', ')} (address: a domain watch’s sender address, else empty). Newest first. A text cell beginning with = + - @ gets a leading ' so spreadsheets read no formula.`,
+      description: `RFC 4180, CRLF line ends, a header row: ${historyColumns.join(', ')}. address: a domain watch’s sender address, else empty; time_utc: the time as YYYY-MM-DD HH:MM:SS in UTC, which spreadsheets read as a date; listed_for ([h]:mm:ss) and listed_for_s (seconds): on a delisted row, how long the listing lasted, when the history tells. Newest first. Saved as <target>-<date of the last check>.csv. A text cell beginning with = + - @ gets a leading ' so spreadsheets read no formula.`,
       security: [],
       request: { params: watchIdParams },
       responses: {
@@ -116,7 +127,8 @@ export function addHistoryRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps):
     }),
     async (c) => {
       const watch = await historyOf(deps, c.req.param('id')!);
-      return exported(c, deps, watch, historyCsv(watch.history as StoredEntry[]), {
+      const csv = historyCsv({ ...watch, history: watch.history as StoredEntry[] });
+      return exported(c, deps, watch, csv, {
         contentType: 'text/csv; charset=utf-8; header=present',
         extension: 'csv',
       });

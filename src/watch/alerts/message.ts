@@ -1,21 +1,14 @@
-import {
-  formatDate,
-  type Lang,
-  type MessageKey,
-  type Params,
-  type Translate,
-  translator,
-} from '../../i18n/index.js';
-import type { ListingChange, WatchStatus } from '../kinds/index.js';
+import { formatDate, type Lang, translator } from '../../i18n/index.js';
 import type { WatchEvent } from '../model/index.js';
-import { mailChangeText } from './mail-changes.js';
 
 /**
  * One message per alert (docs/watch-engine.md, "Alerts and renderers"), in the watch's language,
- * whatever channel it goes to: a title, sections of lines, and its links. A line is text and
- * links; a renderer writes a link as the channel can (the URL in plain text, an anchor in HTML),
- * from the message's `links`, so no renderer looks for a URL in text. Third-party text (a list's
- * name, what its return code means) stays text on every channel.
+ * whatever channel it goes to: what happened (the title), what changed and since when (the
+ * sections), the state now (the fields), what to do now (the action), and its links by name. A
+ * line is text and links; every piece of text is plain text, data to every renderer, which
+ * escapes it for its channel and writes a link as the channel can (a name and its URL, an
+ * anchor, a button) from the message's `links`: no renderer looks for a URL or markup in text,
+ * so a list's words or a DNS record stay words on every channel.
  */
 
 /** What a link opens. */
@@ -24,125 +17,90 @@ export type LinkRel = 'page' | 'lookup' | 'delist' | 'confirm' | 'unsubscribe';
 export interface AlertLink {
   rel: LinkRel;
   url: string;
+  /** Its name, in the message's language: what a channel shows where it can hide the URL. */
+  label: string;
 }
 
-/** A piece of a line: text, or the link at that place in the message's `links`. */
-export type Span = string | { link: number };
+/**
+ * A piece of a line: the message's own text; text a third party wrote (`data`: what a list says a
+ * code means, what a mail server or a DNS record said), which a channel may set apart; or the
+ * link at that place in the message's `links`.
+ */
+export type Span = string | { data: string } | { link: number };
 export type Line = readonly Span[];
 
-/** Lines shown together: one paragraph of an e-mail; a chat message shows them one under another. */
+/** Lines shown together: an e-mail's paragraph, a chat's block; the heading bold where it can be. */
 export interface AlertSection {
+  heading?: string;
   lines: readonly Line[];
 }
 
-export interface AlertMessage {
-  title: string;
-  sections: readonly AlertSection[];
-  links: readonly AlertLink[];
+/** A fact of the state now, shown side by side where a channel can (Slack's and Discord's fields). */
+export interface AlertField {
+  name: string;
+  value: Line;
 }
 
-/** Each event's title. */
-const titles = {
-  'watch.listed': 'chat.title.listed',
-  'watch.delisted': 'chat.title.delisted',
-  'watch.changed': 'chat.title.changed',
-  'watch.test': 'chat.title.test',
-} as const satisfies Record<WatchEvent['type'], MessageKey>;
+/** A link a channel may show as a button (Slack's actions, ntfy's action buttons). */
+export interface AlertButton {
+  label: string;
+  link: number;
+}
+
+export type AlertKind = WatchEvent['type'] | 'confirm';
+export type Verdict = WatchEvent['data']['verdict'];
+
+export interface AlertMessage {
+  kind: AlertKind;
+  /** What happened, in one line: the e-mail's subject, each chat's title. */
+  title: string;
+  /** The verdict now (an event's): a channel's colour. */
+  verdict?: Verdict;
+  /** How much it asks for attention: a listing more than a delisting, a test least. */
+  urgency: 'low' | 'default' | 'high';
+  /** When it happened (an event's `created_at`). */
+  at?: string;
+  /** What changed, and since when. */
+  sections: readonly AlertSection[];
+  /** The state now: the verdict, where it is listed or the providers' verdicts. */
+  fields: readonly AlertField[];
+  /** What to do now, when there is something to say. */
+  action?: AlertSection;
+  /** The links a channel may show as buttons, the watch page first. */
+  buttons: readonly AlertButton[];
+  /** An e-mail's last paragraph: why it came, and the link that stops it. */
+  footer?: AlertSection;
+  links: readonly AlertLink[];
+  /** "and N more", for a renderer that cuts lines to fit its channel. */
+  more: (n: number) => string;
+}
 
 /** Builds a message's links as its lines name them. */
-function linker() {
+export function linker() {
   const links: AlertLink[] = [];
-  const link = (rel: LinkRel, url: string): Span => {
-    links.push({ rel, url });
+  const link = (rel: LinkRel, url: string, label: string): { link: number } => {
+    links.push({ rel, url, label });
     return { link: links.length - 1 };
   };
-  /** A catalog text whose `{name}` is a link: the text around it, and the link in its place. */
-  const textWith = (
-    t: Translate,
-    key: MessageKey,
-    name: string,
-    rel: LinkRel,
-    url: string,
-    params: Params = {},
-  ): Line => {
-    const [before = '', after = ''] = t(key, { ...params, [name]: placeholder }).split(placeholder);
-    return [before, link(rel, url), after].filter((span) => span !== '');
-  };
-  return { links, link, textWith };
+  return { links, link };
 }
 
-/** Stands where a link goes in a catalog text; no catalog text holds it. */
-const placeholder = '\u0000';
-
-/**
- * An event as a message: what changed, on which lists (with each list's lookup and delisting
- * pages), a mail watch's changes and its providers' verdicts, where it is listed now, the verdict,
- * and the watch's page. With `unsubscribe` (an e-mail), a last section with its one-click link.
- */
-export function eventMessage(
-  event: WatchEvent,
-  lang: Lang,
-  status: WatchStatus | undefined,
-  unsubscribe?: string,
-): AlertMessage {
+/** The words a message is made of: its language's catalog, its dates and its "and N more". */
+export function wordsOf(lang: Lang) {
   const t = translator(lang);
-  const { data } = event;
-  const { links, link, textWith } = linker();
-  const lines: Line[] = [];
-  if (event.type === 'watch.test') lines.push([t('chat.test')]);
-  const lookupOf = lookupUrls(status);
-  const listing = (change: ListingChange) => {
-    const what = [change.address, `${change.name} (${change.zone})`, change.code, change.meaning]
-      .filter((part) => part !== undefined && part !== '')
-      .join(' · ');
-    lines.push([`• ${what}`]);
-    const lookup = lookupOf(change);
-    const pages: Line[] = [
-      ...(lookup ? [[`${t('chat.lookup')}: `, link('lookup', lookup)]] : []),
-      ...(change.delist_url ? [[`${t('chat.delist')}: `, link('delist', change.delist_url)]] : []),
-    ];
-    if (pages.length > 0)
-      lines.push(['  ', ...pages.flatMap((page, i) => (i > 0 ? [' · ', ...page] : page))]);
+  return {
+    t,
+    date: (iso: string) => formatDate(lang, iso),
+    more: (n: number) => t('chat.more', { n }),
   };
-  if (data.added.length > 0) {
-    lines.push([t('chat.added')]);
-    data.added.forEach(listing);
-  }
-  if (data.removed.length > 0) {
-    lines.push([t('chat.removed')]);
-    data.removed.forEach(listing);
-  }
-  const changes = data.changes ?? [];
-  if (changes.length > 0) {
-    lines.push([t('chat.changes')]);
-    for (const change of changes) {
-      lines.push([`• ${mailChangeText(change, t)}`]);
-      if (change.detail) lines.push([`  ${change.detail}`]);
-    }
-  }
-  if (data.providers) {
-    // A mail watch lists no blocklists: each provider's verdict stands where they would.
-    const providers = Object.entries(data.providers).map(([provider, verdict]) =>
-      t('mail.providerVerdict', {
-        provider: t(`mail.provider.${provider as keyof typeof data.providers}`),
-        verdict: t(`mail.verdict.${verdict}`),
-      }),
-    );
-    lines.push([t('chat.providers', { providers: providers.join(', ') })]);
-  } else {
-    lines.push([
-      data.listed_on.length > 0
-        ? t('chat.listedNow', { lists: data.listed_on.map((list) => list.name).join(', ') })
-        : t('chat.listedNowNone'),
-    ]);
-  }
-  lines.push([t('chat.verdict', { verdict: t(`verdict.${data.verdict}`), score: data.score })]);
-  lines.push(textWith(t, 'chat.page', 'url', 'page', data.watch.page_url));
-  const sections: AlertSection[] = [{ lines }];
-  if (unsubscribe !== undefined) {
-    sections.push({ lines: [[t('email.alert.footer')], [link('unsubscribe', unsubscribe)]] });
-  }
-  return { title: t(titles[event.type], { target: data.watch.target }), sections, links };
+}
+
+/** At most `max` items, then "and N more" for the rest. */
+export function clipped<T>(items: readonly T[], max: number, more: (n: number) => string) {
+  return {
+    shown: items.slice(0, max),
+    rest: items.length > max ? more(items.length - max) : undefined,
+  };
 }
 
 /** The confirmation of an address (docs/watches.md, "E-mail"): its link, and until when it works. */
@@ -153,33 +111,32 @@ export function confirmMessage(input: {
   /** When the link stops working. */
   expiresAt: string;
 }): AlertMessage {
-  const t = translator(input.lang);
+  const { t, date, more } = wordsOf(input.lang);
   const { links, link } = linker();
   const { target } = input;
-  const at = formatDate(input.lang, input.expiresAt);
   return {
+    kind: 'confirm',
     title: t('email.confirm.subject', { target }),
+    urgency: 'default',
     sections: [
       { lines: [[t('email.confirm.intro', { target })]] },
-      { lines: [[t('email.confirm.action')], [link('confirm', input.confirmUrl)]] },
-      { lines: [[t('email.confirm.expires', { at })], [t('email.confirm.ignore')]] },
+      {
+        lines: [
+          [t('email.confirm.action')],
+          [link('confirm', input.confirmUrl, t('email.confirm.link'))],
+        ],
+      },
+      {
+        lines: [
+          // formatDate says UTC itself: the catalog's text does not repeat it.
+          [t('email.confirm.expires', { at: date(input.expiresAt) })],
+          [t('email.confirm.ignore')],
+        ],
+      },
     ],
+    fields: [],
+    buttons: [],
     links,
+    more,
   };
-}
-
-/** Each list's lookup page for the target (or a domain's sender address), as the last check gave it. */
-function lookupUrls(status: WatchStatus | undefined) {
-  const urls = new Map<string, string>();
-  const idOf = (address: string | undefined, zone: string) =>
-    JSON.stringify([address ?? null, zone]);
-  for (const list of status?.lists ?? []) {
-    if (list.lookup_url) urls.set(idOf(undefined, list.zone), list.lookup_url);
-  }
-  for (const address of status?.addresses ?? []) {
-    for (const listing of address.listings) {
-      if (listing.lookup_url) urls.set(idOf(address.ip, listing.zone), listing.lookup_url);
-    }
-  }
-  return (change: ListingChange) => urls.get(idOf(change.address, change.zone));
 }

@@ -1,25 +1,46 @@
 import type { Lang } from '../../i18n/index.js';
 import type { WebhookFormat } from '../../webhooks/index.js';
 import type { EmailContent } from '../email/index.js';
-import type { WatchStatus } from '../kinds/index.js';
-import type { WatchConfig, WatchEvent } from '../model/index.js';
-import { confirmMessage, eventMessage } from './message.js';
-import { plainText, renderers, type WebhookRequest } from './renderers.js';
+import { maxHistory, type WatchConfig, type WatchEvent, type WatchState } from '../model/index.js';
+import { type AlertContext, eventMessage } from './event-message.js';
+import { bodyBlocks, plainMarkup } from './layout.js';
+import { confirmMessage } from './message.js';
+import { renderers, type WebhookRequest } from './renderers.js';
 
 /**
  * What the deliveries send (docs/watches.md, "Chat formats" and "E-mail"): an event's request in
  * its webhook's format, and a watch's e-mails, each the one message drawn by its channel's
- * renderer, made at each attempt from the event kept and the watch's language now.
+ * renderer, made at each attempt from the event kept and the watch as it is now (its language,
+ * its last status, its history).
  */
+
+/** The watch as an alert reads it. */
+export type AlertWatch = Pick<WatchConfig, 'lang'> & Partial<Pick<WatchConfig, 'created_at'>>;
+/** The watch's state as an alert reads it: the last status, and the history. */
+export type AlertState = Pick<WatchState, 'status'> & Partial<Pick<WatchState, 'history'>>;
+
+/** What an event's message reads of the watch beside the event. */
+export function alertContext(watch: AlertWatch, state: AlertState | undefined): AlertContext {
+  const history = state?.history ?? [];
+  return {
+    status: state?.status,
+    history,
+    // A listing no entry added was there at the first check, which the watch knows while its
+    // history has dropped nothing.
+    ...(watch.created_at !== undefined && history.length < maxHistory
+      ? { firstCheck: watch.created_at }
+      : {}),
+  };
+}
 
 export function webhookRequest(input: {
   format: WebhookFormat;
   /** The event as kept. */
   body: string;
-  watch: Pick<WatchConfig, 'lang'>;
+  watch: AlertWatch;
   url: string;
-  /** The last check's status: where each list's lookup page is. */
-  status: WatchStatus | undefined;
+  /** The watch's state now: each list's lookup page, and when each listing began. */
+  state: AlertState | undefined;
 }): WebhookRequest {
   const event = JSON.parse(input.body) as WatchEvent;
   const lang = input.watch.lang ?? 'en';
@@ -27,7 +48,7 @@ export function webhookRequest(input: {
     body: input.body,
     event,
     url: input.url,
-    message: () => eventMessage(event, lang, input.status),
+    message: () => eventMessage(event, lang, alertContext(input.watch, input.state)),
   });
 }
 
@@ -42,15 +63,14 @@ export type EmailInput =
   | {
       kind: 'alert';
       event: WatchEvent;
-      watch: Pick<WatchConfig, 'lang'>;
-      status: WatchStatus | undefined;
+      watch: AlertWatch;
+      state: AlertState | undefined;
       unsubscribeUrl: string;
     };
 
 /**
- * A watch's e-mail in its language: an alert's words are the chat message's, with the one-click
- * unsubscribe link at its foot; the same message as plain text and as HTML, in which every value
- * is escaped and every link an anchor.
+ * A watch's e-mail in its language: an alert's words are the chat messages', with the one-click
+ * unsubscribe link at its foot; the same message as plain text and as HTML.
  */
 export function renderEmail(input: EmailInput): EmailContent {
   const lang = input.watch.lang ?? 'en';
@@ -62,7 +82,12 @@ export function renderEmail(input: EmailInput): EmailContent {
           confirmUrl: input.confirmUrl,
           expiresAt: input.expiresAt,
         })
-      : eventMessage(input.event, lang, input.status, input.unsubscribeUrl);
+      : eventMessage(
+          input.event,
+          lang,
+          alertContext(input.watch, input.state),
+          input.unsubscribeUrl,
+        );
   return {
     subject: message.title,
     text: renderers.emailText(message),
@@ -70,12 +95,15 @@ export function renderEmail(input: EmailInput): EmailContent {
   };
 }
 
-/** An event's title and its lines as plain text, as a chat message shows them. */
+/** An event's title and its message as plain text, as ntfy's body shows it (the watch's page). */
 export function chatText(
   event: WatchEvent,
   lang: Lang,
-  status: WatchStatus | undefined,
+  state: AlertState | undefined,
 ): { title: string; text: string } {
-  const message = eventMessage(event, lang, status);
-  return { title: message.title, text: plainText(message) };
+  const message = eventMessage(event, lang, alertContext({ lang }, state));
+  const text = bodyBlocks(message, plainMarkup)
+    .map((block) => [...(block.head === undefined ? [] : [block.head]), ...block.lines].join('\n'))
+    .join('\n');
+  return { title: message.title, text };
 }

@@ -3,6 +3,7 @@
  * listing began, the number of listings from change to change, the days of the last 30. Pure,
  * over structural types: the engine above and the watch's views use it.
  */
+export { lastedMs, listingStart } from './periods.js';
 export { type SinceFact, stampSince, withSince } from './since.js';
 export {
   type DayState,

@@ -7,6 +7,13 @@ import {
   type WebhookReceiver,
 } from '../../../fixtures/webhook-receiver.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
+import { drawn } from '../../support/chat-apps.js';
+import {
+  checkNtfy,
+  discordMessageSchema,
+  slackMessageSchema,
+  telegramMessageSchema,
+} from '../../support/chat-schemas.js';
 import {
   expectError,
   postError,
@@ -73,12 +80,9 @@ afterAll(async () => {
   await receiver.close();
 });
 
-/** The text a delivery carries, whatever its format. */
-function textOf(format: (typeof formats)[number], request: ReceivedWebhook): string {
-  if (format === 'ntfy') return request.body;
-  const body = JSON.parse(request.body) as Record<string, string>;
-  return format === 'discord' ? body.content! : body.text!;
-}
+/** What a delivery shows, as its app draws it: title, text, links by name. */
+const shownBy = (format: (typeof formats)[number], request: ReceivedWebhook) =>
+  drawn(format, request);
 
 function expectShape(
   format: (typeof formats)[number],
@@ -100,29 +104,35 @@ function expectShape(
     expect(request.headers.click).toBe(watch.page_url);
     // A header is ASCII: a Russian title goes as an RFC 2047 encoded word.
     expect(request.headers.title).toMatch(/^[\x20-\x7e]+$/);
-    expect(decodeTitle(request.headers.title!)).toContain(target);
+    expect(shownBy(format, request).title).toContain(target);
+    checkNtfy(request);
     return;
   }
   expect(request.headers['content-type']).toBe('application/json');
+  // As each app's schema and limits have it (docs/watches.md, "Chat formats").
+  const schema = {
+    slack: slackMessageSchema,
+    discord: discordMessageSchema,
+    telegram: telegramMessageSchema,
+  }[format];
   const body = JSON.parse(request.body) as Record<string, unknown>;
-  const key = format === 'discord' ? 'content' : 'text';
-  expect(typeof body[key]).toBe('string');
+  expect(schema.parse(body)).toEqual(body);
   if (format === 'telegram') expect(body.chat_id).toBe('-100123');
 }
 
 const expected = {
   en: {
     listed: 'is newly listed',
-    verdict: 'Verdict:',
-    page: 'Watch page:',
-    delist: 'ask for removal',
+    verdict: 'Verdict',
+    page: 'Watch page',
+    delist: 'delisting page',
     test: 'Test message',
   },
   ru: {
     listed: 'новое попадание',
-    verdict: 'Вердикт:',
-    page: 'Страница наблюдения:',
-    delist: 'запросить исключение',
+    verdict: 'Вердикт',
+    page: 'Страница наблюдения',
+    delist: 'страница исключения',
     test: 'Пробное сообщение',
   },
 };
@@ -138,16 +148,22 @@ describe.each(formats)('webhook_format %s', (format) => {
         .toBeGreaterThan(0);
       const [delivery] = receivedAt(path);
       expectShape(format, delivery!, watch);
-      const text = textOf(format, delivery!);
+      const shown = shownBy(format, delivery!);
       const words = expected[lang];
-      const title = format === 'ntfy' ? decodeTitle(delivery!.headers.title!) : text;
-      expect(title).toContain(words.listed);
-      expect(text).toContain('zen.spamhaus.org');
-      expect(text).toContain('127.0.0.2');
-      expect(text).toContain(words.delist);
-      expect(text).toMatch(/https:\/\/\S*spamhaus\S*/);
-      expect(text).toContain(words.verdict);
-      expect(text).toContain(`${words.page} ${watch.page_url}`);
+      expect(shown.title).toContain(words.listed);
+      expect(shown.title).toContain('Spamhaus ZEN');
+      expect(shown.text).toContain('zen.spamhaus.org');
+      expect(shown.text).toContain('127.0.0.2');
+      expect(shown.text).toContain(words.delist);
+      expect(shown.links.map((link) => link.url)).toContainEqual(
+        expect.stringMatching(/^https:\/\/\S*spamhaus\S*/),
+      );
+      expect(shown.text).toContain(words.verdict);
+      // The watch page by name (Discord's embed title links to it).
+      expect(shown.links).toContainEqual({
+        label: format === 'discord' ? shown.title : words.page,
+        url: watch.page_url,
+      });
       expect(watch.page_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*\/share$/);
     },
     30_000,
@@ -163,10 +179,7 @@ describe.each(formats)('webhook_format %s', (format) => {
         .toBeGreaterThan(0);
       // Its re-checks keep running: the test is the delivery that says the test's words.
       const isTest = (request: ReceivedWebhook) =>
-        (format === 'ntfy'
-          ? decodeTitle(request.headers.title!)
-          : textOf(format, request)
-        ).includes(expected[lang].test);
+        shownBy(format, request).title.includes(expected[lang].test);
       const response = await send(service, 'POST', `/watch/v1/${watch.id}/test`, {
         key: watch.manage_key,
       });
@@ -176,18 +189,13 @@ describe.each(formats)('webhook_format %s', (format) => {
         .toBe(1);
       const delivery = receivedAt(path).find(isTest)!;
       expectShape(format, delivery, watch);
-      expect(textOf(format, delivery)).toContain(watch.page_url);
-      if (format === 'ntfy') expect(delivery.headers.tags).toBe('bell');
+      expect(shownBy(format, delivery).links.map((link) => link.url)).toContain(watch.page_url);
+      if (format === 'ntfy')
+        expect(delivery.headers).toMatchObject({ tags: 'bell', priority: '2' });
     },
     30_000,
   );
 });
-
-/** ntfy's Title: ASCII as it is, else an RFC 2047 encoded word. */
-function decodeTitle(title: string): string {
-  const word = /^=\?UTF-8\?B\?(.*)\?=$/.exec(title);
-  return word ? Buffer.from(word[1]!, 'base64').toString('utf8') : title;
-}
 
 describe('the format stored and shown', () => {
   it('shows each watch’s format and lang in its views', async () => {
@@ -256,7 +264,7 @@ describe('the format stored and shown', () => {
       )
       .toBeNull();
     const [delivery] = receivedAt('/gone/discord');
-    expect(JSON.parse(delivery!.body)).toEqual({ content: expect.stringContaining(target) });
+    expect(drawn('discord', delivery!).title).toContain(target);
   });
 
   it('takes the language from Accept-Language when the body names none', async () => {

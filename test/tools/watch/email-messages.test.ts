@@ -41,10 +41,12 @@ describe('a watch’s e-mails', () => {
       kind: 'alert',
       event,
       watch: { lang: 'en' },
-      status: undefined,
+      state: undefined,
       unsubscribeUrl,
     });
-    expect(mail.subject).toBe('192.0.2.7 is newly listed');
+    // The subject names the list; the text part begins with it as its title line.
+    expect(mail.subject).toBe('192.0.2.7 is newly listed on A <b>list</b> & co');
+    expect(mail.text.split('\n')[0]).toBe(mail.subject);
     expect(mail.text).toContain('A <b>list</b> & co (evil.example.net)');
     expect(mail.text).toContain(unsubscribeUrl);
     expect(mail.text).toContain(`Watch page: ${pageUrl}`);
@@ -56,15 +58,27 @@ describe('a watch’s e-mails', () => {
     expect(mail.html).toContain(
       'href="https://evil.example.net/remove?ip=192.0.2.7&amp;x=&lt;y&gt;"',
     );
+    // What to do now: the list's delisting page, by name.
+    expect(mail.text).toContain('What to do now:');
+    expect(mail.text).toContain(
+      'A <b>list</b> & co: delisting page: https://evil.example.net/remove?ip=192.0.2.7&x=<y>',
+    );
+    expect(mail.html).toContain(
+      '<a href="https://evil.example.net/remove?ip=192.0.2.7&amp;x=&lt;y&gt;">delisting page</a>',
+    );
   });
 
   it.each([
     [
       'en',
       'Confirm e-mail alerts for 192.0.2.7',
-      'The link works until November 28, 2026 at 12:00 PM UTC',
+      'The link works until November 28, 2026 at 12:00 PM UTC.',
     ],
-    ['ru', 'Подтвердите оповещения по почте о 192.0.2.7', 'Ссылка действует до 28 ноября 2026'],
+    [
+      'ru',
+      'Подтвердите оповещения по почте о 192.0.2.7',
+      'Ссылка действует до 28 ноября 2026 г. в 12:00 UTC.',
+    ],
   ] as const)('confirmation in %s', (lang, subject, expiry) => {
     const confirmUrl = 'https://rep.example.org/tools/ip-reputation/watch/abc/email/confirm?code=c';
     const mail = renderEmail({
@@ -74,8 +88,12 @@ describe('a watch’s e-mails', () => {
       expiresAt: '2026-11-28T12:00:00.000Z',
     });
     expect(mail.subject).toBe(subject);
+    expect(mail.text.split('\n')[0]).toBe(subject);
     expect(mail.text).toContain(confirmUrl);
     expect(mail.text).toContain(expiry);
+    // The date says UTC itself: once, not "UTC UTC".
+    expect(mail.text).not.toContain('UTC UTC');
+    expect(mail.html).not.toContain('UTC UTC');
     expect(mail.html).toContain(`<a href="${confirmUrl}">`);
   });
 });

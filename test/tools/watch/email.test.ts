@@ -144,7 +144,9 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
     const [, alert] = await inbox.waitFor(2);
     expectAutomatic(alert!);
     expect(alert!.headers.get('message-id')).not.toBe(confirmation!.headers.get('message-id'));
-    expect(alert!.subject).toBe(`${target} was delisted`);
+    // The subject names the list; the text's first line is the title.
+    expect(alert!.subject).toBe(`${target} was delisted from Spamhaus ZEN`);
+    expect(alert!.text.split(/\r?\n/)[0]).toBe(alert!.subject);
     expect(alert!.text).toContain('Delisted from:');
     expect(alert!.text).toContain('Spamhaus');
     expect(alert!.html).toContain('Delisted from:');

@@ -25,7 +25,10 @@ const target = '8.8.100.9';
 const zoneList = await loadZoneList();
 const clean = dnsblWorld(zoneList, {});
 const listed = dnsblWorld(zoneList, { [target]: { 'zen.spamhaus.org': ['127.0.0.2'] } });
-const header = 'time,event,zone,list,code,meaning,verdict,score,address';
+const header =
+  'time,event,zone,list,code,meaning,verdict,score,address,target,time_utc,listed_for,listed_for_s';
+/** How a spreadsheet reads a cell as a date and time: `YYYY-MM-DD HH:MM:SS`. */
+const spreadsheetDate = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 let service: TestService;
 
@@ -66,8 +69,10 @@ describe('a watch whose address is listed, then delisted', () => {
     const response = await service.get(`/watch/v1/${id}/history.csv`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    const { history, checked_at } = await view(id);
+    // The target and the date of the last check.
     expect(response.headers.get('content-disposition')).toBe(
-      `attachment; filename="watch-${id}-history.csv"`,
+      `attachment; filename="${target}-${checked_at!.slice(0, 10)}.csv"`,
     );
     expect(response.headers.get('cache-control')).toBe('no-cache');
     const text = await response.text();
@@ -76,7 +81,12 @@ describe('a watch whose address is listed, then delisted', () => {
     expect(text.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
     const [columns, ...rows] = parseCsv(text);
     expect(columns!.join(',')).toBe(header);
-    const { history } = await view(id);
+    const lasted = Date.parse(history[0]!.at) - Date.parse(history[1]!.at);
+    const hms = (ms: number) => {
+      const seconds = Math.floor(ms / 1000);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${Math.floor(seconds / 3600)}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+    };
     expect(rows).toEqual([
       [
         history[0]!.at,
@@ -88,6 +98,11 @@ describe('a watch whose address is listed, then delisted', () => {
         history[0]!.verdict,
         String(history[0]!.score),
         '',
+        target,
+        expect.stringMatching(spreadsheetDate),
+        // The listing lasted from the check that listed it to the one that delisted it.
+        hms(lasted),
+        String(Math.floor(lasted / 1000)),
       ],
       [
         history[1]!.at,
@@ -99,8 +114,19 @@ describe('a watch whose address is listed, then delisted', () => {
         history[1]!.verdict,
         String(history[1]!.score),
         '',
+        target,
+        expect.stringMatching(spreadsheetDate),
+        '',
+        '',
       ],
     ]);
+    // The date column is the ISO time, in UTC, as a spreadsheet reads a date.
+    for (const row of rows) {
+      const [, year, month, day, hour, minute, second] = spreadsheetDate.exec(row[10]!)!;
+      expect(Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second!)).toBe(
+        Math.floor(Date.parse(row[0]!) / 1000) * 1000,
+      );
+    }
     // The meaning holds a comma: quoted, and read back whole.
     expect(text).toContain('"SBL: direct spam source, spam operation or spam service"');
   });
@@ -108,11 +134,11 @@ describe('a watch whose address is listed, then delisted', () => {
   it('answers the same entries as JSON', async () => {
     const response = await service.get(`/watch/v1/${id}/history.json`);
     expect(response.status).toBe(200);
+    const watch = await view(id);
     expect(response.headers.get('content-disposition')).toBe(
-      `attachment; filename="watch-${id}-history.json"`,
+      `attachment; filename="${target}-${watch.checked_at!.slice(0, 10)}.json"`,
     );
     const body = (await response.json()) as { history: HistoryEntry[] };
-    const watch = await view(id);
     expect(body).toEqual({
       id,
       target,
@@ -307,6 +333,10 @@ describe('a history holding what DNS and third parties may write', () => {
       'poor',
       '40',
       '192.0.2.7',
+      '8.8.100.10',
+      '2026-11-02 09:41:00',
+      '',
+      '',
     ]);
   });
 

@@ -27,6 +27,7 @@ import {
 } from '../../support/service.js';
 import type { WatchEvent } from '../../../src/watch/index.js';
 import { type CreatedWatch, createWatch, send } from './support.js';
+import { drawn } from '../../support/chat-apps.js';
 
 /**
  * Mail watches over real HTTP (docs/watches.md, "Mail watches"): watches of kind mail created on
@@ -366,17 +367,17 @@ describe('a mail watch', () => {
     const slackRequest = receivedAt('/sts-slack')[0]!;
     // Signed as every delivery, over the bytes sent.
     verified('/sts-slack', slackRequest);
-    const ru = (JSON.parse(slackRequest.body) as { text: string }).text;
-    expect(ru).toContain('Изменилась настройка почты policy.net');
-    expect(ru).toContain('MTA-STS: testing (проверка) → enforce (обязательно)');
-    expect(ru).toMatch(/Провайдеры сейчас: Gmail: /);
-    expect(ru).not.toContain('Сейчас в списках');
-    const en = (JSON.parse(receivedAt('/sts-discord')[0]!.body) as { content: string }).content;
-    expect(en).toContain('The mail setup of policy.net changed');
-    expect(en).toContain('What changed:');
-    expect(en).toContain('MTA-STS: testing → enforce');
-    expect(en).toMatch(/Providers now: Gmail: (met|not met|met with warnings)/);
-    expect(en).not.toContain('Listed now');
+    const ru = drawn('slack', slackRequest);
+    expect(ru.title).toBe('Изменилась настройка почты policy.net');
+    expect(ru.text).toContain('MTA-STS: testing (проверка) → enforce (обязательно)');
+    expect(ru.text).toMatch(/Провайдеры сейчас\nGmail: /);
+    expect(ru.text).not.toContain('Сейчас в списках');
+    const en = drawn('discord', receivedAt('/sts-discord')[0]!);
+    expect(en.title).toBe('The mail setup of policy.net changed');
+    expect(en.text).toContain('What changed:');
+    expect(en.text).toContain('MTA-STS: testing → enforce');
+    expect(en.text).toMatch(/Providers now\nGmail: (met|not met|met with warnings)/);
+    expect(en.text).not.toContain('Listed now');
   });
 
   it('reports nothing while its MX server accepts and never greets (a probe timeout keeps what was known)', async () => {
