@@ -41,5 +41,5 @@ describe('npm run demo, a name outside its world', () => {
     });
     const inside = await post('/domain/v1', { domain: demoNames.domain });
     expect(inside.status, await inside.clone().text()).toBe(200);
-  }, 40_000);
+  }, 90_000);
 });

@@ -41,13 +41,16 @@ export function runScript(name: string, args: string[], env: Record<string, stri
   return { child, output };
 }
 
-/** Waits up to 20 s for `test` to hold of the output so far; throws with the output if not. */
+/**
+ * Waits up to 45 s for `test` to hold of the output so far (the demo's start on a loaded
+ * machine); throws with the output if not.
+ */
 export async function until(
   what: string,
   output: { text: string },
   test: (text: string) => boolean,
 ): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   while (!test(output.text)) {
     if (Date.now() > deadline) throw new Error(`no ${what} in:\n${output.text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
