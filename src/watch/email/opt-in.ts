@@ -91,28 +91,34 @@ export function emailView(email: WatchEmail | null | undefined, whole: boolean):
 const dayMs = 86_400_000;
 
 /**
- * Takes one confirmation message from the caller's and the address's counts of the UTC day
- * (each at most `confirmationsPerDay`, atomic on every backend): undefined when taken, else the
- * seconds to the next UTC midnight (Retry-After). The address is counted under its hash, so the
+ * Takes one confirmation message from the caller's (none for the operator) and the address's
+ * counts of the UTC day (each at most `confirmationsPerDay`, atomic on every backend): undefined
+ * when taken, else the seconds to the next UTC midnight (Retry-After). The address is counted under its hash, so the
  * store keeps no list of addresses beside the watches.
  */
 export async function takeConfirmationSend(
   store: Store,
-  subjects: { caller: string; address: string },
+  subjects: { caller?: string; address: string },
   hashing: Hashing,
   now: number,
 ): Promise<number | undefined> {
   const day = Math.floor(now / dayMs);
   const ttlMs = (day + 1) * dayMs - now + 60_000;
-  const callerKey = `email-confirmations:caller:${day}:${subjects.caller}`;
+  const callerKey =
+    subjects.caller === undefined
+      ? undefined
+      : `email-confirmations:caller:${day}:${subjects.caller}`;
   const addressKey = `email-confirmations:address:${day}:${await hashing.hashOf(subjects.address.toLowerCase())}`;
   const retryAfterS = Math.ceil(((day + 1) * dayMs - now) / 1000);
-  if ((await store.incrementWithin(callerKey, confirmationsPerDay, ttlMs)) === undefined) {
+  if (
+    callerKey !== undefined &&
+    (await store.incrementWithin(callerKey, confirmationsPerDay, ttlMs)) === undefined
+  ) {
     return retryAfterS;
   }
   if ((await store.incrementWithin(addressKey, confirmationsPerDay, ttlMs)) === undefined) {
     // The caller's unit goes back: nothing was sent.
-    await store.increment(callerKey, -1, ttlMs);
+    if (callerKey !== undefined) await store.increment(callerKey, -1, ttlMs);
     return retryAfterS;
   }
   return undefined;

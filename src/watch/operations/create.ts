@@ -23,7 +23,7 @@ import {
   selectorsOf,
   webhookFor,
 } from './fields.js';
-import { isOperator, placesOf, type WatchOwner } from './owner.js';
+import { placesOf, type WatchOwner } from './owner.js';
 import { releasePlace, reservePlace } from './places.js';
 
 /** What a new watch is: its target and kind, and what it does on a change. */
@@ -82,7 +82,8 @@ export async function createWatch(
   if (typeof confirmations === 'object') return confirmations;
   const selectors = selectorsOf(kind, input.dkim_selectors);
   if (selectors !== undefined && !Array.isArray(selectors)) return selectors;
-  const operator = await isOperator(context, owner);
+  const places = await placesOf(context, owner);
+  const { operator } = places;
   if (input.webhook_format !== undefined && !input.webhook_url) return formatWithoutWebhook();
   const webhook = input.webhook_url
     ? webhookFor(context, input.webhook_url, null, operator, input.webhook_format)
@@ -93,7 +94,6 @@ export async function createWatch(
   if (typeof address === 'object') return address;
 
   const id = newWatchId(context.randomBytes);
-  const places = await placesOf(context, owner);
   const refused = await reservePlace(context, id, places);
   if (refused) return refused;
   const dkim = selectors === undefined ? {} : { dkim_selectors: selectors };
@@ -107,7 +107,7 @@ export async function createWatch(
     return outcome;
   }
   const confirmation = address
-    ? await confirmationFor(context, address, places.held.caller_hash)
+    ? await confirmationFor(context, address, operator ? undefined : places.held.caller_hash)
     : undefined;
   if (confirmation && 'error' in confirmation) {
     await releasePlace(context, id, places);

@@ -15,22 +15,28 @@ export interface Confirmation {
 }
 
 /**
- * A confirmation for `address`, within the day's limits of the owner (its id) and the address:
- * the e-mail to keep, with its code for the message, or `email_limit`.
+ * A confirmation for `address`, within the day's limits of the owner (its id; undefined for the
+ * operator, whom no caller's limit binds) and the address: the e-mail to keep, with its code for
+ * the message, or `email_limit`.
  */
 export async function confirmationFor(
   context: OperationContext,
   address: string,
-  owner: string,
+  owner: string | undefined,
   unsubscribe?: string,
 ): Promise<Confirmation | WatchFailure> {
   const { store, hashing, now } = context;
-  const wait = await takeConfirmationSend(store, { caller: owner, address }, hashing, now());
+  const subjects = owner === undefined ? { address } : { caller: owner, address };
+  const wait = await takeConfirmationSend(store, subjects, hashing, now());
   if (wait !== undefined) {
+    const limit =
+      owner === undefined
+        ? 'at most 3 confirmation messages a day go to one address'
+        : 'at most 3 confirmation messages a day go to one address, and from one caller';
     return {
       ...fail(
         'email_limit',
-        `at most 3 confirmation messages a day go to one address, and from one caller: the count starts again at 00:00 UTC, in ${spokenWait(wait)}`,
+        `${limit}: the count starts again at 00:00 UTC, in ${spokenWait(wait)}`,
       ),
       retryAfterS: wait,
     };

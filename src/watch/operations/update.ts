@@ -15,7 +15,7 @@ import {
   intervalOf,
   webhookFor,
 } from './fields.js';
-import { mayAct, placesOf, type WatchOwner } from './owner.js';
+import { confirmingCaller, mayAct, type WatchOwner } from './owner.js';
 import { renewPlaces } from './places.js';
 
 /** What a renewal may change besides renewing: absent fields stay as they are. */
@@ -78,9 +78,7 @@ export async function updateWatch(
       : await confirmationFor(
           context,
           address,
-          owner === undefined
-            ? watch.caller_hash
-            : (await placesOf(context, owner)).held.caller_hash,
+          owner === undefined ? watch.caller_hash : await confirmingCaller(context, owner),
           address === current?.address ? current.unsubscribe : undefined,
         );
   if (confirmation && 'error' in confirmation) return confirmation;
