@@ -464,8 +464,13 @@
           ]),
           element('p', {}, [element('a', { href: page, id: 'watch-page' }, [t('watch.pageLink')])]),
           copyable('watch-badge', t('watch.badge'), `[![${watch.target}](${badge})](${page})`),
-          // The keys are shown once: the warning comes first, the keys under it.
-          element('p', { class: 'warning' }, [element('strong', {}, [t('watch.shownOnce')])]),
+          // The keys are shown once: the warning comes first, the keys under it. Without a
+          // webhook there is no secret, and the warning names the manage key alone.
+          element('p', { class: 'warning' }, [
+            element('strong', {}, [
+              t(watch.webhook_secret ? 'watch.shownOnce' : 'watch.shownOnceKey'),
+            ]),
+          ]),
           copyable('watch-manage-key', t('watch.manageKey'), watch.manage_key),
         ];
         if (watch.webhook_secret) {

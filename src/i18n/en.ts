@@ -693,7 +693,8 @@ export const en = {
   'card.clean.domain': 'No list that answered lists this domain.',
   'card.clean.watch': 'No list that answered lists this target.',
   'card.days': { one: '{n} day', other: '{n} days' } satisfies EnglishPlural,
-  'card.daysListed': { one: '{n} listed', other: '{n} listed' } satisfies EnglishPlural,
+  // Of the strip's days, how many were listed: "1 listed" beside "30 days" read as one list.
+  'card.daysListed': { one: '{n} day listed', other: '{n} days listed' } satisfies EnglishPlural,
   'badge.ended.message': 'watch ended',
   'watch.live': 'Live: re-checked {interval}.',
   // Intervals as people say them (src/i18n/intervals.ts): one unit alone, or a count of units.
@@ -842,6 +843,8 @@ export const en = {
   'watch.badge': 'Live badge (Markdown)',
   'watch.manageKey': 'Manage key',
   'watch.secret': 'Webhook secret',
+  'watch.shownOnceKey':
+    'Shown once: keep it now. The manage key changes, pauses or ends the watch; it cannot be shown again.',
   'watch.shownOnce':
     'Shown once: keep them now. The manage key changes, pauses or ends the watch; the secret checks the webhook’s signatures. Neither can be shown again.',
   'tool.reports': 'DMARC reports',

@@ -800,10 +800,10 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     other: '{n} дня',
   },
   'card.daysListed': {
-    one: '{n} в списках',
-    few: '{n} в списках',
-    many: '{n} в списках',
-    other: '{n} в списках',
+    one: '{n} день в списках',
+    few: '{n} дня в списках',
+    many: '{n} дней в списках',
+    other: '{n} дня в списках',
   },
   'badge.ended.message': 'наблюдение завершено',
   'watch.live': 'Вживую: проверяется {interval}.',
@@ -985,6 +985,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.badge': 'Живой значок (Markdown)',
   'watch.manageKey': 'Ключ управления',
   'watch.secret': 'Секрет вебхука',
+  'watch.shownOnceKey':
+    'Показывается один раз: сохраните его сейчас. Ключ управления меняет, приостанавливает и завершает наблюдение; повторно его не показать.',
   'watch.shownOnce':
     'Показываются один раз: сохраните их сейчас. Ключ управления меняет, приостанавливает и завершает наблюдение; секрет проверяет подписи вебхука. Повторно их не показать.',
   'tool.reports': 'Отчёты DMARC',

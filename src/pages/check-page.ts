@@ -105,6 +105,7 @@ const scriptMessages: readonly MessageKey[] = [
   'watch.manageKey',
   'watch.secret',
   'watch.shownOnce',
+  'watch.shownOnceKey',
 ];
 
 export interface CheckPage {
