@@ -68,8 +68,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // The zone monitor's Durable Object logs on the console at its service's level, and a test
     // service logs at info so that a suite can read its request lines (from a sink, not the
-    // console): the monitor's info lines (its self-test) are dropped here; a warning or an error
-    // of the Worker's still shows.
+    // console): the monitor's info lines (its self-test) are dropped here; an error of the
+    // Worker's still shows.
     onConsoleLog: (log) => !workerInfoLine.test(log),
     // One workerd for every file (each file's services keep their own store keys and monitor):
     // starting one per file took most of the project's time.
