@@ -114,6 +114,9 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   # HTTPS at ${demoMail.policyAddress} (PROBE_SMTP_PORT=${mail.smtpPort}, PROBE_HTTPS_PORT=${mail.httpsPort})
   ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })}
 
+  # the mail setup of a domain on Spamhaus DBL and URIBL: its own listings come first
+  ${post('/mail/v1', { domain: demoNames.listedDomain })}
+
 ${watchInstructions(base, watch)}
 
 ${reportsInstructions(base, inbox)}

@@ -1,3 +1,4 @@
+import { cleanShownText } from '../../dns/index.js';
 import type { ResolverConfirmation } from '../lists/index.js';
 import { checkFailures } from './check-outcome.js';
 
@@ -54,6 +55,8 @@ export function notReady(readiness: CheckReadiness): NotConfigured | undefined {
  * a `CheckOutcome`, or the outcome of a check that probes more (SMTP, HTTPS) with codes of its own.
  * `withoutLists`: a check that needs no list (the mail check) runs while none is proven too,
  * unconfirmed then, since no list's test entry can confirm the resolver.
+ * The outcome leaves with its text cleaned for display (`cleanShownText`): the checks read TXT
+ * records as the DNS server sent them, and quote them.
  */
 export async function runConfirmed<Outcome extends { ok: boolean }>(
   readiness: CheckReadiness,
@@ -66,5 +69,5 @@ export async function runConfirmed<Outcome extends { ok: boolean }>(
   const outcome = await check();
   if ((await confirmation?.settle(confirmationGraceMs)) === 'lying')
     return notConfigured(readiness);
-  return outcome;
+  return cleanShownText(outcome);
 }
