@@ -137,7 +137,7 @@ export function transport(result: MailCheckResult, t: Translate): Html {
     <dt>${t('mail.dane')}</dt>
     <dd>
       ${t(`mail.dane.${dane.status}`)}
-      ${dane.validating === false ? html`<br /><span class="status-error">${t('mail.dane.notValidating')}</span>` : ''}
+      ${dane.validating === false ? html`<br /><span class="note">${t('mail.dane.notValidating')}</span>` : ''}
       ${
         // Records found, none of them secure, from a resolver that validates: unsigned zones.
         dane.validating === true &&
