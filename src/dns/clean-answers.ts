@@ -1,4 +1,13 @@
-import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
+import { replaceUnsafeCharacters } from '../lib/index.js';
+import { askResolver, resolverOf } from './asking.js';
+import type {
+  DnsOutcome,
+  MxRecord,
+  OutcomeListener,
+  RecordData,
+  RecordType,
+  Resolver,
+} from './resolver.js';
 
 /**
  * One rule for the text a DNS server chooses, which reaches results, share pages, cards and logs.
@@ -16,14 +25,13 @@ import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
  * fresh check by reputation/checks/confirmed-check.ts).
  */
 
-/** C0, DEL and C1 controls; ALM, zero-width and LRM/RLM; LS, PS and the bidi embeddings and overrides; word joiner to the bidi isolates; BOM. */
-// eslint-disable-next-line no-control-regex -- the control characters are what is replaced
-const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/** The text with every control and invisible format character replaced by U+FFFD. */
+/**
+ * The text with every control and invisible format character replaced by U+FFFD: the rule every
+ * third-party text gets (src/lib/third-party-text.ts), with nothing cut, for a DKIM key or an SPF
+ * record is longer than a text shown.
+ */
 export function cleanDnsText(text: string): string {
-  unsafe.lastIndex = 0;
-  return unsafe.test(text) ? text.replace(unsafe, '\ufffd') : text;
+  return replaceUnsafeCharacters(text);
 }
 
 /**
@@ -56,21 +64,37 @@ function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): Reco
   return cleanDnsText(record as string) as RecordData[T];
 }
 
+/** An answer's names cleaned before whoever asked hears it. */
+class CleanedQuery<T extends RecordType> implements OutcomeListener<RecordData[T]> {
+  constructor(
+    private readonly type: T,
+    private readonly listener: OutcomeListener<RecordData[T]>,
+  ) {}
+
+  answered(outcome: DnsOutcome<RecordData[T]>): void {
+    this.listener.answered(
+      outcome.status !== 'answer'
+        ? outcome
+        : {
+            ...outcome,
+            records: outcome.records.map((record) => cleanRecord(this.type, record)),
+          },
+    );
+  }
+
+  failed(error: unknown): void {
+    this.listener.failed(error);
+  }
+}
+
 /**
  * The transport's answers with their names cleaned; addresses (A, AAAA) are a transport's own
  * parse, and TXT strings reach their parsers as sent.
  */
 export function withCleanAnswers(inner: Resolver): Resolver {
-  return {
-    query(name, type, options) {
-      const pending = inner.query(name, type, options);
-      // Addresses pass as they are, without a promise of their own: most queries are A queries.
-      if (type === 'A' || type === 'AAAA' || type === 'TXT') return pending;
-      return pending.then((outcome) =>
-        outcome.status !== 'answer'
-          ? outcome
-          : { ...outcome, records: outcome.records.map((record) => cleanRecord(type, record)) },
-      );
-    },
-  };
+  return resolverOf((name, type, options, listener) => {
+    // Addresses and TXT strings pass as they are, with no listener of their own: most queries are A.
+    const passes = type === 'A' || type === 'AAAA' || type === 'TXT';
+    askResolver(inner, name, type, options, passes ? listener : new CleanedQuery(type, listener));
+  });
 }

@@ -90,15 +90,6 @@ export async function placesOf(context: OperationContext, owner: WatchOwner): Pr
   };
 }
 
-/** Whose day's confirmations a message counts under: the owner's, none for the operator. */
-export async function confirmingCaller(
-  context: OperationContext,
-  owner: WatchOwner,
-): Promise<string | undefined> {
-  const places = await placesOf(context, owner);
-  return places.operator ? undefined : places.held.caller_hash;
-}
-
 /** Whether the owner may act on the watch: a subsystem on its own watches only. */
 export function mayAct(watch: WatchConfig, owner: WatchOwner | undefined): boolean {
   return owner === undefined || !('subsystem' in owner) || watch.caller_hash === subsystemId(owner);

@@ -15,7 +15,7 @@ import {
   intervalOf,
   webhookFor,
 } from './fields.js';
-import { confirmingCaller, mayAct, type WatchOwner } from './owner.js';
+import { mayAct, placesOf, type WatchOwner } from './owner.js';
 import { renewPlaces } from './places.js';
 
 /** What a renewal may change besides renewing: absent fields stay as they are. */
@@ -78,7 +78,10 @@ export async function updateWatch(
       : await confirmationFor(
           context,
           address,
-          owner === undefined ? watch.caller_hash : await confirmingCaller(context, owner),
+          {
+            watch: id,
+            ...(owner === undefined ? askerOf(watch) : await confirmingAsker(context, owner)),
+          },
           address === current?.address ? current.unsubscribe : undefined,
         );
   if (confirmation && 'error' in confirmation) return confirmation;
@@ -120,4 +123,15 @@ export async function updateWatch(
     watch: watchView(renewed, state, await records.webhookStatus(id), at, { wholeEmail: true }),
     ...(isNew ? { webhook_secret: webhook!.secret } : {}),
   };
+}
+
+/** The caller and network a confirmation is counted for: the owner's ids. */
+function askerOf(held: Pick<WatchConfig, 'caller_hash' | 'network_hash'>) {
+  return { caller: held.caller_hash, network: held.network_hash };
+}
+
+/** Whose allowances a renewing owner's confirmation counts under: none of a caller's for the operator. */
+async function confirmingAsker(context: OperationContext, owner: WatchOwner) {
+  const places = await placesOf(context, owner);
+  return places.operator ? {} : askerOf(places.held);
 }
