@@ -1,3 +1,4 @@
+import { replaceUnsafeCharacters } from '../lib/index.js';
 import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
 
 /**
@@ -12,14 +13,13 @@ import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
  * (reputation/checks/rdns.ts).
  */
 
-/** C0, DEL and C1 controls; ALM, zero-width and LRM/RLM; LS, PS and the bidi embeddings and overrides; word joiner to the bidi isolates; BOM. */
-// eslint-disable-next-line no-control-regex -- the control characters are what is replaced
-const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/** The text with every control and invisible format character replaced by U+FFFD. */
+/**
+ * The text with every control and invisible format character replaced by U+FFFD: the rule every
+ * third-party text gets (src/lib/third-party-text.ts), with nothing cut, for a DKIM key or an SPF
+ * record is longer than a text shown.
+ */
 export function cleanDnsText(text: string): string {
-  unsafe.lastIndex = 0;
-  return unsafe.test(text) ? text.replace(unsafe, '\ufffd') : text;
+  return replaceUnsafeCharacters(text);
 }
 
 function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): RecordData[T] {

@@ -1,7 +1,8 @@
 /**
  * The bottom layer: what every feature folder uses and none owns. Addresses (IPv4 and IPv6 text
  * forms, which are public, CIDR ranges, special-use names), the structured log, byte
- * encodings, and the hashes keys are kept as. It imports no folder of `src/` (docs/layout.md).
+ * encodings, the hashes keys are kept as, and the one cleaning of third-party text. It imports
+ * no folder of `src/` (docs/layout.md).
  */
 
 export {
@@ -42,3 +43,8 @@ export { createLogger, type Logger, type LogLevel } from './log.js';
 export { batchedRandomBytes } from './random-batch.js';
 export { type Digest, hashOf, type RandomBytes, sameHash } from './secrets.js';
 export { isSpecialUseName, specialUseSuffix } from './special-use-names.js';
+export {
+  cleanThirdPartyText,
+  replaceUnsafeCharacters,
+  thirdPartyTextChars,
+} from './third-party-text.js';
