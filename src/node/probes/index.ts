@@ -7,6 +7,7 @@ export {
   createNodeProbes,
   ehloName,
   maxConcurrentProbes,
+  neutralEhloName,
   type NodeProbeSettings,
 } from './node-probes.js';
 export { createPolicyFetcher, maxPolicyBytes, type PolicyFetchOptions } from './policy-fetch.js';
