@@ -203,6 +203,7 @@ export function createApp(deps: AppDeps) {
       watches: deps.watches,
       reports: deps.reports,
       probes: deps.probes,
+      ...(config.watch.operatorToken ? { operatorToken: config.watch.operatorToken } : {}),
       tokenTtlMs: config.tokenTtlMs,
       pool: {
         maxIps: config.poolMaxIps,

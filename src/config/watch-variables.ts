@@ -68,7 +68,7 @@ export const watchVariables = {
     name: 'OPERATOR_TOKEN',
     parser: bearerToken,
     meaning:
-      'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`; unset, no watch may ([`watches.md`](watches.md#safety)).',
+      'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`, and a mail check or mail watch sent with it may probe `PROBE_ALLOW_NETWORKS`; unset, none may ([`watches.md`](watches.md#safety)).',
   }),
   smtpUrl: variable({
     name: 'SMTP_URL',

@@ -6,14 +6,14 @@ import type { Listening } from '../../fixtures/mail-world.js';
 import { startDemoMail } from '../../scripts/demo-mail.js';
 import { demoMail, demoWorld } from '../../scripts/demo-world.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
-import { type TestService, startTestService } from '../support/service.js';
+import { operatorHeaders, type TestService, startTestService } from '../support/service.js';
 
 /**
  * The check page posting a mail check in a real browser (Debian's Chromium), against the real
  * app over the demo world's mail domain: its MX hosts are real SMTP servers on 127.0.0.2 (with
  * STARTTLS, on a certificate of the run's test CA) and 127.0.0.3 (without), its MTA-STS policy a
  * real HTTPS server on 127.0.0.4 (fixtures/mail-world.ts, started as `npm run demo` starts them),
- * reached because PROBE_ALLOW_NETWORKS allows 127.0.0.0/8. The checklist per provider must show
+ * reached because PROBE_ALLOW_NETWORKS allows 127.0.0.0/8 and the page sends OPERATOR_TOKEN. The checklist per provider must show
  * each provider's verdict and the failing rule's words, in English and Russian, at a desktop's
  * and a phone's width, with no sideways scroll and no console error (a CSP violation included).
  * Beside test/pages/browser.test.ts, whose service has no mail world.
@@ -29,6 +29,7 @@ beforeAll(async () => {
   [service, browser] = await Promise.all([
     startTestService({
       world: demoWorld(await loadZoneList()),
+      asOperator: true,
       env: {
         PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
         PROBE_SMTP_PORT: String(mail.smtpPort),
@@ -65,7 +66,8 @@ describe.each([1280, 375] as const)('a mail check from the check page at %i px',
 
     beforeAll(async () => {
       ({ page, problems } = await browser.page());
-      await page.setExtraHTTPHeaders(headers[lang]);
+      // The operator's page: only checks sent with OPERATOR_TOKEN probe the loopback servers.
+      await page.setExtraHTTPHeaders({ ...headers[lang], ...operatorHeaders });
       await page.setViewportSize({ width, height: 900 });
     });
     afterAll(() => page.close());

@@ -5,6 +5,7 @@ import type { Pem } from '../../fixtures/mail-world.js';
 import {
   notProbed,
   type PolicyFetcher,
+  reachableBy,
   type PolicyFetchRequest,
   type SmtpProber,
   type SmtpProbeRequest,
@@ -84,7 +85,7 @@ export function smtpProberDouble(
   const now = options.now ?? (() => new Date());
   const answer = (request: SmtpProbeRequest): SmtpProbe => {
     const { address, host } = request;
-    if (!options.reachable(address))
+    if (!reachableBy(options.reachable, request)(address))
       return notProbed(`${address} is not a public address`, address);
     const server = servers[address];
     const silent = { address, banner: null, starttls: null, tls: null, certificate: null };
@@ -172,7 +173,7 @@ export function policyFetcherDouble(
     fetch: async (request) => {
       requests.push(request);
       const { address, host } = request;
-      if (!options.reachable(address)) {
+      if (!reachableBy(options.reachable, request)(address)) {
         return { ok: false, reason: `${address} is not a public address` };
       }
       const server = servers[address];

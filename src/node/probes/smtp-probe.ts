@@ -7,6 +7,7 @@ import {
 } from 'node:tls';
 import {
   notProbed,
+  reachableBy,
   type SmtpProbe,
   type SmtpProber,
   type SmtpProbeRequest,
@@ -57,7 +58,7 @@ export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
   const now = options.now ?? (() => new Date());
   return {
     async probe(request) {
-      if (!options.reachable(request.address)) {
+      if (!reachableBy(options.reachable, request)(request.address)) {
         return notProbed(`${request.address} is not a public address`, request.address);
       }
       if (active >= options.maxConcurrent) {

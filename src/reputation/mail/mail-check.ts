@@ -35,7 +35,7 @@ import {
   mostPreferred,
   port25MayBeBlocked,
 } from './mx-check.js';
-import type { MailProbes } from './probes.js';
+import { type MailProbes, type ProbeReach, reachableBy } from './probes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';
 
@@ -59,7 +59,7 @@ export interface MailCheckDeps extends Omit<MailProbes, 'timeoutMs'> {
   selectorTable?: SelectorTable;
 }
 
-export interface MailCheckOptions {
+export interface MailCheckOptions extends ProbeReach {
   /** The caller's DKIM selectors (at most `maxCallerSelectors`, each `isSelector`). */
   selectors?: readonly string[];
 }
@@ -142,6 +142,9 @@ export async function checkMail(
   // The route validates the caller's selectors; the check keeps to the same bound whoever calls it.
   const caller = (options.selectors ?? []).filter(isSelector).slice(0, maxCallerSelectors);
   const table = deps.selectorTable ?? bundledSelectorTable();
+  // PROBE_ALLOW_NETWORKS for the operator's checks only; the adapters apply the same rule again.
+  const operator = options.operator === true;
+  const reachable = reachableBy(deps.reachable, { operator });
   try {
     const dns = createCheckDns(deps.resolver, deadline, mailQueryBudget);
     const sendersAsked = discoverSenderIps(dns, name, {
@@ -160,7 +163,7 @@ export async function checkMail(
     const tlsRptAsked = dns.query(tlsRptName(name), 'TXT');
     const mtaStsAsked = checkMtaSts(
       dns,
-      { policy: deps.policy, reachable: deps.reachable, signal: probeDeadline.signal },
+      { policy: deps.policy, reachable, operator, signal: probeDeadline.signal },
       name,
       mxHosts,
     );
@@ -201,7 +204,7 @@ export async function checkMail(
         dmarcAsked,
         checkMxHosts(
           dns,
-          { smtp: deps.smtp, reachable: deps.reachable, signal: probeDeadline.signal },
+          { smtp: deps.smtp, reachable, operator, signal: probeDeadline.signal },
           probedRecords,
         ),
         // The reverse zones are asked directly, as the IP check asks them: the bounded resolver

@@ -19,7 +19,10 @@ import type { PolicyFetcher } from './probes.js';
 
 export interface PolicyDeps {
   policy: PolicyFetcher;
+  /** Where this check's fetch may connect (`reachableBy`). */
   reachable: (address: string) => boolean;
+  /** The operator's check: the adapter may reach PROBE_ALLOW_NETWORKS too. */
+  operator: boolean;
   signal: AbortSignal;
 }
 
@@ -63,7 +66,13 @@ export async function checkMtaSts(
       detail: `${host} resolves to ${inside}, which is not a public address: the policy was not fetched`,
     };
   }
-  const fetched = await deps.policy.fetch({ host, address, path: policyPath, signal: deps.signal });
+  const fetched = await deps.policy.fetch({
+    host,
+    address,
+    path: policyPath,
+    operator: deps.operator,
+    signal: deps.signal,
+  });
   if (!fetched.ok)
     return { status: 'error', ...found, detail: `https://${host}${policyPath}: ${fetched.reason}` };
   // §3.3: the policy is served as text/plain; a sender must not apply one served otherwise.

@@ -33,7 +33,10 @@ async function addressesOf(dns: Resolver, host: string): Promise<string[]> {
 
 export interface ProbeDeps {
   smtp: SmtpProber | { unavailable: string };
+  /** Where this check's probes may connect (`reachableBy`). */
   reachable: (address: string) => boolean;
+  /** The operator's check: the adapter may reach PROBE_ALLOW_NETWORKS too. */
+  operator: boolean;
   signal: AbortSignal;
 }
 
@@ -57,7 +60,7 @@ async function probeHost(
     );
   }
   if ('unavailable' in deps.smtp) return notProbed(deps.smtp.unavailable, first);
-  return deps.smtp.probe({ host, address: first, signal: deps.signal });
+  return deps.smtp.probe({ host, address: first, operator: deps.operator, signal: deps.signal });
 }
 
 export async function checkMxHosts(

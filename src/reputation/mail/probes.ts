@@ -9,7 +9,15 @@ import type { SmtpProbe } from '../results/index.js';
  * (no DNS of its own, so no rebinding); each ends when `signal` aborts.
  */
 
-export interface SmtpProbeRequest {
+/**
+ * Whether the check may reach PROBE_ALLOW_NETWORKS: only the operator's (a check or watch sent
+ * with OPERATOR_TOKEN); every other reaches public addresses only.
+ */
+export interface ProbeReach {
+  operator?: boolean;
+}
+
+export interface SmtpProbeRequest extends ProbeReach {
   /** The MX host: the EHLO's peer, the TLS SNI and the name the certificate must match. */
   host: string;
   address: string;
@@ -24,7 +32,7 @@ export interface SmtpProber {
   probe(request: SmtpProbeRequest): Promise<SmtpProbe>;
 }
 
-export interface PolicyFetchRequest {
+export interface PolicyFetchRequest extends ProbeReach {
   /** `mta-sts.<domain>`: the SNI, the Host header and the name the certificate must match. */
   host: string;
   address: string;
@@ -67,7 +75,10 @@ export function notProbed(detail: string, address: string | null = null): SmtpPr
  * (src/workers/probes/); both with the one rule of where a probe may connect.
  */
 export interface MailProbes {
-  /** Whether a probe may connect to an address: public (RFC 6890) or in PROBE_ALLOW_NETWORKS. */
+  /**
+   * Whether the operator's probe may connect to an address: public (RFC 6890) or in
+   * PROBE_ALLOW_NETWORKS. Every other check's probes reach public addresses only (`reachableBy`).
+   */
   reachable: (address: string) => boolean;
   smtp: SmtpProber | { unavailable: string };
   policy: PolicyFetcher;
@@ -89,4 +100,23 @@ export function probeReachable(
 ): (address: string) => boolean {
   return (address) =>
     isPublicIpv4(address) || isPublicIpv6(address) || inAddressRanges(address, allowNetworks);
+}
+
+/** A public address by the targets' RFC 6890 rules: what every probe may reach. */
+export function isPublicAddress(address: string): boolean {
+  return isPublicIpv4(address) || isPublicIpv6(address);
+}
+
+/**
+ * Where one check's probes may connect: the operator's (sent with OPERATOR_TOKEN) where
+ * `reachable` allows, PROBE_ALLOW_NETWORKS included; anyone else's public addresses only, so no
+ * anonymous caller reads an inside server's banner, certificate names or TLS errors.
+ */
+export function reachableBy(
+  reachable: (address: string) => boolean,
+  reach: ProbeReach,
+): (address: string) => boolean {
+  return reach.operator === true
+    ? reachable
+    : (address) => isPublicAddress(address) && reachable(address);
 }

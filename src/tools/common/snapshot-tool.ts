@@ -19,6 +19,7 @@ import {
 } from '../../http/index.js';
 import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
+import { bearerToken } from './bearer.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
 import { resultCacheKey } from './result-keys.js';
@@ -46,6 +47,14 @@ export interface PreparedCheck {
   run(): Promise<{ ok: true; result: object } | Refusal>;
 }
 
+/** Who sent a check: its caller (src/http/caller.ts) and the bearer token it sent, if any. */
+export interface CheckSender {
+  address: string;
+  subject: string;
+  /** `Authorization: Bearer <token>` (RFC 6750 §2.1): the mail tool reads OPERATOR_TOKEN in it. */
+  bearer: string | undefined;
+}
+
 export interface CheckRoute<B extends z.ZodObject> {
   path: string;
   /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
@@ -54,7 +63,7 @@ export interface CheckRoute<B extends z.ZodObject> {
   body: B;
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
-  prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
+  prepare(body: z.infer<B>, sender: CheckSender): PreparedCheck | Promise<PreparedCheck>;
   /**
    * The codes its check refuses with beyond a DNS check's (`freshCheckErrors`), as the group the
    * check exports: a check that probes more than the DNS (the mail tool's SMTP) names its own.
@@ -170,9 +179,10 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
       jsonBodyGate,
       async (c) => {
         const body = await readJsonBody(c, route.body);
-        const prepared = await route.prepare(body);
-        requireReady(deps);
         const { address, subject } = c.get('caller');
+        const bearer = bearerToken(c.req.header('authorization'));
+        const prepared = await route.prepare(body, { address, subject, bearer });
+        requireReady(deps);
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
         const epoch = deps.verdictEpoch?.() ?? 0;

@@ -1,6 +1,6 @@
 import { checkMail } from '../../reputation/index.js';
 import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
-import { mailCheckDeps, type MailToolDeps } from './check-deps.js';
+import { mailCheckDeps, type MailToolDeps, operatorCheck } from './check-deps.js';
 import { mailPage } from './page.js';
 import { readMailRequest } from './request.js';
 import {
@@ -26,6 +26,7 @@ export const mailTool = defineTool({
   page: mailPage,
   serve(app, deps: SnapshotDeps & MailToolDeps): void {
     const { checkDeps, state } = mailCheckDeps(deps);
+    const isOperator = operatorCheck(deps);
     const routes = snapshotTool(app, mailTool, deps);
     routes.status({ fields: mailStatusFields, read: () => ({ smtp_probe: state() }) });
     routes.check({
@@ -34,9 +35,14 @@ export const mailTool = defineTool({
       summary: "Check a domain's mail setup against the mailbox providers' requirements",
       body: mailCheckRequest,
       result: mailCheckResponse,
-      prepare(body) {
+      async prepare(body, sender) {
         const { domain, selectors, requestKey } = readMailRequest(body);
-        return { requestKey, run: () => checkMail(checkDeps, domain, { selectors }) };
+        const operator = await isOperator(sender.bearer);
+        return {
+          // The operator's results may show inside servers: never served to anyone else.
+          requestKey: operator ? `${requestKey} #operator` : requestKey,
+          run: () => checkMail(checkDeps, domain, { selectors, operator }),
+        };
       },
     });
     routes.tokenRoutes(mailStoredResult);

@@ -47,6 +47,7 @@ async function ehloSent(publicUrl: string | undefined): Promise<string | undefin
   const result = await probes.smtp.probe({
     host: 'mx.example.net',
     address: '127.0.0.1',
+    operator: true,
     signal: new AbortController().signal,
   });
   expect(result.status).toBe('no_starttls');

@@ -38,7 +38,13 @@ const probe = (
   host: string,
   address = '127.0.0.1',
   overrides: Partial<SmtpProbeOptions> = {},
-) => prober(port, overrides).probe({ host, address, signal: new AbortController().signal });
+) =>
+  prober(port, overrides).probe({
+    host,
+    address,
+    operator: true,
+    signal: new AbortController().signal,
+  });
 
 beforeAll(async () => {
   good = await issueCertificate(ca, ['mx.example.net']);
@@ -138,6 +144,7 @@ describe('the SMTP probe', () => {
     const result = await prober(tarpit.port, { timeoutMs: 5000 }).probe({
       host: 'mx.example.net',
       address: '127.0.0.1',
+      operator: true,
       signal: controller.signal,
     });
     expect(result).toMatchObject({ status: 'timeout', stage: 'greeting' });

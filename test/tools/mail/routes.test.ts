@@ -30,6 +30,7 @@ const servers: Listening[] = [];
 let service: TestService;
 let closedPortService: TestService;
 let sessions: () => number;
+let policyRequests: () => string[];
 
 const zones: FixtureZone[] = [
   {
@@ -53,6 +54,7 @@ const zones: FixtureZone[] = [
 async function mailService(smtpPort: number, httpsPort: number): Promise<TestService> {
   return startTestService({
     zones,
+    asOperator: true,
     env: {
       PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
       PROBE_SMTP_PORT: String(smtpPort),
@@ -72,17 +74,16 @@ beforeAll(async () => {
   ]);
   const smtp = await startSmtpServer({ host: '127.0.0.2', port: smtpPort, tls: mxCertificate });
   sessions = smtp.sessions;
-  servers.push(
-    smtp,
-    await startPolicyServer({
-      host: '127.0.0.3',
-      port: httpsPort,
-      tls: policyCertificate,
-      handler: servePolicy(
-        'version: STSv1\r\nmode: enforce\r\nmx: mx.solid.net\r\nmax_age: 86400\r\n',
-      ),
-    }),
-  );
+  const policyServer = await startPolicyServer({
+    host: '127.0.0.3',
+    port: httpsPort,
+    tls: policyCertificate,
+    handler: servePolicy(
+      'version: STSv1\r\nmode: enforce\r\nmx: mx.solid.net\r\nmax_age: 86400\r\n',
+    ),
+  });
+  policyRequests = policyServer.requests;
+  servers.push(smtp, policyServer);
   service = await mailService(smtpPort, httpsPort);
   // Nothing listens on this port: every probe fails at the connection stage.
   closedPortService = await mailService(await freePort(), httpsPort);
@@ -171,6 +172,43 @@ describe('POST /mail/v1', () => {
     expect(
       (await service.get(`/mail/v1/share/${answer.token}`, { accept: 'text/html' })).status,
     ).toBe(200);
+  });
+
+  it('probes nothing in PROBE_ALLOW_NETWORKS for a caller without OPERATOR_TOKEN, and serves it no operator’s result', async () => {
+    // The operator's check first: its result (banner, certificate names) is in the result cache.
+    const operators = (await (
+      await service.post('/mail/v1', { domain: 'solid.net', dkim_selectors: ['anon1'] })
+    ).json()) as Answer;
+    expect(operators.mx[0]!.smtp).toMatchObject({ status: 'ok' });
+    const [smtpBefore, policyBefore] = [sessions(), policyRequests().length];
+    for (const authorization of ['', 'Bearer not-the-operator-token']) {
+      const response = await service.post(
+        '/mail/v1',
+        { domain: 'solid.net', dkim_selectors: ['anon1'] },
+        { authorization },
+      );
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      const answer = JSON.parse(text) as Answer & { mta_sts: Record<string, unknown> };
+      // The two anonymous requests share a result; neither is the operator's.
+      expect(answer.token).not.toBe(operators.token);
+      expect(answer.mx[0]!.smtp).toMatchObject({
+        status: 'not_probed',
+        banner: null,
+        certificate: null,
+        detail: expect.stringContaining('not a public address'),
+      });
+      expect(answer.mta_sts).toMatchObject({
+        status: 'error',
+        policy: null,
+        detail: expect.stringContaining('not a public address'),
+      });
+      // Nothing the inside servers said: no banner, no certificate, no TLS error.
+      for (const inside of ['ESMTP', 'TLSv1', 'subject_names', 'mode: enforce'])
+        expect(text).not.toContain(inside);
+    }
+    expect(sessions()).toBe(smtpBefore);
+    expect(policyRequests()).toHaveLength(policyBefore);
   });
 
   it('answers from the cache per domain and selector set, whatever their order and the alias', async () => {
