@@ -99,10 +99,12 @@ export async function createWatch(
   const dkim = selectors === undefined ? {} : { dkim_selectors: selectors };
   const target = read.text;
   const reach = operator ? { operator } : {};
-  const outcome = await context.recheck({ target, kind, ...dkim, ...reach }).catch(async (error: unknown) => {
-    await releasePlace(context, id, places);
-    throw error;
-  });
+  const outcome = await context
+    .recheck({ target, kind, ...dkim, ...reach })
+    .catch(async (error: unknown) => {
+      await releasePlace(context, id, places);
+      throw error;
+    });
   if (!outcome.ok) {
     await releasePlace(context, id, places);
     return outcome;
