@@ -129,7 +129,14 @@ export function demoWorld(
     {
       origin: demoNames.listedDomain,
       records: {
-        [demoNames.listedDomain]: { A: ['192.0.3.20'], TXT: ['v=spf1 a -all'] },
+        // Its MX is the demo's server without STARTTLS (scripts/demo-mail.ts): a mail check of
+        // it probes that, and never an address outside.
+        [demoNames.listedDomain]: {
+          A: ['192.0.3.20'],
+          TXT: ['v=spf1 a -all'],
+          MX: [{ exchange: `mx.${demoNames.listedDomain}`, priority: 10 }],
+        },
+        [`mx.${demoNames.listedDomain}`]: { A: [demoMail.mxPlain.address] },
       },
     },
     {

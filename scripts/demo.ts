@@ -106,6 +106,9 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   # only the operator's checks (OPERATOR_TOKEN) reach these loopback servers (PROBE_ALLOW_NETWORKS)
   ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })} -H 'authorization: Bearer ${watch.operatorToken}'
 
+  # the mail setup of a domain on Spamhaus DBL and URIBL: its own listings come first
+  ${post('/mail/v1', { domain: demoNames.listedDomain })}
+
 ${watchInstructions(base, watch)}
 
 ${reportsInstructions(base, inbox)}

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { dovecotBinary } from '../fixtures/dovecot-server.js';
 import { postgresBinDir } from '../fixtures/postgres-server.js';
 import {
   type Machine,
@@ -49,6 +50,8 @@ function look(): Machine {
   if (!found(redisServer)) missing.push('redis-server');
   if (!isExecutable(chromiumPath)) missing.push('chromium');
   if (!hasPostgres()) missing.push('postgresql');
+  // The IMAP door's suites start DOVECOT_BIN when it is set (fixtures/dovecot-server.ts).
+  if (!isExecutable(dovecotBinary)) missing.push('dovecot-imapd');
   return { missing, root: process.getuid?.() === 0, aptGet: found('apt-get') };
 }
 

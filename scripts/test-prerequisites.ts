@@ -1,18 +1,19 @@
 /**
  * What `npm test` needs from the machine besides node_modules, and what to do when it is missing
- * (scripts/pretest.ts does it). Three of Debian's packages: `redis-server`, which the Redis suites
+ * (scripts/pretest.ts does it). Four of Debian's packages: `redis-server`, which the Redis suites
  * start (fixtures/redis-server.ts), `chromium` at /usr/bin/chromium, which the browser suites
  * drive through playwright-core (test/support/browser.ts), never a browser playwright downloads,
- * and `postgresql`, whose server the PostgreSQL report store's suites start in a throwaway
- * cluster (fixtures/postgres-server.ts). The decision is a pure function of what was found, so it
- * is tested with a table.
+ * `postgresql`, whose server the PostgreSQL report store's suites start in a throwaway cluster
+ * (fixtures/postgres-server.ts), and `dovecot-imapd`, the IMAP server the reports' IMAP door is
+ * tested against (fixtures/dovecot-server.ts). The decision is a pure function of what was found,
+ * so it is tested with a table.
  */
 
 /** Debian's Chromium, where test/support/browser.ts launches it. */
 export const chromiumPath = '/usr/bin/chromium';
 
 /** The Debian packages, in the order they are named. */
-export type TestPackage = 'redis-server' | 'chromium' | 'postgresql';
+export type TestPackage = 'redis-server' | 'chromium' | 'postgresql' | 'dovecot-imapd';
 
 /** What scripts/pretest.ts found on the machine. */
 export interface Machine {
@@ -41,7 +42,8 @@ export function listed(names: readonly string[]): string {
 /**
  * The install command: quiet, and without Recommends, which for chromium are the sandbox helper
  * and more the headless tests do not use (redis-server recommends nothing; postgresql's are
- * contrib tools and a system-wide cluster's helpers the tests do not use).
+ * contrib tools and a system-wide cluster's helpers the tests do not use; dovecot-imapd's, none
+ * the tests need).
  */
 function installCommand(missing: TestPackage[]): string[] {
   return ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing];

@@ -126,9 +126,13 @@ function shutdown(signal: string): void {
   for (const response of pendingResponses) {
     if (!response.headersSent) response.setHeader('Connection', 'close');
   }
-  // The store last: in-flight requests still write their results and counters, and the watch
-  // checks and deliveries under way their state.
-  const watchesStopped = Promise.all([services.stopWatches(), services.stopReportPurge()]);
+  // The store last: in-flight requests still write their results and counters, the watch
+  // checks and deliveries under way their state, and the mail doors the reports they are taking.
+  const watchesStopped = Promise.all([
+    services.stopWatches(),
+    services.stopReportPurge(),
+    services.stopMailDoors(),
+  ]);
   server.close(() => {
     watchesStopped
       .then(() => Promise.all([services.store.close(), services.reports.store.close()]))

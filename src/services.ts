@@ -34,7 +34,7 @@ import {
   type ZoneMonitor,
 } from './reputation/index.js';
 import { preparePageAssets } from './pages/index.js';
-import { createCardCache } from './share/index.js';
+import { createCardCache, russianMeanings } from './share/index.js';
 import { reportsServices } from './reports-services.js';
 import {
   type LinksOf,
@@ -182,6 +182,8 @@ export async function createServices(
     periodMs: config.watch.ttlMs,
   });
   const watches = createWatches({
+    // An alert in Russian says what a list's code means in Russian, as the pages do.
+    meanings: russianMeanings(zones),
     store: platform.store,
     clock: options.watchClock ?? platform.clock,
     randomBytes: platform.randomBytes,

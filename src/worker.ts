@@ -15,7 +15,13 @@ import {
  * (docs/edge.md).
  */
 
-export { StoreObject, WatchClockObject, ZoneMonitorObject } from './workers/index.js';
+export {
+  ReportDirectoryObject,
+  ReportInboxObject,
+  StoreObject,
+  WatchClockObject,
+  ZoneMonitorObject,
+} from './workers/index.js';
 
 export default {
   async fetch(request, env, ctx) {
@@ -50,5 +56,16 @@ export default {
       return;
     }
     ctx.waitUntil(Promise.all([app.tickWatches(), armWatchClock(env)]));
+  },
+
+  /**
+   * Cloudflare Email Routing: a message sent to an address routed to this Worker, taken in as the
+   * reports' (docs/edge.md, "Reports on Workers"); what the reports refuse is rejected, and a
+   * failure thrown here is a temporary one the sender retries. An event of its own, so an app of
+   * its own, as the Cron Trigger's.
+   */
+  async email(message, env) {
+    const app = await createEdgeApp(env);
+    await app.takeMail(message);
   },
 } satisfies ExportedHandler<WorkerEnv>;

@@ -28,6 +28,9 @@ const runtimeBoundPackages = [
   // prom-client reads the process (its default metrics, node:cluster): Node's only.
   'prom-client',
   '@hono/prometheus',
+  // The reports' mail doors: servers and clients on node:net and node:tls.
+  'smtp-server',
+  'imapflow',
 ];
 /**
  * A bare built-in name is Node's module as much as its `node:` form. `buffer` is the exception the

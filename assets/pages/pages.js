@@ -106,8 +106,24 @@
 
     const tool = () => form.elements.namedItem('tool').value;
 
+    /** The fields of one tool (the mail check's DKIM selectors), shown while it is chosen. */
+    const toolFields = [...form.querySelectorAll('[data-tool]')];
+
+    /** Each shown field's words, split at commas and spaces, as the list its data-body-list names. */
+    function toolFieldValues(name) {
+      const values = {};
+      for (const field of toolFields.filter((each) => each.dataset.tool === name)) {
+        for (const input of field.querySelectorAll('[data-body-list]')) {
+          const words = input.value.split(/[\s,]+/).filter((word) => word !== '');
+          if (words.length > 0) values[input.dataset.bodyList] = words;
+        }
+      }
+      return values;
+    }
+
     function showTool() {
       const name = tool();
+      for (const field of toolFields) field.hidden = field.dataset.tool !== name;
       label.textContent = t(`tool.${name}.label`);
       hint.textContent = t(`tool.${name}.hint`);
       input.placeholder = t(`tool.${name}.placeholder`);
@@ -426,6 +442,7 @@
       const section = document.getElementById('watch');
       const watchForm = document.getElementById('watch-form');
       const title = document.getElementById('watch-title');
+      const hint = document.getElementById('watch-hint');
       const webhook = document.getElementById('watch-webhook');
       const interval = document.getElementById('watch-interval');
       const format = document.getElementById('watch-format');
@@ -444,6 +461,8 @@
         if (!watchKinds.includes(kind)) return hide();
         chosen = { kind, target };
         title.textContent = t(`watch.offer.${kind}`);
+        // What a watch of this kind tells of: listings, or a mail setup's rules and servers.
+        hint.textContent = t(kind === 'mail' ? 'watch.offer.hint.mail' : 'watch.offer.hint');
         error.hidden = true;
         created.replaceChildren();
         watchForm.hidden = false;
@@ -526,7 +545,10 @@
       outcome.replaceChildren();
       watchOffer.hide();
       const [firstCheck, pickedCheck] = tools[name].checks;
-      const { ok, body } = await post(firstCheck, { [tools[name].field]: value });
+      const { ok, body } = await post(firstCheck, {
+        [tools[name].field]: value,
+        ...toolFieldValues(name),
+      });
       applyQuota(body);
       submit.disabled = false;
       submit.textContent = t(tools[name].submit);

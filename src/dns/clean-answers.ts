@@ -2,15 +2,19 @@ import { replaceUnsafeCharacters } from '../lib/index.js';
 import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
 
 /**
- * One rule for the text every transport's answers carry (PTR, NS, CNAME and MX names, TXT
- * strings), applied once, in the stack every transport is wrapped in (stack.ts): a DNS server
- * chooses these octets, and they reach results, share pages, cards and logs. The transports
- * decode them from UTF-8 once (wire.ts: a byte that is not UTF-8 is U+FFFD there); here every
- * control character (C0, DEL, C1: a NUL or a newline would split a log line or a header) and
- * every invisible bidirectional or zero-width format character (UAX #9 §2: U+202E turns the rest
- * of a line around, so `moc.knab` reads `bank.com`) becomes U+FFFD, visibly not what it was. A
+ * One rule for the text a DNS server chooses, which reaches results, share pages, cards and logs.
+ * The transports decode it from UTF-8 once (wire.ts: a byte that is not UTF-8 is U+FFFD there);
+ * the rule turns every control character (C0, DEL, C1: a NUL or a newline would split a log line
+ * or a header) and every invisible bidirectional or zero-width format character (UAX #9 §2:
+ * U+202E turns the rest of a line around, so `moc.knab` reads `bank.com`) into U+FFFD, visibly
+ * not what it was.
+ *
+ * Names (PTR, NS, CNAME, MX) are cleaned in the stack every transport is wrapped in (stack.ts): a
  * name that keeps such a character is not a host name, and is never forward-confirmed
- * (reputation/checks/rdns.ts).
+ * (reputation/checks/rdns.ts). TXT strings are not: their grammars read tabs and line breaks as
+ * white space (RFC 6376 §3.2, RFC 7489 §6.4, RFC 7208 §4.6.1), so the parsers get the text as
+ * sent, and a result is cleaned where it leaves the check (`cleanShownText`, applied to every
+ * fresh check by reputation/checks/confirmed-check.ts).
  */
 
 /**
@@ -22,6 +26,27 @@ export function cleanDnsText(text: string): string {
   return replaceUnsafeCharacters(text);
 }
 
+/**
+ * Every string of a result (a check's JSON: objects, arrays, strings) with the rule applied: the
+ * TXT text a check quotes (records, list reasons, the values it names in details) is shown only
+ * cleaned. The same object when nothing needed cleaning.
+ */
+export function cleanShownText<T>(value: T): T {
+  if (typeof value === 'string') return cleanDnsText(value) as T;
+  if (Array.isArray(value)) {
+    const items = value.map(cleanShownText);
+    return (items.every((item, index) => item === value[index]) ? value : items) as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const entries = Object.entries(value).map(([key, item]) => {
+    const cleaned = cleanShownText(item);
+    if (cleaned !== item) changed = true;
+    return [key, cleaned] as const;
+  });
+  return changed ? (Object.fromEntries(entries) as T) : value;
+}
+
 function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): RecordData[T] {
   if (type === 'MX') {
     const mx = record as MxRecord;
@@ -31,13 +56,16 @@ function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): Reco
   return cleanDnsText(record as string) as RecordData[T];
 }
 
-/** The transport's answers with their text cleaned; addresses (A, AAAA) are a transport's own parse. */
+/**
+ * The transport's answers with their names cleaned; addresses (A, AAAA) are a transport's own
+ * parse, and TXT strings reach their parsers as sent.
+ */
 export function withCleanAnswers(inner: Resolver): Resolver {
   return {
     query(name, type, options) {
       const pending = inner.query(name, type, options);
       // Addresses pass as they are, without a promise of their own: most queries are A queries.
-      if (type === 'A' || type === 'AAAA') return pending;
+      if (type === 'A' || type === 'AAAA' || type === 'TXT') return pending;
       return pending.then((outcome) =>
         outcome.status !== 'answer'
           ? outcome

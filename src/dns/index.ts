@@ -19,7 +19,7 @@ export { type CacheOptions, type CachingResolver, defaultCacheOptions } from './
 export { type QueryObserver, withObserver } from './observed.js';
 export { withResolverStack } from './stack.js';
 export { type UnreachableReport, withBackOff } from './back-off.js';
-export { cleanDnsText, withCleanAnswers } from './clean-answers.js';
+export { cleanDnsText, cleanShownText, withCleanAnswers } from './clean-answers.js';
 export { withFreshAnswers } from './fresh.js';
 export { createDohTransport, type DohTransportOptions } from './doh-transport.js';
 export {

@@ -14,6 +14,7 @@ export const en = {
 
   'tool.ip': 'IP address',
   'tool.watch': 'Watch',
+  'tool.watch.mail': 'Mail watch',
   'tool.watch.label': 'IPv4 or IPv6 address, host name or sending domain',
   'tool.watch.placeholder': 'e.g. 8.8.8.8 or example.com',
   'tool.watch.hint':
@@ -42,6 +43,10 @@ export const en = {
   'check.what': 'What to check',
   'check.submit': 'Check',
   'check.discover': 'Find addresses',
+  'check.dkimSelectors': 'DKIM selectors (optional)',
+  'check.dkimSelectors.placeholder': 'google, s2024',
+  'check.dkimSelectors.hint':
+    'DNS cannot list a domain’s DKIM selectors: name the ones you sign with (the s= of your DKIM-Signature header), up to 10, and the check tries them first.',
   'check.busy': 'Checking…',
   'check.remaining': 'Checks left today: {n}',
   'check.captcha': 'Please complete the captcha first.',
@@ -371,6 +376,7 @@ export const en = {
   'spf.multiple': 'several SPF records (a permerror)',
   'spf.unavailable': 'the lookup failed',
   'dmarc.found': 'found',
+  'dmarc.invalid': 'a DMARC record receivers do not apply (invalid)',
   'dmarc.none': 'no DMARC record',
   'dmarc.multiple': 'several DMARC records (treated as none)',
   'dmarc.unavailable': 'the lookup failed',
@@ -412,11 +418,18 @@ export const en = {
   'mail.verdict.pass': 'met',
   'mail.verdict.warn': 'met with warnings',
   'mail.verdict.fail': 'not met',
+  'mail.verdict.unseen': {
+    one: '{n} rule not visible from outside',
+    other: '{n} rules not visible from outside',
+  } satisfies EnglishPlural,
   'mail.badge.pass': '{provider} ok',
   'mail.badge.warn': '{provider} warn',
   'mail.badge.fail': '{provider} fail',
-  'mail.card.meets': 'Meets every provider’s rules',
-  'mail.card.warns': 'Meets the rules, with warnings',
+  'mail.card.verdict.pass': 'met',
+  'mail.card.verdict.warn': 'warnings',
+  'mail.card.verdict.fail': 'not met',
+  'mail.card.meets': 'Meets every provider’s rules that can be seen',
+  'mail.card.warns': 'Meets the rules that can be seen, with warnings',
   'mail.card.fails': 'Fails the rules of {failed} of {n} providers',
   'mail.requirements': 'Mailbox providers’ requirements',
   'mail.scope':
@@ -430,15 +443,17 @@ export const en = {
   'mail.rule.dmarc': 'DMARC policy',
   'mail.rule.alignment': 'Alignment with the From domain',
   'mail.rule.ptr': 'Reverse DNS of the sending servers',
-  'mail.rule.tls': 'TLS (STARTTLS) on the MX servers',
+  'mail.rule.tls': 'TLS on the sending connections',
   'mail.rule.listing': 'Sending servers not on blocklists',
   'mail.rule.spam_rate': 'Spam rate under 0.3 %',
   'mail.rule.one_click_unsubscribe': 'One-click unsubscribe',
   'mail.rule.message_format': 'Message format (RFC 5322)',
+  'mail.rule.inbound_tls': 'STARTTLS on the MX servers (receiving)',
   'mail.status.pass': 'pass',
   'mail.status.warn': 'warning',
   'mail.status.fail': 'fail',
   'mail.status.unknown': 'cannot be seen',
+  'mail.status.ready': 'ready in DNS',
   'mail.unknown.spam_rate':
     'Only the provider sees it: watch Google Postmaster Tools and the Yahoo feedback loop, and keep complaints under 0.3 %.',
   'mail.unknown.one_click_unsubscribe':
@@ -447,6 +462,8 @@ export const en = {
     'It is in the messages: send mail formatted as RFC 5322 says, with one From, a Date and a Message-ID.',
   'mail.unknown.other': 'Could not be seen from here.',
   'mail.rulePassed': 'Met, as far as can be seen from outside.',
+  'mail.ruleReady':
+    'What DNS can show is in place; whether the messages are signed and aligned can be seen only in them (their Authentication-Results headers).',
   'mail.whatToDo': 'What to do',
   'mail.finding.spf_fail': 'SPF fails',
   'mail.finding.spf_warn': 'SPF uncertain',
@@ -458,10 +475,13 @@ export const en = {
   'mail.finding.alignment_warn': 'Alignment only through SPF',
   'mail.finding.ptr_fail': 'Sending server without reverse DNS',
   'mail.finding.ptr_warn': 'Reverse DNS uncertain',
-  'mail.finding.tls_fail': 'MX server without STARTTLS',
-  'mail.finding.tls_warn': 'STARTTLS uncertain',
+  'mail.finding.inbound_tls_fail': 'MX server without STARTTLS',
+  'mail.finding.inbound_tls_warn': 'STARTTLS uncertain',
   'mail.finding.listing_fail': 'Sending server on a major blocklist',
   'mail.finding.listing_warn': 'Sending server on a minor list',
+  'mail.finding.domain_listed': 'The domain is on a domain list',
+  'mail.finding.domain_on_major_list': 'Held under 50: the domain is on a major list',
+  'mail.finding.provider_rules_not_met': 'Held under 50: a provider’s required rule fails',
   'mail.finding.dmarc_not_enforced': 'DMARC policy is none',
   'mail.finding.mx_certificate': 'MX certificate not trusted',
   'mail.finding.mta_sts_invalid': 'MTA-STS invalid',
@@ -477,7 +497,7 @@ export const en = {
   'mail.advice.dkim_fail':
     'Turn on DKIM signing at your mail provider and publish its key at <selector>._domainkey (RFC 6376).',
   'mail.advice.dkim_warn':
-    'Use an RSA key of 2048 bits or an Ed25519 key; if you sign with another selector, name it in the check.',
+    'No key was found at the selectors tried: DNS cannot list a domain’s selectors. Enter the selector you sign with in the DKIM selector field above and check again, or turn on DKIM signing at your mail provider.',
   'mail.advice.dmarc_fail':
     'Publish a TXT record at _dmarc starting v=DMARC1, at least p=none with an rua address for reports (RFC 7489).',
   'mail.advice.dmarc_warn':
@@ -490,14 +510,20 @@ export const en = {
     'Ask whoever runs the sending address to set a PTR name that resolves back to the same address.',
   'mail.advice.ptr_warn':
     'Reverse DNS of a sending address could not be confirmed: check its PTR name and that name’s A or AAAA record.',
-  'mail.advice.tls_fail':
+  'mail.advice.inbound_tls_fail':
     'Turn on STARTTLS with a certificate valid for the MX host name on every MX server (RFC 3207).',
-  'mail.advice.tls_warn':
+  'mail.advice.inbound_tls_warn':
     'An MX server could not be asked about STARTTLS: check that it answers on port 25.',
   'mail.advice.listing_fail':
     'Find why the list lists the address (its lookup page), fix the cause, then ask for removal.',
   'mail.advice.listing_warn':
     'A minor list lists a sending address: look at its reason; large providers seldom use it alone.',
+  'mail.advice.domain_listed':
+    'Receivers that use the list refuse or file mail that names the domain: find what got it listed (a compromised site, a spammed link), stop it, then ask the list for removal on its page.',
+  'mail.advice.domain_on_major_list':
+    'While a major list names the domain, its mail is refused by receivers that use the list, however sound its records: have it delisted first.',
+  'mail.advice.provider_rules_not_met':
+    'A provider refuses or files mail that breaks a rule it requires: fix the rules marked not met above, starting with the first fix.',
   'mail.advice.dmarc_not_enforced':
     'Once your reports show your own mail passes, move to p=quarantine, then p=reject.',
   'mail.advice.mx_certificate':
@@ -514,6 +540,42 @@ export const en = {
     'Fix the default._bimi record: v=BIMI1, an HTTPS l= logo (SVG Tiny PS) and, for most providers, an a= certificate.',
   'mail.advice.dmarc_reports_unauthorised':
     'The report address’s domain must publish <your domain>._report._dmarc.<its domain> TXT v=DMARC1 (RFC 7489 §7.1).',
+  'mail.fixes': 'What to fix first',
+  'mail.fixes.none': 'Nothing to fix that can be seen from outside.',
+  'mail.fixes.record': 'Publish this TXT record:',
+  'mail.fixes.moves': {
+    one: 'Meets {n} of the providers’ rules.',
+    other: 'Meets {n} of the providers’ rules.',
+  } satisfies EnglishPlural,
+  'mail.fix.publish_dmarc':
+    'Publish a DMARC policy: p=none is enough for the providers, and its reports show who sends mail as the domain.',
+  'mail.fix.enforce_dmarc':
+    'Once the DMARC reports show every sender aligned, move the policy to p=quarantine: forged mail then goes to spam.',
+  'mail.fix.fix_spf':
+    'Fix the SPF record: it must name every server and service that sends the domain’s mail, in one record (RFC 7208).',
+  'mail.fix.enable_dkim':
+    'Turn on DKIM signing at the service that sends your mail and publish the key it gives; if a key is published under another selector, enter it in the DKIM selector field and check again.',
+  'mail.fix.strengthen_dkim':
+    'Replace the RSA key shorter than 2048 bits with a 2048-bit one (RFC 8301 §3.2); receivers still accept it meanwhile.',
+  'mail.fix.fix_ptr':
+    'Ask whoever runs the sending address (the hosting or network provider) to set its reverse DNS (PTR) to a name that resolves back to it.',
+  'mail.fix.delist_sender':
+    'Stop what got the sending address listed, then ask the list for removal on its own page.',
+  'mail.fix.delist_domain':
+    'The domain is on this list: stop what got it listed, then ask the list for removal on its own page.',
+  'mail.fix.inbound_starttls':
+    'Turn on STARTTLS on this MX server, with a certificate valid for its name (RFC 3207): mail to it travels unencrypted.',
+  'mail.fix.mx_certificate':
+    'Install a certificate from a CA senders trust, valid for the server’s name, on this MX server.',
+  'mail.fix.fix_mta_sts':
+    'Fix MTA-STS: its record or policy cannot be read, or the policy leaves an MX host out (RFC 8461).',
+  'mail.fix.fix_tls_rpt': 'Replace the TLS-RPT record, which senders ignore, with this one.',
+  'mail.fix.fix_bimi': 'Fix the BIMI record: it cannot be read.',
+  'mail.fix.authorize_reports':
+    'Ask the domain that receives the reports to publish this record, or it gets none of the DMARC reports (RFC 7489 §7.1).',
+  'mail.receiving': 'Receiving servers',
+  'mail.receiving.note':
+    'STARTTLS on the MX servers, which receive the domain’s mail: a rule of its own, which no provider’s verdict requires; the providers’ TLS rule is about the servers that send.',
   'mail.authentication': 'Authentication',
   'mail.transport': 'Transport security',
   'mail.spfLookups': '{n} DNS lookups of 10, {void} void of 2',
@@ -558,6 +620,18 @@ export const en = {
   'mail.smtp.refused': 'connection refused',
   'mail.smtp.error': 'error',
   'mail.smtp.not_probed': 'not probed',
+  'mail.smtpDetail.no_starttls':
+    'The server does not offer STARTTLS: mail to it travels unencrypted.',
+  'mail.smtpDetail.timeout': 'The server did not answer within the probe’s time.',
+  'mail.smtpDetail.refused': 'The server refused the connection or reset it.',
+  'mail.smtpDetail.error': 'The server answered with an error, or the TLS handshake failed.',
+  'mail.smtpDetail.not_probed':
+    'Not probed: the address is not public, the service is probing many servers, or it cannot open port 25.',
+  'mail.note.port25':
+    'No MX host answered at the connection stage: port 25 may be blocked from this server, so the SMTP results say little about the domain.',
+  'mail.note.mxProbed': 'Probed the {n} most preferred of {total} MX hosts.',
+  'mail.note.sampled': 'Reverse DNS and listings of {n} of {total} SPF sender addresses.',
+  'mail.note.budget': 'Stopped after {n} DNS queries; what was left is reported as not answered.',
   'mail.stage.connect': 'at connect',
   'mail.stage.greeting': 'at the greeting',
   'mail.stage.ehlo': 'at EHLO',
@@ -604,6 +678,7 @@ export const en = {
   'badge.tool.pool': 'pool',
   'badge.tool.mail': 'mail',
   'badge.tool.watch': 'watch',
+  'badge.tool.watch.mail': 'mail watch',
   'badge.unknown': 'unknown',
   'badge.listedOn': 'listed on {listed} of {n}',
   'badge.clean': { one: 'clean on {n} list', other: 'clean on {n} lists' } satisfies EnglishPlural,
@@ -628,6 +703,7 @@ export const en = {
   'card.kind.pool': 'Mail server pool',
   'card.kind.mail': 'Mail setup',
   'card.kind.watch': 'Watch',
+  'card.kind.watch.mail': 'Mail watch',
   'card.noAddressChecked': 'No address checked',
   'card.noListAnswered': 'No list answered',
   'card.poolListed': {
@@ -683,6 +759,7 @@ export const en = {
   'card.clean.ip': 'No list that answered lists this address.',
   'card.clean.domain': 'No list that answered lists this domain.',
   'card.clean.watch': 'No list that answered lists this target.',
+  'card.clean.watch.mail': 'Each provider’s rules, and what to do, on the share page.',
   'card.days': { one: '{n} day', other: '{n} days' } satisfies EnglishPlural,
   'card.daysListed': { one: '{n} listed', other: '{n} listed' } satisfies EnglishPlural,
   'badge.ended.message': 'watch ended',
@@ -723,6 +800,8 @@ export const en = {
   'watch.removed': 'Delisted from {lists}',
   'watch.mail.change': '{what}: {from} → {to}',
   'watch.mail.certificate': 'Certificate of',
+  'watch.mail.rules': 'The rules this watch follows',
+  'watch.mail.rulesOf': 'Whose rule',
   'watch.mail.cert.valid': '14 days or more left',
   'watch.mail.cert.expiring': 'fewer than 14 days left',
   'watch.mail.cert.expired': 'expired',
@@ -813,6 +892,8 @@ export const en = {
   'watch.offer.mail': 'Watch this domain’s mail',
   'watch.offer.hint':
     'Re-checked on a schedule, with a live page and badge; a webhook, if you give one, is told of every listing and delisting.',
+  'watch.offer.hint.mail':
+    'Re-checked on a schedule, with a live page and badge; a webhook, if you give one, is told when a provider’s rule or verdict, the MX servers’ STARTTLS or certificates, MTA-STS or a DKIM key changes.',
   'watch.webhook': 'Webhook URL (optional)',
   'watch.webhookHint': 'Each change is POSTed there, signed as Standard Webhooks specifies.',
   'watch.intervalLabel': 'Check',

@@ -11,6 +11,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
 
   'tool.ip': 'IP-адрес',
   'tool.watch': 'Наблюдение',
+  'tool.watch.mail': 'Наблюдение за почтой',
   'tool.watch.label': 'IPv4- или IPv6-адрес, имя хоста или домен отправителя',
   'tool.watch.placeholder': 'например, 8.8.8.8 или example.com',
   'tool.watch.hint':
@@ -39,6 +40,10 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'check.what': 'Что проверить',
   'check.submit': 'Проверить',
   'check.discover': 'Найти адреса',
+  'check.dkimSelectors': 'Селекторы DKIM (необязательно)',
+  'check.dkimSelectors.placeholder': 'google, s2024',
+  'check.dkimSelectors.hint':
+    'DNS не перечисляет селекторы DKIM домена: укажите те, которыми вы подписываете почту (s= в заголовке DKIM-Signature), до 10, и проверка попробует их первыми.',
   'check.busy': 'Проверяем…',
   'check.remaining': 'Осталось проверок на сегодня: {n}',
   'check.captcha': 'Сначала пройдите капчу.',
@@ -437,6 +442,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'spf.multiple': 'несколько записей SPF (permerror)',
   'spf.unavailable': 'запрос не удался',
   'dmarc.found': 'найдена',
+  'dmarc.invalid': 'запись DMARC, которую получатели не применяют (ошибка в записи)',
   'dmarc.none': 'нет записи DMARC',
   'dmarc.multiple': 'несколько записей DMARC (считается, что записи нет)',
   'dmarc.unavailable': 'запрос не удался',
@@ -478,11 +484,20 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.verdict.pass': 'выполнены',
   'mail.verdict.warn': 'выполнены с замечаниями',
   'mail.verdict.fail': 'не выполнены',
+  'mail.verdict.unseen': {
+    one: '{n} правило не видно снаружи',
+    few: '{n} правила не видно снаружи',
+    many: '{n} правил не видно снаружи',
+    other: '{n} правила не видно снаружи',
+  } satisfies RussianPlural,
   'mail.badge.pass': '{provider} ок',
   'mail.badge.warn': '{provider} замечания',
   'mail.badge.fail': '{provider} отказ',
-  'mail.card.meets': 'Правила всех провайдеров выполнены',
-  'mail.card.warns': 'Правила выполнены, есть замечания',
+  'mail.card.verdict.pass': 'выполнены',
+  'mail.card.verdict.warn': 'замечания',
+  'mail.card.verdict.fail': 'не выполнены',
+  'mail.card.meets': 'Видимые правила всех провайдеров выполнены',
+  'mail.card.warns': 'Видимые правила выполнены, есть замечания',
   'mail.card.fails': 'Не выполнены правила {failed} из {n} провайдеров',
   'mail.requirements': 'Требования почтовых провайдеров',
   'mail.scope':
@@ -496,15 +511,17 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.rule.dmarc': 'Политика DMARC',
   'mail.rule.alignment': 'Согласование с доменом From',
   'mail.rule.ptr': 'Обратная зона DNS отправляющих серверов',
-  'mail.rule.tls': 'TLS (STARTTLS) на серверах MX',
+  'mail.rule.tls': 'TLS при отправке почты',
   'mail.rule.listing': 'Отправляющие серверы не в чёрных списках',
   'mail.rule.spam_rate': 'Доля спама меньше 0,3 %',
   'mail.rule.one_click_unsubscribe': 'Отписка в один клик',
   'mail.rule.message_format': 'Формат писем (RFC 5322)',
+  'mail.rule.inbound_tls': 'STARTTLS на MX-серверах (приём почты)',
   'mail.status.pass': 'выполнено',
   'mail.status.warn': 'замечание',
   'mail.status.fail': 'не выполнено',
   'mail.status.unknown': 'не видно снаружи',
+  'mail.status.ready': 'готово в DNS',
   'mail.unknown.spam_rate':
     'Её видит только провайдер: следите за Google Postmaster Tools и петлёй обратной связи Yahoo, держите жалобы ниже 0,3 %.',
   'mail.unknown.one_click_unsubscribe':
@@ -513,6 +530,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     'Это в самих письмах: оформляйте их по RFC 5322, с одним From, датой Date и Message-ID.',
   'mail.unknown.other': 'Отсюда этого не видно.',
   'mail.rulePassed': 'Выполнено, насколько видно снаружи.',
+  'mail.ruleReady':
+    'Всё, что видно в DNS, на месте; подписаны ли письма и совпадают ли домены, видно только в самих письмах (в заголовках Authentication-Results).',
   'mail.whatToDo': 'Что делать',
   'mail.finding.spf_fail': 'SPF не проходит',
   'mail.finding.spf_warn': 'SPF под вопросом',
@@ -524,10 +543,14 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.finding.alignment_warn': 'Согласование только через SPF',
   'mail.finding.ptr_fail': 'Отправляющий сервер без обратной зоны',
   'mail.finding.ptr_warn': 'Обратная зона под вопросом',
-  'mail.finding.tls_fail': 'Сервер MX без STARTTLS',
-  'mail.finding.tls_warn': 'STARTTLS под вопросом',
+  'mail.finding.inbound_tls_fail': 'Сервер MX без STARTTLS',
+  'mail.finding.inbound_tls_warn': 'STARTTLS под вопросом',
   'mail.finding.listing_fail': 'Отправляющий сервер в крупном чёрном списке',
   'mail.finding.listing_warn': 'Отправляющий сервер в малом списке',
+  'mail.finding.domain_listed': 'Домен в доменном списке',
+  'mail.finding.domain_on_major_list': 'Оценка ниже 50: домен в крупном списке',
+  'mail.finding.provider_rules_not_met':
+    'Оценка ниже 50: не выполнено обязательное правило провайдера',
   'mail.finding.dmarc_not_enforced': 'Политика DMARC — none',
   'mail.finding.mx_certificate': 'Сертификату MX нет доверия',
   'mail.finding.mta_sts_invalid': 'MTA-STS с ошибками',
@@ -543,7 +566,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.advice.dkim_fail':
     'Включите подпись DKIM у почтового провайдера и опубликуйте ключ в <селектор>._domainkey (RFC 6376).',
   'mail.advice.dkim_warn':
-    'Используйте ключ RSA на 2048 бит или Ed25519; если подписываете другим селектором, укажите его в проверке.',
+    'Ключ не найден у проверенных селекторов: DNS не перечисляет селекторы домена. Укажите свой селектор в поле селекторов DKIM выше и проверьте снова или включите подпись DKIM у почтового провайдера.',
   'mail.advice.dmarc_fail':
     'Опубликуйте TXT-запись в _dmarc, начинающуюся с v=DMARC1, хотя бы p=none с адресом rua для отчётов (RFC 7489).',
   'mail.advice.dmarc_warn':
@@ -556,14 +579,20 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     'Попросите владельца отправляющего адреса задать имя PTR, которое разрешается обратно в тот же адрес.',
   'mail.advice.ptr_warn':
     'Обратную зону отправляющего адреса не удалось подтвердить: проверьте имя PTR и его запись A или AAAA.',
-  'mail.advice.tls_fail':
+  'mail.advice.inbound_tls_fail':
     'Включите STARTTLS с сертификатом, действительным для имени хоста MX, на каждом сервере MX (RFC 3207).',
-  'mail.advice.tls_warn':
+  'mail.advice.inbound_tls_warn':
     'Сервер MX не удалось спросить о STARTTLS: проверьте, что он отвечает на порту 25.',
   'mail.advice.listing_fail':
     'Узнайте, почему список внёс адрес (его страница проверки), устраните причину, затем попросите исключения.',
   'mail.advice.listing_warn':
     'Адрес есть в малом списке: посмотрите причину; крупные провайдеры редко опираются только на него.',
+  'mail.advice.domain_listed':
+    'Получатели, которые пользуются этим списком, отклоняют письма с этим доменом или кладут их в спам: найдите, из-за чего домен попал в список (взломанный сайт, ссылка в спаме), устраните причину и попросите исключить домен на странице списка.',
+  'mail.advice.domain_on_major_list':
+    'Пока домен в крупном списке, получатели, которые им пользуются, отклоняют его почту, какими бы верными ни были записи: сначала добейтесь исключения из списка.',
+  'mail.advice.provider_rules_not_met':
+    'Провайдер отклоняет или кладёт в спам почту, нарушающую его обязательное правило: исправьте правила с отметкой «не выполнено», начиная с первого исправления.',
   'mail.advice.dmarc_not_enforced':
     'Когда отчёты покажут, что ваша почта проходит проверку, перейдите на p=quarantine, затем на p=reject.',
   'mail.advice.mx_certificate':
@@ -580,6 +609,44 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
     'Исправьте запись default._bimi: v=BIMI1, логотип l= по HTTPS (SVG Tiny PS) и для большинства провайдеров сертификат a=.',
   'mail.advice.dmarc_reports_unauthorised':
     'Домен адреса для отчётов должен опубликовать TXT v=DMARC1 в <ваш домен>._report._dmarc.<его домен> (RFC 7489 §7.1).',
+  'mail.fixes': 'Что исправить в первую очередь',
+  'mail.fixes.none': 'Снаружи не видно ничего, что нужно исправить.',
+  'mail.fixes.record': 'Опубликуйте эту TXT-запись:',
+  'mail.fixes.moves': {
+    one: 'Выполняет {n} правило провайдеров.',
+    few: 'Выполняет {n} правила провайдеров.',
+    many: 'Выполняет {n} правил провайдеров.',
+    other: 'Выполняет {n} правила провайдеров.',
+  } satisfies RussianPlural,
+  'mail.fix.publish_dmarc':
+    'Опубликуйте политику DMARC: провайдерам достаточно p=none, а её отчёты покажут, кто отправляет почту от имени домена.',
+  'mail.fix.enforce_dmarc':
+    'Когда отчёты DMARC покажут, что все отправители выровнены, переведите политику на p=quarantine: поддельные письма будут попадать в спам.',
+  'mail.fix.fix_spf':
+    'Исправьте запись SPF: в ней, одной, должны быть все серверы и сервисы, которые отправляют почту домена (RFC 7208).',
+  'mail.fix.enable_dkim':
+    'Включите подпись DKIM в сервисе, через который отправляется почта, и опубликуйте выданный им ключ; если ключ уже опубликован под другим селектором, укажите его в поле селекторов DKIM и проверьте снова.',
+  'mail.fix.strengthen_dkim':
+    'Замените RSA-ключ короче 2048 бит на ключ в 2048 бит (RFC 8301 §3.2); пока получатели его принимают.',
+  'mail.fix.fix_ptr':
+    'Попросите того, кто управляет адресом отправителя (хостинг или провайдера сети), настроить обратную запись DNS (PTR) на имя, которое указывает обратно на этот адрес.',
+  'mail.fix.delist_sender':
+    'Устраните то, из-за чего адрес отправителя попал в список, и попросите исключить его на странице списка.',
+  'mail.fix.delist_domain':
+    'Домен в этом списке: устраните причину и попросите исключить домен на странице списка.',
+  'mail.fix.inbound_starttls':
+    'Включите STARTTLS на этом сервере MX с сертификатом, действительным для его имени (RFC 3207): почта к нему идёт незашифрованной.',
+  'mail.fix.mx_certificate':
+    'Установите на этот сервер MX сертификат УЦ, которому доверяют отправители, действительный для имени сервера.',
+  'mail.fix.fix_mta_sts':
+    'Исправьте MTA-STS: запись или политика не читаются, либо политика не покрывает какой-то сервер MX (RFC 8461).',
+  'mail.fix.fix_tls_rpt': 'Замените запись TLS-RPT, которую отправители не принимают, на эту.',
+  'mail.fix.fix_bimi': 'Исправьте запись BIMI: она не читается.',
+  'mail.fix.authorize_reports':
+    'Попросите домен, который получает отчёты, опубликовать эту запись, иначе отчёты DMARC туда не придут (RFC 7489 §7.1).',
+  'mail.receiving': 'Серверы, принимающие почту',
+  'mail.receiving.note':
+    'STARTTLS на серверах MX, которые принимают почту домена: отдельное правило, которого не требует ни один провайдер; правило провайдеров о TLS касается серверов-отправителей.',
   'mail.authentication': 'Подлинность',
   'mail.transport': 'Защита доставки',
   'mail.spfLookups': 'DNS-запросов: {n} из 10, пустых: {void} из 2',
@@ -627,6 +694,20 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'mail.smtp.refused': 'соединение отклонено',
   'mail.smtp.error': 'ошибка',
   'mail.smtp.not_probed': 'не проверялся',
+  'mail.smtpDetail.no_starttls':
+    'Сервер не предлагает STARTTLS: почта к нему идёт незашифрованной.',
+  'mail.smtpDetail.timeout': 'Сервер не ответил за отведённое проверке время.',
+  'mail.smtpDetail.refused': 'Сервер отклонил или сбросил соединение.',
+  'mail.smtpDetail.error': 'Сервер ответил ошибкой, или не удалось рукопожатие TLS.',
+  'mail.smtpDetail.not_probed':
+    'Не проверялся: адрес не публичный, сервис уже проверяет много серверов или не может открыть порт 25.',
+  'mail.note.port25':
+    'Ни один сервер MX не ответил на этапе соединения: с этого сервера может быть закрыт порт 25, и результаты SMTP мало говорят о домене.',
+  'mail.note.mxProbed': 'Проверены {n} самых приоритетных серверов MX из {total}.',
+  'mail.note.sampled':
+    'Обратный DNS и списки проверены для {n} из {total} адресов отправителей SPF.',
+  'mail.note.budget':
+    'Проверка остановлена после {n} запросов DNS; то, что осталось, показано как не ответившее.',
   'mail.stage.connect': 'при соединении',
   'mail.stage.greeting': 'на приветствии',
   'mail.stage.ehlo': 'на EHLO',
@@ -677,6 +758,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'badge.tool.pool': 'пул',
   'badge.tool.mail': 'почта',
   'badge.tool.watch': 'наблюдение',
+  'badge.tool.watch.mail': 'наблюдение почты',
   'badge.unknown': 'неизвестно',
   'badge.listedOn': 'в списках: {listed} из {n}',
   'badge.clean': {
@@ -710,6 +792,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.kind.pool': 'Пул почтовых серверов',
   'card.kind.mail': 'Настройка почты',
   'card.kind.watch': 'Наблюдение',
+  'card.kind.watch.mail': 'Наблюдение за почтой',
   'card.noAddressChecked': 'Ни один адрес не проверен',
   'card.noListAnswered': 'Ни один список не ответил',
   'card.poolListed': {
@@ -784,6 +867,7 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'card.clean.ip': 'Ни один ответивший список не содержит этот адрес.',
   'card.clean.domain': 'Ни один ответивший список не содержит этот домен.',
   'card.clean.watch': 'Ни один ответивший список не содержит эту цель.',
+  'card.clean.watch.mail': 'Правила каждого провайдера и что делать — на странице результата.',
   'card.days': {
     one: '{n} день',
     few: '{n} дня',
@@ -855,6 +939,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.removed': 'Исключён из {lists}',
   'watch.mail.change': '{what}: {from} → {to}',
   'watch.mail.certificate': 'Сертификат',
+  'watch.mail.rules': 'Правила, за которыми следит наблюдение',
+  'watch.mail.rulesOf': 'Чьё правило',
   'watch.mail.cert.valid': 'осталось 14 дней или больше',
   'watch.mail.cert.expiring': 'осталось меньше 14 дней',
   'watch.mail.cert.expired': 'истёк',
@@ -955,6 +1041,8 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'watch.offer.mail': 'Следить за почтой этого домена',
   'watch.offer.hint':
     'Повторные проверки по расписанию, живая страница и значок; вебхук, если он указан, узнаёт о каждом внесении в список и исключении из него.',
+  'watch.offer.hint.mail':
+    'Повторные проверки по расписанию, живая страница и значок; вебхук, если он указан, узнаёт, когда меняется правило или вердикт провайдера, STARTTLS или сертификаты серверов MX, MTA-STS или ключ DKIM.',
   'watch.webhook': 'Адрес вебхука (необязательно)',
   'watch.webhookHint':
     'Каждое изменение отправляется туда POST-запросом с подписью Standard Webhooks.',

@@ -8,7 +8,10 @@ import type { NodeConfig } from './config.js';
 import { type NodePlatform, createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
 import { startMonitorTimer } from './monitor-timer.js';
+import { connectionClient, countClientConnections } from './client-connections.js';
+import { smtpDoorDefaults, startMailDoors } from './reports/index.js';
 import { startReportPurge } from './report-purge-timer.js';
+import { listenFailureLine } from './startup-failure.js';
 import { startWatchTimer } from './watch-timer.js';
 
 /**
@@ -26,6 +29,7 @@ export async function createNodeServices(
   const platform = given ?? (await createNodePlatform(config, logSink));
   try {
     const services = await createServices(config, platform, options);
+    const mailDoors = await startReportMailDoors(config, platform, services);
     // The Node platform keeps the zone monitor in this process (platform.ts: `local`).
     const monitorTimer = services.localMonitor && startMonitorTimer(services.localMonitor);
     const watchTimer = startWatchTimer(services.watches.runner, {
@@ -52,13 +56,17 @@ export async function createNodeServices(
       stopWatches: () => watchTimer.stop(),
       /** Ends the daily purge of old reports and waits for one under way. */
       stopReportPurge: () => reportPurge.stop(),
+      /** The reports' SMTP listener and IMAP poller, when configured. */
+      mailDoors,
+      /** Closes the SMTP listener and the IMAP poller, letting what they took in be kept. */
+      stopMailDoors: () => mailDoors.stop(),
       /**
        * Stops the self-test, watch and purge timers, the card threads and the DNS sockets, then
        * lets go of the stores.
        */
       async close() {
         monitorTimer?.stop();
-        await Promise.all([watchTimer.stop(), reportPurge.stop()]);
+        await Promise.all([watchTimer.stop(), reportPurge.stop(), mailDoors.stop()]);
         platform.closeDns();
         await platform.cardPool.close();
         await Promise.all([platform.store.close(), platform.reports.close()]);
@@ -69,6 +77,62 @@ export async function createNodeServices(
     await platform.cardPool.close();
     await Promise.all([platform.store.close(), platform.reports.close()]);
     throw error;
+  }
+}
+
+/**
+ * The reports' mail doors (docs/reports.md, "How reports come in"): SMTP with REPORTS_SMTP_PORT,
+ * capped per client as the HTTP server is (an IPv4 address or an IPv6 /64, at most a few
+ * connections each), IMAP with REPORTS_IMAP_URL, polled by one process of several in each
+ * interval. A listener that cannot listen stops the start with the line a taken PORT gets.
+ */
+async function startReportMailDoors(
+  config: NodeConfig,
+  platform: NodePlatform,
+  services: Awaited<ReturnType<typeof createServices>>,
+) {
+  const { reports } = config;
+  const { mailbox } = config.reports;
+  const smtpAddress = { port: reports.smtpPort ?? 0, host: reports.smtpHost };
+  try {
+    return await startMailDoors({
+      intake: services.reports.intake,
+      log: services.log,
+      maxBytes: reports.maxBytes,
+      ...(reports.smtpPort !== undefined && mailbox
+        ? {
+            smtp: {
+              ...smtpAddress,
+              name: mailbox.domain,
+              clients: countClientConnections(smtpDoorDefaults.maxPerClient),
+              clientOf: connectionClient,
+              ...(reports.tlsCert && reports.tlsKey
+                ? { tlsFiles: { cert: reports.tlsCert, key: reports.tlsKey } }
+                : {}),
+            },
+          }
+        : {}),
+      ...(reports.imapUrl && mailbox
+        ? {
+            imap: {
+              url: reports.imapUrl,
+              intervalMs: reports.imapIntervalMs,
+              doneFolder: reports.imapDone,
+              clock: platform.clock,
+              ...(config.workers > 1 ? { sharedStore: platform.store } : {}),
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+    throw new Error(
+      listenFailureLine(error, {
+        ...smtpAddress,
+        variables: { port: 'REPORTS_SMTP_PORT', host: 'REPORTS_SMTP_HOST' },
+      }),
+      { cause: error },
+    );
   }
 }
 

@@ -24,10 +24,12 @@ export function isStartupFailureMessage(message: unknown): message is StartupFai
   );
 }
 
-/** Where the server was told to listen: PORT and HOST. */
+/** Where the server was told to listen: PORT and HOST, or the variables named. */
 export interface ListenAddress {
   port: number;
   host: string;
+  /** The variables that set them, when not PORT and HOST (the reports' SMTP listener's). */
+  variables?: { port: string; host: string };
 }
 
 /** A failed start's line. Its messages already name their variable and fix; this keeps one line. */
@@ -37,23 +39,27 @@ export function startupFailureLine(error: unknown): string {
 }
 
 /** Why the server could not listen (an `error` of node:net's listen, or of the cluster's bind). */
-export function listenFailureLine(error: unknown, { port, host }: ListenAddress): string {
+export function listenFailureLine(
+  error: unknown,
+  { port, host, variables }: ListenAddress,
+): string {
+  const { port: portName, host: hostName } = variables ?? { port: 'PORT', host: 'HOST' };
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return `port ${port} is in use on ${host}: stop the other process or set PORT`;
+      return `port ${port} is in use on ${host}: stop the other process or set ${portName}`;
     case 'EACCES':
       // Ports below 1024 are privileged on Linux (ip(7)).
-      return `port ${port} may not be bound by this user: set PORT to 1024 or above, or give node the CAP_NET_BIND_SERVICE capability`;
+      return `port ${port} may not be bound by this user: set ${portName} to 1024 or above, or give node the CAP_NET_BIND_SERVICE capability`;
     case 'EADDRNOTAVAIL':
-      return `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all`;
+      return `${hostName} ${host} is not an address of this machine: set ${hostName} to one of its addresses, or 0.0.0.0 for all`;
     case 'EAFNOSUPPORT':
-      return `HOST ${host} is of an address family this machine does not have: set HOST to 0.0.0.0`;
+      return `${hostName} ${host} is of an address family this machine does not have: set ${hostName} to 0.0.0.0`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_FAIL':
-      return `HOST ${host} does not resolve to an address: set HOST to an address of this machine`;
+      return `${hostName} ${host} does not resolve to an address: set ${hostName} to an address of this machine`;
     default:
-      return `cannot listen on ${host} port ${port}: ${startupFailureLine(error)}: check HOST and PORT`;
+      return `cannot listen on ${host} port ${port}: ${startupFailureLine(error)}: check ${hostName} and ${portName}`;
   }
 }
 

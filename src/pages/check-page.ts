@@ -78,6 +78,8 @@ const scriptMessages: readonly MessageKey[] = [
   'watch.offer.ip',
   'watch.offer.domain',
   'watch.offer.mail',
+  'watch.offer.hint',
+  'watch.offer.hint.mail',
   'watch.start',
   'watch.busy',
   'watch.created',
@@ -204,6 +206,7 @@ function checkForm(page: CheckPage) {
         <button type="submit" id="submit">${t(page.tool.submit)}</button>
       </div>
       <p id="tool-hint" class="hint">${t(`tool.${tool}.hint` as MessageKey)}</p>
+      ${selectorField(page)}
       <div id="captcha" class="captcha" hidden></div>
       <p id="quota" class="quota" aria-live="polite"></p>
       <p id="form-error" class="error" role="alert" hidden></p>
@@ -211,6 +214,31 @@ function checkForm(page: CheckPage) {
     </form>
     <div id="outcome" aria-live="polite"></div>
     ${watchOffer(page)}`;
+}
+
+/**
+ * The mail check's optional DKIM selectors (`dkim_selectors`, docs/mail.md): DNS cannot list a
+ * domain's selectors, so the advice asks the caller to name theirs here. Shown while the mail tool
+ * is chosen (`data-tool`); the script sends its words, split at commas and spaces, as the list
+ * `data-body-list` names.
+ */
+function selectorField({ t, tools, tool }: CheckPage) {
+  if (!tools.some((entry) => entry.name === 'mail')) return '';
+  return html`<div class="tool-field" data-tool="mail" ${tool.name === 'mail' ? '' : 'hidden'}>
+    <label class="field-label" for="dkim-selectors">${t('check.dkimSelectors')}</label>
+    <input
+      type="text"
+      id="dkim-selectors"
+      name="dkim_selectors"
+      data-body-list="dkim_selectors"
+      placeholder="${t('check.dkimSelectors.placeholder')}"
+      autocomplete="off"
+      autocapitalize="off"
+      spellcheck="false"
+      maxlength="700"
+    />
+    <p class="hint">${t('check.dkimSelectors.hint')}</p>
+  </div>`;
 }
 
 /**
@@ -239,7 +267,7 @@ function watchOffer({ site, t }: CheckPage) {
   const form = site.watch;
   return html`<section id="watch" class="panel watch" hidden>
     <h2 id="watch-title">${t('watch.offer.ip')}</h2>
-    <p class="hint">${t('watch.offer.hint')}</p>
+    <p class="hint" id="watch-hint">${t('watch.offer.hint')}</p>
     <form id="watch-form" novalidate>
       <div class="watch-options">
         <label class="field-label" for="watch-interval">${t('watch.intervalLabel')}</label>

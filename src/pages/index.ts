@@ -12,6 +12,7 @@ export {
   listsTable,
   maxAddressesShown,
   moreThanShown,
+  pointsTable,
   type ResultContext,
   type ResultView,
   shortList,

@@ -94,39 +94,65 @@ export function resultView(
   </section>`;
 }
 
-export function factorsTable(factors: readonly ScoreFactor[], { t, texts }: ResultContext): Html {
-  if (factors.length === 0)
+/** One row of a table of what moved the score: its name, what it means, and its points. */
+export interface PointsRow {
+  name: Html | string;
+  detail: Html | string;
+  points: number;
+  /** The finding's code, for the page's script and tests (`data-code`). */
+  code?: string;
+}
+
+/**
+ * What moved the score, one row each, with its points: the IP and domain pages' factors and the
+ * mail page's findings (whose detail column says what to do, `detailHeading`).
+ */
+export function pointsTable(
+  rows: readonly PointsRow[],
+  t: Translate,
+  { detailHeading = t('result.details'), className = 'stacked' } = {},
+): Html {
+  if (rows.length === 0)
     return html`<h2>${t('result.factors')}</h2>
       <p class="note">${t('result.noFactors')}</p>`;
   return html`<h2>${t('result.factors')}</h2>
     <div class="table-scroll">
-      <table class="stacked">
+      <table class="${className}">
         <thead>
           <tr>
             <th>${t('result.factor')}</th>
-            <th>${t('result.details')}</th>
+            <th>${detailHeading}</th>
             <th>${t('result.points')}</th>
           </tr>
         </thead>
         <tbody>
-          ${factors.map(
-            (factor) =>
-              html`<tr>
-                <td data-label="${t('result.factor')}">
-                  ${t(`factor.${factor.kind}`)}: ${factor.source}
-                </td>
-                <td data-label="${t('result.details')}">${texts.factor(factor)}</td>
+          ${rows.map(
+            (row) =>
+              html`<tr${row.code === undefined ? '' : html` data-code="${row.code}"`}>
+                <td data-label="${t('result.factor')}">${row.name}</td>
+                <td data-label="${detailHeading}">${row.detail}</td>
                 <td
                   data-label="${t('result.points')}"
-                  class="${factor.points < 0 ? 'points-negative' : 'points-positive'}"
+                  class="${row.points < 0 ? 'points-negative' : 'points-positive'}"
                 >
-                  ${factor.points > 0 ? `+${factor.points}` : String(factor.points)}
+                  ${row.points > 0 ? `+${row.points}` : String(row.points)}
                 </td>
               </tr>`,
           )}
         </tbody>
       </table>
     </div>`;
+}
+
+export function factorsTable(factors: readonly ScoreFactor[], { t, texts }: ResultContext): Html {
+  return pointsTable(
+    factors.map((factor) => ({
+      name: `${t(`factor.${factor.kind}`)}: ${factor.source}`,
+      detail: texts.factor(factor),
+      points: factor.points,
+    })),
+    t,
+  );
 }
 
 const statusOrder: Record<ListResult['status'], number> = {

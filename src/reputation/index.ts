@@ -24,6 +24,11 @@ export {
   organizationalDomain,
   readDmarcLookup,
   type DmarcLookup,
+  // One reading of a DMARC record (RFC 7489), and the tag-list grammars, for the reports tool too.
+  dmarcTagRules,
+  parseTagList,
+  readDmarcRecord,
+  reportingTagRules,
   type PoolCheckResult,
   type PoolDiscoveryOptions,
   isPolicyListing,
@@ -113,9 +118,6 @@ export {
 } from './targets/index.js';
 export {
   authorizesReports,
-  type DmarcTags,
-  parseTagList,
-  readDmarcTags,
   readTlsRpt,
   reportAuthorizationName,
   tlsRptName,

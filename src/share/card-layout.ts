@@ -3,7 +3,7 @@ import { listingsPanel } from './card-listings.js';
 import { ringSize, scoreRing } from './card-ring.js';
 import { dayStripRow } from './card-strip.js';
 import { targetBlock } from './card-target.js';
-import { notCoveredTexts, providerTexts, vouchingTexts } from './count-texts.js';
+import { notCoveredTexts, vouchingTexts } from './count-texts.js';
 import {
   cardHeight,
   cardWidth,
@@ -116,7 +116,18 @@ export function coverageLine(
   t: Translate = translator('en'),
 ): string | undefined {
   const providers = providerVerdicts(summary);
-  if (providers) return providerTexts(providers, t).join(' · ');
+  // The card's headline says these are the rules that can be seen; the line says each verdict in
+  // a word or two, so three of them fit the card in both languages.
+  if (providers) {
+    return (Object.entries(providers) as [keyof typeof providers, 'pass' | 'warn' | 'fail'][])
+      .map(([provider, verdict]) =>
+        t('mail.providerVerdict', {
+          provider: t(`mail.provider.${provider}`),
+          verdict: t(`mail.card.verdict.${verdict}`),
+        }),
+      )
+      .join(' · ');
+  }
   const coverage = summary.coverage;
   if (!coverage || foundAddresses(summary) !== undefined) return undefined;
   // Lists waiting for a key are the operator's choice: the card counts the lists it may ask.

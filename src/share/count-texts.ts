@@ -132,7 +132,10 @@ export function coverageText(coverage: ListCoverage, t: Translate): string {
  */
 export function findingsOf(summary: ShareSummary, t: Translate): string {
   const providers = providerVerdicts(summary);
-  if (providers) return t('mail.findings', { providers: providerTexts(providers, t).join(', ') });
+  if (providers) {
+    const texts = providerTexts(providers, t, summary.providersUnseen);
+    return t('mail.findings', { providers: texts.join(', ') });
+  }
   const { coverage } = summary;
   const found = foundAddresses(summary);
   if (found !== undefined) return t('count.foundNotChecked', { n: found });
@@ -157,17 +160,34 @@ export function findingsOf(summary: ShareSummary, t: Translate): string {
 }
 
 /**
- * Each mailbox provider's verdict on a domain's mail setup: `Gmail: met`, `Yahoo: met with
- * warnings`, `Microsoft: not met` (docs/mail.md).
+ * Each mailbox provider's verdict on a domain's mail setup: `Gmail: met, 4 rules not visible from
+ * outside`, `Yahoo: met with warnings, 3 rules not visible from outside`, `Microsoft: not met`
+ * (docs/mail.md): a met verdict is never bare, since some required rules cannot be seen.
  */
-export function providerTexts(providers: ProviderVerdicts, t: Translate): string[] {
+export function providerTexts(
+  providers: ProviderVerdicts,
+  t: Translate,
+  unseen?: ShareSummary['providersUnseen'],
+): string[] {
   return (Object.entries(providers) as [keyof ProviderVerdicts, ProviderVerdicts['gmail']][]).map(
     ([provider, verdict]) =>
       t('mail.providerVerdict', {
         provider: t(`mail.provider.${provider}`),
-        verdict: t(`mail.verdict.${verdict}`),
+        verdict: providerVerdictText(verdict, unseen?.[provider] ?? 0, t),
       }),
   );
+}
+
+/** `met, 4 rules not visible from outside`; a verdict that is not met needs no such word. */
+export function providerVerdictText(
+  verdict: ProviderVerdicts['gmail'],
+  unseen: number,
+  t: Translate,
+): string {
+  const said = t(`mail.verdict.${verdict}`);
+  return verdict === 'fail' || unseen === 0
+    ? said
+    : `${said}, ${t('mail.verdict.unseen', { n: unseen })}`;
 }
 
 function withoutCounts(summary: ShareSummary): ListCoverage {

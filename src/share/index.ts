@@ -13,7 +13,13 @@ export {
 export { type CardCache, CardRendererBusy, createCardCache } from './card-cache.js';
 export { colours } from './card-theme.js';
 export { cardSvg, warmUpSummary } from './card.js';
-export { findingsOf, sentenceOf, unansweredTexts, vouchingTexts } from './count-texts.js';
+export {
+  findingsOf,
+  providerVerdictText,
+  sentenceOf,
+  unansweredTexts,
+  vouchingTexts,
+} from './count-texts.js';
 export { cardFontFiles, type CardFonts, cardFontsFrom, createFontLoader } from './fonts.js';
 export {
   type MeaningTable,

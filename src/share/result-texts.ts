@@ -116,6 +116,7 @@ function engineForms(
     [/^several SPF records \(permerror\)$/, () => t('spf.multiple')],
     [/^permerror: (.*)$/, ([, reason]) => t('detail.spfPermerror', { reason: meanings(reason!) })],
     [/^no DMARC record$/, () => t('dmarc.none')],
+    [/^a DMARC record receivers do not apply$/, () => t('dmarc.invalid')],
     // SPF's reasons (src/reputation/spf: spf.ts, spf-record.ts), as a permerror or temperror says.
     [
       /^(\d+) SPF records; there must be one$/,

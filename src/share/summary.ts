@@ -39,8 +39,9 @@ export interface ShareListing {
 
 export interface ShareSummary {
   /**
-   * The tool that made it (src/tools/registry.ts): the badge's label, the card's kind and its
-   * note when nothing is listed are that tool's texts in the catalogs (src/i18n, `toolText`).
+   * The tool that made it (src/tools/registry.ts), or `watch.mail` for a mail watch: the badge's
+   * label, the card's kind and its note when nothing is listed are that tool's texts in the
+   * catalogs (src/i18n, `toolText`).
    */
   tool: string;
   /**
@@ -85,6 +86,12 @@ export interface ShareSummary {
    * its bulk-sender rules (docs/mail.md), in the order the result gives them.
    */
   providers?: ProviderVerdicts;
+  /**
+   * Counting requirements: each provider's required rules that cannot be seen from outside, so a
+   * verdict reads "met, 4 rules not visible from outside", never a bare "met". Absent in
+   * summaries of results made before it.
+   */
+  providersUnseen?: Record<keyof ProviderVerdicts, number>;
   /**
    * A watch's last days, oldest first (docs/watches.md, "Chart and strip"): listed at some moment
    * of the day, clean all of it, or before the watch began. The live card draws them as a strip.

@@ -50,6 +50,11 @@ export interface DeliveryStepDeps {
   onAttempt?: (outcome: DeliveryOutcome) => void;
   /** E-mail alerts, when the platform can send them (SMTP_URL and ALERT_FROM). */
   email?: EmailDeps;
+  /**
+   * The zone list's meanings in Russian, by their English (src/share's `russianMeanings`): an
+   * alert in Russian says what a list's code means in Russian.
+   */
+  meanings?: ReadonlyMap<string, string>;
 }
 
 /** A 2xx, a 410, anything else, or a name that resolves to a non-public address. */
@@ -123,6 +128,7 @@ async function attemptOnce(
     watch,
     url,
     state: format === 'standard' ? undefined : await records.state(watch.id),
+    ...(deps.meanings ? { meanings: deps.meanings } : {}),
   });
   const attempt = await attemptDelivery(
     { ...deps, reachable: deps.reachable(watch) },

@@ -34,6 +34,11 @@ export interface EmailStepDeps extends RetryRules {
   log: Logger;
   /** E-mail alerts, when the platform can send them (SMTP_URL and ALERT_FROM). */
   email?: EmailDeps;
+  /**
+   * The zone list's meanings in Russian, by their English (src/share's `russianMeanings`): an
+   * alert in Russian says what a list's code means in Russian.
+   */
+  meanings?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -81,6 +86,7 @@ export async function emailOnce(
           watch,
           state: await deps.records.state(watch.id),
           unsubscribeUrl,
+          ...(deps.meanings ? { meanings: deps.meanings } : {}),
         });
   const message = emailMessage({
     from: deps.email.from,

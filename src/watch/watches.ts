@@ -74,6 +74,11 @@ export interface WatchDeps {
    * a watch with `email` is refused (`email_unavailable`).
    */
   email?: Omit<EmailDeps, 'links'>;
+  /**
+   * The zone list's meanings in Russian, by their English (src/share's `russianMeanings`): an
+   * alert in Russian says what a list's code means in Russian.
+   */
+  meanings?: ReadonlyMap<string, string>;
 }
 
 export interface Watches {

@@ -5,6 +5,7 @@ import { webCrypto } from '../platform.js';
 import { type Services, createServices } from '../services.js';
 import { readWorkerConfig } from './config.js';
 import { type WorkerBindings, createWorkersPlatform } from './platform.js';
+import { type RoutedMessage, takeRoutedMail } from './reports/index.js';
 
 /**
  * The API on Workers: the same app as on Node (src/app.ts) over the Workers platform, built once
@@ -27,6 +28,8 @@ export interface EdgeApp {
    * replica, read once while the first self-test ran, would otherwise say so forever.
    */
   tickWatches(options?: TickOptions): ReturnType<Services['watches']['runner']['tick']>;
+  /** A message Email Routing hands the email() handler, taken in as the reports' (email.ts). */
+  takeMail(message: RoutedMessage): Promise<void>;
   services: Services;
   /** The app itself, for its documented routes (the tests check answers against them). */
   app: ReturnType<typeof createApp>;
@@ -64,6 +67,11 @@ export async function createEdgeApp(
       ctx.waitUntil(services.flushVerdicts());
       return response;
     },
+    takeMail: (message) =>
+      takeRoutedMail(message, services.reports.intake, {
+        maxBytes: services.reports.maxBytes,
+        log: services.log,
+      }),
     async tickWatches(options) {
       await services.refreshVerdicts();
       try {

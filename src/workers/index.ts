@@ -5,6 +5,7 @@
 
 export { createEdgeApp, type EdgeApp, misconfigured, type WorkerEnv } from './app.js';
 export { ZoneMonitorObject } from './monitor-object.js';
+export { ReportDirectoryObject, ReportInboxObject } from './reports/index.js';
 export { StoreObject } from './store-object.js';
 export { edgeAppFor } from './edge-apps.js';
 export { armWatchClock, armWatchClockOnce, changedAWatch } from './watch-clock.js';

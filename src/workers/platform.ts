@@ -19,9 +19,10 @@ import type { WatchClockObject } from './watch-clock-object.js';
 import { createFetchWebhookSender } from './webhook-sender.js';
 import { createWorkersMailer } from './mailer.js';
 import { createWorkersProbes } from './probes/index.js';
+import { createDurableReportStore, type DurableReportStoreBindings } from './reports/index.js';
 
 /** The bindings wrangler.toml declares, beside the configuration's vars. */
-export interface WorkerBindings {
+export interface WorkerBindings extends DurableReportStoreBindings {
   STORE: DurableObjectNamespace<StoreObject>;
   ZONE_MONITOR: DurableObjectNamespace<ZoneMonitorObject>;
   WATCH_CLOCK: DurableObjectNamespace<WatchClockObject>;
@@ -56,6 +57,11 @@ export function createWorkersPlatform(
       bindings.STORE,
       options.storePrefix ? { prefix: options.storePrefix } : {},
     ),
+    // Each inbox in a Durable Object of its own, a directory beside them (docs/edge.md).
+    reports: createDurableReportStore(bindings, {
+      ...(options.storePrefix ? { prefix: options.storePrefix } : {}),
+      retentionMs: config.reports.retentionDays * 86_400_000,
+    }),
     renderCard,
     cardCacheBytes: edgeCardCacheBytes,
     ...webCrypto,

@@ -1,6 +1,6 @@
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanDnsText, type Resolver } from '../../src/dns/index.js';
+import { cleanDnsText, cleanShownText, type Resolver } from '../../src/dns/index.js';
 import { createResolver } from '../../src/node/dns/index.js';
 import type { FixtureDnsServer } from '../../fixtures/dns-server.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
@@ -13,8 +13,10 @@ import {
 /**
  * Hostile bytes from a DNS server, over the wire of each transport (UDP on node:dgram, DoH): a PTR
  * name holding U+202E, NUL, a newline and DEL, a TXT reason in valid UTF-8 (Cyrillic) with the
- * same characters and two octets that are not UTF-8. Every transport's answers pass the stack's
- * one rule: the text arrives decoded once, controls and bidi overrides replaced by U+FFFD.
+ * same characters and two octets that are not UTF-8. Every transport's names pass the stack's one
+ * rule (controls and bidi overrides replaced by U+FFFD); TXT text arrives decoded once and as
+ * sent, for the record grammars that read tabs and line breaks, and is cleaned where a result
+ * leaves its check (`cleanShownText`).
  */
 
 const reverse = '7.113.0.203.in-addr.arpa';
@@ -71,11 +73,35 @@ describe.each([
     expect(name).not.toMatch(unsafe);
   });
 
-  it('decode a UTF-8 TXT reason once, keep its text and replace what is not text', async () => {
+  it('decode a UTF-8 TXT string once and keep its characters for the parsers, bytes that are not UTF-8 replaced', async () => {
     const outcome = await resolverOf().query('7.113.0.203.reasons.test', 'TXT');
     const [reason] = outcome.status === 'answer' ? outcome.records : [];
-    expect(reason).toBe('Спам \ufffdмоc.knab\ufffd\ufffd\ufffd end \ufffd\ufffd');
-    expect(reason).not.toMatch(unsafe);
+    expect(reason).toBe('Спам \u202eмоc.knab\u0000\n\u007f end \ufffd\ufffd');
+    expect(cleanShownText({ reason })).toEqual({
+      reason: 'Спам \ufffdмоc.knab\ufffd\ufffd\ufffd end \ufffd\ufffd',
+    });
+  });
+});
+
+describe('cleanShownText', () => {
+  it('cleans every string of a result, in objects and arrays, and keeps numbers, booleans and nulls', () => {
+    const result = {
+      record: 'v=DMARC1;\tp=reject',
+      rua: [{ uri: 'mailto:d@example.com\u202e', authorized: null }],
+      pct: 100,
+      present: true,
+    };
+    expect(cleanShownText(result)).toEqual({
+      record: 'v=DMARC1;\ufffdp=reject',
+      rua: [{ uri: 'mailto:d@example.com\ufffd', authorized: null }],
+      pct: 100,
+      present: true,
+    });
+  });
+
+  it('returns the same object when nothing needs cleaning', () => {
+    const result = { record: 'v=spf1 -all', list: ['a', 'b'] };
+    expect(cleanShownText(result)).toBe(result);
   });
 });
 

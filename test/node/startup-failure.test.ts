@@ -33,6 +33,20 @@ describe('listenFailureLine', () => {
   ])('names the cause of %s and the variable to change', (code, line) => {
     expect(listenFailureLine(listenError(code), address)).toMatch(line);
   });
+
+  it("names the reports' SMTP listener's variables for its port and address", () => {
+    const smtp = {
+      port: 25,
+      host: '192.0.2.1',
+      variables: { port: 'REPORTS_SMTP_PORT', host: 'REPORTS_SMTP_HOST' },
+    };
+    expect(listenFailureLine(listenError('EACCES'), smtp)).toMatch(
+      /^port 25 may not be bound by this user: set REPORTS_SMTP_PORT to 1024 or above, or give node the CAP_NET_BIND_SERVICE capability$/,
+    );
+    expect(listenFailureLine(listenError('EADDRNOTAVAIL'), smtp)).toMatch(
+      /^REPORTS_SMTP_HOST 192\.0\.2\.1 is not an address of this machine: set REPORTS_SMTP_HOST/,
+    );
+  });
 });
 
 describe('startupFailureLine', () => {

@@ -161,12 +161,17 @@ describe.each([1280, 375] as const)('the mail result at %i px', (width) => {
       async (name) => {
         await page.goto(`${base}/mail/${name}?lang=${lang}`);
         await page.waitForSelector('#result .mail-result');
-        expect(await page.locator('section.mail-provider').count()).toBe(3);
+        // The three providers' checklists and the receiving side's STARTTLS, a rule of its own.
+        expect(await page.locator('section.mail-provider').count()).toBe(4);
         expect(await page.locator('table.mail-checklist tbody tr').count()).toBe(
           (['gmail', 'yahoo', 'microsoft'] as const).reduce(
             (sum, provider) => sum + mailResults[name].requirements[provider].rules.length,
-            0,
+            1,
           ),
+        );
+        // What to fix first, before them.
+        expect(await page.locator('.mail-result > section').first().getAttribute('class')).toBe(
+          'mail-fixes',
         );
         // On a phone the checklist is stacked rows, each cell labelled; on a desktop, a table.
         const display = await page.evaluate(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translator } from '../../src/i18n/index.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
 import { type TestService, startTestService } from '../support/service.js';
 
@@ -52,6 +53,12 @@ describe.each([
       await page.click('#submit');
       await page.waitForSelector('#watch:not([hidden])');
       expect((await page.textContent('#watch-title'))?.trim()).toBe(offer);
+      // It promises what a mail watch tells of: the rules and servers, not listings.
+      const t = translator(lang);
+      expect((await page.textContent('#watch-hint'))?.trim()).toBe(t('watch.offer.hint.mail'));
+      expect(await page.textContent('#watch-hint')).not.toContain(
+        lang === 'en' ? 'listing' : 'внесении в список',
+      );
       await page.click('#watch-submit');
       await page.waitForSelector('#watch-created .watch-created');
       const href = await page.getAttribute('#watch-page', 'href');
@@ -62,6 +69,13 @@ describe.each([
         target: string;
       };
       expect(watch).toMatchObject({ kind: 'mail', target: domain });
+      // Its page is named for the tool chosen, and shows the rules it follows.
+      await page.goto(service.url(`/watch/v1/${id}/share?lang=${lang}`));
+      expect(await page.title()).toContain(`${t('tool.watch.mail')} ${domain}`);
+      expect(await page.locator('table[data-watched=rules] tr[data-rule]').count()).toBe(11);
+      expect(
+        await page.locator('table[data-watched=rules] tr[data-rule=inbound_tls]').count(),
+      ).toBe(1);
       expect(problems).toEqual([]);
     } finally {
       await page.close();

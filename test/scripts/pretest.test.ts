@@ -38,7 +38,7 @@ async function pretest(env: Record<string, string>) {
 }
 
 describe('scripts/pretest.ts', () => {
-  it('does nothing and prints nothing where redis-server, Chromium and PostgreSQL are installed', async () => {
+  it('does nothing and prints nothing where redis-server, Chromium, PostgreSQL and Dovecot are installed', async () => {
     expect(await pretest({ PATH: pathHolding(true) })).toEqual({ code: 0, output: '' });
   });
 
@@ -65,6 +65,17 @@ describe('scripts/pretest.ts', () => {
     expect(code).toBe(1);
     expect(output).toMatch(
       /^npm test needs postgresql\b.*: run {2}(sudo )?apt-get install -y --no-install-recommends postgresql\b[^\n]*\n$/,
+    );
+  });
+
+  it('stops with one line naming dovecot-imapd when DOVECOT_BIN names no program', async () => {
+    const { code, output } = await pretest({
+      PATH: pathHolding(true),
+      DOVECOT_BIN: join(mkdtempSync(join(tmpdir(), 'no-dovecot-')), 'dovecot'),
+    });
+    expect(code).toBe(1);
+    expect(output).toMatch(
+      /^npm test needs dovecot-imapd\b.*: run {2}(sudo )?apt-get install -y --no-install-recommends dovecot-imapd\b[^\n]*\n$/,
     );
   });
 });

@@ -47,6 +47,20 @@ describe('planPrerequisites', () => {
       { missing: ['redis-server', 'chromium', 'postgresql'], root: true, aptGet: true },
       [update, install('redis-server', 'chromium', 'postgresql')],
     ],
+    [
+      'dovecot-imapd',
+      { missing: ['dovecot-imapd'], root: true, aptGet: true },
+      [update, install('dovecot-imapd')],
+    ],
+    [
+      'all four',
+      {
+        missing: ['redis-server', 'chromium', 'postgresql', 'dovecot-imapd'],
+        root: true,
+        aptGet: true,
+      },
+      [update, install('redis-server', 'chromium', 'postgresql', 'dovecot-imapd')],
+    ],
   ])(
     'as root with apt-get, updates the lists then installs only what is missing: %s',
     (_, machine, commands) => {

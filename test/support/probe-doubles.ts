@@ -117,32 +117,24 @@ export function smtpProberDouble(
     }
     const seen = handshake(server.certificate, host, now());
     const greeted = { status: 'ok' as const, stage: null, address, banner, starttls: true };
-    const refusedWith = (reason: string) =>
-      `the certificate does not verify for ${host}: ${reason} (the handshake stops there, as a verifying sender's would)`;
-    // Node checks the validity dates before the names, and then shows no certificate.
-    if (seen.expired) {
-      return { ...greeted, tls: null, certificate: null, detail: refusedWith('CERT_HAS_EXPIRED') };
-    }
-    if (seen.nameError) {
-      const reason = 'ERR_TLS_CERT_ALTNAME_INVALID';
-      return {
-        ...greeted,
-        tls: null,
-        certificate: {
-          ...seen.certificate,
-          trusted: false,
-          name_matches: false,
-          trust_error: reason,
-        },
-        detail: refusedWith(reason),
-      };
-    }
+    // The probe finishes every handshake and reads the certificate whatever it is, with Node's
+    // verdict: the dates are checked before the names, so an expired certificate says so first.
+    const reason = seen.expired
+      ? 'CERT_HAS_EXPIRED'
+      : seen.nameError
+        ? 'ERR_TLS_CERT_ALTNAME_INVALID'
+        : null;
     return {
       ...greeted,
       // What Node 20 and smtp-server agree on by default.
       tls: { version: 'TLSv1.3', cipher: 'TLS_AES_256_GCM_SHA384' },
-      certificate: { ...seen.certificate, trusted: true, name_matches: true, trust_error: null },
-      detail: null,
+      certificate: {
+        ...seen.certificate,
+        trusted: reason === null,
+        name_matches: !seen.nameError,
+        trust_error: reason,
+      },
+      detail: reason === null ? null : `the certificate does not verify for ${host}: ${reason}`,
     };
   };
   return {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../src/i18n/index.js';
+import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { verdictColours } from '../../src/share/card-theme.js';
+import { russianMeanings } from '../../src/share/index.js';
 import {
   type AlertMessage,
+  chatText,
   discordColours,
   eventMessage,
   renderEmail,
@@ -340,4 +344,52 @@ describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => 
       for (const piece of hostilePieces) expect(shown).toContain(piece);
     },
   );
+});
+
+describe('an alert in Russian', () => {
+  it('says what a list’s code means in the zone list’s Russian, in chat and in e-mail', async () => {
+    const meanings = russianMeanings(await loadZoneList());
+    const listed = event('watch.listed', {
+      added: [{ ...zen, meaning: 'SBL: direct spam source, spam operation or spam service' }],
+      listed_on: [zen],
+    });
+    const russian = 'SBL: прямой источник спама, спам-операция или спам-сервис';
+    expect(chatText(listed, 'ru', undefined, meanings).text).toContain(russian);
+    const email = renderEmail({
+      kind: 'alert',
+      event: listed,
+      watch: { lang: 'ru' },
+      state: undefined,
+      unsubscribeUrl: 'https://rep.example.org/watch/v1/abc/email/unsubscribe?code=u',
+      meanings,
+    });
+    expect(email.text).toContain(russian);
+    expect(email.text).not.toContain('direct spam source');
+    // In English, the list's own words.
+    expect(chatText(listed, 'en', undefined, meanings).text).toContain('direct spam source');
+  });
+
+  it('says what to do about a mail rule that fails in Russian, not the check’s English words', () => {
+    const changed = alertEvent(
+      'watch.changed',
+      {
+        changes: [
+          {
+            what: 'requirement',
+            subject: 'inbound_tls',
+            from: 'pass',
+            to: 'fail',
+            detail: 'no STARTTLS on mx2.example.org: mail to it travels unencrypted (RFC 3207)',
+          },
+        ],
+        providers: { gmail: 'pass', yahoo: 'pass', microsoft: 'pass' },
+      },
+      'example.org',
+    );
+    const text = chatText(changed, 'ru', undefined).text;
+    expect(text).toContain(translator('ru')('mail.advice.inbound_tls_fail'));
+    expect(text).toContain(translator('ru')('mail.rule.inbound_tls'));
+    expect(text).not.toContain('travels unencrypted');
+    expect(chatText(changed, 'en', undefined).text).toContain('travels unencrypted');
+  });
 });

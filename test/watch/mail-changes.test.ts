@@ -72,6 +72,9 @@ const withRule = (
           },
     ]),
   ) as MailCheckResult['requirements'],
+  // The MX servers' STARTTLS is a rule of the result's own, beside the providers' tables.
+  inbound_tls:
+    rule === 'inbound_tls' ? { ...result.inbound_tls, status, detail } : result.inbound_tls,
 });
 const withSts = (status: MailCheckResult['mta_sts']['status'], detail: string | null) => ({
   ...goodMail,
@@ -95,7 +98,7 @@ describe('a mail watch’s changes', () => {
   it('reads SMTP never probed (Workers: no port 25) as silence, check after check', () => {
     const workers = withRule(
       withMx(goodMail, () => notProbed('this runtime cannot open TCP port 25')),
-      'tls',
+      'inbound_tls',
       'unknown',
       'no MX host could be probed: STARTTLS is not known',
     );
@@ -119,7 +122,7 @@ describe('a mail watch’s changes', () => {
           },
         ],
       },
-      'tls',
+      'inbound_tls',
       'warn',
       'STARTTLS on 1 of 2 MX hosts probed; the others did not answer',
     );
@@ -132,13 +135,18 @@ describe('a mail watch’s changes', () => {
           index === 0 ? host : { ...host, smtp: { ...host.smtp, status: 'refused' as const } },
         ),
       },
-      'tls',
+      'inbound_tls',
       'warn',
       'STARTTLS on 1 of 2 MX hosts probed; the others did not answer',
     );
     const [changes] = changesOver([goodMail, refused]).reported;
     expect(changes).toContainEqual(
-      expect.objectContaining({ what: 'requirement', subject: 'tls', from: 'pass', to: 'warn' }),
+      expect.objectContaining({
+        what: 'requirement',
+        subject: 'inbound_tls',
+        from: 'pass',
+        to: 'warn',
+      }),
     );
   });
 
@@ -198,7 +206,7 @@ describe('a mail watch’s changes', () => {
   it('keeps the certificates while no MX host was found (an MX look-up that failed)', () => {
     const noMx = withRule(
       { ...goodMail, mx: [], mx_total: 0 },
-      'tls',
+      'inbound_tls',
       'unknown',
       'no MX host to probe',
     );
@@ -222,19 +230,25 @@ describe('a mail watch’s changes', () => {
   it('reports a rule’s status and the providers’ verdicts it moves, judged over the rules known', () => {
     const noTls = withRule(
       goodMail,
-      'tls',
+      'inbound_tls',
       'fail',
       'no STARTTLS on mx1.demo-mail.example (RFC 3207)',
     );
-    const { reported } = changesOver([goodMail, noTls]);
+    // The MX servers' STARTTLS is news, and moves no provider's verdict: none requires it.
+    const starttls = changesOver([goodMail, noTls]).reported[0]!.map(
+      ({ what, subject, from, to }) => `${what} ${subject} ${from}>${to}`,
+    );
+    expect(starttls).toEqual(['requirement inbound_tls pass>fail']);
+    const noPtr = withRule(goodMail, 'ptr', 'fail', 'no PTR record for 192.0.3.10');
+    const { reported } = changesOver([goodMail, noPtr]);
     const moves = reported[0]!.map(
       ({ what, subject, from, to }) => `${what} ${subject} ${from}>${to}`,
     );
-    expect(moves).toContain('requirement tls pass>fail');
+    expect(moves).toContain('requirement ptr pass>fail');
     // Each provider's verdict as the check's own rule judges the rules now (withRule leaves the
     // result's verdicts as they were: the watch judges them again).
     const expected = (['gmail', 'microsoft', 'yahoo'] as const)
-      .map((provider) => [provider, verdictOf(noTls.requirements[provider].rules)] as const)
+      .map((provider) => [provider, verdictOf(noPtr.requirements[provider].rules)] as const)
       .filter(([, verdict]) => verdict !== 'pass')
       .map(([provider, verdict]) => `verdict ${provider} pass>${verdict}`);
     expect(moves.filter((move) => move.startsWith('verdict '))).toEqual(expected);

@@ -43,6 +43,8 @@ export default defineConfig({
   resolve: {
     alias: [{ find: /^(\.\.?\/)+support\/service\.js$/, replacement: workerdService }],
   },
+  // The reports' sample files, imported as bytes (`?inline`) by the suites of the mail doors.
+  assetsInclude: ['**/test/fixtures/reports/**/*.{xml,gz,zip,eml,json}'],
   test: {
     name: 'workerd',
     root,

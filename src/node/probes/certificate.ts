@@ -3,9 +3,8 @@ import type { Certificate } from '../../reputation/index.js';
 
 /**
  * The certificate a server presented, as the mail check reports it, with the verdict of Node's
- * own verification (its trust store plus NODE_EXTRA_CA_CERTS, the validity dates, and
- * `tls.checkServerIdentity`, RFC 6125): the probe's handshake verifies, and no trust decision
- * is made here.
+ * own verification (its trust store plus NODE_EXTRA_CA_CERTS, the validity dates) and of
+ * `tls.checkServerIdentity` (RFC 6125): no trust decision is made here.
  */
 
 const dayMs = 86_400_000;
@@ -32,15 +31,16 @@ function issuerOf(certificate: PeerCertificate): string {
 }
 
 /**
- * What the probe reports of a certificate: `verdict` is the handshake's, `null` when Node
- * verified it, else the error Node stopped the handshake with (`ERR_TLS_CERT_ALTNAME_INVALID`
- * when only the name did not match).
+ * What the probe reports of a certificate: `verdict` is Node's, `null` when it verified the
+ * certificate for the host, else its reason (`socket.authorizationError`: `CERT_HAS_EXPIRED`,
+ * `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID` ...); `nameMatches` whether it
+ * is valid for the host's name, whatever the chain.
  */
 export function certificateOf(
   certificate: PeerCertificate | undefined,
-  verdict: string | null,
-  now: Date,
+  judged: { verdict: string | null; nameMatches: boolean; now: Date },
 ): Certificate | undefined {
+  const { verdict, nameMatches, now } = judged;
   if (!certificate || Object.keys(certificate).length === 0) return undefined;
   const notAfter = new Date(certificate.valid_to);
   const valid = !Number.isNaN(notAfter.getTime());
@@ -50,7 +50,7 @@ export function certificateOf(
     not_after: valid ? notAfter.toISOString() : new Date(0).toISOString(),
     days_left: valid ? Math.floor((notAfter.getTime() - now.getTime()) / dayMs) : 0,
     trusted: verdict === null,
-    name_matches: verdict !== 'ERR_TLS_CERT_ALTNAME_INVALID',
+    name_matches: nameMatches,
     trust_error: verdict,
   };
 }

@@ -1,10 +1,5 @@
 import { connect, isIP, type Socket } from 'node:net';
-import {
-  checkServerIdentity,
-  type PeerCertificate,
-  connect as tlsConnect,
-  type TLSSocket,
-} from 'node:tls';
+import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import {
   notProbed,
   reachableBy,
@@ -20,9 +15,12 @@ import { ReplyError, replyReader, type SmtpReply } from './smtp-reply.js';
  * check resolved and judged reachable: the greeting, EHLO, STARTTLS (RFC 3207), the TLS handshake
  * with the MX host as SNI, the certificate read, QUIT. Never MAIL FROM or RCPT TO: nothing is
  * relayed or delivered. Each stage must end within `timeoutMs`; the check's signal ends it all.
- * The handshake verifies as every Node client does (its trust store plus NODE_EXTRA_CA_CERTS):
- * a certificate Node does not verify ends it, and the probe says why (`trust_error`), with the
- * certificate's names and dates when Node got as far as the host name check.
+ * The handshake is finished whatever the certificate, so the probe can say which names and which
+ * dates it carries: Node's own verification (its trust store plus NODE_EXTRA_CA_CERTS, the dates,
+ * RFC 6125's name rule) is read as its verdict (`socket.authorized`, `socket.authorizationError`)
+ * instead of ending the handshake. That is safe only because nothing but QUIT is sent after it:
+ * this is the one client of the service that does so, and every client that sends data verifies
+ * (docs/mail.md, "MX hosts and the SMTP probe").
  */
 
 export interface SmtpProbeOptions {
@@ -173,47 +171,30 @@ async function probeOnce(
     // RFC 3207 §4.2: nothing read before the handshake counts; bytes a server (or a man in the
     // middle) sent after "220" are dropped, not taken as the answers of the TLS session.
     reader.detach();
-    // The certificate Node's host name check was given: a chain Node verified, whose names may
-    // still not match (Node's own rule decides, this only keeps what it looked at).
-    let presented: PeerCertificate | undefined;
-    let refused: string | null = null;
     const secure = await within('tls', (fail) => {
       const tls = tlsConnect({
         socket,
         ...(isIP(request.host) === 0 ? { servername: request.host } : {}),
-        checkServerIdentity: (host, certificate) => {
-          presented = certificate;
-          return checkServerIdentity(host, certificate);
-        },
+        // The handshake completes for any certificate, and Node's verdict on it is read below:
+        // the probe sends QUIT and nothing else over it.
+        rejectUnauthorized: false,
       });
       sockets.push(tls);
-      tls.on('error', (error: NodeJS.ErrnoException) => {
-        // Node sets authorizationError before it ends a handshake its verification refused.
-        const verdict = tls.authorizationError as Error | string | null | undefined;
-        if (verdict == null) {
-          fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`));
-          return;
-        }
-        refused = typeof verdict === 'string' ? verdict : (error.code ?? verdict.message);
-        fail(new UnverifiedError(refused));
-      });
+      tls.on('error', (error: NodeJS.ErrnoException) =>
+        fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`)),
+      );
       return new Promise<TLSSocket>((resolve) => tls.once('secureConnect', () => resolve(tls)));
-    }).catch((error: unknown) => {
-      if (error instanceof UnverifiedError) return undefined;
-      throw error;
     });
-    if (secure === undefined) {
-      quit(socket);
-      return {
-        status: 'ok',
-        stage: null,
-        ...base(),
-        tls: null,
-        certificate: certificateOf(presented, refused, now()) ?? null,
-        detail: `the certificate does not verify for ${request.host}: ${refused} (the handshake stops there, as a verifying sender's would)`,
-      };
-    }
-    const certificate = certificateOf(secure.getPeerCertificate(), null, now()) ?? null;
+    const peer = secure.getPeerCertificate();
+    // Node's verdict: the chain against its trust store, the dates, and (once those pass) the
+    // name; the name is also checked here, since a chain Node refuses is never checked for it.
+    const verdict = secure.authorized ? null : String(secure.authorizationError ?? 'not trusted');
+    const certificate =
+      certificateOf(peer, {
+        verdict,
+        nameMatches: checkServerIdentity(request.host, peer) === undefined,
+        now: now(),
+      }) ?? null;
     const cipher = secure.getCipher();
     const version = secure.getProtocol() ?? 'unknown';
     quit(secure);
@@ -223,7 +204,12 @@ async function probeOnce(
       ...base(),
       tls: { version, cipher: cipher?.standardName ?? cipher?.name ?? 'unknown' },
       certificate,
-      detail: certificate === null ? 'the server sent no certificate' : null,
+      detail:
+        certificate === null
+          ? 'the server sent no certificate'
+          : verdict === null
+            ? null
+            : `the certificate does not verify for ${request.host}: ${verdict}`,
     };
   } catch (error) {
     const failure =
@@ -250,9 +236,6 @@ async function probeOnce(
     outermost?.destroy();
   }
 }
-
-/** A handshake Node's verification ended: not a failed probe, a certificate that does not verify. */
-class UnverifiedError extends Error {}
 
 /** QUIT (RFC 5321 §4.1.1.10) and end; the 221 is not waited for. */
 function quit(socket: Socket): void {

@@ -1,6 +1,7 @@
 /**
- * The report stores that need Node (docs/reports.md, "Storage"): SQLite (the default) and
- * PostgreSQL, and the one REPORTS_URL opens.
+ * The reports on Node: the stores that need it (docs/reports.md, "Storage"), SQLite (the default)
+ * and PostgreSQL, and the one REPORTS_URL opens; the mail doors, SMTP and IMAP ("How reports come
+ * in").
  */
 
 export { openReportStore } from './open.js';
@@ -9,3 +10,5 @@ export {
   type PostgresReportStoreOptions,
 } from './postgres-report-store.js';
 export { openSqliteReportStore, type SqliteReportStoreOptions } from './sqlite-report-store.js';
+export { type MailDoors, type MailDoorsSettings, startMailDoors } from './mail-doors.js';
+export { smtpDoorDefaults } from './smtp-door.js';

@@ -1,8 +1,10 @@
 import {
   type DmarcLookup,
+  dmarcTagRules,
   parseTagList,
-  readDmarcTags,
+  readDmarcRecord,
   readTlsRpt,
+  reportingTagRules,
 } from '../../reputation/index.js';
 import { namesAddress } from './addresses.js';
 
@@ -96,7 +98,7 @@ export function suggestDmarc(
     };
   }
   if (own.kind === 'found') {
-    const list = parseTagList(own.record);
+    const list = parseTagList(own.record, dmarcTagRules);
     if (!list.ok) {
       return {
         ...fresh(name, address, own.record),
@@ -109,10 +111,11 @@ export function suggestDmarc(
   const parent = `_dmarc.${organizational.domain}`;
   if (organizational.lookup.kind === 'unavailable') return unanswered(name, parent);
   if (organizational.lookup.kind !== 'found') return fresh(name, address, null);
-  const list = parseTagList(organizational.lookup.record);
+  const list = parseTagList(organizational.lookup.record, dmarcTagRules);
   if (!list.ok) return fresh(name, address, null);
-  // The policy subdomains have now: sp, else p (RFC 7489 §6.3).
-  const parentTags = readDmarcTags(organizational.lookup.record);
+  // The policy subdomains have now: sp, else p (RFC 7489 §6.3), as the one reading of the record
+  // gives it (checks/dmarc-record.ts).
+  const parentTags = readDmarcRecord(organizational.lookup.record);
   const policy = parentTags.sp ?? parentTags.p ?? 'none';
   const tags = new Map(list.tags);
   tags.set('p', policy);
@@ -151,7 +154,8 @@ export function suggestTlsRpt(
   const name = `_smtp._tls.${domain}`;
   if (records === undefined) return unanswered(name, name);
   const current = readTlsRpt(records);
-  const list = current.record === null ? undefined : parseTagList(current.record);
+  const list =
+    current.record === null ? undefined : parseTagList(current.record, reportingTagRules);
   if (current.record === null || !list?.ok || current.status !== 'found') {
     return {
       name,
@@ -175,7 +179,8 @@ export function namesInbox(
   address: string,
 ): boolean {
   const dmarc =
-    own.kind === 'found' && readDmarcTags(own.record).rua.some((uri) => namesAddress(uri, address));
+    own.kind === 'found' &&
+    readDmarcRecord(own.record).rua.some((uri) => namesAddress(uri, address));
   const tls =
     tlsRecords !== undefined &&
     readTlsRpt(tlsRecords).rua.some((uri) => namesAddress(uri, address));

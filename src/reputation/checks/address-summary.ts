@@ -11,6 +11,7 @@ import type { Deadline } from '../lookups/index.js';
 import { type AddressSummary, worstSeverity } from '../results/index.js';
 import { listingFactors, scoreOf } from './score.js';
 import { policyBreaks, senderRulesFactor } from './sender-rules.js';
+import { listCountsOf } from './domain-lists.js';
 
 /**
  * One address's DNSBL result in brief, as the domain and pool tools show it for each address they
@@ -42,13 +43,7 @@ export async function summariseAddress(
     score,
     verdict,
     confidence,
-    listed: report.listed,
-    allowlisted: report.allowlisted,
-    answered: report.answered,
-    not_answered: report.not_answered,
-    on_hold: report.on_hold,
-    disabled: report.disabled,
-    needs_key: report.needs_key,
+    ...listCountsOf(report),
     not_covered: report.not_covered,
     total: report.total,
     summary: describeCoverage(coverageOf(report.lists)),

@@ -1,3 +1,4 @@
+import { cleanShownText } from '../../dns/index.js';
 import type { ResolverConfirmation } from '../lists/index.js';
 import { checkFailures } from './check-outcome.js';
 
@@ -52,6 +53,8 @@ export function notReady(readiness: CheckReadiness): NotConfigured | undefined {
  * configured, and `not_configured` when the resolver answered a documented test entry falsely
  * during it (none of its answers can be shown or stored). `check` is any check that asks the DNS:
  * a `CheckOutcome`, or the outcome of a check that probes more (SMTP, HTTPS) with codes of its own.
+ * The outcome leaves with its text cleaned for display (`cleanShownText`): the checks read TXT
+ * records as the DNS server sent them, and quote them.
  */
 export async function runConfirmed<Outcome extends { ok: boolean }>(
   readiness: CheckReadiness,
@@ -63,5 +66,5 @@ export async function runConfirmed<Outcome extends { ok: boolean }>(
   const outcome = await check();
   if ((await confirmation?.settle(confirmationGraceMs)) === 'lying')
     return notConfigured(readiness);
-  return outcome;
+  return cleanShownText(outcome);
 }

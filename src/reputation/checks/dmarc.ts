@@ -1,6 +1,7 @@
 import { getDomain } from 'tldts';
 import type { DnsOutcome } from '../../dns/index.js';
-import { clip, type DmarcPolicy, type DmarcRecord, maxRecordChars } from '../results/index.js';
+import { clip, type DmarcRecord, maxRecordChars } from '../results/index.js';
+import { type DmarcReading, isDmarcRecord, readDmarcRecord } from './dmarc-record.js';
 
 /**
  * DMARC policy discovery (RFC 7489 §6.6.3): the record at `_dmarc.<domain>`, or when there is
@@ -18,24 +19,6 @@ export function organizationalDomain(name: string): string | null {
   return getDomain(name, { allowPrivateDomains: true });
 }
 
-/**
- * §6.6.3: of the TXT records at `_dmarc.<domain>`, those that start with the version tag
- * `v=DMARC1` count, and only exactly one is a policy. §6.4 takes DKIM's tag-list syntax, whose tag
- * names are case-sensitive (RFC 6376 §3.2), and §6.3 wants the value `DMARC1` matched precisely.
- */
-const dmarcVersion = /^v[ \t]*=[ \t]*DMARC1[ \t]*(?:;|$)/;
-
-/** A tag's value (§6.3); §6.4's ABNF lists the policy values as literals, matched in any case. */
-function policyTag(record: string, tag: 'p' | 'sp'): DmarcPolicy | null | undefined {
-  for (const part of record.split(';')) {
-    const [name = '', value = ''] = part.split('=').map((text) => text.trim());
-    if (name !== tag) continue;
-    const policy = value.toLowerCase();
-    return policy === 'none' || policy === 'quarantine' || policy === 'reject' ? policy : null;
-  }
-  return undefined;
-}
-
 /** What one `_dmarc` TXT lookup says, before any fallback. */
 export type DmarcLookup =
   | { kind: 'found'; record: string }
@@ -43,10 +26,11 @@ export type DmarcLookup =
   | { kind: 'multiple' }
   | { kind: 'unavailable' };
 
+/** §6.6.3: of the TXT records at `_dmarc.<domain>`, those starting `v=DMARC1` count; one is a policy. */
 export function readDmarcLookup(outcome: DnsOutcome<string>): DmarcLookup {
   switch (outcome.status) {
     case 'answer': {
-      const records = outcome.records.filter((text) => dmarcVersion.test(text));
+      const records = outcome.records.filter(isDmarcRecord);
       const [record] = records;
       if (record === undefined) return { kind: 'none' };
       return records.length > 1 ? { kind: 'multiple' } : { kind: 'found', record };
@@ -59,41 +43,61 @@ export function readDmarcLookup(outcome: DnsOutcome<string>): DmarcLookup {
   }
 }
 
-const absent = { present: false, record: null, policy: null, applied: null, domain: null };
+/** The record that applies as the result shows it, and as it was read (null without one). */
+export interface AppliedDmarc {
+  shown: DmarcRecord;
+  reading: DmarcReading | null;
+}
+
+const absent = {
+  present: false,
+  record: null,
+  policy: null,
+  applied: null,
+  domain: null,
+  errors: [],
+  warnings: [],
+};
+
+function appliedRecord(
+  record: string,
+  applied: 'domain' | 'organizational',
+  domain: string,
+): AppliedDmarc {
+  const reading = readDmarcRecord(record);
+  // §6.3 sp: the policy for subdomains; without it, p applies to them too.
+  const policy = applied === 'domain' ? reading.p : (reading.sp ?? reading.p);
+  return {
+    shown: {
+      status: reading.valid ? 'found' : 'invalid',
+      present: true,
+      record: clip(record, maxRecordChars),
+      policy,
+      applied,
+      domain,
+      errors: reading.errors,
+      warnings: reading.warnings,
+    },
+    reading,
+  };
+}
 
 /**
  * The DMARC record that applies to `domain`, from the lookup at `_dmarc.<domain>` and, when that
  * found no record, the one at `_dmarc.<organizational>` (null when the domain is its own
- * organisational domain). §6.6.3 step 5: several records, at either step, mean no policy.
+ * organisational domain). §6.6.3 step 5: several records, at either step, mean no policy. A
+ * record that is not valid is still the domain's record: a receiver does not look past it.
  */
 export function applicableDmarc(
   domain: string,
   own: DmarcLookup,
   organizational: { domain: string; lookup: DmarcLookup } | null,
-): DmarcRecord {
-  if (own.kind === 'found') {
-    return {
-      status: 'found',
-      present: true,
-      record: clip(own.record, maxRecordChars),
-      policy: policyTag(own.record, 'p') ?? null,
-      applied: 'domain',
-      domain,
-    };
+): AppliedDmarc {
+  if (own.kind === 'found') return appliedRecord(own.record, 'domain', domain);
+  if (own.kind !== 'none' || organizational === null) {
+    return { shown: { status: own.kind, ...absent }, reading: null };
   }
-  if (own.kind !== 'none' || organizational === null) return { status: own.kind, ...absent };
   const { lookup } = organizational;
-  if (lookup.kind !== 'found') return { status: lookup.kind, ...absent };
-  // §6.3 sp: the policy for subdomains; without it, p applies to them too.
-  const subdomainPolicy = policyTag(lookup.record, 'sp');
-  const policy =
-    subdomainPolicy === undefined ? (policyTag(lookup.record, 'p') ?? null) : subdomainPolicy;
-  return {
-    status: 'found',
-    present: true,
-    record: clip(lookup.record, maxRecordChars),
-    policy,
-    applied: 'organizational',
-    domain: organizational.domain,
-  };
+  if (lookup.kind !== 'found') return { shown: { status: lookup.kind, ...absent }, reading: null };
+  return appliedRecord(lookup.record, 'organizational', organizational.domain);
 }

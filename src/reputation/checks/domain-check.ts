@@ -2,13 +2,8 @@ import type { Resolver } from '../../dns/index.js';
 import { isIpv6 } from '../../lib/index.js';
 import { type AddressSummary, summariseAddress } from './address-summary.js';
 import { createCheckDns, createDeadline, noPublicAddress } from '../lookups/index.js';
-import {
-  coverageOf,
-  describeCoverage,
-  type DnsblEngine,
-  type ListResult,
-  listsAsked,
-} from '../lists/index.js';
+import { type DnsblEngine, listsAsked } from '../lists/index.js';
+import { checkDomainLists, domainListCounts } from './domain-lists.js';
 import {
   clip,
   type DomainCheckResult,
@@ -78,7 +73,7 @@ export async function checkDomain(
     const discoveryMs = Math.round(deps.deadlineMs * 0.6);
     const [senders, domainReport] = await Promise.all([
       discoverSenderIps(dns, domain.name, { deadlineMs: discoveryMs, within: deadline }),
-      deps.dnsbl.check({ kind: 'domain', name: domain.name }, deadline),
+      checkDomainLists(deps.dnsbl, domain.name, deadline),
     ]);
     // A lookup of the domain's own records failed: nothing sure can be said about it. Lookups of
     // names its records point to are the domain's doing, and part of its result.
@@ -115,13 +110,16 @@ export async function checkDomain(
       ...listingFactors(domainReport),
       ...senderIpFactors(results),
       ...spfFactors(senders.spf),
-      ...(senders.dmarc.present
+      // A record receivers do not apply (dmarc-record.ts) protects the domain no more than none.
+      ...(senders.dmarc.policy !== null
         ? []
         : [
             {
               kind: 'dmarc' as const,
               source: 'DMARC',
-              detail: 'no DMARC record',
+              detail: senders.dmarc.present
+                ? 'a DMARC record receivers do not apply'
+                : 'no DMARC record',
               points: -dmarcPenalty,
             },
           ]),
@@ -151,19 +149,7 @@ export async function checkDomain(
       mx_total: senders.mxTotal,
       spf: spfSummary(senders.spf),
       dmarc: senders.dmarc,
-      domain_score: {
-        ...score,
-        listed: domainReport.listed,
-        allowlisted: domainReport.allowlisted,
-        answered: domainReport.answered,
-        not_answered: domainReport.not_answered,
-        on_hold: domainReport.on_hold,
-        disabled: domainReport.disabled,
-        needs_key: domainReport.needs_key,
-        total: domainReport.total,
-        summary: domainSummary(domainReport.lists, results),
-        lists: domainReport.lists,
-      },
+      domain_score: { ...score, ...domainListCounts(domainReport, sendersSummary(results)) },
       addresses: {
         checked: results.length,
         listed: results.filter((result) => result.listed > 0).length,
@@ -233,12 +219,12 @@ export function spfSummary(spf: SpfExpansion): SpfSummary {
   };
 }
 
-/** The domain lists' counts, then how many of the sender addresses checked are listed. */
-function domainSummary(lists: ListResult[], addresses: AddressSummary[]): string {
+/** After the domain lists' counts, how many of the sender addresses checked are listed. */
+function sendersSummary(addresses: AddressSummary[]): string[] {
   const listedAddresses = addresses.filter((address) => address.listed > 0).length;
-  const senders =
-    addresses.length === 0 ? [] : [`${listedAddresses} of ${addresses.length} sender IPs listed`];
-  return [describeCoverage(coverageOf(lists)), ...senders].join('; ');
+  return addresses.length === 0
+    ? []
+    : [`${listedAddresses} of ${addresses.length} sender IPs listed`];
 }
 
 function senderIpFactors(results: AddressSummary[]): ScoreFactor[] {

@@ -31,6 +31,22 @@ export {
 // What the mail check (src/reputation/mail/) builds on: the domain check's SPF, DMARC and MX.
 export { summariseAddress } from './address-summary.js';
 export { type DmarcLookup, organizationalDomain, readDmarcLookup } from './dmarc.js';
+export {
+  dmarcDefaults,
+  type DmarcReading,
+  isDmarcRecord,
+  readDmarcRecord,
+} from './dmarc-record.js';
+export {
+  dkimTagRules,
+  dmarcTagRules,
+  parseTagList,
+  reportingTagRules,
+  type TagList,
+  type TagListRules,
+} from './tag-list.js';
 export { addressesToCheck, domainQueryBudget, spfSummary } from './domain-check.js';
+export { checkDomainLists, domainListCounts } from './domain-lists.js';
 export { reverseDns } from './rdns.js';
 export { discoverSenderIps, type SenderIps } from './sender-ips.js';
+export { senderAddresses } from './sender-addresses.js';

@@ -8,6 +8,7 @@ import {
   listsAsked,
 } from '../lists/index.js';
 import { type ReverseDns, reverseDns } from './rdns.js';
+import { listCountsOf } from './domain-lists.js';
 import { type IpCheckResult, maxAddressesPerHost } from '../results/index.js';
 import { listingFactors, reverseDnsFactors, scoreOf } from './score.js';
 import { senderRuleBreaks, senderRulesFactor } from './sender-rules.js';
@@ -102,13 +103,7 @@ export async function checkIp(deps: IpCheckDeps, target: Target): Promise<IpChec
         ptr: rdns.ptr,
         ip_score: {
           ...score,
-          listed: report.listed,
-          allowlisted: report.allowlisted,
-          answered: report.answered,
-          not_answered: report.not_answered,
-          on_hold: report.on_hold,
-          disabled: report.disabled,
-          needs_key: report.needs_key,
+          ...listCountsOf(report),
           not_covered: report.not_covered,
           total: report.total,
           summary: describeCoverage(coverageOf(report.lists)),

@@ -2,12 +2,14 @@ import type { DnsOutcome, MxRecord, RecordData, RecordType, Resolver } from '../
 import { isSpecialUseName } from '../../lib/index.js';
 import { createDeadline, type Deadline, publicIpv4Of, publicIpv6Of } from '../lookups/index.js';
 import {
+  type AppliedDmarc,
   type DmarcLookup,
   type DmarcRecord,
   applicableDmarc,
   organizationalDomain,
   readDmarcLookup,
 } from './dmarc.js';
+import type { DmarcReading } from './dmarc-record.js';
 import { type MailExchanger, maxAddressesPerHost } from '../results/index.js';
 import { type SenderAddresses, senderAddresses } from './sender-addresses.js';
 import { defaultDeadlineMs, expandSpf, type SpfExpansion, type SpfOptions } from '../spf/index.js';
@@ -39,6 +41,8 @@ export interface SenderIps extends SenderAddresses {
   implicitMx: boolean;
   spf: SpfExpansion;
   dmarc: DmarcRecord;
+  /** The DMARC record as read, every tag (dmarc-record.ts): the mail check's reading too. */
+  dmarcReading: DmarcReading | null;
   /** TXT, MX, A and DMARC lookups that failed; the SPF evaluation reports its own in `spf.error`. */
   lookupFailures: LookupFailure[];
 }
@@ -78,7 +82,7 @@ function exchangerOf(exchange: string, priority: number, addresses: string[]): M
 async function discoverDmarc(
   name: string,
   ask: (queried: string) => Promise<DnsOutcome<string>>,
-): Promise<DmarcRecord> {
+): Promise<AppliedDmarc> {
   const organizational = organizationalDomain(name);
   const fallback = organizational !== null && organizational !== name ? organizational : null;
   // Both at once: the fallback costs a query, waiting for the first would cost a round trip.
@@ -163,7 +167,8 @@ export async function discoverSenderIps(
       mxTotal: mxOutcome.status === 'answer' ? mxOutcome.records.length : 0,
       implicitMx,
       spf,
-      dmarc,
+      dmarc: dmarc.shown,
+      dmarcReading: dmarc.reading,
       lookupFailures,
     };
   } finally {

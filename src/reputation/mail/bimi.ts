@@ -1,5 +1,7 @@
-import type { Bimi } from '../results/index.js';
-import { parseTagList } from './tag-list.js';
+import type { Resolver } from '../../dns/index.js';
+import { organizationalDomain } from '../checks/index.js';
+import type { Bimi, MailDmarc } from '../results/index.js';
+import { parseTagList } from '../checks/index.js';
 
 /**
  * BIMI (the AuthIndicators group's draft-brand-indicators-for-message-identification, §4): the
@@ -48,4 +50,47 @@ export function readBimiRecord(record: string, dmarcReady: boolean): Bimi {
 /** The DMARC condition for BIMI: an enforced policy on all of the mail. */
 export function dmarcAllowsBimi(policy: string | null, pct: number): boolean {
   return (policy === 'quarantine' || policy === 'reject') && pct === 100;
+}
+
+/** The BIMI record at the domain, or failing that at its organisational domain (the draft's §4.4). */
+export async function checkBimi(
+  dns: Resolver,
+  domain: string,
+  dmarc: Promise<MailDmarc>,
+): Promise<Bimi> {
+  const organizational = organizationalDomain(domain);
+  const fallback = organizational !== null && organizational !== domain ? organizational : null;
+  const [own, inherited] = await Promise.all([
+    dns.query(bimiName(domain), 'TXT'),
+    fallback === null ? undefined : dns.query(bimiName(fallback), 'TXT'),
+  ]);
+  const { policy, pct } = await dmarc;
+  const ready = dmarcAllowsBimi(policy, pct);
+  for (const outcome of [own, inherited]) {
+    if (outcome === undefined) continue;
+    if (outcome.status === 'answer') {
+      const records = outcome.records.filter(isBimiRecord);
+      if (records.length === 1) return readBimiRecord(records[0]!, ready);
+      if (records.length > 1) {
+        return {
+          status: 'invalid',
+          record: records[0]!,
+          l: null,
+          a: null,
+          dmarc_ready: ready,
+          detail: `${records.length} v=BIMI1 records`,
+        };
+      }
+    } else if (outcome.status !== 'nxdomain' && outcome.status !== 'nodata') {
+      return {
+        status: 'unavailable',
+        record: null,
+        l: null,
+        a: null,
+        dmarc_ready: ready,
+        detail: `no usable DNS answer (${outcome.status})`,
+      };
+    }
+  }
+  return { status: 'none', record: null, l: null, a: null, dmarc_ready: ready, detail: null };
 }

@@ -2,7 +2,7 @@ import type { Resolver } from '../../dns/index.js';
 import type { Dkim, DkimSelector } from '../results/index.js';
 import { readDkimKey } from './dkim-key.js';
 import type { SelectorToTry } from './dkim-selectors.js';
-import { parseTagList } from './tag-list.js';
+import { parseTagList } from '../checks/index.js';
 
 /**
  * DKIM keys looked up at `<selector>._domainkey.<domain>` (RFC 6376 §3.6.2.1), one TXT query per

@@ -1,6 +1,6 @@
 import type { DkimKeyStatus } from '../results/index.js';
 import { rsaModulusBits } from './der.js';
-import { parseTagList } from './tag-list.js';
+import { parseTagList } from '../checks/index.js';
 
 /**
  * A DKIM key record (RFC 6376 §3.6.1) read for what a sender needs to know: is there a usable

@@ -18,6 +18,8 @@ const providerSchema = z.object({
 });
 const tableSchema = z.object({ providers: z.array(providerSchema) });
 export type SelectorTable = z.infer<typeof tableSchema>;
+/** A mail provider of the table: its selectors, the MX and SPF names that show it, its page. */
+export type SeenProvider = z.infer<typeof providerSchema>;
 
 /** The table shipped in assets/dkim-selectors.json, checked against its schema. */
 export function bundledSelectorTable(): SelectorTable {
@@ -34,6 +36,18 @@ export interface SelectorToTry {
 function isUnder(host: string, pattern: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   return name === pattern || name.endsWith(`.${pattern}`);
+}
+
+/** The providers of the table the domain's MX hosts or SPF includes show it uses. */
+export function providersSeen(
+  table: SelectorTable,
+  seen: { mxHosts: readonly string[]; spfDomains: readonly string[] },
+): SeenProvider[] {
+  return table.providers.filter(
+    (provider) =>
+      seen.mxHosts.some((mx) => provider.mx.some((pattern) => isUnder(mx, pattern))) ||
+      seen.spfDomains.some((domain) => provider.spf.some((pattern) => isUnder(domain, pattern))),
+  );
 }
 
 /**

@@ -1,52 +1,42 @@
 import type { Resolver } from '../../dns/index.js';
-import { organizationalDomain } from '../checks/index.js';
+import { dmarcDefaults, type DmarcReading, organizationalDomain } from '../checks/index.js';
 import {
   type DmarcRecord,
   type MailDmarc,
   maxReportDestinations,
   type ReportDestination,
 } from '../results/index.js';
-import {
-  authorizesReports,
-  readDmarcTags,
-  reportAuthorizationName,
-  reportDomainOf,
-} from './dmarc-tags.js';
+import { authorizesReports, reportAuthorizationName, reportDomainOf } from './dmarc-reports.js';
 
 /**
  * The DMARC record the domain check found (its own or its organisational domain's, RFC 7489
- * §6.6.3), read for all its tags, and each external report destination asked whether it takes
- * the domain's reports (§7.1).
+ * §6.6.3) with every tag as the domain check read it (one reading for both tools), and each
+ * external report destination asked whether it takes the domain's reports (§7.1).
  */
-
-const absentTags = {
-  p: null,
-  sp: null,
-  pct: 100,
-  rua: [],
-  ruf: [],
-  adkim: 'r',
-  aspf: 'r',
-  errors: [],
-} as const;
 
 export async function checkDmarcDetails(
   dns: Resolver,
   domain: string,
   record: DmarcRecord,
+  reading: DmarcReading | null,
 ): Promise<MailDmarc> {
   const organizational = organizationalDomain(domain);
-  if (!record.present || record.record === null || record.domain === null) {
+  if (reading === null || record.domain === null) {
     return {
       ...record,
-      ...absentTags,
+      ...dmarcDefaults(),
       rua: [],
       ruf: [],
-      errors: [],
       organizational_domain: organizational,
     };
   }
-  const tags = readDmarcTags(record.record);
+  const {
+    valid: _valid,
+    errors: _errors,
+    warnings: _warnings,
+    written: _written,
+    ...tags
+  } = reading;
   const policyDomain = record.domain;
   const policyOrg = organizationalDomain(policyDomain) ?? policyDomain;
   let asked = 0;

@@ -6,13 +6,7 @@
 
 export { isSelector } from './dkim-selectors.js';
 // What the reports tool (src/reports/) reads of a domain's report records.
-export {
-  authorizesReports,
-  type DmarcTags,
-  readDmarcTags,
-  reportAuthorizationName,
-} from './dmarc-tags.js';
-export { parseTagList } from './tag-list.js';
+export { authorizesReports, reportAuthorizationName } from './dmarc-reports.js';
 export { readTlsRpt, tlsRptName } from './tls-rpt.js';
 export {
   checkMail,

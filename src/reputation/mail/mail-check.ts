@@ -2,26 +2,29 @@ import type { Resolver } from '../../dns/index.js';
 import {
   addressesToCheck,
   type CheckOutcome,
+  checkDomainLists,
   discoverSenderIps,
+  domainListCounts,
   domainQueryBudget,
-  organizationalDomain,
   reverseDns,
+  senderAddresses,
   spfSummary,
   summariseAddress,
 } from '../checks/index.js';
-import type { DnsblEngine } from '../lists/index.js';
-import { createCheckDns, createDeadline, type Deadline } from '../lookups/index.js';
+import { type DnsblEngine, listsAsked } from '../lists/index.js';
 import {
-  type Bimi,
-  type MailCheckResult,
-  type MailDmarc,
-  maxCallerSelectors,
-} from '../results/index.js';
-import { bimiName, dmarcAllowsBimi, isBimiRecord, readBimiRecord } from './bimi.js';
+  createCheckDns,
+  createDeadline,
+  type Deadline,
+  noPublicAddress,
+} from '../lookups/index.js';
+import { type MailCheckResult, maxCallerSelectors } from '../results/index.js';
+import { checkBimi } from './bimi.js';
 import { checkDkim, dkimResult } from './dkim-check.js';
 import {
   bundledSelectorTable,
   isSelector,
+  providersSeen,
   type SelectorTable,
   selectorsToTry,
 } from './dkim-selectors.js';
@@ -36,15 +39,19 @@ import {
   port25MayBeBlocked,
 } from './mx-check.js';
 import { type MailProbes, type ProbeReach, reachableBy } from './probes.js';
+import { fixesOf } from './fixes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';
+import { inboundTlsRule } from './transport-rules.js';
 
 /**
- * The mail check (docs/mail.md): the domain check's SPF, DMARC and MX discovery, then DKIM,
- * DMARC's report destinations, BIMI, MTA-STS, TLS-RPT and DANE in DNS, the MX hosts probed over
- * SMTP, a sample of the sender addresses' reverse DNS and listings, the providers' requirements
- * and the score. The DNS parts keep to `deadlineMs` and a query budget; the probes and the policy
- * fetch to `probeDeadlineMs` from the start, so a tarpit costs no more than that.
+ * The mail check (docs/mail.md): the domain check's SPF, DMARC and MX discovery and its check of
+ * the domain on the domain lists, then DKIM, DMARC's report destinations, BIMI, MTA-STS, TLS-RPT
+ * and DANE in DNS, the MX hosts probed over SMTP, a sample of the SPF sender addresses' reverse
+ * DNS and listings, the providers' requirements, the score and what to fix first. The DNS parts
+ * keep to `deadlineMs` and a query budget; the probes and the policy fetch to `probeDeadlineMs`
+ * from the start, so a tarpit costs no more than that. A name that does not exist is refused as
+ * the domain tool refuses it.
  */
 
 export interface MailCheckDeps extends Omit<MailProbes, 'timeoutMs'> {
@@ -64,7 +71,10 @@ export interface MailCheckOptions extends ProbeReach {
   selectors?: readonly string[];
 }
 
-/** Sender addresses sampled for the ptr and listing rules (a PTR, its forward lookups, the lists). */
+/**
+ * SPF sender addresses sampled for the ptr and listing rules (a PTR, its forward lookups, the
+ * lists): the addresses that send, not the MX hosts, which only receive.
+ */
 export const maxSampledSenders = 4;
 
 /**
@@ -74,44 +84,6 @@ export const maxSampledSenders = 4;
 export const mailQueryBudget = domainQueryBudget + 128;
 
 export type MailCheckOutcome = CheckOutcome<MailCheckResult>;
-
-async function checkBimi(dns: Resolver, domain: string, dmarc: Promise<MailDmarc>): Promise<Bimi> {
-  const organizational = organizationalDomain(domain);
-  const fallback = organizational !== null && organizational !== domain ? organizational : null;
-  const [own, inherited] = await Promise.all([
-    dns.query(bimiName(domain), 'TXT'),
-    fallback === null ? undefined : dns.query(bimiName(fallback), 'TXT'),
-  ]);
-  const { policy, pct } = await dmarc;
-  const ready = dmarcAllowsBimi(policy, pct);
-  for (const outcome of [own, inherited]) {
-    if (outcome === undefined) continue;
-    if (outcome.status === 'answer') {
-      const records = outcome.records.filter(isBimiRecord);
-      if (records.length === 1) return readBimiRecord(records[0]!, ready);
-      if (records.length > 1) {
-        return {
-          status: 'invalid',
-          record: records[0]!,
-          l: null,
-          a: null,
-          dmarc_ready: ready,
-          detail: `${records.length} v=BIMI1 records`,
-        };
-      }
-    } else if (outcome.status !== 'nxdomain' && outcome.status !== 'nodata') {
-      return {
-        status: 'unavailable',
-        record: null,
-        l: null,
-        a: null,
-        dmarc_ready: ready,
-        detail: `no usable DNS answer (${outcome.status})`,
-      };
-    }
-  }
-  return { status: 'none', record: null, l: null, a: null, dmarc_ready: ready, detail: null };
-}
 
 async function sampleSenders(
   dns: Resolver,
@@ -147,6 +119,7 @@ export async function checkMail(
   const reachable = reachableBy(deps.reachable, { operator });
   try {
     const dns = createCheckDns(deps.resolver, deadline, mailQueryBudget);
+    const domainListsAsked = checkDomainLists(deps.dnsbl, name, deadline);
     const sendersAsked = discoverSenderIps(dns, name, {
       deadlineMs: Math.round(deps.deadlineMs * 0.6),
       within: deadline,
@@ -179,9 +152,15 @@ export async function checkMail(
         ok: false,
         error: 'dns_unavailable',
         reason: `no DNS answer for ${name}`,
-        listsAsked: 0,
+        listsAsked: listsAsked(await domainListsAsked),
       };
     }
+    // NXDOMAIN: no name, no records of any kind (RFC 8020): the domain tool's answer, not a score.
+    if (mx.status === 'nxdomain') {
+      return { ok: false, error: 'invalid_target', reason: noPublicAddress(name) };
+    }
+    // The SPF record's single addresses: the servers that send (the MX hosts only receive).
+    const spfSenders = senderAddresses([...senders.spf.ip4, ...senders.spf.ip6]);
     const mxRecords = mx.status === 'answer' ? mx.records : [];
     const nullMx = isNullMx(mxRecords);
     const implicitMx = mxRecords.length === 0 && senders.implicitMx;
@@ -193,28 +172,39 @@ export async function checkMail(
       mxHosts: probedRecords.map((record) => record.exchange),
       spfDomains: senders.spf.domains,
     }).filter((tried) => !firstSelectors.some((first) => first.selector === tried.selector));
-    const dmarcAsked = checkDmarcDetails(dns, name, senders.dmarc);
+    const dmarcAsked = checkDmarcDetails(dns, name, senders.dmarc, senders.dmarcReading);
     const probedHosts = mostPreferred(probedRecords).map((record) =>
       record.exchange.toLowerCase().replace(/\.$/, ''),
     );
-    const [dkimLooked, dkimMore, dmarc, hosts, sample, bimi, tlsRptOutcome, mtaSts, dane] =
-      await Promise.all([
-        dkimFirst,
-        checkDkim(dns, name, inferred),
-        dmarcAsked,
-        checkMxHosts(
-          dns,
-          { smtp: deps.smtp, reachable, operator, signal: probeDeadline.signal },
-          probedRecords,
-        ),
-        // The reverse zones are asked directly, as the IP check asks them: the bounded resolver
-        // answers every name under .arpa NXDOMAIN unasked, and the sample bounds these queries.
-        sampleSenders(deps.resolver, deps.dnsbl, senders.ips, deadline),
-        checkBimi(dns, name, dmarcAsked),
-        tlsRptAsked,
-        mtaStsAsked,
-        checkDane(deps.tlsa, probedHosts, deadline.signal),
-      ]);
+    const [
+      dkimLooked,
+      dkimMore,
+      dmarc,
+      hosts,
+      sample,
+      bimi,
+      tlsRptOutcome,
+      mtaSts,
+      dane,
+      domainReport,
+    ] = await Promise.all([
+      dkimFirst,
+      checkDkim(dns, name, inferred),
+      dmarcAsked,
+      checkMxHosts(
+        dns,
+        { smtp: deps.smtp, reachable, operator, signal: probeDeadline.signal },
+        probedRecords,
+      ),
+      // The reverse zones are asked directly, as the IP check asks them: the bounded resolver
+      // answers every name under .arpa NXDOMAIN unasked, and the sample bounds these queries.
+      sampleSenders(deps.resolver, deps.dnsbl, spfSenders.ips, deadline),
+      checkBimi(dns, name, dmarcAsked),
+      tlsRptAsked,
+      mtaStsAsked,
+      checkDane(deps.tlsa, probedHosts, deadline.signal),
+      domainListsAsked,
+    ]);
     // Inferred selectors first in the list: they say which provider the domain uses.
     const inferredNames = new Set(inferred.map((tried) => tried.selector));
     const reordered = [
@@ -238,12 +228,13 @@ export async function checkMail(
           };
 
     const findings = findingsOf({
+      domain: name,
       spf: senders.spf,
       dkim,
       callerSelectors: caller.length > 0,
       dmarc,
       senders: sample,
-      sendersTotal: senders.ipsTotal,
+      sendersTotal: spfSenders.ipsTotal,
       mx: hosts,
     });
     const requirements = judgeRequirements(findings);
@@ -259,9 +250,9 @@ export async function checkMail(
     if (mxRecords.length > hosts.length && !nullMx) {
       notes.push(`Probed the ${hosts.length} most preferred of ${mxRecords.length} MX hosts.`);
     }
-    if (senders.ipsTotal > sample.length && sample.length > 0) {
+    if (spfSenders.ipsTotal > sample.length && sample.length > 0) {
       notes.push(
-        `Reverse DNS and listings of ${sample.length} of ${senders.ipsTotal} sender addresses.`,
+        `Reverse DNS and listings of ${sample.length} of ${spfSenders.ipsTotal} SPF sender addresses.`,
       );
     }
     if (dns.exhausted) {
@@ -269,9 +260,42 @@ export async function checkMail(
         `Stopped after ${mailQueryBudget} DNS queries; what was left is reported as not answered.`,
       );
     }
+    const domainLists = domainListCounts(domainReport);
+    const mailScore = mailScoreOf({
+      findings,
+      requirements,
+      dmarcPolicy: dmarc.policy,
+      mx: hosts,
+      mtaSts,
+      tlsRpt,
+      bimi,
+      unauthorisedReports,
+      domain: name,
+      domainLists,
+    });
     const result: MailCheckResult = {
       domain: name,
       ...(domain.display !== name ? { display: domain.display } : {}),
+      fixes: fixesOf({
+        domain: name,
+        findings,
+        requirements,
+        score: mailScore,
+        dmarc,
+        dmarcReading: senders.dmarcReading,
+        spf: senders.spf,
+        dkim,
+        providers: providersSeen(table, {
+          mxHosts: probedRecords.map((record) => record.exchange),
+          spfDomains: senders.spf.domains,
+        }),
+        senders: sample,
+        mx: hosts,
+        mtaSts,
+        tlsRpt,
+        bimi,
+        domainLists,
+      }),
       spf: spfSummary(senders.spf),
       dkim,
       dmarc,
@@ -284,16 +308,9 @@ export async function checkMail(
       tls_rpt: tlsRpt,
       dane,
       requirements,
-      mail_score: mailScoreOf({
-        findings,
-        requirements,
-        dmarcPolicy: dmarc.policy,
-        mx: hosts,
-        mtaSts,
-        tlsRpt,
-        bimi,
-        unauthorisedReports,
-      }),
+      inbound_tls: inboundTlsRule(findings.inbound_tls),
+      domain_lists: domainLists,
+      mail_score: mailScore,
       notes,
       checked_at: deps.now().toISOString(),
     };

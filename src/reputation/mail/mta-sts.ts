@@ -1,5 +1,6 @@
 import type { MtaStsPolicy } from '../results/index.js';
-import { parseTagList } from './tag-list.js';
+import { parseTagList, reportingTagRules } from '../checks/index.js';
+import { extensionValue } from './tls-rpt.js';
 
 /**
  * MTA-STS (RFC 8461): the `_mta-sts.<domain>` TXT record (§3.1), the policy served at
@@ -18,9 +19,12 @@ export const maxPolicyAge = 31_557_600;
 
 export type MtaStsRecord = { ok: true; id: string } | { ok: false; reason: string };
 
-/** §3.1: records not starting "v=STSv1;" are discarded (the version is case-sensitive). */
+/**
+ * §3.1: records not starting with the version are discarded: exactly "v=STSv1" (case-sensitive),
+ * then *WSP and ";" (sts-field-delim).
+ */
 export function isStsRecord(text: string): boolean {
-  return /^v=STSv1;/.test(text) || text === 'v=STSv1';
+  return /^v=STSv1[ \t]*(?:;|$)/.test(text);
 }
 
 /**
@@ -32,8 +36,14 @@ export function readStsRecords(records: readonly string[]): MtaStsRecord | undef
   if (sts.length === 0) return undefined;
   if (sts.length > 1)
     return { ok: false, reason: `${sts.length} v=STSv1 records (RFC 8461 §3.1 wants one)` };
-  const list = parseTagList(sts[0]!);
-  if (!list.ok) return { ok: false, reason: list.reason };
+  const list = parseTagList(sts[0]!, reportingTagRules);
+  if (!list.ok) return { ok: false, reason: `${list.reason} (RFC 8461 §3.1)` };
+  const extension = [...list.tags].find(
+    ([name, value]) => name !== 'v' && name !== 'id' && !extensionValue.test(value),
+  );
+  if (extension !== undefined) {
+    return { ok: false, reason: `${extension[0]}= has no value RFC 8461 §3.1 allows` };
+  }
   const id = list.tags.get('id');
   if (id === undefined) return { ok: false, reason: 'no id= field' };
   if (!/^[A-Za-z0-9]{1,32}$/.test(id)) {
@@ -45,22 +55,28 @@ export function readStsRecords(records: readonly string[]): MtaStsRecord | undef
 export type ParsedPolicy = { ok: true; policy: MtaStsPolicy } | { ok: false; reason: string };
 
 /**
- * §3.2: `key: value` lines. `version` must be STSv1; `mode` enforce, testing or none; `max_age`
- * a non-negative integer up to 31557600; `mx` one or more patterns, required unless the mode is
- * none. Unknown keys are ignored (§3.2 lets the format grow). The RFC separates lines with CRLF;
- * a bare LF is accepted too, as mail servers accept it.
+ * §3.2: `key: value` lines, the keys case-sensitive (`%s"mode"`). `version` must be STSv1; `mode`
+ * enforce, testing or none; `max_age` a non-negative integer up to 31557600; `mx` one or more
+ * patterns, required unless the mode is none. Other keys are extensions (sts-policy-extension),
+ * kept out of the way; a key other than `mx` named twice leaves the policy without one meaning,
+ * so it is invalid. The RFC's terms end with CRLF or LF (sts-policy-term-delim).
  */
 export function parsePolicy(text: string): ParsedPolicy {
   const fields = new Map<string, string>();
   const mx: string[] = [];
   for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === '') continue;
+    if (line.replace(/[ \t]+$/, '') === '') continue;
     const colon = line.indexOf(':');
     if (colon < 0) return { ok: false, reason: `"${line.slice(0, 80)}" is not key: value` };
-    const key = line.slice(0, colon).trim();
-    const value = line.slice(colon + 1).trim();
+    const key = line.slice(0, colon);
+    // §3.2 sts-policy-field-delim = ":" *WSP; white space at the end of a line is not the value.
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/.test(key)) {
+      return { ok: false, reason: `"${key.slice(0, 40)}" is not a key` };
+    }
     if (key === 'mx') mx.push(value.toLowerCase());
-    else if (!fields.has(key)) fields.set(key, value);
+    else if (fields.has(key)) return { ok: false, reason: `${key} appears twice` };
+    else fields.set(key, value);
   }
   if (fields.get('version') !== 'STSv1') return { ok: false, reason: 'version is not STSv1' };
   const mode = fields.get('mode');

@@ -2,9 +2,9 @@ import type { MailProvider, RequirementRuleId, RequirementSource } from '../resu
 
 /**
  * The mailbox providers' published requirements for bulk senders, as data: which rule each
- * provider requires or only advises, and the page that says so with the date it took effect.
- * The stricter set throughout: Gmail's and Yahoo's for senders of 5,000 or more messages a day,
- * Microsoft's for high-volume senders (docs/mail.md has the table and what each rule checks).
+ * provider requires (its page says must) or only advises, each with the page that states it
+ * (docs/mail.md has the table and what each rule checks). A rule no page of a provider states is
+ * not in its table.
  */
 
 const gmail: RequirementSource = {
@@ -17,97 +17,104 @@ const yahoo: RequirementSource = {
   url: 'https://senders.yahooinc.com/best-practices/',
   date: '2024-02-01',
 };
-const microsoft: RequirementSource = {
+const microsoftBlog: RequirementSource = {
   title: 'Microsoft: Outlook’s new requirements for high-volume senders',
   url: 'https://techcommunity.microsoft.com/blog/microsoftdefenderforoffice365blog/strengthening-email-ecosystem-outlook%E2%80%99s-new-requirements-for-high%E2%80%90volume-senders/4399730',
   date: '2025-05-05',
+};
+const microsoftPolicies: RequirementSource = {
+  title: 'Outlook.com postmaster: Policies, practices, and guidelines',
+  url: 'https://sendersupport.olc.protection.outlook.com/pm/policies.aspx',
+  date: null,
+};
+
+/** RFC 3207: the source of `inbound_tls`, which no provider's page names. */
+export const inboundTlsSource: RequirementSource = {
+  title: 'RFC 3207: SMTP Service Extension for Secure SMTP over Transport Layer Security',
+  url: 'https://www.rfc-editor.org/rfc/rfc3207',
+  date: '2002-02-01',
 };
 
 export interface ProviderRule {
   rule: RequirementRuleId;
   required: boolean;
+  source: RequirementSource;
 }
 
 export interface ProviderRequirements {
+  /** The provider's main page: its bulk-sender requirements. */
   source: RequirementSource;
   rules: readonly ProviderRule[];
 }
 
-const required = (rule: RequirementRuleId): ProviderRule => ({ rule, required: true });
-const advised = (rule: RequirementRuleId): ProviderRule => ({ rule, required: false });
+const required =
+  (source: RequirementSource) =>
+  (rule: RequirementRuleId): ProviderRule => ({ rule, required: true, source });
+const advised =
+  (source: RequirementSource) =>
+  (rule: RequirementRuleId): ProviderRule => ({ rule, required: false, source });
 
 export const providerRequirements: Readonly<Record<MailProvider, ProviderRequirements>> = {
-  // Gmail: SPF and DKIM, DMARC (p=none is enough) aligned with one of them, forward-confirmed
-  // reverse DNS for sending IPs, TLS, spam rate under 0.3 %, one-click unsubscribe (RFC 8058),
-  // messages formatted to RFC 5322. Listings are not in the page: advised, as all receivers use them.
+  // Gmail: SPF and DKIM, DMARC (p=none is enough) aligned with one of them, valid forward and
+  // reverse DNS for sending IPs, a TLS connection for transmitting email, spam rate under 0.3 %,
+  // one-click unsubscribe (RFC 8058), messages formatted to RFC 5322; listings advised.
   gmail: {
     source: gmail,
     rules: [
-      required('spf'),
-      required('dkim'),
-      required('dmarc'),
-      required('alignment'),
-      required('ptr'),
-      required('tls'),
-      advised('listing'),
-      required('spam_rate'),
-      required('one_click_unsubscribe'),
-      required('message_format'),
+      ...(['spf', 'dkim', 'dmarc', 'alignment', 'ptr', 'tls'] as const).map(required(gmail)),
+      advised(gmail)('listing'),
+      ...(['spam_rate', 'one_click_unsubscribe', 'message_format'] as const).map(required(gmail)),
     ],
   },
   // Yahoo: SPF and DKIM, DMARC (p=none) aligned, valid forward and reverse DNS, spam rate under
-  // 0.3 %, one-click unsubscribe, RFC 5321 and 5322 compliance; TLS is not among its requirements.
+  // 0.3 %, one-click unsubscribe, RFC 5321 and 5322 compliance. Its pages name neither TLS nor
+  // blocklists, and no volume ("we will not specify a volume threshold").
   yahoo: {
     source: yahoo,
-    rules: [
-      required('spf'),
-      required('dkim'),
-      required('dmarc'),
-      required('alignment'),
-      required('ptr'),
-      advised('tls'),
-      advised('listing'),
-      required('spam_rate'),
-      required('one_click_unsubscribe'),
-      required('message_format'),
-    ],
+    rules: (
+      [
+        'spf',
+        'dkim',
+        'dmarc',
+        'alignment',
+        'ptr',
+        'spam_rate',
+        'one_click_unsubscribe',
+        'message_format',
+      ] as const
+    ).map(required(yahoo)),
   },
-  // Microsoft (Outlook.com, Hotmail, Live), from 5 May 2025: SPF pass, DKIM pass, DMARC at least
-  // p=none aligned with SPF or DKIM; a working unsubscribe link and compliant sender addresses
-  // are recommended.
+  // Microsoft (Outlook.com, Hotmail, Live), from 5 May 2025 for domains sending more than 5,000
+  // messages a day: SPF pass, DKIM pass, DMARC at least p=none aligned with SPF or DKIM; a working
+  // unsubscribe link recommended. Its postmaster policies make valid reverse DNS and compliance
+  // with RFC 5321 and 5322 musts. Neither page names TLS or blocklists.
   microsoft: {
-    source: microsoft,
+    source: microsoftBlog,
     rules: [
-      required('spf'),
-      required('dkim'),
-      required('dmarc'),
-      required('alignment'),
-      advised('ptr'),
-      advised('tls'),
-      advised('listing'),
-      advised('one_click_unsubscribe'),
-      advised('message_format'),
+      ...(['spf', 'dkim', 'dmarc', 'alignment'] as const).map(required(microsoftBlog)),
+      required(microsoftPolicies)('ptr'),
+      advised(microsoftBlog)('one_click_unsubscribe'),
+      required(microsoftPolicies)('message_format'),
     ],
   },
 };
 
 export const requirementsScope =
-  'The bulk-sender requirements: Gmail’s and Yahoo’s for senders of 5,000 or more messages a day, Microsoft’s for high-volume senders; what cannot be seen from outside the messages is unknown.';
+  'The bulk-sender requirements: Gmail’s for senders of 5,000 or more messages a day to Gmail, Yahoo’s for bulk senders (Yahoo names no volume), Microsoft’s for domains sending more than 5,000 a day; what cannot be seen from outside the messages is unknown, and a rule met in DNS that the messages must still carry out (a DKIM key, alignment) is ready, not proven.';
 
 /**
- * The providers whose table names a rule, each with its page: those that require it, or with
- * `advised` also those that only advise it. The IP tool's next steps cite these pages for `ptr`
- * and `listing`, the same ones the mail check's rules carry.
+ * The providers whose table names a rule, each with the page that states it: those that require
+ * it, or with `advised` also those that only advise it. The IP tool's next steps cite these pages
+ * for `ptr` and `listing`, the same ones the mail check's rules carry.
  */
 export function rulePages(
   rule: RequirementRuleId,
   which: 'required' | 'advised',
 ): { provider: MailProvider; source: RequirementSource }[] {
-  return (Object.keys(providerRequirements) as MailProvider[])
-    .filter((provider) =>
-      providerRequirements[provider].rules.some(
-        (entry) => entry.rule === rule && (entry.required || which === 'advised'),
-      ),
-    )
-    .map((provider) => ({ provider, source: providerRequirements[provider].source }));
+  return (Object.keys(providerRequirements) as MailProvider[]).flatMap((provider) => {
+    const entry = providerRequirements[provider].rules.find((each) => each.rule === rule);
+    return entry && (entry.required || which === 'advised')
+      ? [{ provider, source: entry.source }]
+      : [];
+  });
 }

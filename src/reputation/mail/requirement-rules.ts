@@ -14,11 +14,12 @@ import type {
 import { mailProviders } from '../results/index.js';
 import { ptrBreak } from '../checks/index.js';
 import { providerRequirements, requirementsScope } from './provider-requirements.js';
+import { inboundTlsFinding, tlsFinding } from './transport-rules.js';
 
 /**
- * The requirement rules judged on what DNS and the MX servers show: one finding per rule, the
- * same for every provider, then each provider's table (provider-requirements.ts) says which it
- * requires, and its verdict follows (docs/mail.md).
+ * The requirement rules judged on what DNS and the MX servers show, each on the side it is about:
+ * one finding per rule, the same for every provider, then each provider's table
+ * (provider-requirements.ts) says which it requires, and its verdict follows (docs/mail.md).
  */
 
 export interface Finding {
@@ -34,13 +35,15 @@ export interface SampledSender {
 }
 
 export interface MailFacts {
+  /** The checked domain: the d= its own signatures carry. */
+  domain: string;
   spf: Pick<SpfSummary, 'status' | 'error'>;
   dkim: Dkim;
   /** Whether the caller named selectors: a miss at a named selector is a fact, a miss at a guess is not. */
   callerSelectors: boolean;
   dmarc: MailDmarc;
   senders: readonly SampledSender[];
-  /** Sender addresses the SPF record and MX give, of which `senders` is a sample. */
+  /** Single sender addresses the SPF record authorises, of which `senders` is a sample. */
   sendersTotal: number;
   mx: readonly MailMxHost[];
 }
@@ -60,18 +63,32 @@ export function spfFinding(spf: MailFacts['spf']): Finding {
   return { status: 'pass', detail: 'an SPF record that evaluates without error' };
 }
 
+/** "a 2048-bit RSA key at google, an Ed25519 key at ed" */
+function keysShown(selectors: Dkim['selectors']): string {
+  return selectors
+    .map((key) => {
+      const kind = key.key_type === 'ed25519' ? 'an Ed25519 key' : `a ${key.key_bits}-bit RSA key`;
+      return `${kind} at ${key.selector}`;
+    })
+    .join(', ');
+}
+
+/**
+ * What DNS shows of DKIM: a published key is what the rule needs from DNS, and `ready` says so;
+ * whether the messages are signed with it cannot be seen from outside, so it is no `pass`. An
+ * RSA key of 1024 bits meets Gmail's and Yahoo's rule (RFC 8301 §3.2: verifiers accept it): the
+ * advice to use 2048 is in the detail and the fixes, not a lower status.
+ */
 export function dkimFinding(dkim: Dkim, callerSelectors: boolean): Finding {
   const found = dkim.selectors.filter((selector) => selector.status === 'found');
   if (found.length > 0) {
     const weak = found.filter((selector) => selector.warning !== null);
-    const names = found.map((selector) => selector.selector).join(', ');
-    if (weak.length === found.length) {
-      return {
-        status: 'warn',
-        detail: `DKIM keys at ${names}, all RSA under 2048 bits (RFC 8301 §3.2)`,
-      };
-    }
-    return { status: 'pass', detail: `a DKIM key at ${names}` };
+    const advice =
+      weak.length === found.length ? '; 2048-bit RSA keys are advised (RFC 8301 §3.2)' : '';
+    return {
+      status: 'ready',
+      detail: `${keysShown(found)} ${found.length === 1 ? 'is' : 'are'} published; signatures are not visible from outside${advice}`,
+    };
   }
   if (dkim.status === 'invalid') {
     return {
@@ -97,27 +114,37 @@ export function dmarcFinding(dmarc: MailDmarc): Finding {
   if (dmarc.status === 'multiple') {
     return { status: 'fail', detail: 'several DMARC records: none applies (RFC 7489 §6.6.3)' };
   }
+  if (dmarc.status === 'invalid') {
+    return {
+      status: 'fail',
+      detail: `a DMARC record receivers do not apply: ${dmarc.errors.join('; ')}`,
+    };
+  }
   if (!dmarc.present || dmarc.policy === null)
     return { status: 'fail', detail: 'no DMARC policy (RFC 7489)' };
   const where =
     dmarc.applied === 'organizational' ? ` (the organisational domain ${dmarc.domain}’s)` : '';
-  return { status: 'pass', detail: `DMARC p=${dmarc.policy}${where}` };
+  const assumed = dmarc.warnings.some((warning) => warning.includes('§6.6.3'))
+    ? ', read as p=none: the record has no valid p (RFC 7489 §6.6.3)'
+    : '';
+  return { status: 'pass', detail: `DMARC p=${dmarc.policy}${where}${assumed}` };
 }
 
 /**
  * DMARC passes for a message whose From domain is aligned with the SPF-authenticated envelope
  * domain or a DKIM signature's d= (RFC 7489 §3.1). DNS shows whether the domain can be aligned:
- * a DKIM key under the domain lets its own signatures align; SPF alone aligns only when the
- * envelope sender is the domain too, which no lookup can see.
+ * a DKIM key under the domain lets its own signatures align (`ready`: whether the messages carry
+ * them cannot be seen); SPF alone aligns only when the envelope sender is the domain too, which
+ * no lookup can see.
  */
 export function alignmentFinding(facts: MailFacts): Finding {
-  if (!facts.dmarc.present)
-    return { status: 'fail', detail: 'no DMARC record: nothing asks for alignment' };
+  if (facts.dmarc.policy === null)
+    return { status: 'fail', detail: 'no DMARC policy applies: nothing asks for alignment' };
   const dkimFound = facts.dkim.selectors.some((selector) => selector.status === 'found');
   if (dkimFound) {
     return {
-      status: 'pass',
-      detail: `a DKIM key under the domain lets its signatures align with From (adkim=${facts.dmarc.adkim})`,
+      status: 'ready',
+      detail: `signatures with the published key (d=${facts.domain}) align with From (adkim=${facts.dmarc.adkim}); whether the messages carry them is not visible from outside`,
     };
   }
   if (facts.spf.status === 'found') {
@@ -166,30 +193,6 @@ export function ptrFinding(senders: readonly SampledSender[], total: number): Fi
       detail: `reverse DNS did not answer for ${errors.join(', ')} (${of})`,
     };
   return { status: 'pass', detail: `forward-confirmed reverse DNS (${of})` };
-}
-
-export function tlsFinding(mx: readonly MailMxHost[]): Finding {
-  if (mx.length === 0) return { status: 'unknown', detail: 'no MX host to probe' };
-  const probes = mx.map((host) => host.smtp);
-  const withoutTls = mx
-    .filter((host) => host.smtp.status === 'no_starttls')
-    .map((host) => host.host);
-  if (withoutTls.length > 0) {
-    return { status: 'fail', detail: `no STARTTLS on ${withoutTls.join(', ')} (RFC 3207)` };
-  }
-  const ok = mx.filter((host) => host.smtp.status === 'ok');
-  if (ok.length === 0) {
-    return { status: 'unknown', detail: 'no MX host could be probed: STARTTLS is not known' };
-  }
-  const note =
-    'the MX hosts’ STARTTLS stands for the domain’s mail servers: the sending side’s TLS cannot be seen from outside';
-  if (ok.length < probes.length) {
-    return {
-      status: 'warn',
-      detail: `STARTTLS on ${ok.length} of ${probes.length} MX hosts probed; the others did not answer (${note})`,
-    };
-  }
-  return { status: 'pass', detail: `STARTTLS on every MX host probed (${note})` };
 }
 
 export function listingFinding(senders: readonly SampledSender[], total: number): Finding {
@@ -256,35 +259,38 @@ export function findingsOf(facts: MailFacts): Record<RequirementRuleId, Finding>
     dmarc: dmarcFinding(facts.dmarc),
     alignment: alignmentFinding(facts),
     ptr: ptrFinding(facts.senders, facts.sendersTotal),
-    tls: tlsFinding(facts.mx),
+    tls: tlsFinding(),
     listing: listingFinding(facts.senders, facts.sendersTotal),
     ...unseen,
+    inbound_tls: inboundTlsFinding(facts.mx),
   };
 }
 
 /**
- * A provider's verdict: pass when every rule that can be seen passes (unknown rules are shown and
- * do not lower it), fail when a rule the provider requires fails, warn otherwise.
+ * A provider's verdict: pass when every rule that can be seen passes or is ready (unknown rules
+ * are shown and do not lower it), fail when a rule the provider requires fails, warn otherwise.
  */
 export function verdictOf(
   rules: readonly Pick<RequirementRule, 'status' | 'required'>[],
 ): ProviderVerdict['verdict'] {
   if (rules.some((rule) => rule.required && rule.status === 'fail')) return 'fail';
-  if (rules.every((rule) => rule.status === 'pass' || rule.status === 'unknown')) return 'pass';
-  return 'warn';
+  const met = (status: RequirementRule['status']) =>
+    status === 'pass' || status === 'ready' || status === 'unknown';
+  return rules.every((rule) => met(rule.status)) ? 'pass' : 'warn';
+}
+
+/** Required rules that cannot be seen from outside: a pass is "met, N rules not visible". */
+export function unseenOf(rules: readonly Pick<RequirementRule, 'status' | 'required'>[]): number {
+  return rules.filter((rule) => rule.required && rule.status === 'unknown').length;
 }
 
 export function judgeRequirements(findings: Record<RequirementRuleId, Finding>): Requirements {
   const judged = Object.fromEntries(
     mailProviders.map((provider) => {
-      const table = providerRequirements[provider];
-      const rules: RequirementRule[] = table.rules.map(({ rule, required }) => ({
-        rule,
-        required,
-        ...findings[rule],
-        source: table.source,
-      }));
-      return [provider, { verdict: verdictOf(rules), rules }];
+      const rules: RequirementRule[] = providerRequirements[provider].rules.map(
+        ({ rule, required, source }) => ({ rule, required, ...findings[rule], source }),
+      );
+      return [provider, { verdict: verdictOf(rules), unseen: unseenOf(rules), rules }];
     }),
   ) as Record<(typeof mailProviders)[number], ProviderVerdict>;
   return { scope: requirementsScope, ...judged };

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { dmarcPolicySchema, dmarcRecordSchema, spfSummarySchema } from './result-schemas.js';
+import {
+  dmarcPolicySchema,
+  dmarcRecordSchema,
+  listCounts,
+  listResultSchema,
+  spfSummarySchema,
+} from './result-schemas.js';
 
 /**
  * The mail check's result (docs/mail.md): the domain's mail authentication (SPF, DKIM, DMARC,
@@ -87,9 +93,20 @@ export type ReportDestination = z.infer<typeof reportDestinationSchema>;
 
 export const mailDmarcSchema = dmarcRecordSchema
   .extend({
-    p: dmarcPolicySchema.nullable().meta({ description: 'The record’s p tag (RFC 7489 §6.3).' }),
+    p: dmarcPolicySchema.nullable().meta({
+      description:
+        'The record’s p tag as receivers apply it (RFC 7489 §6.3): none when a record with no valid p has a valid rua (§6.6.3, said in warnings); null when the record is not valid.',
+    }),
     sp: dmarcPolicySchema.nullable().meta({ description: 'The sp tag, null when absent.' }),
     pct: z.number().int().min(0).max(100).meta({ description: 'pct, 100 when absent.' }),
+    fo: z.array(z.string()).meta({
+      description: 'Failure reporting options (fo: 0, 1, d, s), ["0"] when absent.',
+    }),
+    rf: z.array(z.string()).meta({ description: 'Failure report formats, ["afrf"] when absent.' }),
+    ri: z
+      .number()
+      .int()
+      .meta({ description: 'Aggregate report interval in seconds, 86400 when absent.' }),
     rua: z.array(reportDestinationSchema),
     ruf: z.array(reportDestinationSchema),
     adkim: alignmentModeSchema,
@@ -98,9 +115,6 @@ export const mailDmarcSchema = dmarcRecordSchema
       description:
         'The checked domain’s organisational domain (RFC 7489 §3.2), by the Public Suffix List.',
     }),
-    errors: z
-      .array(z.string())
-      .meta({ description: 'Tags whose values RFC 7489 §6.3 does not allow.' }),
   })
   .meta({ id: 'MailDmarc' });
 export type MailDmarc = z.infer<typeof mailDmarcSchema>;
@@ -141,12 +155,15 @@ export const certificateSchema = z
       .meta({ description: 'Whole days to not_after; negative when expired.' }),
     trusted: z.boolean().meta({
       description:
-        'The runtime’s own verdict (Node: socket.authorized): the chain verifies against its trust store (plus NODE_EXTRA_CA_CERTS), the certificate is in its validity period and valid for the MX host name.',
+        'The runtime’s own verdict (Node: socket.authorized): the chain verifies against its trust store (plus NODE_EXTRA_CA_CERTS), the certificate is in its validity period and valid for the MX host name. The probe reads the certificate whatever the verdict.',
     }),
     name_matches: z
       .boolean()
       .meta({ description: 'The certificate is valid for the MX host name (RFC 6125).' }),
-    trust_error: nullableString.meta({ description: 'Why the chain does not verify.' }),
+    trust_error: nullableString.meta({
+      description:
+        'Why it does not verify, as the runtime says it (Node: socket.authorizationError, e.g. CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID); null when trusted.',
+    }),
   })
   .meta({ id: 'Certificate' });
 export type Certificate = z.infer<typeof certificateSchema>;
@@ -250,6 +267,10 @@ export const daneSchema = z
   .meta({ id: 'Dane' });
 export type Dane = z.infer<typeof daneSchema>;
 
+/**
+ * The rules judged: the providers' (each provider's table names those it requires or advises),
+ * and `inbound_tls`, the receiving MX servers' STARTTLS, which no provider's verdict requires.
+ */
 export const requirementRuleIds = [
   'spf',
   'dkim',
@@ -261,17 +282,24 @@ export const requirementRuleIds = [
   'spam_rate',
   'one_click_unsubscribe',
   'message_format',
+  'inbound_tls',
 ] as const;
 export type RequirementRuleId = (typeof requirementRuleIds)[number];
 
-export const requirementStatusSchema = z.enum(['pass', 'warn', 'fail', 'unknown']);
+export const requirementStatusSchema = z.enum(['pass', 'ready', 'warn', 'fail', 'unknown']).meta({
+  description:
+    'pass: met, as far as can be seen; ready: DNS holds what the rule needs (a DKIM key, a key that lets signatures align), but whether the messages do it (are signed, aligned) cannot be seen from outside, so it is no proof; warn: met with a doubt; fail: not met; unknown: cannot be seen from outside (the sending side’s TLS, the spam rate, the messages’ headers and format).',
+});
 export type RequirementStatus = z.infer<typeof requirementStatusSchema>;
 
 export const requirementSourceSchema = z
   .object({
     title: z.string(),
     url: z.string(),
-    date: z.iso.date().meta({ description: 'When the provider’s requirement took effect.' }),
+    date: z.iso.date().nullable().meta({
+      description:
+        'When the provider’s requirement took effect; null where the page gives no date.',
+    }),
   })
   .meta({ id: 'RequirementSource' });
 export type RequirementSource = z.infer<typeof requirementSourceSchema>;
@@ -284,10 +312,11 @@ export const requirementRuleSchema = z
         'unknown: cannot be seen from outside the messages (spam rate, unsubscribe headers, format); never counts as pass or fail.',
     }),
     required: z.boolean().meta({
-      description: 'The provider requires it of bulk senders; false: it advises it.',
+      description:
+        'The provider requires it of bulk senders (its page says must); false: it advises it, or (inbound_tls) no provider names it.',
     }),
     detail: z.string(),
-    source: requirementSourceSchema,
+    source: requirementSourceSchema.meta({ description: 'The page that states the rule.' }),
   })
   .meta({ id: 'RequirementRule' });
 export type RequirementRule = z.infer<typeof requirementRuleSchema>;
@@ -296,7 +325,11 @@ export const providerVerdictSchema = z
   .object({
     verdict: z.enum(['pass', 'warn', 'fail']).meta({
       description:
-        'pass: every rule that can be seen passes (unknown rules do not lower it); fail: a required rule fails; warn otherwise.',
+        'pass: every rule that can be seen passes or is ready (unknown rules do not lower it); fail: a required rule fails; warn otherwise. A pass is never proof: unseen says how many required rules could not be seen.',
+    }),
+    unseen: z.number().int().min(0).meta({
+      description:
+        'Required rules that cannot be seen from outside (status unknown): a pass reads "met, N rules not visible from outside".',
     }),
     rules: z.array(requirementRuleSchema),
   })
@@ -310,7 +343,7 @@ export const requirementsSchema = z
   .object({
     scope: z.string().meta({
       description:
-        'Which rules: the bulk-sender ones (Gmail and Yahoo: 5,000 or more messages a day; Microsoft: high-volume senders).',
+        'Which rules: the bulk-sender ones (Gmail: 5,000 or more messages a day to Gmail; Yahoo: bulk senders, with no volume named; Microsoft: more than 5,000 a day).',
     }),
     gmail: providerVerdictSchema,
     yahoo: providerVerdictSchema,
@@ -336,7 +369,7 @@ export const mailScoreSchema = z
     score: z.number().int().min(0).max(100),
     verdict: z.enum(['good', 'fair', 'poor']).meta({
       description:
-        'poor under 50 or when a provider’s verdict is fail; good from 80; fair between.',
+        'By the score alone: poor under 50, good from 80, fair between. A provider’s fail or the domain on a major domain list holds the score under 50 (a factor says so), so the verdict, the score and their colour agree.',
     }),
     factors: z
       .array(mailScoreFactorSchema)
@@ -345,10 +378,63 @@ export const mailScoreSchema = z
   .meta({ id: 'MailScore' });
 export type MailScore = z.infer<typeof mailScoreSchema>;
 
+export const fixRecordSchema = z
+  .object({
+    name: z.string().meta({ description: 'Where to publish it, e.g. _dmarc.example.org.' }),
+    type: z.literal('TXT'),
+    value: z.string().meta({
+      description:
+        'The record, built from what was found and keeping what is there (one string; DNS consoles split it as needed).',
+    }),
+  })
+  .meta({ id: 'MailFixRecord' });
+export type FixRecord = z.infer<typeof fixRecordSchema>;
+
+export const mailFixSchema = z
+  .object({
+    code: z.string().meta({
+      description:
+        'What to do, a stable snake_case code the pages word in each language (publish_dmarc, fix_spf, enable_dkim, inbound_starttls, delist_domain ...).',
+    }),
+    rules: z.array(z.enum(requirementRuleIds)).meta({ description: 'The rules it fixes.' }),
+    moves: z.number().int().min(0).meta({
+      description:
+        'Provider rules (a rule of one provider’s table) it turns from fail or warn to pass or ready.',
+    }),
+    record: fixRecordSchema.nullable().meta({
+      description: 'The exact record to publish when a record is the fix; null otherwise.',
+    }),
+    detail: z.string().meta({ description: 'The one sentence of what to do, in English.' }),
+    subject: z.string().nullable().meta({
+      description:
+        'What it is about, as the pages name it in every language: a host, a selector, an address, a list.',
+    }),
+  })
+  .meta({ id: 'MailFix' });
+export type MailFix = z.infer<typeof mailFixSchema>;
+
+/** At most this many fixes: the few that move the most. */
+export const maxMailFixes = 5;
+
+export const mailDomainListsSchema = z
+  .object({
+    ...listCounts,
+    lists: z.array(listResultSchema).meta({
+      description:
+        'The domain itself on the domain lists (Spamhaus DBL, URIBL, SURBL ...): the domain tool’s check of the same lists.',
+    }),
+  })
+  .meta({ id: 'MailDomainLists' });
+export type MailDomainLists = z.infer<typeof mailDomainListsSchema>;
+
 export const mailCheckResultSchema = z
   .object({
     domain: z.string().meta({ description: 'The checked domain (ASCII form).' }),
     display: z.string().optional(),
+    fixes: z.array(mailFixSchema).max(maxMailFixes).meta({
+      description:
+        'What to fix first: the few changes that move the most provider rules (then the most points), in order, each with the exact record for this domain where a record is the fix.',
+    }),
     spf: spfSummarySchema,
     dkim: dkimSchema,
     dmarc: mailDmarcSchema,
@@ -367,6 +453,11 @@ export const mailCheckResultSchema = z
     tls_rpt: tlsRptSchema,
     dane: daneSchema,
     requirements: requirementsSchema,
+    inbound_tls: requirementRuleSchema.meta({
+      description:
+        'The receiving MX servers’ STARTTLS (RFC 3207), a rule of its own that no provider’s verdict requires: the providers’ TLS rules are about the sending side.',
+    }),
+    domain_lists: mailDomainListsSchema,
     mail_score: mailScoreSchema,
     notes: z.array(z.string()).meta({
       description: 'Bounds that cut the check short, and port 25 blocked from this server.',

@@ -198,7 +198,7 @@ export type ReverseDns = z.infer<typeof reverseDnsSchema>;
  * What every list-based score reports beside the score: the lists' counts, which add up
  * (answered + not_answered + on_hold + disabled = total), and the same in words.
  */
-const listCounts = {
+export const listCounts = {
   listed: z.number().int().meta({ description: 'Lists that list the target.' }),
   allowlisted: z.number().int().meta({
     description:
@@ -354,8 +354,9 @@ export type DmarcPolicy = z.infer<typeof dmarcPolicySchema>;
 
 export const dmarcRecordSchema = z
   .object({
-    status: z.enum(['found', 'none', 'multiple', 'unavailable']).meta({
-      description: 'multiple: several v=DMARC1 records, which RFC 7489 §6.6.3 treats as none.',
+    status: z.enum(['found', 'invalid', 'none', 'multiple', 'unavailable']).meta({
+      description:
+        'found: a record receivers apply; invalid: a record receivers do not apply (a tag named twice, a value RFC 7489 §6.3 does not allow, no p and no valid rua, §6.6.3), which errors explains; multiple: several v=DMARC1 records, which RFC 7489 §6.6.3 treats as none.',
     }),
     present: z.boolean(),
     record: z
@@ -376,6 +377,14 @@ export const dmarcRecordSchema = z
       .string()
       .nullable()
       .meta({ description: 'The domain whose _dmarc record applies; null with none.' }),
+    errors: z.array(z.string()).meta({
+      description:
+        'Why the record is invalid: the tags and values RFC 7489 §6.3 and §6.4 do not allow.',
+    }),
+    warnings: z.array(z.string()).meta({
+      description:
+        'What receivers read differently from what is written: p=none assumed for a record with no valid p but a valid rua (RFC 7489 §6.6.3), unknown tags ignored (§6.3).',
+    }),
   })
   .meta({ id: 'DmarcRecord' });
 export type DmarcRecord = z.infer<typeof dmarcRecordSchema>;

@@ -82,21 +82,27 @@ export function isSpecialName(target: DomainSpec | null | undefined): boolean {
 
 /** A lookup a term will cause: an included or redirected-to record, or addresses. */
 interface PlannedQuery {
-  kind: 'record' | 'a' | 'mx';
+  kind: 'record' | 'a' | 'mx' | 'exists';
   /** null: the record's own domain. */
   name: string | null;
 }
 
 /**
  * The lookups a record's terms will cause, in order: up to its first `all` (§5.1), then its
- * redirect when it has no `all` (§6.1). Terms the walk does not follow (exists, ptr, macros) are
- * left out.
+ * redirect when it has no `all` (§6.1). Terms the walk does not follow (ptr, macros) are left
+ * out.
  */
 function queriesOf(record: ParsedSpfRecord): PlannedQuery[] {
   const queries: PlannedQuery[] = [];
   for (const mechanism of record.mechanisms) {
     if (mechanism.kind === 'all') return queries;
-    if (mechanism.kind !== 'include' && mechanism.kind !== 'a' && mechanism.kind !== 'mx') continue;
+    if (
+      mechanism.kind !== 'include' &&
+      mechanism.kind !== 'a' &&
+      mechanism.kind !== 'mx' &&
+      mechanism.kind !== 'exists'
+    )
+      continue;
     if (mechanism.target?.macro || isSpecialName(mechanism.target)) continue;
     queries.push({
       kind: mechanism.kind === 'include' ? 'record' : mechanism.kind,
@@ -173,6 +179,7 @@ export class SpfLookups {
           const name = query.name ?? domain;
           if (query.kind === 'record') this.prefetch(name);
           else if (query.kind === 'a') this.#prefetchAddresses(name);
+          else if (query.kind === 'exists') void this.lookup(name, 'A');
           else this.#prefetchMx(name);
         }
       },

@@ -26,8 +26,12 @@ export interface SpfOptions {
 
 export const defaultDeadlineMs = 3000;
 
-/** `matchedAll`: a pass `all` matches every address, so nothing after it is ever evaluated. */
-type Flow = 'continue' | 'matchedAll';
+/**
+ * `matchedAll`: a pass `all` (or an `exists` whose target is there) matches every address, so
+ * nothing after it is ever evaluated; `ended`: a term that is not pass matched every address,
+ * which ends the record's evaluation (an include holding it does not match, §5.2).
+ */
+type Flow = 'continue' | 'matchedAll' | 'ended';
 
 /** The public addresses of an answer, or null (void) when it has none. */
 function publicOnly(addresses: string[] | null): string[] | null {
@@ -129,6 +133,7 @@ class SpfEvaluation {
       }
       const flow = await this.#walkMechanism(domain, mechanism, chain, authorizing);
       if (flow === 'matchedAll') return flow;
+      if (flow === 'ended') return 'continue';
     }
     // §6.1: the redirect is followed when no mechanism matched, which is the walk's premise.
     if (!record.redirect) return 'continue';
@@ -163,7 +168,9 @@ class SpfEvaluation {
     }
     // §4.6.4: every other mechanism queries DNS and counts, whether or not this walk follows it.
     this.#found.countLookup(at);
-    if (mechanism.kind === 'exists' || mechanism.kind === 'ptr') {
+    // ptr (§5.5) asks about the client's own address, and an exists with a macro (§5.7) builds its
+    // target from it: which addresses they allow depends on the client.
+    if (mechanism.kind === 'ptr' || (mechanism.kind === 'exists' && mechanism.target.macro)) {
       if (senders) this.#found.notEnumerable.push(at);
       return 'continue';
     }
@@ -171,6 +178,8 @@ class SpfEvaluation {
     if (target.macro) return this.#skipMacro(at, senders);
     if (isSpecialUseName(target.name)) return this.#skipSpecialUse(at, senders);
     switch (mechanism.kind) {
+      case 'exists':
+        return this.#exists(at, target.name, mechanism.qualifier === '+', authorizing);
       case 'include':
         return this.#follow(at, target.name, chain, senders);
       case 'a':
@@ -233,6 +242,27 @@ class SpfEvaluation {
         this.#found.domains.add(target);
         return this.#walkRecord(target, loaded.parsed, [...chain, target], authorizing);
     }
+  }
+
+  /**
+   * §5.7: `exists` matches when its target has an A record, whatever the address (an A query even
+   * for an IPv6 client). Without a macro the target is the same for every client, so it matches
+   * all of them or none: with the pass qualifier it authorises every address, as `+all` does;
+   * with another it ends the evaluation for every address. NXDOMAIN or no records is a void lookup
+   * (§4.6.4), and a failed lookup a temperror (§5).
+   */
+  async #exists(at: SpfTermAt, name: string, pass: boolean, authorizing: boolean): Promise<Flow> {
+    const records = this.#answer(await this.#dns.lookup(name, 'A'), at, name, 'A');
+    if (records === null || records.length === 0) {
+      this.#found.countVoid(at);
+      return 'continue';
+    }
+    if (!pass) return 'ended';
+    if (authorizing) {
+      this.#found.ip4.add('0.0.0.0/0');
+      this.#found.ip6.add('::/0');
+    }
+    return 'matchedAll';
   }
 
   /**

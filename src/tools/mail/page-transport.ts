@@ -9,6 +9,7 @@ import { addressHtml, type Html, type ResultContext } from '../../pages/index.js
 
 type MxHost = MailCheckResult['mx'][number];
 type Translate = ResultContext['t'];
+type Lang = ResultContext['lang'];
 
 const smtpTones: Record<MxHost['smtp']['status'], string> = {
   ok: 'clean',
@@ -19,7 +20,7 @@ const smtpTones: Record<MxHost['smtp']['status'], string> = {
   not_probed: 'informational',
 };
 
-export function mxTable(result: MailCheckResult, t: Translate): Html | string {
+export function mxTable(result: MailCheckResult, t: Translate, lang: Lang): Html | string {
   if (result.null_mx) return html`<p class="note">${t('mail.nullMx')}</p>`;
   if (result.mx.length === 0) return html`<p class="note">${t('mail.noMx')}</p>`;
   return html`${result.implicit_mx ? html`<p class="note">${t('mail.implicitMx')}</p>` : ''}
@@ -34,7 +35,7 @@ export function mxTable(result: MailCheckResult, t: Translate): Html | string {
           </tr>
         </thead>
         <tbody>
-          ${result.mx.map((host) => mxRow(host, t))}
+          ${result.mx.map((host) => mxRow(host, t, lang))}
         </tbody>
       </table>
     </div>
@@ -45,7 +46,18 @@ export function mxTable(result: MailCheckResult, t: Translate): Html | string {
     }`;
 }
 
-function mxRow(host: MxHost, t: Translate): Html {
+/**
+ * Why a probe is not ok: the probe's own words on the English page (they name the stage's bound,
+ * the server's reply); in another language what its status means, the stage said beside it.
+ */
+function smtpDetail(host: MxHost, t: Translate, lang: Lang): Html | string {
+  const { smtp } = host;
+  if (smtp.status === 'ok' || smtp.detail === null) return '';
+  if (lang === 'en') return html`<br /><span class="note">${smtp.detail}</span>`;
+  return html`<br /><span class="note">${t(`mail.smtpDetail.${smtp.status}`)}</span>`;
+}
+
+function mxRow(host: MxHost, t: Translate, lang: Lang): Html {
   const { smtp } = host;
   const certificate = smtp.certificate;
   return html`<tr data-host="${host.host}" data-smtp="${smtp.status}">
@@ -56,7 +68,7 @@ function mxRow(host: MxHost, t: Translate): Html {
     <td data-label="${t('mail.smtp')}" class="status-${smtpTones[smtp.status]}">
       ${t(`mail.smtp.${smtp.status}`)}
       ${smtp.stage && smtp.status !== 'ok' ? html`<span class="note">${t(`mail.stage.${smtp.stage}`)}</span>` : ''}
-      ${smtp.detail && smtp.status !== 'ok' ? html`<br /><span class="note" lang="en">${smtp.detail}</span>` : ''}
+      ${smtpDetail(host, t, lang)}
     </td>
     <td data-label="${t('mail.tls')}" class="${smtp.tls ? '' : 'empty'}">
       ${smtp.tls ? html`${smtp.tls.version} <code>${smtp.tls.cipher}</code>` : ''}
@@ -81,7 +93,11 @@ function mxRow(host: MxHost, t: Translate): Html {
                     : t('mail.cert.daysLeft', { n: certificate.days_left })
                 }</span
               >
-              <br /><span class="note">${certificate.issuer}</span>`
+              ${certificate.trust_error ? html`<br /><code>${certificate.trust_error}</code>` : ''}
+              <br /><span class="note">${certificate.subject_names.join(', ')}</span> <br /><span
+                class="note"
+                >${certificate.issuer}</span
+              >`
           : ''
       }
     </td>

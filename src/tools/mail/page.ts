@@ -1,38 +1,22 @@
 import { html } from 'hono/html';
 import type { MailCheckResult } from '../../reputation/index.js';
 import type { Html, ResultContext, ResultView } from '../../pages/index.js';
+import { listsTable } from '../../pages/index.js';
 import { authentication } from './page-authentication.js';
+import { fixesSection } from './page-fixes.js';
+import { findingsTable, inboundTls, providerChecklist, providers } from './page-requirements.js';
 import { mxTable, transport } from './page-transport.js';
 
+export { mailFindingCodes } from './page-requirements.js';
+
 /**
- * A mail check on the share page and the check page: first a checklist per mailbox provider (each
- * bulk-sender rule with its status, what was seen, and the provider's page), then what cost
- * points, then the details: SPF, DKIM, DMARC, BIMI, the MX servers, MTA-STS, TLS-RPT, DANE
+ * A mail check on the share page and the check page: first what to fix (page-fixes.ts), then a
+ * checklist per mailbox provider and the receiving side's STARTTLS (page-requirements.ts), the
+ * domain on the domain lists, what cost points, then the details: SPF, DKIM, DMARC, BIMI
+ * (page-authentication.ts), the MX servers, MTA-STS, TLS-RPT, DANE (page-transport.ts)
  * (docs/mail.md). Host names, records and ciphers are `<code>`, which may wrap anywhere; words
- * never do. The authentication and transport details are page-authentication.ts and
- * page-transport.ts.
+ * never do.
  */
-
-type Provider = 'gmail' | 'yahoo' | 'microsoft';
-type ProviderVerdict = MailCheckResult['requirements'][Provider];
-type Rule = ProviderVerdict['rules'][number];
-
-type Translate = ResultContext['t'];
-
-const providers: readonly Provider[] = ['gmail', 'yahoo', 'microsoft'];
-
-/** The pages' tones (assets/pages/pages.css): a failed rule as a listing, a warning as fair. */
-const ruleTones: Record<Rule['status'], string> = {
-  pass: 'clean',
-  warn: 'poor_reputation',
-  fail: 'listed',
-  unknown: 'informational',
-};
-const providerPills: Record<ProviderVerdict['verdict'], string> = {
-  pass: 'good',
-  warn: 'fair',
-  fail: 'poor',
-};
 
 export function mailPage(stored: Record<string, unknown>, context: ResultContext): ResultView {
   const result = stored as unknown as MailCheckResult;
@@ -42,173 +26,51 @@ export function mailPage(stored: Record<string, unknown>, context: ResultContext
 function mailDetails(result: MailCheckResult, context: ResultContext): Html {
   const { t } = context;
   return html`<div class="mail-result">
+    ${fixesSection(result, context)}
     <h2>${t('mail.requirements')}</h2>
     <p class="note">${t('mail.scope')}</p>
     ${providers.map((provider) => providerChecklist(provider, result.requirements[provider], context))}
+    ${inboundTls(result, context)}
+    ${
+      // Results stored before the domain's own lists were read have none.
+      result.domain_lists
+        ? listsTable(t('result.domainLists'), result.domain_lists.lists, context)
+        : ''
+    }
     ${findingsTable(result, context)}
     <h2>${t('mail.authentication')}</h2>
     ${authentication(result, t)}
     <h2>${t('mail.transport')}</h2>
-    ${mxTable(result, t)} ${transport(result, t)}
+    ${mxTable(result, t, context.lang)} ${transport(result, t)}
     ${
       result.notes.length > 0
         ? html`<ul class="mail-notes note">
-            ${result.notes.map((note) => html`<li lang="en">${note}</li>`)}
+            ${result.notes.map((note) => noteItem(note, context))}
           </ul>`
         : ''
     }
   </div>`;
 }
 
-/** One provider: its verdict, the page its rules come from, and each rule with what was seen. */
-function providerChecklist(
-  provider: Provider,
-  verdict: ProviderVerdict,
-  { t, lang }: Pick<ResultContext, 't' | 'lang'>,
-): Html {
-  const source = verdict.rules[0]?.source;
-  return html`<section class="mail-provider" data-provider="${provider}">
-    <h3>
-      ${t(`mail.provider.${provider}`)}
-      <span class="pill verdict-${providerPills[verdict.verdict]}"
-        >${t(`mail.verdict.${verdict.verdict}`)}</span
-      >
-    </h3>
-    ${
-      source
-        ? html`<p class="note">
-            <a href="${source.url}" rel="noopener">${source.title}</a>
-            ${t('mail.inEffect', { date: source.date })}
-          </p>`
-        : ''
-    }
-    <div class="table-scroll">
-      <table class="stacked mail-checklist">
-        <thead>
-          <tr>
-            <th>${t('mail.rule')}</th>
-            <th>${t('result.status')}</th>
-            <th>${t('result.details')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${verdict.rules.map(
-            (rule) =>
-              html`<tr data-rule="${rule.rule}" data-status="${rule.status}">
-                <td data-label="${t('mail.rule')}">
-                  ${t(`mail.rule.${rule.rule}`)}
-                  <span class="note">${t(rule.required ? 'mail.required' : 'mail.advised')}</span>
-                </td>
-                <td
-                  data-label="${t('result.status')}"
-                  class="nowrap status-${ruleTones[rule.status]}"
-                >
-                  ${t(`mail.status.${rule.status}`)}
-                </td>
-                <td data-label="${t('result.details')}">${ruleDetail(rule, t, lang)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </section>`;
-}
+/** The check's notes (src/reputation/mail/mail-check.ts words them), in the page's language. */
+const noteForms: readonly [RegExp, (match: RegExpExecArray, t: ResultContext['t']) => string][] = [
+  [/^No MX host answered at the connection stage/, (_, t) => t('mail.note.port25')],
+  [
+    /^Probed the (\d+) most preferred of (\d+) MX hosts\.$/,
+    ([, n, total], t) => t('mail.note.mxProbed', { n: Number(n), total: Number(total) }),
+  ],
+  [
+    /^Reverse DNS and listings of (\d+) of (\d+) SPF sender addresses\.$/,
+    ([, n, total], t) => t('mail.note.sampled', { n: Number(n), total: Number(total) }),
+  ],
+  [/^Stopped after (\d+) DNS queries;/, ([, n], t) => t('mail.note.budget', { n: Number(n) })],
+];
 
-/**
- * What the rule found: what cannot be seen from outside in the page's language. On the English
- * page, the check's own words, which name the hosts and records it saw; on another, what to do
- * about a failed or warned rule in that language (the hosts and records are in the details
- * below), so the page speaks one language (docs/pages.md).
- */
-function ruleDetail(rule: Rule, t: Translate, lang: ResultContext['lang']): Html | string {
-  if (rule.status === 'unknown') return t(`mail.unknown.${unknownRule(rule.rule)}`);
-  if (lang === 'en') return rule.detail;
-  if (rule.status === 'pass') return t('mail.rulePassed');
-  const code = `${rule.rule}_${rule.status}`;
-  return knownFinding(code) ? t(`mail.advice.${code}`) : t('mail.unknown.other');
-}
-
-function unknownRule(
-  rule: Rule['rule'],
-): 'spam_rate' | 'one_click_unsubscribe' | 'message_format' | 'other' {
-  return rule === 'spam_rate' || rule === 'one_click_unsubscribe' || rule === 'message_format'
-    ? rule
-    : 'other';
-}
-
-/** What cost points, each finding explained with what to do, in the page's language. */
-function findingsTable(
-  result: MailCheckResult,
-  { t, lang }: Pick<ResultContext, 't' | 'lang'>,
-): Html {
-  const factors = result.mail_score.factors;
-  if (factors.length === 0)
-    return html`<h2>${t('result.factors')}</h2>
-      <p class="note">${t('result.noFactors')}</p>`;
-  return html`<h2>${t('result.factors')}</h2>
-    <div class="table-scroll">
-      <table class="stacked mail-findings">
-        <thead>
-          <tr>
-            <th>${t('result.factor')}</th>
-            <th>${t('mail.whatToDo')}</th>
-            <th>${t('result.points')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${factors.map(
-            (factor) =>
-              html`<tr data-code="${factor.code}">
-                <td data-label="${t('result.factor')}">${findingName(factor.code, t)}</td>
-                <td data-label="${t('mail.whatToDo')}">
-                  ${findingAdvice(factor.code, t)}
-                  ${lang === 'en' ? html`<br /><span class="note">${factor.detail}</span>` : ''}
-                </td>
-                <td data-label="${t('result.points')}" class="points-negative">
-                  ${String(factor.points)}
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
-}
-
-/** The catalogs' name of a finding code; a code of a newer check than these pages, as it is. */
-function findingName(code: string, t: Translate): string {
-  return knownFinding(code) ? t(`mail.finding.${code}`) : code;
-}
-
-function findingAdvice(code: string, t: Translate): string {
-  return knownFinding(code) ? t(`mail.advice.${code}`) : '';
-}
-
-export const mailFindingCodes = [
-  'spf_fail',
-  'spf_warn',
-  'dkim_fail',
-  'dkim_warn',
-  'dmarc_fail',
-  'dmarc_warn',
-  'alignment_fail',
-  'alignment_warn',
-  'ptr_fail',
-  'ptr_warn',
-  'tls_fail',
-  'tls_warn',
-  'listing_fail',
-  'listing_warn',
-  'dmarc_not_enforced',
-  'mx_certificate',
-  'mta_sts_invalid',
-  'mta_sts_error',
-  'mta_sts_mx_uncovered',
-  'tls_rpt_invalid',
-  'bimi_invalid',
-  'dmarc_reports_unauthorised',
-] as const;
-type FindingCode = (typeof mailFindingCodes)[number];
-
-function knownFinding(code: string): code is FindingCode {
-  return (mailFindingCodes as readonly string[]).includes(code);
+function noteItem(note: string, { t, lang }: Pick<ResultContext, 't' | 'lang'>): Html {
+  if (lang === 'en') return html`<li>${note}</li>`;
+  for (const [pattern, words] of noteForms) {
+    const match = pattern.exec(note);
+    if (match) return html`<li>${words(match, t)}</li>`;
+  }
+  return html`<li lang="en">${note}</li>`;
 }

@@ -24,6 +24,12 @@ export function summariseMail(stored: Record<string, unknown>): ShareSummary {
       yahoo: requirements.yahoo.verdict,
       microsoft: requirements.microsoft.verdict,
     },
+    // Results stored before `unseen` was reported count none.
+    providersUnseen: {
+      gmail: requirements.gmail.unseen ?? 0,
+      yahoo: requirements.yahoo.unseen ?? 0,
+      microsoft: requirements.microsoft.unseen ?? 0,
+    },
     checkedAt: result.checked_at,
   };
 }

@@ -16,6 +16,8 @@ import {
   type WatchView,
   watchKinds,
 } from '../../watch/index.js';
+import { mailProviders, providerRequirements } from '../../reputation/index.js';
+import { providerVerdictText } from '../../share/index.js';
 import { watchSteps } from './summary.js';
 
 /**
@@ -124,7 +126,7 @@ function mailFacts(mail: MailBrief, { t }: ResultContext): Html {
     (provider) =>
       html`<dt>${t(`mail.provider.${provider}`)}</dt>
         <dd class="verdict-${mail.providers[provider]}">
-          ${t(`mail.verdict.${mail.providers[provider]}`)}
+          ${providerVerdictText(mail.providers[provider], mail.unseen?.[provider] ?? 0, t)}
         </dd>`,
   );
   const sts = `mail.mtaSts.${mail.mta_sts}`;
@@ -137,7 +139,55 @@ function mailFacts(mail: MailBrief, { t }: ResultContext): Html {
       <dd>
         ${mail.dkim_selectors.length > 0 ? mail.dkim_selectors.join(', ') : t('mail.dkim.none')}
       </dd>
-    </dl>`;
+    </dl>
+    ${watchedRules(t)}`;
+}
+
+/**
+ * The rules a mail watch follows: each provider's, with the providers whose table names it
+ * (required or advised), and inbound_tls, the receiving servers' STARTTLS, which none requires.
+ * A change of any of them is a `watch.changed` event (docs/watches.md, "Mail watches").
+ */
+function watchedRules(t: Translate): Html {
+  const rules = [
+    ...new Set([
+      ...mailProviders.flatMap((provider) =>
+        providerRequirements[provider].rules.map((entry) => entry.rule),
+      ),
+      'inbound_tls' as const,
+    ]),
+  ];
+  const providersOf = (rule: (typeof rules)[number]) =>
+    mailProviders.flatMap((provider) => {
+      const entry = providerRequirements[provider].rules.find((each) => each.rule === rule);
+      return entry
+        ? [
+            `${t(`mail.provider.${provider}`)} (${t(entry.required ? 'mail.required' : 'mail.advised')})`,
+          ]
+        : [];
+    });
+  return html`<h3>${t('watch.mail.rules')}</h3>
+    <div class="table-scroll">
+      <table class="stacked mail-checklist" data-watched="rules">
+        <thead>
+          <tr>
+            <th>${t('mail.rule')}</th>
+            <th>${t('watch.mail.rulesOf')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rules.map(
+            (rule) =>
+              html`<tr data-rule="${rule}">
+                <td data-label="${t('mail.rule')}">${t(`mail.rule.${rule}`)}</td>
+                <td data-label="${t('watch.mail.rulesOf')}">
+                  ${providersOf(rule).join(', ') || t('mail.receiving')}
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 function changeLine(

@@ -21,9 +21,10 @@ export function summariseWatch(stored: Record<string, unknown>): ShareSummary {
   const status = watch.status;
   const mail = status?.mail;
   if (watchKinds[watch.kind].views.counts === 'requirements') {
-    // A mail watch reads as a mail check: the mail score, and each provider's verdict.
+    // A mail watch reads as a mail check: the mail score, and each provider's verdict; it is named
+    // a mail watch on its page, badge and card.
     return {
-      tool: 'watch',
+      tool: 'watch.mail',
       counts: 'requirements',
       ...shownAs(watch.target),
       verdict: status?.verdict ?? 'unknown',
@@ -32,6 +33,7 @@ export function summariseWatch(stored: Record<string, unknown>): ShareSummary {
       checked: 0,
       listings: [],
       ...(mail ? { providers: mail.providers } : {}),
+      ...(mail?.unseen ? { providersUnseen: mail.unseen } : {}),
       checkedAt: watch.checked_at ?? watch.created_at,
     };
   }

@@ -1,5 +1,5 @@
-import { formatDuration, type Lang } from '../../i18n/index.js';
-import type { ListingChange, WatchStatus } from '../kinds/index.js';
+import { formatDuration, isMessageKey, type Lang, type Translate } from '../../i18n/index.js';
+import type { ListingChange, MailChange, WatchStatus } from '../kinds/index.js';
 import type { HistoryEntry, WatchEvent } from '../model/index.js';
 import { lastedMs, listingStart } from '../timeline/index.js';
 import { mailChangeText } from './mail-changes.js';
@@ -11,6 +11,7 @@ import {
   clipped,
   type Line,
   linker,
+  type Span,
   wordsOf,
 } from './message.js';
 
@@ -32,6 +33,36 @@ export interface AlertContext {
    * that check); absent when the history has dropped entries and so cannot tell.
    */
   firstCheck?: string;
+  /** The zone list's meanings in Russian, by their English: a list's code in the watch's words. */
+  meanings?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A list's meaning in the message's language: the zone list's own Russian where it has one
+ * (several meanings are joined with "; ", as results join them); English as the list wrote it.
+ */
+function meaningIn(
+  lang: Lang,
+  meanings: ReadonlyMap<string, string> | undefined,
+): (english: string) => string {
+  if (lang === 'en' || meanings === undefined) return (english) => english;
+  return (english) =>
+    english
+      .split('; ')
+      .map((part) => meanings.get(part) ?? part)
+      .join('; ');
+}
+
+/**
+ * What the alert says under a mail change: in another language than English, what to do about a
+ * rule that fails or warns, as the mail page says it (the change's line already says what
+ * changed, in that language); else the check's own words, a third party's text (a server's, a
+ * record's) shown as written.
+ */
+function mailChangeDetail(change: MailChange, lang: Lang, t: Translate): Span | null {
+  const advice = `mail.advice.${change.subject}_${change.to}`;
+  if (lang !== 'en' && change.what === 'requirement' && isMessageKey(advice)) return t(advice);
+  return change.detail ? { data: change.detail } : null;
 }
 
 /** Listings, changes and lists named in one message before "and N more". */
@@ -50,6 +81,7 @@ export function eventMessage(
   const { data } = event;
   const target = data.watch.target;
   const lookupOf = lookupUrls(context.status);
+  const meaning = meaningIn(lang, context.meanings);
   const sections: AlertSection[] = [];
 
   if (event.type === 'watch.test') sections.push({ lines: [[t('chat.test')]] });
@@ -60,7 +92,7 @@ export function eventMessage(
       return [
         [
           `• ${describe(change, true)}`,
-          ...(change.meaning ? [' · ', { data: change.meaning }] : []),
+          ...(change.meaning ? [' · ', { data: meaning(change.meaning) }] : []),
         ],
         [
           `  ${t('chat.listedSince', { at: date(event.created_at) })}`,
@@ -94,10 +126,10 @@ export function eventMessage(
   const changes = data.changes ?? [];
   if (changes.length > 0) {
     const { shown, rest } = clipped(changes, maxItems, more);
-    const lines = shown.flatMap((change): Line[] => [
-      [`• ${mailChangeText(change, t)}`],
-      ...(change.detail ? [['  ', { data: change.detail }]] : []),
-    ]);
+    const lines = shown.flatMap((change): Line[] => {
+      const detail = mailChangeDetail(change, lang, t);
+      return [[`• ${mailChangeText(change, t)}`], ...(detail === null ? [] : [['  ', detail]])];
+    });
     sections.push({ heading: t('chat.changes'), lines: withRest(lines, rest) });
   }
 

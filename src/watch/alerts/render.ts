@@ -20,11 +20,16 @@ export type AlertWatch = Pick<WatchConfig, 'lang'> & Partial<Pick<WatchConfig, '
 export type AlertState = Pick<WatchState, 'status'> & Partial<Pick<WatchState, 'history'>>;
 
 /** What an event's message reads of the watch beside the event. */
-export function alertContext(watch: AlertWatch, state: AlertState | undefined): AlertContext {
+export function alertContext(
+  watch: AlertWatch,
+  state: AlertState | undefined,
+  meanings?: ReadonlyMap<string, string>,
+): AlertContext {
   const history = state?.history ?? [];
   return {
     status: state?.status,
     history,
+    ...(meanings ? { meanings } : {}),
     // A listing no entry added was there at the first check, which the watch knows while its
     // history has dropped nothing.
     ...(watch.created_at !== undefined && history.length < maxHistory
@@ -41,6 +46,8 @@ export function webhookRequest(input: {
   url: string;
   /** The watch's state now: each list's lookup page, and when each listing began. */
   state: AlertState | undefined;
+  /** The zone list's meanings in Russian, by their English. */
+  meanings?: ReadonlyMap<string, string>;
 }): WebhookRequest {
   const event = JSON.parse(input.body) as WatchEvent;
   const lang = input.watch.lang ?? 'en';
@@ -48,7 +55,8 @@ export function webhookRequest(input: {
     body: input.body,
     event,
     url: input.url,
-    message: () => eventMessage(event, lang, alertContext(input.watch, input.state)),
+    message: () =>
+      eventMessage(event, lang, alertContext(input.watch, input.state, input.meanings)),
   });
 }
 
@@ -66,6 +74,8 @@ export type EmailInput =
       watch: AlertWatch;
       state: AlertState | undefined;
       unsubscribeUrl: string;
+      /** The zone list's meanings in Russian, by their English. */
+      meanings?: ReadonlyMap<string, string>;
     };
 
 /**
@@ -85,7 +95,7 @@ export function renderEmail(input: EmailInput): EmailContent {
       : eventMessage(
           input.event,
           lang,
-          alertContext(input.watch, input.state),
+          alertContext(input.watch, input.state, input.meanings),
           input.unsubscribeUrl,
         );
   return {
@@ -100,8 +110,9 @@ export function chatText(
   event: WatchEvent,
   lang: Lang,
   state: AlertState | undefined,
+  meanings?: ReadonlyMap<string, string>,
 ): { title: string; text: string } {
-  const message = eventMessage(event, lang, alertContext({ lang }, state));
+  const message = eventMessage(event, lang, alertContext({ lang }, state, meanings));
   const text = bodyBlocks(message, plainMarkup)
     .map((block) => [...(block.head === undefined ? [] : [block.head]), ...block.lines].join('\n'))
     .join('\n');

@@ -55,6 +55,8 @@ export function observeMailCheck(result: MailCheckResult): Observation {
       if (!rules.has(rule.rule)) rules.set(rule.rule, rule);
     }
   }
+  // The MX servers' STARTTLS, a rule no provider requires (absent from results made before it).
+  if (result.inbound_tls) rules.set('inbound_tls', result.inbound_tls);
   for (const rule of rules.values()) {
     // An unknown rule cannot be seen from outside (or had nothing to judge): no fact either way.
     if (rule.status === 'unknown' || lookupFailed(rule, result, { probeTimedOut, dkimFailed }))
@@ -121,6 +123,11 @@ export function observeMailCheck(result: MailCheckResult): Observation {
         },
         dkim_selectors: found.map((selector) => selector.selector),
         mta_sts: sts.status,
+        unseen: {
+          gmail: result.requirements.gmail.unseen ?? 0,
+          yahoo: result.requirements.yahoo.unseen ?? 0,
+          microsoft: result.requirements.microsoft.unseen ?? 0,
+        },
       },
     },
   };
@@ -149,7 +156,7 @@ function verdictsOver(known: readonly Fact[]): MailFact[] {
 /**
  * A rule the check could not judge this time because something did not answer: a detail that
  * says a look-up failed, the SPF or DMARC record unreadable, the dkim and alignment rules while a
- * DKIM look-up failed, or the tls rule while an MX probe timed out (a timeout is not a server
+ * DKIM look-up failed, or the inbound_tls rule while an MX probe timed out (a timeout is not a server
  * without STARTTLS; a refused connection or a failed handshake is an answer).
  */
 function lookupFailed(
@@ -157,7 +164,7 @@ function lookupFailed(
   result: MailCheckResult,
   failures: { probeTimedOut: boolean; dkimFailed: boolean },
 ) {
-  if (rule.rule === 'tls') return failures.probeTimedOut;
+  if (rule.rule === 'inbound_tls') return failures.probeTimedOut;
   if (failedLookup.test(rule.detail)) return true;
   if ((rule.rule === 'dkim' || rule.rule === 'alignment') && failures.dkimFailed) return true;
   if (rule.rule === 'spf' && result.spf.status === 'unavailable') return true;

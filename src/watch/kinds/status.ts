@@ -71,6 +71,12 @@ export const mailBriefSchema = z
       .array(z.string())
       .meta({ description: 'The DKIM selectors with a usable key at the last check.' }),
     mta_sts: z.string().meta({ description: 'The MTA-STS status at the last check.' }),
+    unseen: z
+      .object({ gmail: z.number().int(), yahoo: z.number().int(), microsoft: z.number().int() })
+      .optional()
+      .meta({
+        description: 'Each provider’s required rules not visible from outside, at the last check.',
+      }),
   })
   .meta({ id: 'WatchMailStatus' });
 export type MailBrief = z.infer<typeof mailBriefSchema>;

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSmtpProber, type SmtpProbeOptions } from '../../../src/node/probes/index.js';
 import { smtpProbeSchema } from '../../../src/reputation/results/index.js';
@@ -12,6 +14,15 @@ import {
 } from '../../../fixtures/mail-world.js';
 
 const ca = inject('mailCa');
+
+/** Every TypeScript file under `folder`, relative to the repository's root. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
 const loopback = (address: string) => address.startsWith('127.');
 const servers: Listening[] = [];
 let good: Pem;
@@ -90,28 +101,131 @@ describe('the SMTP probe', () => {
     });
   });
 
-  it('does not trust a certificate of another CA (a self-signed one)', async () => {
-    // A CA of its own (on the run's server keys: only its name and signature are another's).
-    const unknown = await makeCa('Unknown CA', ca.serverKeys);
-    const selfSigned = await issueCertificate({ ...unknown, serverKeys: ca.serverKeys }, [
-      'mx.example.net',
-    ]);
+  it('reads a self-signed certificate whatever it is: its names, issuer and dates, not trusted, with Node’s reason', async () => {
+    // Signed by its own key (the run's server keys: no RSA key is made for it).
+    const selfSigned = await import('selfsigned').then(async ({ default: make }) => {
+      const made = await make.generate([{ name: 'commonName', value: 'mx.example.net' }], {
+        algorithm: 'sha256',
+        ...(ca.serverKeys ? { keyPair: ca.serverKeys } : {}),
+        extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'mx.example.net' }] }],
+      });
+      return { key: made.private, cert: made.cert };
+    });
     const server = await serve(startSmtpServer({ tls: selfSigned }));
     const result = await probe(server.port, 'mx.example.net');
-    // Node's verification ends the handshake before its names are read: nothing to show of it.
-    expect(result).toMatchObject({ status: 'ok', starttls: true, tls: null, certificate: null });
-    expect(result.detail).toMatch(/UNABLE_TO|SELF_SIGNED/);
+    expect(smtpProbeSchema.parse(result)).toEqual(result);
+    expect(result).toMatchObject({
+      status: 'ok',
+      starttls: true,
+      tls: { version: expect.stringMatching(/^TLSv1\.[23]$/) },
+      certificate: {
+        subject_names: ['mx.example.net'],
+        issuer: expect.stringContaining('mx.example.net'),
+        trusted: false,
+        name_matches: true,
+        trust_error: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      },
+      detail: 'the certificate does not verify for mx.example.net: DEPTH_ZERO_SELF_SIGNED_CERT',
+    });
+    expect(result.certificate!.days_left).toBeGreaterThan(0);
   });
 
-  it('reports an expired certificate as not verified, with Node’s reason', async () => {
+  it('reads a certificate of a CA Node does not know: names and dates, and Node’s reason', async () => {
+    // A CA of its own (on the run's server keys: only its name and signature are another's).
+    const unknown = await makeCa('Unknown CA', ca.serverKeys);
+    const server = await serve(
+      startSmtpServer({
+        tls: await issueCertificate({ ...unknown, serverKeys: ca.serverKeys }, ['mx.example.net']),
+      }),
+    );
+    const result = await probe(server.port, 'mx.example.net');
+    expect(result.certificate).toMatchObject({
+      subject_names: ['mx.example.net'],
+      issuer: expect.stringContaining('Unknown CA'),
+      trusted: false,
+      name_matches: true,
+      trust_error: expect.stringMatching(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER/),
+    });
+  });
+
+  it('reads an expired certificate: its date and days left below zero, not trusted, CERT_HAS_EXPIRED', async () => {
+    const notAfter = new Date(Date.now() - 10 * 86_400_000);
+    const expired = await issueCertificate(ca, ['mx.example.net'], {
+      notBefore: new Date(Date.now() - 100 * 86_400_000),
+      notAfter,
+    });
+    const server = await serve(startSmtpServer({ tls: expired }));
+    const result = await probe(server.port, 'mx.example.net');
+    expect(result).toMatchObject({
+      status: 'ok',
+      starttls: true,
+      certificate: {
+        subject_names: ['mx.example.net'],
+        issuer: expect.stringContaining('Reputation tools test CA'),
+        trusted: false,
+        name_matches: true,
+        trust_error: 'CERT_HAS_EXPIRED',
+      },
+      detail: 'the certificate does not verify for mx.example.net: CERT_HAS_EXPIRED',
+    });
+    expect(result.certificate!.days_left).toBeLessThanOrEqual(-10);
+    expect(Math.abs(Date.parse(result.certificate!.not_after) - notAfter.getTime())).toBeLessThan(
+      86_400_000,
+    );
+  });
+
+  it('sends nothing but QUIT over a handshake it did not verify', async () => {
     const expired = await issueCertificate(ca, ['mx.example.net'], {
       notBefore: new Date(Date.now() - 100 * 86_400_000),
       notAfter: new Date(Date.now() - 10 * 86_400_000),
     });
-    const server = await serve(startSmtpServer({ tls: expired }));
-    const result = await probe(server.port, 'mx.example.net');
-    expect(result).toMatchObject({ status: 'ok', starttls: true, tls: null, certificate: null });
-    expect(result.detail).toMatch(/CERT_HAS_EXPIRED/);
+    // A server of its own, to hear every command, in the clear and inside TLS.
+    const { createServer } = await import('node:net');
+    const { TLSSocket } = await import('node:tls');
+    const heard: string[] = [];
+    let closed!: () => void;
+    const ended = new Promise<void>((resolve) => (closed = resolve));
+    const hear = (text: string) =>
+      heard.push(
+        ...text
+          .split('\r\n')
+          .filter((line) => line !== '')
+          .map((line) => line.split(' ')[0]!),
+      );
+    const server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.on('close', () => closed());
+      socket.setEncoding('utf8');
+      socket.write('220 mx.example.net ESMTP\r\n');
+      const onData = (text: string) => {
+        hear(text);
+        if (/^EHLO/im.test(text)) socket.write('250-mx.example.net\r\n250 STARTTLS\r\n');
+        if (/^STARTTLS/im.test(text)) {
+          socket.off('data', onData);
+          socket.write('220 ready\r\n');
+          const secure = new TLSSocket(socket, { isServer: true, ...expired });
+          secure.on('error', () => {});
+          secure.on('data', (data: Buffer) => hear(data.toString('utf8')));
+        }
+      };
+      socket.on('data', onData);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({ port: 0, close: () => new Promise((resolve) => server.close(() => resolve())) });
+    const result = await probe((server.address() as { port: number }).port, 'mx.example.net');
+    await ended;
+    expect(result.certificate).toMatchObject({ trusted: false, trust_error: 'CERT_HAS_EXPIRED' });
+    expect(heard.slice(0, 2)).toEqual(['EHLO', 'STARTTLS']);
+    expect(heard.slice(2).filter((command) => command !== 'QUIT')).toEqual([]);
+  });
+
+  it('is the one client of src/ that finishes a handshake unverified: every other verifies', () => {
+    const turningOff = sourceFiles('src').filter((file) =>
+      /rejectUnauthorized\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED/.test(
+        readFileSync(file, 'utf8'),
+      ),
+    );
+    expect(turningOff).toEqual(['src/node/probes/smtp-probe.ts']);
   });
 
   it('reports no_starttls for a server that does not offer it, and does not try', async () => {

@@ -18,9 +18,11 @@ describe('organizationalDomain', () => {
 describe('applicableDmarc', () => {
   const found = (record: string) => ({ kind: 'found' as const, record });
 
+  const shown = (...args: Parameters<typeof applicableDmarc>) => applicableDmarc(...args).shown;
+
   it('applies the domain own record when it has one, with its p tag', () => {
     expect(
-      applicableDmarc('mail.example.com', found('v=DMARC1; p=reject; sp=none'), {
+      shown('mail.example.com', found('v=DMARC1; p=reject; sp=none'), {
         domain: 'example.com',
         lookup: found('v=DMARC1; p=none'),
       }),
@@ -31,12 +33,14 @@ describe('applicableDmarc', () => {
       policy: 'reject',
       applied: 'domain',
       domain: 'mail.example.com',
+      errors: [],
+      warnings: [],
     });
   });
 
   it('applies the organisational domain record to a subdomain without one, with its sp tag (RFC 7489 §6.3)', () => {
     expect(
-      applicableDmarc(
+      shown(
         'mail.example.com',
         { kind: 'none' },
         {
@@ -51,11 +55,13 @@ describe('applicableDmarc', () => {
       policy: 'quarantine',
       applied: 'organizational',
       domain: 'example.com',
+      errors: [],
+      warnings: [],
     });
   });
 
   it('takes p for the subdomain when the organisational record has no sp tag', () => {
-    const dmarc = applicableDmarc(
+    const dmarc = shown(
       'mail.example.com',
       { kind: 'none' },
       {
@@ -71,16 +77,25 @@ describe('applicableDmarc', () => {
     ['a failed lookup at the domain', { kind: 'unavailable' as const }, 'unavailable'],
   ])('does not fall back to the organisational domain on %s', (_, own, status) => {
     expect(
-      applicableDmarc('mail.example.com', own, {
+      shown('mail.example.com', own, {
         domain: 'example.com',
         lookup: found('v=DMARC1; p=reject'),
       }),
-    ).toEqual({ status, present: false, record: null, policy: null, applied: null, domain: null });
+    ).toEqual({
+      status,
+      present: false,
+      record: null,
+      policy: null,
+      applied: null,
+      domain: null,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('reports none when neither has a record', () => {
     expect(
-      applicableDmarc(
+      shown(
         'mail.example.com',
         { kind: 'none' },
         { domain: 'example.com', lookup: { kind: 'none' } },
@@ -90,8 +105,40 @@ describe('applicableDmarc', () => {
 
   it('shows at most 2,048 characters of a record', () => {
     const record = `v=DMARC1; p=reject; rua=mailto:${'a'.repeat(5000)}@example.com`;
-    const dmarc = applicableDmarc('example.com', found(record), null);
+    const dmarc = shown('example.com', found(record), null);
     expect(dmarc.record).toHaveLength(2048);
     expect(dmarc.policy).toBe('reject');
+  });
+});
+
+describe('a record receivers do not apply', () => {
+  const found = (record: string) => ({ kind: 'found' as const, record });
+
+  it('is the domain’s record all the same: invalid, no policy, no fall back to the organisational domain', () => {
+    expect(
+      applicableDmarc('mail.example.com', found('v=DMARC1; p=reject; p=none'), {
+        domain: 'example.com',
+        lookup: found('v=DMARC1; p=none'),
+      }).shown,
+    ).toMatchObject({
+      status: 'invalid',
+      present: true,
+      policy: null,
+      applied: 'domain',
+      errors: ['the tag p appears twice'],
+    });
+  });
+
+  it('reads an organisational record’s invalid sp as RFC 7489 §6.6.3 says: p=none with a valid rua', () => {
+    expect(
+      applicableDmarc(
+        'mail.example.com',
+        { kind: 'none' },
+        {
+          domain: 'example.com',
+          lookup: found('v=DMARC1; p=reject; sp=never; rua=mailto:d@example.com'),
+        },
+      ).shown,
+    ).toMatchObject({ status: 'found', policy: 'none', applied: 'organizational' });
   });
 });

@@ -198,8 +198,9 @@ describe('discoverSenderIps', () => {
     ['v=DMARC1; p=reject; rua=mailto:d@example.net', { present: true, policy: 'reject' }],
     ['v=DMARC1;p=quarantine;pct=50', { present: true, policy: 'quarantine' }],
     ['v = DMARC1 ; p = None', { present: true, policy: 'none' }],
-    ['v=DMARC1; rua=mailto:d@example.net', { present: true, policy: null }],
-    ['v=DMARC1; p=block', { present: true, policy: null }],
+    // RFC 7489 §6.6.3: no valid p, but a valid rua: read as p=none.
+    ['v=DMARC1; rua=mailto:d@example.net', { present: true, policy: 'none' }],
+    ['v=DMARC1; p=block', { status: 'invalid', present: true, policy: null }],
     ['v=dmarc1; p=reject', { status: 'none', present: false, policy: null }],
     ['p=reject; v=DMARC1', { status: 'none', present: false, policy: null }],
   ])('reads the DMARC record %s', async (record, expected) => {
@@ -251,6 +252,8 @@ describe('discoverSenderIps', () => {
       policy: null,
       applied: null,
       domain: null,
+      errors: [],
+      warnings: [],
     });
   });
 

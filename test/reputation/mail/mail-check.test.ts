@@ -293,11 +293,17 @@ describe('checkMail', () => {
     expect(result.mx[0]!.smtp.certificate).toMatchObject({ trusted: true, name_matches: true });
     // The tarpit costs SMTP_TIMEOUT_MS, not more: the whole check within it and a few seconds.
     expect(took).toBeLessThan(smtpTimeoutMs + 3000);
-    expect(result.requirements.gmail.rules.find((rule) => rule.rule === 'tls')).toMatchObject({
+    // The MX servers' STARTTLS is a rule of its own; the providers' tls rule is the sending side's.
+    expect(result.inbound_tls).toMatchObject({
+      rule: 'inbound_tls',
+      required: false,
       status: 'fail',
       detail: expect.stringContaining('mx2.good.net'),
     });
-    expect(result.requirements.gmail.verdict).toBe('fail');
+    expect(result.requirements.gmail.rules.find((rule) => rule.rule === 'tls')).toMatchObject({
+      status: 'unknown',
+    });
+    expect(result.fixes.map((fix) => fix.code)).toContain('inbound_starttls');
   });
 
   it('reads DKIM at the caller’s, the inferred and the common selectors', async () => {
@@ -362,18 +368,18 @@ describe('checkMail', () => {
     expect(result.dane).toMatchObject({ status: 'not_checked', validating: null });
   });
 
-  it('passes every provider for a domain whose visible setup is sound, with the unseen rules unknown', async () => {
+  it('passes every provider for a domain whose visible setup is sound, DKIM and alignment ready in DNS, the unseen rules unknown and counted', async () => {
     const result = await check('solid.net');
     const statuses = Object.fromEntries(
       result.requirements.gmail.rules.map((rule) => [rule.rule, rule.status]),
     );
     expect(statuses).toEqual({
       spf: 'pass',
-      dkim: 'pass',
+      dkim: 'ready',
       dmarc: 'pass',
-      alignment: 'pass',
+      alignment: 'ready',
       ptr: 'pass',
-      tls: 'pass',
+      tls: 'unknown',
       listing: 'pass',
       spam_rate: 'unknown',
       one_click_unsubscribe: 'unknown',
@@ -384,6 +390,8 @@ describe('checkMail', () => {
       result.requirements.yahoo.verdict,
       result.requirements.microsoft.verdict,
     ]).toEqual(['pass', 'pass', 'pass']);
+    expect(result.requirements.gmail.unseen).toBe(4);
+    expect(result.inbound_tls.status).toBe('pass');
     expect(result.mail_score.verdict).toBe('good');
     expect(result.mta_sts).toMatchObject({ status: 'enforce', mx_covered: true });
   });

@@ -4,10 +4,9 @@ import { readBimiRecord } from '../../../src/reputation/mail/bimi.js';
 import { readDkimKey } from '../../../src/reputation/mail/dkim-key.js';
 import {
   authorizesReports,
-  readDmarcTags,
   reportAuthorizationName,
   reportDomainOf,
-} from '../../../src/reputation/mail/dmarc-tags.js';
+} from '../../../src/reputation/mail/dmarc-reports.js';
 import {
   isPolicyMediaType,
   mxMatches,
@@ -15,7 +14,7 @@ import {
   readStsRecords,
   uncoveredMx,
 } from '../../../src/reputation/mail/mta-sts.js';
-import { parseTagList } from '../../../src/reputation/mail/tag-list.js';
+import { parseTagList } from '../../../src/reputation/checks/tag-list.js';
 import { readTlsRpt } from '../../../src/reputation/mail/tls-rpt.js';
 
 /** An RSA public key of `bits`, as a DKIM record's p= carries it: SPKI or bare PKCS #1, base64. */
@@ -120,41 +119,7 @@ describe('DKIM key records (RFC 6376 §3.6.1, RFC 8301, RFC 8463)', () => {
   });
 });
 
-describe('DMARC tags (RFC 7489 §6.3) and report authorisation (§7.1)', () => {
-  it('reads every tag, with the defaults for those absent', () => {
-    expect(
-      readDmarcTags(
-        'v=DMARC1; p=reject; rua=mailto:d@example.com,mailto:x@thirdparty.example.net!10m',
-      ),
-    ).toEqual({
-      p: 'reject',
-      sp: null,
-      pct: 100,
-      rua: ['mailto:d@example.com', 'mailto:x@thirdparty.example.net!10m'],
-      ruf: [],
-      adkim: 'r',
-      aspf: 'r',
-      errors: [],
-    });
-    expect(readDmarcTags('v=DMARC1; p=none; sp=quarantine; pct=20; adkim=s; aspf=s')).toMatchObject(
-      {
-        p: 'none',
-        sp: 'quarantine',
-        pct: 20,
-        adkim: 's',
-        aspf: 's',
-      },
-    );
-  });
-
-  it('names the values §6.3 does not allow', () => {
-    expect(readDmarcTags('v=DMARC1; p=maybe; pct=150; adkim=x').errors).toEqual([
-      'pct=150 is not an integer from 0 to 100',
-      'p=maybe is not none, quarantine or reject',
-      'adkim=x is not r or s',
-    ]);
-  });
-
+describe('DMARC report authorisation (RFC 7489 §7.1)', () => {
   it('finds the domain of a report URI, without its size limit', () => {
     expect(reportDomainOf('mailto:x@Thirdparty.Example.net!10m')).toBe('thirdparty.example.net');
     expect(reportDomainOf('https://example.com/')).toBeUndefined();

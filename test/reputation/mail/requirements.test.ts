@@ -54,46 +54,88 @@ describe('a provider’s verdict', () => {
       'warn',
     ],
     ['only unknown rules', [['unknown', true]], 'pass'],
+    [
+      'rules ready in DNS beside passing ones',
+      [
+        ['ready', true],
+        ['pass', true],
+      ],
+      'pass',
+    ],
   ] as const)('%s: %s', (_case, rules, verdict) => {
     expect(verdictOf(rules.map(([status, required]) => ({ status, required })))).toBe(verdict);
   });
 });
 
 describe('the providers’ requirements table', () => {
-  it('gives every provider the rules spf, dkim, dmarc, alignment, ptr, tls and listing, each with its page and date', () => {
+  it('gives every provider spf, dkim, dmarc, alignment and ptr, each rule with the https page that states it', () => {
     for (const provider of mailProviders) {
       const table = providerRequirements[provider];
       const rules = table.rules.map((rule) => rule.rule);
-      expect(rules).toEqual(
-        expect.arrayContaining(['spf', 'dkim', 'dmarc', 'alignment', 'ptr', 'tls', 'listing']),
-      );
-      expect(table.source.url).toMatch(/^https:\/\//);
+      expect(rules).toEqual(expect.arrayContaining(['spf', 'dkim', 'dmarc', 'alignment', 'ptr']));
+      for (const rule of table.rules) expect(rule.source.url).toMatch(/^https:\/\//);
       expect(table.source.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
   });
 
-  it('keeps unknown rules out of the verdict and never reports them as pass', () => {
+  it('cites Microsoft’s postmaster policies, where the page says must, for reverse DNS and RFC 5321/5322 compliance', () => {
+    const rules = providerRequirements.microsoft.rules;
+    for (const rule of ['ptr', 'message_format'] as const) {
+      expect(rules.find((each) => each.rule === rule)).toMatchObject({
+        required: true,
+        source: { url: 'https://sendersupport.olc.protection.outlook.com/pm/policies.aspx' },
+      });
+    }
+  });
+
+  it('lists no rule a provider’s pages do not state: Yahoo and Microsoft name neither TLS nor blocklists', () => {
+    for (const provider of ['yahoo', 'microsoft'] as const) {
+      const rules = providerRequirements[provider].rules.map((rule) => rule.rule);
+      expect(rules).not.toContain('tls');
+      expect(rules).not.toContain('listing');
+    }
+    expect(providerRequirements.gmail.rules.find((rule) => rule.rule === 'tls')).toMatchObject({
+      required: true,
+    });
+  });
+
+  it('names no volume for Yahoo, and no provider requires inbound_tls', () => {
+    const findings = Object.fromEntries(
+      requirementRuleIds.map((rule): [string, Finding] => [rule, { status: 'pass', detail: '' }]),
+    ) as Record<(typeof requirementRuleIds)[number], Finding>;
+    const judged = judgeRequirements(findings);
+    expect(judged.scope).toMatch(/Yahoo’s for bulk senders \(Yahoo names no volume\)/);
+    for (const provider of mailProviders) {
+      expect(judged[provider].rules.map((rule) => rule.rule)).not.toContain('inbound_tls');
+    }
+  });
+
+  it('keeps unknown rules out of the verdict, never reports them as pass, and counts the required ones as unseen', () => {
     const findings = Object.fromEntries(
       requirementRuleIds.map((rule): [string, Finding] => [
         rule,
         { status: 'pass', detail: 'seen' },
       ]),
     ) as Record<(typeof requirementRuleIds)[number], Finding>;
-    for (const unseen of ['spam_rate', 'one_click_unsubscribe', 'message_format'] as const) {
+    for (const unseen of ['spam_rate', 'one_click_unsubscribe', 'message_format', 'tls'] as const) {
       findings[unseen] = { status: 'unknown', detail: 'not visible' };
     }
+    findings.dkim = { status: 'ready', detail: 'a key is published' };
+    findings.alignment = { status: 'ready', detail: 'signatures would align' };
     const requirements = requirementsSchema.parse(judgeRequirements(findings));
-    expect(requirements.gmail.verdict).toBe('pass');
+    expect(requirements.gmail).toMatchObject({ verdict: 'pass', unseen: 4 });
+    expect(requirements.yahoo).toMatchObject({ verdict: 'pass', unseen: 3 });
+    expect(requirements.microsoft).toMatchObject({ verdict: 'pass', unseen: 1 });
     expect(requirements.gmail.rules.find((rule) => rule.rule === 'spam_rate')).toMatchObject({
       status: 'unknown',
     });
     findings.ptr = { status: 'fail', detail: 'no PTR' };
     const judged = judgeRequirements(findings);
-    // Gmail and Yahoo require forward-confirmed reverse DNS; Microsoft advises it.
+    // Every provider asks valid reverse DNS of the sending addresses.
     expect([judged.gmail.verdict, judged.yahoo.verdict, judged.microsoft.verdict]).toEqual([
       'fail',
       'fail',
-      'warn',
+      'fail',
     ]);
   });
 });

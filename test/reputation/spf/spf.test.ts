@@ -480,3 +480,56 @@ describe('expandSpf', () => {
     expect(askedNames()).not.toContain('kubernetes.default.svc.cluster.local');
   });
 });
+
+describe('exists (RFC 7208 §5.7)', () => {
+  it('resolves a target without a macro: one with an A record authorises every address, as +all does', async () => {
+    const resolver = serve({
+      'example.net': spf('v=spf1 ip4:192.0.3.1 exists:allow.example.net ip4:192.0.3.2 -all'),
+      'allow.example.net': { A: ['127.0.0.2'] },
+    });
+    const result = await expandSpf(resolver, 'example.net');
+    expect(result).toMatchObject({
+      ip4: ['192.0.3.1', '0.0.0.0/0'],
+      ip6: ['::/0'],
+      lookups: 1,
+      voidLookups: 0,
+      notEnumerable: [],
+    });
+    expect(result.error).toBeUndefined();
+    expect(askedNames()).toContain('allow.example.net');
+  });
+
+  it('ends the evaluation for every address at a matching exists that is not pass', async () => {
+    const resolver = serve({
+      'example.net': spf('v=spf1 ip4:192.0.3.1 -exists:blocked.example.net ip4:192.0.3.2 -all'),
+      'blocked.example.net': { A: ['127.0.0.2'] },
+    });
+    const result = await expandSpf(resolver, 'example.net');
+    expect(result.ip4).toEqual(['192.0.3.1']);
+  });
+
+  it('counts a target with no record as a void lookup, and past two of them a permerror (§4.6.4)', async () => {
+    const resolver = serve({
+      'example.net': spf(
+        'v=spf1 exists:gone1.example.net exists:gone2.example.net exists:gone3.example.net ip4:192.0.3.1 -all',
+      ),
+    });
+    const result = await expandSpf(resolver, 'example.net');
+    expect(result).toMatchObject({ lookups: 3, voidLookups: 3 });
+    expect(result.error).toEqual({
+      kind: 'permerror',
+      reason: 'more than 2 lookups answered NXDOMAIN or no records',
+      at: 'example.net',
+      term: 'exists:gone3.example.net',
+    });
+  });
+
+  it('reads a target whose lookup fails as a temperror (§5)', async () => {
+    const resolver = serve(
+      { 'example.net': spf('v=spf1 exists:x.broken.org ip4:192.0.3.1 -all') },
+      [{ origin: 'broken.org', behaviour: 'servfail', records: {} }],
+    );
+    const result = await expandSpf(resolver, 'example.net');
+    expect(result.error).toMatchObject({ kind: 'temperror', term: 'exists:x.broken.org' });
+  });
+});

@@ -526,6 +526,8 @@ describe('POST /domain/v1', () => {
         policy: 'none',
         applied: 'domain',
         domain: 'listed-sender.com',
+        errors: [],
+        warnings: [],
       });
     });
 
@@ -539,6 +541,8 @@ describe('POST /domain/v1', () => {
         policy: 'reject',
         applied: 'organizational',
         domain: 'clean-sender.com',
+        errors: [],
+        warnings: [],
       });
       expect(result.domain_score.factors.some((factor) => factor.kind === 'dmarc')).toBe(false);
     });
@@ -552,6 +556,8 @@ describe('POST /domain/v1', () => {
         policy: null,
         applied: null,
         domain: null,
+        errors: [],
+        warnings: [],
       });
       expect(result.domain_score.factors).toEqual([
         { kind: 'dmarc', source: 'DMARC', detail: 'no DMARC record', points: -5 },

@@ -59,9 +59,13 @@ describe('an address without PTR, on Spamhaus PBL (the demo world’s 192.0.3.30
     const steps = await nextSteps('en');
     expect(steps).toContain('192.0.3.30 has no PTR record');
     expect(steps).toContain('points back to 192.0.3.30');
-    expect(steps).toContain('Gmail and Yahoo refuse or junk mail');
-    expect(steps).toContain(`href="${providerRequirements.gmail.source.url}"`);
-    expect(steps).toContain(`href="${providerRequirements.yahoo.source.url}"`);
+    // Each provider that requires it, linked to the page that says so (Microsoft: its postmaster
+    // policies, where valid reverse DNS is a must).
+    expect(steps).toContain('Gmail, Yahoo and Microsoft refuse or junk mail');
+    for (const provider of ['gmail', 'yahoo', 'microsoft'] as const) {
+      const ptr = providerRequirements[provider].rules.find((rule) => rule.rule === 'ptr');
+      expect(steps).toContain(`href="${ptr?.source.url}"`);
+    }
     expect(steps).toContain('Spamhaus ZEN lists 192.0.3.30 as an address that should not send');
     expect(steps).toContain('a policy listing, not a spam report');
     expect(steps).toContain('through your provider’s relay');
@@ -72,7 +76,7 @@ describe('an address without PTR, on Spamhaus PBL (the demo world’s 192.0.3.30
   it('says the same in Russian', async () => {
     const steps = await nextSteps('ru');
     expect(steps).toContain('У 192.0.3.30 нет записи PTR');
-    expect(steps).toContain('Gmail и Yahoo отклоняют');
+    expect(steps).toContain('Gmail, Yahoo и Microsoft отклоняют');
     expect(steps).toContain(`href="${providerRequirements.gmail.source.url}"`);
     expect(steps).toContain('политика, а не жалоба на спам');
     expect(steps).toContain('через сервер-релей провайдера');

@@ -65,13 +65,16 @@ function checklists(page: string): Record<string, string[]> {
   );
 }
 
-const expectedChecklists = (result: MailCheckResult) =>
-  Object.fromEntries(
+const expectedChecklists = (result: MailCheckResult) => ({
+  ...Object.fromEntries(
     (['gmail', 'yahoo', 'microsoft'] as const).map((provider) => [
       provider,
       result.requirements[provider].rules.map((rule) => `${rule.rule}:${rule.status}`),
     ]),
-  );
+  ),
+  // The receiving side's STARTTLS, a rule of its own beside the providers'.
+  receiving: [`inbound_tls:${result.inbound_tls.status}`],
+});
 
 const words = {
   en: {
@@ -84,6 +87,9 @@ const words = {
     daysLeft: '80 days left',
     notMet: 'not met',
     spfAdvice: 'Publish one TXT record starting v=spf1',
+    fixes: 'What to fix first',
+    fixDmarc: 'Publish a DMARC policy: p=none is enough for the providers',
+    metUnseen: 'met, 4 rules not visible from outside',
   },
   ru: {
     heading: 'Требования почтовых провайдеров',
@@ -95,6 +101,9 @@ const words = {
     daysLeft: 'осталось 80 дней',
     notMet: 'не выполнены',
     spfAdvice: 'Опубликуйте одну TXT-запись, начинающуюся с v=spf1',
+    fixes: 'Что исправить в первую очередь',
+    fixDmarc: 'Опубликуйте политику DMARC',
+    metUnseen: 'выполнены, 4 правила не видно снаружи',
   },
 } as const;
 
@@ -108,14 +117,15 @@ describe.each(['en', 'ru'] as const)('the mail result in %s', (lang) => {
       expect(checklists(page)).toEqual(expectedChecklists(result));
       expect(page).toContain(w.heading);
       expect(page).toContain(w.scope);
-      // Each provider links its own page, with the date its rules took effect.
+      // Each provider links the pages that state its rules, with the date they took effect.
       for (const provider of ['gmail', 'yahoo', 'microsoft'] as const) {
-        const source = result.requirements[provider].rules[0]!.source;
-        expect(page).toContain(`href="${source.url}"`);
-        expect(page).toContain(source.date);
+        for (const { source } of result.requirements[provider].rules) {
+          expect(page).toContain(`href="${source.url}"`);
+          if (source.date) expect(page).toContain(source.date);
+        }
       }
       // What cannot be seen from outside is said, never passed.
-      expect(page.split(w.unknown).length - 1).toBeGreaterThanOrEqual(3 * 3);
+      expect(page.split(w.unknown).length - 1).toBeGreaterThanOrEqual(3 + 3 + 1);
       // Every finding that cost points is explained with what to do.
       for (const factor of result.mail_score.factors) {
         expect(page).toContain(`data-code="${factor.code}"`);
@@ -142,10 +152,34 @@ describe.each(['en', 'ru'] as const)('the mail result in %s', (lang) => {
     expect(page).toContain(w.notMet);
     expect(page).toContain(w.noStarttls);
     expect(page).toContain(w.spfAdvice);
-    const codes = [...page.matchAll(/data-code="(\w+)"/g)].map(([, code]) => code);
+    const codes = [...page.matchAll(/<tr data-code="(\w+)"/g)].map(([, code]) => code);
     expect(codes).toEqual(failingMail.mail_score.factors.map((factor) => factor.code));
     expect(codes).toContain('spf_fail');
     expect(codes).toContain('mx_certificate');
+  });
+
+  it('puts what to fix first at the top, in order, with the exact record where one is the fix', async () => {
+    const page = await sharePage(failingMail, lang);
+    const fixes = /<section class="mail-fixes" id="fixes">([\s\S]*?)<\/section>/.exec(page);
+    expect(fixes, 'the page has its fixes').not.toBeNull();
+    // Before the providers' checklists and everything else of the result.
+    expect(page.indexOf('class="mail-fixes"')).toBeLessThan(page.indexOf('class="mail-provider"'));
+    expect(fixes![1]).toContain(w.fixes);
+    const shown = [...fixes![1]!.matchAll(/<li data-code="(\w+)"/g)].map(([, code]) => code);
+    expect(shown).toEqual(failingMail.fixes.map((fix) => fix.code));
+    expect(shown[0]).toBe('publish_dmarc');
+    expect(fixes![1]).toContain(
+      '_dmarc.broken-mail.example TXT "v=DMARC1; p=none; rua=mailto:dmarc-reports@broken-mail.example"',
+    );
+    expect(fixes![1]).toContain(w.fixDmarc);
+  });
+
+  it('says a met verdict with the rules not visible from outside, never a bare met', async () => {
+    const page = await sharePage(goodMail, lang);
+    const pill = /data-provider="gmail">\s*<h3>[\s\S]*?<span class="pill[^"]*"\s*>([^<]*)</.exec(
+      page,
+    );
+    expect(pill?.[1]?.trim()).toBe(w.metUnseen);
   });
 
   it('shows a tarpit MX as no answer in time, at the greeting', async () => {
@@ -162,7 +196,9 @@ describe('the mail catalogs', () => {
   it('explain every finding code the mail score makes, in both languages', () => {
     // The score's codes: each rule that costs points, failed or warned, and the fixed findings.
     const ruleCodes = requirementRuleIds
-      .filter((rule) => !['spam_rate', 'one_click_unsubscribe', 'message_format'].includes(rule))
+      .filter(
+        (rule) => !['spam_rate', 'one_click_unsubscribe', 'message_format', 'tls'].includes(rule),
+      )
       .flatMap((rule) => [`${rule}_fail`, `${rule}_warn`]);
     expect(mailFindingCodes).toEqual(expect.arrayContaining(ruleCodes));
     for (const code of mailFindingCodes) {

@@ -1,6 +1,8 @@
+import { fixesOf } from '../../../src/reputation/mail/fixes.js';
 import { judgeRequirements } from '../../../src/reputation/mail/requirement-rules.js';
 import type { Finding } from '../../../src/reputation/mail/requirement-rules.js';
 import { mailScoreOf } from '../../../src/reputation/mail/mail-score.js';
+import { inboundTlsRule } from '../../../src/reputation/mail/transport-rules.js';
 import {
   type MailCheckResult,
   mailCheckResultSchema,
@@ -10,17 +12,32 @@ import {
 /**
  * Three mail results for the pages, badge and card, parsed by the result's schema so they are
  * what the tool stores: a sound domain, a failing one, and one whose third MX is a tarpit. Their
- * requirements and scores are made by the check's own rules (`judgeRequirements`, `mailScoreOf`)
- * from the findings, so the verdicts agree as a real check's would.
+ * requirements, scores and fixes are made by the check's own rules (`judgeRequirements`,
+ * `mailScoreOf`, `fixesOf`) from the findings, so the verdicts agree as a real check's would.
  */
 
 const unseen: Pick<
   Record<RequirementRuleId, Finding>,
-  'spam_rate' | 'one_click_unsubscribe' | 'message_format'
+  'spam_rate' | 'one_click_unsubscribe' | 'message_format' | 'tls'
 > = {
   spam_rate: { status: 'unknown', detail: 'only Postmaster Tools and the feedback loops see it' },
   one_click_unsubscribe: { status: 'unknown', detail: 'in the messages' },
   message_format: { status: 'unknown', detail: 'in the messages' },
+  tls: { status: 'unknown', detail: 'the sending servers’ TLS cannot be seen from outside' },
+};
+
+/** The domain on none of the domain lists that answered. */
+const notOnDomainLists = {
+  listed: 0,
+  allowlisted: 0,
+  answered: 4,
+  not_answered: 0,
+  on_hold: 0,
+  disabled: 0,
+  needs_key: 0,
+  total: 4,
+  summary: 'not listed on any of 4 lists',
+  lists: [],
 };
 
 const certificate = (host: string, daysLeft: number, trusted = true) => ({
@@ -51,13 +68,20 @@ const okMx = (host: string, address: string, daysLeft = 80): Mx => ({
   },
 });
 
+type Parts = Omit<
+  MailCheckResult,
+  'requirements' | 'mail_score' | 'domain' | 'checked_at' | 'fixes' | 'inbound_tls' | 'domain_lists'
+> &
+  Partial<Pick<MailCheckResult, 'domain_lists'>>;
+
 function build(
   domain: string,
   findings: Record<RequirementRuleId, Finding>,
-  parts: Omit<MailCheckResult, 'requirements' | 'mail_score' | 'domain' | 'checked_at'>,
+  parts: Parts,
   unauthorisedReports = 0,
 ): MailCheckResult {
   const requirements = judgeRequirements(findings);
+  const domainLists = parts.domain_lists ?? notOnDomainLists;
   const mail_score = mailScoreOf({
     findings,
     requirements,
@@ -67,11 +91,33 @@ function build(
     tlsRpt: parts.tls_rpt,
     bimi: parts.bimi,
     unauthorisedReports,
+    domain,
+    domainLists,
+  });
+  const fixes = fixesOf({
+    domain,
+    findings,
+    requirements,
+    score: mail_score,
+    dmarc: parts.dmarc,
+    dmarcReading: null,
+    spf: parts.spf,
+    dkim: parts.dkim,
+    providers: [],
+    senders: [],
+    mx: parts.mx,
+    mtaSts: parts.mta_sts,
+    tlsRpt: parts.tls_rpt,
+    bimi: parts.bimi,
+    domainLists,
   });
   return mailCheckResultSchema.parse({
     domain,
+    fixes,
     ...parts,
     requirements,
+    inbound_tls: inboundTlsRule(findings.inbound_tls),
+    domain_lists: domainLists,
     mail_score,
     checked_at: '2026-11-27T10:30:00.000Z',
   });
@@ -110,8 +156,12 @@ const dmarc = (
   ruf: [],
   adkim: 'r' as const,
   aspf: 'r' as const,
+  fo: ['0'],
+  rf: ['afrf'],
+  ri: 86_400,
   organizational_domain: domain,
   errors: [],
+  warnings: [],
 });
 
 const noDane = {
@@ -125,14 +175,17 @@ export const goodMail: MailCheckResult = build(
   'demo-mail.example',
   {
     spf: { status: 'pass', detail: 'v=spf1 ip4:192.0.3.10 -all evaluates without error' },
-    dkim: { status: 'pass', detail: 'a usable key at google (ed25519)' },
+    dkim: {
+      status: 'ready',
+      detail: 'an Ed25519 key at google is published; signatures are not visible from outside',
+    },
     dmarc: { status: 'pass', detail: 'p=reject' },
     alignment: {
-      status: 'pass',
-      detail: 'a DKIM key under demo-mail.example lets its signatures align',
+      status: 'ready',
+      detail: 'signatures with the published key (d=demo-mail.example) align with From',
     },
     ptr: { status: 'pass', detail: '192.0.3.10: out.demo-mail.example, confirmed forward' },
-    tls: { status: 'pass', detail: 'STARTTLS on mx1.demo-mail.example' },
+    inbound_tls: { status: 'pass', detail: 'STARTTLS on every MX host probed' },
     listing: { status: 'pass', detail: '192.0.3.10 is on no major list' },
     ...unseen,
   },
@@ -232,7 +285,7 @@ export const failingMail: MailCheckResult = build(
     dmarc: { status: 'fail', detail: 'no DMARC record' },
     alignment: { status: 'fail', detail: 'neither DKIM nor SPF can align' },
     ptr: { status: 'fail', detail: '192.0.3.30 has no PTR record' },
-    tls: { status: 'fail', detail: 'no STARTTLS on mx.broken-mail.example' },
+    inbound_tls: { status: 'fail', detail: 'no STARTTLS on mx.broken-mail.example (RFC 3207)' },
     listing: { status: 'fail', detail: '192.0.3.30 is on Spamhaus ZEN' },
     ...unseen,
   },
@@ -312,15 +365,25 @@ export const tarpitMail: MailCheckResult = build(
   'slow-mail.example',
   {
     spf: { status: 'pass', detail: 'v=spf1 mx -all evaluates without error' },
-    dkim: { status: 'warn', detail: 'the key at s1 is RSA 1024 bits: 2048 is advised' },
+    dkim: {
+      status: 'ready',
+      detail:
+        'a 1024-bit RSA key at s1 is published; signatures are not visible from outside; 2048-bit RSA keys are advised (RFC 8301 §3.2)',
+    },
     dmarc: { status: 'pass', detail: 'p=none' },
     alignment: {
-      status: 'pass',
-      detail: 'a DKIM key under slow-mail.example lets its signatures align',
+      status: 'ready',
+      detail: 'signatures with the published key (d=slow-mail.example) align with From',
     },
     ptr: { status: 'pass', detail: '192.0.3.10: out.slow-mail.example, confirmed forward' },
-    tls: { status: 'warn', detail: 'mx3.slow-mail.example did not answer within 10000 ms' },
-    listing: { status: 'pass', detail: 'no sender address on a major list' },
+    listing: {
+      status: 'warn',
+      detail: 'on a minor list: 192.0.3.10 (1 of 1 sender addresses checked)',
+    },
+    inbound_tls: {
+      status: 'warn',
+      detail: 'STARTTLS on 2 of 3 MX hosts probed; mx3.slow-mail.example could not be probed',
+    },
     ...unseen,
   },
   {

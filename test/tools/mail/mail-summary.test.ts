@@ -4,7 +4,8 @@ import { translator } from '../../../src/i18n/index.js';
 import { createCardRenderer } from '../../../src/node/cards/card-render.js';
 import { readCardFonts } from '../../../src/node/cards/fonts.js';
 import { renderBadge } from '../../../src/share/badge.js';
-import { cardLayout } from '../../../src/share/card-layout.js';
+import { cardLayout, coverageLine, textColumnWidth } from '../../../src/share/card-layout.js';
+import { estimateWidth } from '../../../src/share/text-width.js';
 import { sentenceOf } from '../../../src/share/count-texts.js';
 import type { Child, Element } from '../../../src/share/element.js';
 import { createFontLoader } from '../../../src/share/fonts.js';
@@ -51,9 +52,9 @@ describe('summariseMail', () => {
     });
   });
 
-  it('says it in one sentence, in both languages', () => {
+  it('says it in one sentence, in both languages, a met verdict with the rules not visible from outside', () => {
     expect(sentenceOf(summary(tarpitMail), translator('en'))).toBe(
-      `slow-mail.example: ${tarpitMail.mail_score.verdict}, score ${tarpitMail.mail_score.score}/100; bulk-sender requirements: Gmail: met with warnings, Yahoo: met with warnings, Microsoft: met with warnings.`,
+      `slow-mail.example: ${tarpitMail.mail_score.verdict}, score ${tarpitMail.mail_score.score}/100; bulk-sender requirements: Gmail: met with warnings, 4 rules not visible from outside, Yahoo: met, 3 rules not visible from outside, Microsoft: met, 1 rule not visible from outside.`,
     );
     expect(sentenceOf(summary(failingMail), translator('ru'))).toContain(
       'требования к массовым отправителям: Gmail: не выполнены, Yahoo: не выполнены, Microsoft: не выполнены',
@@ -84,12 +85,33 @@ describe('the mail card', () => {
     expect(en).toContain('Gmail: not met · Yahoo: not met · Microsoft: not met');
     expect(en.join(' ')).not.toMatch(/list/i);
     const ru = cardTexts(cardLayout(summary(goodMail), 'Inter', 'ru'));
-    expect(ru).toContain('Правила всех провайдеров выполнены');
+    expect(ru).toContain('Видимые правила всех провайдеров выполнены');
     expect(ru).toContain('Gmail: выполнены · Yahoo: выполнены · Microsoft: выполнены');
+    expect(cardTexts(cardLayout(summary(tarpitMail), 'Inter', 'ru'))).toContain(
+      'Gmail: замечания · Yahoo: выполнены · Microsoft: выполнены',
+    );
     expect(cardTexts(cardLayout(summary(tarpitMail), 'Inter', 'en'))).toContain(
-      'Meets the rules, with warnings',
+      'Meets the rules that can be seen, with warnings',
     );
   });
+
+  it.each(['en', 'ru'] as const)(
+    'fits every provider’s verdict on the card’s line in %s, none cut (warnings everywhere the longest)',
+    (lang) => {
+      const t = translator(lang);
+      for (const verdict of ['pass', 'warn', 'fail'] as const) {
+        const line = coverageLine(
+          {
+            ...summary(tarpitMail),
+            providers: { gmail: verdict, yahoo: verdict, microsoft: verdict },
+          },
+          t,
+        );
+        // The line's smallest size is 18 px; past the column its end would be cut.
+        expect(estimateWidth(line!, 18)).toBeLessThanOrEqual(textColumnWidth);
+      }
+    },
+  );
 
   const renderCard = createCardRenderer(createFontLoader(() => readCardFonts()));
 

@@ -317,7 +317,7 @@ describe('a mail watch', () => {
     });
     // The requirement it breaks is a change of its own.
     expect(event.data.changes).toContainEqual(
-      expect.objectContaining({ what: 'requirement', subject: 'dkim', from: 'pass' }),
+      expect.objectContaining({ what: 'requirement', subject: 'dkim', from: 'ready' }),
     );
     expect(event.data.watch).toMatchObject({ kind: 'mail', target: 'keys.net' });
     expect(event.data.watch.page_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*\/share$/);
