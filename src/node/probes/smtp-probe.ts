@@ -7,6 +7,7 @@ import {
   type SmtpProber,
   type SmtpProbeRequest,
 } from '../../reputation/index.js';
+import { cleanThirdPartyText } from '../../lib/index.js';
 import { certificateOf } from './certificate.js';
 import { ReplyError, replyReader, type SmtpReply } from './smtp-reply.js';
 
@@ -48,8 +49,6 @@ class StageError extends Error {
     super(message);
   }
 }
-
-const maxBannerChars = 512;
 
 export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
   let active = 0;
@@ -134,7 +133,9 @@ async function probeOnce(
     const reply = (name: Stage) => within(name, () => reader.next());
 
     const greeting = await reply('greeting');
-    banner = greeting.lines.join(' ').slice(0, maxBannerChars);
+    // The server's words, cleaned where they enter (src/lib/third-party-text.ts): no control or
+    // bidi character, a few hundred characters at most, whoever reads the result later.
+    banner = cleanThirdPartyText(greeting.lines.join(' '));
     if (greeting.code !== 220) throw unexpected('greeting', greeting);
     socket.write(`EHLO ${options.ehloName}\r\n`);
     const ehlo = await reply('ehlo');
@@ -181,7 +182,9 @@ async function probeOnce(
       });
       sockets.push(tls);
       tls.on('error', (error: NodeJS.ErrnoException) =>
-        fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`)),
+        fail(
+          new StageError('error', 'tls', `TLS handshake: ${cleanThirdPartyText(error.message)}`),
+        ),
       );
       return new Promise<TLSSocket>((resolve) => tls.once('secureConnect', () => resolve(tls)));
     });
@@ -218,7 +221,7 @@ async function probeOnce(
         : new StageError(
             'error',
             stage,
-            error instanceof ReplyError ? error.message : String(error),
+            cleanThirdPartyText(error instanceof ReplyError ? error.message : String(error)),
           );
     return {
       status: failure.status,
@@ -243,7 +246,8 @@ function quit(socket: Socket): void {
 }
 
 function unexpected(stage: Stage, reply: SmtpReply): StageError {
-  return new StageError('error', stage, `${reply.code} ${reply.lines.join(' ').slice(0, 200)}`);
+  const words = cleanThirdPartyText(reply.lines.join(' '), 200);
+  return new StageError('error', stage, `${reply.code} ${words}`);
 }
 
 function socketError(error: NodeJS.ErrnoException, stage: Stage): StageError {

@@ -35,6 +35,7 @@ import {
   checkDane,
   checkMxHosts,
   isNullMx,
+  hostNamedRecords,
   mostPreferred,
   port25MayBeBlocked,
 } from './mx-check.js';
@@ -128,7 +129,9 @@ export async function checkMail(
     const mxAnswer = dns.query(name, 'MX');
     const mxHosts = mxAnswer.then((outcome) =>
       outcome.status === 'answer' && !isNullMx(outcome.records)
-        ? outcome.records.map((record) => record.exchange.toLowerCase().replace(/\.$/, ''))
+        ? hostNamedRecords(outcome.records).map((record) =>
+            record.exchange.toLowerCase().replace(/\.$/, ''),
+          )
         : [],
     );
     const firstSelectors = selectorsToTry(table, { caller, mxHosts: [], spfDomains: [] });
@@ -163,8 +166,13 @@ export async function checkMail(
     const spfSenders = senderAddresses([...senders.spf.ip4, ...senders.spf.ip6]);
     const mxRecords = mx.status === 'answer' ? mx.records : [];
     const nullMx = isNullMx(mxRecords);
+    const namedRecords = nullMx ? [] : hostNamedRecords(mxRecords);
     const implicitMx = mxRecords.length === 0 && senders.implicitMx;
-    const probedRecords = nullMx ? [] : implicitMx ? [{ exchange: name, priority: 0 }] : mxRecords;
+    const probedRecords = nullMx
+      ? []
+      : implicitMx
+        ? [{ exchange: name, priority: 0 }]
+        : namedRecords;
 
     // Selectors of the providers the MX hosts and SPF includes show, beyond those asked already.
     const inferred = selectorsToTry(table, {
@@ -247,8 +255,14 @@ export async function checkMail(
         'No MX host answered at the connection stage: port 25 may be blocked from this server, so the SMTP results say little about the domain.',
       );
     }
-    if (mxRecords.length > hosts.length && !nullMx) {
-      notes.push(`Probed the ${hosts.length} most preferred of ${mxRecords.length} MX hosts.`);
+    if (namedRecords.length > hosts.length) {
+      notes.push(`Probed the ${hosts.length} most preferred of ${namedRecords.length} MX hosts.`);
+    }
+    const unnamed = nullMx ? 0 : mxRecords.length - namedRecords.length;
+    if (unnamed > 0) {
+      notes.push(
+        `${unnamed} MX record${unnamed === 1 ? ' names' : 's name'} no host name (RFC 5321 §2.3.5): neither probed nor shown.`,
+      );
     }
     if (spfSenders.ipsTotal > sample.length && sample.length > 0) {
       notes.push(

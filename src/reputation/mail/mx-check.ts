@@ -2,6 +2,7 @@ import type { MxRecord, Resolver } from '../../dns/index.js';
 import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
 import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
+import { isHostName } from '../targets/index.js';
 import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';
 
 /**
@@ -13,6 +14,15 @@ import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';
 /** RFC 7505: a single MX of "." (preference 0 by the RFC's advice) says the domain takes no mail. */
 export function isNullMx(records: readonly MxRecord[]): boolean {
   return records.some((record) => record.exchange === '' || record.exchange === '.');
+}
+
+/**
+ * The MX records that name a host (RFC 5321 §2.3.5: LDH labels, RFC 1123 §2.1). A name that is
+ * not one (markup, spaces, an address) is neither probed nor shown: a third party chose it, and
+ * no page, chat or e-mail should carry it.
+ */
+export function hostNamedRecords(records: readonly MxRecord[]): MxRecord[] {
+  return records.filter((record) => isHostName(record.exchange.toLowerCase().replace(/\.$/, '')));
 }
 
 /** The MX records most preferred first (RFC 5321 §5.1: lowest preference), ties by name. */
