@@ -23,6 +23,7 @@ import { memoryWorld } from '../../support/memory-resolver.js';
 
 const ca = inject('mailCa');
 const hostile = '\u001b[31m\u202emoc.knab\u0000 <!channel> @everyone';
+// eslint-disable-next-line no-control-regex -- the control characters are what must not remain
 const unsafe = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
 const servers: Server[] = [];
 const listening: Listening[] = [];
