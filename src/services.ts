@@ -30,6 +30,9 @@ import {
   type ListVerdicts,
   queriedZone,
   probeMarginMs,
+  probeSlots,
+  shareProbes,
+  defaultProbeShares,
   queryZone,
   type ZoneMonitor,
 } from './reputation/index.js';
@@ -181,6 +184,8 @@ export async function createServices(
     randomBytes: platform.randomBytes,
     periodMs: config.watch.ttlMs,
   });
+  // One set of fair shares of the probe slots for the mail tool and the mail watches together.
+  const probes = shareProbes(platform.probes, defaultProbeShares(probeSlots));
   const watches = createWatches({
     // An alert in Russian says what a list's code means in Russian, as the pages do.
     meanings: russianMeanings(zones),
@@ -200,11 +205,11 @@ export async function createServices(
       catalogue: listCatalogue(zones),
       // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
       probes: {
-        reachable: platform.probes.reachable,
-        smtp: platform.probes.smtp,
-        policy: platform.probes.policy,
-        ...(platform.probes.tlsa ? { tlsa: platform.probes.tlsa } : {}),
-        probeDeadlineMs: platform.probes.timeoutMs + probeMarginMs,
+        reachable: probes.reachable,
+        smtp: probes.smtp,
+        policy: probes.policy,
+        ...(probes.tlsa ? { tlsa: probes.tlsa } : {}),
+        probeDeadlineMs: probes.timeoutMs + probeMarginMs,
       },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.
@@ -267,7 +272,7 @@ export async function createServices(
     /** Whether a watch may have `email`: the check page's watch form offers it only then. */
     sendsWatchEmail: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,
-    probes: platform.probes,
+    probes,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     listHealth: () => verdicts.lists(),

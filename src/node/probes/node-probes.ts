@@ -1,6 +1,11 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { AddressRange } from '../../lib/index.js';
-import { type MailProbes, probeReachable, type TlsaLookup } from '../../reputation/index.js';
+import {
+  type MailProbes,
+  probeReachable,
+  probeSlots,
+  type TlsaLookup,
+} from '../../reputation/index.js';
 import { createPolicyFetcher } from './policy-fetch.js';
 import { createSmtpProber } from './smtp-probe.js';
 import { createTlsaLookup, type DnsServerAddress } from './tlsa-lookup.js';
@@ -13,11 +18,10 @@ import { createTlsaLookup, type DnsServerAddress } from './tlsa-lookup.js';
  */
 
 /**
- * Probes one process runs at once, every check together: 8 checks of 5 MX hosts. Past it a probe
- * is `not_probed` ("the service is probing ... already"), so a burst cannot open sockets without
- * bound.
+ * Probes one process runs at once, every check together (`probeSlots`, shared fairly by
+ * `shareProbes`); past it a probe is `not_probed`, so a burst cannot open sockets without bound.
  */
-export const maxConcurrentProbes = 40;
+export const maxConcurrentProbes = probeSlots;
 
 export interface NodeProbeSettings {
   /** PROBE_ALLOW_NETWORKS. */

@@ -1,6 +1,7 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import {
+  capacityShortage,
   notProbed,
   reachableBy,
   type SmtpProbe,
@@ -60,7 +61,7 @@ export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
       }
       if (active >= options.maxConcurrent) {
         return notProbed(
-          `the service is probing ${active} servers already: try again shortly`,
+          `${capacityShortage} (${active} probes at once): not a finding about this server; check again shortly`,
           request.address,
         );
       }

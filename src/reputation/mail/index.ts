@@ -19,7 +19,13 @@ export { providerRequirements, rulePages } from './provider-requirements.js';
 export { verdictOf } from './requirement-rules.js';
 export { isPolicyMediaType, parsePolicy, policyPath } from './mta-sts.js';
 export {
+  capacityShortage,
+  defaultProbeShares,
   defaultProbeTimeoutMs,
+  isCapacityShortage,
+  type ProbeShareLimits,
+  probeSlots,
+  shareProbes,
   type MailProbes,
   notProbed,
   probeMarginMs,

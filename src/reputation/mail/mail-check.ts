@@ -39,7 +39,7 @@ import {
   mostPreferred,
   port25MayBeBlocked,
 } from './mx-check.js';
-import { type MailProbes, type ProbeReach, reachableBy } from './probes.js';
+import { isCapacityShortage, type MailProbes, type ProbeParty, reachableBy } from './probes.js';
 import { fixesOf } from './fixes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';
@@ -67,7 +67,7 @@ export interface MailCheckDeps extends Omit<MailProbes, 'timeoutMs'> {
   selectorTable?: SelectorTable;
 }
 
-export interface MailCheckOptions extends ProbeReach {
+export interface MailCheckOptions extends ProbeParty {
   /** The caller's DKIM selectors (at most `maxCallerSelectors`, each `isSelector`). */
   selectors?: readonly string[];
 }
@@ -201,7 +201,12 @@ export async function checkMail(
       dmarcAsked,
       checkMxHosts(
         dns,
-        { smtp: deps.smtp, reachable, operator, signal: probeDeadline.signal },
+        {
+          smtp: deps.smtp,
+          reachable,
+          party: { operator, caller: options.caller, interactive: options.interactive === true },
+          signal: probeDeadline.signal,
+        },
         probedRecords,
       ),
       // The reverse zones are asked directly, as the IP check asks them: the bounded resolver
@@ -257,6 +262,11 @@ export async function checkMail(
     }
     if (namedRecords.length > hosts.length) {
       notes.push(`Probed the ${hosts.length} most preferred of ${namedRecords.length} MX hosts.`);
+    }
+    if (hosts.some((host) => isCapacityShortage(host.smtp))) {
+      notes.push(
+        'Some MX hosts were not probed: the service’s probe capacity was in use. This says nothing about them; check again shortly.',
+      );
     }
     const unnamed = nullMx ? 0 : mxRecords.length - namedRecords.length;
     if (unnamed > 0) {

@@ -3,7 +3,7 @@ import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
 import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
 import { isHostName } from '../targets/index.js';
-import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';
+import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes.js';
 
 /**
  * The domain's MX hosts as the mail check reports them: the most preferred `maxProbedMxHosts`,
@@ -45,8 +45,8 @@ export interface ProbeDeps {
   smtp: SmtpProber | { unavailable: string };
   /** Where this check's probes may connect (`reachableBy`). */
   reachable: (address: string) => boolean;
-  /** The operator's check: the adapter may reach PROBE_ALLOW_NETWORKS too. */
-  operator: boolean;
+  /** Whose check it is: the operator's reaches PROBE_ALLOW_NETWORKS; the shares count the rest. */
+  party: ProbeParty;
   signal: AbortSignal;
 }
 
@@ -70,7 +70,7 @@ async function probeHost(
     );
   }
   if ('unavailable' in deps.smtp) return notProbed(deps.smtp.unavailable, first);
-  return deps.smtp.probe({ host, address: first, operator: deps.operator, signal: deps.signal });
+  return deps.smtp.probe({ host, address: first, ...deps.party, signal: deps.signal });
 }
 
 export async function checkMxHosts(

@@ -1,5 +1,12 @@
 import type { TlsaLookup as DnsTlsaLookup, TlsaOutcome } from '../../dns/index.js';
-import { type AddressRange, inAddressRanges, isPublicIpv4, isPublicIpv6 } from '../../lib/index.js';
+import {
+  type AddressRange,
+  addressPrefix,
+  inAddressRanges,
+  isPublicIpv4,
+  isPublicIpv6,
+  parseAddress,
+} from '../../lib/index.js';
 import type { SmtpProbe } from '../results/index.js';
 
 /**
@@ -17,7 +24,16 @@ export interface ProbeReach {
   operator?: boolean;
 }
 
-export interface SmtpProbeRequest extends ProbeReach {
+/**
+ * Whose check a probe is for, for the fair shares of the probe slots (`shareProbes` below): an
+ * interactive check's caller (its quota subject), or a watch's re-check (not interactive).
+ */
+export interface ProbeParty extends ProbeReach {
+  caller?: string;
+  interactive?: boolean;
+}
+
+export interface SmtpProbeRequest extends ProbeParty {
   /** The MX host: the EHLO's peer, the TLS SNI and the name the certificate must match. */
   host: string;
   address: string;
@@ -119,4 +135,107 @@ export function reachableBy(
   return reach.operator === true
     ? reachable
     : (address) => isPublicAddress(address) && reachable(address);
+}
+
+/**
+ * Fair shares of the SMTP probe slots (docs/mail.md, "Bounds and safety"): the slots a process
+ * has are shared so that no group of callers can take them all. Interactive checks (the mail
+ * tool's POST) and the watches' re-checks each keep a share the other cannot take; one caller
+ * (its quota subject) and one network (an IPv4 /24, an IPv6 /48) may hold only part of the
+ * interactive share. A probe refused for want of a slot is `not_probed` with the capacity
+ * reason (`isCapacityShortage`): the service's shortage, not a finding about the server, so no
+ * rule reads it as a server that did not answer, a watch keeps what it knew, and the result is
+ * not cached.
+ */
+
+export interface ProbeShareLimits {
+  /** Slots the process has: every probe, every group. */
+  total: number;
+  /** Slots interactive checks may hold together: the rest is the watches'. */
+  interactive: number;
+  /** Slots the watches' re-checks may hold together: the rest is the interactive checks'. */
+  watches: number;
+  /** Slots one caller's checks may hold. */
+  perCaller: number;
+  /** Slots one network's callers may hold (an IPv4 /24, an IPv6 /48). */
+  perNetwork: number;
+}
+
+/** Probes one process runs at once, every check together: 8 checks of 5 MX hosts. */
+export const probeSlots = 40;
+
+/**
+ * The shares of `total` slots: interactive checks and watches three quarters each (so each keeps
+ * a quarter the other cannot take), a caller a quarter, a network three eighths.
+ */
+export function defaultProbeShares(total: number): ProbeShareLimits {
+  const quarter = Math.max(1, Math.floor(total / 4));
+  return {
+    total,
+    interactive: total - quarter,
+    watches: total - quarter,
+    perCaller: Math.max(1, Math.floor(total / 4)),
+    perNetwork: Math.max(1, Math.floor((total * 3) / 8)),
+  };
+}
+
+/** The words every probe refused for the service's capacity begins with. */
+export const capacityShortage = 'the service’s probe capacity is in use';
+
+/** A probe not made for the service's own capacity: not a finding about the server. */
+export function isCapacityShortage(probe: SmtpProbe): boolean {
+  return probe.status === 'not_probed' && (probe.detail ?? '').startsWith(capacityShortage);
+}
+
+/** The network a caller's address or quota subject lies in: an IPv4 /24, an IPv6 /48. */
+function networkOf(caller: string): string {
+  const parsed = parseAddress(caller.replace(/\/64$/, ''));
+  if (parsed === undefined) return caller;
+  return addressPrefix(parsed, parsed.kind() === 'ipv6' ? 48 : 24) ?? caller;
+}
+
+/** The SMTP prober with its slots shared fairly; every other probe as it was. */
+export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailProbes {
+  if ('unavailable' in probes.smtp) return probes;
+  const inner: SmtpProber = probes.smtp;
+  const held = new Map<string, number>();
+  const count = (key: string) => held.get(key) ?? 0;
+  const groupsOf = (request: SmtpProbeRequest): [string, number][] => {
+    if (request.interactive !== true)
+      return [
+        ['total', limits.total],
+        ['watches', limits.watches],
+      ];
+    const caller = request.caller ?? 'anonymous';
+    return [
+      ['total', limits.total],
+      ['interactive', limits.interactive],
+      [`caller ${caller}`, limits.perCaller],
+      [`network ${networkOf(caller)}`, limits.perNetwork],
+    ];
+  };
+  const smtp: SmtpProber = {
+    async probe(request) {
+      const groups = groupsOf(request);
+      const full = groups.find(([key, limit]) => count(key) >= limit);
+      if (full !== undefined) {
+        const whose = full[0].split(' ')[0];
+        return notProbed(
+          `${capacityShortage} (${whose} share, ${full[1]} at once): not a finding about this server; check again shortly`,
+          request.address,
+        );
+      }
+      for (const [key] of groups) held.set(key, count(key) + 1);
+      try {
+        return await inner.probe(request);
+      } finally {
+        for (const [key] of groups) {
+          const left = count(key) - 1;
+          if (left > 0) held.set(key, left);
+          else held.delete(key);
+        }
+      }
+    },
+  };
+  return { ...probes, smtp };
 }

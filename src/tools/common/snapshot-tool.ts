@@ -45,6 +45,11 @@ export interface PreparedCheck {
    * an arrow function assigned to `run` in a defineProperty call, measured at 2 % of a cached POST.
    */
   run(): Promise<{ ok: true; result: object } | Refusal>;
+  /**
+   * Whether a result may answer the same request again within RESULT_TTL_S: false for one the
+   * service's own shortage degraded (the mail tool's probes not made for want of a slot).
+   */
+  cacheable?(result: object): boolean;
 }
 
 /** Who sent a check: its caller (src/http/caller.ts) and the bearer token it sent, if any. */
@@ -205,7 +210,9 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         const resultJson = JSON.stringify(outcome.result);
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
         const token = await deps.results.save(tool.name, resultJson);
-        await deps.results.remember(tool.name, requestKey, token, resultJson);
+        if (prepared.cacheable?.(outcome.result) ?? true) {
+          await deps.results.remember(tool.name, requestKey, token, resultJson);
+        }
         c.set('checkAnswer', 'fresh');
         return jsonResponse(c, respond(resultJson, token, false, quota));
       },

@@ -1,4 +1,4 @@
-import { checkMail } from '../../reputation/index.js';
+import { checkMail, isCapacityShortage, type MailCheckResult } from '../../reputation/index.js';
 import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { mailCheckDeps, type MailToolDeps, operatorCheck } from './check-deps.js';
 import { mailPage } from './page.js';
@@ -41,7 +41,16 @@ export const mailTool = defineTool({
         return {
           // The operator's results may show inside servers: never served to anyone else.
           requestKey: operator ? `${requestKey} #operator` : requestKey,
-          run: () => checkMail(checkDeps, domain, { selectors, operator }),
+          // The caller's share of the probe slots; a result some probe was not made for is not kept.
+          run: () =>
+            checkMail(checkDeps, domain, {
+              selectors,
+              operator,
+              caller: sender.subject,
+              interactive: true,
+            }),
+          cacheable: (result) =>
+            !(result as MailCheckResult).mx.some((host) => isCapacityShortage(host.smtp)),
         };
       },
     });
