@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import type { Pem } from '../../fixtures/mail-world.js';
+import { greetingBoundMs } from '../../src/node/probes/index.js';
 import {
   notProbed,
   type PolicyFetcher,
@@ -98,7 +99,8 @@ export function smtpProberDouble(
       };
     }
     if (server.kind === 'tarpit') {
-      const detail = `greeting: no answer within ${options.timeoutMs} ms`;
+      // The greeting's own bound, half a stage's (src/node/probes/smtp-probe.ts).
+      const detail = `greeting: no answer within ${greetingBoundMs(options.timeoutMs)} ms`;
       return { status: 'timeout', stage: 'greeting', ...silent, detail };
     }
     // smtp-server greets with the machine's name before its banner.

@@ -51,6 +51,15 @@ class StageError extends Error {
   }
 }
 
+/**
+ * The greeting's own bound: half a stage's, so a server that accepts and never greets (a tarpit)
+ * holds a probe slot for half as long as one that answers slowly later on. RFC 5321 §4.5.3.2
+ * lets a client wait 5 minutes for it; a probe is not delivering mail and keeps to its budget.
+ */
+export function greetingBoundMs(timeoutMs: number): number {
+  return Math.max(1, Math.ceil(timeoutMs / 2));
+}
+
 export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
   let active = 0;
   const now = options.now ?? (() => new Date());
@@ -95,10 +104,11 @@ async function probeOnce(
     work: (fail: (error: Error) => void) => Promise<T>,
   ): Promise<T> => {
     stage = name;
+    const boundMs = name === 'greeting' ? greetingBoundMs(options.timeoutMs) : options.timeoutMs;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new StageError('timeout', name, `no answer within ${options.timeoutMs} ms`)),
-        options.timeoutMs,
+        () => reject(new StageError('timeout', name, `no answer within ${boundMs} ms`)),
+        boundMs,
       );
       const done = () => clearTimeout(timer);
       abortStage = (error) => {
