@@ -50,7 +50,12 @@ process.env.POOL_NS_PORT = String(dns.port);
 process.env.POOL_NS_ALLOW_NON_PUBLIC = 'true';
 process.env.PORT ??= '8787';
 process.env.HOST ??= '127.0.0.1';
-process.env.LOG_LEVEL ??= 'error';
+// Warnings show: a failed delivery, an SMTP_URL that does not work (docs/watches.md, "E-mail").
+process.env.LOG_LEVEL ??= 'warn';
+// E-mail links are built from PUBLIC_URL, which SMTP_URL needs: the demo's own address, unless set.
+if (process.env.SMTP_URL && !process.env.PUBLIC_URL) {
+  process.env.PUBLIC_URL = `http://${process.env.HOST}:${process.env.PORT}`;
+}
 // A throwaway run: the demo's made-up results stay out of the real data/reputation.db.
 process.env.STORE_URL ??= 'memory:';
 // Inboxes get an address under it (scripts/demo-reports.ts); no mail reaches it offline.

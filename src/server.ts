@@ -36,9 +36,10 @@ async function orFail<T>(step: () => T | Promise<T>): Promise<T> {
 const config = await orFail(() => readConfig(process.env));
 const logSink = (line: string) => process.stdout.write(`${line}\n`);
 const log = createLogger(config.logLevel, logSink);
-// Once per start (the primary's, with WORKERS=N), at `error` so LOG_LEVEL=error shows it too.
+// Once per start (the primary's, with WORKERS=N), at `warn` with what else the operator should act
+// on (failed deliveries, a relay that fails at start): the service works, so it is no `error`.
 if (cluster.isPrimary) {
-  for (const warning of startWarnings(config)) log('error', warning.message, warning.fields);
+  for (const warning of startWarnings(config)) log('warn', warning.message, warning.fields);
 }
 if (config.workers > 1 && cluster.isPrimary) {
   // Opened once here: a bad STORE_URL or REPORTS_URL is one line, not one per worker, and the

@@ -43,6 +43,7 @@ import {
   type LinksOf,
   type RunnerOptions,
   createRecheck,
+  configuredLinks,
   createWatches,
   listCatalogue,
   watchLinks,
@@ -58,8 +59,14 @@ export interface ServiceOptions {
   watchLinks?: LinksOf;
   /** The watches' clock instead of the platform's: tests move it past a watch's expires_at. */
   watchClock?: () => Date;
-  /** Shorter webhook retries and leases than the real ones (5 s, 1 h, 24 h). */
-  watchRunner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+  /**
+   * Shorter webhook retries (5 s, 1 h, 24 h), confirmation e-mail retries (5 s to 15 min) and
+   * leases than the real ones.
+   */
+  watchRunner?: Partial<RunnerOptions> & {
+    retryDelaysMs?: readonly number[];
+    confirmRetryDelaysMs?: readonly number[];
+  };
 }
 
 /**
@@ -216,12 +223,14 @@ export async function createServices(
     canCheck: () => verdicts.readiness().configured,
     links: options.watchLinks ?? watchLinks(config.publicUrl, config.basePath),
     sender: platform.webhooks,
-    // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md, "E-mail").
-    ...(platform.mailer && config.watch.alertFrom
+    // E-mail alerts where the platform has a sender (Node with SMTP_URL; docs/watches.md,
+    // "E-mail"), their links under PUBLIC_URL, which SMTP_URL requires.
+    ...(platform.mailer && config.watch.alertFrom && config.publicUrl
       ? {
           email: {
             sender: platform.mailer,
             from: config.watch.alertFrom,
+            links: configuredLinks(config.publicUrl, config.basePath),
             onAttempt: (outcome: 'sent' | 'failed') => metrics.watchEmail(outcome),
           },
         }
@@ -234,6 +243,7 @@ export async function createServices(
     onChecked: (lagMs) => metrics.watchChecked(lagMs / 1000),
     onAttempt: (outcome) => metrics.watchDelivery(outcome),
     onDropped: (reason) => metrics.watchDeliveryDropped(reason),
+    onBounded: (bound) => metrics.watchBounded(bound),
   });
   metrics.readLiveWatches(() => watches.countLive());
   metrics.readDeliveryQueue(() => watches.deliveryQueue());

@@ -59,6 +59,7 @@ describe('readConfig', () => {
       ],
       webhookTimeoutMs: 10_000,
       pendingDeliveries: 20,
+      emailConfirmationsPerDay: 500,
     });
     const watch = readConfig({
       WATCH_INTERVAL_S: '5',
@@ -71,6 +72,7 @@ describe('readConfig', () => {
       WEBHOOK_ALLOW_PORTS: '443, 8000-8999',
       WATCH_PER_NETWORK: '7',
       WATCH_PENDING_DELIVERIES: '3',
+      EMAIL_CONFIRMATIONS_PER_DAY: '40',
     }).watch;
     expect(watch.webhookAllowPorts).toEqual([
       [443, 443],
@@ -81,6 +83,7 @@ describe('readConfig', () => {
     expect(watch.ttlMs).toBe(7 * 86_400_000);
     expect(watch.webhookTimeoutMs).toBe(2500);
     expect(watch.pendingDeliveries).toBe(3);
+    expect(watch.emailConfirmationsPerDay).toBe(40);
     expect(watch.webhookAllowNetworks.map(([address, prefix]) => `${address}/${prefix}`)).toEqual([
       '127.0.0.0/8',
       'fd00::/8',

@@ -194,6 +194,11 @@ describe('a start that cannot succeed: exit 1, one line on stderr naming the cau
       /^invalid configuration: .*PORT: an integer from 0 to 65535/,
     ],
     [
+      'SMTP_URL without PUBLIC_URL, which its e-mails take their links from',
+      () => ({ SMTP_URL: 'smtp://127.0.0.1:2525', ALERT_FROM: 'alerts@example.org' }),
+      /^invalid configuration: PUBLIC_URL: required with SMTP_URL: e-mail links are built from it, never from a request's Host$/,
+    ],
+    [
       'a share per client above MAX_CONNECTIONS',
       () => ({ MAX_CONNECTIONS: '16' }),
       /^invalid configuration: MAX_CONNECTIONS_PER_CLIENT: at most MAX_CONNECTIONS \(16\)$/,

@@ -64,10 +64,10 @@ export const sharedVariables = {
   }),
   logLevel: variable({
     name: 'LOG_LEVEL',
-    parser: z.enum(['silent', 'error', 'info', 'debug']),
+    parser: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
     default: 'info',
     meaning:
-      'One JSON line per request at `info`, without bodies, headers or query strings (captcha tokens never reach the log).',
+      'One JSON line per request at `info`, without bodies, headers or query strings (captcha tokens never reach the log); at `warn`, what the operator should act on: failed deliveries, an `SMTP_URL` that does not work at start.',
   }),
   dailyLimit: variable({
     name: 'DAILY_LIMIT',
@@ -255,6 +255,18 @@ export const sharedRules: Rule<Config>[] = [
   (config, ctx) => {
     if (config.watch.smtpUrl !== undefined && config.watch.alertFrom === undefined) {
       ctx.addIssue({ code: 'custom', path: ['ALERT_FROM'], message: 'required with SMTP_URL' });
+    }
+  },
+  (config, ctx) => {
+    // An e-mail's links (its confirmation code, List-Unsubscribe) must come from the operator,
+    // never from a request's Host (docs/watches.md, "E-mail").
+    if (config.watch.smtpUrl !== undefined && config.publicUrl === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          "required with SMTP_URL: e-mail links are built from it, never from a request's Host",
+      });
     }
   },
   (config, ctx) => {

@@ -12,8 +12,8 @@ export interface StartWarning {
 
 /**
  * E-mail alerts whose links would not be https: RFC 8058 §3.1 wants the one-click unsubscribe URI
- * of `List-Unsubscribe` to be https, and every link of an alert is under PUBLIC_URL (without it,
- * under the origin of the request that created the watch, which may be http behind a proxy).
+ * of `List-Unsubscribe` to be https, and every link of an e-mail is under PUBLIC_URL (which
+ * SMTP_URL requires: `readConfig` refuses it alone, so only an http PUBLIC_URL is left to warn of).
  */
 export function startWarnings(config: Pick<Config, 'publicUrl' | 'watch'>): StartWarning[] {
   if (config.watch.smtpUrl === undefined) return [];

@@ -74,13 +74,20 @@ export const watchVariables = {
     name: 'SMTP_URL',
     parser: smtpUrl,
     meaning:
-      'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in the URL; unset, a watch with `email` is refused (`email_unavailable`); needs `ALERT_FROM`; on Workers over `cloudflare:sockets`, never to port 25 ([`watches.md`](watches.md#e-mail), [`edge.md`](edge.md#e-mail-on-workers)).',
+      'Where watches’ e-mails are sent: `smtps://user:password@host:465` (TLS from the start) or `smtp://…:587` (STARTTLS when offered), credentials percent-encoded in URL; unset, `email` is refused (`email_unavailable`); needs `ALERT_FROM` and `PUBLIC_URL`; on Workers over `cloudflare:sockets`, never to port 25 ([`watches.md`](watches.md#e-mail), [`edge.md`](edge.md#e-mail-on-workers)).',
   }),
   alertFrom: variable({
     name: 'ALERT_FROM',
     parser: mailbox,
     meaning:
       'The From of watches’ e-mails: `alerts@example.org` or `Reputation <alerts@example.org>`; required with `SMTP_URL`.',
+  }),
+  emailConfirmationsPerDay: variable({
+    name: 'EMAIL_CONFIRMATIONS_PER_DAY',
+    parser: integer(1, 10_000_000),
+    default: '500',
+    meaning:
+      'Confirmation e-mails the whole service sends a UTC day, besides 3 per watch, per mailbox and per caller and 12 per network; past it `email_limit` ([`watches.md`](watches.md#e-mail)).',
   }),
   webhookTimeoutMs: variable({
     name: 'WEBHOOK_TIMEOUT_MS',

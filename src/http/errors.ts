@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { utcDayOf } from './utc-day.js';
 
 /**
  * Every error the API answers, as a value that carries its HTTP meaning. One `onError` turns it
@@ -11,13 +12,24 @@ interface ErrorRecord {
   /** What the code means, for the OpenAPI responses' descriptions. */
   meaning: string;
   /**
-   * RFC 9110 §10.2.3: the seconds a 503 that does not know better asks the caller to wait. The
-   * store and the DNS are usually back within seconds; a service that is not configured waits
-   * for its next self-test round (docs/openapi.md). A card renderer that is busy, a quota that
-   * resets at midnight or a captcha provider that fails says its own figure.
+   * RFC 9110 §10.2.3: the seconds a 503 or a 429 that does not know better asks the caller to
+   * wait. The store and the DNS are usually back within seconds; a service that is not
+   * configured waits for its next self-test round (docs/openapi.md). `next-utc-day`: a daily
+   * count, until 00:00 UTC; whoever refuses knows the time and says it (the route's clock), this
+   * is the figure should it not. A card renderer that is busy or a captcha provider that fails
+   * says its own figure.
    */
-  retryAfterS?: number;
+  retryAfterS?: number | 'next-utc-day';
 }
+
+/** Every 429 says when to come back (RFC 6585 §4 lets it; a client's back-off needs it). */
+type WithRetryAfterOn429<T> = {
+  [K in keyof T]: T[K] extends { status: 429 }
+    ? T[K] extends { retryAfterS: number | 'next-utc-day' }
+      ? T[K]
+      : never
+    : T[K];
+};
 
 /** Every error code: the status it is answered with, what it means, and how long to wait. */
 export const errorRecords = {
@@ -95,20 +107,28 @@ export const errorRecords = {
   quota_exceeded: {
     status: 429,
     meaning: 'the daily limit is used (Retry-After: until 00:00 UTC)',
+    retryAfterS: 'next-utc-day',
   },
   watch_limit: {
     status: 429,
-    meaning: 'the caller keeps WATCH_PER_CALLER live watches already',
+    meaning:
+      'the caller, or its network, keeps WATCH_PER_CALLER or WATCH_PER_NETWORK live watches already (Retry-After: an hour; a DELETE frees a place at once)',
+    // Places free as the caller's watches end or are deleted: an hour is a fair wait, as for
+    // watch_capacity, never a promise.
+    retryAfterS: 3600,
   },
   email_limit: {
     status: 429,
     meaning:
-      'three confirmation messages went to this address, or from this caller, today (Retry-After: until 00:00 UTC)',
+      'the day’s confirmation messages are used: for this watch, this mailbox, this caller, its network or the service (Retry-After: until 00:00 UTC)',
+    retryAfterS: 'next-utc-day',
   },
   test_pending: {
     status: 429,
     meaning:
       'a test event of this watch waits for its answer (Retry-After: one WEBHOOK_TIMEOUT_MS)',
+    // The route says one WEBHOOK_TIMEOUT_MS; the default's figure should it not.
+    retryAfterS: 10,
   },
   not_configured: {
     status: 503,
@@ -143,6 +163,9 @@ export const errorRecords = {
   internal: { status: 500, meaning: 'a fault of the service' },
 } as const satisfies Record<string, ErrorRecord>;
 
+// A 429 without a Retry-After figure does not compile.
+errorRecords satisfies WithRetryAfterOn429<typeof errorRecords>;
+
 export type ErrorCode = keyof typeof errorRecords;
 
 /** The store did not answer: what every route that reads or writes it may answer. */
@@ -162,8 +185,14 @@ export class ApiError extends Error {
     super(message);
     const record: ErrorRecord = errorRecords[code];
     this.status = record.status;
-    if (record.retryAfterS !== undefined && !('Retry-After' in headers))
-      this.headers = { 'Retry-After': String(record.retryAfterS), ...headers };
+    const wait = record.retryAfterS;
+    if (wait !== undefined && !('Retry-After' in headers)) {
+      const seconds =
+        wait === 'next-utc-day'
+          ? Math.ceil((utcDayOf(new Date()).endsAt - Date.now()) / 1000)
+          : wait;
+      this.headers = { 'Retry-After': String(seconds), ...headers };
+    }
   }
 
   /** The same error with more body fields. */

@@ -1,8 +1,8 @@
 /**
  * The bottom layer: what every feature folder uses and none owns. Addresses (IPv4 and IPv6 text
- * forms, which are public, CIDR ranges, special-use names), the structured log, byte
- * encodings, the hashes keys are kept as, and the one cleaning of third-party text. It imports
- * no folder of `src/` (docs/layout.md).
+ * forms, which are public, CIDR ranges, special-use names), the structured log, byte encodings,
+ * the hashes keys are kept as, and the one cleaning of third-party text. It imports no folder of
+ * `src/` (docs/layout.md).
  */
 
 export {

@@ -2,7 +2,11 @@
  * Structured one-line logs. Lines carry what an operator needs (method, path, status, duration,
  * caller) and never a secret: no bodies (captcha tokens live there), no headers, no query strings.
  */
-export type LogLevel = 'silent' | 'error' | 'info' | 'debug';
+/**
+ * `warn`: something the operator should act on that did not stop the service (a delivery that
+ * failed, a relay that does not answer at start).
+ */
+export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
 export type Logger = (
   level: Exclude<LogLevel, 'silent'>,
@@ -10,7 +14,7 @@ export type Logger = (
   fields?: Record<string, unknown>,
 ) => void;
 
-const rank: Record<LogLevel, number> = { silent: 0, error: 1, info: 2, debug: 3 };
+const rank: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 /** A logger writing JSON lines to `write` (stdout in the server) for entries at or above `level`. */
 export function createLogger(

@@ -2,7 +2,12 @@ import { prometheus } from '@hono/prometheus';
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ConnectionRefusal } from './connections.js';
-import type { DeliveryQueueSample, ListStateSample, Metrics } from '../operations/index.js';
+import {
+  type DeliveryQueueSample,
+  type ListStateSample,
+  type Metrics,
+  watchBoundLabels,
+} from '../operations/index.js';
 
 /**
  * The metrics face of the core (src/operations/metrics.ts) in prom-client, one registry per
@@ -165,6 +170,13 @@ export function createPrometheusMetrics(): NodeMetrics {
     registers,
   });
   for (const reason of ['cap', 'paused']) watchDrops.inc({ reason }, 0);
+  const watchBounds = new Counter({
+    name: 'reputation_watch_bounded_total',
+    help: "Bounds watches met, by bound: confirming_checks (a confirming re-check put off to the regular check, confirmations - 1 being made), watch_alerts (an alert past its watch's 24 a day), mailbox_alerts (an e-mail alert past its mailbox's 50 a day).",
+    labelNames: ['bound'],
+    registers,
+  });
+  for (const bound of watchBoundLabels) watchBounds.inc({ bound }, 0);
   let readDeliveryQueue: () => Promise<DeliveryQueueSample> = () =>
     Promise.resolve({ pending: 0, oldestAgeSeconds: 0 });
   /** Each gauge reads the store; one that does not answer keeps the last value, as above. */
@@ -216,6 +228,7 @@ export function createPrometheusMetrics(): NodeMetrics {
       readLiveWatches = read;
     },
     watchDeliveryDropped: (reason) => watchDrops.inc({ reason }),
+    watchBounded: (bound) => watchBounds.inc({ bound }),
     readDeliveryQueue: (read) => {
       readDeliveryQueue = read;
     },

@@ -13,6 +13,7 @@ import { smtpDoorDefaults, startMailDoors } from './reports/index.js';
 import { startReportPurge } from './report-purge-timer.js';
 import { listenFailureLine } from './startup-failure.js';
 import { startWatchTimer } from './watch-timer.js';
+import { checkRelayAtStart } from './mailer.js';
 
 /**
  * The services of the Node server: the core's (src/services.ts) over the Node platform, plus what
@@ -41,6 +42,11 @@ export async function createNodeServices(
       clock: platform.clock,
       log: services.log,
     });
+    // Not awaited: the relay is tried while the service starts. Under WORKERS=N, by the first
+    // worker only, so the line is printed once.
+    if (platform.mailer && (!cluster.isWorker || cluster.worker?.id === 1)) {
+      void checkRelayAtStart(platform.mailer, services.log);
+    }
     return {
       ...services,
       cardPool: platform.cardPool,

@@ -17,6 +17,8 @@ export {
   type SideLabel,
   type StoreOperation,
   type WatchDelivery,
+  type WatchBoundLabel,
+  watchBoundLabels,
   type WatchDeliveryDrop,
 } from './metrics.js';
 export type { MetricsAccess } from './metrics-access.js';

@@ -39,6 +39,10 @@ export type WatchDelivery = 'delivered' | 'gone' | 'failed' | 'refused';
 /** Why a pending delivery was let go unsent: its watch's cap, or its webhook's pause. */
 export type WatchDeliveryDrop = 'cap' | 'paused';
 
+/** The bounds of a watch's cadence and alerts, as src/watch/ names them. */
+export const watchBoundLabels = ['confirming_checks', 'watch_alerts', 'mailbox_alerts'] as const;
+export type WatchBoundLabel = (typeof watchBoundLabels)[number];
+
 /** The pending deliveries of every watch, as the store holds them. */
 export interface DeliveryQueueSample {
   pending: number;
@@ -76,6 +80,11 @@ export interface Metrics {
   /** A pending delivery let go unsent, and where the delivery queue is read. */
   watchDeliveryDropped(reason: WatchDeliveryDrop): void;
   readDeliveryQueue(read: () => Promise<DeliveryQueueSample>): void;
+  /**
+   * A bound a watch met (docs/watches.md, "Confirmed changes"): a confirming re-check put off to
+   * the regular check, an alert past its watch's or its mailbox's count of the day.
+   */
+  watchBounded(bound: WatchBoundLabel): void;
 }
 
 /** Metrics that go nowhere: Workers, and whatever runs the core without a scrape. */
@@ -92,4 +101,5 @@ export const noMetrics: Metrics = {
   readLiveWatches: () => {},
   watchDeliveryDropped: () => {},
   readDeliveryQueue: () => {},
+  watchBounded: () => {},
 };

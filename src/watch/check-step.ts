@@ -1,20 +1,29 @@
 import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
 import { awaitsConfirmation, isChange, type Recheck, recordObservation } from './kinds/index.js';
+import { mailboxOf } from './email/index.js';
+import { type Change, type WatchStatus } from './kinds/index.js';
 import {
+  type AlertBound,
+  boundedChange,
+  boundedHistory,
   changeEventType,
-  confirmingCheckAt,
   defaultConfirmations,
+  type Digest,
   enqueueDeliveries,
+  hashOf,
   hasEnded,
   type LinksOf,
-  maxHistory,
   nextCheckAt,
+  type PendingDelivery,
   pendingDelivery,
   type QueueRules,
   queues,
   type RandomBytes,
   releasePlaces,
+  scheduleAfterCheck,
+  takeMailboxAlert,
+  takeWatchAlert,
   type WatchConfig,
   type WatchRecords,
   type WatchState,
@@ -45,7 +54,17 @@ export interface CheckStepDeps {
   onScheduled: (dueAt: number) => void;
   /** Hears how late each check started after its due time (the metrics' due lag). */
   onChecked?: (lagMs: number) => void;
+  /** Hashes a mailbox for its daily count of alerts. */
+  digest: Digest;
+  /**
+   * Hears each bound a watch met (the metrics' reputation_watch_bounded_total): a confirming
+   * re-check put off to the regular check, an alert not sent past its day's count.
+   */
+  onBounded?: (bound: WatchBound) => void;
 }
+
+/** The bounds a watch's cadence and alerts meet (docs/watches.md, "Confirmed changes"). */
+export type WatchBound = 'confirming_checks' | AlertBound;
 
 export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promise<void> {
   const { store, records } = deps;
@@ -92,27 +111,23 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     ...heard.known,
     facts: stampSince(state?.facts, heard.known.facts, at.toISOString()),
   };
-  const { change } = heard;
+  // An entry and its events carry a bounded number of items (model/history.ts).
+  const change = boundedChange(heard.change);
   const { status } = outcome.observation;
   const reported = state !== undefined && isChange(change);
   const history = state?.history ?? [];
-  const outbox = [];
-  if (reported && watch.webhook && !(await records.webhookStatus(watch.id)).paused) {
-    const event = watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change);
-    outbox.push(pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()));
-  }
-  // An e-mail alert too, to a confirmed address only (docs/watches.md, "E-mail"), whatever the
-  // webhook's pause.
-  if (reported && watch.email?.confirmed) {
-    const event = watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change);
-    outbox.push({
-      ...pendingDelivery(watch.id, event, deps.randomBytes, at.getTime()),
-      email: { to: watch.email.address, kind: 'alert' as const },
-    });
-  }
-  const next = awaitsConfirmation(known)
-    ? confirmingCheckAt(at.getTime(), watch.interval_s, deps.minIntervalS)
-    : nextCheckAt(claim.dueAt, watch.interval_s, at.getTime());
+  const outbox = reported ? await alertsOf(deps, watch, change, status, at) : [];
+  const schedule = scheduleAfterCheck({
+    claimedFor: claim.dueAt,
+    now: at.getTime(),
+    intervalS: watch.interval_s,
+    minIntervalS: deps.minIntervalS,
+    confirmations,
+    awaits: awaitsConfirmation(known),
+    previous: state?.confirming,
+  });
+  if (schedule.bounded) deps.onBounded?.('confirming_checks');
+  const next = schedule.at;
   // A change not yet confirmed is shown to no one: the badge and the view keep the last
   // confirmed status until it is (docs/watches.md, "Confirmed changes").
   const shown = !reported && awaitsConfirmation(known) && state ? state.status : status;
@@ -120,13 +135,14 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
     ...known,
     checked_at: at.toISOString(),
     next_check_at: new Date(next).toISOString(),
+    ...(schedule.confirming ? { confirming: schedule.confirming } : {}),
     status: shown,
     ...(outcome.resolvesTo ? { resolves_to: outcome.resolvesTo } : {}),
     history: reported
-      ? [
+      ? boundedHistory([
           { at: at.toISOString(), ...change, verdict: status.verdict, score: status.score },
           ...history,
-        ].slice(0, maxHistory)
+        ])
       : history,
     outbox,
   };
@@ -134,6 +150,43 @@ export async function runCheckStep(deps: CheckStepDeps, claim: DueClaim): Promis
   await records.putState(watch, recorded);
   if (outbox.length > 0) await flushOutbox(deps, watch, recorded);
   await reschedule(at.getTime(), next);
+}
+
+/**
+ * The deliveries of a reported change: its webhook's event unless the webhook is paused, and an
+ * e-mail alert to a confirmed address whatever the webhook's pause (docs/watches.md, "E-mail"),
+ * within the day's alerts of the watch and of the mailbox (model/alert-bounds.ts).
+ */
+async function alertsOf(
+  deps: CheckStepDeps,
+  watch: WatchConfig,
+  change: Change,
+  status: WatchStatus,
+  at: Date,
+): Promise<PendingDelivery[]> {
+  const webhook = watch.webhook !== null && !(await deps.records.webhookStatus(watch.id)).paused;
+  const email = watch.email?.confirmed ? watch.email.address : undefined;
+  if (!webhook && email === undefined) return [];
+  const now = at.getTime();
+  if (!(await takeWatchAlert(deps.store, watch.id, now))) {
+    deps.onBounded?.('watch_alerts');
+    return [];
+  }
+  const alert = () =>
+    pendingDelivery(
+      watch.id,
+      watchEvent(changeEventType(change), watch, deps.links(watch), status, at, change),
+      deps.randomBytes,
+      now,
+    );
+  const outbox: PendingDelivery[] = webhook ? [alert()] : [];
+  if (email !== undefined) {
+    const mailbox = await hashOf(mailboxOf(email), deps.digest);
+    if (await takeMailboxAlert(deps.store, mailbox, now)) {
+      outbox.push({ ...alert(), email: { to: email, kind: 'alert' } });
+    } else deps.onBounded?.('mailbox_alerts');
+  }
+  return outbox;
 }
 
 /** Hands the outbox's deliveries to the delivery queue, then empties it. */

@@ -41,6 +41,8 @@ export interface DeliveryStepDeps {
   reachable: (watch: WatchConfig) => Reachable;
   timeoutMs: number;
   retryDelaysMs: readonly number[];
+  /** A confirmation e-mail's retries (schedule.ts). */
+  confirmRetryDelaysMs: readonly number[];
   clock: () => Date;
   log: Logger;
   /** Who hears of the pending deliveries let go unsent (the queue's own rules). */
@@ -152,12 +154,13 @@ async function attemptOnce(
     if (attempt.outcome === 'gone') await removeWebhook(deps, watch, url);
     return;
   }
-  deps.log('info', 'webhook delivery failed', {
+  // A failure shows where the operator looks (the demo prints warnings), with why.
+  deps.log('warn', 'webhook delivery failed', {
     watch: watch.id,
     event: pending.id,
     attempt: attempts,
     ...(attempt.status ? { status: attempt.status } : {}),
-    ...(attempt.reason ? { reason: attempt.reason } : {}),
+    reason: attempt.reason ?? `the receiver answered ${attempt.status}`,
   });
   // Counted from its first failed attempt (a member of a set: once, however many fail), before
   // the retry is written: a process stopping in between counts it again, rather than not at all.

@@ -42,6 +42,7 @@ export {
 } from './kinds/index.js';
 export { chatText, mailChangeText, renderEmail } from './alerts/index.js';
 export type { CheckClaims, RunnerOptions, TickOptions, TickReport, WatchRunner } from './runner.js';
+export type { WatchBound } from './check-step.js';
 export type { DeliveryOutcome } from './delivery-step.js';
 export {
   defaultConfirmations,
@@ -63,6 +64,7 @@ export {
   watchLangSchema,
   type WatchLimits,
   type WatchLinks,
+  configuredLinks,
   watchLinks,
   type WatchState,
   watchStateSchema,
@@ -80,8 +82,10 @@ export {
   type EmailSender,
   emailLinks,
   emailMessage,
+  isPermanentReply,
   parseEmailAddress,
   parseMailbox,
+  type RelayCheck,
 } from './email/index.js';
 export {
   type DayState,

@@ -2,11 +2,13 @@ import type { Resolver } from '../dns/index.js';
 import type { Logger } from '../lib/index.js';
 import type { Store } from '../store/index.js';
 import { reachableWith, type WebhookSender } from '../webhooks/index.js';
+import type { WatchBound } from './check-step.js';
 import type { DeliveryOutcome } from './delivery-step.js';
 import type { EmailDeps } from './email-step.js';
 import type { CodeCheck } from './email/index.js';
 import type { Recheck } from './kinds/index.js';
 import {
+  confirmationRetryDelaysMs,
   defaultRetryDelaysMs,
   type Digest,
   type DropReason,
@@ -64,16 +66,20 @@ export interface WatchDeps {
   callerIds: { idsOf(subject: string): Promise<string[]> };
   log: Logger;
   /** Tests shorten the retries and leases. */
-  runner?: Partial<RunnerOptions> & { retryDelaysMs?: readonly number[] };
+  runner?: Partial<RunnerOptions> & {
+    retryDelaysMs?: readonly number[];
+    confirmRetryDelaysMs?: readonly number[];
+  };
   /** Hear the runner's work (the operator's metrics, docs/operations.md). */
   onChecked?: (lagMs: number) => void;
   onAttempt?: (outcome: DeliveryOutcome) => void;
   onDropped?: (reason: DropReason) => void;
+  onBounded?: (bound: WatchBound) => void;
   /**
    * E-mail alerts (docs/watches.md, "E-mail"): the platform's sender and ALERT_FROM; without it,
    * a watch with `email` is refused (`email_unavailable`).
    */
-  email?: Omit<EmailDeps, 'links'>;
+  email?: EmailDeps;
   /**
    * The zone list's meanings in Russian, by their English (src/share's `russianMeanings`): an
    * alert in Russian says what a list's code means in Russian.
@@ -136,8 +142,9 @@ export function createWatches(deps: WatchDeps): Watches {
       minIntervalS: limits.minIntervalS,
       timeoutMs: limits.webhookTimeoutMs,
       retryDelaysMs: sizes?.retryDelaysMs ?? defaultRetryDelaysMs,
+      confirmRetryDelaysMs: sizes?.confirmRetryDelaysMs ?? confirmationRetryDelaysMs,
       queueRules,
-      ...(email ? { email: { ...email, links: deps.links } } : {}),
+      ...(email ? { email } : {}),
     },
     { ...runnerSizes(limits), ...sizes },
   );

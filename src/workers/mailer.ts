@@ -1,5 +1,10 @@
 import { WorkerMailer } from 'worker-mailer';
-import { type EmailSender, parseMailbox } from '../watch/index.js';
+import {
+  type EmailAnswer,
+  type EmailSender,
+  isPermanentReply,
+  parseMailbox,
+} from '../watch/index.js';
 
 /**
  * The watches' e-mail on Workers (docs/edge.md, "E-mail on Workers"): worker-mailer, SMTP over
@@ -32,10 +37,14 @@ export function createWorkersMailer(smtpUrl: string, timeoutMs: number): EmailSe
   };
   return {
     async send(message) {
+      let mailer: WorkerMailer | undefined;
       try {
         // worker-mailer takes the From as a name and an address apart.
         const from = parseMailbox(message.from);
-        await WorkerMailer.send(options, {
+        // Its own `send` leaves the connection open when the relay refuses the message: this one
+        // ends it (QUIT) whatever the answer.
+        mailer = await WorkerMailer.connect(options);
+        await mailer.send({
           from: from
             ? { email: from.address, ...(from.name ? { name: from.name } : {}) }
             : message.from,
@@ -51,8 +60,28 @@ export function createWorkersMailer(smtpUrl: string, timeoutMs: number): EmailSe
         });
         return { kind: 'sent' };
       } catch (error) {
-        return { kind: 'failed', reason: (error as Error).message };
+        return failed((error as Error).message);
+      } finally {
+        await mailer?.close().catch(() => {});
       }
     },
+  };
+}
+
+/**
+ * worker-mailer's words for a reply refused to the message's own commands, the reply's code
+ * after them: `Invalid MAIL FROM: <…> 550 …`, `Invalid RCPT TO: <…> [NOTIFY=…] 550 …`, `Failed to
+ * send DATA: 554 …`, `Failed send email body: 552 …`.
+ */
+const messageReply =
+  /^(?:Invalid (?:MAIL FROM|RCPT TO): <[^>]*>(?: \S+=\S+)* |Failed to send DATA: |Failed send email body: )(\d{3})\b/;
+
+/** A failed send, permanent for a 5xx reply to the message (RFC 5321 §4.2.1), as on Node. */
+function failed(reason: string): EmailAnswer {
+  const code = messageReply.exec(reason)?.[1];
+  return {
+    kind: 'failed',
+    reason,
+    permanent: code !== undefined && isPermanentReply(Number(code)),
   };
 }

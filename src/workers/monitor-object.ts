@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createDohTransport, withObserver, withResolverStack } from '../dns/index.js';
-import { createLogger } from '../lib/index.js';
+import { createLogger, type LogLevel } from '../lib/index.js';
 import {
   bundledZoneList,
   createListStats,
@@ -36,7 +36,7 @@ export interface MonitorSettings {
   keys: ListKeys;
   intervalMs: number;
   holdProbeMs?: number;
-  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  logLevel: LogLevel;
 }
 
 const zonesByName = () => new Map(bundledZoneList().map((zone) => [zone.zone, zone]));

@@ -74,4 +74,40 @@ describe('e-mail on Node', () => {
     expect(answer.kind).toBe('failed');
     expect(JSON.stringify(answer)).not.toContain('n0t-th3-pa55');
   });
+
+  it('is tried at start: the relay passes connect, EHLO, STARTTLS and AUTH, or says why not', async () => {
+    expect(
+      await createNodeMailer(`${starttls.url}?tls.servername=relay.test`, 5000).verify!(),
+    ).toEqual({ ok: true });
+    const wrongName = await createNodeMailer(`${starttls.url}?tls.servername=other.test`, 5000)
+      .verify!();
+    expect(wrongName.ok).toBe(false);
+    expect(wrongName.ok === false && wrongName.reason).toMatch(/other\.test|altnames/i);
+    const wrongPassword = await createNodeMailer(
+      `${implicit.url.replace('relay:secret@', 'relay:n0t-th3-pa55@')}?tls.servername=relay.test`,
+      5000,
+    ).verify!();
+    expect(wrongPassword.ok).toBe(false);
+    expect(JSON.stringify(wrongPassword)).not.toContain('n0t-th3-pa55');
+  });
+
+  it('calls a 5xx to the recipient permanent, a 4xx to the message not', async () => {
+    const sender = createNodeMailer(`${starttls.url}?tls.servername=relay.test`, 5000);
+    starttls.refuseRecipients(true);
+    try {
+      const refused = await sender.send(message('gone@example.org'));
+      expect(refused).toMatchObject({ kind: 'failed', permanent: true });
+    } finally {
+      starttls.refuseRecipients(false);
+    }
+    starttls.refuse(true);
+    try {
+      expect(await sender.send(message('later@example.org'))).toMatchObject({
+        kind: 'failed',
+        permanent: false,
+      });
+    } finally {
+      starttls.refuse(false);
+    }
+  });
 });

@@ -4,8 +4,8 @@ import { killServerProcesses, startServerProcess } from '../support/server-proce
 
 /**
  * The start's warning when e-mail alerts are on and PUBLIC_URL is not https (docs/watches.md,
- * "E-mail": RFC 8058 §3.1 wants the one-click unsubscribe link https): one line, at `error` so
- * LOG_LEVEL=error shows it, and the service starts all the same.
+ * "E-mail": RFC 8058 §3.1 wants the one-click unsubscribe link https): one line, at `warn` with
+ * the other lines the operator should act on, and the service starts all the same.
  */
 
 afterEach(killServerProcesses);
@@ -22,11 +22,11 @@ const warns = (lines: Array<Record<string, unknown>>) =>
   lines.filter((line) => String(line.msg).includes('PUBLIC_URL is not https'));
 
 describe('the start', { timeout: 60_000 }, () => {
-  it('warns once, at error, that unsubscribe links are not https when PUBLIC_URL is http, and serves', async () => {
+  it('warns once, at warn, that unsubscribe links are not https when PUBLIC_URL is http, and serves', async () => {
     const server = await startServerProcess({ ...email, PUBLIC_URL: 'http://rep.example.org' });
     expect(warns(server.lines)).toEqual([
       expect.objectContaining({
-        level: 'error',
+        level: 'warn',
         msg: expect.stringContaining('RFC 8058'),
         public_url: 'http://rep.example.org',
       }),
@@ -47,6 +47,7 @@ describe('startWarnings', () => {
   const base = { publicUrl: undefined, watch: { smtpUrl: undefined } } as const;
   it.each([
     ['no e-mail', 0, { ...base, publicUrl: 'http://rep.example.org' }],
+    // Not a configuration readConfig lets start (SMTP_URL needs PUBLIC_URL), still a warning.
     ['e-mail without PUBLIC_URL', 1, { ...base, watch: { smtpUrl: 'smtp://relay' } }],
     [
       'e-mail under http',

@@ -12,7 +12,12 @@ export interface RawResponse {
 
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    localAddress?: string;
+    body?: string;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const outgoing = request(url, {
@@ -35,6 +40,6 @@ export function rawRequest(
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
-    outgoing.end();
+    outgoing.end(options.body);
   });
 }

@@ -108,6 +108,20 @@ export const operatorHeaders = { authorization: `Bearer ${testOperatorToken}` };
  */
 const inMemory: FixtureDnsAddress = { port: 53, address: '127.0.0.1:53' };
 
+/**
+ * A test's variables with the reports kept in memory when nothing says where: their default is
+ * beside a SQLite STORE_URL, else `data/reports.db` in the working folder, which a test with a
+ * Redis store would otherwise write into the repository (and share with every parallel test).
+ */
+function withReportsOutsideTheRepository(
+  env: Record<string, string> | undefined,
+): Record<string, string> {
+  const storeUrl = env?.STORE_URL ?? 'memory:';
+  const sqliteFile = storeUrl.startsWith('sqlite:') && !storeUrl.startsWith('sqlite://');
+  if (env?.REPORTS_URL !== undefined || sqliteFile) return env ?? {};
+  return { ...env, REPORTS_URL: 'memory:' };
+}
+
 function onLoopback(address: string): boolean {
   return address.startsWith('127.');
 }
@@ -143,7 +157,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Not the default sqlite:data/reputation.db: a test never writes into the repository.
     STORE_URL: 'memory:',
     ...(options.asOperator ? { OPERATOR_TOKEN: testOperatorToken } : {}),
-    ...(typeof options.env === 'function' ? options.env(wire ?? inMemory) : options.env),
+    ...withReportsOutsideTheRepository(
+      typeof options.env === 'function' ? options.env(wire ?? inMemory) : options.env,
+    ),
   });
   const memory = wire
     ? undefined

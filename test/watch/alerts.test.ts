@@ -39,6 +39,26 @@ const barracuda: ListingChange = {
 const event = (type: WatchEvent['type'], data: Partial<WatchEvent['data']> = {}) =>
   alertEvent(type, data);
 
+/** An event's request to a chat app, in a language (Telegram's URL names the chat). */
+const chatRequest = (format: ChatFormat, alert: WatchEvent, lang: 'en' | 'ru') =>
+  webhookRequest({
+    format,
+    body: JSON.stringify(alert),
+    watch: { lang },
+    url: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=-100123',
+    state: undefined,
+  });
+
+/** An event's e-mail, in a language. */
+const alertMail = (alert: WatchEvent, lang: 'en' | 'ru') =>
+  renderEmail({
+    kind: 'alert',
+    event: alert,
+    watch: { lang },
+    state: undefined,
+    unsubscribeUrl: 'https://rep.example.org/watch/v1/abc/email/unsubscribe?code=u',
+  });
+
 const entry = (
   at: string,
   added: ListingChange[],
@@ -189,14 +209,7 @@ describe('the renderers', () => {
 
   it.each(langs)('give each app its own layout, in %s', (lang) => {
     const listed = event('watch.listed', { added: [zen], listed_on: [zen] });
-    const request = (format: ChatFormat) =>
-      webhookRequest({
-        format,
-        body: JSON.stringify(listed),
-        watch: { lang },
-        url: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=-100123',
-        state: undefined,
-      });
+    const request = (format: ChatFormat) => chatRequest(format, listed, lang);
     const slack = JSON.parse(request('slack').body) as { blocks: { type: string }[] };
     expect(slack.blocks.map((block) => block.type)).toEqual([
       'header',
@@ -266,27 +279,23 @@ const hostilePieces = [
   '&amp;',
 ];
 
-const hostileEvents: [string, WatchEvent][] = [
+/** A list's and a mail server's text, as an event carries them. */
+const thirdPartyEvents = (text: string): [string, WatchEvent][] => [
   [
     'a list’s meaning',
-    event('watch.listed', { added: [{ ...zen, meaning: hostile }], listed_on: [zen] }),
+    event('watch.listed', { added: [{ ...zen, meaning: text }], listed_on: [zen] }),
   ],
   [
     'a mail server’s words',
     event('watch.changed', {
       changes: [
-        {
-          what: 'mta_sts',
-          subject: 'example.com',
-          from: 'testing',
-          to: 'enforce',
-          detail: hostile,
-        },
+        { what: 'mta_sts', subject: 'example.com', from: 'testing', to: 'enforce', detail: text },
       ],
       providers: { gmail: 'pass', yahoo: 'pass', microsoft: 'pass' },
     }),
   ],
 ];
+const hostileEvents = thirdPartyEvents(hostile);
 
 describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => {
   const ours = (lang: 'en' | 'ru') =>
@@ -295,13 +304,7 @@ describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => 
   it.each(chats.flatMap((format) => langs.map((lang) => [format, lang] as const)))(
     'is shown as written by %s (%s): no mention, no markup, no link',
     (format, lang) => {
-      const request = webhookRequest({
-        format,
-        body: JSON.stringify(hostileEvent),
-        watch: { lang },
-        url: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=-100123',
-        state: undefined,
-      });
+      const request = chatRequest(format, hostileEvent, lang);
       const shown = drawn(format, request);
       for (const piece of hostilePieces) expect(shown.text).toContain(piece);
       expect(shown.mentions).toEqual([]);
@@ -320,13 +323,7 @@ describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => 
   it.each(langs)(
     'is text in both parts of an e-mail (%s), its only anchors the message’s links',
     (lang) => {
-      const mail = renderEmail({
-        kind: 'alert',
-        event: hostileEvent,
-        watch: { lang },
-        state: undefined,
-        unsubscribeUrl: 'https://rep.example.org/watch/v1/abc/email/unsubscribe?code=u',
-      });
+      const mail = alertMail(hostileEvent, lang);
       for (const piece of hostilePieces) expect(mail.text).toContain(piece);
       const anchors = [...mail.html.matchAll(/<a href="([^"]*)">/g)].map((match) =>
         match[1]!.replaceAll('&amp;', '&'),
@@ -344,6 +341,38 @@ describe.each(hostileEvents)('third-party text in %s', (_what, hostileEvent) => 
       for (const piece of hostilePieces) expect(shown).toContain(piece);
     },
   );
+});
+
+/**
+ * Words that would turn a line around or hide in it (UAX #9 §2): a right-to-left override that
+ * makes `moc.knab` read `bank.com`, an isolate, a right-to-left mark, a zero-width space, a bell
+ * and a line separator. Each reaches every channel as U+FFFD, visibly not what it was, even in an
+ * event kept before third-party text was cleaned where it enters.
+ */
+const bidi = 'pay \u202emoc.knab\u2066x\u2069\u200f\u200b\u0007 \u2028end';
+const bidiShown = 'pay \ufffdmoc.knab\ufffdx\ufffd\ufffd\ufffd\ufffd \ufffdend';
+const invisible = ['\u202e', '\u2066', '\u2069', '\u200f', '\u200b', '\u0007', '\u2028'];
+
+const bidiEvents = thirdPartyEvents(bidi);
+
+describe.each(bidiEvents)('a right-to-left override in %s', (_what, bidiEvent) => {
+  it.each(chats.flatMap((format) => langs.map((lang) => [format, lang] as const)))(
+    'is replaced by U+FFFD in %s (%s), as is every invisible character with it',
+    (format, lang) => {
+      const request = chatRequest(format, bidiEvent, lang);
+      const shown = drawn(format, request).text;
+      expect(shown).toContain(bidiShown);
+      for (const character of invisible) expect(shown).not.toContain(character);
+    },
+  );
+
+  it.each(langs)('is replaced by U+FFFD in both parts of an e-mail (%s)', (lang) => {
+    const mail = alertMail(bidiEvent, lang);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain(bidiShown);
+      for (const character of invisible) expect(part).not.toContain(character);
+    }
+  });
 });
 
 describe('an alert in Russian', () => {

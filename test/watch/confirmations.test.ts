@@ -112,10 +112,8 @@ describe('confirmations', () => {
     expect(events[0]!.data.added).toEqual([expect.objectContaining({ zone: zen })]);
     expect(second.history).toHaveLength(1);
     expect(second.status?.listed_on).toEqual([expect.objectContaining({ zone: zen })]);
-    // Confirmed: back to the watch's own interval.
-    expect(Date.parse(second.next_check_at!) - Date.parse(second.checked_at!)).toBe(
-      interval * 1000,
-    );
+    // Confirmed: back to the watch's cadence, an interval after the regular check.
+    expect(Date.parse(second.next_check_at!) - Date.parse(first.checked_at!)).toBe(interval * 1000);
 
     // The delisting is confirmed the same way: one event after two re-checks agree.
     world.dns.list({});

@@ -11,7 +11,10 @@ import {
   newEmail,
   parseEmailAddress,
   parseMailbox,
-  takeConfirmationSend,
+  mailboxOf,
+  maskAddressesIn,
+  takeConfirmationAllowance,
+  giveBackAllowance,
 } from '../../src/watch/email/index.js';
 import { hashOf, sameHash } from '../../src/watch/model/index.js';
 
@@ -91,23 +94,101 @@ describe('double opt-in codes', () => {
   });
 });
 
-describe('the daily limits on confirmation messages', () => {
-  it('takes 3 per caller and 3 per address, a UTC day, and gives a caller its unit back', async () => {
+describe('the daily allowances of confirmation messages', () => {
+  const asker = (watch: string, caller: string, network?: string) => ({ watch, caller, network });
+
+  it.each([
+    ['Jane.Doe+alerts@example.org', 'janedoe@example.org'],
+    ['JANEDOE@Example.ORG', 'janedoe@example.org'],
+    ['j.a.n.e.d.o.e+x+y@example.org', 'janedoe@example.org'],
+    ['+only-a-tag@example.org', '+only-a-tag@example.org'],
+    ['...@example.org', '...@example.org'],
+  ])('counts %s as the mailbox %s', (address, mailbox) => {
+    expect(mailboxOf(address)).toBe(mailbox);
+  });
+
+  it('takes 3 a UTC day per watch whoever asks, per mailbox with its +tag and dot variants, and per caller', async () => {
     const store = createMemoryStore();
-    const take = (caller: string, address: string, at = now) =>
-      takeConfirmationSend(store, { caller, address }, hashing, at);
-    for (let i = 0; i < 3; i++) expect(await take('caller-1', 'a@example.org')).toBeUndefined();
-    // Four hours to the next UTC midnight.
-    expect(await take('caller-2', 'A@example.org')).toBe(4 * 3600);
-    expect(await take('caller-1', 'b@example.org')).toBe(4 * 3600);
-    // caller-2 was refused for the address, not charged: three more of its own.
-    for (const address of ['b@example.org', 'c@example.org', 'd@example.org']) {
-      expect(await take('caller-2', address)).toBeUndefined();
+    const take = (who: ReturnType<typeof asker>, address: string, at = now) =>
+      takeConfirmationAllowance(store, { ...who, address }, hashing, at, 1000);
+    // One watch, three callers, three mailboxes: three messages, then the watch's bound.
+    for (const [caller, address] of [
+      ['caller-1', 'a@example.org'],
+      ['caller-2', 'b@example.org'],
+      ['caller-3', 'c@example.org'],
+    ]) {
+      expect((await take(asker('watch-1', caller!), address!)).ok).toBe(true);
     }
-    expect(await take('caller-2', 'e@example.org')).toBeDefined();
+    expect(await take(asker('watch-1', 'caller-4'), 'd@example.org')).toEqual({
+      ok: false,
+      bound: 'watch',
+      retryAfterS: 4 * 3600,
+    });
+    // One mailbox through +tag and dot variants, from other watches and callers.
+    for (const [i, address] of [
+      'x.y+1@example.org',
+      'xy+2@example.org',
+      'X.Y@example.org',
+    ].entries()) {
+      expect((await take(asker(`watch-${10 + i}`, `caller-${10 + i}`), address)).ok).toBe(true);
+    }
+    expect((await take(asker('watch-20', 'caller-20'), 'x.y+3@example.org')).ok).toBe(false);
+    // The refused message took nothing: caller-20 and watch-20 still have their three.
+    for (const address of ['e@example.org', 'f@example.org', 'g@example.org']) {
+      expect((await take(asker('watch-20', 'caller-20'), address)).ok).toBe(true);
+    }
+    expect(await take(asker('watch-21', 'caller-20'), 'h@example.org')).toMatchObject({
+      ok: false,
+      bound: 'caller',
+    });
     // A new UTC day starts the counts again.
-    expect(await take('caller-1', 'a@example.org', now + 4 * 3600_000)).toBeUndefined();
+    expect((await take(asker('watch-1', 'caller-4'), 'd@example.org', now + 4 * 3600_000)).ok).toBe(
+      true,
+    );
     await store.close();
+  });
+
+  it('takes 12 a day per network and the service’s own daily total, and gives units back', async () => {
+    const store = createMemoryStore();
+    const take = (i: number, network: string | undefined, perDay = 1000) =>
+      takeConfirmationAllowance(
+        store,
+        { watch: `w-${i}`, caller: `c-${i}`, network, address: `m${i}@example.org` },
+        hashing,
+        now,
+        perDay,
+      );
+    for (let i = 0; i < 12; i++) expect((await take(i, 'net-1')).ok).toBe(true);
+    expect(await take(12, 'net-1')).toMatchObject({ ok: false, bound: 'network' });
+    // A subsystem's owner has no network: only the other bounds count it.
+    expect((await take(13, undefined)).ok).toBe(true);
+    // The service's total: 13 taken so far (the network's refusal took none).
+    expect(await take(14, 'net-2', 13)).toMatchObject({ ok: false, bound: 'service' });
+    const taken = await take(15, 'net-2', 14);
+    if (!taken.ok) throw new Error('refused');
+    expect((await take(16, 'net-2', 14)).ok).toBe(false);
+    // A message never sent gives its units back: the 14th place is free again.
+    await giveBackAllowance(store, taken.taken, now);
+    expect((await take(16, 'net-2', 14)).ok).toBe(true);
+    await store.close();
+  });
+});
+
+describe('a relay’s reason for a failure', () => {
+  it('has every address in it masked', () => {
+    expect(
+      maskAddressesIn(
+        "Can't send mail - all recipients were rejected: 550 5.1.1 <bob.smith+x@example.org>: Recipient address rejected",
+      ),
+    ).toBe(
+      "Can't send mail - all recipients were rejected: 550 5.1.1 <b***@example.org>: Recipient address rejected",
+    );
+    expect(maskAddressesIn('Invalid RCPT TO: <a@b.example> NOTIFY=NEVER 550 no')).toBe(
+      'Invalid RCPT TO: <a***@b.example> NOTIFY=NEVER 550 no',
+    );
+    expect(maskAddressesIn('connect ECONNREFUSED 127.0.0.1:25')).toBe(
+      'connect ECONNREFUSED 127.0.0.1:25',
+    );
   });
 });
 

@@ -191,7 +191,11 @@ describe.each([
       storeUrl: await storeUrl(),
       clock,
       retryDelaysMs: [1000, 1000, 1000],
-      env: { SMTP_URL: inbox.url, ALERT_FROM: 'Reputation <alerts@rep.example.org>' },
+      env: {
+        SMTP_URL: inbox.url,
+        ALERT_FROM: 'Reputation <alerts@rep.example.org>',
+        PUBLIC_URL: 'https://rep.example.org',
+      },
     });
     opened.push(service);
     return { service, clock, store: service.services.store };

@@ -85,7 +85,25 @@ describe('e-mail on Workers', () => {
         content: { subject: 'test', text: 'test', html: '<p>test</p>' },
       }),
     );
-    expect(answer.kind).toBe('failed');
+    expect(answer).toMatchObject({ kind: 'failed', permanent: false });
+  });
+
+  it('calls a relay’s 550 to the recipient a permanent failure, as on Node', async () => {
+    const refusing = await startSmtpInbox({ refuseRecipients: true });
+    try {
+      const answer = await createWorkersMailer(refusing.url, 5000).send(
+        emailMessage({
+          from: 'alerts@rep.example.org',
+          to: 'gone@example.org',
+          id: 'evt_EEEEEEEEEEEEEEEEEEEEEE',
+          date: new Date(),
+          content: { subject: 'test', text: 'test', html: '<p>test</p>' },
+        }),
+      );
+      expect(answer).toMatchObject({ kind: 'failed', permanent: true });
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('refuses email with 422 email_unavailable without SMTP_URL, as on Node', async () => {
@@ -102,13 +120,14 @@ describe('e-mail on Workers', () => {
     }
   });
 
-  it('sends a watch’s confirmation from the Worker’s runner, and confirms by its POST', async () => {
+  it('sends a watch’s confirmation from the Worker’s runner, its link under PUBLIC_URL whatever the request said, and confirms by its POST', async () => {
     const world = await startWorld({});
     const workerEnv = {
       ...(env as unknown as WorkerEnv),
       DOH_URL: world.dohUrl,
       SMTP_URL: inbox.url,
       ALERT_FROM: 'alerts@rep.example.org',
+      PUBLIC_URL: 'https://rep.example.org',
     };
     const edge = await createEdgeApp(workerEnv, {
       storePrefix: `${crypto.randomUUID()} `,
@@ -123,9 +142,14 @@ describe('e-mail on Workers', () => {
       return response;
     };
     try {
-      const created = await call(`http://edge.test${basePath}/watch/v1`, {
+      // The request's host, and forwarded ones, are anyone's to forge: none reaches the message.
+      const created = await call(`http://evil-host.test${basePath}/watch/v1`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-host': 'evil-xfh.test',
+          forwarded: 'host=evil-forwarded.test;proto=http',
+        },
         body: JSON.stringify({ target: '8.8.100.9', email: 'edge@example.org' }),
       });
       expect(created.status).toBe(201);
@@ -139,9 +163,26 @@ describe('e-mail on Workers', () => {
         (found) => found.envelope.to[0] === 'edge@example.org',
       );
       expect(mail?.subject).toBe('Confirm e-mail alerts for 8.8.100.9');
+      expect(mail!.raw).not.toMatch(/evil-/);
       const link = /https?:\/\/\S+\/email\/confirm\?code=\S+/.exec(mail!.text)![0];
+      expect(link.startsWith(`https://rep.example.org${basePath}/watch/v1/`)).toBe(true);
       expect(await (await call(link)).json()).toEqual({ email: 'unconfirmed' });
       expect(await (await call(link, { method: 'POST' })).json()).toEqual({ email: 'confirmed' });
+
+      // Two more +tag variants of the mailbox are its second and third; a fourth is 429
+      // email_limit with Retry-After, as every 429.
+      const create = (email: string) =>
+        call(`http://edge.test${basePath}/watch/v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ target: '8.8.100.9', email }),
+        });
+      expect((await create('edge+2@example.org')).status).toBe(201);
+      expect((await create('Edge+3@example.org')).status).toBe(201);
+      const refused = await create('e.d.g.e+4@example.org');
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { code: string }).code).toBe('email_limit');
+      expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     } finally {
       await world.close();
     }

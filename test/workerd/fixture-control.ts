@@ -229,8 +229,12 @@ export async function startFixtureControl(): Promise<FixtureControl> {
       return answer(response, 200);
     }
     if (kind === 'smtp-inboxes' && id === undefined && method === 'POST') {
-      const { auth } = (await readJson(request)) as { auth?: { user: string; pass: string } };
+      const { auth, refuseRecipients } = (await readJson(request)) as {
+        auth?: { user: string; pass: string };
+        refuseRecipients?: boolean;
+      };
       const inbox = await startSmtpInbox(auth ? { auth } : {});
+      if (refuseRecipients) inbox.refuseRecipients(true);
       const handle = String(nextId++);
       inboxes.set(handle, inbox);
       return answer(response, 200, { id: handle, url: inbox.url });

@@ -39,6 +39,8 @@ export interface Refusal {
   reason: string;
   /** `dns_unavailable`: the lists it asked, which decide whether it is charged. */
   listsAsked?: number;
+  /** Seconds until it may succeed (a watch's `email_limit`): its Retry-After. */
+  retryAfterS?: number;
 }
 
 /** The caller's unit, read once by the route (`Guard.read`), and what takes it. */
@@ -94,7 +96,12 @@ export async function chargedCheck<Outcome extends { ok: true } | Refusal>(
   if (isRefusal(outcome)) {
     if (ownFailures.has(outcome.error)) await chargeFailedCheck(reading, outcome);
     else await reading.refund();
-    throw new ApiError(outcome.error, outcome.reason);
+    const wait = outcome.retryAfterS;
+    throw new ApiError(
+      outcome.error,
+      outcome.reason,
+      wait === undefined ? {} : { 'Retry-After': String(wait) },
+    );
   }
   return { outcome: outcome as Exclude<Outcome, Refusal>, quota };
 }

@@ -1,3 +1,4 @@
+import { cleanThirdPartyText } from '../../lib/index.js';
 import type { AlertMessage, AlertSection, Line } from './message.js';
 
 /**
@@ -33,9 +34,15 @@ export const plainMarkup: Markup = {
  */
 export const maxSpanChars = 500;
 
-/** One piece of text as one line's worth: line breaks read as spaces, clipped with an ellipsis. */
+/**
+ * One piece of text as one line's worth, by the rule third-party text is cleaned by where it
+ * enters (`cleanThirdPartyText`, which calls `replaceUnsafeCharacters`): line breaks read as
+ * spaces, every other control and invisible bidi or zero-width character U+FFFD, clipped with an
+ * ellipsis. Again here, since an event kept before that rule, or a list's words from the zone
+ * list, must not turn a chat's line around either.
+ */
 export function spanText(text: string, max = maxSpanChars): string {
-  return clip(text.replace(/[\r\n\t\v\f]+/g, ' '), max);
+  return cleanThirdPartyText(text, max);
 }
 
 /** At most `max` characters (code points, so no pair is split), the last one `…` when cut. */

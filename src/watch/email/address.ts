@@ -51,6 +51,19 @@ export function maskEmail(address: string): string {
   return `${address.slice(0, 1)}***${address.slice(at)}`;
 }
 
+/** Anything that reads as an address in a text: what a relay's reply may echo of a recipient. */
+const addressInText =
+  /[^\s<>"'(),;:[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*/g;
+
+/**
+ * A text with every address in it masked as the public view masks one (`a***@example.com`): a
+ * relay's reason for a failure names the recipient ("550 5.1.1 <bob@example.org>: unknown"), and
+ * the log and the view keep the reason, not the address.
+ */
+export function maskAddressesIn(text: string): string {
+  return text.replace(addressInText, (address) => maskEmail(address));
+}
+
 /**
  * ALERT_FROM: an address, or a display name and an address in angle brackets
  * (`Reputation <alerts@example.org>`, RFC 5322 §3.4); undefined when it is neither.

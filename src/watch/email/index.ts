@@ -1,20 +1,37 @@
 /**
  * E-mail alerts (docs/watches.md, "E-mail"): addresses, double opt-in, one-click unsubscribe,
- * the daily limits on confirmation messages, and the sender each platform may provide.
+ * the daily allowances of confirmation messages, and the sender each platform may provide.
  */
-export { maskEmail, parseEmailAddress, parseMailbox, type EmailParse } from './address.js';
+export {
+  maskAddressesIn,
+  maskEmail,
+  parseEmailAddress,
+  parseMailbox,
+  type EmailParse,
+} from './address.js';
 export {
   checkConfirmCode,
   type CodeCheck,
-  confirmationsPerDay,
   confirmationTtlMs,
   emailView,
   type Hashing,
   isUnsubscribeCode,
   newEmail,
-  takeConfirmationSend,
 } from './opt-in.js';
 export {
+  type AllowanceOutcome,
+  type ConfirmationBound,
+  confirmationsPerDay,
+  confirmationsPerNetworkPerDay,
+  giveBackAllowance,
+  mailboxOf,
+  retakeAllowance,
+  takeConfirmationAllowance,
+  type TakenAllowance,
+} from './allowance.js';
+export {
+  type EmailDelivery,
+  emailDeliverySchema,
   type EmailView,
   emailViewSchema,
   type PendingEmail,
@@ -22,5 +39,11 @@ export {
   type WatchEmail,
   watchEmailSchema,
 } from './schemas.js';
-export type { EmailAnswer, EmailMessage, EmailSender } from './sender.js';
+export {
+  type EmailAnswer,
+  type EmailMessage,
+  type EmailSender,
+  isPermanentReply,
+  type RelayCheck,
+} from './sender.js';
 export { type EmailContent, emailLinks, emailMessage } from './message.js';

@@ -1,18 +1,15 @@
 import { base64url } from '../../lib/index.js';
-import type { Store } from '../../store/index.js';
 import { maskEmail } from './address.js';
-import type { EmailView, WatchEmail } from './schemas.js';
+import type { EmailDelivery, EmailView, WatchEmail } from './schemas.js';
 
 /**
- * Double opt-in and one-click unsubscribe (docs/watches.md, "E-mail"): the codes, how a link's
- * code is judged, and the daily limits on confirmation messages. Pure over the store and the
- * platform's random bytes and hashing; the watches' face reads and writes the configuration.
+ * Double opt-in and one-click unsubscribe (docs/watches.md, "E-mail"): the codes and how a
+ * link's code is judged (the daily allowances of confirmation messages: allowance.ts). Pure over
+ * the platform's random bytes and hashing; the watches' face reads and writes the configuration.
  */
 
 /** A confirmation link works for 24 hours. */
 export const confirmationTtlMs = 86_400_000;
-/** Confirmation messages per address, and per caller, per UTC day. */
-export const confirmationsPerDay = 3;
 
 type RandomBytes = (length: number) => Uint8Array;
 
@@ -82,38 +79,19 @@ export async function isUnsubscribeCode(
   return hashing.sameHash(given, kept);
 }
 
-/** The view's e-mail: masked unless the manage key's holder asks. */
-export function emailView(email: WatchEmail | null | undefined, whole: boolean): EmailView {
-  if (!email) return null;
-  return { address: whole ? email.address : maskEmail(email.address), confirmed: email.confirmed };
-}
-
-const dayMs = 86_400_000;
-
 /**
- * Takes one confirmation message from the caller's and the address's counts of the UTC day
- * (each at most `confirmationsPerDay`, atomic on every backend): undefined when taken, else the
- * seconds to the next UTC midnight (Retry-After). The address is counted under its hash, so the
- * store keeps no list of addresses beside the watches.
+ * The view's e-mail: masked unless the manage key's holder asks, who sees the last attempt at an
+ * e-mail too (`last`, when one was made).
  */
-export async function takeConfirmationSend(
-  store: Store,
-  subjects: { caller: string; address: string },
-  hashing: Hashing,
-  now: number,
-): Promise<number | undefined> {
-  const day = Math.floor(now / dayMs);
-  const ttlMs = (day + 1) * dayMs - now + 60_000;
-  const callerKey = `email-confirmations:caller:${day}:${subjects.caller}`;
-  const addressKey = `email-confirmations:address:${day}:${await hashing.hashOf(subjects.address.toLowerCase())}`;
-  const retryAfterS = Math.ceil(((day + 1) * dayMs - now) / 1000);
-  if ((await store.incrementWithin(callerKey, confirmationsPerDay, ttlMs)) === undefined) {
-    return retryAfterS;
-  }
-  if ((await store.incrementWithin(addressKey, confirmationsPerDay, ttlMs)) === undefined) {
-    // The caller's unit goes back: nothing was sent.
-    await store.increment(callerKey, -1, ttlMs);
-    return retryAfterS;
-  }
-  return undefined;
+export function emailView(
+  email: WatchEmail | null | undefined,
+  whole: boolean,
+  last?: EmailDelivery,
+): EmailView {
+  if (!email) return null;
+  return {
+    address: whole ? email.address : maskEmail(email.address),
+    confirmed: email.confirmed,
+    ...(whole && last ? { last_delivery: last } : {}),
+  };
 }

@@ -35,8 +35,36 @@ export const pendingEmailSchema = z.object({
    * dropped unsent.
    */
   expires_at: z.string().optional(),
+  /**
+   * A confirmation's units of the day's allowances (src/watch/email/allowance.ts): given back when
+   * an attempt fails, so a message never sent costs nobody a confirmation; `returned` once they
+   * are, and a later attempt that gets through counts them again.
+   */
+  allowance: z.object({ keys: z.array(z.string()), until: z.number() }).optional(),
+  returned: z.boolean().optional(),
 });
 export type PendingEmail = z.infer<typeof pendingEmailSchema>;
+
+/** The last attempt at one of the watch's e-mails: what the view shows the manage key's holder. */
+export const emailDeliverySchema = z
+  .object({
+    outcome: z.enum(['sent', 'failed']).meta({
+      description: 'sent: the SMTP relay took the message; failed: it did not (see reason).',
+    }),
+    kind: z.enum(['confirm', 'alert']).meta({
+      description: 'The confirmation of the address, or an alert.',
+    }),
+    at: z.iso.datetime(),
+    reason: z.string().optional().meta({
+      description:
+        'Why it failed, as the relay or the connection said (addresses masked, at most 300 characters); failed only.',
+    }),
+    retry_at: z.iso.datetime().optional().meta({
+      description: 'When it is tried again; absent after a permanent refusal or the last attempt.',
+    }),
+  })
+  .meta({ id: 'WatchEmailDelivery' });
+export type EmailDelivery = z.infer<typeof emailDeliverySchema>;
 
 export const emailViewSchema = z
   .object({
@@ -47,6 +75,10 @@ export const emailViewSchema = z
     confirmed: z.boolean().meta({
       description:
         'Whether the address confirmed through the link of its confirmation message; nothing but that message is sent to it before.',
+    }),
+    last_delivery: emailDeliverySchema.optional().meta({
+      description:
+        'The last attempt at an e-mail of this watch, once one was made: to the manage key’s holder only (GET with Authorization: Bearer <manage_key>).',
     }),
   })
   .nullable()

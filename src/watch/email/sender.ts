@@ -18,9 +18,27 @@ export interface EmailMessage {
   headers: Record<string, string>;
 }
 
-/** `sent`: the server took the message (2xx to the end of DATA); `failed`, with why, for the log. */
-export type EmailAnswer = { kind: 'sent' } | { kind: 'failed'; reason: string };
+/**
+ * `sent`: the server took the message (2xx to the end of DATA); `failed`, with why, for the log
+ * and the manage key's holder. `permanent`: the relay refused this message or its recipient with
+ * a 5xx reply (RFC 5321 §4.2.1: the same message would be refused again), so it is not retried.
+ */
+export type EmailAnswer =
+  { kind: 'sent' } | { kind: 'failed'; reason: string; permanent?: boolean };
+
+/** Whether the relay answers at all: connect, EHLO, STARTTLS when offered, AUTH. */
+export type RelayCheck = { ok: true } | { ok: false; reason: string };
 
 export interface EmailSender {
   send(message: EmailMessage): Promise<EmailAnswer>;
+  /** Tries SMTP_URL without sending (at start, on Node), so a relay that cannot work says so. */
+  verify?(): Promise<RelayCheck>;
+}
+
+/**
+ * RFC 5321 §4.2.1: a 5yz reply is a permanent negative completion. 503 (bad sequence of commands)
+ * is the session's state, not the message's, so it is not.
+ */
+export function isPermanentReply(code: number): boolean {
+  return code >= 500 && code < 600 && code !== 503;
 }

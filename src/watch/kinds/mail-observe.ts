@@ -1,3 +1,4 @@
+import { cleanThirdPartyText } from '../../lib/index.js';
 import {
   isCapacityShortage,
   type MailCheckResult,
@@ -107,7 +108,8 @@ export function observeMailCheck(result: MailCheckResult): Observation {
   const found = result.dkim.selectors.filter((selector) => selector.status === 'found');
   // No MX host at all is more often an MX look-up that failed than a domain that dropped its
   // mail servers: then every certificate is kept.
-  const hosts = new Set(result.mx.map((host) => host.host));
+  // As the facts' subjects are kept: cleaned (third-party.ts), so a host keeps its certificate.
+  const hosts = new Set(result.mx.map((host) => cleanThirdPartyText(host.host)));
   const { mail_score: score } = result;
   return {
     facts: [...facts.values()],

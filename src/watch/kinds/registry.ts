@@ -4,6 +4,7 @@ import { domainKind } from './domain.js';
 import { ipKind } from './ip.js';
 import type { RecheckDeps, RecheckOutcome, Watched } from './kind.js';
 import { mailKind } from './mail.js';
+import { cleanObservation } from './third-party.js';
 
 /**
  * Every kind of watch (docs/watch-engine.md, "Kinds"), as src/tools/registry.ts lists the tools:
@@ -38,5 +39,11 @@ export type Recheck = (
 ) => Promise<RecheckOutcome>;
 
 export function createRecheck(deps: RecheckDeps): Recheck {
-  return (watch, known) => watchKinds[watch.kind].recheck(deps, watch, known?.facts);
+  return async (watch, known) => {
+    const outcome = await watchKinds[watch.kind].recheck(deps, watch, known?.facts);
+    // What the check heard enters the watch here: its texts cleaned and clipped once.
+    return outcome.ok
+      ? { ...outcome, observation: cleanObservation(outcome.observation) }
+      : outcome;
+  };
 }

@@ -14,7 +14,8 @@ export {
   retryOrDrop,
 } from './deliveries.js';
 export { changeEventType, type LinksOf, watchEvent, type WatchLinks } from './events.js';
-export { watchLinks } from './links.js';
+export { configuredLinks, watchLinks } from './links.js';
+export { boundedChange, boundedHistory, maxHistoryChars, maxItemsPerChange } from './history.js';
 export {
   allWatchesKey,
   callerWatchesKey,
@@ -28,13 +29,24 @@ export {
   watchRecords,
 } from './records.js';
 export {
+  type AlertBound,
+  alertsPerMailboxPerDay,
+  alertsPerWatchPerDay,
+  takeMailboxAlert,
+  takeWatchAlert,
+} from './alert-bounds.js';
+export {
+  type CheckSchedule,
+  type ConfirmingChecks,
   confirmingCheckAt,
   confirmingCheckS,
+  confirmationRetryDelaysMs,
   defaultRetryDelaysMs,
   deliveryLeaseMs,
   nextCheckAt,
   pauseAfterFailedEvents,
   retryDelay,
+  scheduleAfterCheck,
 } from './schedule.js';
 export * from './schemas.js';
 export {

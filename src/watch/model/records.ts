@@ -1,4 +1,5 @@
 import type { Store } from '../../store/index.js';
+import { type EmailDelivery, emailDeliverySchema } from '../email/index.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 import {
   type PendingDelivery,
@@ -55,6 +56,7 @@ const keys = {
   config: (id: string) => `watch:${id}`,
   state: (id: string) => `watch-state:${id}`,
   lastDelivery: (id: string) => `watch-delivery-outcome:${id}`,
+  lastEmail: (id: string) => `watch-email-outcome:${id}`,
   failedEvents: (id: string) => `watch-failed-events:${id}`,
   delivery: (eventId: string) => `watch-delivery:${eventId}`,
   /** The watch's pending test, at most one (docs/watches.md, "Fair delivery"). */
@@ -104,6 +106,10 @@ export function watchRecords(store: Store, now: () => number) {
     },
     putLastDelivery: (watch: WatchConfig, last: NonNullable<LastDelivery>) =>
       store.set(keys.lastDelivery(watch.id), JSON.stringify(last), ttlOf(watch)),
+    /** The last attempt at one of the watch's e-mails (the manage key's holder sees it). */
+    lastEmail: (id: string) => read(keys.lastEmail(id), (v) => emailDeliverySchema.parse(v)),
+    putLastEmail: (watch: WatchConfig, last: EmailDelivery) =>
+      store.set(keys.lastEmail(watch.id), JSON.stringify(last), ttlOf(watch)),
     /** An event whose every attempt failed. */
     addFailedEvent: (watch: WatchConfig, eventId: string) =>
       store.addMembers(keys.failedEvents(watch.id), [eventId], ttlOf(watch)),
@@ -144,6 +150,7 @@ export function watchRecords(store: Store, now: () => number) {
         store.delete(keys.config(id)),
         store.delete(keys.state(id)),
         store.delete(keys.lastDelivery(id)),
+        store.delete(keys.lastEmail(id)),
         this.clearFailedEvents(id),
       ]);
     },

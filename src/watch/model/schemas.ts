@@ -183,6 +183,13 @@ export const watchStateSchema = z
     resolves_to: z.array(z.string()).optional(),
     checked_at: instant,
     next_check_at: instant,
+    /**
+     * While the next check is a confirming re-check: its due time, the regular check's, and the
+     * confirming re-checks made since that one (at most `confirmations - 1`, schedule.ts).
+     */
+    confirming: z
+      .object({ due_at: instant, regular_at: instant, used: z.number().int().min(1) })
+      .optional(),
     status: watchStatusSchema,
     history: z.array(historyEntrySchema).max(maxHistory),
     /**
@@ -255,9 +262,10 @@ export const watchViewSchema = z
     checked_at: instant.nullable(),
     next_check_at: instant.nullable(),
     status: watchStatusSchema.nullable(),
-    history: z
-      .array(historyEntrySchema)
-      .meta({ description: 'The last 100 changes, newest first.' }),
+    history: z.array(historyEntrySchema).meta({
+      description:
+        'The last 100 changes, newest first, as many as fit in 64 K characters (the newest always); each with at most 64 listings added, 64 removed and 64 mail changes.',
+    }),
     webhook: webhookStatusSchema
       .extend({
         origin: z.string().meta({ description: 'The webhook URL without its path.' }),

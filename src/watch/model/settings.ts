@@ -23,6 +23,8 @@ export interface WatchLimits {
   operatorToken?: string;
   /** Deliveries a watch may have waiting; past it the oldest is dropped (WATCH_PENDING_DELIVERIES). */
   pendingDeliveries: number;
+  /** Confirmation e-mails the whole service sends a UTC day (EMAIL_CONFIRMATIONS_PER_DAY). */
+  emailConfirmationsPerDay: number;
 }
 
 /**

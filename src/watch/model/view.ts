@@ -1,4 +1,4 @@
-import { emailView } from '../email/index.js';
+import { type EmailDelivery, emailView } from '../email/index.js';
 import { hasEnded } from './records.js';
 import {
   defaultConfirmations,
@@ -19,8 +19,11 @@ export function watchView(
   state: WatchState | undefined,
   webhook: WebhookStatus,
   at: number,
-  /** The manage key's holder sees the whole e-mail address; anyone else a masked one. */
-  { wholeEmail = false }: { wholeEmail?: boolean } = {},
+  /**
+   * The manage key's holder sees the whole e-mail address, and the last attempt at an e-mail
+   * (`lastEmail`); anyone else a masked address.
+   */
+  { wholeEmail = false, lastEmail }: { wholeEmail?: boolean; lastEmail?: EmailDelivery } = {},
 ): WatchView {
   return {
     id: watch.id,
@@ -50,6 +53,6 @@ export function watchView(
           ...webhook,
         }
       : null,
-    email: emailView(watch.email, wholeEmail),
+    email: emailView(watch.email, wholeEmail, lastEmail),
   };
 }

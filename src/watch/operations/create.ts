@@ -44,8 +44,9 @@ export interface WatchInput {
   /** Its alerts' language (absent: en). */
   lang?: WatchLang;
   /**
-   * The public origin its links are absolute under when PUBLIC_URL is unset (the HTTP routes: the
-   * request's, src/http/public-origin.ts).
+   * The public origin its events' links are absolute under when PUBLIC_URL is unset (the HTTP
+   * routes: the request's, src/http/public-origin.ts). Its e-mails never use it: their links are
+   * PUBLIC_URL's, which SMTP_URL requires.
    */
   origin?: string;
 }
@@ -110,7 +111,11 @@ export async function createWatch(
     return outcome;
   }
   const confirmation = address
-    ? await confirmationFor(context, address, places.held.caller_hash)
+    ? await confirmationFor(context, address, {
+        watch: id,
+        caller: places.held.caller_hash,
+        network: places.held.network_hash,
+      })
     : undefined;
   if (confirmation && 'error' in confirmation) {
     await releasePlace(context, id, places);

@@ -1,48 +1,85 @@
-import { newEmail, takeConfirmationSend, type WatchEmail } from '../email/index.js';
+import {
+  type ConfirmationBound,
+  confirmationsPerDay,
+  confirmationsPerNetworkPerDay,
+  newEmail,
+  takeConfirmationAllowance,
+  type TakenAllowance,
+  type WatchEmail,
+} from '../email/index.js';
 import { enqueueDeliveries, newEventId } from '../model/index.js';
 import type { OperationContext } from './context.js';
 import { fail, type WatchFailure } from './errors.js';
 
 /**
- * An address's confirmation (docs/watches.md, "E-mail"): double opt-in, within the day's limits
- * of the owner and of the address, sent as a delivery of its own.
+ * An address's confirmation (docs/watches.md, "E-mail"): double opt-in, within the day's
+ * allowances, sent as a delivery of its own.
  */
 
 export interface Confirmation {
   email: WatchEmail;
   /** The code its message's link carries: only its hash is kept. */
   code: string;
+  /** The units of the day's allowances it took: given back if it is never sent. */
+  allowance: TakenAllowance;
 }
 
+/** Who asks for a confirmation, and for which watch. */
+export interface ConfirmationAsker {
+  watch: string;
+  /** The owner's id (a caller's keyed id, or a subsystem's `<subsystem>:<id>`). */
+  caller: string;
+  /** The id of the caller's network; a subsystem has none. */
+  network?: string | undefined;
+}
+
+/** What each bound allows, in the words of its refusal. */
+const boundWords: Record<ConfirmationBound, (perDay: number) => string> = {
+  watch: () => `at most ${confirmationsPerDay} confirmation messages a day go out for one watch`,
+  mailbox: () =>
+    `at most ${confirmationsPerDay} confirmation messages a day go to one mailbox (its +tag and dot variants are one)`,
+  caller: () => `at most ${confirmationsPerDay} confirmation messages a day go out for one caller`,
+  network: () =>
+    `at most ${confirmationsPerNetworkPerDay} confirmation messages a day go out for one network (an IPv4 /24, an IPv6 /48)`,
+  service: (perDay) =>
+    `this service sends at most ${perDay} confirmation messages a day (EMAIL_CONFIRMATIONS_PER_DAY)`,
+};
+
 /**
- * A confirmation for `address`, within the day's limits of the owner (its id) and the address:
- * the e-mail to keep, with its code for the message, or `email_limit`.
+ * A confirmation for `address`, within the day's allowances of the watch, the mailbox, the asker
+ * and its network, and the service: the e-mail to keep, with its code for the message, or
+ * `email_limit` with the seconds to the next UTC midnight.
  */
 export async function confirmationFor(
   context: OperationContext,
   address: string,
-  owner: string,
+  asker: ConfirmationAsker,
   unsubscribe?: string,
 ): Promise<Confirmation | WatchFailure> {
   const { store, hashing, now } = context;
-  const wait = await takeConfirmationSend(store, { caller: owner, address }, hashing, now());
-  if (wait !== undefined) {
+  const perDay = context.limits.emailConfirmationsPerDay;
+  const taken = await takeConfirmationAllowance(
+    store,
+    { ...asker, address },
+    hashing,
+    now(),
+    perDay,
+  );
+  if (!taken.ok) {
     return {
-      ...fail(
-        'email_limit',
-        'at most 3 confirmation messages a day go to one address, and from one caller',
-      ),
-      retryAfterS: wait,
+      ...fail('email_limit', `${boundWords[taken.bound](perDay)}; try again after 00:00 UTC`),
+      retryAfterS: taken.retryAfterS,
     };
   }
-  return newEmail(address, context.randomBytes, hashing, now(), unsubscribe);
+  const made = await newEmail(address, context.randomBytes, hashing, now(), unsubscribe);
+  return { ...made, allowance: taken.taken };
 }
 
 /** The confirmation message, queued as a delivery: retried as any, sent once its turn comes. */
 export async function queueConfirmation(
   context: OperationContext,
   id: string,
-  { email, code }: Confirmation,
+  { email, code, allowance }: Confirmation,
 ): Promise<void> {
   const at = context.now();
   const delivery = {
@@ -56,6 +93,7 @@ export async function queueConfirmation(
       kind: 'confirm' as const,
       code,
       ...(email.code_expires_at ? { expires_at: email.code_expires_at } : {}),
+      allowance,
     },
   };
   await enqueueDeliveries(context.store, context.records, [delivery], at, context.queueRules);

@@ -22,12 +22,18 @@ export async function viewWatch(
   const { records } = context;
   const watch = await records.config(id);
   if (!watch) return undefined;
-  const [state, webhook] = await Promise.all([records.state(id), records.webhookStatus(id)]);
+  const [state, webhook, lastEmail] = await Promise.all([
+    records.state(id),
+    records.webhookStatus(id),
+    options.withDelivery ? records.lastEmail(id) : undefined,
+  ]);
   // The outcome of the last delivery (refused, failed, its status) tells whoever triggers
-  // deliveries what answers at the webhook's address: its manage key's holder only.
+  // deliveries what answers at the webhook's address: its manage key's holder only, who sees
+  // the last e-mail's outcome and why it failed too.
   const shown = options.withDelivery ? webhook : { ...webhook, last_delivery: null };
   return watchView(watch, state, shown, context.now(), {
     wholeEmail: options.withDelivery === true,
+    ...(lastEmail ? { lastEmail } : {}),
   });
 }
 

@@ -78,9 +78,10 @@ export async function updateWatch(
       : await confirmationFor(
           context,
           address,
-          owner === undefined
-            ? watch.caller_hash
-            : (await placesOf(context, owner)).held.caller_hash,
+          {
+            watch: id,
+            ...askerOf(owner === undefined ? watch : (await placesOf(context, owner)).held),
+          },
           address === current?.address ? current.unsubscribe : undefined,
         );
   if (confirmation && 'error' in confirmation) return confirmation;
@@ -122,4 +123,9 @@ export async function updateWatch(
     watch: watchView(renewed, state, await records.webhookStatus(id), at, { wholeEmail: true }),
     ...(isNew ? { webhook_secret: webhook!.secret } : {}),
   };
+}
+
+/** The caller and network a confirmation is counted for: the owner's ids. */
+function askerOf(held: Pick<WatchConfig, 'caller_hash' | 'network_hash'>) {
+  return { caller: held.caller_hash, network: held.network_hash };
 }

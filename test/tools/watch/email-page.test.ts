@@ -15,6 +15,10 @@ import { createWatch } from './support.js';
  * Content-Security-Policy violation either.
  */
 
+/** The links of the messages are under PUBLIC_URL; the browser opens them on the test service. */
+const publicUrl = 'https://rep.example.org';
+const local = (link: string) => service.rootUrl(link.slice(publicUrl.length));
+
 let inbox: SmtpInbox;
 let service: TestService;
 let browser: TestBrowser;
@@ -26,6 +30,7 @@ beforeAll(async () => {
       env: {
         SMTP_URL: inbox.url,
         ALERT_FROM: 'alerts@rep.example.org',
+        PUBLIC_URL: publicUrl,
         WATCH_MIN_INTERVAL_S: '1',
       },
     }),
@@ -62,7 +67,7 @@ describe('the confirmation page of a watch’s e-mail', () => {
     const link = /https?:\/\/\S+\/email\/confirm\?code=\S+/.exec(mail.text)![0];
 
     const { page, problems } = await browser.page();
-    const opened = await page.goto(link);
+    const opened = await page.goto(local(link));
     expect(opened?.status()).toBe(200);
     expect(await page.locator('html').getAttribute('lang')).toBe(lang);
     expect(await page.locator('#email-outcome').textContent()).toContain(words[lang].before);
@@ -98,7 +103,7 @@ describe('the unsubscribe page of a watch’s alerts', () => {
     const mails = () => inbox.received.filter((found) => found.envelope.to[0] === address);
     await expect.poll(() => mails().length, { timeout: 10_000 }).toBe(1);
     const confirm = /https?:\/\/\S+\/email\/confirm\?code=\S+/.exec(mails()[0]!.text)![0];
-    expect((await service.fetch(confirm, { method: 'POST' })).status).toBe(200);
+    expect((await service.fetch(local(confirm), { method: 'POST' })).status).toBe(200);
     await service.setZones(
       dnsblWorld(await loadZoneList(), { [target]: { 'zen.spamhaus.org': ['127.0.0.2'] } }),
     );
@@ -108,7 +113,7 @@ describe('the unsubscribe page of a watch’s alerts', () => {
       ((await (await service.get(`/watch/v1/${watch.id}`)).json()) as { email: unknown }).email;
 
     const { page, problems } = await browser.page();
-    expect((await page.goto(link))?.status()).toBe(200);
+    expect((await page.goto(local(link)))?.status()).toBe(200);
     expect(await page.locator('#email-outcome').textContent()).toContain('stopped nothing');
     expect(await emailOf()).not.toBeNull();
     const [answer] = await Promise.all([

@@ -4,7 +4,7 @@ import { freePort } from '../../../fixtures/free-port.js';
 import { type ReceivedMail, type SmtpInbox, startSmtpInbox } from '../../../fixtures/smtp-inbox.js';
 import { readConfig } from '../../../src/node/config.js';
 import { loadZoneList } from '../../../src/reputation/lists/zones.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { basePath, startTestService, type TestService } from '../../support/service.js';
 import { createWatch, send } from './support.js';
 
 /**
@@ -20,13 +20,23 @@ const zoneList = await loadZoneList();
 const listed = dnsblWorld(zoneList, { [target]: { 'zen.spamhaus.org': ['127.0.0.2'] } });
 const clean = dnsblWorld(zoneList, {});
 const from = 'Reputation <alerts@rep.example.org>';
-const fastRetries = { watchRunner: { retryDelaysMs: [300, 300, 300] } };
+const fastRetries = {
+  watchRunner: { retryDelaysMs: [300, 300, 300], confirmRetryDelaysMs: [300, 300, 300] },
+};
+/** Every link of a message is under PUBLIC_URL, which SMTP_URL needs. */
+const publicUrl = 'https://rep.example.org';
 
 /** The first URL in a text whose path holds `part`. */
 function linkIn(text: string, part: string): string {
   const url = text.match(/https?:\/\/\S+/g)?.find((found) => found.includes(part));
   if (!url) throw new Error(`no ${part} link in: ${text}`);
   return url;
+}
+
+/** A message's link (under PUBLIC_URL) as the test service on 127.0.0.1 answers it. */
+function local(service: TestService, link: string): string {
+  if (!link.startsWith(`${publicUrl}/`)) throw new Error(`not under PUBLIC_URL: ${link}`);
+  return service.rootUrl(link.slice(publicUrl.length));
 }
 
 /** Polls until `check` holds (the service's own timer re-checks every second). */
@@ -71,7 +81,12 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
   beforeAll(async () => {
     inbox = await startSmtpInbox({ auth: { user: 'relay user', pass: 'p@ss:word' } });
     service = await startTestService({
-      env: { WATCH_MIN_INTERVAL_S: '1', SMTP_URL: inbox.url, ALERT_FROM: from },
+      env: {
+        WATCH_MIN_INTERVAL_S: '1',
+        SMTP_URL: inbox.url,
+        ALERT_FROM: from,
+        PUBLIC_URL: publicUrl,
+      },
       services: fastRetries,
     });
   });
@@ -106,11 +121,12 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
     expectAutomatic(confirmation!);
     expect(confirmation!.headers.has('list-unsubscribe')).toBe(false);
     expect(confirmation!.subject).toBe(`Confirm e-mail alerts for ${target}`);
-    const link = linkIn(confirmation!.text, '/email/confirm?code=');
-    expect(link).toBe(
-      `${service.url(`/watch/v1/${watch.id}/email/confirm`)}?code=${new URL(link).searchParams.get('code')}`,
+    const sent = linkIn(confirmation!.text, '/email/confirm?code=');
+    expect(sent).toBe(
+      `${publicUrl}${basePath}/watch/v1/${watch.id}/email/confirm?code=${new URL(sent).searchParams.get('code')}`,
     );
-    expect(confirmation!.html).toContain(`href="${link}"`);
+    expect(confirmation!.html).toContain(`href="${sent}"`);
+    const link = local(service, sent);
 
     // A scanner that follows the link, as a browser or as an API client, confirms nothing.
     const page = await service.fetch(link, { headers: { accept: 'text/html' } });
@@ -153,12 +169,12 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
     const unsubscribe = alert!.headers.get('list-unsubscribe')!;
     expect(unsubscribe).toMatch(
       new RegExp(
-        `^<${service.url(`/watch/v1/${watch.id}/email/unsubscribe`)}\\?code=[A-Za-z0-9_-]{22}>$`,
+        `^<${publicUrl}${basePath}/watch/v1/${watch.id}/email/unsubscribe\\?code=[A-Za-z0-9_-]{22}>$`,
       ),
     );
     expect(alert!.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-    const unsubscribeUrl = unsubscribe.slice(1, -1);
-    expect(alert!.text).toContain(unsubscribeUrl);
+    expect(alert!.text).toContain(unsubscribe.slice(1, -1));
+    const unsubscribeUrl = local(service, unsubscribe.slice(1, -1));
 
     // Its GET is a page with a button, and stops nothing.
     const unsubscribePage = await service.fetch(unsubscribeUrl, {
@@ -216,11 +232,11 @@ describe('e-mail alerts: opt-in, alert, one-click unsubscribe', () => {
     expect(mail!.subject).toBe(`Подтвердите оповещения по почте о ${target}`);
     expect(mail!.text).toContain('Ссылка действует до');
     expect(mail!.html).toContain('Чтобы подтвердить');
-    const ruPage = await service.fetch(linkIn(mail!.text, '/email/confirm?code='), {
+    const ruPage = await service.fetch(local(service, linkIn(mail!.text, '/email/confirm?code=')), {
       headers: { accept: 'text/html' },
     });
     expect(await ruPage.text()).toContain('Подтвердить оповещения');
-    const confirm = linkIn(mail!.text, '/email/confirm?code=');
+    const confirm = local(service, linkIn(mail!.text, '/email/confirm?code='));
     expect((await service.fetch(confirm, { method: 'POST' })).status).toBe(200);
     // The unsubscribe link is the one every alert would carry.
     const page = await service.fetch(
@@ -286,7 +302,12 @@ describe('e-mail alerts: limits and expiry', () => {
   beforeAll(async () => {
     inbox = await startSmtpInbox();
     service = await startTestService({
-      env: { TRUST_PROXY: '1', SMTP_URL: inbox.url, ALERT_FROM: 'alerts@rep.example.org' },
+      env: {
+        TRUST_PROXY: '1',
+        SMTP_URL: inbox.url,
+        ALERT_FROM: 'alerts@rep.example.org',
+        PUBLIC_URL: publicUrl,
+      },
       now: start,
       services: fastRetries,
     });
@@ -346,12 +367,18 @@ describe('e-mail alerts: limits and expiry', () => {
     expect(new Set(codes).size).toBe(3);
     const [first, , last] = inbox.received;
     await expectError(
-      await service.fetch(linkIn(first!.text, '/email/confirm'), { method: 'POST' }),
+      await service.fetch(local(service, linkIn(first!.text, '/email/confirm')), {
+        method: 'POST',
+      }),
       403,
       'email_code_wrong',
     );
     expect(
-      (await service.fetch(linkIn(last!.text, '/email/confirm'), { method: 'POST' })).status,
+      (
+        await service.fetch(local(service, linkIn(last!.text, '/email/confirm')), {
+          method: 'POST',
+        })
+      ).status,
     ).toBe(200);
   });
 
@@ -364,7 +391,7 @@ describe('e-mail alerts: limits and expiry', () => {
     const mail = (await inbox.waitFor(5)).find(
       (found) => found.envelope.to[0] === 'late@example.org',
     )!;
-    const link = linkIn(mail.text, '/email/confirm');
+    const link = local(service, linkIn(mail.text, '/email/confirm'));
     service.setNow(new Date(start.getTime() + 24 * 3600_000 + 1000));
     await expectError(await service.fetch(link, { method: 'POST' }), 410, 'email_link_expired');
     const page = await service.fetch(link, { headers: { accept: 'text/html' } });
@@ -381,7 +408,11 @@ describe('e-mail alerts: limits and expiry', () => {
     });
     const fresh = (await inbox.waitFor(6))[5]!;
     expect(
-      (await service.fetch(linkIn(fresh.text, '/email/confirm'), { method: 'POST' })).status,
+      (
+        await service.fetch(local(service, linkIn(fresh.text, '/email/confirm')), {
+          method: 'POST',
+        })
+      ).status,
     ).toBe(200);
     expect((await viewOf(service, watch.id)).email?.confirmed).toBe(true);
     // The same address again, once confirmed: nothing is sent, it stays confirmed.
@@ -442,7 +473,9 @@ describe('e-mail alerts: limits and expiry', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const [mail] = to('twice@example.org');
     expect(to('twice@example.org')).toHaveLength(1);
-    const confirmed = await service.fetch(linkIn(mail!.text, '/email/confirm'), { method: 'POST' });
+    const confirmed = await service.fetch(local(service, linkIn(mail!.text, '/email/confirm')), {
+      method: 'POST',
+    });
     expect(confirmed.status).toBe(200);
   });
 });
@@ -470,11 +503,15 @@ describe('e-mail alerts: without SMTP_URL, and with a server that is down', () =
     }
   });
 
-  it('retries a confirmation the SMTP server was not there for, at the webhooks’ delays', async () => {
+  it('retries a confirmation the SMTP server was not there for, at the confirmations’ delays', async () => {
     const port = await freePort();
     const service = await startTestService({
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, ALERT_FROM: 'alerts@rep.example.org' },
-      services: { watchRunner: { retryDelaysMs: [1500, 1500, 1500] } },
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        ALERT_FROM: 'alerts@rep.example.org',
+        PUBLIC_URL: publicUrl,
+      },
+      services: { watchRunner: { confirmRetryDelaysMs: [1500, 1500, 1500] } },
     });
     let inbox: SmtpInbox | undefined;
     try {
@@ -510,7 +547,14 @@ describe('e-mail alerts: without SMTP_URL, and with a server that is down', () =
 
 describe('SMTP_URL and ALERT_FROM', () => {
   it.each([
-    [{ SMTP_URL: 'smtp://relay.example.org:587' }, 'ALERT_FROM: required with SMTP_URL'],
+    [
+      { SMTP_URL: 'smtp://relay.example.org:587', PUBLIC_URL: publicUrl },
+      'ALERT_FROM: required with SMTP_URL',
+    ],
+    [
+      { SMTP_URL: 'smtp://relay.example.org:587', ALERT_FROM: 'a@example.org' },
+      "PUBLIC_URL: required with SMTP_URL: e-mail links are built from it, never from a request's Host",
+    ],
     [{ SMTP_URL: 'https://relay.example.org', ALERT_FROM: 'a@example.org' }, 'SMTP_URL'],
     [{ SMTP_URL: 'smtps://relay.example.org', ALERT_FROM: 'not an address' }, 'ALERT_FROM'],
   ])('refuses %j', (env, message) => {
@@ -521,6 +565,7 @@ describe('SMTP_URL and ALERT_FROM', () => {
     const config = readConfig({
       STORE_URL: 'memory:',
       SMTP_URL: 'smtps://user:p%40ss@relay.example.org:465',
+      PUBLIC_URL: publicUrl,
       ALERT_FROM: 'Reputation <alerts@example.org>',
     });
     expect(config.watch.smtpUrl).toBe('smtps://user:p%40ss@relay.example.org:465');

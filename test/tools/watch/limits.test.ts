@@ -26,6 +26,8 @@ describe('the caps', () => {
       const first = await createWatch(service, { target });
       await createWatch(service, { target });
       const refused = await service.post('/watch/v1', { target });
+      // Every 429 says when to come back: an hour, or at once after a DELETE.
+      expect(refused.headers.get('retry-after')).toBe('3600');
       await expectError(refused, 429, postError('watch_limit'));
       await send(service, 'DELETE', `/watch/v1/${first.id}`, { key: first.manage_key });
       expect((await service.post('/watch/v1', { target })).status).toBe(201);

@@ -214,7 +214,7 @@ export async function startWebhookReceiver(): Promise<{
 
 /** A capturing SMTP server on 127.0.0.1 (fixtures/smtp-inbox.ts), run by the fixture service in Node. */
 export async function startSmtpInbox(
-  options: { auth?: { user: string; pass: string } } = {},
+  options: { auth?: { user: string; pass: string }; refuseRecipients?: boolean } = {},
 ): Promise<{
   url: string;
   received(): Promise<
@@ -224,6 +224,7 @@ export async function startSmtpInbox(
       subject: string;
       text: string;
       html: string;
+      raw: string;
     }[]
   >;
   close(): Promise<void>;
