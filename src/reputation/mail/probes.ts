@@ -1,11 +1,10 @@
 import type { TlsaLookup as DnsTlsaLookup, TlsaOutcome } from '../../dns/index.js';
 import {
   type AddressRange,
-  addressPrefix,
+  callerNetwork,
   inAddressRanges,
   isPublicIpv4,
   isPublicIpv6,
-  parseAddress,
 } from '../../lib/index.js';
 import type { SmtpProbe } from '../results/index.js';
 
@@ -187,13 +186,6 @@ export function isCapacityShortage(probe: SmtpProbe): boolean {
   return probe.status === 'not_probed' && (probe.detail ?? '').startsWith(capacityShortage);
 }
 
-/** The network a caller's address or quota subject lies in: an IPv4 /24, an IPv6 /48. */
-function networkOf(caller: string): string {
-  const parsed = parseAddress(caller.replace(/\/64$/, ''));
-  if (parsed === undefined) return caller;
-  return addressPrefix(parsed, parsed.kind() === 'ipv6' ? 48 : 24) ?? caller;
-}
-
 /** The SMTP prober with its slots shared fairly; every other probe as it was. */
 export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailProbes {
   if ('unavailable' in probes.smtp) return probes;
@@ -211,7 +203,7 @@ export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailP
       ['total', limits.total],
       ['interactive', limits.interactive],
       [`caller ${caller}`, limits.perCaller],
-      [`network ${networkOf(caller)}`, limits.perNetwork],
+      [`network ${callerNetwork(caller)}`, limits.perNetwork],
     ];
   };
   const smtp: SmtpProber = {
