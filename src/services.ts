@@ -31,6 +31,8 @@ import {
   queriedZone,
   probeMarginMs,
   probeSlots,
+  cacheProbes,
+  probeCacheMs,
   shareProbes,
   defaultProbeShares,
   queryZone,
@@ -192,7 +194,10 @@ export async function createServices(
     periodMs: config.watch.ttlMs,
   });
   // One set of fair shares of the probe slots for the mail tool and the mail watches together.
-  const probes = shareProbes(platform.probes, defaultProbeShares(probeSlots));
+  const sharedProbes = shareProbes(platform.probes, defaultProbeShares(probeSlots));
+  // The mail tool's probes answer from the probe cache (a probe answered from it takes no slot);
+  // a watch's re-check probes afresh, as it asks the DNS afresh.
+  const probes = cacheProbes(sharedProbes, probeCacheMs, () => platform.clock().getTime());
   const watches = createWatches({
     // An alert in Russian says what a list's code means in Russian, as the pages do.
     meanings: russianMeanings(zones),
@@ -212,11 +217,11 @@ export async function createServices(
       catalogue: listCatalogue(zones),
       // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
       probes: {
-        reachable: probes.reachable,
-        smtp: probes.smtp,
-        policy: probes.policy,
-        ...(probes.tlsa ? { tlsa: probes.tlsa } : {}),
-        probeDeadlineMs: probes.timeoutMs + probeMarginMs,
+        reachable: sharedProbes.reachable,
+        smtp: sharedProbes.smtp,
+        policy: sharedProbes.policy,
+        ...(sharedProbes.tlsa ? { tlsa: sharedProbes.tlsa } : {}),
+        probeDeadlineMs: sharedProbes.timeoutMs + probeMarginMs,
       },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.

@@ -231,3 +231,37 @@ export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailP
   };
   return { ...probes, smtp };
 }
+
+/** How long an MX probe's answer is kept: as long as a mail check's result is (RESULT_TTL_S's default). */
+export const probeCacheMs = 600_000;
+/** Probe answers kept at most: a process's worth of distinct MX hosts. */
+const maxCachedProbes = 10_000;
+
+/**
+ * MX probes kept per host, address and reach apart from the check's DNS part (docs/mail.md,
+ * "Bounds and safety"): a check that differs only in its DKIM selectors, or another domain whose
+ * MX is the same host, re-probes nothing for `ttlMs`, and a probe in flight is joined, not
+ * repeated. What the service's own capacity left unprobed is not kept.
+ */
+export function cacheProbes(probes: MailProbes, ttlMs: number, now: () => number): MailProbes {
+  if ('unavailable' in probes.smtp) return probes;
+  const inner: SmtpProber = probes.smtp;
+  const kept = new Map<string, { at: number; answer: Promise<SmtpProbe> }>();
+  const smtp: SmtpProber = {
+    probe(request) {
+      const key = `${request.operator === true ? 'operator' : 'public'} ${request.host} ${request.address}`;
+      const found = kept.get(key);
+      if (found !== undefined && now() - found.at < ttlMs) return found.answer;
+      const answer = inner.probe(request);
+      // The oldest first: a Map iterates in insertion order.
+      if (kept.size >= maxCachedProbes) kept.delete(kept.keys().next().value!);
+      kept.delete(key);
+      kept.set(key, { at: now(), answer });
+      void answer.then((probe) => {
+        if (probe.status === 'not_probed' && kept.get(key)?.answer === answer) kept.delete(key);
+      });
+      return answer;
+    },
+  };
+  return { ...probes, smtp };
+}

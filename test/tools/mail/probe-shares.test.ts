@@ -11,8 +11,8 @@ import { startTestService, type TestService } from '../../support/service.js';
 
 /**
  * Fair shares of the probe slots over real HTTP against the real app (docs/mail.md, "Bounds and
- * safety"): callers of one network whose checks hold tarpits (five MX hosts that accept and never
- * greet) take at most their network's share, so another caller's check probes its MX host; a
+ * safety"): callers of one network whose checks hold tarpits (five MX names each, on servers that
+ * accept and never greet) take at most their network's share, so another caller's check probes its MX host; a
  * check of that flooded network past its share reads `not_probed` for the service's capacity, a
  * note says so, and that result is not served again from the result cache.
  */
@@ -22,10 +22,21 @@ const servers: Listening[] = [];
 let service: TestService;
 let goodSessions: () => number;
 
-const tarpitHosts = [4, 5, 6, 7, 8].map((n) => ({
-  host: `mx${n}.tarpit.net`,
-  address: `127.0.0.${n}`,
-}));
+const tarpitAddresses = [4, 5, 6, 7, 8].map((n) => `127.0.0.${n}`);
+/** Eight domains of five MX names each on the five tarpits: 40 distinct probes, none joined. */
+const tarpitDomains = Array.from({ length: 8 }, (_, d) => `tarpit${d}.net`);
+const tarpitRecords = Object.fromEntries(
+  tarpitDomains.flatMap((domain) => [
+    [
+      domain,
+      {
+        TXT: ['v=spf1 -all'],
+        MX: tarpitAddresses.map((_, i) => ({ exchange: `mx${i}.${domain}`, priority: 10 + i })),
+      },
+    ],
+    ...tarpitAddresses.map((address, i) => [`mx${i}.${domain}`, { A: [address] }]),
+  ]),
+);
 const zones: FixtureZone[] = [
   {
     origin: 'net',
@@ -35,12 +46,11 @@ const zones: FixtureZone[] = [
         MX: [{ exchange: 'mx.solid.net', priority: 10 }],
       },
       'mx.solid.net': { A: ['127.0.0.2'] },
+      // Its own MX name on the same server: a probe of its own, not one joined from the cache.
+      'other.net': { TXT: ['v=spf1 -all'], MX: [{ exchange: 'mx.other.net', priority: 10 }] },
+      'mx.other.net': { A: ['127.0.0.2'] },
       '_dmarc.solid.net': { TXT: ['v=DMARC1; p=reject'] },
-      'tarpit.net': {
-        TXT: ['v=spf1 -all'],
-        MX: tarpitHosts.map(({ host }, i) => ({ exchange: host, priority: 10 + i })),
-      },
-      ...Object.fromEntries(tarpitHosts.map(({ host, address }) => [host, { A: [address] }])),
+      ...tarpitRecords,
     },
   },
 ];
@@ -57,7 +67,7 @@ beforeAll(async () => {
   });
   goodSessions = good.sessions;
   servers.push(good);
-  for (const { address } of tarpitHosts) servers.push(await startTarpit({ host: address, port }));
+  for (const address of tarpitAddresses) servers.push(await startTarpit({ host: address, port }));
   service = await startTestService({
     zones,
     asOperator: true,
@@ -93,14 +103,14 @@ describe('the probe slots shared fairly', () => {
   it('keeps another network’s check probing while eight callers of one network hold tarpits, and keeps a degraded result out of the cache', async () => {
     // Eight callers of 198.51.100.0/24, one check each of five tarpits: 40 probes wanted at once.
     const flood = Array.from({ length: 8 }, (_, i) =>
-      check('tarpit.net', `198.51.100.${i + 1}`, [`f${i}`]),
+      check(tarpitDomains[i]!, `198.51.100.${i + 1}`),
     );
     // While they wait on their tarpits: another network's caller, and a ninth of the flooding one.
     await new Promise((resolve) => setTimeout(resolve, 400));
     const before = goodSessions();
     const [other, ninth] = await Promise.all([
       check('solid.net', '203.0.113.7'),
-      check('solid.net', '198.51.100.99', ['n1']),
+      check('other.net', '198.51.100.99', ['n1']),
     ]);
     expect(other.mx[0]!.smtp.status).toBe('ok');
     expect(goodSessions()).toBe(before + 1);
@@ -124,7 +134,7 @@ describe('the probe slots shared fairly', () => {
       }
     }
     // The degraded result is not kept: the same request, once the slots are free, probes.
-    const again = await check('solid.net', '198.51.100.99', ['n1']);
+    const again = await check('other.net', '198.51.100.99', ['n1']);
     expect(again.from_cache).toBe(false);
     expect(again.token).not.toBe(ninth.token);
     expect(again.mx[0]!.smtp.status).toBe('ok');

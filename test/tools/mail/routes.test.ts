@@ -212,6 +212,7 @@ describe('POST /mail/v1', () => {
   });
 
   it('answers from the cache per domain and selector set, whatever their order and the alias', async () => {
+    const before = sessions();
     const first = (await (
       await service.post('/mail/v1', { target: 'solid.net', dkim_selectors: ['b1', 'a1'] })
     ).json()) as Answer;
@@ -225,6 +226,9 @@ describe('POST /mail/v1', () => {
     expect(again).toMatchObject({ from_cache: true, token: first.token });
     expect(other.from_cache).toBe(false);
     expect(other.token).not.toBe(first.token);
+    // The MX probe is kept apart from the DNS part: other selectors re-probe nothing.
+    expect(sessions()).toBe(before);
+    expect(other.mx[0]!.smtp).toMatchObject({ status: 'ok' });
   });
 
   it.each([
