@@ -62,3 +62,17 @@ export async function mainAndOtherThreadsCpuMs(
   }
   return { main, others };
 }
+
+/**
+ * CPU time a process has spent running, every thread, in ms to the nanosecond: the first field of
+ * each /proc/<pid>/task/<tid>/schedstat (user and system together), where /proc's stat counts
+ * clock ticks of 10 ms. A thread that has ended is no longer counted: read it around work during
+ * which the process keeps its threads (the service's and the bare client's do).
+ */
+export async function processRunMs(pid: number): Promise<number> {
+  const tasks = await readdir(`/proc/${pid}/task`);
+  const times = await Promise.all(
+    tasks.map((task) => readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0')),
+  );
+  return times.reduce((sum, line) => sum + Number(line.split(' ')[0]) / 1e6, 0);
+}

@@ -41,6 +41,11 @@ export const cpuTargets = {
    * providers' rules, where the IP check reads 33 list answers.
    */
   mailLatencyOverFloorMs: 25,
+  /**
+   * Service CPU per uncached IP check when the answers trickle (section 14), as a multiple of the
+   * bare client's asking the same questions through the same forwarder in the same run.
+   */
+  trickleOverBare: 1.5,
 } as const;
 
 export function ratioOf(value: number, reference: number): number {

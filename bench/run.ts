@@ -19,6 +19,8 @@ import { measureThroughput } from './sections/throughput.js';
 import { measureWatches } from './sections/watches.js';
 import { measureMailLatency } from './sections/mail-latency.js';
 import { measureReportsSummary } from './sections/reports-summary.js';
+import { measureTrickleCpu } from './sections/trickle-cpu.js';
+import { measureReportsIntake } from './sections/reports-intake.js';
 import { ensureBuilt, killServices, startService } from './service.js';
 import { readSettings } from './settings.js';
 import { round } from './stats.js';
@@ -31,11 +33,12 @@ import { buildWorld } from './world.js';
  * throughput beside the ceiling, our DNSBL engine beside the `dnsbl` package, the cached paths on
  * each store, the share artefacts, a card flood, the memory after 20,000 checks, a soak, the
  * start, the watches, an uncached mail check beside its floor, and the reports' summary over a
- * year of a million records on SQLite and PostgreSQL (a server of its own). The
+ * year of a million records on SQLite and PostgreSQL (a server of its own), and the reports' intake
+ * over HTTP beside a bare read of the same files. The
  * service runs on the default kind of store, SQLite, in a file under /tmp; section 4 starts a
  * redis-server of its own (Debian's `redis-server` must be installed).
  *
- * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start,watch,mail,reports runs a subset (no
+ * Knobs (environment): BENCH_ONLY=latency,doh,throughput,cpu,peer,cached,share,cardflood,memory,soak,start,watch,mail,reports,trickle,intake runs a subset (no
  * results.json then); BENCH_CPU_PROF_DIR=/tmp/prof starts the service with --cpu-prof;
  * BENCH_LOG_LEVEL sets the service's LOG_LEVEL (default error); BENCH_NODE_FLAGS adds node flags
  * to the service (e.g. --trace-gc); BENCH_MEMORY_CHECKS (default 20000); BENCH_CACHED_PIPELINING
@@ -44,6 +47,8 @@ import { buildWorld } from './world.js';
  * results before the soak, default 200); BENCH_START_RUNS (starts of each kind in the start section,
  * default 5); BENCH_WATCH_INTERVAL_S and BENCH_WATCH_ROUNDS (section 11, default 10 and 3);
  * BENCH_REPORTS_RECORDS and BENCH_REPORTS_SAMPLES (section 13, default 1,000,000 and 40);
+ * BENCH_TRICKLE_WARMUP and BENCH_TRICKLE_ROUNDS (section 14, default 3,000 and 3);
+ * BENCH_INTAKE_REPORTS and BENCH_INTAKE_CONNECTIONS (section 15, default 2,000 and 4);
  * BENCH_VERBOSE=1 prints the details as JSON.
  */
 
@@ -64,6 +69,8 @@ const sections = {
   watch: measureWatches,
   mail: measureMailLatency,
   reports: measureReportsSummary,
+  trickle: measureTrickleCpu,
+  intake: measureReportsIntake,
 } satisfies Record<string, BenchSection>;
 type SectionName = keyof typeof sections;
 const sectionNames = Object.keys(sections) as SectionName[];
@@ -78,10 +85,15 @@ const serviceEnv = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' };
 
 /**
  * The whole run stays under 10 minutes plus the soak's length (13 minutes by default), and five
- * more for the reports' million records when that section runs: past this the benchmark stops
- * and says so.
+ * more each for the reports' million records and the trickling answers when those sections run,
+ * and four for the reports' intake: past this the benchmark stops and says so.
  */
-const runBudgetMs = 600_000 + settings.soakSeconds * 1000 + (selected.has('reports') ? 300_000 : 0);
+const runBudgetMs =
+  600_000 +
+  settings.soakSeconds * 1000 +
+  (selected.has('reports') ? 300_000 : 0) +
+  (selected.has('trickle') ? 300_000 : 0) +
+  (selected.has('intake') ? 240_000 : 0);
 const runStarted = performance.now();
 const watchdog = setTimeout(() => {
   console.error(`bench: over the ${runBudgetMs / 1000} s budget, stopping`);

@@ -29,6 +29,16 @@ export function readSettings(env: NodeJS.ProcessEnv) {
     cpuSequentialChecks: 300,
     cpuLoadedChecks: 1200,
     cpuLoadedConcurrency: 24,
+    /**
+     * Section 14 (answers that trickle): the service's uncounted checks 24 at a time before the
+     * rounds, the rounds, and each round's checks one at a time and 24 at a time, for the service
+     * and the bare client alike (the bare client warms up on the first thousand).
+     */
+    trickleWarmupChecks: envNumber(env, 'BENCH_TRICKLE_WARMUP', 3000),
+    trickleBareWarmupChecks: 1000,
+    trickleRounds: envNumber(env, 'BENCH_TRICKLE_ROUNDS', 3),
+    trickleSequentialChecks: 150,
+    trickleLoadedChecks: 600,
     /** Addresses each side of section 3 checks before its rounds, uncounted. */
     peerWarmupChecks: 2000,
     peerRounds: 4,

@@ -10,7 +10,7 @@ import type { Settings } from './settings.js';
  * so each is fresh where it is used) and the listings the fixture DNS serves for some of them.
  */
 
-const addressCapacity = 60_000;
+const addressCapacity = 70_000;
 
 /** An address of the peer's correctness part: what is planted for it and what that stands for. */
 export interface CorrectnessCase {
@@ -52,6 +52,9 @@ export interface BenchWorld {
     cpuSequential: string[];
     cpuLoaded: string[];
     cpuCatalogue: string[];
+    /** Section 14: the service's warm-up, then each round's checks one at a time and 24 at a time. */
+    trickleWarmup: string[];
+    trickle: { sequential: string[]; loaded: string[] }[];
     /** Checked by both sides of section 3 before its rounds, uncounted (JIT). */
     peerWarmup: string[];
     peer: string[][];
@@ -105,6 +108,11 @@ export async function buildWorld(settings: Settings): Promise<BenchWorld> {
     cpuSequential: allocator.take(settings.cpuSequentialChecks),
     cpuLoaded: allocator.take(settings.cpuLoadedChecks),
     cpuCatalogue: allocator.take(settings.cpuLoadedChecks),
+    trickleWarmup: allocator.take(settings.trickleWarmupChecks),
+    trickle: Array.from({ length: settings.trickleRounds }, () => ({
+      sequential: allocator.take(settings.trickleSequentialChecks),
+      loaded: allocator.take(settings.trickleLoadedChecks),
+    })),
     peerWarmup: allocator.take(settings.peerWarmupChecks),
     peer: Array.from({ length: settings.peerRounds }, () => allocator.take(settings.peerPerRound)),
     peerCorrectness: allocator.take(12),

@@ -132,6 +132,7 @@ function shutdown(signal: string): void {
   const watchesStopped = Promise.all([
     services.stopWatches(),
     services.stopReportPurge(),
+    services.stopAutoWatch(),
     services.stopMailDoors(),
   ]);
   server.close(() => {

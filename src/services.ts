@@ -41,6 +41,7 @@ import {
 import { preparePageAssets } from './pages/index.js';
 import { createCardCache, russianMeanings } from './share/index.js';
 import { reportsServices } from './reports-services.js';
+import type { AutoWatchTiming } from './auto-watch/index.js';
 import {
   type LinksOf,
   type RunnerOptions,
@@ -69,6 +70,8 @@ export interface ServiceOptions {
     retryDelaysMs?: readonly number[];
     confirmRetryDelaysMs?: readonly number[];
   };
+  /** A shorter debounce after reports come in, and smaller runs, than the auto-watch's own. */
+  autoWatch?: Partial<AutoWatchTiming>;
 }
 
 /**
@@ -252,7 +255,13 @@ export async function createServices(
   });
   metrics.readLiveWatches(() => watches.countLive());
   metrics.readDeliveryQueue(() => watches.deliveryQueue());
-  const reports = reportsServices(config, platform, freshResolver);
+  const reports = reportsServices(config, platform, freshResolver, {
+    watches,
+    log,
+    // The auto-watch keeps the watches' time: tests move both past a day or a month.
+    clock: options.watchClock ?? platform.clock,
+    autoWatch: options.autoWatch,
+  });
   const captcha: CaptchaRule | undefined = config.captcha && {
     verifier: createCaptchaVerifier({
       provider: config.captcha.provider,

@@ -7,6 +7,7 @@ import { ensureBuilt, startService } from '../service.js';
 import { readSettings } from '../settings.js';
 import { percentile, round } from '../stats.js';
 import { buildWorld } from '../world.js';
+import { parseVariants, type Variant } from './variants.js';
 
 /**
  * Side-by-side CPU per uncached IP check of service variants (experiments, not `npm run bench`):
@@ -21,27 +22,6 @@ import { buildWorld } from '../world.js';
  * all alike; the figure is each variant's median round, its main thread and its other threads
  * (V8's platform workers: GC, compilers) apart.
  */
-
-interface Variant {
-  name: string;
-  entry: string;
-  flags: string[];
-  env: Record<string, string>;
-}
-
-function parseVariants(text: string): Variant[] {
-  return text.split(';').map((spec) => {
-    const [head = '', flagText = '', envText = ''] = spec.split('|');
-    const [name = '', entry = 'dist/server.js'] = head.split('=');
-    const env = Object.fromEntries(
-      envText
-        .split(',')
-        .filter((pair) => pair !== '')
-        .map((pair) => pair.split('=') as [string, string]),
-    );
-    return { name, entry, flags: flagText.split(' ').filter((flag) => flag !== ''), env };
-  });
-}
 
 const variants = parseVariants(process.env.AB_VARIANTS ?? 'main=dist/server.js');
 const rounds = Number(process.env.AB_ROUNDS ?? 5);

@@ -5,9 +5,12 @@ import { join } from 'node:path';
  * Sums the self time per function of a V8 .cpuprofile (`node --cpu-prof`), and per package or
  * source file, so the hot spots of a benchmark run read at a glance:
  *
- *   npx tsx bench/experiments/profile-summary.ts /tmp/prof [top=30]
+ *   npx tsx bench/experiments/profile-summary.ts /tmp/prof [top=30] [from=<µs>] [per=<count>]
  *
- * Given a directory, it reads the newest main-thread .cpuprofile in it.
+ * Given a directory, it reads the newest main-thread .cpuprofile in it. `from`: only the samples
+ * taken after that reading of the monotonic clock, in µs (trickle-ab.ts prints it when a variant
+ * is warm: a profile's timestamps are on the same clock). `per`: also each line's µs per that
+ * many events (the answers of the rounds). `(idle)` is left out of the total.
  */
 
 interface ProfileNode {
@@ -44,11 +47,15 @@ function placeOf(url: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) return pkg;
   if (url.startsWith('node:')) return url;
-  const ours = /\/((?:src|bench|test|scripts)\/.*)$/.exec(url)?.[1];
+  const ours = /\/((?:src|dist|dist-base|bench|test|scripts)\/.*)$/.exec(url)?.[1];
   return ours ?? url;
 }
 
-const [path = '/tmp/prof', topText = '30'] = process.argv.slice(2);
+const [path = '/tmp/prof', topText = '30', ...named] = process.argv.slice(2);
+const option = (key: string) =>
+  named.find((arg) => arg.startsWith(`${key}=`))?.slice(key.length + 1);
+const fromUs = Number(option('from') ?? 0);
+const per = Number(option('per') ?? 0);
 const file = await newestProfile(path);
 const profile = JSON.parse(await readFile(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -57,8 +64,11 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfUs = new Map<number, number>();
 const samples = profile.samples ?? [];
 const deltas = profile.timeDeltas ?? [];
+let at = profile.startTime;
 for (let index = 0; index < samples.length; index++) {
   const id = samples[index]!;
+  at += deltas[index] ?? 0;
+  if (at < fromUs || byId.get(id)!.callFrame.functionName === '(idle)') continue;
   // A sample's delta is the time until the next one.
   const delta = deltas[index + 1] ?? 0;
   selfUs.set(id, (selfUs.get(id) ?? 0) + Math.max(0, delta));
@@ -98,9 +108,12 @@ for (const [id, us] of selfUs) {
 }
 
 const top = Number(topText);
+const perEvent = (us: number) => (per > 0 ? ` ${(us / per).toFixed(2).padStart(7)} µs` : '');
 const line = (label: string, us: number) =>
-  `${(us / 1000).toFixed(0).padStart(8)} ms ${((us / totalUs) * 100).toFixed(1).padStart(5)}%  ${label}`;
-console.log(`${file}: ${(totalUs / 1000).toFixed(0)} ms sampled`);
+  `${(us / 1000).toFixed(0).padStart(8)} ms ${((us / totalUs) * 100).toFixed(1).padStart(5)}%${perEvent(us)}  ${label}`;
+console.log(
+  `${file}: ${(totalUs / 1000).toFixed(0)} ms sampled, not idle${per > 0 ? `, ${perEvent(totalUs).trim()} per event` : ''}`,
+);
 console.log('\nself time by function:');
 for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {
   console.log(line(name, us));
@@ -111,7 +124,7 @@ for (const [place, us] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, top)
 }
 console.log('\ntotal (inclusive) time, functions of src/:');
 for (const [name, us] of [...inclusive]
-  .filter(([name]) => / src\//.test(name))
+  .filter(([name]) => / (?:src|dist)\//.test(name))
   .sort((a, b) => b[1] - a[1])
   .slice(0, top)) {
   console.log(line(name, us));

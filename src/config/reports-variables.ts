@@ -72,6 +72,6 @@ export const reportsVariables = {
     parser: integer(0, 10_000),
     default: '50',
     meaning:
-      'IP watches one inbox’s `auto_watch` may hold at once, within the service’s watch caps ([`reports.md`](reports.md#auto-watch)).',
+      'IP watches one inbox’s `auto_watch` may hold at once, within the service’s watch caps ([`reports.md`](reports.md#reports-meet-watches)).',
   }),
 };

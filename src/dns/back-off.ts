@@ -1,4 +1,5 @@
-import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+import { askResolver, resolverOf } from './asking.js';
+import type { DnsOutcome, OutcomeListener, Resolver } from './resolver.js';
 
 /**
  * A resolver that stops asking a resolver that answers nothing (docs/edge.md, "A resolver that
@@ -92,31 +93,41 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
     report({ kind: 'held', failures: failuresInARow, waitMs: firstWaitMs });
   }
 
-  function query<T extends RecordType>(
-    name: string,
-    type: T,
-    queryOptions?: QueryOptions,
-  ): Promise<DnsOutcome<RecordData[T]>> {
-    if (queryOptions?.servers !== undefined) return resolver.query(name, type, queryOptions);
+  /** A query let through to the resolver: what it heard counts for the hold. */
+  class HeldBack<T> implements OutcomeListener<T> {
+    constructor(
+      private readonly name: string,
+      private readonly probe: boolean,
+      private readonly signal: AbortSignal | undefined,
+      private readonly listener: OutcomeListener<T>,
+    ) {}
+
+    answered(outcome: DnsOutcome<T>): void {
+      heard(this.name, outcome, this.probe, this.signal?.aborted === true);
+      this.listener.answered(outcome);
+    }
+
+    failed(error: unknown): void {
+      if (this.probe && hold) hold.probing = false;
+      this.listener.failed(error);
+    }
+  }
+
+  return resolverOf((name, type, queryOptions, listener) => {
+    if (queryOptions?.servers !== undefined) {
+      askResolver(resolver, name, type, queryOptions, listener);
+      return;
+    }
     const probe = hold !== undefined && !hold.probing && now() >= hold.probeAt;
     if (hold && !probe) {
       hold.failed++;
-      return Promise.resolve(timedOut);
+      listener.answered(timedOut);
+      return;
     }
     if (hold) hold.probing = true;
-    return resolver.query(name, type, queryOptions).then(
-      (outcome) => {
-        heard(name, outcome, probe, queryOptions?.signal?.aborted === true);
-        return outcome;
-      },
-      (error: unknown) => {
-        if (probe && hold) hold.probing = false;
-        throw error;
-      },
-    );
-  }
-
-  return { query };
+    const heldBack = new HeldBack(name, probe, queryOptions?.signal, listener);
+    askResolver(resolver, name, type, queryOptions, heldBack);
+  });
 }
 
 /** A name's last two labels: enough to tell one list's queries from most others'. */

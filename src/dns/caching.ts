@@ -1,5 +1,13 @@
 import { LRUCache } from 'lru-cache';
-import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+import { askResolver, resolverOf } from './asking.js';
+import type {
+  DnsOutcome,
+  OutcomeListener,
+  QueryOptions,
+  RecordData,
+  RecordType,
+  Resolver,
+} from './resolver.js';
 
 /**
  * A bounded, TTL-aware answer cache with coalescing of identical queries in flight. A check asks
@@ -44,12 +52,6 @@ export function ttlSecondsFor(outcome: AnyOutcome, options: CacheOptions): numbe
   }
 }
 
-/** A query in flight, and the options of the callers that joined it after it started. */
-interface Shared {
-  outcome: Promise<AnyOutcome>;
-  joiners: (QueryOptions | undefined)[];
-}
-
 /** A cached resolver that can forget everything it holds. */
 export interface CachingResolver extends Resolver {
   /**
@@ -59,76 +61,121 @@ export interface CachingResolver extends Resolver {
   clear(): void;
 }
 
+/**
+ * A query in flight on behalf of everyone waiting for its key: the first caller, and those who
+ * joined it after it started. It carries the options of the caller it is asked for, so it is
+ * abandoned when that caller gives up; if others still wait, it is asked again for them rather
+ * than answering them a timeout that was not theirs.
+ */
+class SharedQuery implements OutcomeListener<RecordData[RecordType]> {
+  /** Who hears the outcome, the first caller first. */
+  readonly listeners: OutcomeListener<RecordData[RecordType]>[] = [];
+  /** The options of the callers still to ask for, should the caller asked for give up. */
+  readonly joiners: (QueryOptions | undefined)[] = [];
+
+  constructor(
+    private readonly cache: AnswerCache,
+    readonly key: string,
+    readonly name: string,
+    readonly type: RecordType,
+    /** The cache's generation when it was asked: an answer from before a `clear` is not kept. */
+    readonly askedIn: number,
+    private options: QueryOptions | undefined,
+  ) {}
+
+  ask(): void {
+    askResolver(this.cache.inner, this.name, this.type, this.options, this);
+  }
+
+  answered(outcome: AnyOutcome): void {
+    if (outcome.status === 'timeout' && this.options?.signal?.aborted) {
+      const next = this.joiners.findIndex((joiner) => !joiner?.signal?.aborted);
+      if (next !== -1) {
+        [this.options] = this.joiners.splice(next, 1);
+        this.ask();
+        return;
+      }
+    }
+    this.cache.settled(this, outcome);
+    for (const listener of this.listeners) listener.answered(outcome);
+  }
+
+  failed(error: unknown): void {
+    this.cache.failed(this);
+    for (const listener of this.listeners) listener.failed(error);
+  }
+}
+
+class AnswerCache {
+  readonly answers: LRUCache<string, AnyOutcome>;
+  readonly inFlight = new Map<string, SharedQuery>();
+  /** Moves on with each `clear`: an answer to a query asked before it is not kept after it. */
+  generation = 0;
+
+  constructor(
+    readonly inner: Resolver,
+    readonly options: CacheOptions,
+  ) {
+    this.answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
+  }
+
+  ask<T extends RecordType>(
+    name: string,
+    type: T,
+    queryOptions: QueryOptions | undefined,
+    listener: OutcomeListener<RecordData[T]>,
+  ): void {
+    if (queryOptions?.bypassCache) {
+      askResolver(this.inner, name, type, queryOptions, listener);
+      return;
+    }
+    const heard = listener as OutcomeListener<RecordData[RecordType]>;
+    // DNS names compare case-insensitively (RFC 4343); servers are part of the question asked.
+    const key = `${type} ${name.toLowerCase()} ${queryOptions?.servers?.join(',') ?? ''}`;
+    const cached = this.answers.get(key);
+    if (cached) {
+      heard.answered(cached);
+      return;
+    }
+    const joined = this.inFlight.get(key);
+    if (joined) {
+      joined.listeners.push(heard);
+      joined.joiners.push(queryOptions);
+      return;
+    }
+    const shared = new SharedQuery(this, key, name, type, this.generation, queryOptions);
+    shared.listeners.push(heard);
+    this.inFlight.set(key, shared);
+    shared.ask();
+  }
+
+  settled(shared: SharedQuery, outcome: AnyOutcome): void {
+    if (shared.askedIn !== this.generation) return;
+    this.inFlight.delete(shared.key);
+    const ttl = ttlSecondsFor(outcome, this.options);
+    if (ttl > 0) this.answers.set(shared.key, outcome, { ttl: ttl * 1000 });
+  }
+
+  failed(shared: SharedQuery): void {
+    if (shared.askedIn === this.generation) this.inFlight.delete(shared.key);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.answers.clear();
+    this.inFlight.clear();
+  }
+}
+
 export function withCache(
   inner: Resolver,
   options: CacheOptions = defaultCacheOptions,
 ): CachingResolver {
-  const answers = new LRUCache<string, AnyOutcome>({ max: options.maxEntries });
-  const inFlight = new Map<string, Shared>();
-  /** Moves on with each `clear`: an answer to a query asked before it is not kept after it. */
-  let generation = 0;
-
-  /**
-   * Asks on behalf of everyone waiting for `key`. The query carries its first caller's signal, so
-   * it is abandoned when that caller gives up; if others who joined it still wait, it is asked
-   * again for them rather than answering them a timeout that was not theirs.
-   */
-  function ask(
-    key: string,
-    name: string,
-    type: RecordType,
-    queryOptions: QueryOptions | undefined,
-    joiners: Shared['joiners'],
-    askedIn: number,
-  ): Promise<AnyOutcome> {
-    return inner.query(name, type, queryOptions).then((outcome) => {
-      if (outcome.status === 'timeout' && queryOptions?.signal?.aborted) {
-        const next = joiners.findIndex((joiner) => !joiner?.signal?.aborted);
-        if (next !== -1) {
-          const [joiner] = joiners.splice(next, 1);
-          return ask(key, name, type, joiner, joiners, askedIn);
-        }
-      }
-      if (askedIn !== generation) return outcome;
-      inFlight.delete(key);
-      const ttl = ttlSecondsFor(outcome, options);
-      if (ttl > 0) answers.set(key, outcome, { ttl: ttl * 1000 });
-      return outcome;
-    });
-  }
-
+  const cache = new AnswerCache(inner, options);
   return {
-    clear() {
-      generation++;
-      answers.clear();
-      inFlight.clear();
-    },
-    query<T extends RecordType>(
-      name: string,
-      type: T,
-      queryOptions?: QueryOptions,
-    ): Promise<DnsOutcome<RecordData[T]>> {
-      if (queryOptions?.bypassCache) return inner.query(name, type, queryOptions);
-      // DNS names compare case-insensitively (RFC 4343); servers are part of the question asked.
-      const key = `${type} ${name.toLowerCase()} ${queryOptions?.servers?.join(',') ?? ''}`;
-      const cached = answers.get(key);
-      if (cached) return Promise.resolve(cached) as Promise<DnsOutcome<RecordData[T]>>;
-      const joined = inFlight.get(key);
-      if (joined) {
-        joined.joiners.push(queryOptions);
-        return joined.outcome as Promise<DnsOutcome<RecordData[T]>>;
-      }
-
-      const joiners: Shared['joiners'] = [];
-      const askedIn = generation;
-      const outcome = ask(key, name, type, queryOptions, joiners, askedIn).catch(
-        (error: unknown) => {
-          if (askedIn === generation) inFlight.delete(key);
-          throw error;
-        },
-      );
-      inFlight.set(key, { outcome, joiners });
-      return outcome as Promise<DnsOutcome<RecordData[T]>>;
-    },
+    ...resolverOf((name, type, queryOptions, listener) =>
+      cache.ask(name, type, queryOptions, listener),
+    ),
+    clear: () => cache.clear(),
   };
 }

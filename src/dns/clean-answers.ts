@@ -1,5 +1,13 @@
 import { replaceUnsafeCharacters } from '../lib/index.js';
-import type { MxRecord, RecordData, RecordType, Resolver } from './resolver.js';
+import { askResolver, resolverOf } from './asking.js';
+import type {
+  DnsOutcome,
+  MxRecord,
+  OutcomeListener,
+  RecordData,
+  RecordType,
+  Resolver,
+} from './resolver.js';
 
 /**
  * One rule for the text a DNS server chooses, which reaches results, share pages, cards and logs.
@@ -56,21 +64,37 @@ function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): Reco
   return cleanDnsText(record as string) as RecordData[T];
 }
 
+/** An answer's names cleaned before whoever asked hears it. */
+class CleanedQuery<T extends RecordType> implements OutcomeListener<RecordData[T]> {
+  constructor(
+    private readonly type: T,
+    private readonly listener: OutcomeListener<RecordData[T]>,
+  ) {}
+
+  answered(outcome: DnsOutcome<RecordData[T]>): void {
+    this.listener.answered(
+      outcome.status !== 'answer'
+        ? outcome
+        : {
+            ...outcome,
+            records: outcome.records.map((record) => cleanRecord(this.type, record)),
+          },
+    );
+  }
+
+  failed(error: unknown): void {
+    this.listener.failed(error);
+  }
+}
+
 /**
  * The transport's answers with their names cleaned; addresses (A, AAAA) are a transport's own
  * parse, and TXT strings reach their parsers as sent.
  */
 export function withCleanAnswers(inner: Resolver): Resolver {
-  return {
-    query(name, type, options) {
-      const pending = inner.query(name, type, options);
-      // Addresses pass as they are, without a promise of their own: most queries are A queries.
-      if (type === 'A' || type === 'AAAA' || type === 'TXT') return pending;
-      return pending.then((outcome) =>
-        outcome.status !== 'answer'
-          ? outcome
-          : { ...outcome, records: outcome.records.map((record) => cleanRecord(type, record)) },
-      );
-    },
-  };
+  return resolverOf((name, type, options, listener) => {
+    // Addresses and TXT strings pass as they are, with no listener of their own: most queries are A.
+    const passes = type === 'A' || type === 'AAAA' || type === 'TXT';
+    askResolver(inner, name, type, options, passes ? listener : new CleanedQuery(type, listener));
+  });
 }

@@ -1,4 +1,12 @@
-import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+import { askResolver, resolverOf } from './asking.js';
+import type {
+  DnsOutcome,
+  OutcomeListener,
+  QueryOptions,
+  RecordData,
+  RecordType,
+  Resolver,
+} from './resolver.js';
 import { createSignalWatches } from './signal-watches.js';
 
 /**
@@ -43,37 +51,44 @@ interface Lane {
   hasTurn: boolean;
 }
 
-/** Until a ticket waits on a promise of its own. */
-const ignore = (): void => {};
-
-/*
- * No arrow function is made per ticket: tsx (esbuild's keepNames) names each arrow assigned to a
- * field with a defineProperty call, which showed in the profile of uncached checks
- * (docs/benchmarks.md).
+/**
+ * One query through the cap, from its arrival to its outcome; the listener of the query below it.
+ * No closure is made per ticket: tsx (esbuild's keepNames) names each arrow assigned to a field
+ * with a defineProperty call, which showed in the profile of uncached checks (docs/benchmarks.md).
  */
-class Ticket {
+class Ticket implements OutcomeListener<RecordData[RecordType]> {
   state: 'waiting' | 'running' | 'done' = 'waiting';
-  resolve: (outcome: AnyOutcome | PromiseLike<AnyOutcome>) => void = ignore;
-  reject: (error: unknown) => void = ignore;
-  /** Settles the slot of a running query: the callback of its outcome, fulfilled or rejected. */
-  readonly settled: () => void;
 
   constructor(
-    limiter: FairLimiter,
+    private readonly limiter: FairLimiter,
     readonly lane: Lane,
     readonly name: string,
     readonly type: RecordType,
     readonly options: QueryOptions | undefined,
-  ) {
-    this.settled = limiter.finish.bind(limiter, this);
+    readonly listener: OutcomeListener<RecordData[RecordType]>,
+  ) {}
+
+  /** The outcome from below: the slot goes to the next waiting query, then the caller hears it. */
+  answered(outcome: AnyOutcome): void {
+    if (this.state === 'done') return;
+    this.limiter.finish(this);
+    this.listener.answered(outcome);
+  }
+
+  failed(error: unknown): void {
+    if (this.state === 'done') return;
+    this.limiter.finish(this);
+    this.listener.failed(error);
   }
 }
 
-class FairLimiter implements Resolver {
+class FairLimiter {
   #active = 0;
   readonly #lanes = new Map<symbol | undefined, Lane>();
   /** Lanes with waiting queries, in the order they take turns. */
   readonly #turns: Lane[] = [];
+  /** Whether `#pump` runs: a query answered at once while it starts others must not nest it. */
+  #pumping = false;
   /** The unsettled queries given each signal, behind one abort listener per signal. */
   readonly #watches = createSignalWatches<Ticket>((ticket) => this.abandon(ticket));
 
@@ -83,35 +98,37 @@ class FairLimiter implements Resolver {
     readonly minShare: number,
   ) {}
 
-  query<T extends RecordType>(
+  ask<T extends RecordType>(
     name: string,
     type: T,
-    options?: QueryOptions,
-  ): Promise<DnsOutcome<RecordData[T]>> {
+    options: QueryOptions | undefined,
+    listener: OutcomeListener<RecordData[T]>,
+  ): void {
     const signal = options?.signal;
-    if (signal?.aborted) return Promise.resolve(timedOut);
-    const lane = this.#laneOf(options?.check);
-    const ticket = new Ticket(this, lane, name, type, options);
-    if (!signal && lane.waiting === 0 && this.#mayStart(lane)) {
-      // The common case needs no promise of its own: the caller gets the transport's.
-      return this.#start(ticket) as Promise<DnsOutcome<RecordData[T]>>;
+    if (signal?.aborted) {
+      listener.answered(timedOut);
+      return;
     }
-    const outcome = new Promise<AnyOutcome>((resolve, reject) => {
-      ticket.resolve = resolve;
-      ticket.reject = reject;
-    });
+    const lane = this.#laneOf(options?.check);
+    const ticket = new Ticket(
+      this,
+      lane,
+      name,
+      type,
+      options,
+      listener as OutcomeListener<RecordData[RecordType]>,
+    );
     if (signal) this.#watches.watch(signal, ticket);
     if (lane.waiting === 0 && this.#mayStart(lane)) {
-      this.#start(ticket).then(ticket.resolve, ticket.reject);
-    } else {
-      lane.queue.push(ticket);
-      lane.waiting++;
-      if (!lane.hasTurn) {
-        lane.hasTurn = true;
-        this.#turns.push(lane);
-      }
+      this.#start(ticket);
+      return;
     }
-    return outcome as Promise<DnsOutcome<RecordData[T]>>;
+    lane.queue.push(ticket);
+    lane.waiting++;
+    if (!lane.hasTurn) {
+      lane.hasTurn = true;
+      this.#turns.push(lane);
+    }
   }
 
   /** A running query settled: its slot goes to the next waiting query. */
@@ -128,7 +145,6 @@ class FairLimiter implements Resolver {
     if (state === 'done') return;
     ticket.state = 'done';
     this.#unwatch(ticket);
-    ticket.resolve(timedOut);
     if (state === 'waiting') {
       lane.waiting--;
       this.#dropIfIdle(lane);
@@ -137,6 +153,7 @@ class FairLimiter implements Resolver {
     } else {
       this.#release(lane);
     }
+    ticket.listener.answered(timedOut);
   }
 
   #unwatch(ticket: Ticket): void {
@@ -162,19 +179,18 @@ class FairLimiter implements Resolver {
     return this.#active < this.maxInFlight && lane.active < this.#shareOf(lane);
   }
 
-  #start(ticket: Ticket): Promise<AnyOutcome> {
+  #start(ticket: Ticket): void {
     ticket.state = 'running';
     this.#active++;
     ticket.lane.active++;
-    let pending: Promise<AnyOutcome>;
     try {
-      pending = this.inner.query(ticket.name, ticket.type, ticket.options);
+      askResolver(this.inner, ticket.name, ticket.type, ticket.options, ticket);
     } catch (error) {
-      // A resolver that throws instead of rejecting must not keep its slot forever.
-      pending = Promise.reject(error);
+      // Thrown by whoever heard the outcome, not by the resolver: not this cap's to swallow.
+      if ((ticket.state as Ticket['state']) === 'done') throw error;
+      // A resolver that throws instead of answering must not keep its slot forever.
+      ticket.failed(error);
     }
-    pending.then(ticket.settled, ticket.settled);
-    return pending;
   }
 
   #release(lane: Lane): void {
@@ -190,21 +206,32 @@ class FairLimiter implements Resolver {
     }
   }
 
-  /** Starts waiting queries while slots are free, one lane after another. */
+  /**
+   * Starts waiting queries while slots are free, one lane after another. A query answered at once
+   * (a resolver on hold) frees its slot inside `#start`: the loop already running takes it, rather
+   * than a nested one per query (thousands deep for a flood of queries).
+   */
   #pump(): void {
-    let passed = 0;
-    while (this.#active < this.maxInFlight && this.#turns.length > passed) {
-      const lane = this.#turns.shift()!;
-      const ticket = lane.waiting > 0 && this.#mayStart(lane) ? this.#nextWaiting(lane) : undefined;
-      if (lane.waiting > 0) this.#turns.push(lane);
-      else lane.hasTurn = false;
-      if (ticket) {
-        passed = 0;
-        this.#start(ticket).then(ticket.resolve, ticket.reject);
-      } else if (lane.hasTurn) {
-        // Over its share: it keeps its turn for when its own queries finish.
-        passed++;
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      let passed = 0;
+      while (this.#active < this.maxInFlight && this.#turns.length > passed) {
+        const lane = this.#turns.shift()!;
+        const ticket =
+          lane.waiting > 0 && this.#mayStart(lane) ? this.#nextWaiting(lane) : undefined;
+        if (lane.waiting > 0) this.#turns.push(lane);
+        else lane.hasTurn = false;
+        if (ticket) {
+          passed = 0;
+          this.#start(ticket);
+        } else if (lane.hasTurn) {
+          // Over its share: it keeps its turn for when its own queries finish.
+          passed++;
+        }
       }
+    } finally {
+      this.#pumping = false;
     }
   }
 
@@ -218,7 +245,7 @@ class FairLimiter implements Resolver {
       if (ticket.options?.signal?.aborted) {
         ticket.state = 'done';
         this.#unwatch(ticket);
-        ticket.resolve(timedOut);
+        ticket.listener.answered(timedOut);
         continue;
       }
       if (lane.head > 1024 && lane.head * 2 > lane.queue.length) {
@@ -236,5 +263,8 @@ export function withConcurrencyLimit(
   maxInFlight: number,
   options: Omit<ConcurrencyOptions, 'maxInFlight'> = {},
 ): Resolver {
-  return new FairLimiter(inner, maxInFlight, options.minShare ?? defaultMinShare);
+  const limiter = new FairLimiter(inner, maxInFlight, options.minShare ?? defaultMinShare);
+  return resolverOf((name, type, queryOptions, listener) =>
+    limiter.ask(name, type, queryOptions, listener),
+  );
 }

@@ -1,7 +1,14 @@
 import { type DohExchange, type ExchangeResult, fetchExchange } from './doh-exchange.js';
 import { createEndpointFailover } from './endpoint-failover.js';
 import { type AttemptPolicy, attemptPolicy, PendingQuery } from './pending-query.js';
-import type { DnsOutcome, QueryOptions, RecordData, RecordType, Resolver } from './resolver.js';
+import type {
+  DnsOutcome,
+  OutcomeListener,
+  QueryOptions,
+  RecordData,
+  RecordType,
+  Resolver,
+} from './resolver.js';
 import { readResponse } from './response-outcome.js';
 import { encodeQuery } from './wire.js';
 
@@ -33,13 +40,13 @@ class DohQuery<T extends RecordType> extends PendingQuery<RecordData[T]> {
   constructor(
     policy: AttemptPolicy,
     signal: AbortSignal | undefined,
-    resolve: (outcome: DnsOutcome<RecordData[T]>) => void,
+    listener: Pick<OutcomeListener<RecordData[T]>, 'answered'>,
     private readonly carrier: Carrier,
     private readonly message: Uint8Array,
     private readonly name: string,
     private readonly type: T,
   ) {
-    super(policy, signal, resolve);
+    super(policy, signal, listener);
   }
 
   protected send(endpoint: number): void {
@@ -94,8 +101,8 @@ export function createDohTransport(options: DohTransportOptions): Resolver {
       // A name the wire cannot carry: the UDP transport fails such a query as a server failure too.
       return Promise.resolve(serverFailure);
     }
-    return new Promise((settle) =>
-      new DohQuery(policy, queryOptions?.signal, settle, carrier, message, name, type).start(
+    return new Promise((answered) =>
+      new DohQuery(policy, queryOptions?.signal, { answered }, carrier, message, name, type).start(
         queryOptions?.timeoutMs,
       ),
     );

@@ -1,3 +1,4 @@
+import { askResolver, resolverOf } from './asking.js';
 import type { Resolver } from './resolver.js';
 
 /**
@@ -6,7 +7,7 @@ import type { Resolver } from './resolver.js';
  * they said to a check a minute ago.
  */
 export function withFreshAnswers(resolver: Resolver): Resolver {
-  return {
-    query: (name, type, options) => resolver.query(name, type, { ...options, bypassCache: true }),
-  };
+  return resolverOf((name, type, options, listener) =>
+    askResolver(resolver, name, type, { ...options, bypassCache: true }, listener),
+  );
 }

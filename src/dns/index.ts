@@ -9,12 +9,14 @@ export {
   type DnsOutcome,
   type DnsStatus,
   type MxRecord,
+  type OutcomeListener,
   type QueryOptions,
   type RecordData,
   type RecordType,
   type Resolver,
   recordsOf,
 } from './resolver.js';
+export { type Ask, askResolver, resolverOf } from './asking.js';
 export { type CacheOptions, type CachingResolver, defaultCacheOptions } from './caching.js';
 export { type QueryObserver, withObserver } from './observed.js';
 export { withResolverStack } from './stack.js';

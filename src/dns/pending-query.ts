@@ -1,5 +1,5 @@
 import type { EndpointFailover } from './endpoint-failover.js';
-import type { DnsOutcome } from './resolver.js';
+import type { DnsOutcome, OutcomeListener } from './resolver.js';
 import { createSignalWatches, type SignalWatches } from './signal-watches.js';
 
 /**
@@ -8,7 +8,8 @@ import { createSignalWatches, type SignalWatches } from './signal-watches.js';
  * the current endpoint (`endpoint-failover.ts`) and has `timeoutMs`; an attempt that gets no
  * usable answer is followed by another, `retries` times; the caller's signal ends the query at
  * once as `timeout`. A transport says how an attempt is sent and what it holds; this class keeps
- * the rest, with no promise of its own: the transport makes one per query and hands its resolve.
+ * the rest, with no promise of its own: it tells its listener (`Resolver.ask`'s, or one that
+ * settles the transport's promise).
  */
 
 /** How an attempt ended without an outcome: nothing came back, or something that answers nothing. */
@@ -59,7 +60,7 @@ export abstract class PendingQuery<T> {
   constructor(
     protected readonly policy: AttemptPolicy,
     private readonly signal: AbortSignal | undefined,
-    private readonly resolve: (outcome: DnsOutcome<T>) => void,
+    private readonly listener: Pick<OutcomeListener<T>, 'answered'>,
   ) {}
 
   /** Sends an attempt to `endpoint`; its answer comes to `settle` or `failed`. */
@@ -78,7 +79,7 @@ export abstract class PendingQuery<T> {
     const { signal } = this;
     if (signal?.aborted) {
       this.#settled = true;
-      this.resolve(timedOut);
+      this.listener.answered(timedOut);
       return;
     }
     if (signal) this.policy.watches.watch(signal, this);
@@ -103,7 +104,7 @@ export abstract class PendingQuery<T> {
     clearTimeout(this.#timer);
     if (this.signal) this.policy.watches.unwatch(this.signal, this);
     this.release();
-    this.resolve(outcome);
+    this.listener.answered(outcome);
   }
 
   /**

@@ -57,12 +57,32 @@ export interface QueryOptions {
   timeoutMs?: number;
 }
 
+/** Hears the outcome of one query asked through `Resolver.ask`: one call, of one of the two. */
+export interface OutcomeListener<T> {
+  answered(outcome: DnsOutcome<T>): void;
+  /** The query threw instead of answering: a bug (a server address that is no address), never DNS. */
+  failed(error: unknown): void;
+}
+
 export interface Resolver {
   query<T extends RecordType>(
     name: string,
     type: T,
     options?: QueryOptions,
   ): Promise<DnsOutcome<RecordData[T]>>;
+  /**
+   * The same query, its outcome told to `listener` rather than through a promise: the layers of
+   * the resolver stack (stack.ts) hand an answer up to the DNSBL engine in one synchronous call,
+   * not a promise and a microtask each (docs/benchmarks.md, "Answers that trickle"). It may tell
+   * the listener before it returns (a cached answer). Optional: `askResolver` asks through `query`
+   * where a resolver has no `ask`.
+   */
+  ask?<T extends RecordType>(
+    name: string,
+    type: T,
+    options: QueryOptions | undefined,
+    listener: OutcomeListener<RecordData[T]>,
+  ): void;
 }
 
 /** The records of an answer, or none for every other outcome. */

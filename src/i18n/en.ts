@@ -999,4 +999,28 @@ export const en = {
   'reports.tls.failures': 'Failures',
   'reports.empty':
     'No report in this window yet: point rua= at this inbox’s address, or upload reports with its key.',
+  'reports.notice.failingTitle': '{ip} fails DMARC for {domain}',
+  'reports.notice.failing':
+    '{fail} of its {messages} messages failed DMARC in the reports from {from} to {to}.',
+  'reports.notice.reporters': 'Reported by:',
+  'reports.notice.advice':
+    'If it sends for you, authorise it in SPF or sign its mail with DKIM; if not, it is not yours, and p=quarantine or p=reject stops it.',
+  'reports.notice.page': 'The reports',
+  'reports.notice.footer':
+    'You get this e-mail because this address confirmed the alerts of this reports inbox. One click stops them:',
+  'reports.notice.confirmSubject': 'Confirm e-mail alerts for the DMARC reports of {domain}',
+  'reports.notice.confirmIntro':
+    'Someone asked this service to e-mail this address about the addresses that send mail as {domain}: when one of them is listed on, or delisted from, a blocklist, and when one newly fails DMARC.',
+  'reports.email.confirmed':
+    'Confirmed: the alerts of the DMARC reports of {domain} will be e-mailed to {address}.',
+  'reports.email.confirmText':
+    'Press the button to have the alerts of the DMARC reports of {domain} e-mailed to {address}.',
+  'reports.email.unsubscribeText':
+    'Press the button to stop the e-mails about the DMARC reports of {domain} to {address}.',
+  'reports.email.unsubscribed':
+    'Done: no more e-mails about the DMARC reports of {domain} go to this address.',
+  'reports.email.wrong': 'This link is not valid for this inbox (a newer one may have been sent).',
+  'reports.email.expired':
+    'This link has expired: a confirmation link works for 24 hours. The inbox’s key holder can ask for a new one by setting auto_watch with the address again.',
+  'reports.email.inboxLink': 'The reports of this inbox',
 } as const satisfies Record<string, Message>;

@@ -1172,4 +1172,29 @@ export const ru: CatalogOf<typeof en, RussianPlural> = {
   'reports.tls.failures': 'Ошибки',
   'reports.empty':
     'В этом окне пока нет отчётов: укажите адрес этого ящика в rua= или загрузите отчёты с его ключом.',
+  'reports.notice.failingTitle': '{ip} не проходит DMARC для {domain}',
+  'reports.notice.failing':
+    '{fail} из его {messages} сообщ. не прошли DMARC в отчётах с {from} по {to}.',
+  'reports.notice.reporters': 'Сообщили:',
+  'reports.notice.advice':
+    'Если он отправляет от вашего имени, разрешите его в SPF или подписывайте его почту DKIM; если нет — он не ваш, и p=quarantine или p=reject его остановит.',
+  'reports.notice.page': 'Отчёты',
+  'reports.notice.footer':
+    'Вы получили это письмо, потому что этот адрес подтвердил оповещения этого ящика отчётов. Отписаться одним нажатием:',
+  'reports.notice.confirmSubject': 'Подтвердите оповещения по почте об отчётах DMARC для {domain}',
+  'reports.notice.confirmIntro':
+    'Кто-то попросил этот сервис писать на этот адрес об адресах, отправляющих почту от имени {domain}: когда один из них попадёт в чёрный список или будет из него исключён и когда новый адрес не пройдёт DMARC.',
+  'reports.email.confirmed':
+    'Подтверждено: оповещения об отчётах DMARC для {domain} будут приходить на {address}.',
+  'reports.email.confirmText':
+    'Нажмите кнопку, чтобы оповещения об отчётах DMARC для {domain} приходили на {address}.',
+  'reports.email.unsubscribeText':
+    'Нажмите кнопку, чтобы письма об отчётах DMARC для {domain} больше не приходили на {address}.',
+  'reports.email.unsubscribed':
+    'Готово: письма об отчётах DMARC для {domain} больше не придут на этот адрес.',
+  'reports.email.wrong':
+    'Эта ссылка не подходит для этого ящика (возможно, была отправлена более новая).',
+  'reports.email.expired':
+    'Срок действия ссылки истёк: ссылка подтверждения действует 24 часа. Владелец ключа ящика может запросить новую, снова указав адрес в auto_watch.',
+  'reports.email.inboxLink': 'Отчёты этого ящика',
 };

@@ -8,6 +8,7 @@ import type { NodeConfig } from './config.js';
 import { type NodePlatform, createNodePlatform } from './platform.js';
 import type { NodeMetrics } from './prometheus.js';
 import { startMonitorTimer } from './monitor-timer.js';
+import { startAutoWatchTimer } from './auto-watch-timer.js';
 import { connectionClient, countClientConnections } from './client-connections.js';
 import { smtpDoorDefaults, startMailDoors } from './reports/index.js';
 import { startReportPurge } from './report-purge-timer.js';
@@ -42,6 +43,9 @@ export async function createNodeServices(
       clock: platform.clock,
       log: services.log,
     });
+    const autoWatchTimer = startAutoWatchTimer(services.reports.autoWatch.runner, {
+      log: services.log,
+    });
     // Not awaited: the relay is tried while the service starts. Under WORKERS=N, by the first
     // worker only, so the line is printed once.
     if (platform.mailer && (!cluster.isWorker || cluster.worker?.id === 1)) {
@@ -62,17 +66,24 @@ export async function createNodeServices(
       stopWatches: () => watchTimer.stop(),
       /** Ends the daily purge of old reports and waits for one under way. */
       stopReportPurge: () => reportPurge.stop(),
+      /** Ends the reports' auto-watch timer and waits for the run under way. */
+      stopAutoWatch: () => autoWatchTimer.stop(),
       /** The reports' SMTP listener and IMAP poller, when configured. */
       mailDoors,
       /** Closes the SMTP listener and the IMAP poller, letting what they took in be kept. */
       stopMailDoors: () => mailDoors.stop(),
       /**
-       * Stops the self-test, watch and purge timers, the card threads and the DNS sockets, then
+       * Stops the self-test, watch, purge and auto-watch timers, the card threads and the DNS sockets, then
        * lets go of the stores.
        */
       async close() {
         monitorTimer?.stop();
-        await Promise.all([watchTimer.stop(), reportPurge.stop(), mailDoors.stop()]);
+        await Promise.all([
+          watchTimer.stop(),
+          reportPurge.stop(),
+          autoWatchTimer.stop(),
+          mailDoors.stop(),
+        ]);
         platform.closeDns();
         await platform.cardPool.close();
         await Promise.all([platform.store.close(), platform.reports.close()]);

@@ -37,6 +37,9 @@ export interface CallerIdOptions {
 
 const keyName = (period: number) => `caller-key:${period}`;
 
+/** Callers whose ids a process keeps at hand, per key: a busy service's distinct callers of a while. */
+const rememberedIds = 4096;
+
 /** Web Crypto's key object, named as the runtimes' own types do not both name it. */
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
@@ -80,9 +83,25 @@ export function createCallerIds(options: CallerIdOptions): CallerIds {
     return key;
   }
 
+  /**
+   * The ids already made under each key, by subject: a caller's requests hash the same subject
+   * again and again, and Web Crypto's HMAC (a job and a promise of its own) cost about a tenth of
+   * an uncached check's CPU (docs/benchmarks.md, "Answers that trickle"). Whoever can read the
+   * process's memory reads the key there too, so the pairs tell them nothing more; they go with
+   * their key, and the oldest go past `rememberedIds`.
+   */
+  const made = new WeakMap<HmacKey, Map<string, string>>();
+
   async function sign(key: HmacKey, subject: string): Promise<string> {
+    let ids = made.get(key);
+    const known = ids?.get(subject);
+    if (known !== undefined) return known;
     const mac = await crypto.subtle.sign('HMAC', key, utf8.encode(subject));
-    return base64url(new Uint8Array(mac));
+    const id = base64url(new Uint8Array(mac));
+    if (!ids) made.set(key, (ids = new Map()));
+    if (ids.size >= rememberedIds) ids.delete(ids.keys().next().value!);
+    ids.set(subject, id);
+    return id;
   }
 
   const currentPeriod = () => Math.floor(options.clock().getTime() / periodMs);

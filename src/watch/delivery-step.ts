@@ -3,6 +3,7 @@ import type { Logger } from '../lib/index.js';
 import type { DueClaim, Store } from '../store/index.js';
 import { webhookRequest } from './alerts/index.js';
 import { type EmailDeps, emailOnce } from './email-step.js';
+import { noticeOnce } from './notice-step.js';
 import {
   deliveryLeaseMs,
   forgetDelivery,
@@ -38,7 +39,7 @@ export interface DeliveryStepDeps {
   sender: WebhookSender;
   resolver: Resolver;
   /** Where a watch's webhook may connect: the operator's watches reach WEBHOOK_ALLOW_NETWORKS. */
-  reachable: (watch: WatchConfig) => Reachable;
+  reachable: (watch: Pick<WatchConfig, 'operator'>) => Reachable;
   timeoutMs: number;
   retryDelaysMs: readonly number[];
   /** A confirmation e-mail's retries (schedule.ts). */
@@ -74,6 +75,7 @@ export async function runDeliveryStep(deps: DeliveryStepDeps, claim: DueClaim): 
   const pending = await records.delivery(claim.id);
   if (!pending) return store.removeDue(queues.deliveries, claim.id);
   const done = () => forgetDelivery(store, records, pending.watch_id, pending.id);
+  if (pending.notice) return noticeOnce(deps, pending, pending.notice, done);
   const watch = await records.config(pending.watch_id);
   if (pending.email) return emailOnce(deps, watch, pending, pending.email, done);
   // A deleted or ended watch, or one whose webhook was removed, has nothing left to deliver.
@@ -171,7 +173,8 @@ async function attemptOnce(
   }
 }
 
-async function attemptDelivery(
+/** One POST of a signed request to a webhook, and what came of it (a notice's too). */
+export async function attemptDelivery(
   deps: Omit<DeliveryStepDeps, 'reachable'> & { reachable: Reachable },
   url: string,
   secret: string,

@@ -6,8 +6,10 @@
  */
 export { createWatches, type WatchDeps, type Watches } from './watches.js';
 export type {
+  Confirmation,
   CreateOutcome,
   KeyCheck,
+  NoticeInput,
   UpdateOutcome,
   WatchChanges,
   WatchError,
@@ -70,12 +72,20 @@ export {
   watchStateSchema,
   type WatchView,
   watchViewSchema,
+  type NoticeEvent,
+  type SourceFailingEvent,
+  sourceFailingEventSchema,
   type Webhook,
   webhookFormatSchema,
   type WebhookStatus,
   webhookStatusSchema,
 } from './model/index.js';
 export {
+  checkConfirmCode,
+  type CodeCheck,
+  isUnsubscribeCode,
+  type WatchEmail,
+  watchEmailSchema,
   type EmailAnswer,
   type EmailContent,
   type EmailMessage,
@@ -87,6 +97,7 @@ export {
   parseMailbox,
   type RelayCheck,
 } from './email/index.js';
+export { sourceFailingMessage } from './alerts/index.js';
 export {
   type DayState,
   dayStrip,

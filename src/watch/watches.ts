@@ -23,8 +23,10 @@ import {
 } from './model/index.js';
 import * as operations from './operations/index.js';
 import type {
+  Confirmation,
   CreateOutcome,
   KeyCheck,
+  NoticeInput,
   OperationContext,
   UpdateOutcome,
   WatchChanges,
@@ -109,6 +111,24 @@ export interface Watches {
   confirmEmail(id: string, code: string): Promise<{ ok: true } | WatchFailure>;
   /** The one-click unsubscribe (RFC 8058): no more mail to that address for that watch, at once. */
   unsubscribeEmail(id: string, code: string): Promise<{ ok: true } | WatchFailure>;
+  /**
+   * A subsystem's notice, sent to its user's webhook or address by the deliveries
+   * (docs/watch-engine.md, "Notices"): the id its deliveries carry (`webhook-id`).
+   */
+  notify(
+    notice: NoticeInput,
+    owner: { subsystem: string; id: string; operator?: boolean },
+  ): Promise<{ ok: true; id: string } | WatchFailure>;
+  /**
+   * A subsystem's double opt-in of its user's address, within a watch's daily limits: the e-mail
+   * to keep (unconfirmed) and the code its confirmation link carries (docs/watch-engine.md,
+   * "Notices").
+   */
+  confirmAddress(
+    address: string,
+    owner: { subsystem: string; id: string },
+    unsubscribe?: string,
+  ): Promise<Confirmation | WatchFailure>;
   /** Whether `key` is the manage key of a live watch (compared as hashes, in constant time). */
   checkManageKey(id: string, key: string): Promise<KeyCheck>;
   /** How many watches are live (the set WATCH_MAX caps). */
@@ -174,6 +194,9 @@ export function createWatches(deps: WatchDeps): Watches {
     emailCode: (id, code) => operations.emailCode(context, id, code),
     confirmEmail: (id, code) => operations.confirmEmail(context, id, code),
     unsubscribeEmail: (id, code) => operations.unsubscribeEmail(context, id, code),
+    notify: (notice, owner) => operations.notify(context, notice, owner),
+    confirmAddress: (address, owner, unsubscribe) =>
+      operations.confirmAddress(context, address, owner, unsubscribe),
     checkManageKey: (id, key) => operations.checkManageKey(context, id, key),
     countLive: () => operations.countLive(context),
     deliveryQueue: () => operations.deliveryQueue(context),

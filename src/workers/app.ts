@@ -75,6 +75,10 @@ export async function createEdgeApp(
     async tickWatches(options) {
       await services.refreshVerdicts();
       try {
+        // The reports' auto-watch rides the watch clock: its runs make and renew watches.
+        await services.reports.autoWatch.runner.tick().catch((error: unknown) => {
+          services.log('error', 'auto_watch tick failed', { error: String(error) });
+        });
         return await services.watches.runner.tick(options);
       } finally {
         await services.flushVerdicts();

@@ -70,6 +70,9 @@ export class WatchClockObject extends DurableObject<WorkerEnv> {
       if (report.full) next = now;
       else if (due !== undefined) next = Math.min(due, now + pollMs);
       else next = now + ((await watches.countLive()) > 0 ? pollMs : idleMs);
+      // The reports' auto-watch rides this clock (app.ts `tickWatches`): its next run due, too.
+      const autoWatchDue = await app.services.reports.autoWatch.runner.nextDueAt();
+      if (autoWatchDue !== undefined) next = Math.max(now, Math.min(next, autoWatchDue));
     } catch (error) {
       // A store or configuration that fails now is tried again in a minute.
       console.error(`watch clock: ${String(error)}`);

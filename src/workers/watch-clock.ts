@@ -14,14 +14,16 @@ export async function armWatchClock(env: WorkerEnv): Promise<void> {
 
 /**
  * Whether an answer created, changed or tested a watch: a POST or PATCH under `/watch/v1` that
- * succeeded. The clock is armed then (src/worker.ts).
+ * succeeded; or may have given a reports inbox's auto-watch work (docs/reports.md, "Reports meet
+ * watches"): a POST, PATCH or DELETE under `/reports/v1` that succeeded (an upload, a PATCH of
+ * auto_watch, an erased inbox, an e-mail link). The clock is armed then (src/worker.ts).
  */
 export function changedAWatch(request: Request, response: Response): boolean {
-  return (
-    (request.method === 'POST' || request.method === 'PATCH') &&
-    response.ok &&
-    new URL(request.url).pathname.includes('/watch/v1')
-  );
+  const path = new URL(request.url).pathname;
+  const { method } = request;
+  if (!response.ok) return false;
+  if (path.includes('/watch/v1')) return method === 'POST' || method === 'PATCH';
+  return path.includes('/reports/v1') && ['POST', 'PATCH', 'DELETE'].includes(method);
 }
 
 /**

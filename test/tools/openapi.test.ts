@@ -405,6 +405,7 @@ describe('the OpenAPI document, as redocly lints it', () => {
     const webhooks = (document as unknown as { webhooks: Record<string, { post: Operation }> })
       .webhooks;
     expect(Object.keys(webhooks).sort()).toEqual([
+      'reports.source_failing',
       'watch.changed',
       'watch.delisted',
       'watch.listed',

@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import {
-  type DnsOutcome,
   encodeQuery,
+  type OutcomeListener,
   type QueryOptions,
   type RecordData,
   type RecordType,
   type Resolver,
+  resolverOf,
 } from '../../dns/index.js';
 import { createQueryIds } from './query-ids.js';
 import { SendBatch } from './send-batch.js';
@@ -16,8 +17,9 @@ import { UdpQuery } from './udp-query.js';
 /**
  * The DNS transport on Node: queries over UDP on `node:dgram`, encoded and read by the codec of
  * src/dns/wire.ts, TCP for an answer that did not fit (docs/decisions.md says why not c-ares).
- * Per query: one message encoded, one promise, one timer, one ID on a long-lived socket; an
- * answer is read from its header alone unless it holds records; nothing is thrown.
+ * Per query: one message encoded, one timer, one ID on a long-lived socket, and no promise when it
+ * is asked through `ask`; an answer is read from its header alone unless it holds records;
+ * nothing is thrown.
  */
 
 export interface DgramTransportOptions {
@@ -89,32 +91,39 @@ export function createDgramTransport(options: DgramTransportOptions): DgramTrans
     return set;
   }
 
+  function ask<T extends RecordType>(
+    name: string,
+    type: T,
+    queryOptions: QueryOptions | undefined,
+    listener: OutcomeListener<RecordData[T]>,
+  ): void {
+    if (closed) {
+      listener.answered(timedOut);
+      return;
+    }
+    let message: Uint8Array;
+    let set: ServerSet;
+    try {
+      message = encodeQuery(name, type, 0, udpPayloadBytes);
+    } catch {
+      // A name the wire cannot carry (a label over 63 octets): nothing is sent.
+      listener.answered(serverFailure);
+      return;
+    }
+    try {
+      set = setOf(queryOptions?.servers);
+    } catch (error) {
+      // A server address that is no address is a bug: it fails, as it always did.
+      listener.failed(error);
+      return;
+    }
+    new UdpQuery(set, queryOptions?.signal, listener, message, name, type).start(
+      queryOptions?.timeoutMs,
+    );
+  }
+
   return {
-    query<T extends RecordType>(
-      name: string,
-      type: T,
-      queryOptions?: QueryOptions,
-    ): Promise<DnsOutcome<RecordData[T]>> {
-      if (closed) return Promise.resolve(timedOut);
-      let message: Uint8Array;
-      let set: ServerSet;
-      try {
-        message = encodeQuery(name, type, 0, udpPayloadBytes);
-      } catch {
-        // A name the wire cannot carry (a label over 63 octets): nothing is sent.
-        return Promise.resolve(serverFailure);
-      }
-      try {
-        set = setOf(queryOptions?.servers);
-      } catch (error) {
-        // A server address that is no address is a bug: it rejects, as it always did.
-        return Promise.reject(error);
-      }
-      const signal = queryOptions?.signal;
-      return new Promise((resolve) =>
-        new UdpQuery(set, signal, resolve, message, name, type).start(queryOptions?.timeoutMs),
-      );
-    },
+    ...resolverOf(ask),
     waiting() {
       let waiting = configuredSet?.waiting() ?? 0;
       for (const set of namedSets.values()) waiting += set.waiting();

@@ -1,5 +1,5 @@
 import {
-  type DnsOutcome,
+  type OutcomeListener,
   PendingQuery,
   readResponse,
   type RecordData,
@@ -36,13 +36,13 @@ export class UdpQuery<T extends RecordType>
   constructor(
     private readonly set: ServerSet,
     signal: AbortSignal | undefined,
-    resolve: (outcome: DnsOutcome<RecordData[T]>) => void,
+    listener: Pick<OutcomeListener<RecordData[T]>, 'answered'>,
     /** The query as encoded, under the ID of `#socket` once sent. */
     private message: Uint8Array,
     private readonly name: string,
     private readonly type: T,
   ) {
-    super(set.policy, signal, resolve);
+    super(set.policy, signal, listener);
   }
 
   protected send(endpoint: number): void {

@@ -1,4 +1,10 @@
-import type { DnsOutcome, DnsStatus, Resolver } from '../../dns/index.js';
+import {
+  askResolver,
+  type DnsOutcome,
+  type DnsStatus,
+  type OutcomeListener,
+  type Resolver,
+} from '../../dns/index.js';
 import { isIpv6, reversedNibbles, reversedOctets } from '../../lib/index.js';
 import type { Deadline } from '../lookups/index.js';
 import { hideKeys, type ListKeys, missingKey, missingKeyReason } from './list-keys.js';
@@ -79,6 +85,9 @@ export interface DnsblEngineOptions {
 
 const believed: ListGate = { state: 'active' };
 
+/** Until a fan-out waits on its promise. */
+const ignore = (): void => {};
+
 /**
  * The name a list side is asked under: a keyed list with its key in front of its zone (its
  * `key.query`); Spamhaus zones moved to DQS when SPAMHAUS_DQS_KEY is set (their IPv6 side too:
@@ -125,18 +134,21 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
   const askedIpv6Zone = new Map(zones.map((zone) => [zone, queryZone(zone, keys, 'ipv6')]));
 
   /**
-   * `shown`: the target as people write it, for the operator's lookup page. Not an async function:
-   * what is decided without asking (a side not covered, a missing key, the gate) is returned as
-   * it is, and a look-up is read in `readOutcome` once it settles. The check's fan-out then holds
-   * a promise per list, not a suspended frame with every local of this function.
+   * `shown`: the target as people write it, for the operator's lookup page. What is decided
+   * without asking (a side not covered, a missing key, the gate) is returned as it is; otherwise
+   * the list is asked, and its look-up (the resolver's listener) reads the answer in
+   * `readOutcome` once it comes. The check's fan-out holds one promise, not one per list (nor a
+   * race of each against the deadline).
    */
   function checkZone(
+    fanOut: FanOut,
+    index: number,
     zone: DnsblZone,
     label: string,
     shown: string,
     side: ListSide,
-    deadline: Deadline,
-  ): ListResult | Promise<ListResult> {
+  ): ListResult | ListLookup {
+    // Each list's result goes in `fanOut.lists` at `index`: decided here, or by its look-up.
     const base: ListResult = {
       zone: sideZone(zone, side),
       name: sideName(zone, side),
@@ -159,19 +171,88 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
     }
 
     const name = `${label}.${(side === 'ipv6' ? askedIpv6Zone : askedZone).get(zone)}`;
-    const lookup = resolver.query(
+    const lookup = new ListLookup(fanOut, index, zone, side, base, name, shown);
+    // Counted before it is asked: a cached answer is told before `askResolver` returns.
+    fanOut.waiting++;
+    fanOut.lookups.push(lookup);
+    askResolver(
+      resolver,
       name,
       'A',
       standing.timeoutMs === undefined
-        ? deadline.queryOptions
-        : deadline.queryOptionsWithin(standing.timeoutMs),
+        ? fanOut.deadline.queryOptions
+        : fanOut.deadline.queryOptionsWithin(standing.timeoutMs),
+      lookup,
     );
-    // Each look-up is told once: as a timeout when the check's deadline passes first (it did not
-    // answer in time for the check), else with its outcome.
-    return deadline.race(lookup, null).then((outcome) => {
-      onLookup?.(zone, outcome === null ? 'timeout' : outcome.status, side);
-      return readOutcome(zone, base, name, shown, deadline, outcome);
-    });
+    return lookup;
+  }
+
+  /**
+   * One list's look-up, told once: with its outcome, or as a timeout when the check's deadline
+   * passes first (it did not answer in time for the check). It is the resolver's listener, so an
+   * answer reaches the check in one call, with no promise or race of its own.
+   */
+  class ListLookup implements OutcomeListener<string> {
+    told = false;
+
+    constructor(
+      private readonly fanOut: FanOut,
+      private readonly index: number,
+      private readonly zone: DnsblZone,
+      private readonly side: ListSide,
+      private readonly base: ListResult,
+      private readonly name: string,
+      private readonly shown: string,
+    ) {}
+
+    answered(outcome: DnsOutcome<string> | null): void {
+      if (this.told) return;
+      this.told = true;
+      const { fanOut, zone } = this;
+      onLookup?.(zone, outcome === null ? 'timeout' : outcome.status, this.side);
+      const result = readOutcome(zone, this.base, this.name, this.shown, fanOut.deadline, outcome);
+      if (result instanceof Promise) {
+        result.then(
+          (read) => fanOut.heard(this.index, read),
+          (error: unknown) => fanOut.failed(error),
+        );
+      } else fanOut.heard(this.index, result);
+    }
+
+    failed(error: unknown): void {
+      if (this.told) return;
+      this.told = true;
+      this.fanOut.failed(error);
+    }
+  }
+
+  /** A check's lists, in zone order, as they are decided; one promise for them all. */
+  class FanOut {
+    readonly lists: ListResult[] = [];
+    readonly lookups: ListLookup[] = [];
+    waiting = 0;
+    resolve: (lists: ListResult[]) => void = ignore;
+    reject: (error: unknown) => void = ignore;
+
+    constructor(readonly deadline: Deadline) {}
+
+    heard(index: number, result: ListResult): void {
+      this.lists[index] = result;
+      this.settledOne();
+    }
+
+    settledOne(): void {
+      if (--this.waiting === 0) this.resolve(this.lists);
+    }
+
+    failed(error: unknown): void {
+      this.reject(error);
+    }
+
+    /** The deadline passed: every look-up not yet told is told it timed out, in one step. */
+    giveUp(): void {
+      for (const lookup of this.lookups) lookup.answered(null);
+    }
   }
 
   /** A list's answer (null: none before the check's deadline) read through its code table. */
@@ -230,9 +311,21 @@ export function createDnsblEngine(options: DnsblEngineOptions): DnsblEngine {
       const label = targetLabel(target);
       const shown = target.kind === 'ip' ? target.address : target.name;
       const side: ListSide = target.kind === 'ip' && isIpv6(target.address) ? 'ipv6' : 'primary';
-      const lists = await Promise.all(
-        zonesByType[target.kind].map((zone) => checkZone(zone, label, shown, side, deadline)),
-      );
+      const fanOut = new FanOut(deadline);
+      const finished = new Promise<ListResult[]>((resolve, reject) => {
+        fanOut.resolve = resolve;
+        fanOut.reject = reject;
+      });
+      // Held open until every list is asked, however many answer at once.
+      fanOut.waiting = 1;
+      const zonesAsked = zonesByType[target.kind];
+      for (let index = 0; index < zonesAsked.length; index++) {
+        const decided = checkZone(fanOut, index, zonesAsked[index]!, label, shown, side);
+        if (!(decided instanceof ListLookup)) fanOut.lists[index] = decided;
+      }
+      fanOut.settledOne();
+      if (fanOut.waiting > 0) deadline.whenPassed(() => fanOut.giveUp());
+      const lists = await finished;
       return { lists, ...countsOf(lists) };
     },
   };

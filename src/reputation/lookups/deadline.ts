@@ -17,6 +17,12 @@ export interface Deadline {
   readonly queryOptions: Readonly<QueryOptions>;
   /** `queryOptions` with a query timeout of its own (a list's, by its latency): one per value. */
   queryOptionsWithin(timeoutMs: number): Readonly<QueryOptions>;
+  /**
+   * Calls `heard` once the deadline passes (after its signal has aborted), never once it is
+   * cleared: what a fan-out still waits for is then given up in one step, rather than each of its
+   * look-ups raced against the deadline (a promise each).
+   */
+  whenPassed(heard: () => void): void;
   /** Releases the timer once the check is done, and abandons its queries still in flight. */
   clear(): void;
 }
@@ -35,28 +41,36 @@ const deadlineReason = Object.freeze({ name: 'DeadlineReason', message: 'the che
 export function createDeadline(ms: number, within?: Deadline): Deadline {
   const controller = new AbortController();
   let expired = false;
+  let cleared = false;
+  const onPass: (() => void)[] = [];
   const pass = () => {
+    if (expired || cleared) return;
     expired = true;
     controller.abort(deadlineReason);
+    for (const heard of onPass.splice(0)) heard();
   };
   const timer = setTimeout(pass, ms);
   const outer = within?.signal;
   if (outer?.aborted) pass();
   else outer?.addEventListener('abort', pass, { once: true });
-  const passed = new Promise<void>((resolve) => {
-    if (controller.signal.aborted) resolve();
-    else controller.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  // Made by the first race, and shared by every race after it: most races are with `null`.
+  let passed: Promise<void> | undefined;
+  let passedWithNull: Promise<null> | undefined;
+  const whenAborted = () =>
+    (passed ??= new Promise<void>((resolve) => {
+      if (controller.signal.aborted) resolve();
+      else controller.signal.addEventListener('abort', () => resolve(), { once: true });
+    }));
   const queryOptions = { signal: controller.signal, check: within?.queryOptions.check ?? Symbol() };
-  // A check races every list's look-up against its deadline with the same `null`, and most lists
-  // share a few timeouts: one promise and one options object each, not one per query.
-  const passedWithNull = passed.then(() => null);
+  // Most lists share a few timeouts: one options object each, not one per query.
   const withTimeout = new Map<number, Readonly<QueryOptions>>();
   return {
     race: <T, F>(work: Promise<T>, onTimeout: F) =>
       Promise.race<T | F>([
         work,
-        onTimeout === null ? (passedWithNull as Promise<F>) : passed.then(() => onTimeout),
+        onTimeout === null
+          ? ((passedWithNull ??= whenAborted().then(() => null)) as Promise<F>)
+          : whenAborted().then(() => onTimeout),
       ]),
     queryOptionsWithin(timeoutMs) {
       let options = withTimeout.get(timeoutMs);
@@ -69,9 +83,15 @@ export function createDeadline(ms: number, within?: Deadline): Deadline {
     get expired() {
       return expired;
     },
+    whenPassed(heard) {
+      if (expired) heard();
+      else if (!cleared) onPass.push(heard);
+    },
     signal: controller.signal,
     queryOptions,
     clear() {
+      cleared = true;
+      onPass.length = 0;
       clearTimeout(timer);
       outer?.removeEventListener('abort', pass);
       controller.abort(deadlineReason);

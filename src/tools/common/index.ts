@@ -6,6 +6,16 @@
  */
 
 export { firstNonEmpty } from './aliases.js';
+export {
+  asPages,
+  codeQuery,
+  type EmailPage,
+  emailPageResponse,
+  oneClickRequest,
+  readOneClick,
+  renderEmailPage,
+  stateAnswer,
+} from './email-link-pages.js';
 export { bearerToken } from './bearer.js';
 export { requestedDomain } from './requested-domain.js';
 export { resultCacheKey } from './result-keys.js';
@@ -40,4 +50,5 @@ export {
   snapshotTool,
 } from './snapshot-tool.js';
 export { addressListing, listingsOf, shownAs } from './summaries.js';
+export { registerWebhookEvent } from './webhook-docs.js';
 export { defineTool, operationStem, type SharingTool, type ToolDefinition } from './tool.js';

@@ -4,7 +4,7 @@ import {
   checkWebhookUrl,
   isWebhookFormat,
   type PortRange,
-  reachableWith,
+  type Reachable,
 } from '../../webhooks/index.js';
 import type { z } from '@hono/zod-openapi';
 import type { storedAutoWatchSchema, updateInboxRequest } from './schemas.js';
@@ -21,12 +21,13 @@ export type AutoWatch = z.infer<typeof storedAutoWatchSchema>;
 /** A source that passed DMARC with at least this many messages in 30 days is watched. */
 export const defaultMinMessages = 100;
 
-/** Public addresses only: an inbox is nobody's operator watch (docs/watches.md, "Safety"). */
-const publicOnly = reachableWith(() => false);
-
+/**
+ * `reachable`: where the webhook may point. Public addresses only, as a watch's (docs/watches.md,
+ * "Safety"), but for an inbox made with OPERATOR_TOKEN, whose watches are the operator's.
+ */
 export function readAutoWatch(
   requested: z.infer<typeof updateInboxRequest>['auto_watch'],
-  rules: { webhookPorts: readonly PortRange[]; sendsEmail: boolean },
+  rules: { webhookPorts: readonly PortRange[]; sendsEmail: boolean; reachable: Reachable },
 ): AutoWatch | null {
   if (requested === null) return null;
   const { webhook_url: url, email, webhook_format: format } = requested;
@@ -37,7 +38,7 @@ export function readAutoWatch(
     throw new ApiError('invalid_webhook', 'webhook_format needs a webhook_url');
   let webhook: string | null = null;
   if (url !== undefined) {
-    const checked = checkWebhookUrl(url, publicOnly, rules.webhookPorts);
+    const checked = checkWebhookUrl(url, rules.reachable, rules.webhookPorts);
     if (!checked.ok) throw new ApiError('invalid_webhook', checked.reason);
     if (format !== undefined && !isWebhookFormat(format)) {
       throw new ApiError(

@@ -110,6 +110,8 @@ export function addCreateInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps):
         }),
       );
       const { inbox, key, dns } = outcome;
+      // An inbox made with OPERATOR_TOKEN is the operator's: so are its auto_watch's watches.
+      await deps.reports.autoWatch.created(inbox, credential);
       const origin = deps.site.publicOrigin(c).base;
       return c.json(
         {

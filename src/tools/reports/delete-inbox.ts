@@ -4,7 +4,10 @@ import type { ReportsToolDeps } from './deps.js';
 import { inboxKeyErrors, inboxKeySecurity, inboxNotFound, keyedInbox } from './inbox-key.js';
 import { inboxIdParams, tags } from './schemas.js';
 
-/** DELETE /reports/v1/{id}: the inbox and every report in it erased, its address and link dead. */
+/**
+ * DELETE /reports/v1/{id}: the inbox and every report in it erased, its address and link dead,
+ * and the watches its auto_watch kept removed.
+ */
 export function addDeleteInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): void {
   const { store, inboxes } = deps.reports;
   serveRoute(
@@ -26,6 +29,8 @@ export function addDeleteInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps):
       const inbox = await keyedInbox(c, inboxes);
       // Two deletes at once: the second finds nothing left.
       if (!(await store.deleteInbox(inbox.id))) throw inboxNotFound();
+      // Its auto_watch's watches and records go at its run, which comes at once.
+      await deps.reports.autoWatch.erased(inbox.id);
       return c.body(null, 204);
     },
   );

@@ -3,6 +3,7 @@ import type { AppEnv } from '../../http/index.js';
 import { defineTool } from '../common/index.js';
 import { addCreateInbox } from './create-inbox.js';
 import { addDeleteInbox } from './delete-inbox.js';
+import { addAutoWatchRoutes, addAutoWatchWebhooks } from './auto-watch-routes.js';
 import type { ReportsToolDeps } from './deps.js';
 import { addGetSummary } from './get-summary.js';
 import { inboxKeyScheme } from './inbox-key.js';
@@ -43,7 +44,9 @@ export const reportsTool = defineTool({
     addVerifyInbox(app, deps);
     addUpdateInbox(app, deps);
     addDeleteInbox(app, deps);
+    addAutoWatchRoutes(app, deps);
   },
+  webhooks: addAutoWatchWebhooks,
 });
 
 export type { ReportsServices, ReportsToolDeps } from './deps.js';

@@ -342,5 +342,13 @@ export const updatedInboxSchema = z
     id: z.string(),
     domain: z.string(),
     auto_watch: storedAutoWatchSchema.nullable(),
+    webhook_secret: z.string().optional().openapi({
+      description:
+        'Shown once, when webhook_url is new: the whsec_ secret every delivery of the inbox (its watches’ events and reports.source_failing) is signed with (Standard Webhooks).',
+    }),
+    email_confirmed: z.boolean().optional().openapi({
+      description:
+        'With email: whether the address confirmed. A new one is sent a confirmation link first (valid 24 hours); nothing else goes to it before.',
+    }),
   })
   .openapi('ReportsInboxUpdated');

@@ -1,5 +1,6 @@
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import {
+  ApiError,
   type AppEnv,
   errorResponses,
   jsonBodyErrors,
@@ -13,12 +14,22 @@ import type { ReportsToolDeps } from './deps.js';
 import { inboxKeyErrors, inboxKeySecurity, inboxNotFound, keyedInbox } from './inbox-key.js';
 import { inboxIdParams, tags, updatedInboxSchema, updateInboxRequest } from './schemas.js';
 
-/** What `readAutoWatch` refuses with: a watch's webhook and e-mail rules. */
-const autoWatchErrors = ['invalid_webhook', 'invalid_email', 'email_unavailable'] as const;
+/**
+ * What `readAutoWatch` refuses with (a watch's webhook and e-mail rules), and the day's
+ * confirmation messages of an address used (429, as a watch's).
+ */
+const autoWatchErrors = [
+  'invalid_webhook',
+  'invalid_email',
+  'email_unavailable',
+  'email_limit',
+] as const;
 
 /**
  * PATCH /reports/v1/{id}: the inbox's `auto_watch` settings, judged as a watch's webhook and
- * e-mail are and kept on the inbox; null turns them off.
+ * e-mail are and kept on the inbox; null turns them off. The auto-watch acts on them
+ * (src/auto-watch/): the webhook's secret is answered once, an address is sent its confirmation,
+ * and the inbox's watches follow at its run, which comes at once.
  */
 export function addUpdateInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): void {
   const { store, inboxes, webhookPorts } = deps.reports;
@@ -56,17 +67,39 @@ export function addUpdateInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps):
     jsonBodyGate,
     async (c) => {
       const body = await readJsonBody(c, updateInboxRequest);
+      const id = c.req.param('id')!;
+      const inbox = await store.inbox(id);
+      if (!inbox) throw inboxNotFound();
       const autoWatch = readAutoWatch(body.auto_watch, {
         webhookPorts,
         sendsEmail: deps.site.watch.email,
+        reachable: deps.reports.webhookReachable(await deps.reports.autoWatch.isOperator(id)),
       });
-      const updated = await store.updateInbox(c.req.param('id')!, { autoWatch });
+      // The destination first: a refusal (the day's confirmations used) changes nothing.
+      const destination = await deps.reports.autoWatch.configure(
+        inbox,
+        autoWatch,
+        deps.site.publicOrigin(c).base,
+      );
+      if (!destination.ok) {
+        throw new ApiError(
+          destination.error,
+          destination.reason,
+          destination.retryAfterS === undefined
+            ? {}
+            : { 'Retry-After': String(destination.retryAfterS) },
+        );
+      }
+      const updated = await store.updateInbox(id, { autoWatch });
       if (!updated) throw inboxNotFound();
+      await deps.reports.autoWatch.changed(id);
       return c.json(
         {
           id: updated.id,
           domain: updated.domain,
           auto_watch: (updated.autoWatch as AutoWatch | null) ?? null,
+          ...(destination.webhook_secret ? { webhook_secret: destination.webhook_secret } : {}),
+          ...(destination.email ? { email_confirmed: destination.email.confirmed } : {}),
         },
         200,
       );

@@ -9,10 +9,18 @@ import {
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
-import { type Lang, type Translate, translator } from '../../i18n/index.js';
-import { html } from 'hono/html';
-import { htmlResponse, languageChoiceOf, renderPage, type Site } from '../../pages/index.js';
+import { type Lang, translator } from '../../i18n/index.js';
+import { languageChoiceOf } from '../../pages/index.js';
 import { type WatchFailure, watchErrors, type WatchView } from '../../watch/index.js';
+import {
+  asPages,
+  codeQuery,
+  emailPageResponse,
+  oneClickRequest,
+  readOneClick,
+  renderEmailPage,
+  stateAnswer,
+} from '../common/index.js';
 import { tags, watchLinksOf } from './answers.js';
 import type { WatchToolDeps } from './deps.js';
 import { watchNotFound } from './manage-key.js';
@@ -20,11 +28,8 @@ import { watchIdParams } from './schemas.js';
 
 /**
  * The links of a watch's e-mails (docs/watches.md, "E-mail"): `…/email/confirm?code=` and
- * `…/email/unsubscribe?code=`. A GET only shows a page with a button (a mail scanner that follows
- * a link changes nothing); the POST confirms the address, or stops its mail at once. The
- * unsubscribe POST is RFC 8058's one-click: the body `List-Unsubscribe=One-Click`, form-encoded
- * or multipart, no cookie, no page. A browser (Accept preferring text/html) gets pages, any other
- * client JSON.
+ * `…/email/unsubscribe?code=`, with the pages and the one-click POST every alert e-mail's links
+ * share (src/tools/common/email-link-pages.ts).
  */
 
 const linkState = z
@@ -35,45 +40,6 @@ const linkState = z
     }),
   })
   .openapi('WatchEmailLink');
-
-const codeQuery = z.object({
-  code: z.string().openapi({
-    param: { name: 'code', in: 'query' },
-    description: 'The code the e-mail’s link carries.',
-  }),
-});
-
-/** The errors' documented answers, each also an HTML page for a browser. */
-function asPages(responses: ReturnType<typeof errorResponses>) {
-  return Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => [
-      status,
-      {
-        ...response,
-        description: `${response.description} (an HTML page when the client prefers text/html)`,
-        content: { 'text/html': { schema: z.string() }, ...response.content },
-      },
-    ]),
-  );
-}
-
-const stateAnswer = (description: string) => ({
-  200: {
-    description,
-    content: {
-      'text/html': { schema: z.string() },
-      'application/json': { schema: linkState },
-    },
-  },
-});
-
-const oneClickBody = z
-  .object({
-    'List-Unsubscribe': z.literal('One-Click').openapi({
-      description: 'RFC 8058 §3.1: the one-click unsubscribe.',
-    }),
-  })
-  .openapi('WatchEmailOneClick');
 
 type Link = 'confirm' | 'unsubscribe';
 
@@ -151,16 +117,17 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
             },
           }
         : {}),
-      ...(view && status !== 404 ? { watchUrl: watchLinksOf(site, c, view.id).page_url } : {}),
+      ...(view && status !== 404
+        ? {
+            onward: {
+              url: watchLinksOf(site, c, view.id).page_url,
+              text: t('email.page.watchLink'),
+            },
+          }
+        : {}),
       languageHref: self,
     });
-    // A page behind a secret link: never kept by a cache, never sent as a referrer.
-    return htmlResponse(c, site, {
-      body,
-      status,
-      cacheControl: 'no-store',
-      vary: 'Accept, Accept-Language',
-    });
+    return emailPageResponse(c, site, body, status);
   }
 
   /** The live watch of the link, or the 404 in the client's form. */
@@ -187,7 +154,10 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
         'The confirmation link of a watch’s e-mail: a page with a button, confirming nothing',
       request: { params: watchIdParams, query: codeQuery },
       responses: {
-        ...stateAnswer('A page whose button POSTs to this URL; JSON: the address’s state'),
+        ...stateAnswer(
+          'A page whose button POSTs to this URL; JSON: the address’s state',
+          linkState,
+        ),
         ...asPages(
           errorResponses('getEmailConfirmPage', [...watchErrors.confirmEmail, ...storeErrors]),
         ),
@@ -227,7 +197,7 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       summary: 'Confirm a watch’s e-mail address: alerts go to it from now on',
       request: { params: watchIdParams, query: codeQuery },
       responses: {
-        ...stateAnswer('Confirmed (again, if it was): a page, or JSON'),
+        ...stateAnswer('Confirmed (again, if it was): a page, or JSON', linkState),
         ...asPages(errorResponses('confirmEmail', [...watchErrors.confirmEmail, ...storeErrors])),
       },
     }),
@@ -251,7 +221,10 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       summary: 'The unsubscribe link of a watch’s e-mails: a page with a button, stopping nothing',
       request: { params: watchIdParams, query: codeQuery },
       responses: {
-        ...stateAnswer('A page whose button POSTs the one-click unsubscribe; JSON: the state'),
+        ...stateAnswer(
+          'A page whose button POSTs the one-click unsubscribe; JSON: the state',
+          linkState,
+        ),
         ...asPages(errorResponses('getEmailUnsubscribePage', ['not_found', ...storeErrors])),
       },
     }),
@@ -280,16 +253,10 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       request: {
         params: watchIdParams,
         query: codeQuery,
-        body: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': { schema: oneClickBody },
-            'multipart/form-data': { schema: oneClickBody },
-          },
-        },
+        body: oneClickRequest,
       },
       responses: {
-        ...stateAnswer('Unsubscribed (also when it was already): a page, or JSON'),
+        ...stateAnswer('Unsubscribed (also when it was already): a page, or JSON', linkState),
         ...asPages(
           errorResponses('unsubscribeEmail', [
             'invalid_request',
@@ -303,72 +270,11 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
     bodySizeGate,
     async (c) => {
       const id = c.req.param('id') ?? '';
-      // A body that is no form reads as none (400 below); a body past the limit stays a 413.
-      const form = await c.req.parseBody().catch((error: unknown) => {
-        if (error instanceof ApiError) throw error;
-        return {} as Record<string, unknown>;
-      });
-      if (form['List-Unsubscribe'] !== 'One-Click') {
-        throw new ApiError(
-          'invalid_request',
-          'the body must be List-Unsubscribe=One-Click (RFC 8058), form-encoded',
-        );
-      }
+      await readOneClick(c);
       const view = await liveView(id);
       const outcome = await watches.unsubscribeEmail(id, c.req.query('code') ?? '');
       if (!outcome.ok) return answer(c, 'unsubscribe', view, outcome);
       return answer(c, 'unsubscribe', view, { state: 'unsubscribed' });
     },
   );
-}
-
-/**
- * The pages an e-mail's links open (docs/watches.md, "E-mail"), in the site's layout and CSP: a
- * button whose POST does what the link is for (a mail scanner that follows the link does
- * nothing), or what came of it.
- */
-interface EmailPage {
-  site: Site;
-  lang: Lang;
-  t: Translate;
-  title: string;
-  text: string;
-  /** The button, POSTing to the link itself; none on a page that says what came of a POST. */
-  form?: { action: string; button: string; oneClick?: boolean };
-  /** The watch's live page. */
-  watchUrl?: string;
-  languageHref: (lang: Lang) => string;
-}
-
-function renderEmailPage(page: EmailPage): Promise<string> {
-  const { site, lang, t } = page;
-  return renderPage({
-    site,
-    lang,
-    t,
-    title: `${page.title} – ${t('site.name')}`,
-    description: page.text,
-    languageHref: page.languageHref,
-    // No referrer: the link's code stays out of whatever the page links to.
-    head: html`<meta name="referrer" content="no-referrer" />`,
-    content: html`<h1>${page.title}</h1>
-      <p id="email-outcome">${page.text}</p>
-      ${
-        page.form
-          ? html`<form method="post" action="${page.form.action}">
-              ${
-                page.form.oneClick
-                  ? html`<input type="hidden" name="List-Unsubscribe" value="One-Click" />`
-                  : ''
-              }
-              <button type="submit" class="button">${page.form.button}</button>
-            </form>`
-          : ''
-      }
-      ${
-        page.watchUrl
-          ? html`<p><a href="${page.watchUrl}">${t('email.page.watchLink')}</a></p>`
-          : ''
-      }`,
-  });
 }

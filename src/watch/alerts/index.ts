@@ -26,6 +26,12 @@ export {
   webhookRequest,
 } from './render.js';
 export {
+  inboxConfirmMessage,
+  noticeRequest,
+  renderNoticeEmail,
+  sourceFailingMessage,
+} from './notices.js';
+export {
   type EmailPartRenderer,
   renderers,
   type WebhookAlert,

@@ -1,5 +1,5 @@
 import { formatDate, type Lang, translator } from '../../i18n/index.js';
-import type { WatchEvent } from '../model/index.js';
+import type { NoticeEvent, WatchEvent } from '../model/index.js';
 
 /**
  * One message per alert (docs/watch-engine.md, "Alerts and renderers"), in the watch's language,
@@ -47,7 +47,7 @@ export interface AlertButton {
   link: number;
 }
 
-export type AlertKind = WatchEvent['type'] | 'confirm';
+export type AlertKind = WatchEvent['type'] | NoticeEvent['type'] | 'confirm';
 export type Verdict = WatchEvent['data']['verdict'];
 
 export interface AlertMessage {

@@ -1,5 +1,5 @@
 import { base64, utf8 } from '../../lib/index.js';
-import type { WatchEvent } from '../model/index.js';
+import type { NoticeEvent, WatchEvent } from '../model/index.js';
 import { bodyBlocks, clip, fitBlocks, plainMarkup } from './layout.js';
 import type { AlertMessage } from './message.js';
 import type { WebhookRequest } from './renderers.js';
@@ -27,17 +27,21 @@ const maxTitleChars = 250;
 const maxLabelChars = 40;
 
 /** ntfy's emoji tags ("Tags & emojis"): the first is shown before the title. */
-const tags: Record<WatchEvent['type'], string> = {
+const tags: Record<WatchEvent['type'] | NoticeEvent['type'], string> = {
   'watch.listed': 'rotating_light',
   'watch.delisted': 'white_check_mark',
   'watch.changed': 'warning',
   'watch.test': 'bell',
+  'reports.source_failing': 'warning',
 };
 
 /** ntfy's priorities ("Message priority"): 4 high (a long vibration), 3 default, 2 low (silent). */
 const priorities: Record<AlertMessage['urgency'], string> = { high: '4', default: '3', low: '2' };
 
-export function ntfyRequest(message: AlertMessage, event: WatchEvent): WebhookRequest {
+export function ntfyRequest(
+  message: AlertMessage,
+  event: WatchEvent | NoticeEvent,
+): WebhookRequest {
   const body = fitBlocks(bodyBlocks(message, plainMarkup), ntfyLimits.body, {
     measure: (text) => utf8.encode(text).length,
     more: message.more,

@@ -1,5 +1,5 @@
 import type { WebhookFormat } from '../../webhooks/index.js';
-import type { WatchEvent } from '../model/index.js';
+import type { NoticeEvent, WatchEvent } from '../model/index.js';
 import { discordPayload } from './discord.js';
 import { emailHtml, emailText } from './email-parts.js';
 import type { AlertMessage } from './message.js';
@@ -24,7 +24,8 @@ export interface WebhookRequest {
 export interface WebhookAlert {
   /** The event as kept: the standard format sends it byte for byte. */
   body: string;
-  event: WatchEvent;
+  /** A watch's event, or a subsystem's notice (notices.ts). */
+  event: WatchEvent | NoticeEvent;
   /** The event as a message in the watch's language, made only for a format that shows one. */
   message: () => AlertMessage;
   /** The webhook URL (Telegram's `chat_id` may stand in its query). */

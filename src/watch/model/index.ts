@@ -66,3 +66,10 @@ export {
   type WatchLimits,
 } from './settings.js';
 export { watchView } from './view.js';
+export {
+  type Notice,
+  type NoticeEvent,
+  noticeEventSchema,
+  type SourceFailingEvent,
+  sourceFailingEventSchema,
+} from './notices.js';

@@ -12,6 +12,7 @@ import {
   watchKindSchema,
   watchStatusSchema,
 } from '../kinds/index.js';
+import { noticeSchema } from './notices.js';
 import { pauseAfterFailedEvents } from './schedule.js';
 
 /**
@@ -167,6 +168,11 @@ export const pendingDeliverySchema = z.object({
   test: z.boolean().optional(),
   /** An e-mail to send instead of a webhook delivery: `body` is the event of an alert. */
   email: pendingEmailSchema.optional(),
+  /**
+   * A subsystem's notice (notices.ts), not a watch's: `body` is its event (empty for an address's
+   * confirmation) and `watch_id` its owner, whose pending notices are capped as a watch's are.
+   */
+  notice: noticeSchema.optional(),
 });
 export type PendingDelivery = z.infer<typeof pendingDeliverySchema>;
 

@@ -23,7 +23,7 @@ import {
   selectorsOf,
   webhookFor,
 } from './fields.js';
-import { isOperator, placesOf, type WatchOwner } from './owner.js';
+import { confirmedEmail, grantedTo, isOperator, placesOf, type WatchOwner } from './owner.js';
 import { releasePlace, reservePlace } from './places.js';
 
 /** What a new watch is: its target and kind, and what it does on a change. */
@@ -49,6 +49,17 @@ export interface WatchInput {
    * PUBLIC_URL's, which SMTP_URL requires.
    */
   origin?: string;
+  /**
+   * A subsystem's owner only (a caller's is ignored): the secret its webhook is signed with, the
+   * one the subsystem signs every watch it keeps for the same user with, so one receiver verifies
+   * them all (docs/watch-engine.md, "For another subsystem").
+   */
+  webhook_secret?: string;
+  /**
+   * A subsystem's owner only (a caller's is ignored): `email` confirmed already by the
+   * subsystem's own double opt-in, so no confirmation message is sent and alerts go to it at once.
+   */
+  email_confirmed?: boolean;
 }
 
 export type CreateOutcome =
@@ -84,9 +95,17 @@ export async function createWatch(
   const selectors = selectorsOf(kind, input.dkim_selectors);
   if (selectors !== undefined && !Array.isArray(selectors)) return selectors;
   const operator = await isOperator(context, owner);
+  const granted = grantedTo(owner, input);
   if (input.webhook_format !== undefined && !input.webhook_url) return formatWithoutWebhook();
   const webhook = input.webhook_url
-    ? webhookFor(context, input.webhook_url, null, operator, input.webhook_format)
+    ? webhookFor(
+        context,
+        input.webhook_url,
+        null,
+        operator,
+        input.webhook_format,
+        granted.webhook_secret,
+      )
     : null;
   if (webhook && 'error' in webhook) return webhook;
   const address =
@@ -110,13 +129,14 @@ export async function createWatch(
     await releasePlace(context, id, places);
     return outcome;
   }
-  const confirmation = address
-    ? await confirmationFor(context, address, {
-        watch: id,
-        caller: places.held.caller_hash,
-        network: places.held.network_hash,
-      })
-    : undefined;
+  const confirmation =
+    address && !granted.email_confirmed
+      ? await confirmationFor(context, address, {
+          watch: id,
+          caller: places.held.caller_hash,
+          network: places.held.network_hash,
+        })
+      : undefined;
   if (confirmation && 'error' in confirmation) {
     await releasePlace(context, id, places);
     return confirmation;
@@ -130,7 +150,11 @@ export async function createWatch(
     kind,
     interval_s: interval,
     webhook,
-    ...(confirmation ? { email: confirmation.email } : {}),
+    ...(confirmation
+      ? { email: confirmation.email }
+      : address
+        ? { email: confirmedEmail(address, context.randomBytes) }
+        : {}),
     manage_key_hash: await hashOf(manageKey, context.digest),
     ...places.held,
     ...(operator ? { operator } : {}),

@@ -10,6 +10,7 @@ import {
 import { enqueueDeliveries, newEventId } from '../model/index.js';
 import type { OperationContext } from './context.js';
 import { fail, type WatchFailure } from './errors.js';
+import { emailAddressOf } from './fields.js';
 
 /**
  * An address's confirmation (docs/watches.md, "E-mail"): double opt-in, within the day's
@@ -98,4 +99,23 @@ export async function queueConfirmation(
   };
   await enqueueDeliveries(context.store, context.records, [delivery], at, context.queueRules);
   context.wake();
+}
+
+/**
+ * An address's double opt-in for a subsystem's own user (a reports inbox's `auto_watch`), within
+ * the same day's limits as a watch's, counted under the subsystem's owner: the e-mail to keep,
+ * with the code its confirmation's link carries. The subsystem sends it as a notice and judges
+ * the link's code itself; the watches it keeps for that user then take the address confirmed.
+ */
+export async function confirmAddress(
+  context: OperationContext,
+  address: string,
+  owner: { subsystem: string; id: string },
+  unsubscribe?: string,
+): Promise<Confirmation | WatchFailure> {
+  const parsed = emailAddressOf(context, address);
+  if (typeof parsed === 'object') return parsed;
+  // The owner is both the asker and the one "watch" its confirmations are counted for.
+  const asker = `${owner.subsystem}:${owner.id}`;
+  return confirmationFor(context, parsed, { watch: asker, caller: asker }, unsubscribe);
 }

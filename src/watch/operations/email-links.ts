@@ -1,6 +1,8 @@
 import { checkConfirmCode, type CodeCheck, isUnsubscribeCode } from '../email/index.js';
+import { callerWatchesKey, type WatchConfig } from '../model/index.js';
 import { liveWatch, type OperationContext } from './context.js';
 import { fail, notFound, type WatchFailure } from './errors.js';
+import { isSubsystemOwned } from './owner.js';
 
 /**
  * The links of a watch's e-mails (docs/watches.md, "E-mail"): what a confirmation link's code
@@ -37,7 +39,12 @@ export async function confirmEmail(
   return { ok: true };
 }
 
-/** The one-click unsubscribe (RFC 8058): no more e-mail to that address for that watch, at once. */
+/**
+ * The one-click unsubscribe (RFC 8058): no more e-mail to that address for that watch, at once.
+ * A subsystem's watch stops it for every watch its owner keeps with that address: they are one
+ * user's alerts (a reports inbox's sources), sent where the user said once, so one link stops
+ * them all, as a list's unsubscribe stops the list.
+ */
 export async function unsubscribeEmail(
   context: OperationContext,
   id: string,
@@ -52,5 +59,21 @@ export async function unsubscribeEmail(
     return fail('email_code_wrong', 'this link is not the watch’s');
   }
   await context.records.putConfig({ ...watch, email: null });
+  if (isSubsystemOwned(watch)) await unsubscribeSiblings(context, watch, watch.email.address);
   return { ok: true };
+}
+
+async function unsubscribeSiblings(
+  context: OperationContext,
+  watch: WatchConfig,
+  address: string,
+): Promise<void> {
+  const ids = await context.store.members(callerWatchesKey(watch.caller_hash));
+  for (const id of ids) {
+    if (id === watch.id) continue;
+    const sibling = await liveWatch(context, id);
+    if (sibling?.caller_hash === watch.caller_hash && sibling.email?.address === address) {
+      await context.records.putConfig({ ...sibling, email: null });
+    }
+  }
 }

@@ -38,6 +38,10 @@ export const watchErrors = {
   /** The POST of a confirmation link: its code, or its 24 hours, may be past. */
   confirmEmail: ['not_found', 'email_code_wrong', 'email_link_expired'],
   unsubscribeEmail: ['not_found', 'email_code_wrong'],
+  /** A subsystem's notice: one channel, a webhook where one may point, e-mail where it is sent. */
+  notify: ['invalid_request', 'invalid_webhook', 'email_unavailable'],
+  /** A subsystem's own confirmation of an address: as a watch's `email`. */
+  confirmAddress: emailErrors,
 } as const;
 
 export type WatchError = (typeof watchErrors)[keyof typeof watchErrors][number];

@@ -47,7 +47,8 @@ export const formatWithoutWebhook = () =>
   fail('invalid_webhook', 'webhook_format needs a webhook_url');
 
 /**
- * A webhook for a URL: its secret kept when the URL is the one already set. Its format is the
+ * A webhook for a URL: its secret kept when the URL is the one already set, unless the owner
+ * gives one (`secret`: a subsystem signs every watch it keeps with its own). Its format is the
  * one named, else the one set for the same URL, else what the URL's host takes
  * (docs/watches.md, "Chat formats").
  */
@@ -57,6 +58,7 @@ export function webhookFor(
   current: Webhook | null,
   operator: boolean,
   format: string | undefined,
+  secret?: string,
 ): Webhook | WatchFailure {
   const checked = checkWebhookUrl(
     text,
@@ -72,8 +74,12 @@ export function webhookFor(
   }
   const same = current?.url === checked.url;
   const chosen = format ?? (same ? current.format : undefined) ?? inferWebhookFormat(checked.url);
-  if (same) return { ...current, format: chosen };
-  return { url: checked.url, secret: newWebhookSecret(context.randomBytes), format: chosen };
+  if (same) return { ...current, format: chosen, ...(secret ? { secret } : {}) };
+  return {
+    url: checked.url,
+    secret: secret ?? newWebhookSecret(context.randomBytes),
+    format: chosen,
+  };
 }
 
 /**

@@ -7,7 +7,9 @@
 export type { OperationContext } from './context.js';
 export { type CreateOutcome, createWatch, type WatchInput } from './create.js';
 export { confirmEmail, emailCode, unsubscribeEmail } from './email-links.js';
+export { type Confirmation, confirmAddress } from './email-confirmation.js';
 export { fail, type WatchError, watchErrors, type WatchFailure } from './errors.js';
+export { type NoticeInput, notify } from './notify.js';
 export type { WatchOwner } from './owner.js';
 export { checkManageKey, countLive, deliveryQueue, type KeyCheck, viewWatch } from './reads.js';
 export { removeWatch } from './remove.js';

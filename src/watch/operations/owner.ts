@@ -1,9 +1,12 @@
+import { base64url } from '../../lib/index.js';
+import type { WatchEmail } from '../email/index.js';
 import {
   callerWatchesKey,
   hashOf,
   networkCap,
   networkSubject,
   networkWatchesKey,
+  type RandomBytes,
   sameHash,
   type WatchConfig,
 } from '../model/index.js';
@@ -25,7 +28,16 @@ import type { OperationContext } from './context.js';
  */
 export type WatchOwner =
   | { caller: string; credential?: string | undefined }
-  | { subsystem: string; id: string; cap: number };
+  | {
+      subsystem: string;
+      id: string;
+      cap: number;
+      /**
+       * The owner is the operator's (a reports inbox made with OPERATOR_TOKEN): its watches are
+       * the operator's, whose webhooks may reach WEBHOOK_ALLOW_NETWORKS.
+       */
+      operator?: boolean;
+    };
 
 /** The sets a watch is counted in, and each one's cap. */
 export interface Cap {
@@ -81,13 +93,22 @@ export async function placesOf(context: OperationContext, owner: WatchOwner): Pr
   };
 }
 
+/** Whether a subsystem keeps the watch (its owner's id has a colon, a caller's never). */
+export function isSubsystemOwned(watch: Pick<WatchConfig, 'caller_hash'>): boolean {
+  return watch.caller_hash.includes(':');
+}
+
 /** Whether the owner may act on the watch: a subsystem on its own watches only. */
 export function mayAct(watch: WatchConfig, owner: WatchOwner | undefined): boolean {
   return owner === undefined || !('subsystem' in owner) || watch.caller_hash === subsystemId(owner);
 }
 
-/** Whether a caller sent OPERATOR_TOKEN, compared as hashes in constant time. */
+/**
+ * Whether a caller sent OPERATOR_TOKEN, compared as hashes in constant time; a subsystem's owner
+ * says so itself.
+ */
 export async function isOperator(context: OperationContext, owner: WatchOwner): Promise<boolean> {
+  if ('subsystem' in owner) return owner.operator === true;
   const token = context.limits.operatorToken;
   if (!('caller' in owner) || owner.credential === undefined || token === undefined) return false;
   const [given, expected] = await Promise.all([
@@ -95,4 +116,23 @@ export async function isOperator(context: OperationContext, owner: WatchOwner): 
     hashOf(token, context.digest),
   ]);
   return sameHash(given, expected);
+}
+
+/** What only a subsystem's owner may give (create.ts `WatchInput`); a caller's is dropped. */
+export interface Granted {
+  webhook_secret?: string;
+  email_confirmed?: boolean;
+}
+
+export function grantedTo(owner: WatchOwner | undefined, given: Granted): Granted {
+  if (owner === undefined || !('subsystem' in owner)) return {};
+  return {
+    ...(given.webhook_secret === undefined ? {} : { webhook_secret: given.webhook_secret }),
+    ...(given.email_confirmed ? { email_confirmed: true } : {}),
+  };
+}
+
+/** An address a subsystem confirmed itself: alerts go to it at once, with an unsubscribe code. */
+export function confirmedEmail(address: string, random: RandomBytes): WatchEmail {
+  return { address, confirmed: true, unsubscribe: base64url(random(16)) };
 }

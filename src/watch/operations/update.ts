@@ -1,3 +1,4 @@
+import type { WatchEmail } from '../email/index.js';
 import {
   queues,
   type WatchConfig,
@@ -15,7 +16,7 @@ import {
   intervalOf,
   webhookFor,
 } from './fields.js';
-import { mayAct, placesOf, type WatchOwner } from './owner.js';
+import { confirmedEmail, grantedTo, mayAct, placesOf, type WatchOwner } from './owner.js';
 import { renewPlaces } from './places.js';
 
 /** What a renewal may change besides renewing: absent fields stay as they are. */
@@ -30,6 +31,10 @@ export interface WatchChanges {
   lang?: WatchLang;
   paused?: boolean;
   confirmations?: number;
+  /** A subsystem's owner only, as on create (`WatchInput`): the secret to sign with. */
+  webhook_secret?: string;
+  /** A subsystem's owner only, as on create: the new `email` is confirmed already. */
+  email_confirmed?: boolean;
 }
 
 export type UpdateOutcome =
@@ -56,12 +61,24 @@ export async function updateWatch(
   if (typeof interval !== 'number') return interval;
   const confirmations = confirmationsOf(changes.confirmations);
   if (typeof confirmations === 'object') return confirmations;
+  const granted = grantedTo(owner, changes);
   let { webhook } = watch;
   const url = changes.webhook_url === undefined ? webhook?.url : changes.webhook_url;
   if (changes.webhook_format !== undefined && !url) return formatWithoutWebhook();
-  if (changes.webhook_url !== undefined || changes.webhook_format !== undefined) {
+  if (
+    changes.webhook_url !== undefined ||
+    changes.webhook_format !== undefined ||
+    granted.webhook_secret !== undefined
+  ) {
     const next = url
-      ? webhookFor(context, url, webhook, watch.operator === true, changes.webhook_format)
+      ? webhookFor(
+          context,
+          url,
+          webhook,
+          watch.operator === true,
+          changes.webhook_format,
+          granted.webhook_secret,
+        )
       : null;
     if (next && 'error' in next) return next;
     webhook = next;
@@ -73,7 +90,9 @@ export async function updateWatch(
   // The same address keeps its unsubscribe code, and once confirmed stays so; unconfirmed, it
   // is sent a new link (the one way to a link after the last one expired).
   const confirmation =
-    address === undefined || (address === current?.address && current.confirmed)
+    address === undefined ||
+    (address === current?.address && current.confirmed) ||
+    granted.email_confirmed
       ? undefined
       : await confirmationFor(
           context,
@@ -90,7 +109,12 @@ export async function updateWatch(
       ? current
       : changes.email === null
         ? null
-        : (confirmation?.email ?? current);
+        : (confirmation?.email ??
+          (granted.email_confirmed && address !== undefined && address !== current?.address
+            ? confirmedEmail(address, context.randomBytes)
+            : granted.email_confirmed && current
+              ? { ...withoutCode(current), confirmed: true }
+              : current));
   const places = await renewPlaces(context, watch, owner);
   if ('error' in places) return places;
   const at = context.now();
@@ -123,6 +147,12 @@ export async function updateWatch(
     watch: watchView(renewed, state, await records.webhookStatus(id), at, { wholeEmail: true }),
     ...(isNew ? { webhook_secret: webhook!.secret } : {}),
   };
+}
+
+/** An address confirmed by its owner's own opt-in: its pending link's code is no longer kept. */
+function withoutCode(email: WatchEmail): WatchEmail {
+  const { code_hash: _hash, code_expires_at: _expires, ...kept } = email;
+  return kept;
 }
 
 /** The caller and network a confirmation is counted for: the owner's ids. */

@@ -269,6 +269,27 @@ describe('an IP check', () => {
     expect(report).toMatchObject({ listed: 1, answered: ipZones.length - 2 });
   });
 
+  it("returns at its own deadline while it waits on another check's look-up of the same list", async () => {
+    const engine = scenario({
+      behaviour: { 'bl.spamcop.net': 'drop' },
+      timeoutMs: 5000,
+    });
+    // The first check asks every list under a long deadline; the second joins its queries in the
+    // cache, and its own, short deadline ends it while the shared query still waits.
+    const first = engine.check(ip('192.0.2.14'), 3000);
+    const start = performance.now();
+    const report = await engine.check(ip('192.0.2.14'), 300);
+    const elapsed = performance.now() - start;
+    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(elapsed).toBeLessThan(800);
+    expect(list(report, 'bl.spamcop.net')).toMatchObject({
+      status: 'timeout',
+      error: 'no answer in time',
+    });
+    expect(list(report, 'zen.spamhaus.org').status).toBe('clean');
+    expect(list(await first, 'bl.spamcop.net').status).toBe('timeout');
+  });
+
   it('does not query a disabled zone and reports it disabled with the reason', async () => {
     const engine = scenario({
       listings: { '192.0.2.10': { 'bl.spamcop.net': ['127.0.0.2'] } },

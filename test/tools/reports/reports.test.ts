@@ -626,6 +626,8 @@ describe('PATCH /reports/v1/{id}', () => {
         email: null,
         min_messages: 500,
       },
+      // Shown once: the secret the inbox's deliveries are signed with (src/auto-watch/).
+      webhook_secret: expect.stringMatching(/^whsec_/),
     });
     const off = await send(service, 'PATCH', `/reports/v1/${inbox.id}`, {
       key: inbox.key,

@@ -1,0 +1,75 @@
+import { processRunMs } from './process-cpu.js';
+import { percentile, round } from './stats.js';
+
+/**
+ * CPU per check of several processes doing the same kind of checks, measured side by side: in
+ * each round every side runs its checks one at a time, then `concurrency` at a time, the sides
+ * in an order that turns each round, so the machine's drift falls on all alike. A side's CPU is
+ * its process's, every thread (/proc schedstat, bench/process-cpu.ts).
+ */
+
+export type TurnMode = 'sequential' | 'loaded';
+
+export interface CpuSide {
+  name: string;
+  pid: number;
+  /** Runs the checks `inFlight` at a time. */
+  run(addresses: readonly string[], inFlight: number): Promise<{ done: number; failed: number }>;
+}
+
+export interface TurnsResult {
+  /** Each side's CPU per check of each round, ms, by mode. */
+  perCheckMs: Record<TurnMode, Record<string, number[]>>;
+  /** Runs with failed checks, in words. */
+  failures: string[];
+}
+
+export async function cpuInTurns(options: {
+  sides: readonly CpuSide[];
+  rounds: number;
+  concurrency: number;
+  /** The addresses `side` checks in `round` and `mode`: fresh to its caches. */
+  addresses(side: CpuSide, round: number, mode: TurnMode): readonly string[];
+  onRound?: (round: number) => void;
+}): Promise<TurnsResult> {
+  const { sides } = options;
+  const perCheckMs: TurnsResult['perCheckMs'] = { sequential: {}, loaded: {} };
+  for (const mode of ['sequential', 'loaded'] as const) {
+    for (const side of sides) perCheckMs[mode][side.name] = [];
+  }
+  const failures: string[] = [];
+  for (let index = 0; index < options.rounds; index++) {
+    const order = sides.map((_, at) => sides[(at + index) % sides.length]!);
+    for (const mode of ['sequential', 'loaded'] as const) {
+      const inFlight = mode === 'sequential' ? 1 : options.concurrency;
+      for (const side of order) {
+        const before = await processRunMs(side.pid);
+        const run = await side.run(options.addresses(side, index, mode), inFlight);
+        const cpuMs = (await processRunMs(side.pid)) - before;
+        if (run.failed > 0) failures.push(`${side.name} ${mode} round ${index + 1}: ${run.failed}`);
+        perCheckMs[mode][side.name]!.push(cpuMs / Math.max(1, run.done));
+      }
+    }
+    options.onRound?.(index);
+  }
+  return { perCheckMs, failures };
+}
+
+/** A side's median round beside the reference's, and the median of the rounds' ratios. */
+export function medianBeside(
+  result: TurnsResult,
+  mode: TurnMode,
+  name: string,
+  reference: string,
+): { ms: number; referenceMs: number; ratio: number; rounds: number[]; ratios: number[] } {
+  const own = result.perCheckMs[mode][name]!;
+  const theirs = result.perCheckMs[mode][reference]!;
+  const ratios = own.map((ms, index) => ms / theirs[index]!);
+  return {
+    ms: round(percentile(own, 50), 3),
+    referenceMs: round(percentile(theirs, 50), 3),
+    ratio: round(percentile(ratios, 50), 2),
+    rounds: own.map((ms) => round(ms, 3)),
+    ratios: ratios.map((ratio) => round(ratio, 2)),
+  };
+}
