@@ -206,6 +206,7 @@ export function createApp(deps: AppDeps) {
       watches: deps.watches,
       reports: deps.reports,
       probes: deps.probes,
+      ...(config.watch.operatorToken ? { operatorToken: config.watch.operatorToken } : {}),
       tokenTtlMs: config.tokenTtlMs,
       pool: {
         maxIps: config.poolMaxIps,

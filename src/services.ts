@@ -30,6 +30,11 @@ import {
   type ListVerdicts,
   queriedZone,
   probeMarginMs,
+  probeSlots,
+  cacheProbes,
+  probeCacheMs,
+  shareProbes,
+  defaultProbeShares,
   queryZone,
   type ZoneMonitor,
 } from './reputation/index.js';
@@ -191,6 +196,11 @@ export async function createServices(
     randomBytes: platform.randomBytes,
     periodMs: config.watch.ttlMs,
   });
+  // One set of fair shares of the probe slots for the mail tool and the mail watches together.
+  const sharedProbes = shareProbes(platform.probes, defaultProbeShares(probeSlots));
+  // The mail tool's probes answer from the probe cache (a probe answered from it takes no slot);
+  // a watch's re-check probes afresh, as it asks the DNS afresh.
+  const probes = cacheProbes(sharedProbes, probeCacheMs, () => platform.clock().getTime());
   const watches = createWatches({
     // An alert in Russian says what a list's code means in Russian, as the pages do.
     meanings: russianMeanings(zones),
@@ -210,11 +220,11 @@ export async function createServices(
       catalogue: listCatalogue(zones),
       // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
       probes: {
-        reachable: platform.probes.reachable,
-        smtp: platform.probes.smtp,
-        policy: platform.probes.policy,
-        ...(platform.probes.tlsa ? { tlsa: platform.probes.tlsa } : {}),
-        probeDeadlineMs: platform.probes.timeoutMs + probeMarginMs,
+        reachable: sharedProbes.reachable,
+        smtp: sharedProbes.smtp,
+        policy: sharedProbes.policy,
+        ...(sharedProbes.tlsa ? { tlsa: sharedProbes.tlsa } : {}),
+        probeDeadlineMs: sharedProbes.timeoutMs + probeMarginMs,
       },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.
@@ -286,7 +296,7 @@ export async function createServices(
     /** Whether a watch may have `email`: the check page's watch form offers it only then. */
     sendsWatchEmail: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,
-    probes: platform.probes,
+    probes,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     /** What the check page tells an operator while no list is proven: the setting, the demo. */

@@ -236,7 +236,7 @@ export const sharedVariables = {
       parser: networks,
       default: '',
       meaning:
-        "Comma list of CIDRs (`127.0.0.0/8`) the mail check's SMTP probes and MTA-STS fetches may connect to although they are not public; for tests and `npm run demo` ([`mail.md`](mail.md#bounds-and-safety)).",
+        "Comma list of CIDRs (`127.0.0.0/8`) the mail check's SMTP probes and MTA-STS fetches may connect to although they are not public, for checks and watches sent with `Authorization: Bearer <OPERATOR_TOKEN>` only; every other check reaches public addresses only ([`mail.md`](mail.md#bounds-and-safety)).",
     }),
     httpsPort: variable({
       name: 'PROBE_HTTPS_PORT',

@@ -44,6 +44,7 @@ export { chargedCheck, freshCheckErrors, requireReady } from './fresh-check.js';
 export {
   captchaTokenOf,
   type CheckRoute,
+  type CheckSender,
   type SnapshotDeps,
   snapshotOperations,
   type StatusExtra,

@@ -19,6 +19,7 @@ import {
 } from '../../http/index.js';
 import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
+import { bearerToken } from './bearer.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
 import type { TargetDeps } from './read-target.js';
@@ -45,6 +46,19 @@ export interface PreparedCheck {
    * an arrow function assigned to `run` in a defineProperty call, measured at 2 % of a cached POST.
    */
   run(): Promise<{ ok: true; result: object } | Refusal>;
+  /**
+   * Whether a result may answer the same request again within RESULT_TTL_S: false for one the
+   * service's own shortage degraded (the mail tool's probes not made for want of a slot).
+   */
+  cacheable?(result: object): boolean;
+}
+
+/** Who sent a check: its caller (src/http/caller.ts) and the bearer token it sent, if any. */
+export interface CheckSender {
+  address: string;
+  subject: string;
+  /** `Authorization: Bearer <token>` (RFC 6750 §2.1): the mail tool reads OPERATOR_TOKEN in it. */
+  bearer: string | undefined;
 }
 
 export interface CheckRoute<B extends z.ZodObject> {
@@ -57,7 +71,7 @@ export interface CheckRoute<B extends z.ZodObject> {
   body: B;
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
-  prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
+  prepare(body: z.infer<B>, sender: CheckSender): PreparedCheck | Promise<PreparedCheck>;
   /**
    * The codes its check refuses with beyond a DNS check's (`freshCheckErrors`), as the group the
    * check exports: a check that probes more than the DNS (the mail tool's SMTP) names its own.
@@ -184,11 +198,12 @@ export function snapshotTool(
       jsonBodyGate,
       async (c) => {
         const body = await readJsonBody(c, route.body);
-        const prepared = await route.prepare(body);
+        const { address, subject } = c.get('caller');
+        const bearer = bearerToken(c.req.header('authorization'));
+        const prepared = await route.prepare(body, { address, subject, bearer });
         // A tool that needs no list runs while none is proven (its check says what it left out).
         const withoutLists = tool.needsLists === false;
         if (!withoutLists) requireReady(deps);
-        const { address, subject } = c.get('caller');
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
         const epoch = deps.verdictEpoch?.() ?? 0;
@@ -211,7 +226,9 @@ export function snapshotTool(
         const resultJson = JSON.stringify(outcome.result);
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
         const token = await deps.results.save(tool.name, resultJson);
-        await deps.results.remember(tool.name, requestKey, token, resultJson);
+        if (prepared.cacheable?.(outcome.result) ?? true) {
+          await deps.results.remember(tool.name, requestKey, token, resultJson);
+        }
         c.set('checkAnswer', 'fresh');
         return jsonResponse(c, respond(resultJson, token, false, quota));
       },

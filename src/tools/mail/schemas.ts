@@ -63,14 +63,12 @@ export const smtpProbeStateSchema = z
     last_connect_outcome: z
       .object({
         at: z.iso.datetime(),
-        host: z.string(),
-        address: z.string(),
         outcome: z.enum(['connected', 'failed']),
-        detail: z.string().nullable(),
       })
       .nullable()
       .openapi({
-        description: 'The last probe that tried to connect, in this process; null before any.',
+        description:
+          'Whether and when the last probe that tried to connect did, in this process (not where: no host, address or reply); null before any.',
       }),
   })
   .openapi('SmtpProbeState') satisfies z.ZodType<SmtpProbeState>;

@@ -118,10 +118,13 @@ export async function createWatch(
   if (refused) return refused;
   const dkim = selectors === undefined ? {} : { dkim_selectors: selectors };
   const target = read.text;
-  const outcome = await context.recheck({ target, kind, ...dkim }).catch(async (error: unknown) => {
-    await releasePlace(context, id, places);
-    throw error;
-  });
+  const reach = operator ? { operator } : {};
+  const outcome = await context
+    .recheck({ target, kind, ...dkim, ...reach })
+    .catch(async (error: unknown) => {
+      await releasePlace(context, id, places);
+      throw error;
+    });
   if (!outcome.ok) {
     await releasePlace(context, id, places);
     return outcome;
