@@ -1,9 +1,9 @@
 import type { Config } from './config/index.js';
 import {
   type DnsStatus,
+  logUnreachable,
   type QueryObserver,
   type Resolver,
-  type UnreachableReport,
   withFreshAnswers,
   withObserver,
   withResolverStack,
@@ -18,6 +18,8 @@ import {
   observeDnsbl,
 } from './operations/index.js';
 import type { Platform } from './platform.js';
+
+export { logUnreachable };
 import {
   askableZones,
   createDnsblEngine,
@@ -300,10 +302,7 @@ export async function createServices(
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
     /** What the check page tells an operator while no list is proven: the setting, the demo. */
-    resolverAdvice: {
-      setting: platform.dns.setting,
-      ...(offlineDemo ? { offlineDemo } : {}),
-    },
+    resolverAdvice: { setting: platform.dns.setting, ...(offlineDemo ? { offlineDemo } : {}) },
     listHealth: () => verdicts.lists(),
     confirmResolver: () => verdicts.confirm(),
     verdictEpoch: () => verdicts.epoch,
@@ -351,31 +350,6 @@ export function logRun(
       .map((verdict) => (verdict.side === 'ipv6' ? `${verdict.zone} (IPv6)` : verdict.zone)),
     inconclusive: verdicts.filter((verdict) => verdict.state === 'inconclusive').length,
   });
-}
-
-/**
- * A resolver that answers nothing, told once per back-off wait with how many queries failed
- * meanwhile (src/dns/back-off.ts), never once per query.
- */
-export function logUnreachable(log: Logger, report: UnreachableReport): void {
-  const wait = (ms: number) => `${ms / 1000} s`;
-  if (report.kind === 'held') {
-    log('error', 'DNS resolver answers nothing: queries fail at once, probed with back-off', {
-      failures_in_a_row: report.failures,
-      next_probe_in: wait(report.waitMs),
-    });
-  } else if (report.kind === 'still') {
-    log('error', 'DNS resolver still answers nothing', {
-      failed_since_last_report: report.failed,
-      down_for: wait(report.sinceMs),
-      next_probe_in: wait(report.waitMs),
-    });
-  } else {
-    log('info', 'DNS resolver answers again', {
-      failed_since_last_report: report.failed,
-      down_for: wait(report.sinceMs),
-    });
-  }
 }
 
 /**

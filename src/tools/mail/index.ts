@@ -1,13 +1,7 @@
-import {
-  checkMail,
-  isCapacityShortage,
-  type MailCheckResult,
-  notReady,
-} from '../../reputation/index.js';
 import { defineTool, type SnapshotDeps, snapshotTool } from '../common/index.js';
 import { mailCheckDeps, type MailToolDeps, operatorCheck } from './check-deps.js';
+import { mailPrepare } from './prepare.js';
 import { mailPage } from './page.js';
-import { readMailRequest } from './request.js';
 import {
   mailCheckRequest,
   mailCheckResponse,
@@ -33,7 +27,6 @@ export const mailTool = defineTool({
   page: mailPage,
   serve(app, deps: SnapshotDeps & MailToolDeps): void {
     const { checkDeps, state } = mailCheckDeps(deps);
-    const isOperator = operatorCheck(deps);
     const routes = snapshotTool(app, mailTool, deps);
     routes.status({
       fields: mailStatusFields,
@@ -49,27 +42,7 @@ export const mailTool = defineTool({
         'The domain’s SPF, DKIM (the usual selectors and those given), DMARC and its report destinations, BIMI, MTA-STS, TLS-RPT and DANE, its MX hosts probed for STARTTLS, and a sample of its sender addresses’ reverse DNS and listings, judged against Gmail’s, Yahoo’s and Microsoft’s sender requirements, with a score.',
       body: mailCheckRequest,
       result: mailCheckResponse,
-      async prepare(body, sender) {
-        const { domain, selectors, requestKey } = readMailRequest(body, deps);
-        const operator = await isOperator(sender.bearer);
-        // Without a proven list the sender addresses' listings are left out, saying why.
-        const lists = notReady(deps);
-        return {
-          // The operator's results may show inside servers: never served to anyone else.
-          requestKey: operator ? `${requestKey} #operator` : requestKey,
-          // The caller's share of the probe slots; a result some probe was not made for is not kept.
-          run: () =>
-            checkMail(checkDeps, domain, {
-              selectors,
-              operator,
-              caller: sender.subject,
-              interactive: true,
-              ...(lists ? { listsUnavailable: lists.reason } : {}),
-            }),
-          cacheable: (result) =>
-            !(result as MailCheckResult).mx.some((host) => isCapacityShortage(host.smtp)),
-        };
-      },
+      prepare: mailPrepare(deps, checkDeps, operatorCheck(deps)),
     });
     routes.tokenRoutes(mailStoredResult);
   },
