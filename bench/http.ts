@@ -9,7 +9,7 @@ export interface HttpAnswer {
 
 export interface HttpClient {
   get(url: string): Promise<HttpAnswer>;
-  postJson(url: string, body: unknown): Promise<HttpAnswer>;
+  postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
   close(): void;
 }
 
@@ -17,9 +17,14 @@ const requestTimeoutMs = 30_000;
 
 export function createHttpClient(maxSockets: number): HttpClient {
   const agent = new Agent({ keepAlive: true, maxSockets });
-  function send(method: string, url: string, body?: string): Promise<HttpAnswer> {
+  function send(
+    method: string,
+    url: string,
+    body?: string,
+    extra: Record<string, string> = {},
+  ): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string | number> = {};
+      const headers: Record<string, string | number> = { ...extra };
       if (body !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
@@ -37,7 +42,7 @@ export function createHttpClient(maxSockets: number): HttpClient {
   }
   return {
     get: (url) => send('GET', url),
-    postJson: (url, body) => send('POST', url, JSON.stringify(body)),
+    postJson: (url, body, headers) => send('POST', url, JSON.stringify(body), headers),
     close: () => agent.destroy(),
   };
 }

@@ -1,6 +1,13 @@
 import { loadZoneList } from '../src/reputation/index.js';
 import { startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { demoAddresses, demoFlapping, demoMail, demoNames, demoWorld } from './demo-world.js';
+import {
+  demoAddresses,
+  demoFlapping,
+  demoMail,
+  demoNames,
+  demoWorld,
+  demoZones,
+} from './demo-world.js';
 import { ensureDemoCa, startDemoMail } from './demo-mail.js';
 import { startFlapping } from './demo-flapping.js';
 import {
@@ -45,6 +52,8 @@ startFlapping({
     ),
 });
 process.env.DNS_SERVERS = dns.address;
+// The world knows only its own names: another is refused as outside it, naming these.
+process.env.DNS_KNOWN_ZONES ??= demoZones.join(',');
 // The demo pool's name server is this same local server: let discovery ask it directly.
 process.env.POOL_NS_PORT = String(dns.port);
 process.env.POOL_NS_ALLOW_NON_PUBLIC = 'true';
@@ -107,8 +116,9 @@ console.log(`Demo DNS world on ${dns.address}; the service on ${base}. Try:
   # a mail setup: will Gmail, Yahoo and Microsoft take its mail? Its MX ${demoMail.mxTls.host}
   # (${demoMail.mxTls.address}) offers STARTTLS on a certificate of the demo's own CA,
   # ${demoMail.mxPlain.host} (${demoMail.mxPlain.address}) does not; the MTA-STS policy is served over
-  # HTTPS at ${demoMail.policyAddress} (PROBE_SMTP_PORT=${mail.smtpPort}, PROBE_HTTPS_PORT=${mail.httpsPort})
-  ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })}
+  # HTTPS at ${demoMail.policyAddress} (PROBE_SMTP_PORT=${mail.smtpPort}, PROBE_HTTPS_PORT=${mail.httpsPort});
+  # only the operator's checks (OPERATOR_TOKEN) reach these loopback servers (PROBE_ALLOW_NETWORKS)
+  ${post('/mail/v1', { domain: demoMail.domain, dkim_selectors: ['google'] })} -H 'authorization: Bearer ${watch.operatorToken}'
 
   # the mail setup of a domain on Spamhaus DBL and URIBL: its own listings come first
   ${post('/mail/v1', { domain: demoNames.listedDomain })}

@@ -1,9 +1,9 @@
 import type { Config } from './config/index.js';
 import {
   type DnsStatus,
+  logUnreachable,
   type QueryObserver,
   type Resolver,
-  type UnreachableReport,
   withFreshAnswers,
   withObserver,
   withResolverStack,
@@ -18,6 +18,8 @@ import {
   observeDnsbl,
 } from './operations/index.js';
 import type { Platform } from './platform.js';
+
+export { logUnreachable };
 import {
   askableZones,
   createDnsblEngine,
@@ -30,6 +32,11 @@ import {
   type ListVerdicts,
   queriedZone,
   probeMarginMs,
+  probeSlots,
+  cacheProbes,
+  probeCacheMs,
+  shareProbes,
+  defaultProbeShares,
   queryZone,
   type ZoneMonitor,
 } from './reputation/index.js';
@@ -191,6 +198,11 @@ export async function createServices(
     randomBytes: platform.randomBytes,
     periodMs: config.watch.ttlMs,
   });
+  // One set of fair shares of the probe slots for the mail tool and the mail watches together.
+  const sharedProbes = shareProbes(platform.probes, defaultProbeShares(probeSlots));
+  // The mail tool's probes answer from the probe cache (a probe answered from it takes no slot);
+  // a watch's re-check probes afresh, as it asks the DNS afresh.
+  const probes = cacheProbes(sharedProbes, probeCacheMs, () => platform.clock().getTime());
   const watches = createWatches({
     // An alert in Russian says what a list's code means in Russian, as the pages do.
     meanings: russianMeanings(zones),
@@ -210,11 +222,11 @@ export async function createServices(
       catalogue: listCatalogue(zones),
       // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
       probes: {
-        reachable: platform.probes.reachable,
-        smtp: platform.probes.smtp,
-        policy: platform.probes.policy,
-        ...(platform.probes.tlsa ? { tlsa: platform.probes.tlsa } : {}),
-        probeDeadlineMs: platform.probes.timeoutMs + probeMarginMs,
+        reachable: sharedProbes.reachable,
+        smtp: sharedProbes.smtp,
+        policy: sharedProbes.policy,
+        ...(sharedProbes.tlsa ? { tlsa: sharedProbes.tlsa } : {}),
+        probeDeadlineMs: sharedProbes.timeoutMs + probeMarginMs,
       },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.
@@ -286,9 +298,11 @@ export async function createServices(
     /** Whether a watch may have `email`: the check page's watch form offers it only then. */
     sendsWatchEmail: platform.mailer !== undefined && config.watch.alertFrom !== undefined,
     callerIds,
-    probes: platform.probes,
+    probes,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
+    /** What the check page tells an operator while no list is proven: the setting, the demo. */
+    resolverAdvice: { setting: platform.dns.setting, ...(offlineDemo ? { offlineDemo } : {}) },
     listHealth: () => verdicts.lists(),
     confirmResolver: () => verdicts.confirm(),
     verdictEpoch: () => verdicts.epoch,
@@ -339,31 +353,6 @@ export function logRun(
 }
 
 /**
- * A resolver that answers nothing, told once per back-off wait with how many queries failed
- * meanwhile (src/dns/back-off.ts), never once per query.
- */
-export function logUnreachable(log: Logger, report: UnreachableReport): void {
-  const wait = (ms: number) => `${ms / 1000} s`;
-  if (report.kind === 'held') {
-    log('error', 'DNS resolver answers nothing: queries fail at once, probed with back-off', {
-      failures_in_a_row: report.failures,
-      next_probe_in: wait(report.waitMs),
-    });
-  } else if (report.kind === 'still') {
-    log('error', 'DNS resolver still answers nothing', {
-      failed_since_last_report: report.failed,
-      down_for: wait(report.sinceMs),
-      next_probe_in: wait(report.waitMs),
-    });
-  } else {
-    log('info', 'DNS resolver answers again', {
-      failed_since_last_report: report.failed,
-      down_for: wait(report.sinceMs),
-    });
-  }
-}
-
-/**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
  * changes. At `error` level, so `LOG_LEVEL=error` still shows it. A newcomer on a machine
  * without outside DNS is told how to try the service anyway (`offlineDemo`).
@@ -380,11 +369,15 @@ export function logReadiness(
   }
   log(
     'error',
-    'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
+    'not configured: no blocklist can be proven to answer honestly; the list checks answer 503 not_configured, the mail check runs without them',
     {
       reason: readiness.reason,
       dnsServers: endpoints.length > 0 ? endpoints : 'system',
-      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+      ...(offlineDemo
+        ? {
+            tryOffline: `${offlineDemo} serves the API over a bundled DNS world, offline (README.md, "Run it")`,
+          }
+        : {}),
     },
   );
 }

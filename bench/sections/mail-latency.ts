@@ -36,6 +36,9 @@ function isFullFreshCheck(status: number, body: Buffer): boolean {
   );
 }
 
+const benchOperatorToken = 'operator-token-of-the-mail-bench';
+const operatorHeaders = { authorization: `Bearer ${benchOperatorToken}` };
+
 export async function measureMailLatency(context: BenchContext): Promise<SectionResult> {
   const { settings, world, dns, serviceLaunch, http, progress } = context;
   const { injectedLatencyMs, mailWarmupChecks } = settings;
@@ -52,6 +55,8 @@ export async function measureMailLatency(context: BenchContext): Promise<Section
       ...serviceLaunch.env,
       NODE_EXTRA_CA_CERTS: servers.caFile,
       PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
+      // Only the operator's checks reach PROBE_ALLOW_NETWORKS, where the bench's servers are.
+      OPERATOR_TOKEN: benchOperatorToken,
       PROBE_SMTP_PORT: String(servers.smtpPort),
       PROBE_HTTPS_PORT: String(servers.httpsPort),
     },
@@ -72,7 +77,7 @@ export async function measureMailLatency(context: BenchContext): Promise<Section
       timeoutMs: 10_000,
     });
     const check = async (domain: string) => {
-      const answer = await http.postJson(`${service.base}/mail/v1`, { domain });
+      const answer = await http.postJson(`${service.base}/mail/v1`, { domain }, operatorHeaders);
       return isFullFreshCheck(answer.status, answer.body);
     };
     // The first checks of a process pay for connections and JIT: left out of both.

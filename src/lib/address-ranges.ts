@@ -107,3 +107,15 @@ export function addressPrefix(address: string | Address, prefix: number): string
   });
   return `${ipaddr.fromByteArray(masked).toString()}/${prefix}`;
 }
+
+/**
+ * The network a caller lies in, for the limits counted per network: an IPv4 /24, the block one
+ * customer of a host or an office is usually given, or an IPv6 /48, the site a tunnel broker or
+ * a provider hands out in one piece (RFC 6177 §2). Takes an address or a quota subject
+ * (`2001:db8:1:2::/64`); anything else is its own network.
+ */
+export function callerNetwork(subject: string): string {
+  const parsed = parseAddress(subject.replace(/\/64$/, ''));
+  if (parsed === undefined) return subject;
+  return addressPrefix(parsed, parsed.kind() === 'ipv6' ? 48 : 24) ?? subject;
+}

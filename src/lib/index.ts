@@ -9,6 +9,7 @@ export {
   type Address,
   type AddressRange,
   addressPrefix,
+  callerNetwork,
   inAddressRanges,
   parseAddress,
   parseAddressRange,

@@ -4,14 +4,14 @@ import { type Lang, translator } from '../../src/i18n/index.js';
 import { demoMail } from '../../scripts/demo-world.js';
 import { type TestBrowser, launchChromium } from '../support/browser.js';
 import { startDemoMailService } from '../support/demo-mail-service.js';
-import type { TestService } from '../support/service.js';
+import { operatorHeaders, type TestService } from '../support/service.js';
 
 /**
  * The check page posting a mail check in a real browser (Debian's Chromium), against the real
  * app over the demo world's mail domain: its MX hosts are real SMTP servers on 127.0.0.2 (with
  * STARTTLS, on a certificate of the run's test CA) and 127.0.0.3 (without), its MTA-STS policy a
  * real HTTPS server on 127.0.0.4 (fixtures/mail-world.ts, started as `npm run demo` starts them),
- * reached because PROBE_ALLOW_NETWORKS allows 127.0.0.0/8. What to fix first must come first,
+ * reached because PROBE_ALLOW_NETWORKS allows 127.0.0.0/8 and the page sends OPERATOR_TOKEN. What to fix first must come first,
  * then each provider's verdict with the rules not visible from outside, and the receiving side's
  * STARTTLS as a rule of its own, in English and Russian, at a desktop's and a phone's width, with
  * no sideways scroll and no console error (a CSP violation included).
@@ -52,7 +52,8 @@ describe.each([1280, 375] as const)('a mail check from the check page at %i px',
 
     beforeAll(async () => {
       ({ page, problems } = await browser.page());
-      await page.setExtraHTTPHeaders(headers[lang]);
+      // The operator's page: only checks sent with OPERATOR_TOKEN probe the loopback servers.
+      await page.setExtraHTTPHeaders({ ...headers[lang], ...operatorHeaders });
       await page.setViewportSize({ width, height: 900 });
     });
     afterAll(() => page.close());

@@ -2,9 +2,11 @@ import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import type { Pem } from '../../fixtures/mail-world.js';
+import { greetingBoundMs } from '../../src/node/probes/index.js';
 import {
   notProbed,
   type PolicyFetcher,
+  reachableBy,
   type PolicyFetchRequest,
   type SmtpProber,
   type SmtpProbeRequest,
@@ -84,7 +86,7 @@ export function smtpProberDouble(
   const now = options.now ?? (() => new Date());
   const answer = (request: SmtpProbeRequest): SmtpProbe => {
     const { address, host } = request;
-    if (!options.reachable(address))
+    if (!reachableBy(options.reachable, request)(address))
       return notProbed(`${address} is not a public address`, address);
     const server = servers[address];
     const silent = { address, banner: null, starttls: null, tls: null, certificate: null };
@@ -97,7 +99,8 @@ export function smtpProberDouble(
       };
     }
     if (server.kind === 'tarpit') {
-      const detail = `greeting: no answer within ${options.timeoutMs} ms`;
+      // The greeting's own bound, half a stage's (src/node/probes/smtp-probe.ts).
+      const detail = `greeting: no answer within ${greetingBoundMs(options.timeoutMs)} ms`;
       return { status: 'timeout', stage: 'greeting', ...silent, detail };
     }
     // smtp-server greets with the machine's name before its banner.
@@ -164,7 +167,7 @@ export function policyFetcherDouble(
     fetch: async (request) => {
       requests.push(request);
       const { address, host } = request;
-      if (!options.reachable(address)) {
+      if (!reachableBy(options.reachable, request)(address)) {
         return { ok: false, reason: `${address} is not a public address` };
       }
       const server = servers[address];

@@ -90,7 +90,17 @@ export interface TestServiceOptions extends Omit<RouteServiceOptions, 'env'> {
   services?: ServiceOptions;
   /** The service says it sends watch alerts by e-mail: the check page's watch form asks for an address. */
   sendsWatchEmail?: boolean;
+  /**
+   * OPERATOR_TOKEN is `testOperatorToken` and every POST sends it (unless the test's headers say
+   * otherwise): only the operator's checks and watches probe PROBE_ALLOW_NETWORKS, where the
+   * test's mail servers are.
+   */
+  asOperator?: boolean;
 }
+
+/** OPERATOR_TOKEN of a service started `asOperator`. */
+export const testOperatorToken = 'operator-token-of-the-mail-tests';
+export const operatorHeaders = { authorization: `Bearer ${testOperatorToken}` };
 
 /**
  * In memory, a query naming servers of its own (a pool zone's name servers) is answered from the
@@ -146,6 +156,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     LOG_LEVEL: 'info',
     // Not the default sqlite:data/reputation.db: a test never writes into the repository.
     STORE_URL: 'memory:',
+    ...(options.asOperator ? { OPERATOR_TOKEN: testOperatorToken } : {}),
     ...withReportsOutsideTheRepository(
       typeof options.env === 'function' ? options.env(wire ?? inMemory) : options.env,
     ),
@@ -233,7 +244,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         path,
         await fetch(url(path), {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
+          headers: {
+            'content-type': 'application/json',
+            ...(options.asOperator ? operatorHeaders : {}),
+            ...headers,
+          },
           body: typeof body === 'string' ? body : JSON.stringify(body),
         }),
       ),

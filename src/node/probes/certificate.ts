@@ -1,4 +1,5 @@
 import type { PeerCertificate } from 'node:tls';
+import { cleanThirdPartyText } from '../../lib/index.js';
 import type { Certificate } from '../../reputation/index.js';
 
 /**
@@ -8,6 +9,8 @@ import type { Certificate } from '../../reputation/index.js';
  */
 
 const dayMs = 86_400_000;
+/** RFC 1035 §2.3.4: a name is at most 253 characters written out; a certificate's may be longer text. */
+const maxNameChars = 253;
 
 /** subjectAltName's DNS names ("DNS:a, DNS:b"), else the subject's CN. */
 function subjectNames(certificate: PeerCertificate): string[] {
@@ -16,18 +19,20 @@ function subjectNames(certificate: PeerCertificate): string[] {
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.startsWith('DNS:'))
-    .map((entry) => entry.slice(4));
+    .map((entry) => cleanThirdPartyText(entry.slice(4), maxNameChars));
   if (names.length > 0) return names.slice(0, 32);
   const cn = certificate.subject?.CN;
-  return cn === undefined ? [] : [String(cn)];
+  return cn === undefined ? [] : [cleanThirdPartyText(String(cn), maxNameChars)];
 }
 
 function issuerOf(certificate: PeerCertificate): string {
   const issuer = certificate.issuer ?? {};
-  return Object.entries(issuer)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(', ')
-    .slice(0, 512);
+  // The issuer's names are whatever the certificate's maker wrote: cleaned as third-party text.
+  return cleanThirdPartyText(
+    Object.entries(issuer)
+      .map(([key, value]) => `${key}=${String(value)}`)
+      .join(', '),
+  );
 }
 
 /**

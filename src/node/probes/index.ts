@@ -7,9 +7,10 @@ export {
   createNodeProbes,
   ehloName,
   maxConcurrentProbes,
+  neutralEhloName,
   type NodeProbeSettings,
 } from './node-probes.js';
 export { createPolicyFetcher, maxPolicyBytes, type PolicyFetchOptions } from './policy-fetch.js';
-export { createSmtpProber, type SmtpProbeOptions } from './smtp-probe.js';
+export { createSmtpProber, greetingBoundMs, type SmtpProbeOptions } from './smtp-probe.js';
 export { maxReplyBytes } from './smtp-reply.js';
 export { createTlsaLookup, type DnsServerAddress, type TlsaLookupOptions } from './tlsa-lookup.js';

@@ -1,7 +1,11 @@
-import { hostname } from 'node:os';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { AddressRange } from '../../lib/index.js';
-import { type MailProbes, probeReachable, type TlsaLookup } from '../../reputation/index.js';
+import {
+  type MailProbes,
+  probeReachable,
+  probeSlots,
+  type TlsaLookup,
+} from '../../reputation/index.js';
 import { createPolicyFetcher } from './policy-fetch.js';
 import { createSmtpProber } from './smtp-probe.js';
 import { createTlsaLookup, type DnsServerAddress } from './tlsa-lookup.js';
@@ -14,11 +18,10 @@ import { createTlsaLookup, type DnsServerAddress } from './tlsa-lookup.js';
  */
 
 /**
- * Probes one process runs at once, every check together: 8 checks of 5 MX hosts. Past it a probe
- * is `not_probed` ("the service is probing ... already"), so a burst cannot open sockets without
- * bound.
+ * Probes one process runs at once, every check together (`probeSlots`, shared fairly by
+ * `shareProbes`); past it a probe is `not_probed`, so a burst cannot open sockets without bound.
  */
-export const maxConcurrentProbes = 40;
+export const maxConcurrentProbes = probeSlots;
 
 export interface NodeProbeSettings {
   /** PROBE_ALLOW_NETWORKS. */
@@ -63,12 +66,20 @@ export function createNodeProbes(settings: NodeProbeSettings): MailProbes {
 }
 
 /**
+ * The EHLO name when PUBLIC_URL is unset: a name of the reserved `.invalid` top-level domain
+ * (RFC 6761 §6.4), shaped as a host name so servers that want a dotted name take it, and saying
+ * nothing of the machine the service runs on (its host name would tell every probed server).
+ */
+export const neutralEhloName = 'reputation-probe.invalid';
+
+/**
  * The name the probe gives in EHLO (RFC 5321 §4.1.1.1: the client's own host name, or an address
- * literal, §4.1.3): PUBLIC_URL's host when set, the name the service is known by; else the
- * machine's name.
+ * literal, §4.1.3): PUBLIC_URL's host when set, the name the service is known by; else a neutral
+ * name, never the machine's.
  */
 export function ehloName(publicUrl: string | undefined): string {
-  const host = publicUrl ? new URL(publicUrl).hostname.replace(/^\[(.*)\]$/, '$1') : hostname();
+  if (!publicUrl) return neutralEhloName;
+  const host = new URL(publicUrl).hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIPv4(host)) return `[${host}]`;
   if (isIPv6(host)) return `[IPv6:${host}]`;
   return host;

@@ -1,10 +1,11 @@
 import { type IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
-import type {
-  PolicyFetcher,
-  PolicyFetchRequest,
-  PolicyFetchResult,
+import {
+  type PolicyFetcher,
+  type PolicyFetchRequest,
+  type PolicyFetchResult,
+  reachableBy,
 } from '../../reputation/index.js';
 
 /**
@@ -33,7 +34,7 @@ function fetchPolicy(
   options: PolicyFetchOptions,
   asked: PolicyFetchRequest,
 ): Promise<PolicyFetchResult> {
-  if (!options.reachable(asked.address)) {
+  if (!reachableBy(options.reachable, asked)(asked.address)) {
     return Promise.resolve({ ok: false, reason: `${asked.address} is not a public address` });
   }
   const family = isIPv6(asked.address) ? 6 : 4;

@@ -1,11 +1,14 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import {
+  capacityShortage,
   notProbed,
+  reachableBy,
   type SmtpProbe,
   type SmtpProber,
   type SmtpProbeRequest,
 } from '../../reputation/index.js';
+import { cleanThirdPartyText } from '../../lib/index.js';
 import { certificateOf } from './certificate.js';
 import { ReplyError, replyReader, type SmtpReply } from './smtp-reply.js';
 
@@ -48,19 +51,26 @@ class StageError extends Error {
   }
 }
 
-const maxBannerChars = 512;
+/**
+ * The greeting's own bound: half a stage's, so a server that accepts and never greets (a tarpit)
+ * holds a probe slot for half as long as one that answers slowly later on. RFC 5321 §4.5.3.2
+ * lets a client wait 5 minutes for it; a probe is not delivering mail and keeps to its budget.
+ */
+export function greetingBoundMs(timeoutMs: number): number {
+  return Math.max(1, Math.ceil(timeoutMs / 2));
+}
 
 export function createSmtpProber(options: SmtpProbeOptions): SmtpProber {
   let active = 0;
   const now = options.now ?? (() => new Date());
   return {
     async probe(request) {
-      if (!options.reachable(request.address)) {
+      if (!reachableBy(options.reachable, request)(request.address)) {
         return notProbed(`${request.address} is not a public address`, request.address);
       }
       if (active >= options.maxConcurrent) {
         return notProbed(
-          `the service is probing ${active} servers already: try again shortly`,
+          `${capacityShortage} (${active} probes at once): not a finding about this server; check again shortly`,
           request.address,
         );
       }
@@ -94,10 +104,11 @@ async function probeOnce(
     work: (fail: (error: Error) => void) => Promise<T>,
   ): Promise<T> => {
     stage = name;
+    const boundMs = name === 'greeting' ? greetingBoundMs(options.timeoutMs) : options.timeoutMs;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new StageError('timeout', name, `no answer within ${options.timeoutMs} ms`)),
-        options.timeoutMs,
+        () => reject(new StageError('timeout', name, `no answer within ${boundMs} ms`)),
+        boundMs,
       );
       const done = () => clearTimeout(timer);
       abortStage = (error) => {
@@ -133,7 +144,9 @@ async function probeOnce(
     const reply = (name: Stage) => within(name, () => reader.next());
 
     const greeting = await reply('greeting');
-    banner = greeting.lines.join(' ').slice(0, maxBannerChars);
+    // The server's words, cleaned where they enter (src/lib/third-party-text.ts): no control or
+    // bidi character, a few hundred characters at most, whoever reads the result later.
+    banner = cleanThirdPartyText(greeting.lines.join(' '));
     if (greeting.code !== 220) throw unexpected('greeting', greeting);
     socket.write(`EHLO ${options.ehloName}\r\n`);
     const ehlo = await reply('ehlo');
@@ -180,7 +193,9 @@ async function probeOnce(
       });
       sockets.push(tls);
       tls.on('error', (error: NodeJS.ErrnoException) =>
-        fail(new StageError('error', 'tls', `TLS handshake: ${error.message}`)),
+        fail(
+          new StageError('error', 'tls', `TLS handshake: ${cleanThirdPartyText(error.message)}`),
+        ),
       );
       return new Promise<TLSSocket>((resolve) => tls.once('secureConnect', () => resolve(tls)));
     });
@@ -217,7 +232,7 @@ async function probeOnce(
         : new StageError(
             'error',
             stage,
-            error instanceof ReplyError ? error.message : String(error),
+            cleanThirdPartyText(error instanceof ReplyError ? error.message : String(error)),
           );
     return {
       status: failure.status,
@@ -242,7 +257,8 @@ function quit(socket: Socket): void {
 }
 
 function unexpected(stage: Stage, reply: SmtpReply): StageError {
-  return new StageError('error', stage, `${reply.code} ${reply.lines.join(' ').slice(0, 200)}`);
+  const words = cleanThirdPartyText(reply.lines.join(' '), 200);
+  return new StageError('error', stage, `${reply.code} ${words}`);
 }
 
 function socketError(error: NodeJS.ErrnoException, stage: Stage): StageError {

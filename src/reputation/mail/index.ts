@@ -19,11 +19,22 @@ export { providerRequirements, rulePages } from './provider-requirements.js';
 export { verdictOf } from './requirement-rules.js';
 export { isPolicyMediaType, parsePolicy, policyPath } from './mta-sts.js';
 export {
+  cacheProbes,
+  capacityShortage,
+  defaultProbeShares,
   defaultProbeTimeoutMs,
+  isCapacityShortage,
+  type ProbeShareLimits,
+  probeSlots,
+  probeCacheMs,
+  shareProbes,
   type MailProbes,
   notProbed,
   probeMarginMs,
+  isPublicAddress,
+  type ProbeReach,
   probeReachable,
+  reachableBy,
   type PolicyFetcher,
   type PolicyFetchRequest,
   type PolicyFetchResult,

@@ -35,10 +35,11 @@ import {
   checkDane,
   checkMxHosts,
   isNullMx,
+  hostNamedRecords,
   mostPreferred,
   port25MayBeBlocked,
 } from './mx-check.js';
-import type { MailProbes } from './probes.js';
+import { isCapacityShortage, type MailProbes, type ProbeParty, reachableBy } from './probes.js';
 import { fixesOf } from './fixes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';
@@ -66,9 +67,15 @@ export interface MailCheckDeps extends Omit<MailProbes, 'timeoutMs'> {
   selectorTable?: SelectorTable;
 }
 
-export interface MailCheckOptions {
+export interface MailCheckOptions extends ProbeParty {
   /** The caller's DKIM selectors (at most `maxCallerSelectors`, each `isSelector`). */
   selectors?: readonly string[];
+  /**
+   * Why no blocklist is proven now (the service's readiness reason), when the check runs anyway:
+   * its own records and probes need none, and a note says why the sender addresses' listings
+   * are missing (every list is disabled until one is proven, so none is asked).
+   */
+  listsUnavailable?: string;
 }
 
 /**
@@ -114,6 +121,9 @@ export async function checkMail(
   // The route validates the caller's selectors; the check keeps to the same bound whoever calls it.
   const caller = (options.selectors ?? []).filter(isSelector).slice(0, maxCallerSelectors);
   const table = deps.selectorTable ?? bundledSelectorTable();
+  // PROBE_ALLOW_NETWORKS for the operator's checks only; the adapters apply the same rule again.
+  const operator = options.operator === true;
+  const reachable = reachableBy(deps.reachable, { operator });
   try {
     const dns = createCheckDns(deps.resolver, deadline, mailQueryBudget);
     const domainListsAsked = checkDomainLists(deps.dnsbl, name, deadline);
@@ -125,7 +135,9 @@ export async function checkMail(
     const mxAnswer = dns.query(name, 'MX');
     const mxHosts = mxAnswer.then((outcome) =>
       outcome.status === 'answer' && !isNullMx(outcome.records)
-        ? outcome.records.map((record) => record.exchange.toLowerCase().replace(/\.$/, ''))
+        ? hostNamedRecords(outcome.records).map((record) =>
+            record.exchange.toLowerCase().replace(/\.$/, ''),
+          )
         : [],
     );
     const firstSelectors = selectorsToTry(table, { caller, mxHosts: [], spfDomains: [] });
@@ -133,7 +145,7 @@ export async function checkMail(
     const tlsRptAsked = dns.query(tlsRptName(name), 'TXT');
     const mtaStsAsked = checkMtaSts(
       dns,
-      { policy: deps.policy, reachable: deps.reachable, signal: probeDeadline.signal },
+      { policy: deps.policy, reachable, operator, signal: probeDeadline.signal },
       name,
       mxHosts,
     );
@@ -160,8 +172,13 @@ export async function checkMail(
     const spfSenders = senderAddresses([...senders.spf.ip4, ...senders.spf.ip6]);
     const mxRecords = mx.status === 'answer' ? mx.records : [];
     const nullMx = isNullMx(mxRecords);
+    const namedRecords = nullMx ? [] : hostNamedRecords(mxRecords);
     const implicitMx = mxRecords.length === 0 && senders.implicitMx;
-    const probedRecords = nullMx ? [] : implicitMx ? [{ exchange: name, priority: 0 }] : mxRecords;
+    const probedRecords = nullMx
+      ? []
+      : implicitMx
+        ? [{ exchange: name, priority: 0 }]
+        : namedRecords;
 
     // Selectors of the providers the MX hosts and SPF includes show, beyond those asked already.
     const inferred = selectorsToTry(table, {
@@ -190,7 +207,12 @@ export async function checkMail(
       dmarcAsked,
       checkMxHosts(
         dns,
-        { smtp: deps.smtp, reachable: deps.reachable, signal: probeDeadline.signal },
+        {
+          smtp: deps.smtp,
+          reachable,
+          party: { operator, caller: options.caller, interactive: options.interactive === true },
+          signal: probeDeadline.signal,
+        },
         probedRecords,
       ),
       // The reverse zones are asked directly, as the IP check asks them: the bounded resolver
@@ -244,12 +266,28 @@ export async function checkMail(
         'No MX host answered at the connection stage: port 25 may be blocked from this server, so the SMTP results say little about the domain.',
       );
     }
-    if (mxRecords.length > hosts.length && !nullMx) {
-      notes.push(`Probed the ${hosts.length} most preferred of ${mxRecords.length} MX hosts.`);
+    if (namedRecords.length > hosts.length) {
+      notes.push(`Probed the ${hosts.length} most preferred of ${namedRecords.length} MX hosts.`);
+    }
+    if (hosts.some((host) => isCapacityShortage(host.smtp))) {
+      notes.push(
+        'Some MX hosts were not probed: the service’s probe capacity was in use. This says nothing about them; check again shortly.',
+      );
+    }
+    const unnamed = nullMx ? 0 : mxRecords.length - namedRecords.length;
+    if (unnamed > 0) {
+      notes.push(
+        `${unnamed} MX record${unnamed === 1 ? ' names' : 's name'} no host name (RFC 5321 §2.3.5): neither probed nor shown.`,
+      );
     }
     if (spfSenders.ipsTotal > sample.length && sample.length > 0) {
       notes.push(
         `Reverse DNS and listings of ${sample.length} of ${spfSenders.ipsTotal} SPF sender addresses.`,
+      );
+    }
+    if (options.listsUnavailable !== undefined) {
+      notes.push(
+        `No blocklist was asked about the sender addresses: the blocklists are not ready (${options.listsUnavailable}).`,
       );
     }
     if (dns.exhausted) {

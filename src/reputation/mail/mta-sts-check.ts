@@ -1,4 +1,5 @@
 import type { Resolver } from '../../dns/index.js';
+import { cleanThirdPartyText } from '../../lib/index.js';
 import type { MtaSts } from '../results/index.js';
 import { clip } from '../results/index.js';
 import {
@@ -19,7 +20,10 @@ import type { PolicyFetcher } from './probes.js';
 
 export interface PolicyDeps {
   policy: PolicyFetcher;
+  /** Where this check's fetch may connect (`reachableBy`). */
   reachable: (address: string) => boolean;
+  /** The operator's check: the adapter may reach PROBE_ALLOW_NETWORKS too. */
+  operator: boolean;
   signal: AbortSignal;
 }
 
@@ -63,20 +67,32 @@ export async function checkMtaSts(
       detail: `${host} resolves to ${inside}, which is not a public address: the policy was not fetched`,
     };
   }
-  const fetched = await deps.policy.fetch({ host, address, path: policyPath, signal: deps.signal });
-  if (!fetched.ok)
-    return { status: 'error', ...found, detail: `https://${host}${policyPath}: ${fetched.reason}` };
+  const fetched = await deps.policy.fetch({
+    host,
+    address,
+    path: policyPath,
+    operator: deps.operator,
+    signal: deps.signal,
+  });
+  // What the policy's server sent (its body's lines, its Content-Type, its errors) enters the
+  // result here, on both runtimes: cleaned as third-party text (src/lib/third-party-text.ts).
+  if (!fetched.ok) {
+    const reason = cleanThirdPartyText(fetched.reason);
+    return { status: 'error', ...found, detail: `https://${host}${policyPath}: ${reason}` };
+  }
   // §3.3: the policy is served as text/plain; a sender must not apply one served otherwise.
   if (!isPolicyMediaType(fetched.contentType)) {
     return {
       status: 'invalid',
       ...found,
-      detail: `served as ${fetched.contentType ?? 'no Content-Type'}, not text/plain (RFC 8461 §3.3)`,
+      detail: `served as ${cleanThirdPartyText(fetched.contentType ?? 'no Content-Type', 100)}, not text/plain (RFC 8461 §3.3)`,
     };
   }
   const parsed = parsePolicy(fetched.body);
-  if (!parsed.ok)
-    return { status: 'invalid', ...found, detail: `the policy: ${parsed.reason} (RFC 8461 §3.2)` };
+  if (!parsed.ok) {
+    const reason = cleanThirdPartyText(parsed.reason);
+    return { status: 'invalid', ...found, detail: `the policy: ${reason} (RFC 8461 §3.2)` };
+  }
   const uncovered = uncoveredMx(await mxHosts, parsed.policy);
   return {
     status: parsed.policy.mode,

@@ -2,7 +2,8 @@ import type { MxRecord, Resolver } from '../../dns/index.js';
 import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
 import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
-import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';
+import { isHostName } from '../targets/index.js';
+import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes.js';
 
 /**
  * The domain's MX hosts as the mail check reports them: the most preferred `maxProbedMxHosts`,
@@ -13,6 +14,15 @@ import { notProbed, type SmtpProber, type TlsaLookup } from './probes.js';
 /** RFC 7505: a single MX of "." (preference 0 by the RFC's advice) says the domain takes no mail. */
 export function isNullMx(records: readonly MxRecord[]): boolean {
   return records.some((record) => record.exchange === '' || record.exchange === '.');
+}
+
+/**
+ * The MX records that name a host (RFC 5321 §2.3.5: LDH labels, RFC 1123 §2.1). A name that is
+ * not one (markup, spaces, an address) is neither probed nor shown: a third party chose it, and
+ * no page, chat or e-mail should carry it.
+ */
+export function hostNamedRecords(records: readonly MxRecord[]): MxRecord[] {
+  return records.filter((record) => isHostName(record.exchange.toLowerCase().replace(/\.$/, '')));
 }
 
 /** The MX records most preferred first (RFC 5321 §5.1: lowest preference), ties by name. */
@@ -33,7 +43,10 @@ async function addressesOf(dns: Resolver, host: string): Promise<string[]> {
 
 export interface ProbeDeps {
   smtp: SmtpProber | { unavailable: string };
+  /** Where this check's probes may connect (`reachableBy`). */
   reachable: (address: string) => boolean;
+  /** Whose check it is: the operator's reaches PROBE_ALLOW_NETWORKS; the shares count the rest. */
+  party: ProbeParty;
   signal: AbortSignal;
 }
 
@@ -57,7 +70,7 @@ async function probeHost(
     );
   }
   if ('unavailable' in deps.smtp) return notProbed(deps.smtp.unavailable, first);
-  return deps.smtp.probe({ host, address: first, signal: deps.signal });
+  return deps.smtp.probe({ host, address: first, ...deps.party, signal: deps.signal });
 }
 
 export async function checkMxHosts(

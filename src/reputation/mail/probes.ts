@@ -1,5 +1,11 @@
 import type { TlsaLookup as DnsTlsaLookup, TlsaOutcome } from '../../dns/index.js';
-import { type AddressRange, inAddressRanges, isPublicIpv4, isPublicIpv6 } from '../../lib/index.js';
+import {
+  type AddressRange,
+  callerNetwork,
+  inAddressRanges,
+  isPublicIpv4,
+  isPublicIpv6,
+} from '../../lib/index.js';
 import type { SmtpProbe } from '../results/index.js';
 
 /**
@@ -9,7 +15,24 @@ import type { SmtpProbe } from '../results/index.js';
  * (no DNS of its own, so no rebinding); each ends when `signal` aborts.
  */
 
-export interface SmtpProbeRequest {
+/**
+ * Whether the check may reach PROBE_ALLOW_NETWORKS: only the operator's (a check or watch sent
+ * with OPERATOR_TOKEN); every other reaches public addresses only.
+ */
+export interface ProbeReach {
+  operator?: boolean;
+}
+
+/**
+ * Whose check a probe is for, for the fair shares of the probe slots (`shareProbes` below): an
+ * interactive check's caller (its quota subject), or a watch's re-check (not interactive).
+ */
+export interface ProbeParty extends ProbeReach {
+  caller?: string;
+  interactive?: boolean;
+}
+
+export interface SmtpProbeRequest extends ProbeParty {
   /** The MX host: the EHLO's peer, the TLS SNI and the name the certificate must match. */
   host: string;
   address: string;
@@ -24,7 +47,7 @@ export interface SmtpProber {
   probe(request: SmtpProbeRequest): Promise<SmtpProbe>;
 }
 
-export interface PolicyFetchRequest {
+export interface PolicyFetchRequest extends ProbeReach {
   /** `mta-sts.<domain>`: the SNI, the Host header and the name the certificate must match. */
   host: string;
   address: string;
@@ -67,7 +90,10 @@ export function notProbed(detail: string, address: string | null = null): SmtpPr
  * (src/workers/probes/); both with the one rule of where a probe may connect.
  */
 export interface MailProbes {
-  /** Whether a probe may connect to an address: public (RFC 6890) or in PROBE_ALLOW_NETWORKS. */
+  /**
+   * Whether the operator's probe may connect to an address: public (RFC 6890) or in
+   * PROBE_ALLOW_NETWORKS. Every other check's probes reach public addresses only (`reachableBy`).
+   */
   reachable: (address: string) => boolean;
   smtp: SmtpProber | { unavailable: string };
   policy: PolicyFetcher;
@@ -89,4 +115,153 @@ export function probeReachable(
 ): (address: string) => boolean {
   return (address) =>
     isPublicIpv4(address) || isPublicIpv6(address) || inAddressRanges(address, allowNetworks);
+}
+
+/** A public address by the targets' RFC 6890 rules: what every probe may reach. */
+export function isPublicAddress(address: string): boolean {
+  return isPublicIpv4(address) || isPublicIpv6(address);
+}
+
+/**
+ * Where one check's probes may connect: the operator's (sent with OPERATOR_TOKEN) where
+ * `reachable` allows, PROBE_ALLOW_NETWORKS included; anyone else's public addresses only, so no
+ * anonymous caller reads an inside server's banner, certificate names or TLS errors.
+ */
+export function reachableBy(
+  reachable: (address: string) => boolean,
+  reach: ProbeReach,
+): (address: string) => boolean {
+  return reach.operator === true
+    ? reachable
+    : (address) => isPublicAddress(address) && reachable(address);
+}
+
+/**
+ * Fair shares of the SMTP probe slots (docs/mail.md, "Bounds and safety"): the slots a process
+ * has are shared so that no group of callers can take them all. Interactive checks (the mail
+ * tool's POST) and the watches' re-checks each keep a share the other cannot take; one caller
+ * (its quota subject) and one network (an IPv4 /24, an IPv6 /48) may hold only part of the
+ * interactive share. A probe refused for want of a slot is `not_probed` with the capacity
+ * reason (`isCapacityShortage`): the service's shortage, not a finding about the server, so no
+ * rule reads it as a server that did not answer, a watch keeps what it knew, and the result is
+ * not cached.
+ */
+
+export interface ProbeShareLimits {
+  /** Slots the process has: every probe, every group. */
+  total: number;
+  /** Slots interactive checks may hold together: the rest is the watches'. */
+  interactive: number;
+  /** Slots the watches' re-checks may hold together: the rest is the interactive checks'. */
+  watches: number;
+  /** Slots one caller's checks may hold. */
+  perCaller: number;
+  /** Slots one network's callers may hold (an IPv4 /24, an IPv6 /48). */
+  perNetwork: number;
+}
+
+/** Probes one process runs at once, every check together: 8 checks of 5 MX hosts. */
+export const probeSlots = 40;
+
+/**
+ * The shares of `total` slots: interactive checks and watches three quarters each (so each keeps
+ * a quarter the other cannot take), a caller a quarter, a network three eighths.
+ */
+export function defaultProbeShares(total: number): ProbeShareLimits {
+  const quarter = Math.max(1, Math.floor(total / 4));
+  return {
+    total,
+    interactive: total - quarter,
+    watches: total - quarter,
+    perCaller: Math.max(1, Math.floor(total / 4)),
+    perNetwork: Math.max(1, Math.floor((total * 3) / 8)),
+  };
+}
+
+/** The words every probe refused for the service's capacity begins with. */
+export const capacityShortage = 'the service’s probe capacity is in use';
+
+/** A probe not made for the service's own capacity: not a finding about the server. */
+export function isCapacityShortage(probe: SmtpProbe): boolean {
+  return probe.status === 'not_probed' && (probe.detail ?? '').startsWith(capacityShortage);
+}
+
+/** The SMTP prober with its slots shared fairly; every other probe as it was. */
+export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailProbes {
+  if ('unavailable' in probes.smtp) return probes;
+  const inner: SmtpProber = probes.smtp;
+  const held = new Map<string, number>();
+  const count = (key: string) => held.get(key) ?? 0;
+  const groupsOf = (request: SmtpProbeRequest): [string, number][] => {
+    if (request.interactive !== true)
+      return [
+        ['total', limits.total],
+        ['watches', limits.watches],
+      ];
+    const caller = request.caller ?? 'anonymous';
+    return [
+      ['total', limits.total],
+      ['interactive', limits.interactive],
+      [`caller ${caller}`, limits.perCaller],
+      [`network ${callerNetwork(caller)}`, limits.perNetwork],
+    ];
+  };
+  const smtp: SmtpProber = {
+    async probe(request) {
+      const groups = groupsOf(request);
+      const full = groups.find(([key, limit]) => count(key) >= limit);
+      if (full !== undefined) {
+        const whose = full[0].split(' ')[0];
+        return notProbed(
+          `${capacityShortage} (${whose} share, ${full[1]} at once): not a finding about this server; check again shortly`,
+          request.address,
+        );
+      }
+      for (const [key] of groups) held.set(key, count(key) + 1);
+      try {
+        return await inner.probe(request);
+      } finally {
+        for (const [key] of groups) {
+          const left = count(key) - 1;
+          if (left > 0) held.set(key, left);
+          else held.delete(key);
+        }
+      }
+    },
+  };
+  return { ...probes, smtp };
+}
+
+/** How long an MX probe's answer is kept: as long as a mail check's result is (RESULT_TTL_S's default). */
+export const probeCacheMs = 600_000;
+/** Probe answers kept at most: a process's worth of distinct MX hosts. */
+const maxCachedProbes = 10_000;
+
+/**
+ * MX probes kept per host, address and reach apart from the check's DNS part (docs/mail.md,
+ * "Bounds and safety"): a check that differs only in its DKIM selectors, or another domain whose
+ * MX is the same host, re-probes nothing for `ttlMs`, and a probe in flight is joined, not
+ * repeated. What the service's own capacity left unprobed is not kept.
+ */
+export function cacheProbes(probes: MailProbes, ttlMs: number, now: () => number): MailProbes {
+  if ('unavailable' in probes.smtp) return probes;
+  const inner: SmtpProber = probes.smtp;
+  const kept = new Map<string, { at: number; answer: Promise<SmtpProbe> }>();
+  const smtp: SmtpProber = {
+    probe(request) {
+      const key = `${request.operator === true ? 'operator' : 'public'} ${request.host} ${request.address}`;
+      const found = kept.get(key);
+      if (found !== undefined && now() - found.at < ttlMs) return found.answer;
+      const answer = inner.probe(request);
+      // The oldest first: a Map iterates in insertion order.
+      if (kept.size >= maxCachedProbes) kept.delete(kept.keys().next().value!);
+      kept.delete(key);
+      kept.set(key, { at: now(), answer });
+      void answer.then((probe) => {
+        if (probe.status === 'not_probed' && kept.get(key)?.answer === answer) kept.delete(key);
+      });
+      return answer;
+    },
+  };
+  return { ...probes, smtp };
 }

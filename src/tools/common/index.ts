@@ -18,6 +18,7 @@ export {
 } from './email-link-pages.js';
 export { bearerToken } from './bearer.js';
 export { requestedDomain } from './requested-domain.js';
+export { readTarget, type TargetDeps, targetRefused } from './read-target.js';
 export { resultCacheKey } from './result-keys.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable } from './cacheable.js';
@@ -43,6 +44,7 @@ export { chargedCheck, freshCheckErrors, requireReady } from './fresh-check.js';
 export {
   captchaTokenOf,
   type CheckRoute,
+  type CheckSender,
   type SnapshotDeps,
   snapshotOperations,
   type StatusExtra,

@@ -19,14 +19,16 @@ import {
 } from '../../http/index.js';
 import { utf8 } from '../../lib/index.js';
 import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
+import { bearerToken } from './bearer.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
+import type { TargetDeps } from './read-target.js';
 import { resultCacheKey } from './result-keys.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
 import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
-import { operationStem, type SharingTool } from './tool.js';
+import { operationStem, type SharingTool, type ToolDefinition } from './tool.js';
 
 /**
  * The routes of a tool whose results are snapshots (ip, domain, pool): its status, its checks'
@@ -44,6 +46,19 @@ export interface PreparedCheck {
    * an arrow function assigned to `run` in a defineProperty call, measured at 2 % of a cached POST.
    */
   run(): Promise<{ ok: true; result: object } | Refusal>;
+  /**
+   * Whether a result may answer the same request again within RESULT_TTL_S: false for one the
+   * service's own shortage degraded (the mail tool's probes not made for want of a slot).
+   */
+  cacheable?(result: object): boolean;
+}
+
+/** Who sent a check: its caller (src/http/caller.ts) and the bearer token it sent, if any. */
+export interface CheckSender {
+  address: string;
+  subject: string;
+  /** `Authorization: Bearer <token>` (RFC 6750 §2.1): the mail tool reads OPERATOR_TOKEN in it. */
+  bearer: string | undefined;
 }
 
 export interface CheckRoute<B extends z.ZodObject> {
@@ -51,10 +66,12 @@ export interface CheckRoute<B extends z.ZodObject> {
   /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
   operationId: string;
   summary: string;
+  /** What the check asks and answers, beyond its summary: the document's description. */
+  description: string;
   body: B;
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
-  prepare(body: z.infer<B>): PreparedCheck | Promise<PreparedCheck>;
+  prepare(body: z.infer<B>, sender: CheckSender): PreparedCheck | Promise<PreparedCheck>;
   /**
    * The codes its check refuses with beyond a DNS check's (`freshCheckErrors`), as the group the
    * check exports: a check that probes more than the DNS (the mail tool's SMTP) names its own.
@@ -65,10 +82,12 @@ export interface CheckRoute<B extends z.ZodObject> {
 /** Fields a tool's status adds to the quota status: their schemas, and what they read now. */
 export interface StatusExtra {
   fields: z.ZodRawShape;
+  /** The sentence the status's description adds about them. */
+  description: string;
   read(): Record<string, unknown>;
 }
 
-export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
+export interface SnapshotDeps extends ArtefactDeps, CheckReadiness, TargetDeps {
   results: ResultStore;
   guard: Guard;
   /** Part of the result cache key: results made before a lie was caught or a list came back are not served. */
@@ -90,7 +109,11 @@ export function snapshotOperations(title: string) {
   };
 }
 
-export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: SnapshotDeps) {
+export function snapshotTool(
+  app: OpenAPIHono<AppEnv>,
+  tool: SharingTool & Pick<ToolDefinition, 'needsLists'>,
+  deps: SnapshotDeps,
+) {
   // Only the check routes name their tool: their errors carry the quota status (docs/DESIGN.md), a
   // 405 to POST /status or an error on GET by token does not.
   const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -118,6 +141,10 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         operationId,
         tags,
         summary: 'Quota status of the caller',
+        description: [
+          'The caller’s checks left today (per UTC day, counted per address, an IPv6 caller per /64), whether the next check needs a captcha and its site key, and whether the service can check now: `configured`, with a `reason` for the operator when it cannot. Reading it costs no quota.',
+          ...(extra ? [extra.description] : []),
+        ].join(' '),
         security: [],
         responses: {
           200: {
@@ -147,6 +174,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         operationId: route.operationId,
         tags,
         summary: route.summary,
+        description: `${route.description} A fresh check takes one unit of the caller’s daily quota; the same request again within RESULT_TTL_S answers the stored result with \`from_cache: true\` and takes none. The answer carries a \`token\` for the result, its badge, card and share page.`,
         security: captchaSecurity,
         request: {
           headers: captchaHeader,
@@ -170,9 +198,12 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
       jsonBodyGate,
       async (c) => {
         const body = await readJsonBody(c, route.body);
-        const prepared = await route.prepare(body);
-        requireReady(deps);
         const { address, subject } = c.get('caller');
+        const bearer = bearerToken(c.req.header('authorization'));
+        const prepared = await route.prepare(body, { address, subject, bearer });
+        // A tool that needs no list runs while none is proven (its check says what it left out).
+        const withoutLists = tool.needsLists === false;
+        if (!withoutLists) requireReady(deps);
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
         const epoch = deps.verdictEpoch?.() ?? 0;
@@ -190,12 +221,14 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         }
 
         const { outcome, quota } = await chargedCheck({ reading, captchaToken, address }, () =>
-          runConfirmed(deps, () => prepared.run()),
+          runConfirmed(deps, () => prepared.run(), { withoutLists }),
         );
         const resultJson = JSON.stringify(outcome.result);
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
         const token = await deps.results.save(tool.name, resultJson);
-        await deps.results.remember(tool.name, requestKey, token, resultJson);
+        if (prepared.cacheable?.(outcome.result) ?? true) {
+          await deps.results.remember(tool.name, requestKey, token, resultJson);
+        }
         c.set('checkAnswer', 'fresh');
         return jsonResponse(c, respond(resultJson, token, false, quota));
       },
@@ -220,6 +253,8 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         operationId,
         tags,
         summary: 'A stored result by its token',
+        description:
+          'The result a check stored under this token, as the check answered it, without the quota fields. It never changes: the answer has an ETag and may be cached until the token expires (TOKEN_TTL_DAYS); an unknown or expired token is a 404.',
         security: [],
         request: {
           // Any string is a token to look up: an unknown one is a 404, not a 400.

@@ -2,9 +2,10 @@ import type { MailProbes, SmtpProber } from '../../reputation/index.js';
 
 /**
  * The SMTP probe's state as GET /mail/v1/status shows it (docs/mail.md, "The API"): whether this
- * runtime can probe at all, and how the last probe that tried to connect fared. Many hosts block
- * port 25 outbound; an operator who sees every connection fail learns it here, not from a
- * domain's result.
+ * runtime can probe at all, and whether and when the last probe that tried to connect did. Many
+ * hosts block port 25 outbound; an operator who sees every connection fail learns it here, not
+ * from a domain's result. Where it connected is not said: the status is public, and the last MX
+ * host, its address and what it answered belong to whoever asked for that check.
  */
 
 export interface SmtpProbeState {
@@ -13,11 +14,8 @@ export interface SmtpProbeState {
   reason: string | null;
   last_connect_outcome: {
     at: string;
-    host: string;
-    address: string;
     /** `connected`: the TCP connection opened (whatever followed); `failed`: it did not. */
     outcome: 'connected' | 'failed';
-    detail: string | null;
   } | null;
 }
 
@@ -45,10 +43,7 @@ export function observeProber(
       if (result.status !== 'not_probed') {
         last = {
           at: now().toISOString(),
-          host: request.host,
-          address: request.address,
           outcome: result.stage === 'connect' ? 'failed' : 'connected',
-          detail: result.detail,
         };
       }
       return result;

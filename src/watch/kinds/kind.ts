@@ -44,6 +44,8 @@ export interface Watched {
   addresses?: readonly string[] | undefined;
   /** A mail watch's own DKIM selectors. */
   dkim_selectors?: readonly string[] | undefined;
+  /** Created with OPERATOR_TOKEN: a mail watch's probes may reach PROBE_ALLOW_NETWORKS. */
+  operator?: boolean | undefined;
 }
 
 export type RecheckOutcome =

@@ -1,5 +1,6 @@
 import { cleanThirdPartyText } from '../../lib/index.js';
 import {
+  isCapacityShortage,
   type MailCheckResult,
   mailProviders,
   providerRequirements,
@@ -44,7 +45,10 @@ export function observeMailCheck(result: MailCheckResult): Observation {
   // One fact per key, the last heard, as one check hears each thing once.
   const facts = new Map<string, MailFact>();
   const add = (fact: MailFact) => facts.set(factId(fact), fact);
-  const probeTimedOut = result.mx.some((host) => host.smtp.status === 'timeout');
+  // A probe not made for the service's capacity is silence too, as a timeout is.
+  const probeTimedOut = result.mx.some(
+    (host) => host.smtp.status === 'timeout' || isCapacityShortage(host.smtp),
+  );
   // A named selector whose look-up failed reads as no key to the dkim and alignment rules.
   const dkimFailed = result.dkim.selectors.some(
     (selector) => selector.status === 'none' && selector.detail !== null,

@@ -22,7 +22,9 @@ export const mailKind = defineKind({
     }
     const selectors = watchSelectors(watch.dkim_selectors, known);
     const mailDeps = { ...probes, ...deps };
-    const outcome = await runConfirmed(deps, () => checkMail(mailDeps, read.target, { selectors }));
+    // Only the operator's watches probe PROBE_ALLOW_NETWORKS, as only theirs deliver inside.
+    const options = { selectors, operator: watch.operator === true };
+    const outcome = await runConfirmed(deps, () => checkMail(mailDeps, read.target, options));
     if (!outcome.ok) return outcome;
     return { ok: true, observation: observeMailCheck(outcome.result), result: outcome.result };
   },

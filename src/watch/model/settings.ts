@@ -1,4 +1,4 @@
-import { addressPrefix, parseAddress } from '../../lib/index.js';
+import { callerNetwork } from '../../lib/index.js';
 import type { PortRange } from '../../webhooks/index.js';
 
 /** What the configuration sets for watches (src/config/variables.ts; docs/configuration.md). */
@@ -47,12 +47,8 @@ export const maxIntervalS = 7 * 86_400;
 
 /**
  * The network a caller's watches are counted in besides the caller itself (docs/watches.md,
- * "Limits"): an IPv4 /24, the block one customer of a host or an office is usually given, or an
- * IPv6 /48, the site a tunnel broker or a provider hands out in one piece (RFC 6177 §2). Takes an
- * address or a quota subject (`2001:db8:1:2::/64`).
+ * "Limits"): an IPv4 /24 or an IPv6 /48 (`callerNetwork`). Takes an address or a quota subject.
  */
 export function networkSubject(subject: string): string {
-  const parsed = parseAddress(subject.replace(/\/64$/, ''));
-  if (parsed === undefined) return subject;
-  return addressPrefix(parsed, parsed.kind() === 'ipv6' ? 48 : 24)!;
+  return callerNetwork(subject);
 }

@@ -1,7 +1,8 @@
-import type {
-  PolicyFetcher,
-  PolicyFetchRequest,
-  PolicyFetchResult,
+import {
+  type PolicyFetcher,
+  type PolicyFetchRequest,
+  type PolicyFetchResult,
+  reachableBy,
 } from '../../reputation/index.js';
 
 /**
@@ -37,7 +38,7 @@ async function fetchPolicy(
   options: FetchPolicyOptions,
   asked: PolicyFetchRequest,
 ): Promise<PolicyFetchResult> {
-  if (!options.reachable(asked.address)) {
+  if (!reachableBy(options.reachable, asked)(asked.address)) {
     return { ok: false, reason: `${asked.address} is not a public address` };
   }
   const port = options.port === 443 ? '' : `:${options.port}`;

@@ -40,6 +40,7 @@ async function fetchFrom(
     host: overrides.asHost ?? host,
     address: '127.0.0.1',
     path,
+    operator: true,
     signal: new AbortController().signal,
   });
   return { result, server };
@@ -103,6 +104,7 @@ describe('the MTA-STS policy fetch', () => {
       host,
       address: '127.0.0.1',
       path,
+      operator: true,
       signal: new AbortController().signal,
     });
     expect(result).toEqual({ ok: false, reason: 'no whole answer within 400 ms' });

@@ -49,7 +49,13 @@ const probe = (
   host: string,
   address = '127.0.0.1',
   overrides: Partial<SmtpProbeOptions> = {},
-) => prober(port, overrides).probe({ host, address, signal: new AbortController().signal });
+) =>
+  prober(port, overrides).probe({
+    host,
+    address,
+    operator: true,
+    signal: new AbortController().signal,
+  });
 
 beforeAll(async () => {
   good = await issueCertificate(ca, ['mx.example.net']);
@@ -234,14 +240,20 @@ describe('the SMTP probe', () => {
     });
   });
 
-  it('gives up on a tarpit (accepts, never greets) within SMTP_TIMEOUT_MS', async () => {
+  it('gives up on a tarpit (accepts, never greets) within the greeting’s own bound, half SMTP_TIMEOUT_MS', async () => {
     const tarpit = await serve(startTarpit());
     const started = performance.now();
-    const result = await probe(tarpit.port, 'mx.example.net', '127.0.0.1', { timeoutMs: 500 });
+    const result = await probe(tarpit.port, 'mx.example.net', '127.0.0.1', { timeoutMs: 1000 });
     const took = performance.now() - started;
-    expect(result).toMatchObject({ status: 'timeout', stage: 'greeting', banner: null });
+    expect(result).toMatchObject({
+      status: 'timeout',
+      stage: 'greeting',
+      banner: null,
+      detail: 'greeting: no answer within 500 ms',
+    });
     expect(took).toBeGreaterThanOrEqual(450);
-    expect(took).toBeLessThan(1500);
+    // Shorter than a stage's bound: the slot is free before a slow answer's would be.
+    expect(took).toBeLessThan(1000);
   });
 
   it('ends at once when the check’s signal aborts', async () => {
@@ -252,6 +264,7 @@ describe('the SMTP probe', () => {
     const result = await prober(tarpit.port, { timeoutMs: 5000 }).probe({
       host: 'mx.example.net',
       address: '127.0.0.1',
+      operator: true,
       signal: controller.signal,
     });
     expect(result).toMatchObject({ status: 'timeout', stage: 'greeting' });

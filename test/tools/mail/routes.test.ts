@@ -30,6 +30,7 @@ const servers: Listening[] = [];
 let service: TestService;
 let closedPortService: TestService;
 let sessions: () => number;
+let policyRequests: () => string[];
 
 const zones: FixtureZone[] = [
   {
@@ -53,6 +54,7 @@ const zones: FixtureZone[] = [
 async function mailService(smtpPort: number, httpsPort: number): Promise<TestService> {
   return startTestService({
     zones,
+    asOperator: true,
     env: {
       PROBE_ALLOW_NETWORKS: '127.0.0.0/8',
       PROBE_SMTP_PORT: String(smtpPort),
@@ -72,17 +74,16 @@ beforeAll(async () => {
   ]);
   const smtp = await startSmtpServer({ host: '127.0.0.2', port: smtpPort, tls: mxCertificate });
   sessions = smtp.sessions;
-  servers.push(
-    smtp,
-    await startPolicyServer({
-      host: '127.0.0.3',
-      port: httpsPort,
-      tls: policyCertificate,
-      handler: servePolicy(
-        'version: STSv1\r\nmode: enforce\r\nmx: mx.solid.net\r\nmax_age: 86400\r\n',
-      ),
-    }),
-  );
+  const policyServer = await startPolicyServer({
+    host: '127.0.0.3',
+    port: httpsPort,
+    tls: policyCertificate,
+    handler: servePolicy(
+      'version: STSv1\r\nmode: enforce\r\nmx: mx.solid.net\r\nmax_age: 86400\r\n',
+    ),
+  });
+  policyRequests = policyServer.requests;
+  servers.push(smtp, policyServer);
   service = await mailService(smtpPort, httpsPort);
   // Nothing listens on this port: every probe fails at the connection stage.
   closedPortService = await mailService(await freePort(), httpsPort);
@@ -173,7 +174,45 @@ describe('POST /mail/v1', () => {
     ).toBe(200);
   });
 
+  it('probes nothing in PROBE_ALLOW_NETWORKS for a caller without OPERATOR_TOKEN, and serves it no operator’s result', async () => {
+    // The operator's check first: its result (banner, certificate names) is in the result cache.
+    const operators = (await (
+      await service.post('/mail/v1', { domain: 'solid.net', dkim_selectors: ['anon1'] })
+    ).json()) as Answer;
+    expect(operators.mx[0]!.smtp).toMatchObject({ status: 'ok' });
+    const [smtpBefore, policyBefore] = [sessions(), policyRequests().length];
+    for (const authorization of ['', 'Bearer not-the-operator-token']) {
+      const response = await service.post(
+        '/mail/v1',
+        { domain: 'solid.net', dkim_selectors: ['anon1'] },
+        { authorization },
+      );
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      const answer = JSON.parse(text) as Answer & { mta_sts: Record<string, unknown> };
+      // The two anonymous requests share a result; neither is the operator's.
+      expect(answer.token).not.toBe(operators.token);
+      expect(answer.mx[0]!.smtp).toMatchObject({
+        status: 'not_probed',
+        banner: null,
+        certificate: null,
+        detail: expect.stringContaining('not a public address'),
+      });
+      expect(answer.mta_sts).toMatchObject({
+        status: 'error',
+        policy: null,
+        detail: expect.stringContaining('not a public address'),
+      });
+      // Nothing the inside servers said: no banner, no certificate, no TLS error.
+      for (const inside of ['ESMTP', 'TLSv1', 'subject_names', 'mode: enforce'])
+        expect(text).not.toContain(inside);
+    }
+    expect(sessions()).toBe(smtpBefore);
+    expect(policyRequests()).toHaveLength(policyBefore);
+  });
+
   it('answers from the cache per domain and selector set, whatever their order and the alias', async () => {
+    const before = sessions();
     const first = (await (
       await service.post('/mail/v1', { target: 'solid.net', dkim_selectors: ['b1', 'a1'] })
     ).json()) as Answer;
@@ -187,11 +226,19 @@ describe('POST /mail/v1', () => {
     expect(again).toMatchObject({ from_cache: true, token: first.token });
     expect(other.from_cache).toBe(false);
     expect(other.token).not.toBe(first.token);
+    // The MX probe is kept apart from the DNS part: other selectors re-probe nothing.
+    expect(sessions()).toBe(before);
+    expect(other.mx[0]!.smtp).toMatchObject({ status: 'ok' });
   });
 
   it.each([
     ['no domain', {}, 'invalid_request', /domain is required/],
-    ['an IP address', { domain: '192.0.2.1' }, 'invalid_target', /host name/],
+    [
+      'an IP address',
+      { domain: '192.0.2.1' },
+      'invalid_target',
+      /^192\.0\.2\.1 is an IP address, not a domain name: the IP tool checks 192\.0\.2\.1 \(POST \/ip\/v1\)$/,
+    ],
     [
       'eleven selectors',
       { domain: 'solid.net', dkim_selectors: Array.from({ length: 11 }, (_, i) => `s${i}`) },
@@ -220,19 +267,23 @@ describe('POST /mail/v1', () => {
 });
 
 describe('GET /mail/v1/status', () => {
-  it('shows the quota and that the probe connects', async () => {
+  it('shows the quota and whether and when the probe connected, not where', async () => {
     await service.post('/mail/v1', { domain: 'solid.net' });
     const response = await service.get('/mail/v1/status');
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
+    const text = await response.text();
+    const status = JSON.parse(text) as { smtp_probe: { last_connect_outcome: object } };
+    expect(status).toMatchObject({
       configured: true,
       dailyLimit: 50,
-      smtp_probe: {
-        available: true,
-        reason: null,
-        last_connect_outcome: { host: 'mx.solid.net', address: '127.0.0.2', outcome: 'connected' },
-      },
+      smtp_probe: { available: true, reason: null },
     });
+    // Anyone may read the status: the last MX host, its address and its replies are the caller's.
+    expect(status.smtp_probe.last_connect_outcome).toEqual({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      outcome: 'connected',
+    });
+    for (const secret of ['solid.net', '127.0.0.2', 'ESMTP']) expect(text).not.toContain(secret);
   });
 
   it('says port 25 may be blocked when the last probe could not connect', async () => {
@@ -258,7 +309,7 @@ describe('GET /mail/v1/status', () => {
     expect(after.smtp_probe).toMatchObject({
       available: true,
       reason: expect.stringContaining('port 25 may be blocked'),
-      last_connect_outcome: { outcome: 'failed', address: '127.0.0.2' },
+      last_connect_outcome: { outcome: 'failed', at: expect.any(String) },
     });
   });
 });

@@ -243,6 +243,21 @@ describe('POST /watch/v1 with kind mail', () => {
     expect(await ru.text()).toContain('Требования почтовых провайдеров');
   });
 
+  it('probes nothing in PROBE_ALLOW_NETWORKS for a watch created without OPERATOR_TOKEN', async () => {
+    const before = certsMx.sessions();
+    const response = await service.post('/watch/v1', {
+      target: 'certs.net',
+      kind: 'mail',
+      interval_s: 1,
+    });
+    expect(response.status).toBe(201);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ kind: 'mail', target: 'certs.net' });
+    // Its check connected nowhere inside: no session, nothing the server said.
+    expect(certsMx.sessions()).toBe(before);
+    for (const inside of ['ESMTP', 'TLSv1', 'certs.net CN']) expect(text).not.toContain(inside);
+  });
+
   it.each([
     ['dkim_selectors on an ip watch', { target: '8.8.100.9', dkim_selectors: ['s1'] }],
     ['a selector that is none', { target: 'keys.net', kind: 'mail', dkim_selectors: ['a b'] }],
