@@ -253,6 +253,8 @@ export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailP
 export interface ProbeCounters {
   /** The Store's atomic counter: one more unless `limit` is reached, else undefined. */
   incrementWithin(key: string, limit: number, ttlMs: number): Promise<number | undefined>;
+  /** The Store's counter moved by `by` (here -1: a count given back). */
+  increment(key: string, by: number, ttlMs: number): Promise<number>;
 }
 
 export interface DestinationBounds {
@@ -290,10 +292,13 @@ export function boundProbes(
   const refusal = async (address: string): Promise<string | undefined> => {
     const network = callerNetwork(address);
     try {
-      if ((await within(`network ${network}`, bounds.perNetwork)) === undefined)
-        return `${bounds.perNetwork} probes to ${network} in ${minutes} minutes`;
       if ((await within(`address ${address}`, bounds.perAddress)) === undefined)
         return `${bounds.perAddress} probes to this address in ${minutes} minutes`;
+      if ((await within(`network ${network}`, bounds.perNetwork)) === undefined) {
+        // A probe not made is not counted: the address gets its count back.
+        await counters.increment(`probe-bound:address ${address}`, -1, bounds.windowMs);
+        return `${bounds.perNetwork} probes to ${network} in ${minutes} minutes`;
+      }
       return undefined;
     } catch {
       // A store that cannot count lets no probe past an unknown bound.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
-import { type Listening, startSmtpServer } from '../../../fixtures/mail-world.js';
+import { type SmtpWorldServer, startSmtpServer } from '../../../fixtures/mail-world.js';
 import { destinationBounds } from '../../../src/reputation/mail/probes.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
@@ -13,27 +13,33 @@ import { startTestService, type TestService } from '../../support/service.js';
  * probed still answers from the probe cache.
  */
 
-const servers: Listening[] = [];
+const servers: SmtpWorldServer[] = [];
 let service: TestService;
 let sessions: () => number;
+const allSessions = () => servers.reduce((sum, server) => sum + server.sessions(), 0);
 
 /** Twelve domains of five MX names each, every name on 127.0.0.2: 60 distinct probes. */
 const floodDomains = Array.from({ length: 12 }, (_, d) => `flood${d}.net`);
+/** Twenty domains of five MX names each on five addresses of 127.0.0.0/24: 100 probes, 20 each. */
+const spreadDomains = Array.from({ length: 20 }, (_, d) => `spread${d}.net`);
+const spreadAddresses = [3, 4, 5, 6, 7].map((n) => `127.0.0.${n}`);
+const domainOf = (domain: string, addressOf: (i: number) => string) => [
+  [
+    domain,
+    {
+      TXT: ['v=spf1 -all'],
+      MX: [0, 1, 2, 3, 4].map((i) => ({ exchange: `mx${i}.${domain}`, priority: 10 + i })),
+    },
+  ],
+  ...[0, 1, 2, 3, 4].map((i) => [`mx${i}.${domain}`, { A: [addressOf(i)] }]),
+];
 const zones: FixtureZone[] = [
   {
     origin: 'net',
-    records: Object.fromEntries(
-      floodDomains.flatMap((domain) => [
-        [
-          domain,
-          {
-            TXT: ['v=spf1 -all'],
-            MX: [0, 1, 2, 3, 4].map((i) => ({ exchange: `mx${i}.${domain}`, priority: 10 + i })),
-          },
-        ],
-        ...[0, 1, 2, 3, 4].map((i) => [`mx${i}.${domain}`, { A: ['127.0.0.2'] }]),
-      ]),
-    ),
+    records: Object.fromEntries([
+      ...floodDomains.flatMap((domain) => domainOf(domain, () => '127.0.0.2')),
+      ...spreadDomains.flatMap((domain) => domainOf(domain, (i) => spreadAddresses[i]!)),
+    ]),
   },
 ];
 
@@ -42,6 +48,7 @@ beforeAll(async () => {
   const server = await startSmtpServer({ host: '127.0.0.2', port });
   sessions = server.sessions;
   servers.push(server);
+  for (const host of spreadAddresses) servers.push(await startSmtpServer({ host, port }));
   service = await startTestService({
     zones,
     asOperator: true,
@@ -107,5 +114,20 @@ describe('the probes bounded per destination', () => {
     );
     expect(cached.mx[0]!.smtp.status).not.toBe('not_probed');
     expect(sessions()).toBe(before);
+  }, 60_000);
+
+  it('makes at most the network’s bound of SMTP sessions to one /24, however many of its addresses', async () => {
+    // The network already holds the first test's sessions to 127.0.0.2 (one service, one count).
+    const answers: Answer[] = [];
+    for (const domain of spreadDomains) answers.push(await check(domain));
+    expect(allSessions()).toBe(destinationBounds.perNetwork);
+    for (const server of servers) {
+      expect(server.sessions()).toBeLessThanOrEqual(destinationBounds.perAddress);
+    }
+    const refused = answers.at(-1)!.mx[0]!.smtp;
+    expect(refused).toMatchObject({
+      status: 'not_probed',
+      detail: expect.stringContaining(`${destinationBounds.perNetwork} probes to 127.0.0.0/24`),
+    });
   }, 60_000);
 });
