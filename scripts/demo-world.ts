@@ -53,6 +53,18 @@ export const demoMail = {
     'version: STSv1\r\nmode: testing\r\nmx: mx1.demo-mail.net\r\nmx: mx2.demo-mail.net\r\nmax_age: 86400\r\n',
 } as const;
 
+/**
+ * The zones of the demo world a caller may name (DNS_KNOWN_ZONES, set by `npm run demo`): the
+ * sending domains, the mail domain and the reverse DNS's host. A name outside them has no answer
+ * in this world, and the service says so instead of failing it as a DNS error.
+ */
+export const demoZones = [
+  demoNames.domain,
+  demoNames.listedDomain,
+  demoMail.domain,
+  'broadband.demo-isp.net',
+] as const;
+
 const poolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
 
 /** The demo world; `flappingListed`: with the flapping address on its list (default: not). */

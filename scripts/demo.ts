@@ -1,6 +1,13 @@
 import { loadZoneList } from '../src/reputation/index.js';
 import { startFixtureDnsServer } from '../fixtures/dns-server.js';
-import { demoAddresses, demoFlapping, demoMail, demoNames, demoWorld } from './demo-world.js';
+import {
+  demoAddresses,
+  demoFlapping,
+  demoMail,
+  demoNames,
+  demoWorld,
+  demoZones,
+} from './demo-world.js';
 import { ensureDemoCa, startDemoMail } from './demo-mail.js';
 import { startFlapping } from './demo-flapping.js';
 import {
@@ -45,6 +52,8 @@ startFlapping({
     ),
 });
 process.env.DNS_SERVERS = dns.address;
+// The world knows only its own names: another is refused as outside it, naming these.
+process.env.DNS_KNOWN_ZONES ??= demoZones.join(',');
 // The demo pool's name server is this same local server: let discovery ask it directly.
 process.env.POOL_NS_PORT = String(dns.port);
 process.env.POOL_NS_ALLOW_NON_PUBLIC = 'true';

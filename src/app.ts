@@ -31,7 +31,7 @@ import {
   noMetrics,
   requestLog,
 } from './operations/index.js';
-import { createSite, htmlNotFound, type PageAssets } from './pages/index.js';
+import { createSite, htmlNotFound, type PageAssets, type ResolverAdvice } from './pages/index.js';
 import type {
   DnsblEngine,
   DnsblZone,
@@ -56,6 +56,8 @@ export interface AppDeps {
   isConfigured: () => boolean;
   /** Configured or not, and why not in plain words (every status `reason`, GET /lists). */
   readiness?: () => ServiceReadiness;
+  /** What the check page tells the operator while no list is proven (the platform's setting). */
+  resolverAdvice?: ResolverAdvice;
   /** The zone list asked, for the lists page (what each list lists, its policy and links). */
   zones?: readonly DnsblZone[];
   /** Every configured list's health, for GET /lists. */
@@ -198,6 +200,7 @@ export function createApp(deps: AppDeps) {
       dnsbl: deps.dnsbl,
       deadlineMs: config.checkDeadlineMs,
       now: deps.clock,
+      knownZones: config.dns.knownZones,
       site,
       store: deps.store,
       watches: deps.watches,
@@ -220,6 +223,7 @@ export function createApp(deps: AppDeps) {
       site,
       lists: deps.listHealth ?? (() => []),
       readiness: readinessOfLists,
+      resolverAdvice: deps.resolverAdvice ?? { setting: 'DNS_SERVERS' },
       zones: deps.zones ?? [],
     },
   );

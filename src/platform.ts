@@ -31,8 +31,8 @@ export interface Platform {
     /** The variable the reasons tell the operator to set: DNS_SERVERS, or DOH_URL over DoH. */
     setting: ResolverSetting;
     /**
-     * How to try the service without outside DNS (`npm run demo` on Node), named in the log when
-     * no list can be proven; unset where there is no such command.
+     * The command that tries the service without outside DNS (`npm run demo` on Node), named in
+     * the log and on the check page when no list can be proven; unset where there is none.
      */
     offlineDemo?: string;
     /** The resolvers' addresses or URLs, for the operator's log only; empty: the system's. */

@@ -1,9 +1,9 @@
 import type { Config } from './config/index.js';
 import {
   type DnsStatus,
+  logUnreachable,
   type QueryObserver,
   type Resolver,
-  type UnreachableReport,
   withFreshAnswers,
   withObserver,
   withResolverStack,
@@ -18,6 +18,8 @@ import {
   observeDnsbl,
 } from './operations/index.js';
 import type { Platform } from './platform.js';
+
+export { logUnreachable };
 import {
   askableZones,
   createDnsblEngine,
@@ -295,6 +297,8 @@ export async function createServices(
     probes,
     isConfigured: () => verdicts.readiness().configured,
     readiness: () => verdicts.readiness(),
+    /** What the check page tells an operator while no list is proven: the setting, the demo. */
+    resolverAdvice: { setting: platform.dns.setting, ...(offlineDemo ? { offlineDemo } : {}) },
     listHealth: () => verdicts.lists(),
     confirmResolver: () => verdicts.confirm(),
     verdictEpoch: () => verdicts.epoch,
@@ -345,31 +349,6 @@ export function logRun(
 }
 
 /**
- * A resolver that answers nothing, told once per back-off wait with how many queries failed
- * meanwhile (src/dns/back-off.ts), never once per query.
- */
-export function logUnreachable(log: Logger, report: UnreachableReport): void {
-  const wait = (ms: number) => `${ms / 1000} s`;
-  if (report.kind === 'held') {
-    log('error', 'DNS resolver answers nothing: queries fail at once, probed with back-off', {
-      failures_in_a_row: report.failures,
-      next_probe_in: wait(report.waitMs),
-    });
-  } else if (report.kind === 'still') {
-    log('error', 'DNS resolver still answers nothing', {
-      failed_since_last_report: report.failed,
-      down_for: wait(report.sinceMs),
-      next_probe_in: wait(report.waitMs),
-    });
-  } else {
-    log('info', 'DNS resolver answers again', {
-      failed_since_last_report: report.failed,
-      down_for: wait(report.sinceMs),
-    });
-  }
-}
-
-/**
  * The operator's first warning: at start when nothing can be proven, and whenever readiness
  * changes. At `error` level, so `LOG_LEVEL=error` still shows it. A newcomer on a machine
  * without outside DNS is told how to try the service anyway (`offlineDemo`).
@@ -386,11 +365,15 @@ export function logReadiness(
   }
   log(
     'error',
-    'not configured: no blocklist can be proven to answer honestly; checks answer 503 not_configured',
+    'not configured: no blocklist can be proven to answer honestly; the list checks answer 503 not_configured, the mail check runs without them',
     {
       reason: readiness.reason,
       dnsServers: endpoints.length > 0 ? endpoints : 'system',
-      ...(offlineDemo ? { tryOffline: offlineDemo } : {}),
+      ...(offlineDemo
+        ? {
+            tryOffline: `${offlineDemo} serves the API over a bundled DNS world, offline (README.md, "Run it")`,
+          }
+        : {}),
     },
   );
 }

@@ -149,9 +149,10 @@
 
     /** Every status and every POST answer carries the quota fields. */
     function applyQuota(status) {
-      // A quota says nothing while no check can run.
-      if (status.configured === false) quota.textContent = '';
-      else if (typeof status.dailyRemaining === 'number') {
+      // A quota says nothing while no check can run: a tool that needs no list runs meanwhile.
+      if (status.configured === false && tools[tool()]?.needsLists !== false) {
+        quota.textContent = '';
+      } else if (typeof status.dailyRemaining === 'number') {
         quota.textContent = t('check.remaining', { n: status.dailyRemaining });
       }
       captcha.required = status.captchaRequired === true;
@@ -458,7 +459,8 @@
       }
 
       function offer(kind, target) {
-        if (!watchKinds.includes(kind)) return hide();
+        // No watch is offered while the list checks are not ready: its first check needs them.
+        if (!watchKinds.includes(kind) || data.watching === false) return hide();
         chosen = { kind, target };
         title.textContent = t(`watch.offer.${kind}`);
         // What a watch of this kind tells of: listings, or a mail setup's rules and servers.
@@ -481,8 +483,13 @@
           ]),
           element('p', {}, [element('a', { href: page, id: 'watch-page' }, [t('watch.pageLink')])]),
           copyable('watch-badge', t('watch.badge'), `[![${watch.target}](${badge})](${page})`),
-          // The keys are shown once: the warning comes first, the keys under it.
-          element('p', { class: 'warning' }, [element('strong', {}, [t('watch.shownOnce')])]),
+          // The keys are shown once: the warning comes first, the keys under it. Without a
+          // webhook there is no secret, and the warning names the manage key alone.
+          element('p', { class: 'warning' }, [
+            element('strong', {}, [
+              t(watch.webhook_secret ? 'watch.shownOnce' : 'watch.shownOnceKey'),
+            ]),
+          ]),
           copyable('watch-manage-key', t('watch.manageKey'), watch.manage_key),
         ];
         if (watch.webhook_secret) {

@@ -172,6 +172,18 @@ export const sharedVariables = {
       meaning:
         'Comma list of DNS-over-HTTPS endpoints (RFC 8484), e.g. `https://cloudflare-dns.com/dns-query`, asked in order, the first until it fails; required with `DNS_TRANSPORT=doh` and on Workers ([`edge.md`](edge.md)).',
     }),
+    knownZones: variable({
+      name: 'DNS_KNOWN_ZONES',
+      parser: commaList
+        .transform((zones) => zones.map((zone) => zone.toLowerCase().replace(/\.$/, '')))
+        .refine(
+          (zones) => zones.every((zone) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(zone)),
+          'a comma list of domain names, such as demo-sender.com,demo-mail.net',
+        ),
+      default: '',
+      meaning:
+        'The only zones the DNS knows, in a closed world such as `npm run demo`’s (which sets it): a name outside them is refused with 400 `invalid_target` naming them, where the DNS would fail it later; for tests and `npm run demo` only ([`results.md`](results.md#errors-that-guide)).',
+    }),
   },
   /**
    * The list keys, each under the variable the zone list names for it (`key.variable`), so this

@@ -68,7 +68,7 @@ export const watchVariables = {
     name: 'OPERATOR_TOKEN',
     parser: bearerToken,
     meaning:
-      'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`, and a mail check or mail watch sent with it may probe `PROBE_ALLOW_NETWORKS`; unset, none may ([`watches.md`](watches.md#safety)).',
+      'The operator’s credential: a watch created with `Authorization: Bearer <token>` may deliver into `WEBHOOK_ALLOW_NETWORKS`, and a mail check or mail watch sent with it may probe `PROBE_ALLOW_NETWORKS` (unset, none may); its watches count under `WATCH_MAX` alone: no caller’s or network’s cap, nor their daily confirmation e-mails, bind the operator ([`watches.md`](watches.md#limits)).',
   }),
   smtpUrl: variable({
     name: 'SMTP_URL',

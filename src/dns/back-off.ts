@@ -7,12 +7,18 @@ import type { DnsOutcome, OutcomeListener, Resolver } from './resolver.js';
  * a SERVFAIL or a REFUSED is an answer; a query its caller gave up on counts for nothing), with
  * no answer for `firstWaitMs`, and from at least `zonesToHold` zones (one silent list holds
  * nothing, even when its queries are the last ones a check waits for), queries fail at once as
- * `timeout`, as they would have on the wire, and one query is let through after 1 s, 2 s, 4 s ... up to `maxWaitMs` to probe it;
- * the first answer ends the hold. So a DoH endpoint whose name does not resolve, or DNS servers
- * behind a closed port, cost one query per wait instead of every self-test and probe of every
- * list, and the operator hears of it once per wait, with a count, instead of once per query.
- * Queries to named servers (`QueryOptions.servers`: a pool's name servers) are not the
- * resolver's: they pass untouched and count for nothing.
+ * `timeout`, as they would have on the wire, and one query is let through after 1 s, 2 s, 4 s ...
+ * up to `maxWaitMs` to probe it; the first answer ends the hold. So a DoH endpoint whose name does
+ * not resolve, or DNS servers behind a closed port, cost one query per wait instead of every
+ * self-test and probe of every list, and the operator hears of it once per wait, with a count,
+ * instead of once per query. Queries to named servers (`QueryOptions.servers`: a pool's name
+ * servers) are not the resolver's: they pass untouched and count for nothing.
+ *
+ * Only a query that no answer followed counts: one sent before the resolver's last answer was
+ * dropped by a resolver that answers, not lost to one that answers nothing. A busy resolver drops
+ * a few of a burst (the self-test's first run sends about 150 queries at once) and answers the
+ * rest; counted, those few held a resolver that answered all along, and the operator read
+ * "answers nothing" and "answers again" two seconds apart.
  */
 
 /** What the operator is told: a hold began, a probe failed again, or an answer ended it. */
@@ -64,6 +70,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
   function heard(
     name: string,
     outcome: DnsOutcome<unknown>,
+    sentAt: number,
     probe: boolean,
     gaveUp: boolean,
   ): void {
@@ -84,7 +91,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
       hold.failed = 0;
       return;
     }
-    if (hold || gaveUp) return;
+    if (hold || gaveUp || lastAnswerAt > sentAt) return;
     failuresInARow++;
     if (zonesFailing.size < zonesToHold) zonesFailing.add(zoneOf(name));
     if (failuresInARow < failuresToHold || zonesFailing.size < zonesToHold) return;
@@ -95,6 +102,8 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
 
   /** A query let through to the resolver: what it heard counts for the hold. */
   class HeldBack<T> implements OutcomeListener<T> {
+    private readonly sentAt = now();
+
     constructor(
       private readonly name: string,
       private readonly probe: boolean,
@@ -103,7 +112,7 @@ export function withBackOff(resolver: Resolver, options: BackOffOptions = {}): R
     ) {}
 
     answered(outcome: DnsOutcome<T>): void {
-      heard(this.name, outcome, this.probe, this.signal?.aborted === true);
+      heard(this.name, outcome, this.sentAt, this.probe, this.signal?.aborted === true);
       this.listener.answered(outcome);
     }
 

@@ -17,6 +17,7 @@ export {
   recordsOf,
 } from './resolver.js';
 export { type Ask, askResolver, resolverOf } from './asking.js';
+export { logUnreachable } from './back-off-log.js';
 export { type CacheOptions, type CachingResolver, defaultCacheOptions } from './caching.js';
 export { type QueryObserver, withObserver } from './observed.js';
 export { withResolverStack } from './stack.js';

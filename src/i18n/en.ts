@@ -63,8 +63,13 @@ export const en = {
   'check.noScript':
     'The form needs JavaScript. The API works without it: see the OpenAPI document.',
   'check.result': 'Result',
-  'check.notReady': 'This service is not ready to check right now.',
-  'check.notReadyLater': 'Please come back later: checks start again as soon as it is ready.',
+  'check.notReady':
+    'The blocklist checks are not ready: no blocklist has yet proven that this service’s DNS resolver answers it honestly.',
+  'check.notReadyOthers': 'The checks that need no blocklist run meanwhile.',
+  'check.notReadyOperator':
+    'If you run this service: set {setting} to a DNS resolver that reaches the blocklists; the lists page says what each one answered.',
+  'check.notReadyOffline':
+    'To try it without one, {command} serves it over a bundled DNS world, offline.',
 
   'lists.title': 'The blocklists this service asks',
   'lists.intro':
@@ -107,6 +112,10 @@ export const en = {
   'error.manage_key_wrong': 'This is not the watch’s manage key.',
   'error.watch_limit': 'You keep as many live watches as allowed; delete one first.',
   'error.watch_capacity': 'The service keeps as many watches as it can; please try again later.',
+  'error.invalid_email': 'This is not an e-mail address alerts can be sent to.',
+  'error.email_unavailable': 'This service sends no e-mail: leave the address out.',
+  'error.email_limit':
+    'Three confirmation messages went to this address, or from you, today: the next can go after 00:00 UTC.',
   'error.busy': 'The service is busy; please try again shortly.',
   'error.captcha_unavailable':
     'The captcha cannot be verified right now; please try again shortly.',
@@ -761,7 +770,8 @@ export const en = {
   'card.clean.watch': 'No list that answered lists this target.',
   'card.clean.watch.mail': 'Each provider’s rules, and what to do, on the share page.',
   'card.days': { one: '{n} day', other: '{n} days' } satisfies EnglishPlural,
-  'card.daysListed': { one: '{n} listed', other: '{n} listed' } satisfies EnglishPlural,
+  // Of the strip's days, how many were listed: "1 listed" beside "30 days" read as one list.
+  'card.daysListed': { one: '{n} day listed', other: '{n} days listed' } satisfies EnglishPlural,
   'badge.ended.message': 'watch ended',
   'watch.live': 'Live: re-checked {interval}.',
   // Intervals as people say them (src/i18n/intervals.ts): one unit alone, or a count of units.
@@ -914,6 +924,8 @@ export const en = {
   'watch.badge': 'Live badge (Markdown)',
   'watch.manageKey': 'Manage key',
   'watch.secret': 'Webhook secret',
+  'watch.shownOnceKey':
+    'Shown once: keep it now. The manage key changes, pauses or ends the watch; it cannot be shown again.',
   'watch.shownOnce':
     'Shown once: keep them now. The manage key changes, pauses or ends the watch; the secret checks the webhook’s signatures. Neither can be shown again.',
   'tool.reports': 'DMARC reports',

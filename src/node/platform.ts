@@ -78,8 +78,7 @@ export async function createNodePlatform(
           ? 'the one DNS_SERVERS names'
           : 'the system resolver, as DNS_SERVERS is not set',
       setting: doh ? 'DOH_URL' : 'DNS_SERVERS',
-      offlineDemo:
-        'npm run demo serves the API over a bundled DNS world, offline (README.md, "Run it")',
+      offlineDemo: 'npm run demo',
       endpoints: doh ? dns.dohUrls : dns.servers,
       asksNameServers: !doh,
     },

@@ -29,6 +29,21 @@ export interface PageTool {
   checks: string[];
   /** The button's text. */
   submit: MessageKey;
+  /**
+   * False for a tool whose check asks no blocklist it cannot do without (the mail tool): the page
+   * offers it while no list is proven, as its route runs it then.
+   */
+  needsLists: boolean;
+}
+
+/**
+ * What the page tells whoever runs the service while no list is proven: the variable that names
+ * the resolver (DNS_SERVERS, or DOH_URL on Workers and over DoH), and the command that tries the
+ * service offline where there is one (`npm run demo`).
+ */
+export interface ResolverAdvice {
+  setting: string;
+  offlineDemo?: string;
 }
 
 /** The messages the page script formats itself, besides the tools' own. */
@@ -61,6 +76,9 @@ const scriptMessages: readonly MessageKey[] = [
   'error.manage_key_wrong',
   'error.watch_limit',
   'error.watch_capacity',
+  'error.invalid_email',
+  'error.email_unavailable',
+  'error.email_limit',
   'error.captcha_unavailable',
   'error.busy',
   'error.internal',
@@ -89,6 +107,7 @@ const scriptMessages: readonly MessageKey[] = [
   'watch.manageKey',
   'watch.secret',
   'watch.shownOnce',
+  'watch.shownOnceKey',
 ];
 
 export interface CheckPage {
@@ -103,11 +122,14 @@ export interface CheckPage {
   target: string;
   languageHref: (lang: Lang) => string;
   /**
-   * False while no blocklist is proven to answer honestly: the page offers no check and says the
-   * service is not ready, in the reader's words; the operator's reason stays in the logs, the
-   * status JSON and GET /lists (docs/pages.md).
+   * False while no blocklist is proven to answer honestly: the page says the list checks are not
+   * ready and what the operator can do, and offers only the tools whose checks run meanwhile
+   * (`tools` holds only those); the resolver's own reason stays in the logs, the status JSON and
+   * GET /lists (docs/pages.md).
    */
   ready: boolean;
+  /** What the not-ready notice tells the operator. */
+  advice: ResolverAdvice;
 }
 
 /**
@@ -129,7 +151,7 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
   const { site, lang, t, tools } = page;
   const content = html`<h1>${t('check.title')}</h1>
     <p class="lead">${t('site.tagline')}</p>
-    ${page.ready ? checkForm(page) : notReady(t)}
+    ${page.ready ? '' : notReady(page)} ${page.tools.length > 0 ? checkForm(page) : ''}
     <p class="note">${t('check.intro')}</p>
     <p class="note">
       <a id="lists-link" href="${site.root}/lists?lang=${lang}">${t('lists.link')}</a>
@@ -153,9 +175,14 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
         watchIntervals(site.watch).map((seconds) => [seconds, formatInterval(t, seconds)]),
       ),
       captcha: site.captcha?.widget ?? null,
+      // A watch's first check asks the lists: none is offered while they are not ready.
+      watching: page.ready,
       operatorCodes,
       tools: Object.fromEntries(
-        tools.map(({ name, field, checks, submit }) => [name, { field, checks, submit }]),
+        tools.map(({ name, field, checks, submit, needsLists }) => [
+          name,
+          { field, checks, submit, needsLists },
+        ]),
       ),
       messages: messagesFor(lang, [
         ...toolMessages(tools),
@@ -166,10 +193,14 @@ export function renderCheckPage(page: CheckPage): Promise<string> {
   });
 }
 
-function notReady(t: Translate) {
+function notReady({ t, tools, advice }: CheckPage) {
   return html`<section id="not-ready" class="panel notice" role="status">
     <p><strong>${t('check.notReady')}</strong></p>
-    <p>${t('check.notReadyLater')}</p>
+    ${tools.length > 0 ? html`<p>${t('check.notReadyOthers')}</p>` : ''}
+    <p class="note">
+      ${t('check.notReadyOperator', { setting: advice.setting })}
+      ${advice.offlineDemo ? t('check.notReadyOffline', { command: advice.offlineDemo }) : ''}
+    </p>
   </section>`;
 }
 

@@ -2,7 +2,7 @@
 
 export { type PageAssets, type PageAssetSources, preparePageAssets } from './assets.js';
 export { pageContentSecurityPolicy } from './csp.js';
-export { type PageTool } from './check-page.js';
+export { type PageTool, type ResolverAdvice } from './check-page.js';
 export { type Html, renderPage } from './layout.js';
 export {
   addressesTable,

@@ -10,7 +10,7 @@ import {
   serveRoute,
 } from '../http/index.js';
 import { type Lang, isLang, pickLanguage, translator } from '../i18n/index.js';
-import { type PageTool, renderCheckPage } from './check-page.js';
+import { type PageTool, renderCheckPage, type ResolverAdvice } from './check-page.js';
 import { pageContentSecurityPolicy } from './csp.js';
 import { type ListsPage, renderListsPage } from './lists-page.js';
 import { renderNotFoundPage } from './not-found-page.js';
@@ -35,6 +35,8 @@ const assetRoute = (example: string) =>
     operationId: 'getPageAsset',
     tags: [pagesTag.name],
     summary: "The pages' script and stylesheet, under names that change with their bytes",
+    description:
+      'The files the pages load, each under a name that carries a hash of its bytes, so each may be kept for a year: a new version has a new name.',
     security: [],
     request: {
       params: z.object({
@@ -59,8 +61,14 @@ export function addPageRoutes(
   app: OpenAPIHono<AppEnv>,
   site: Site,
   tools: readonly PageTool[],
-  /** Whether a check can run now (a blocklist proven honest): the page offers one only then. */
-  isReady: () => boolean,
+  readiness: {
+    /**
+     * Whether the list checks can run now (a blocklist proven honest): until then the page offers
+     * only the tools whose checks need no list, and says what the operator can do.
+     */
+    isReady: () => boolean;
+    advice: ResolverAdvice;
+  },
 ): void {
   serveRoute(app, assetRoute(site.assets.style.file), (c) => {
     const asset = site.assets.byFile.get(c.req.param('file') ?? '');
@@ -83,17 +91,20 @@ export function addPageRoutes(
       return;
     }
     const lang = languageOf(c);
+    const ready = readiness.isReady();
+    const offered = ready ? tools : tools.filter((entry) => !entry.needsLists);
     const asked = c.req.query('tool');
-    const tool = tools.find((entry) => entry.name === asked) ?? tools[0]!;
+    const tool = offered.find((entry) => entry.name === asked) ?? offered[0] ?? tools[0]!;
     const body = await renderCheckPage({
       site,
       lang,
       t: translator(lang),
-      tools,
+      tools: offered,
       tool,
       target: (c.req.query('target') ?? '').slice(0, 1024),
       languageHref: (other) => `${site.root}/?lang=${other}&tool=${tool.name}`,
-      ready: isReady(),
+      ready,
+      advice: readiness.advice,
     });
     return htmlResponse(c, site, {
       body,

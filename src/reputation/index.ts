@@ -113,7 +113,9 @@ export {
   type Target,
   type TargetFor,
   type TargetKind,
+  type TargetOptions,
   type TargetReading,
+  type TargetRefusal,
   targetOf,
 } from './targets/index.js';
 export {

@@ -1,7 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import { type AppEnv, type RegisteredRoute, registeredRoutes } from '../http/index.js';
-import { addPageRoutes, type PageTool, pagesTag, type Site } from '../pages/index.js';
+import {
+  addPageRoutes,
+  type PageTool,
+  pagesTag,
+  type ResolverAdvice,
+  type Site,
+} from '../pages/index.js';
 import type { DnsblZone, ListHealth, ServiceReadiness } from '../reputation/index.js';
 import { addListsRoute, listsTag } from './lists.js';
 import { addOpenApiDocument, documentTag } from './openapi-document.js';
@@ -22,6 +28,8 @@ export interface ApiOptions {
   site: Site;
   lists: () => ListHealth[];
   readiness: () => ServiceReadiness;
+  /** What the check page tells the operator while no list is proven. */
+  resolverAdvice: ResolverAdvice;
   /** The zone list the service asks, for the lists page's texts and links. */
   zones: readonly DnsblZone[];
 }
@@ -41,7 +49,7 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
     served
       .filter(({ tool }) => (tool as ToolDefinition).onCheckPage !== false)
       .map(({ tool, routes }) => pageToolOf(tool, routes)),
-    () => options.readiness().configured,
+    { isReady: () => options.readiness().configured, advice: options.resolverAdvice },
   );
   addListsRoute(api, {
     lists: options.lists,
@@ -52,6 +60,7 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
   addToolIndex(api, options.basePath, served);
   addOpenApiDocument(api, {
     basePath: options.basePath,
+    tools,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     tags: [
       ...tools.flatMap((tool) => [
@@ -80,7 +89,7 @@ export function createToolsApi(deps: ToolsDeps, options: ApiOptions): OpenAPIHon
  * them; the form's field is the first field of the first check's body.
  */
 function pageToolOf(
-  tool: Pick<ToolDefinition, 'name' | 'submit'>,
+  tool: Pick<ToolDefinition, 'name' | 'submit' | 'needsLists'>,
   routes: readonly RegisteredRoute[],
 ): PageTool {
   const checks = routes.filter((route) => route.method === 'post');
@@ -90,5 +99,6 @@ function pageToolOf(
     field: Object.keys(body?.shape ?? {})[0] ?? 'target',
     checks: checks.map((route) => `${tool.name}/v1${route.path === '/' ? '' : route.path}`),
     submit: tool.submit,
+    needsLists: tool.needsLists !== false,
   };
 }

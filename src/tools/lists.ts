@@ -39,6 +39,8 @@ export function addListsRoute(
       operationId: 'getLists',
       tags: [listsTag.name],
       summary: "Every configured blocklist's health: state, reason, self-test, answers, latency",
+      description:
+        'Whether the service can check (`configured`, with the operator’s `reason` when not) and, for each list, whether it counts now and why not: its last self-test (RFC 5782 test entries), its answers, timeouts and latency. A browser (Accept preferring text/html) gets the same as a page.',
       security: [],
       responses: {
         200: {

@@ -22,6 +22,8 @@ export interface OpenApiDocumentOptions {
   publicUrl?: string;
   /** Every tag the routes use, with what it groups. */
   tags: { name: string; description: string }[];
+  /** The tools of the registry, in its order: the description names each. */
+  tools: readonly { name: string; title: string; description: string }[];
 }
 
 export const documentTag = { name: 'Document', description: 'This OpenAPI document' };
@@ -37,15 +39,28 @@ const license = {
   url: 'https://choosealicense.com/no-permission/',
 };
 
-const description = [
-  'Reputation of mail-sending infrastructure: DNSBL listings, reverse DNS and a score for an IPv4 address or host name, a sending domain, or the addresses of a DNS pool.',
-  '',
+/**
+ * The document's description: what the service is, then each tool of the registry in a line (so a
+ * tool added to the registry is named here without a word written for it), then the rules every
+ * operation shares.
+ */
+function describeService(tools: OpenApiDocumentOptions['tools']): string {
+  return [
+    'Will mail from this address, domain or pool arrive, and if not, why? Blocklist (DNSBL) listings, reverse DNS, sending domains’ authentication and the mailbox providers’ requirements, each answered with a shareable token, an SVG badge and a PNG card; watches check a target again on a schedule and say when it changes. One tool per path under the base path:',
+    '',
+    ...tools.map((tool) => `- ${tool.title} (\`/${tool.name}/v1\`): ${tool.description}.`),
+    '',
+    ...sharedRules,
+  ].join('\n');
+}
+
+const sharedRules = [
   'Every POST body is JSON. Errors are `{"status":"error","code":"...","error":"..."}`; the `code` is stable and never changes with the language, the `error` text is English, and each operation lists the codes it can answer. Errors of POST routes also carry the caller’s quota fields.',
   '',
-  `Aliases: target|q (IP), domain|target (domain), pool|domain (pool discover). Rule: ${aliasRule === 'exclusive' ? 'exactly one of the two may be given' : 'the first non-empty of the two is used'}.`,
+  `Aliases: target|q (IP), domain|target (domain and mail), pool|domain (pool discover). Rule: ${aliasRule === 'exclusive' ? 'exactly one of the two may be given' : 'the first non-empty of the two is used'}.`,
   '',
   'Captcha: while a status answer says captchaRequired, each POST needs a token from the widget whose siteKey it gives, in the X-Captcha-Token header or the body field smart-token (aliases captchaToken, smart_token).',
-].join('\n');
+];
 
 type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
 type PathItem = NonNullable<Document['paths']>[string];
@@ -104,6 +119,8 @@ const documentRoute = createRoute({
   operationId: 'getOpenApiDocument',
   tags: [documentTag.name],
   summary: 'This OpenAPI 3.1 document',
+  description:
+    'Every operation of the service, generated from the definitions its routes are served by, with paths relative to `servers`; revalidate it with its ETag.',
   security: [],
   responses: {
     200: {
@@ -132,7 +149,12 @@ export function addOpenApiDocument(
         withHead(
           app.getOpenAPI31Document({
             openapi: '3.1.0',
-            info: { title: 'Reputation Tools API', version: '1.0.0', description, license },
+            info: {
+              title: 'Reputation Tools API',
+              version: '1.0.0',
+              description: describeService(options.tools),
+              license,
+            },
             servers: [{ url: server }],
             tags: options.tags,
           }),

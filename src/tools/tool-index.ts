@@ -113,6 +113,8 @@ export function addToolIndex(
       operationId: 'getToolIndex',
       tags: [indexTag.name],
       summary: 'The tools and their routes',
+      description:
+        'Each tool of the service with what it does and the paths of its status, checks, stored results and share routes, relative to the base path. A browser (Accept preferring text/html) gets the check page here instead.',
       security: [],
       responses: {
         200: {

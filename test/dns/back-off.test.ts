@@ -45,4 +45,78 @@ describe('the back-off of a resolver that answers nothing', () => {
     expect(inner.asked).toHaveLength(8);
     expect(reports).toEqual(['held']);
   });
+
+  it('holds nothing for a burst of which the resolver drops a few and answers the rest', async () => {
+    let clock = 10_000;
+    const asked: string[] = [];
+    const pending: { name: string; settle: () => void }[] = [];
+    // Every fourth query is dropped (a timeout 3 s on); the others are answered NXDOMAIN at 50 ms.
+    const inner: Resolver = {
+      query(name) {
+        asked.push(name);
+        return new Promise((resolve) =>
+          pending.push({
+            name,
+            settle: () =>
+              resolve(
+                asked.indexOf(name) % 4 === 0 ? { status: 'timeout' } : { status: 'nxdomain' },
+              ),
+          }),
+        );
+      },
+    };
+    const reports: string[] = [];
+    const resolver = withBackOff(inner, {
+      now: () => clock,
+      onReport: (report) => reports.push(report.kind),
+    });
+    const burst = Array.from({ length: 160 }, (_, i) =>
+      resolver.query(`x${i}.list-${i % 40}.example`, 'A'),
+    );
+    const settle = async (dropped: boolean) => {
+      const due = pending.filter(({ name }) => (asked.indexOf(name) % 4 === 0) === dropped);
+      for (const query of due) query.settle();
+      await Promise.resolve();
+    };
+    clock += 50;
+    await settle(false);
+    clock += 3000;
+    await settle(true);
+    const outcomes = await Promise.all(burst);
+    expect(outcomes.filter((outcome) => outcome.status === 'timeout')).toHaveLength(40);
+    expect(reports).toEqual([]);
+    // The next query reaches the wire: the resolver was never held.
+    const next = resolver.query('2.0.0.127.list-1.example', 'A');
+    pending.at(-1)?.settle();
+    await next;
+    expect(asked).toHaveLength(161);
+  });
+
+  it('still holds a resolver that stops answering after a burst it answered', async () => {
+    let clock = 10_000;
+    let answering = true;
+    const asked: string[] = [];
+    const inner: Resolver = {
+      query(name) {
+        asked.push(name);
+        return Promise.resolve(answering ? { status: 'nxdomain' } : { status: 'timeout' });
+      },
+    };
+    const reports: string[] = [];
+    const resolver = withBackOff(inner, {
+      now: () => clock,
+      onReport: (report) => reports.push(report.kind),
+    });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => resolver.query(`x${i}.list-${i % 4}.example`, 'A')),
+    );
+    answering = false;
+    clock += 2000;
+    for (let i = 0; i < 40; i++) {
+      await resolver.query(`2.0.0.127.list-${i % 4}.example`, 'A');
+      clock += 10;
+    }
+    expect(reports).toEqual(['held']);
+    expect(asked).toHaveLength(28);
+  });
 });

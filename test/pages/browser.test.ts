@@ -102,6 +102,7 @@ const languages = {
     watchOffer: 'Watch this address',
     invalidWebhook: 'The webhook URL must be http(s) and reach a public address.',
     shownOnce: /^Shown once: keep them now\./,
+    shownOnceKey: /^Shown once: keep it now\. The manage key [^;]+; it cannot be shown again\.$/,
     checkAnother: 'Check another',
     copy: 'Copy',
   },
@@ -121,6 +122,8 @@ const languages = {
     watchOffer: 'Следить за этим адресом',
     invalidWebhook: 'Адрес вебхука должен быть http(s) и вести на публичный адрес.',
     shownOnce: /^Показываются один раз: сохраните их сейчас\./,
+    shownOnceKey:
+      /^Показывается один раз: сохраните его сейчас\. Ключ управления [^;]+; повторно его не показать\.$/,
     checkAnother: 'Проверить другой',
     copy: 'Копировать',
   },
@@ -347,6 +350,11 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
       await expectFitsPhone(page, 'check-ip', lang);
       await page.click('#watch-submit');
       await page.waitForSelector('#watch-created .watch-created');
+      // No webhook, no secret: the once-only note names the manage key alone.
+      expect(await page.locator('#watch-secret').count()).toBe(0);
+      expect((await page.textContent('#watch-created .warning'))?.trim()).toMatch(
+        words.shownOnceKey,
+      );
       await expectFitsPhone(page, 'check-ip-watched', lang);
       const watch = await page.getAttribute('#watch-page', 'href');
       await followShareLink(page);

@@ -85,6 +85,32 @@ describe('GET {BASE_PATH}/', () => {
     }
   });
 
+  it('gives the script words of its own for every error the page’s forms can be answered', async () => {
+    const document = (await (await service.get('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId?: string; responses: object }>>;
+      components: { schemas: Record<string, object> };
+    };
+    // The forms' POSTs: every tool's checks and a watch's creation; each error schema's codes.
+    const codes = new Set(
+      Object.values(document.paths)
+        .flatMap((methods) => (methods.post ? [methods.post] : []))
+        .filter(({ operationId }) => /^(check|discover)|^createWatch$/.test(operationId ?? ''))
+        .flatMap(({ responses }) => [
+          ...JSON.stringify(responses).matchAll(/"#\/components\/schemas\/([^"]+)"/g),
+        ])
+        .map(([, name]) => JSON.stringify(document.components.schemas[name!]))
+        .flatMap((schema) => [...schema.matchAll(/"code":\{[^}]*"enum":\[([^\]]*)\]/g)])
+        .flatMap(([, list]) => JSON.parse(`[${list}]`) as string[]),
+    );
+    expect(codes).toContain('email_limit');
+    for (const lang of ['en', 'ru']) {
+      const page = await (await service.get(`/?lang=${lang}`, html)).text();
+      const { messages } = dataOf(page) as { messages: Record<string, string> };
+      const silent = [...codes].filter((code) => messages[`error.${code}`] === undefined);
+      expect(silent, lang).toEqual([]);
+    }
+  });
+
   it('reads the first of a repeated ?lang=, and ignores one that names no language', async () => {
     const first = await (await service.get('/?lang=ru&lang=en', html)).text();
     expect(first).toContain('<html lang="ru">');
@@ -218,24 +244,47 @@ describe('GET {BASE_PATH}/ while the service is not configured', () => {
   afterAll(() => dead.close());
 
   it.each([
-    ['en', 'This service is not ready to check right now.'],
-    ['ru', 'Сервис сейчас не готов к проверкам.'],
+    [
+      'en',
+      'The blocklist checks are not ready',
+      'If you run this service: set DNS_SERVERS to a DNS resolver that reaches the blocklists',
+      'To try it without one, npm run demo serves it over a bundled DNS world, offline.',
+    ],
+    [
+      'ru',
+      'Проверки по спискам блокировки не готовы',
+      'Если это ваш сервис: укажите в DNS_SERVERS DNS-резолвер',
+      'Чтобы попробовать без него, npm run demo запускает сервис',
+    ],
   ])(
-    'tells a %s reader the service is not ready, offers no check and no operator advice',
-    async (lang, notReady) => {
+    'tells a %s reader the list checks are not ready and what the operator can do, and offers the mail check alone',
+    async (lang, notReady, operator, offline) => {
       const page = await (await dead.get(`/?lang=${lang}`, html)).text();
       expect(page).toContain(notReady);
-      expect(page).not.toContain('<form id="check-form"');
-      expect(page).not.toContain('<form id="watch-form"');
-      expect(page).not.toContain('DNS_SERVERS');
-      expect(page).not.toContain('SPAMHAUS_DQS_KEY');
-      expect(page).not.toMatch(/resolver/i);
-      // The script shows no operator detail beside a 503 the reader might still meet.
+      expect(page).toContain(operator);
+      expect(page).toContain(offline);
+      expect(page).not.toMatch(/come back later|Загляните позже/);
+      // The mail tool needs no list: the form offers it, and it alone; no watch is offered.
+      expect(page).toContain('<form id="check-form"');
+      expect(page).toContain('name="tool" value="mail"');
+      for (const tool of ['ip', 'domain', 'pool'])
+        expect(page).not.toContain(`name="tool" value="${tool}"`);
       expect(dataOf(page)).toMatchObject({
+        watching: false,
+        tools: { mail: expect.any(Object) },
+        // The script shows no operator detail beside a 503 the reader might still meet.
         operatorCodes: expect.arrayContaining(['not_configured']),
       });
+      expect(Object.keys(dataOf(page).tools as object)).toEqual(['mail']);
+      // The resolver's own reason (its addresses, its answers) stays in the logs and the JSON.
+      expect(page).not.toContain('NXDOMAIN');
     },
   );
+
+  it('chooses the mail tool when a link names a tool that cannot check now', async () => {
+    const page = await (await dead.get('/?tool=ip&target=8.8.8.8', html)).text();
+    expect(page).toMatch(/name="tool" value="mail"\s+checked/);
+  });
 
   it('keeps the operator reason in the status JSON and GET /lists', async () => {
     const status = (await (await dead.get('/ip/v1/status')).json()) as { reason?: string };

@@ -68,7 +68,7 @@ describe('GET {BASE_PATH}/lists', () => {
       const summary = /<section\s+class="panel lists-summary notice"[\s\S]*?<\/section>/.exec(
         page,
       )?.[0];
-      expect(summary).toContain('This service is not ready to check right now.');
+      expect(summary).toContain('The blocklist checks are not ready');
       expect(summary).toMatch(/The DNS resolver \(.+\) does not answer/);
     } finally {
       await dead.close();

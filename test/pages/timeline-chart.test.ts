@@ -22,7 +22,12 @@ describe('timelineChart', () => {
       { from: '2026-10-31T00:00:00.000Z', end: '2026-11-30T00:00:00.000Z' },
       en,
     );
-    expect(svg.match(/<circle\s+class="change"/g)).toHaveLength(1);
+    // Drawn twice, the phone's and the wide one: one dot in each.
+    expect(svg.match(/<circle\s+class="change"/g)).toHaveLength(2);
+    expect(svg.match(/<svg\s+class="(narrow|wide)"/g)).toEqual([
+      '<svg\n    class="narrow"',
+      '<svg\n    class="wide"',
+    ]);
     // 3 lists at the start of the window, the top of the axis; 10 days of 30 on, down to 1.
     expect(/<path class="line" d="([^"]+)"/.exec(svg)![1]).toBe('M30 20 H136.7 V90.7 H350');
     expect(svg).toContain('>3</text>');

@@ -145,7 +145,8 @@ describe.each([1280, 375] as const)('at %i px', (width) => {
       expect(watch).toMatchObject({ interval_s: 21_600, webhook: { format: 'slack' } });
       await page.goto(href!);
       expect(await page.textContent('#result')).toContain(words.live);
-      await page.waitForSelector('figure.timeline-chart svg');
+      // The drawing the window's width shows: the phone's or the wide one.
+      await page.waitForSelector('figure.timeline-chart svg:visible');
       await expectFits(page);
       expect(problems).toEqual([]);
     });

@@ -1,10 +1,9 @@
-import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../fixtures/free-port.js';
 import { demoFlapping } from '../../scripts/demo-world.js';
+import { runScript as run, stopScripts, until } from '../support/script-process.js';
 
 /**
  * `npm run demo`'s watch at work, end to end as a person runs it: the demo in a process of its
@@ -14,45 +13,7 @@ import { demoFlapping } from '../../scripts/demo-world.js';
  * watch.delisted arrive, each signature checked by the receiver with the standardwebhooks package.
  */
 
-const tsxLoader = import.meta.resolve('tsx');
-const script = (name: string) => fileURLToPath(new URL(`../../scripts/${name}`, import.meta.url));
-
-type Child = ChildProcessByStdio<Writable | null, Readable, Readable>;
-const children: Child[] = [];
-
-afterEach(async () => {
-  await Promise.all(
-    children.splice(0).map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const killed = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(killed);
-    }),
-  );
-});
-
-/** A script under tsx with `env` over a bare environment; its output gathered as it comes. */
-function run(name: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', tsxLoader, script(name), ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const output = { text: '' };
-  child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  return { child, output };
-}
-
-async function until(what: string, output: { text: string }, test: (text: string) => boolean) {
-  const deadline = Date.now() + 45_000;
-  while (!test(output.text)) {
-    if (Date.now() > deadline) throw new Error(`no ${what} in:\n${output.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+afterEach(stopScripts);
 
 describe('npm run demo, a watch at work', () => {
   it('delivers a confirmed watch.listed, then watch.delisted, signed, to the receiver it prints', async () => {

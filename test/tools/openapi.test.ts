@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWorld } from '../../scripts/demo-world.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { ApiError } from '../../src/http/errors.js';
+import { tools } from '../../src/tools/registry.js';
 import {
   assertAnswerDocumented,
   assertDocumented,
@@ -20,6 +21,7 @@ import { type TestService, basePath, startTestService } from '../support/service
 
 interface Operation {
   operationId?: string;
+  description?: string;
   tags?: string[];
   parameters?: { name: string; in: string; required?: boolean; schema?: { example?: string } }[];
   security?: Record<string, string[]>[];
@@ -35,7 +37,7 @@ interface Operation {
 
 interface Document {
   openapi: string;
-  info: { license?: { name: string; url?: string } };
+  info: { description?: string; license?: { name: string; url?: string } };
   tags?: { name: string; description?: string }[];
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
@@ -188,6 +190,23 @@ describe('the OpenAPI document', () => {
       }));
     });
     expect(examples.map(({ example }) => example)).not.toContain(undefined);
+    // Every name an example gives is one of the demo world's (`npm run demo`), and the mail tool's
+    // and a mail watch's a domain with MX hosts there, so each example can be tried in the demo.
+    const demo = demoWorld(await loadZoneList()).flatMap((zone) =>
+      Object.entries(zone.records ?? {}),
+    );
+    const named = (name: string) => demo.some(([owner]) => owner === name);
+    const withMx = (name: string) => demo.some(([owner, records]) => owner === name && records.MX);
+    for (const { path, example } of examples) {
+      const name = [example.target, example.domain, example.pool].find(
+        (value): value is string => typeof value === 'string' && !/^[\d.:a-f]+$/.test(value),
+      );
+      if (name === undefined) continue;
+      expect(named(name), `${path}: ${name}`).toBe(true);
+      if (path === '/mail/v1' || example.kind === 'mail') {
+        expect(withMx(name), `${path}: ${name}`).toBe(true);
+      }
+    }
     // An IPv6 address among them, on the demo world's lists that cover IPv6 (docs/ipv6.md).
     expect(examples.map(({ example }) => example.target)).toContain('2a0b:4e07:b3::66');
     // Discover first: a check takes only addresses a discover of the pool found.
@@ -423,6 +442,23 @@ describe('the OpenAPI document, as redocly lints it', () => {
 });
 
 describe('the OpenAPI document says what the service does', () => {
+  it('names every tool of the registry in its description, watches among them, with its path', () => {
+    const described = document.info.description ?? '';
+    expect(tools.map((tool) => tool.name)).toContain('watch');
+    for (const tool of tools) {
+      expect(described).toContain(`${tool.title} (\`/${tool.name}/v1\`): ${tool.description}`);
+    }
+  });
+
+  it('describes every operation, so no client reads a bare summary', () => {
+    const bare = operations()
+      .filter(([, , operation]) => !operation.description?.trim())
+      .map(
+        ([path, method, operation]) => `${method.toUpperCase()} ${path} (${operation.operationId})`,
+      );
+    expect(bare).toEqual([]);
+  });
+
   it('documents HEAD beside every GET, and the service answers it so', async () => {
     const gets = operations().filter(([, method]) => method === 'get');
     for (const [path, , get] of gets) {

@@ -142,7 +142,24 @@ export async function startFixtureControl(): Promise<FixtureControl> {
   const receivers = new Map<string, WebhookReceiver>();
   const inboxes = new Map<string, SmtpInbox>();
   const loadFonts = createFontLoader(() => readCardFonts());
+  /** Worlds a suite has closed, answering HTTP 503 until the run ends (`retire`). */
+  const retired: World[] = [];
   let nextId = 1;
+
+  /**
+   * A world a suite is done with stays up for the rest of the run, its DoH endpoint answering
+   * every query at once with HTTP 503 over the connections workerd holds. The zone monitors of
+   * the services built on it go on asking it on their alarms (a monitor is a Durable Object that
+   * outlives its suite); closed, the world cut those connections under them, and workerd printed
+   * a native "Broken pipe" or "Connection reset by peer" stack for each query it had begun
+   * writing, then a refused connection for every later one.
+   */
+  function retire(world: World): void {
+    world.doh.setFault('http-error');
+    world.dns.setZones([]);
+    world.dns.setLatency(0);
+    retired.push(world);
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const [, kind, id, what] = (request.url ?? '').split('/');
@@ -173,8 +190,7 @@ export async function startFixtureControl(): Promise<FixtureControl> {
     }
     if (world && what === undefined && method === 'DELETE') {
       worlds.delete(id ?? '');
-      await world.doh.close();
-      await world.dns.close();
+      retire(world);
       return answer(response, 200);
     }
     if (kind === 'card-svg' && method === 'POST') {
@@ -267,7 +283,7 @@ export async function startFixtureControl(): Promise<FixtureControl> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const world of worlds.values()) {
+      for (const world of [...worlds.values(), ...retired]) {
         await world.doh.close();
         await world.dns.close();
       }

@@ -2,12 +2,13 @@
  * workerd reports every connection it could not make as an exception with a native stack, and
  * once more as an "uncaught exception", even when the fetch that made it caught the failure (the
  * DoH transport does: src/dns/doh-transport.ts). The suites cause such connections on purpose:
- * services whose DNS is dead (nothing listens on port 9), and the zone monitors of fixture worlds
- * a suite has closed, whose alarms go on asking them for the rest of the run. At the end the
- * runtime also reports the pool's own WebSocket closing. @cloudflare/vitest-pool-workers 0.15.1
+ * services whose DNS is dead (nothing listens on port 9), whose zone monitors go on asking on
+ * their alarms for the rest of the run. (A world a suite has closed answers HTTP 503 until the run
+ * ends instead, so the monitors of its services meet no closed port and no cut connection:
+ * fixture-control.ts.) At the end the runtime also reports the pool's own WebSocket closing. @cloudflare/vitest-pool-workers 0.15.1
  * prints all of these (on stdout: workerd logs them at level info) through a handler of its own
  * that no pool option replaces (its `ignoreMessages` list is fixed; cloudflare/workers-sdk#14820),
- * about 4,500 lines a run.
+ * about 2,800 lines a run.
  *
  * So they are dropped on their way out of the vitest process: only these exact reports, each
  * written as one chunk. Any other report of the runtime (an uncaught exception of the Worker's

@@ -7,7 +7,7 @@ import {
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createDohTransport } from '../../src/dns/doh-transport.js';
 import worker from '../../src/worker.js';
 import type { WorkerEnv } from '../../src/workers/app.js';
@@ -42,6 +42,16 @@ beforeAll(async () => {
   world = await startWorld({ zones });
 });
 afterAll(() => world.close());
+
+/**
+ * The Worker's line for a configuration it refuses, on its console (the operator's log): caught
+ * here and checked, not printed on a passing run.
+ */
+function consoleErrors() {
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+  onTestFinished(() => logged.mockRestore());
+  return () => logged.mock.calls.map((args) => args.map(String).join(' '));
+}
 
 describe('the DoH transport inside workerd', () => {
   it('runs in the Workers runtime, not in Node', () => {
@@ -171,6 +181,7 @@ describe('the Worker entry point', () => {
   });
 
   it('answers every request with a 503 naming the bad variable when its vars do not validate', async () => {
+    const errors = consoleErrors();
     const response = await call(`${basePath}/ip/v1/status`, {
       DOH_URL: world.dohUrl,
       DAILY_LIMIT: 'lots',
@@ -180,6 +191,9 @@ describe('the Worker entry point', () => {
     expect(body.code).toBe('not_configured');
     expect(body.error).toMatch(/DAILY_LIMIT/);
     expect(body.error).not.toMatch(/lots/);
+    expect(errors()).toContainEqual(
+      expect.stringMatching(/^Error: invalid configuration: DAILY_LIMIT/),
+    );
   });
 
   it('answers /healthz and /readyz at the root, and no /metrics: 404 as any unknown route', async () => {
@@ -195,6 +209,7 @@ describe('the Worker entry point', () => {
   });
 
   it('while its vars do not validate, answers /healthz 200 and /readyz 503 with the reason', async () => {
+    const errors = consoleErrors();
     const vars = { DOH_URL: world.dohUrl, DAILY_LIMIT: 'lots' };
     const live = await call('/healthz', vars, { headers: { 'x-request-id': 'edge-trace-1' } });
     expect(live.status).toBe(200);
@@ -208,6 +223,9 @@ describe('the Worker entry point', () => {
       store: 'unknown',
       reason: expect.stringMatching(/DAILY_LIMIT/),
     });
+    expect(errors()).toContainEqual(
+      expect.stringMatching(/^Error: invalid configuration: DAILY_LIMIT/),
+    );
   });
 
   it('counts the caller on CF-Connecting-IP and reads no TRUST_PROXY or forwarded header', async () => {
@@ -600,10 +618,12 @@ describe('the Worker entry point', () => {
   });
 
   it('refuses to start without a DoH endpoint', async () => {
+    const errors = consoleErrors();
     const response = await call(`${basePath}/ip/v1/status`, { DOH_URL: '' });
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({
       error: expect.stringMatching(/DOH_URL: required on Workers/),
     });
+    expect(errors()).toContainEqual(expect.stringMatching(/DOH_URL: required on Workers/));
   });
 });

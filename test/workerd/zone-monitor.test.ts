@@ -93,11 +93,15 @@ describe('Spamhaus at the edge', () => {
 });
 
 describe('one monitor for every isolate', () => {
+  // Silent: the monitor logs on the console, at error, the lie it catches and the world that
+  // closes under it, as it should; a passing run need not print them.
+  const quiet = { LOG_LEVEL: 'silent' };
+
   it('answers every replica from the same verdicts: a lie one check catches stops the others too', async () => {
-    const first = await started({});
+    const first = await started({ env: quiet });
     // A second app on the same configuration: another isolate's replica of the same monitor.
     const second = await startTestService({
-      env: { DOH_URL: first.world!.dohUrl },
+      env: { ...quiet, DOH_URL: first.world!.dohUrl },
       deadDns: true,
     });
     onTestFinished(() => second.close());
@@ -119,8 +123,8 @@ describe('one monitor for every isolate', () => {
   });
 
   it('keeps the self-test on its alarm, and runs it again when woken after eviction', async () => {
-    const service = await started({});
-    const monitor = monitorOf(service.world!.dohUrl);
+    const service = await started({ env: quiet });
+    const monitor = monitorOf(service.world!.dohUrl, quiet);
     const before = await listsOf(service);
     const alarm = await runInDurableObject(monitor, (_instance, state) => state.storage.getAlarm());
     // The next full run: SELFTEST_INTERVAL_S (1800 s by default) after the first.
@@ -128,9 +132,10 @@ describe('one monitor for every isolate', () => {
     // Evicted, the object keeps its storage only; its alarm wakes it and it runs a fresh self-test.
     await abortAllDurableObjects();
     // A stub of an aborted object is broken for good: a new one reaches the object woken afresh.
-    expect(await runDurableObjectAlarm(monitorOf(service.world!.dohUrl))).toBe(true);
+    expect(await runDurableObjectAlarm(monitorOf(service.world!.dohUrl, quiet))).toBe(true);
+    // The same settings as the first service's (its level too): the same monitor.
     const fresh = await startTestService({
-      env: { DOH_URL: service.world!.dohUrl },
+      env: { ...quiet, DOH_URL: service.world!.dohUrl },
       deadDns: true,
     });
     onTestFinished(() => fresh.close());

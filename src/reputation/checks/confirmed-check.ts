@@ -53,16 +53,19 @@ export function notReady(readiness: CheckReadiness): NotConfigured | undefined {
  * configured, and `not_configured` when the resolver answered a documented test entry falsely
  * during it (none of its answers can be shown or stored). `check` is any check that asks the DNS:
  * a `CheckOutcome`, or the outcome of a check that probes more (SMTP, HTTPS) with codes of its own.
+ * `withoutLists`: a check that needs no list (the mail check) runs while none is proven too,
+ * unconfirmed then, since no list's test entry can confirm the resolver.
  * The outcome leaves with its text cleaned for display (`cleanShownText`): the checks read TXT
  * records as the DNS server sent them, and quote them.
  */
 export async function runConfirmed<Outcome extends { ok: boolean }>(
   readiness: CheckReadiness,
   check: () => Promise<Outcome>,
+  { withoutLists = false }: { withoutLists?: boolean } = {},
 ): Promise<Outcome | NotConfigured> {
   const notYet = notReady(readiness);
-  if (notYet) return notYet;
-  const confirmation = readiness.confirmResolver?.();
+  if (notYet && !withoutLists) return notYet;
+  const confirmation = notYet ? undefined : readiness.confirmResolver?.();
   const outcome = await check();
   if ((await confirmation?.settle(confirmationGraceMs)) === 'lying')
     return notConfigured(readiness);

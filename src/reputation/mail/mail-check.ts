@@ -77,6 +77,12 @@ export interface MailCheckDeps extends Omit<MailProbes, 'timeoutMs'> {
 export interface MailCheckOptions extends ProbeParty {
   /** The caller's DKIM selectors (at most `maxCallerSelectors`, each `isSelector`). */
   selectors?: readonly string[];
+  /**
+   * Why no blocklist is proven now (the service's readiness reason), when the check runs anyway:
+   * its own records and probes need none, and a note says why the sender addresses' listings
+   * are missing (every list is disabled until one is proven, so none is asked).
+   */
+  listsUnavailable?: string;
 }
 
 /**
@@ -289,6 +295,11 @@ export async function checkMail(
     if (spfSenders.ipsTotal > sample.length && sample.length > 0) {
       notes.push(
         `Reverse DNS and listings of ${sample.length} of ${spfSenders.ipsTotal} SPF sender addresses.`,
+      );
+    }
+    if (options.listsUnavailable !== undefined) {
+      notes.push(
+        `No blocklist was asked about the sender addresses: the blocklists are not ready (${options.listsUnavailable}).`,
       );
     }
     if (dns.exhausted) {

@@ -4,4 +4,11 @@
  */
 
 export { displayName, isHostName, parseHostName, parseTarget, type Target } from './targets.js';
-export { type TargetFor, type TargetKind, type TargetReading, targetOf } from './target-of.js';
+export {
+  type TargetFor,
+  type TargetKind,
+  type TargetOptions,
+  type TargetReading,
+  type TargetRefusal,
+  targetOf,
+} from './target-of.js';

@@ -8,6 +8,7 @@ import {
   parseIpv6,
   specialUseSuffix,
 } from '../../lib/index.js';
+import { echo } from './input-forms.js';
 
 /**
  * What a caller may ask about: a public IPv4 or IPv6 address or a public host name. Anything that
@@ -33,6 +34,7 @@ export type HostNameParse =
 
 /** RFC 1035 §2.3.4 / RFC 1123 §2.1: at most 253 characters in text form, 63 per label. */
 const maxNameLength = 253;
+const maxLabelLength = 63;
 const ldhLabel = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export function parseTarget(input: string): TargetParse {
@@ -45,7 +47,9 @@ export function parseTarget(input: string): TargetParse {
   }
   // Everything made only of digits and dots that is not a dotted quad is a malformed address
   // (`1.2.3`, `01.2.3.4`, `1.2.3.4.5`), never a host name: a top-level label is never numeric.
-  if (/^[0-9.]+$/.test(text)) return { ok: false, reason: `${text} is not a valid IPv4 address` };
+  if (/^[0-9.]+$/.test(text)) {
+    return { ok: false, reason: `${echo(text)} is not a valid IPv4 address` };
+  }
   // A network (`2001:db8::/32`, `192.0.2.0/24`) is not one address to check.
   if (text.includes('/')) return { ok: false, reason: 'expected an IP address or a host name' };
   // A colon is in no host name: it is an IPv6 address or nothing.
@@ -60,7 +64,9 @@ export function parseTarget(input: string): TargetParse {
  */
 function parseIpv6Target(text: string): TargetParse {
   const address = parseIpv6(text);
-  if (address === undefined) return { ok: false, reason: `${text} is not a valid IPv6 address` };
+  if (address === undefined) {
+    return { ok: false, reason: `${echo(text)} is not a valid IPv6 address` };
+  }
   return isPublicIpv6(text)
     ? { ok: true, target: { kind: 'ipv6', address: canonicalIpv6(address) } }
     : { ok: false, reason: `${text} is not a public IPv6 address` };
@@ -77,31 +83,40 @@ export function isHostName(name: string): boolean {
 
 export function parseHostName(input: string): HostNameParse {
   const text = input.trim().replace(/\.$/, '');
+  if (text === '') return { ok: false, reason: 'the host name is empty' };
+  const invalid = { ok: false, reason: `${echo(text)} is not a valid host name` } as const;
   if (text.includes(':') || text.includes('/')) {
     return { ok: false, reason: 'expected a host name, not an address or a network' };
   }
   // UTS #46 processing (IDNA2008 with Unicode mapping) as browsers do; the LDH rule of RFC 1123
-  // is checked on the ASCII result below rather than by tr46's STD3 flag.
+  // and the lengths of RFC 1035 §2.3.4 are checked on the ASCII result below rather than by
+  // tr46's STD3 and DNS-length flags, so that a name too long is refused in those words.
   const ascii = tr46.toASCII(text, {
     checkHyphens: true,
     checkBidi: true,
     checkJoiners: true,
     transitionalProcessing: false,
-    verifyDNSLength: true,
+    verifyDNSLength: false,
   });
-  if (ascii === null) return { ok: false, reason: `${input.trim()} is not a valid host name` };
+  if (ascii === null || ascii === '') return invalid;
   const name = ascii.toLowerCase();
   if (name.length > maxNameLength) {
-    return { ok: false, reason: `host name is longer than ${maxNameLength} characters` };
+    return {
+      ok: false,
+      reason: `${echo(text)} is too long: ${name.length} characters, where a host name has at most ${maxNameLength} (RFC 1035 §2.3.4)`,
+    };
   }
   const labels = name.split('.');
-  if (!labels.every((label) => ldhLabel.test(label))) {
-    return { ok: false, reason: `${input.trim()} is not a valid host name` };
+  const longLabel = labels.find((label) => label.length > maxLabelLength);
+  if (longLabel !== undefined) {
+    return {
+      ok: false,
+      reason: `${echo(text)} has a label of ${longLabel.length} characters, where a label has at most ${maxLabelLength} (RFC 1035 §2.3.4)`,
+    };
   }
+  if (!labels.every((label) => ldhLabel.test(label))) return invalid;
   if (labels.length < 2) return { ok: false, reason: 'single-label names are not public' };
-  if (/^[0-9]+$/.test(labels.at(-1) ?? '')) {
-    return { ok: false, reason: `${input.trim()} is not a valid host name` };
-  }
+  if (/^[0-9]+$/.test(labels.at(-1) ?? '')) return invalid;
   const suffix = specialUseSuffix(name);
   if (suffix !== undefined) return { ok: false, reason: `.${suffix} names are not public` };
   return { ok: true, target: { kind: 'domain', name, display: displayName(name).display } };

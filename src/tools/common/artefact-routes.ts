@@ -111,6 +111,8 @@ export function addArtefactRoutes(
       operationId: operations.badge,
       tags,
       summary: docs.badge.summary,
+      description:
+        'An SVG badge to embed in a page or a README: the verdict in a word and a colour. `lang` fixes its language (else Accept-Language chooses, and the answer varies on it); `style` one of the shields styles. Any site may embed it; revalidate it with its ETag.',
       security: [],
       request: {
         params,
@@ -148,6 +150,8 @@ export function addArtefactRoutes(
       operationId: operations.card,
       tags,
       summary: docs.card.summary,
+      description:
+        'A 1200x630 PNG for link previews (Open Graph, Twitter): the target, the verdict and what it rests on, in the language `lang` or Accept-Language chooses.',
       security: [],
       request: { params, query: z.object({ lang: langField('card text') }) },
       responses: {
@@ -183,6 +187,8 @@ export function addArtefactRoutes(
       operationId: operations.sharePage,
       tags,
       summary: docs.page.summary,
+      description:
+        'An HTML page to share: what was found, in words, with Open Graph and Twitter tags whose image is the card, and snippets that embed the badge. In the language `lang` or Accept-Language chooses.',
       security: [],
       request: { params, query: z.object({ lang: langField('page') }) },
       responses: pageResponses(operations.sharePage, docs.page.missing),

@@ -18,6 +18,7 @@ export {
 } from './email-link-pages.js';
 export { bearerToken } from './bearer.js';
 export { requestedDomain } from './requested-domain.js';
+export { readTarget, type TargetDeps, targetRefused } from './read-target.js';
 export { resultCacheKey } from './result-keys.js';
 export { createResultStore, type ResultStore } from './results.js';
 export { cacheable } from './cacheable.js';

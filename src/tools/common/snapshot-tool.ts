@@ -22,12 +22,13 @@ import { type CheckReadiness, runConfirmed } from '../../reputation/index.js';
 import { bearerToken } from './bearer.js';
 import { cacheable, callerOwn, callerOwnHeaders } from './cacheable.js';
 import { chargedCheck, freshCheckErrors, type Refusal, requireReady } from './fresh-check.js';
+import type { TargetDeps } from './read-target.js';
 import { resultCacheKey } from './result-keys.js';
 import { type ResultStore, spliceJson } from './results.js';
 import { addArtefactRoutes, type ArtefactDeps } from './artefact-routes.js';
 import { resultArtefacts, resultNotFound } from './result-artefacts.js';
 import { captchaHeader, captchaSecurity, quotaStatusSchema } from './schemas.js';
-import { operationStem, type SharingTool } from './tool.js';
+import { operationStem, type SharingTool, type ToolDefinition } from './tool.js';
 
 /**
  * The routes of a tool whose results are snapshots (ip, domain, pool): its status, its checks'
@@ -65,6 +66,8 @@ export interface CheckRoute<B extends z.ZodObject> {
   /** The OpenAPI operationId, e.g. `checkIp`: what client generators name the method. */
   operationId: string;
   summary: string;
+  /** What the check asks and answers, beyond its summary: the document's description. */
+  description: string;
   body: B;
   result: z.ZodType;
   /** Reads the validated body; throws ApiError(400) on a bad target. */
@@ -79,10 +82,12 @@ export interface CheckRoute<B extends z.ZodObject> {
 /** Fields a tool's status adds to the quota status: their schemas, and what they read now. */
 export interface StatusExtra {
   fields: z.ZodRawShape;
+  /** The sentence the status's description adds about them. */
+  description: string;
   read(): Record<string, unknown>;
 }
 
-export interface SnapshotDeps extends ArtefactDeps, CheckReadiness {
+export interface SnapshotDeps extends ArtefactDeps, CheckReadiness, TargetDeps {
   results: ResultStore;
   guard: Guard;
   /** Part of the result cache key: results made before a lie was caught or a list came back are not served. */
@@ -104,7 +109,11 @@ export function snapshotOperations(title: string) {
   };
 }
 
-export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: SnapshotDeps) {
+export function snapshotTool(
+  app: OpenAPIHono<AppEnv>,
+  tool: SharingTool & Pick<ToolDefinition, 'needsLists'>,
+  deps: SnapshotDeps,
+) {
   // Only the check routes name their tool: their errors carry the quota status (docs/DESIGN.md), a
   // 405 to POST /status or an error on GET by token does not.
   const namesTool: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -132,6 +141,10 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         operationId,
         tags,
         summary: 'Quota status of the caller',
+        description: [
+          'The caller’s checks left today (per UTC day, counted per address, an IPv6 caller per /64), whether the next check needs a captcha and its site key, and whether the service can check now: `configured`, with a `reason` for the operator when it cannot. Reading it costs no quota.',
+          ...(extra ? [extra.description] : []),
+        ].join(' '),
         security: [],
         responses: {
           200: {
@@ -161,6 +174,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         operationId: route.operationId,
         tags,
         summary: route.summary,
+        description: `${route.description} A fresh check takes one unit of the caller’s daily quota; the same request again within RESULT_TTL_S answers the stored result with \`from_cache: true\` and takes none. The answer carries a \`token\` for the result, its badge, card and share page.`,
         security: captchaSecurity,
         request: {
           headers: captchaHeader,
@@ -187,7 +201,9 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         const { address, subject } = c.get('caller');
         const bearer = bearerToken(c.req.header('authorization'));
         const prepared = await route.prepare(body, { address, subject, bearer });
-        requireReady(deps);
+        // A tool that needs no list runs while none is proven (its check says what it left out).
+        const withoutLists = tool.needsLists === false;
+        if (!withoutLists) requireReady(deps);
         const captchaToken = captchaTokenOf(c, body);
         // After a lie is caught or a list comes back the key changes: nothing cached before answers.
         const epoch = deps.verdictEpoch?.() ?? 0;
@@ -205,7 +221,7 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         }
 
         const { outcome, quota } = await chargedCheck({ reading, captchaToken, address }, () =>
-          runConfirmed(deps, () => prepared.run()),
+          runConfirmed(deps, () => prepared.run(), { withoutLists }),
         );
         const resultJson = JSON.stringify(outcome.result);
         // A result over the bound costs its unit as a bad target does: the DNS work was done.
@@ -237,6 +253,8 @@ export function snapshotTool(app: OpenAPIHono<AppEnv>, tool: SharingTool, deps: 
         operationId,
         tags,
         summary: 'A stored result by its token',
+        description:
+          'The result a check stored under this token, as the check answered it, without the quota fields. It never changes: the answer has an ETag and may be cached until the token expires (TOKEN_TTL_DAYS); an unknown or expired token is a 404.',
         security: [],
         request: {
           // Any string is a token to look up: an unknown one is a 404, not a 400.

@@ -35,6 +35,13 @@ export interface ToolDefinition<Name extends string = string, Deps = never> {
    */
   onCheckPage?: false;
   /**
+   * False for a tool whose checks ask no blocklist they cannot do without (the mail tool: its
+   * sender addresses' listings are one finding of many): they run while no list is proven, and
+   * the check page offers the tool then. Absent: the checks wait for a proven list (503
+   * `not_configured`).
+   */
+  needsLists?: false;
+  /**
    * Documents what the tool sends rather than serves (the watch's events) under the document's
    * `webhooks`, on the API itself: a tool's own app would prefix its path.
    */

@@ -20,10 +20,12 @@ export const domainTool = defineTool({
       path: '/',
       operationId: 'checkDomain',
       summary: "Find a domain's sender IPs and check its reputation",
+      description:
+        'The sending domain’s sender addresses, found through SPF (its includes followed within RFC 7208’s lookup limits) and its MX hosts, each on the IP blocklists; the domain itself on the domain blocklists; its DMARC record. An address is not a domain: the IP tool checks one.',
       body: domainCheckRequest,
       result: domainCheckResponse,
       prepare(body) {
-        const domain = requestedDomain(body);
+        const domain = requestedDomain(body, 'domain', deps);
         return {
           requestKey: domain.name,
           run() {

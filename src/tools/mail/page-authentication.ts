@@ -4,8 +4,8 @@ import type { Html, ResultContext } from '../../pages/index.js';
 
 /**
  * The mail page's authentication details: the SPF and DMARC records with what they say (DMARC's
- * report destinations and whether they agreed to take reports), DKIM and BIMI, then a row per
- * DKIM selector tried with its key.
+ * report destinations and whether they agreed to take reports), DKIM with a row per selector
+ * tried with its key right under it, then BIMI.
  */
 
 type Translate = ResultContext['t'];
@@ -63,6 +63,9 @@ export function authentication(result: MailCheckResult, t: Translate): Html {
         ${t(`mail.dkim.${dkim.status}`)}
         <span class="note">${t('mail.dkimTried', { n: dkim.tried.length })}</span>
       </dd>
+    </dl>
+    ${dkim.selectors.length > 0 ? dkimTable(dkim.selectors, t) : ''}
+    <dl class="facts">
       <dt>${t('mail.bimi')}</dt>
       <dd>
         ${t(`mail.bimi.${bimi.status}`)} ${bimi.l ? html`<br /><code>${bimi.l}</code>` : ''}
@@ -75,8 +78,7 @@ export function authentication(result: MailCheckResult, t: Translate): Html {
                 >`
         }
       </dd>
-    </dl>
-    ${dkim.selectors.length > 0 ? dkimTable(dkim.selectors, t) : ''}`;
+    </dl>`;
 }
 
 type Selector = MailCheckResult['dkim']['selectors'][number];

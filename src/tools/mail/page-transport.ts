@@ -57,6 +57,11 @@ function smtpDetail(host: MxHost, t: Translate, lang: Lang): Html | string {
   return html`<br /><span class="note">${t(`mail.smtpDetail.${smtp.status}`)}</span>`;
 }
 
+/** `ERR_TLS_CERT_ALTNAME_INVALID` with a line break allowed after each underscore. */
+function underscoreBreaks(code: string): Html[] {
+  return code.split('_').map((part, i) => (i === 0 ? html`${part}` : html`_<wbr />${part}`));
+}
+
 function mxRow(host: MxHost, t: Translate, lang: Lang): Html {
   const { smtp } = host;
   const certificate = smtp.certificate;
@@ -93,7 +98,7 @@ function mxRow(host: MxHost, t: Translate, lang: Lang): Html {
                     : t('mail.cert.daysLeft', { n: certificate.days_left })
                 }</span
               >
-              ${certificate.trust_error ? html`<br /><code>${certificate.trust_error}</code>` : ''}
+              ${certificate.trust_error ? html`<br /><code>${underscoreBreaks(certificate.trust_error)}</code>` : ''}
               <br /><span class="note">${certificate.subject_names.join(', ')}</span> <br /><span
                 class="note"
                 >${certificate.issuer}</span
@@ -137,7 +142,7 @@ export function transport(result: MailCheckResult, t: Translate): Html {
     <dt>${t('mail.dane')}</dt>
     <dd>
       ${t(`mail.dane.${dane.status}`)}
-      ${dane.validating === false ? html`<br /><span class="status-error">${t('mail.dane.notValidating')}</span>` : ''}
+      ${dane.validating === false ? html`<br /><span class="note">${t('mail.dane.notValidating')}</span>` : ''}
       ${
         // Records found, none of them secure, from a resolver that validates: unsigned zones.
         dane.validating === true &&

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { Target } from '../../reputation/index.js';
-import { requestedDomain } from '../common/index.js';
+import { requestedDomain, type TargetDeps } from '../common/index.js';
 import type { mailCheckRequest } from './schemas.js';
 
 /** What a mail check request names: the domain and the DKIM selectors to try beside the usual ones. */
@@ -12,8 +12,11 @@ export interface MailRequest {
 }
 
 /** The request's domain (alias `target`) and selectors; a 400 for a missing or bad domain. */
-export function readMailRequest(body: z.infer<typeof mailCheckRequest>): MailRequest {
-  const domain = requestedDomain(body);
+export function readMailRequest(
+  body: z.infer<typeof mailCheckRequest>,
+  deps: TargetDeps,
+): MailRequest {
+  const domain = requestedDomain(body, 'mail', deps);
   const selectors = [...new Set((body.dkim_selectors ?? []).map((s) => s.toLowerCase()))].sort();
   return { domain, selectors, requestKey: [domain.name, ...selectors].join(' ') };
 }

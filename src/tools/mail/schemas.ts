@@ -11,8 +11,12 @@ import type { SmtpProbeState } from './probe-state.js';
 
 /** The mail tool's request and answer bodies: the result itself is src/reputation/results/. */
 
-/** What the service itself checks: the demo world's sending domain (`npm run demo`). */
-const exampleDomain = 'demo-sender.com';
+/**
+ * What the service itself checks: the demo world's mail domain (`npm run demo`), whose MX hosts
+ * answer on loopback and whose DKIM key is at Google Workspace's selector.
+ */
+const exampleDomain = 'demo-mail.net';
+const exampleSelectors = ['google'];
 
 export const mailStoredResult = mailCheckResultSchema
   .extend({ token: postFields.token })
@@ -36,11 +40,13 @@ export const mailCheckRequest = requiredWithAlias(
         .optional()
         .openapi({
           description: `Up to ${maxCallerSelectors} DKIM selectors (RFC 6376 §3.1) to try first, besides the common ones and those of the providers the MX and SPF records show.`,
-          example: ['s2024'],
+          example: exampleSelectors,
         }),
       ...captchaFields,
     })
-    .openapi('MailCheckRequest', { example: { domain: exampleDomain } }),
+    .openapi('MailCheckRequest', {
+      example: { domain: exampleDomain, dkim_selectors: exampleSelectors },
+    }),
   'domain',
   'target',
 );

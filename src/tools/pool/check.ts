@@ -21,10 +21,12 @@ export function checkRoute(
     path: '/check',
     operationId: 'checkPool',
     summary: 'Check the selected addresses of a pool',
+    description:
+      'The addresses chosen from a discover of the pool (1 to POOL_MAX_IPS, each once), each on the IP blocklists, with a summary per address and the worst verdict of them all.',
     body: checkBodyFor(deps.pool.maxIps),
     result: checkResponse,
     async prepare(body) {
-      const pool = poolName(body.pool, 'pool');
+      const pool = poolName(body.pool, 'pool', deps);
       const given = body.ips.map((ip) => ip.trim());
       const malformed = given.find((ip) => poolAddress(ip) === undefined);
       if (malformed !== undefined)

@@ -22,10 +22,12 @@ export function discoverRoute(
     path: discoverPath,
     operationId: 'discoverPool',
     summary: "Find a DNS pool's addresses",
+    description:
+      'Asks the pool’s name again and again (its authoritative name servers directly where it can) and answers every address it handed out, with how complete the discovery looks. The addresses found are kept for POST /pool/v1/check, which takes only those.',
     body: discoverBody,
     result: discoverResponse,
     prepare(body) {
-      const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)');
+      const pool = poolName(firstNonEmpty(body.pool, body.domain), 'pool (alias domain)', deps);
       return {
         requestKey: `discover ${pool}`,
         run() {

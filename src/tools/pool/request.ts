@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/index.js';
 import { canonicalIpv6, isDottedQuad, parseIpv6 } from '../../lib/index.js';
-import { targetOf } from '../../reputation/index.js';
+import { readTarget, type TargetDeps } from '../common/index.js';
 
 /** What a pool request names: the pool, and the addresses a check picks from its discover. */
 
@@ -14,9 +14,12 @@ export function poolAddress(text: string): string | undefined {
   return ipv6 === undefined ? undefined : canonicalIpv6(ipv6);
 }
 
-export function poolName(text: string | undefined, field: string): string {
+/**
+ * The pool's host name a request gives in `field`: a 400 `invalid_request` when it is missing,
+ * `invalid_target` when it is no public host name (an address or a network says which tool takes
+ * it instead).
+ */
+export function poolName(text: string | undefined, field: string, deps: TargetDeps): string {
   if (text === undefined) throw new ApiError('invalid_request', `${field} is required`);
-  const parsed = targetOf('pool', text);
-  if (!parsed.ok) throw new ApiError('invalid_target', parsed.reason);
-  return parsed.text;
+  return readTarget('pool', text, deps).text;
 }

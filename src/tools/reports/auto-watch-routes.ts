@@ -115,6 +115,8 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       operationId: 'getReportsAutoWatch',
       tags,
       summary: 'The inbox’s auto_watch: its settings, its address’s state and the sources watched',
+      description:
+        'With the inbox’s key: the auto_watch as kept (its webhook or e-mail address, its format and threshold), whether its address is confirmed, and the sources it watches.',
       security: inboxKeySecurity,
       request: { params: inboxIdParams },
       responses: {
@@ -234,6 +236,8 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       tags,
       security: [],
       summary: 'The confirmation link of an inbox’s auto_watch address: a page with a button',
+      description:
+        'The link the confirmation e-mail carries, `?code=` its code: a page whose button confirms, so a mail scanner that follows the link confirms nothing; JSON asked for, the address’s state.',
       request: { params: inboxIdParams, query: codeQuery },
       responses: {
         ...stateAnswer(
@@ -264,6 +268,8 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       tags,
       security: [],
       summary: 'Confirm an inbox’s auto_watch address: its alerts go to it from now on',
+      description:
+        'The confirmation page’s button, with the e-mail’s `?code=`: the address is confirmed and the auto_watch’s alerts are mailed to it from then on.',
       request: { params: inboxIdParams, query: codeQuery },
       responses: {
         ...stateAnswer('Confirmed (again, if it was): a page, or JSON', linkState),
@@ -292,6 +298,8 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       tags,
       security: [],
       summary: 'The unsubscribe link of an inbox’s e-mails: a page with a button, stopping nothing',
+      description:
+        'The unsubscribe link an inbox’s e-mails carry, `?code=` its code: a page whose button sends the one-click unsubscribe (RFC 8058); the GET itself stops nothing, as a mail scanner may follow it.',
       request: { params: inboxIdParams, query: codeQuery },
       responses: {
         ...stateAnswer(

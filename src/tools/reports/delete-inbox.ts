@@ -18,6 +18,8 @@ export function addDeleteInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps):
       operationId: 'deleteReportsInbox',
       tags,
       summary: 'Erase an inbox and every report in it',
+      description:
+        'With the inbox’s key: the inbox, its address, its reports and their summaries are erased at once; its routes and its dashboard answer 404 from then on.',
       security: inboxKeySecurity,
       request: { params: inboxIdParams },
       responses: {

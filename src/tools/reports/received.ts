@@ -31,6 +31,8 @@ export function addReceived(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps): vo
       operationId: 'getReportsReceived',
       tags,
       summary: 'The reports an inbox took in over a period, newest first',
+      description:
+        'With the inbox’s key: each report of the period (`from`, `to`: UTC days, the last 30 by default) with its kind, reporter, id, dates, records, messages, and when and how it came in (mail or upload); `limit` of them (1 to 1000, 100 by default), `more` saying whether others are left.',
       security: inboxKeySecurity,
       request: { params: inboxIdParams, query: receivedQuery },
       responses: {

@@ -41,6 +41,8 @@ export function addUpdateInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps):
       operationId: 'updateReportsInbox',
       tags,
       summary: 'Set or turn off the inbox’s auto_watch',
+      description:
+        'With the inbox’s key. `auto_watch` keeps one webhook or one e-mail address, a webhook format and the fewest messages that make a source worth watching; `null` turns it off. The answer is the settings as kept.',
       security: inboxKeySecurity,
       request: {
         params: inboxIdParams,

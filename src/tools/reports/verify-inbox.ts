@@ -20,6 +20,8 @@ export function addVerifyInbox(app: OpenAPIHono<AppEnv>, deps: ReportsToolDeps):
       operationId: 'verifyReportsInbox',
       tags,
       summary: 'Ask the DNS again whether the domain names this inbox’s address',
+      description:
+        'With the inbox’s key: the domain’s DMARC and TLS-RPT records are asked again, past any cache; the inbox is verified once one names its address in `rua=`, and only then takes reports by mail. The answer says whether it is, and the records to publish for it.',
       security: inboxKeySecurity,
       request: { params: inboxIdParams },
       responses: {

@@ -50,6 +50,8 @@ export function addView(
       operationId: 'getReportsDashboard',
       tags,
       summary: 'The dashboard of an inbox: a page for whoever holds its link',
+      description:
+        'The summary of the period as an HTML page, with no key: how much passed DMARC, a chart of each day, the sources that matter with their reputation and what to do about each, the reporters and TLS. `from` and `to` as the summary takes them; in the language of `lang`, the browser or the inbox. Not cached.',
       security: [],
       request: { params: viewTokenParams, query: periodQuery },
       responses: {

@@ -70,7 +70,11 @@ export function addCreateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       const { tool } = watchKinds[kind];
       c.set('tool', tool);
       // A target that cannot be one costs nothing: the engine reads it again.
-      const read = readWatchTarget(kind, body.target);
+      const read = readWatchTarget(
+        kind,
+        body.target,
+        deps.knownZones ? { knownZones: deps.knownZones } : {},
+      );
       if (!read.ok) throw refused(read);
       requireReady(deps);
       const { address, subject } = c.get('caller');

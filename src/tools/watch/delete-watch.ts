@@ -17,6 +17,8 @@ export function addDeleteWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       operationId: 'deleteWatch',
       tags,
       summary: 'End a watch: its schedule and its pending deliveries end with it',
+      description:
+        'With the watch’s manage key (Authorization: Bearer <manage_key>). Its places under the caller’s and the network’s caps are given back at once; every route of it answers 404 from now on.',
       security: manageKeySecurity,
       request: { params: watchIdParams },
       responses: {

@@ -152,6 +152,8 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       security: [],
       summary:
         'The confirmation link of a watch’s e-mail: a page with a button, confirming nothing',
+      description:
+        'The link of the confirmation message. GET changes nothing (a mail scanner that follows links confirms nothing): a browser gets a page whose button POSTs to the same URL, any other client the address’s state as JSON. The code works for 24 hours.',
       request: { params: watchIdParams, query: codeQuery },
       responses: {
         ...stateAnswer(
@@ -195,6 +197,8 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       tags,
       security: [],
       summary: 'Confirm a watch’s e-mail address: alerts go to it from now on',
+      description:
+        'The POST of the confirmation page’s button, with the code of the newest confirmation message: the address gets the watch’s alerts from now on. A code that is not the watch’s is 403 `email_code_wrong`, one older than 24 hours 410 `email_link_expired`; confirming again is 200.',
       request: { params: watchIdParams, query: codeQuery },
       responses: {
         ...stateAnswer('Confirmed (again, if it was): a page, or JSON', linkState),
@@ -219,6 +223,8 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       tags,
       security: [],
       summary: 'The unsubscribe link of a watch’s e-mails: a page with a button, stopping nothing',
+      description:
+        'The link at the foot of every alert. GET changes nothing: a browser gets a page whose button POSTs the one-click unsubscribe (RFC 8058), any other client the address’s state as JSON.',
       request: { params: watchIdParams, query: codeQuery },
       responses: {
         ...stateAnswer(

@@ -143,6 +143,8 @@ export function addHistoryRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps):
       operationId: 'getWatchHistoryJson',
       tags,
       summary: 'A watch’s history as JSON: its changes, newest first',
+      description:
+        'The watch’s confirmed changes (the last 100), newest first, with its id, target and kind: what its page draws as a timeline. Anyone with the id may read it.',
       security: [],
       request: { params: watchIdParams },
       responses: {

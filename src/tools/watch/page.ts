@@ -113,7 +113,7 @@ function timeline(history: readonly HistoryEntry[], { t, lang }: ResultContext):
           ${changeLine('watch.added', entry.added, t)}
           ${changeLine('watch.removed', entry.removed, t)}
           ${(entry.changes ?? []).map((change) => html`<span>${mailChangeText(change, t)}.</span>`)}
-          <span class="verdict-${entry.verdict}">${t(`verdict.${entry.verdict}`)}</span>
+          <span class="pill verdict-${entry.verdict}">${t(`verdict.${entry.verdict}`)}</span>
           ${t('score.value', { score: entry.score })}
         </li>`,
     )}

@@ -12,6 +12,8 @@ import { captchaFields, quotaStatusSchema } from '../common/index.js';
 
 /** The demo world's listed address (`npm run demo`), as the IP tool's examples. */
 const exampleTarget = '192.0.3.20';
+/** The demo world's mail domain and its DKIM selector, as the mail tool's example. */
+const exampleMailWatch = { target: 'demo-mail.net', kind: 'mail', dkim_selectors: ['google'] };
 
 const webhookUrl = z.string().max(2048).openapi({
   description:
@@ -64,7 +66,7 @@ export const createWatchRequest = z
       .optional()
       .openapi({
         description: `Kind mail only: up to ${maxCallerSelectors} DKIM selectors asked at every check, besides the common ones and those the watch has found keys at (docs/watches.md, Mail watches).`,
-        example: ['s2024'],
+        example: exampleMailWatch.dkim_selectors,
       }),
     interval_s: intervalS.optional(),
     webhook_url: webhookUrl.nullable().optional(),
@@ -73,7 +75,10 @@ export const createWatchRequest = z
     ...chatFields,
     ...captchaFields,
   })
-  .openapi('WatchCreateRequest', { example: { target: exampleTarget } });
+  .openapi('WatchCreateRequest', {
+    example: { target: exampleTarget },
+    examples: [{ target: exampleTarget }, exampleMailWatch],
+  });
 
 export const updateWatchRequest = z
   .object({

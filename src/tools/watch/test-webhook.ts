@@ -17,6 +17,8 @@ export function addTestWebhook(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       operationId: 'testWatchWebhook',
       tags,
       summary: 'Send a watch.test event to the webhook now',
+      description:
+        'With the watch’s manage key: a watch.test event, in the watch’s webhook format and signed as every event, is queued for its webhook at once, so the receiver and its signature check can be tried without waiting for a change. One at a time: a second while the first waits is 429 `test_pending`.',
       security: manageKeySecurity,
       request: { params: watchIdParams },
       responses: {

@@ -25,6 +25,8 @@ export function addUpdateWatch(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       operationId: 'updateWatch',
       tags,
       summary: 'Change a watch’s interval, webhook or pause, and renew it',
+      description:
+        'With the watch’s manage key. Only the fields given change (`null` removes a webhook or an e-mail address); the watch is renewed for WATCH_TTL_DAYS for the caller who sends it, within that caller’s caps. A new webhook URL gets a new `webhook_secret`, shown in this answer only; a new e-mail address gets a confirmation link.',
       security: manageKeySecurity,
       request: {
         params: watchIdParams,

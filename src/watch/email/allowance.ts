@@ -20,9 +20,12 @@ export interface ConfirmationSubjects {
   watch: string;
   /** The address as given: counted as its mailbox (`mailboxOf`), under its hash. */
   address: string;
-  /** The owner's id (a caller's keyed id, or `<subsystem>:<id>`). */
-  caller: string;
-  /** The id of the caller's network; a subsystem has none. */
+  /**
+   * The owner's id (a caller's keyed id, or `<subsystem>:<id>`); none for the operator, whom no
+   * caller's or network's bound binds.
+   */
+  caller?: string | undefined;
+  /** The id of the caller's network; a subsystem and the operator have none. */
   network?: string | undefined;
 }
 
@@ -75,7 +78,15 @@ export async function takeConfirmationAllowance(
       key('address', await hashing.hashOf(mailboxOf(subjects.address))),
       confirmationsPerDay,
     ],
-    ['caller', key('caller', subjects.caller), confirmationsPerDay],
+    ...(subjects.caller === undefined
+      ? []
+      : [
+          ['caller', key('caller', subjects.caller), confirmationsPerDay] satisfies [
+            ConfirmationBound,
+            string,
+            number,
+          ],
+        ]),
     ...(subjects.network === undefined
       ? []
       : [

@@ -23,7 +23,7 @@ import {
   selectorsOf,
   webhookFor,
 } from './fields.js';
-import { confirmedEmail, grantedTo, isOperator, placesOf, type WatchOwner } from './owner.js';
+import { confirmedEmail, grantedTo, placesOf, type WatchOwner } from './owner.js';
 import { releasePlace, reservePlace } from './places.js';
 
 /** What a new watch is: its target and kind, and what it does on a change. */
@@ -94,7 +94,8 @@ export async function createWatch(
   if (typeof confirmations === 'object') return confirmations;
   const selectors = selectorsOf(kind, input.dkim_selectors);
   if (selectors !== undefined && !Array.isArray(selectors)) return selectors;
-  const operator = await isOperator(context, owner);
+  const places = await placesOf(context, owner);
+  const { operator } = places;
   const granted = grantedTo(owner, input);
   if (input.webhook_format !== undefined && !input.webhook_url) return formatWithoutWebhook();
   const webhook = input.webhook_url
@@ -113,7 +114,6 @@ export async function createWatch(
   if (typeof address === 'object') return address;
 
   const id = newWatchId(context.randomBytes);
-  const places = await placesOf(context, owner);
   const refused = await reservePlace(context, id, places);
   if (refused) return refused;
   const dkim = selectors === undefined ? {} : { dkim_selectors: selectors };
@@ -133,8 +133,9 @@ export async function createWatch(
     address && !granted.email_confirmed
       ? await confirmationFor(context, address, {
           watch: id,
-          caller: places.held.caller_hash,
-          network: places.held.network_hash,
+          ...(operator
+            ? {}
+            : { caller: places.held.caller_hash, network: places.held.network_hash }),
         })
       : undefined;
   if (confirmation && 'error' in confirmation) {

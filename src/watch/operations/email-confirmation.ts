@@ -28,9 +28,12 @@ export interface Confirmation {
 /** Who asks for a confirmation, and for which watch. */
 export interface ConfirmationAsker {
   watch: string;
-  /** The owner's id (a caller's keyed id, or a subsystem's `<subsystem>:<id>`). */
-  caller: string;
-  /** The id of the caller's network; a subsystem has none. */
+  /**
+   * The owner's id (a caller's keyed id, or a subsystem's `<subsystem>:<id>`); none for the
+   * operator (OPERATOR_TOKEN), whom no caller's or network's allowance binds.
+   */
+  caller?: string | undefined;
+  /** The id of the caller's network; a subsystem and the operator have none. */
   network?: string | undefined;
 }
 

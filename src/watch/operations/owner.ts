@@ -52,6 +52,8 @@ export interface Cap {
 export interface Places {
   held: Pick<WatchConfig, 'caller_hash' | 'network_hash'>;
   caps: Cap[];
+  /** The caller sent OPERATOR_TOKEN: no cap of a caller's (watches, confirmations) is its. */
+  operator: boolean;
 }
 
 /** The id a subsystem's owner is kept under: never a caller's (theirs are base64url, no colon). */
@@ -70,14 +72,21 @@ export async function placesOf(context: OperationContext, owner: WatchOwner): Pr
           reason: `${owner.subsystem} keeps at most ${owner.cap} live watches for ${owner.id}`,
         },
       ],
+      operator: false,
     };
   }
-  const [caller, network] = await Promise.all([
+  const [caller, network, operator] = await Promise.all([
     context.callerIds.idsOf(owner.caller),
     context.callerIds.idsOf(networkSubject(owner.caller)),
+    isOperator(context, owner),
   ]);
+  const held = { caller_hash: caller[0]!, network_hash: network[0]! };
+  // The operator's watches count under WATCH_MAX alone: the caps share the service among
+  // strangers, and the operator is the one who set them (a demo's or a fleet's watches).
+  if (operator) return { held, caps: [], operator };
   return {
-    held: { caller_hash: caller[0]!, network_hash: network[0]! },
+    held,
+    operator,
     caps: [
       {
         keys: caller.map(callerWatchesKey),

@@ -99,7 +99,7 @@ export async function updateWatch(
           address,
           {
             watch: id,
-            ...askerOf(owner === undefined ? watch : (await placesOf(context, owner)).held),
+            ...(owner === undefined ? askerOf(watch) : await confirmingAsker(context, owner)),
           },
           address === current?.address ? current.unsubscribe : undefined,
         );
@@ -158,4 +158,10 @@ function withoutCode(email: WatchEmail): WatchEmail {
 /** The caller and network a confirmation is counted for: the owner's ids. */
 function askerOf(held: Pick<WatchConfig, 'caller_hash' | 'network_hash'>) {
   return { caller: held.caller_hash, network: held.network_hash };
+}
+
+/** Whose allowances a renewing owner's confirmation counts under: none of a caller's for the operator. */
+async function confirmingAsker(context: OperationContext, owner: WatchOwner) {
+  const places = await placesOf(context, owner);
+  return places.operator ? {} : askerOf(places.held);
 }

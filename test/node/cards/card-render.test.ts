@@ -88,9 +88,9 @@ describe('the watch card’s 30-day strip', () => {
     const colours = cells.map((cell) => cell.props.style?.backgroundColor);
     expect(new Set([colours[0], colours[1], colours[29]]).size).toBe(3);
     expect(colours.filter((colour) => colour === colours[29])).toHaveLength(1);
-    expect(textsOf(tree)).toContain('30 days · 1 listed');
+    expect(textsOf(tree)).toContain('30 days · 1 day listed');
     const russian = cardLayout({ ...summaryFor('ip', {}), tool: 'watch', days }, 'Inter', 'ru');
-    expect(textsOf(russian)).toContain('30 дней · 1 в списках');
+    expect(textsOf(russian)).toContain('30 дней · 1 день в списках');
   });
 
   it('draws no strip on a check’s card', () => {

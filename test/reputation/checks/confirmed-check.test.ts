@@ -54,7 +54,10 @@ describe('runConfirmed', () => {
       readiness({ isConfigured: () => false }),
       async () => result,
     );
-    expect(outcome).toMatchObject({ error: 'not_configured', reason: /DNS resolver/ });
+    expect(outcome).toMatchObject({
+      error: 'not_configured',
+      reason: expect.stringMatching(/DNS resolver/),
+    });
   });
 
   it.each([

@@ -45,7 +45,10 @@ describe('parseTarget: IPv4 addresses', () => {
   });
 
   it('never reads a hex form as the address it stands for', () => {
-    expect(parseTarget('0x7f.0.0.1')).toMatchObject({ ok: false, reason: /not a valid host name/ });
+    expect(parseTarget('0x7f.0.0.1')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not a valid host name/),
+    });
   });
 
   // RFC 6890 special-purpose ranges: none of them may be checked.
@@ -203,7 +206,7 @@ describe('parseTarget: host names', () => {
   ])('refuses %s as not a valid host name', (_, text) => {
     expect(parseTarget(text)).toMatchObject({
       ok: false,
-      reason: /not a valid host name|longer than 253/,
+      reason: expect.stringMatching(/not a valid host name|is too long|has a label of 64/),
     });
   });
 
@@ -222,7 +225,10 @@ describe('parseTarget: host names', () => {
     ['an in-addr.arpa name', '1.2.0.192.in-addr.arpa'],
     ['upper case .LOCAL', 'NAS.LOCAL'],
   ])('refuses %s as not public', (_, text) => {
-    expect(parseTarget(text)).toMatchObject({ ok: false, reason: /not public/ });
+    expect(parseTarget(text)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not public/),
+    });
   });
 });
 

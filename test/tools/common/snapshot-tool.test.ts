@@ -56,6 +56,7 @@ async function sizedTool() {
     path: '/',
     operationId: 'checkSized',
     summary: 'A check whose result has the size asked for',
+    description: 'A result of `count` times `filler`.',
     body: z.object({ filler: z.string(), count: z.number().int() }),
     result: z.object({}).loose(),
     prepare: ({ filler, count }) => ({

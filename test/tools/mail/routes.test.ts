@@ -233,7 +233,12 @@ describe('POST /mail/v1', () => {
 
   it.each([
     ['no domain', {}, 'invalid_request', /domain is required/],
-    ['an IP address', { domain: '192.0.2.1' }, 'invalid_target', /host name/],
+    [
+      'an IP address',
+      { domain: '192.0.2.1' },
+      'invalid_target',
+      /^192\.0\.2\.1 is an IP address, not a domain name: the IP tool checks 192\.0\.2\.1 \(POST \/ip\/v1\)$/,
+    ],
     [
       'eleven selectors',
       { domain: 'solid.net', dkim_selectors: Array.from({ length: 11 }, (_, i) => `s${i}`) },

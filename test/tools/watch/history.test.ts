@@ -158,7 +158,9 @@ describe('a watch whose address is listed, then delisted', () => {
     expect(chart).toContain('viewBox="0 0 360 150"');
     expect(chart).toContain('width="100%"');
     expect(chart).toContain('<title id="timeline-chart-title">Listings over time</title>');
-    expect(chart.match(/<circle\s+class="change"/g)).toHaveLength(2);
+    // Drawn twice, the phone's and the wide one, each with its dots.
+    expect(chart).toContain('viewBox="0 0 720 170"');
+    expect(chart.match(/<circle\s+class="change"/g)).toHaveLength(4);
     // Up one list, then down again: a step line ending where it began.
     const line = /<path class="line" d="([^"]+)"/.exec(chart)![1]!;
     expect(line.match(/V/g)).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpInbox, startSmtpInbox } from '../../../fixtures/smtp-inbox.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../fixtures/webhook-receiver.js';
 import {
   expectError,
@@ -6,7 +7,7 @@ import {
   startTestService,
   type TestService,
 } from '../../support/service.js';
-import { type CreatedWatch, send } from './support.js';
+import { type CreatedWatch, createWatch, send } from './support.js';
 
 /**
  * What WEBHOOK_ALLOW_NETWORKS opens, and to whom (docs/watches.md, "Safety"): only watches created
@@ -115,5 +116,58 @@ describe('the public view', () => {
     const wrong = await s.get(`/watch/v1/${watch.id}`, { authorization: 'Bearer wrong-key' });
     await expectError(wrong, 403, bodyError('manage_key_wrong'));
     receiver.answer(204);
+  });
+});
+
+describe('the caps of a caller', () => {
+  let inbox: SmtpInbox;
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+  });
+  afterAll(() => inbox.close());
+
+  it('do not bind the operator: its token lifts the watches per caller and per network, WATCH_MAX stays', async () => {
+    const s = await start({ WATCH_PER_CALLER: '2', WATCH_PER_NETWORK: '2', WATCH_MAX: '5' });
+    await createWatch(s, { target });
+    await createWatch(s, { target });
+    // A stranger past its two: refused, while the operator, from the same address, is not.
+    await expectError(await s.post('/watch/v1', { target }), 429, postError('watch_limit'));
+    for (let i = 0; i < 3; i++) await createWatch(s, { target }, operator);
+    // The service's capacity binds the operator too: its five are taken.
+    await expectError(
+      await s.post('/watch/v1', { target }, operator),
+      503,
+      postError('watch_capacity'),
+    );
+  });
+
+  it('do not bind the operator’s confirmation e-mails, while a mailbox still gets 3 a day', async () => {
+    const s = await start({
+      SMTP_URL: inbox.url,
+      ALERT_FROM: 'alerts@rep.example.org',
+      PUBLIC_URL: 'https://rep.example.org',
+    });
+    const before = inbox.received.length;
+    // Four addresses from one caller: a stranger's fourth is refused, the operator's are sent.
+    for (let i = 0; i < 3; i++) await createWatch(s, { target, email: `a${i}@example.org` });
+    await expectError(
+      await s.post('/watch/v1', { target, email: 'a3@example.org' }),
+      429,
+      postError('email_limit'),
+    );
+    for (let i = 0; i < 4; i++) {
+      await createWatch(s, { target, email: `op${i}@example.org` }, operator);
+    }
+    await inbox.waitFor(before + 7);
+    // One mailbox's three a day hold for everyone, the operator included.
+    for (let i = 0; i < 2; i++) {
+      await createWatch(s, { target, email: 'op0@example.org' }, operator);
+    }
+    const fourth = await s.post('/watch/v1', { target, email: 'op0@example.org' }, operator);
+    const refusal = ((await fourth.clone().json()) as { error: string }).error;
+    await expectError(fourth, 429, postError('email_limit'));
+    expect(refusal).toBe(
+      'at most 3 confirmation messages a day go to one mailbox (its +tag and dot variants are one); try again after 00:00 UTC',
+    );
   });
 });
