@@ -32,11 +32,7 @@ import {
   type ListVerdicts,
   queriedZone,
   probeMarginMs,
-  probeSlots,
-  cacheProbes,
-  probeCacheMs,
-  shareProbes,
-  defaultProbeShares,
+  serviceProbes,
   queryZone,
   type ZoneMonitor,
 } from './reputation/index.js';
@@ -198,11 +194,11 @@ export async function createServices(
     randomBytes: platform.randomBytes,
     periodMs: config.watch.ttlMs,
   });
-  // One set of fair shares of the probe slots for the mail tool and the mail watches together.
-  const sharedProbes = shareProbes(platform.probes, defaultProbeShares(probeSlots));
-  // The mail tool's probes answer from the probe cache (a probe answered from it takes no slot);
-  // a watch's re-check probes afresh, as it asks the DNS afresh.
-  const probes = cacheProbes(sharedProbes, probeCacheMs, () => platform.clock().getTime());
+  // The probe slots shared fairly, the destinations' bounds counted in the store (shared by every
+  // worker and machine), the mail tool's probes from the probe cache, a watch's afresh.
+  const { probes, fresh: freshProbes } = serviceProbes(platform.probes, platform.store, () =>
+    platform.clock().getTime(),
+  );
   const watches = createWatches({
     // An alert in Russian says what a list's code means in Russian, as the pages do.
     meanings: russianMeanings(zones),
@@ -222,11 +218,11 @@ export async function createServices(
       catalogue: listCatalogue(zones),
       // A mail watch probes as the mail tool does, with the runtime's probes (on Workers, no SMTP).
       probes: {
-        reachable: sharedProbes.reachable,
-        smtp: sharedProbes.smtp,
-        policy: sharedProbes.policy,
-        ...(sharedProbes.tlsa ? { tlsa: sharedProbes.tlsa } : {}),
-        probeDeadlineMs: sharedProbes.timeoutMs + probeMarginMs,
+        reachable: freshProbes.reachable,
+        smtp: freshProbes.smtp,
+        policy: freshProbes.policy,
+        ...(freshProbes.tlsa ? { tlsa: freshProbes.tlsa } : {}),
+        probeDeadlineMs: freshProbes.timeoutMs + probeMarginMs,
       },
     }),
     // A runner whose checks would say not_configured leaves the watches to one that can check.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityShortage, notProbed } from '../../src/reputation/mail/probes.js';
+import { capacityShortage, destinationBound, notProbed } from '../../src/reputation/mail/probes.js';
 import { inboundTlsFinding, inboundTlsRule } from '../../src/reputation/mail/transport-rules.js';
 import { verdictOf } from '../../src/reputation/mail/requirement-rules.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';
@@ -151,32 +151,38 @@ describe('a mail watch’s changes', () => {
     );
   });
 
-  it('sends no tls pass ⇄ warn for a probe not made for the service’s capacity, as the rule judges it', () => {
-    // Two MX hosts answering, then one of them not probed for want of a slot, and back, twice.
-    const both: MailCheckResult = {
-      ...goodMail,
-      mx: [...goodMail.mx, { ...goodMail.mx[0]!, host: 'mx2.demo-mail.example' }],
-    };
-    const judged = (result: MailCheckResult) => ({
-      ...result,
-      inbound_tls: inboundTlsRule(inboundTlsFinding(result.mx)),
-    });
-    const short = judged({
-      ...both,
-      mx: both.mx.map((host, index) =>
-        index === 0
-          ? host
-          : {
-              ...host,
-              smtp: notProbed(`${capacityShortage} (network share, 15 at once)`, '127.0.0.3'),
-            },
-      ),
-    });
-    expect(short.inbound_tls).toMatchObject({ status: 'unknown' });
-    const whole = judged(both);
-    expect(whole.inbound_tls).toMatchObject({ status: 'pass' });
-    expect(changesOver([whole, short, whole, short, whole]).reported).toEqual([[], [], [], []]);
-  });
+  it.each([
+    ['capacity', `${capacityShortage} (network share, 15 at once)`],
+    ['bound on probes to one destination', `${destinationBound} (30 probes to this address)`],
+  ])(
+    'sends no tls pass ⇄ warn for a probe not made for the service’s %s, as the rule judges it',
+    (_limit, reason) => {
+      // Two MX hosts answering, then one of them not probed for the service's limit, and back, twice.
+      const both: MailCheckResult = {
+        ...goodMail,
+        mx: [...goodMail.mx, { ...goodMail.mx[0]!, host: 'mx2.demo-mail.example' }],
+      };
+      const judged = (result: MailCheckResult) => ({
+        ...result,
+        inbound_tls: inboundTlsRule(inboundTlsFinding(result.mx)),
+      });
+      const short = judged({
+        ...both,
+        mx: both.mx.map((host, index) =>
+          index === 0
+            ? host
+            : {
+                ...host,
+                smtp: notProbed(reason, '127.0.0.3'),
+              },
+        ),
+      });
+      expect(short.inbound_tls).toMatchObject({ status: 'unknown' });
+      const whole = judged(both);
+      expect(whole.inbound_tls).toMatchObject({ status: 'pass' });
+      expect(changesOver([whole, short, whole, short, whole]).reported).toEqual([[], [], [], []]);
+    },
+  );
 
   it('reports a certificate that falls under 14 days, expires, and is renewed', () => {
     const { reported } = changesOver([

@@ -39,7 +39,14 @@ import {
   mostPreferred,
   port25MayBeBlocked,
 } from './mx-check.js';
-import { isCapacityShortage, type MailProbes, type ProbeParty, reachableBy } from './probes.js';
+import {
+  capacityShortage,
+  destinationBound,
+  type MailProbes,
+  type ProbeParty,
+  reachableBy,
+  serviceLimitOf,
+} from './probes.js';
 import { fixesOf } from './fixes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';
@@ -269,9 +276,14 @@ export async function checkMail(
     if (namedRecords.length > hosts.length) {
       notes.push(`Probed the ${hosts.length} most preferred of ${namedRecords.length} MX hosts.`);
     }
-    if (hosts.some((host) => isCapacityShortage(host.smtp))) {
+    if (hosts.some((host) => serviceLimitOf(host.smtp) === capacityShortage)) {
       notes.push(
         'Some MX hosts were not probed: the service’s probe capacity was in use. This says nothing about them; check again shortly.',
+      );
+    }
+    if (hosts.some((host) => serviceLimitOf(host.smtp) === destinationBound)) {
+      notes.push(
+        'Some MX hosts were not probed: the service’s bound on probes to their address or network was reached. This says nothing about them; check again later.',
       );
     }
     const unnamed = nullMx ? 0 : mxRecords.length - namedRecords.length;

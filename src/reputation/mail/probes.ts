@@ -181,9 +181,19 @@ export function defaultProbeShares(total: number): ProbeShareLimits {
 /** The words every probe refused for the service's capacity begins with. */
 export const capacityShortage = 'the service’s probe capacity is in use';
 
-/** A probe not made for the service's own capacity: not a finding about the server. */
+/**
+ * A probe not made for the service's own limits, its capacity or a destination's bound
+ * (`boundProbes`): not a finding about the server.
+ */
 export function isCapacityShortage(probe: SmtpProbe): boolean {
-  return probe.status === 'not_probed' && (probe.detail ?? '').startsWith(capacityShortage);
+  return serviceLimitOf(probe) !== undefined;
+}
+
+/** Which of the service's limits left a probe unmade (its reason's first words), if any. */
+export function serviceLimitOf(probe: SmtpProbe): string | undefined {
+  if (probe.status !== 'not_probed') return undefined;
+  const detail = probe.detail ?? '';
+  return [capacityShortage, destinationBound].find((limit) => detail.startsWith(limit));
 }
 
 /** The SMTP prober with its slots shared fairly; every other probe as it was. */
@@ -232,36 +242,158 @@ export function shareProbes(probes: MailProbes, limits: ProbeShareLimits): MailP
   return { ...probes, smtp };
 }
 
+/**
+ * Bounds per destination (docs/mail.md, "Bounds and safety"): SMTP probes to one address, and to
+ * one network (an IPv4 /24, an IPv6 /48), per window, counted in the service's store so every
+ * worker of `WORKERS=N` and every machine sharing the store keeps one count. Past a bound the
+ * probe is not made: `not_probed` with the destination's reason, the service's limit and not a
+ * finding (as a capacity shortage is: `isCapacityShortage`). Beyond the bound the probe cache
+ * answers where it holds the host's probe (`cacheProbes`).
+ */
+export interface ProbeCounters {
+  /** The Store's atomic counter: one more unless `limit` is reached, else undefined. */
+  incrementWithin(key: string, limit: number, ttlMs: number): Promise<number | undefined>;
+  /** The Store's counter moved by `by` (here -1: a count given back). */
+  increment(key: string, by: number, ttlMs: number): Promise<number>;
+}
+
+export interface DestinationBounds {
+  perAddress: number;
+  perNetwork: number;
+  windowMs: number;
+}
+
+/**
+ * 30 sessions per address and 90 per /24 or /48 in 10 minutes (the probe cache's time): a
+ * process probes a host once per window from its cache, so the bound is met only by many MX
+ * names on one address (one hostile zone's, or a big provider's tenants).
+ */
+export const destinationBounds: DestinationBounds = {
+  perAddress: 30,
+  perNetwork: 90,
+  windowMs: 600_000,
+};
+
+/** The words every probe refused for a destination's bound begins with. */
+export const destinationBound = 'the service’s bound on probes to this destination is reached';
+
+/** The SMTP prober bounded per destination address and network; every other probe as it was. */
+export function boundProbes(
+  probes: MailProbes,
+  counters: ProbeCounters,
+  bounds: DestinationBounds,
+): MailProbes {
+  if ('unavailable' in probes.smtp) return probes;
+  const inner: SmtpProber = probes.smtp;
+  const minutes = Math.round(bounds.windowMs / 60_000);
+  // The window is a counter's life: it starts at the destination's first probe.
+  const within = (key: string, limit: number) =>
+    counters.incrementWithin(`probe-bound:${key}`, limit, bounds.windowMs);
+  const refusal = async (address: string): Promise<string | undefined> => {
+    const network = callerNetwork(address);
+    try {
+      if ((await within(`address ${address}`, bounds.perAddress)) === undefined)
+        return `${bounds.perAddress} probes to this address in ${minutes} minutes`;
+      if ((await within(`network ${network}`, bounds.perNetwork)) === undefined) {
+        // A probe not made is not counted: the address gets its count back.
+        await counters.increment(`probe-bound:address ${address}`, -1, bounds.windowMs);
+        return `${bounds.perNetwork} probes to ${network} in ${minutes} minutes`;
+      }
+      return undefined;
+    } catch {
+      // A store that cannot count lets no probe past an unknown bound.
+      return 'the bound could not be counted';
+    }
+  };
+  const smtp: SmtpProber = {
+    async probe(request) {
+      const refused = await refusal(request.address);
+      if (refused === undefined) return inner.probe(request);
+      return notProbed(
+        `${destinationBound} (${refused}): not a finding about this server; check again later`,
+        request.address,
+      );
+    },
+  };
+  return { ...probes, smtp };
+}
+
 /** How long an MX probe's answer is kept: as long as a mail check's result is (RESULT_TTL_S's default). */
 export const probeCacheMs = 600_000;
 /** Probe answers kept at most: a process's worth of distinct MX hosts. */
 const maxCachedProbes = 10_000;
 
+/** The mail tool's probes from the cache, and the watches' made afresh with the cache behind. */
+export interface CachedProbes {
+  /** The mail tool's: a kept answer first, a probe in flight joined. */
+  probes: MailProbes;
+  /**
+   * A watch's re-check's: probed afresh, as it asks the DNS afresh, and the answer kept; when a
+   * destination's bound refuses the probe, the kept answer where there is one.
+   */
+  fresh: MailProbes;
+}
+
 /**
  * MX probes kept per host, address and reach apart from the check's DNS part (docs/mail.md,
  * "Bounds and safety"): a check that differs only in its DKIM selectors, or another domain whose
  * MX is the same host, re-probes nothing for `ttlMs`, and a probe in flight is joined, not
- * repeated. What the service's own capacity left unprobed is not kept.
+ * repeated. What the service's own limits left unprobed is not kept.
  */
-export function cacheProbes(probes: MailProbes, ttlMs: number, now: () => number): MailProbes {
-  if ('unavailable' in probes.smtp) return probes;
+export function cacheProbes(probes: MailProbes, ttlMs: number, now: () => number): CachedProbes {
+  if ('unavailable' in probes.smtp) return { probes, fresh: probes };
   const inner: SmtpProber = probes.smtp;
   const kept = new Map<string, { at: number; answer: Promise<SmtpProbe> }>();
-  const smtp: SmtpProber = {
+  const keyOf = (request: SmtpProbeRequest) =>
+    `${request.operator === true ? 'operator' : 'public'} ${request.host} ${request.address}`;
+  const keptAnswer = (key: string) => {
+    const found = kept.get(key);
+    return found !== undefined && now() - found.at < ttlMs ? found.answer : undefined;
+  };
+  const keep = (key: string, answer: Promise<SmtpProbe>) => {
+    // The oldest first: a Map iterates in insertion order.
+    if (kept.size >= maxCachedProbes) kept.delete(kept.keys().next().value!);
+    kept.delete(key);
+    kept.set(key, { at: now(), answer });
+    void answer.then((probe) => {
+      if (probe.status === 'not_probed' && kept.get(key)?.answer === answer) kept.delete(key);
+    });
+  };
+  const cached: SmtpProber = {
     probe(request) {
-      const key = `${request.operator === true ? 'operator' : 'public'} ${request.host} ${request.address}`;
-      const found = kept.get(key);
-      if (found !== undefined && now() - found.at < ttlMs) return found.answer;
+      const key = keyOf(request);
+      const found = keptAnswer(key);
+      if (found !== undefined) return found;
       const answer = inner.probe(request);
-      // The oldest first: a Map iterates in insertion order.
-      if (kept.size >= maxCachedProbes) kept.delete(kept.keys().next().value!);
-      kept.delete(key);
-      kept.set(key, { at: now(), answer });
-      void answer.then((probe) => {
-        if (probe.status === 'not_probed' && kept.get(key)?.answer === answer) kept.delete(key);
-      });
+      keep(key, answer);
       return answer;
     },
   };
-  return { ...probes, smtp };
+  const fresh: SmtpProber = {
+    async probe(request) {
+      const key = keyOf(request);
+      const probe = await inner.probe(request);
+      if (probe.status !== 'not_probed') {
+        keep(key, Promise.resolve(probe));
+        return probe;
+      }
+      const bounded = probe.detail?.startsWith(destinationBound) === true;
+      return (bounded ? await keptAnswer(key) : undefined) ?? probe;
+    },
+  };
+  return { probes: { ...probes, smtp: cached }, fresh: { ...probes, smtp: fresh } };
+}
+
+/**
+ * The service's probes, one set for the mail tool and the mail watches together: a probe takes a
+ * slot of its share first, is then counted against its destination's bounds (a probe refused a
+ * slot is not counted), and the mail tool's are answered from the probe cache (`cacheProbes`).
+ */
+export function serviceProbes(
+  probes: MailProbes,
+  counters: ProbeCounters,
+  now: () => number,
+): CachedProbes {
+  const bounded = boundProbes(probes, counters, destinationBounds);
+  return cacheProbes(shareProbes(bounded, defaultProbeShares(probeSlots)), probeCacheMs, now);
 }

@@ -1,7 +1,7 @@
 import type { Certificate, MailMxHost, RequirementRule } from '../results/index.js';
 import { inboundTlsSource } from './provider-requirements.js';
 import type { Finding } from './requirement-rules.js';
-import { capacityShortage, isCapacityShortage } from './probes.js';
+import { isCapacityShortage, serviceLimitOf } from './probes.js';
 
 /**
  * TLS, judged on the side each rule is about. The providers' TLS rule (Gmail: "use a TLS
@@ -30,13 +30,15 @@ export function inboundTlsFinding(mx: readonly MailMxHost[]): Finding {
       detail: `no STARTTLS on ${withoutTls.join(', ')}: mail to ${withoutTls.length === 1 ? 'it' : 'them'} travels unencrypted (RFC 3207)`,
     };
   }
-  // A host not probed for the service's own capacity is not seen, not silent: STARTTLS is not
+  // A host not probed for the service's own limits (its capacity, a destination's bound) is not seen, not silent: STARTTLS is not
   // known this time, never a warning (a watch would read pass, warn, pass from a busy minute).
-  const short = mx.filter((host) => isCapacityShortage(host.smtp)).map((host) => host.host);
+  const shortHosts = mx.filter((host) => isCapacityShortage(host.smtp));
+  const short = shortHosts.map((host) => host.host);
   if (short.length > 0) {
+    const limits = new Set(shortHosts.map((host) => serviceLimitOf(host.smtp)));
     return {
       status: 'unknown',
-      detail: `${short.join(', ')} not probed this time (${capacityShortage}): STARTTLS is not known`,
+      detail: `${short.join(', ')} not probed this time (${[...limits].join('; ')}): STARTTLS is not known`,
     };
   }
   const ok = mx.filter((host) => host.smtp.status === 'ok');
