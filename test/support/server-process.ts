@@ -1,7 +1,11 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { withReportsOutsideTheRepository } from './reports-location.js';
 
 /**
  * `src/server.ts` in a process of its own (node with tsx's loader, as `npm run dev` runs it; or
@@ -46,7 +50,14 @@ function spawnServer(env: Record<string, string>, { cwd, compiled }: ProcessOpti
       HOST: '127.0.0.1',
       DNS_TIMEOUT_MS: '1000',
       DNS_RETRIES: '0',
-      ...env,
+      // Unset, STORE_URL is a SQLite file in `cwd`, where the reports' default lies beside it; a
+      // file of its own, not memory, as WORKERS=N share it.
+      ...(env.STORE_URL === undefined
+        ? env
+        : withReportsOutsideTheRepository(
+            env,
+            `sqlite:${join(mkdtempSync(join(tmpdir(), 'reports-')), 'reports.db')}`,
+          )),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -21,6 +21,7 @@ import {
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { createMemoryDns } from '../../fixtures/memory-dns.js';
 import { assertAnswerDocumented } from './documented.js';
+import { withReportsOutsideTheRepository } from './reports-location.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
 import {
   type LyingMode,
@@ -107,20 +108,6 @@ export const operatorHeaders = { authorization: `Bearer ${testOperatorToken}` };
  * same world, as the fixture server, every zone's name server, answers it: any port will do.
  */
 const inMemory: FixtureDnsAddress = { port: 53, address: '127.0.0.1:53' };
-
-/**
- * A test's variables with the reports kept in memory when nothing says where: their default is
- * beside a SQLite STORE_URL, else `data/reports.db` in the working folder, which a test with a
- * Redis store would otherwise write into the repository (and share with every parallel test).
- */
-function withReportsOutsideTheRepository(
-  env: Record<string, string> | undefined,
-): Record<string, string> {
-  const storeUrl = env?.STORE_URL ?? 'memory:';
-  const sqliteFile = storeUrl.startsWith('sqlite:') && !storeUrl.startsWith('sqlite://');
-  if (env?.REPORTS_URL !== undefined || sqliteFile) return env ?? {};
-  return { ...env, REPORTS_URL: 'memory:' };
-}
 
 function onLoopback(address: string): boolean {
   return address.startsWith('127.');

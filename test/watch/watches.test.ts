@@ -145,12 +145,19 @@ describe('creating a watch', () => {
 describe('the caps', () => {
   it('refuses a caller past WATCH_PER_CALLER with watch_limit, counting IPv6 callers per /64', async () => {
     const watches = await start({ WATCH_PER_CALLER: '2' });
-    const subject = (address: string) => quotaSubject(address);
-    await created({ subject: subject('2001:db8:1:2::1') });
-    await created({ subject: subject('2001:db8:1:2::ffff'), target: otherIp });
-    const third = await create(watches, request({ subject: subject('2001:db8:1:2:abcd::9') }));
+    // Strangers: the operator's watches count under WATCH_MAX alone.
+    const subject = (address: string) => ({
+      subject: quotaSubject(address),
+      credential: undefined,
+    });
+    await created(subject('2001:db8:1:2::1'));
+    await created({ ...subject('2001:db8:1:2::ffff'), target: otherIp });
+    const third = await create(watches, request(subject('2001:db8:1:2:abcd::9')));
     expect(third).toMatchObject({ ok: false, error: 'watch_limit' });
-    expect((await create(watches, request({ subject: subject('2001:db8:1:3::1') }))).ok).toBe(true);
+    expect((await create(watches, request(subject('2001:db8:1:3::1')))).ok).toBe(true);
+    // The same caller with OPERATOR_TOKEN is past no cap of a caller's.
+    const asOperator = { subject: quotaSubject('2001:db8:1:2::1'), target: otherIp };
+    expect((await create(watches, request(asOperator))).ok).toBe(true);
   });
 
   it('refuses anyone past WATCH_MAX with watch_capacity, holding no place for the caller', async () => {

@@ -72,7 +72,8 @@ export async function placesOf(context: OperationContext, owner: WatchOwner): Pr
           reason: `${owner.subsystem} keeps at most ${owner.cap} live watches for ${owner.id}`,
         },
       ],
-      operator: false,
+      // An operator's inbox keeps its own cap, but its watches' webhooks are the operator's.
+      operator: owner.operator === true,
     };
   }
   const [caller, network, operator] = await Promise.all([

@@ -372,7 +372,9 @@ describe('OpenAPI', () => {
       type: 'http',
       scheme: 'bearer',
     });
+    // The reports inbox's auto-watch announces through the same deliveries (docs/reports.md).
     expect(Object.keys(document.webhooks).sort()).toEqual([
+      'reports.source_failing',
       'watch.changed',
       'watch.delisted',
       'watch.listed',
