@@ -18,6 +18,7 @@ import {
   type WebhookReceiver,
   startWebhookReceiver,
 } from '../../fixtures/webhook-receiver.js';
+import { withReportsOutsideTheRepository } from '../support/reports-location.js';
 
 /**
  * What the watch tests run on: the default zone list's fixture DNS world behind a resolver that
@@ -137,24 +138,26 @@ export async function startWatchService(
   dnsAddress: string,
   options: WatchServiceOptions = {},
 ): Promise<WatchService> {
-  const config = readConfig({
-    DNS_SERVERS: dnsAddress,
-    // Generous for a machine busy with other suites: a list that answers late is silent, and a
-    // silent list changes nothing, so a test that expects a change would miss it. The tests of
-    // silence shorten the deadline (a silent list holds each check that long).
-    DNS_TIMEOUT_MS: '2000',
-    DNS_RETRIES: '0',
-    CHECK_DEADLINE_MS: '3000',
-    STORE_URL: options.storeUrl ?? 'memory:',
-    LOG_LEVEL: 'info',
-    WATCH_MIN_INTERVAL_S: '1',
-    WATCH_INTERVAL_S: '60',
-    // The receivers listen on 127.0.0.1: the operator's watches may reach it.
-    WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
-    OPERATOR_TOKEN: operatorToken,
-    WEBHOOK_TIMEOUT_MS: '5000',
-    ...options.env,
-  });
+  const config = readConfig(
+    withReportsOutsideTheRepository({
+      DNS_SERVERS: dnsAddress,
+      // Generous for a machine busy with other suites: a list that answers late is silent, and a
+      // silent list changes nothing, so a test that expects a change would miss it. The tests of
+      // silence shorten the deadline (a silent list holds each check that long).
+      DNS_TIMEOUT_MS: '2000',
+      DNS_RETRIES: '0',
+      CHECK_DEADLINE_MS: '3000',
+      STORE_URL: options.storeUrl ?? 'memory:',
+      LOG_LEVEL: 'info',
+      WATCH_MIN_INTERVAL_S: '1',
+      WATCH_INTERVAL_S: '60',
+      // The receivers listen on 127.0.0.1: the operator's watches may reach it.
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      OPERATOR_TOKEN: operatorToken,
+      WEBHOOK_TIMEOUT_MS: '5000',
+      ...options.env,
+    }),
+  );
   const logSink = (line: string) => options.logs?.push(line);
   const platform = await createNodePlatform(config, logSink);
   const now = options.clock ? () => options.clock!.now() : () => new Date();
