@@ -1,7 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import { ApiError, type AppEnv, errorResponses } from '../../http/index.js';
+import {
+  ApiError,
+  type AppEnv,
+  type ErrorCode,
+  errorResponses,
+  prefersHtml,
+} from '../../http/index.js';
 import type { Lang, Translate } from '../../i18n/index.js';
 import { htmlResponse, renderPage, type Site } from '../../pages/index.js';
 
@@ -134,4 +140,86 @@ export function emailPageResponse(
     cacheControl: 'no-store',
     vary: 'Accept, Accept-Language',
   });
+}
+
+export type EmailLink = 'confirm' | 'unsubscribe';
+
+/** What a link came to: its address's state (with the button, on a GET that changed nothing), or why not. */
+export type EmailLinkOutcome =
+  | { state: 'unconfirmed' | 'confirmed' | 'unsubscribed'; button?: boolean }
+  | { error: string; reason: string };
+
+/** The words of a link's page, in its language, with the owner's names filled in. */
+export interface EmailLinkWords {
+  button: Record<EmailLink, string>;
+  confirmed: string;
+  unsubscribed: string;
+  wrong: string;
+  expired: string;
+}
+
+/**
+ * The answer of an e-mail's link in the client's form, whoever owns it: a page for a browser
+ * (Accept preferring text/html), else JSON, or the JSON error. `self` is the link's URL in a
+ * language; `notFound` the owner's 404.
+ */
+export async function answerEmailLink(
+  c: Context<AppEnv>,
+  answer: {
+    site: Site;
+    lang: Lang;
+    t: Translate;
+    link: EmailLink;
+    outcome: EmailLinkOutcome;
+    words: EmailLinkWords;
+    self: (lang: Lang) => string;
+    onward?: { url: string; text: string } | undefined;
+    notFound: () => ApiError;
+  },
+): Promise<Response> {
+  const { site, lang, t, link, outcome, words } = answer;
+  const failed = 'error' in outcome;
+  if (!prefersHtml(c.req.header('accept'))) {
+    if (failed) {
+      throw outcome.error === 'not_found'
+        ? answer.notFound()
+        : new ApiError(outcome.error as ErrorCode, outcome.reason);
+    }
+    return c.json({ email: outcome.state }, 200, { 'Cache-Control': 'no-store' });
+  }
+  const status = failed
+    ? outcome.error === 'email_link_expired'
+      ? 410
+      : outcome.error === 'email_code_wrong'
+        ? 403
+        : 404
+    : 200;
+  const text = failed
+    ? { 410: words.expired, 403: words.wrong, 404: t('error.not_found') }[status as 403 | 404 | 410]
+    : outcome.button
+      ? words.button[link]
+      : outcome.state === 'confirmed'
+        ? words.confirmed
+        : words.unsubscribed;
+  const body = await renderEmailPage({
+    site,
+    lang,
+    t,
+    title: t(link === 'confirm' ? 'email.page.confirmTitle' : 'email.page.unsubscribeTitle'),
+    text,
+    ...(!failed && outcome.button
+      ? {
+          form: {
+            action: answer.self(lang),
+            button: t(
+              link === 'confirm' ? 'email.page.confirmButton' : 'email.page.unsubscribeButton',
+            ),
+            oneClick: link === 'unsubscribe',
+          },
+        }
+      : {}),
+    ...(answer.onward && status !== 404 ? { onward: answer.onward } : {}),
+    languageHref: answer.self,
+  });
+  return emailPageResponse(c, site, body, status);
 }

@@ -7,8 +7,12 @@
 
 export { firstNonEmpty } from './aliases.js';
 export {
+  answerEmailLink,
   asPages,
   codeQuery,
+  type EmailLink,
+  type EmailLinkOutcome,
+  type EmailLinkWords,
   type EmailPage,
   emailPageResponse,
   oneClickRequest,

@@ -1,12 +1,10 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import {
-  ApiError,
   type AppEnv,
   bodySizeGate,
   type ErrorCode,
   errorResponses,
-  prefersHtml,
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
@@ -14,13 +12,12 @@ import { translator } from '../../i18n/index.js';
 import type { Inbox } from '../../reports/index.js';
 import { sourceFailingEventSchema } from '../../watch/index.js';
 import {
+  answerEmailLink,
   asPages,
   codeQuery,
-  emailPageResponse,
   oneClickRequest,
   readOneClick,
   registerWebhookEvent,
-  renderEmailPage,
   stateAnswer,
 } from '../common/index.js';
 import type { ReportsToolDeps } from './deps.js';
@@ -58,8 +55,6 @@ const reasons: Record<Failure['error'], string> = {
   email_code_wrong: 'this link is not the inbox’s',
   email_link_expired: 'this link has expired: its 24 hours are past',
 };
-
-const statusOf = { not_found: 404, email_code_wrong: 403, email_link_expired: 410 } as const;
 
 /** Besides its watches' events (the watch's), an inbox's auto_watch POSTs one of its own. */
 export function addAutoWatchWebhooks(api: OpenAPIHono<AppEnv>): void {
@@ -155,69 +150,36 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
     inbox: Inbox | undefined,
     outcome: { state: State; button?: boolean } | Failure,
   ): Promise<Response> {
-    const failed = 'error' in outcome;
-    if (!prefersHtml(c.req.header('accept'))) {
-      if (failed) {
-        throw outcome.error === 'not_found'
-          ? inboxNotFound()
-          : new ApiError(outcome.error, reasons[outcome.error]);
-      }
-      return c.json({ email: outcome.state }, 200, { 'Cache-Control': 'no-store' });
-    }
     const lang = languageOf(c, inbox?.lang ?? 'en');
     const t = translator(lang);
     const id = c.req.param('id') ?? '';
     const code = c.req.query('code') ?? '';
-    const self = (other: string) =>
-      `${site.root}/reports/v1/${encodeURIComponent(id)}/email/${link}?code=${encodeURIComponent(code)}&lang=${other}`;
     const address = (inbox && (await autoWatch.address(inbox.id))?.address) ?? '';
     const vars = { domain: inbox?.domain ?? '', address };
-    const status = failed ? statusOf[outcome.error] : 200;
-    const text = failed
-      ? {
-          not_found: t('error.not_found'),
-          email_code_wrong: t('reports.email.wrong'),
-          email_link_expired: t('reports.email.expired'),
-        }[outcome.error]
-      : outcome.button
-        ? t(
-            link === 'confirm' ? 'reports.email.confirmText' : 'reports.email.unsubscribeText',
-            vars,
-          )
-        : t(
-            outcome.state === 'confirmed'
-              ? 'reports.email.confirmed'
-              : 'reports.email.unsubscribed',
-            vars,
-          );
-    const body = await renderEmailPage({
+    return answerEmailLink(c, {
       site,
       lang,
       t,
-      title: t(link === 'confirm' ? 'email.page.confirmTitle' : 'email.page.unsubscribeTitle'),
-      text,
-      ...(!failed && outcome.button
-        ? {
-            form: {
-              action: self(lang),
-              button: t(
-                link === 'confirm' ? 'email.page.confirmButton' : 'email.page.unsubscribeButton',
-              ),
-              oneClick: link === 'unsubscribe',
-            },
-          }
-        : {}),
-      ...(inbox && status !== 404
-        ? {
-            onward: {
-              url: `${site.root}/reports/v1/view/${inbox.viewToken}`,
-              text: t('reports.email.inboxLink'),
-            },
-          }
-        : {}),
-      languageHref: self,
+      link,
+      outcome: 'error' in outcome ? { ...outcome, reason: reasons[outcome.error] } : outcome,
+      words: {
+        button: {
+          confirm: t('reports.email.confirmText', vars),
+          unsubscribe: t('reports.email.unsubscribeText', vars),
+        },
+        confirmed: t('reports.email.confirmed', vars),
+        unsubscribed: t('reports.email.unsubscribed', vars),
+        wrong: t('reports.email.wrong'),
+        expired: t('reports.email.expired'),
+      },
+      self: (other) =>
+        `${site.root}/reports/v1/${encodeURIComponent(id)}/email/${link}?code=${encodeURIComponent(code)}&lang=${other}`,
+      onward: inbox && {
+        url: `${site.root}/reports/v1/view/${inbox.viewToken}`,
+        text: t('reports.email.inboxLink'),
+      },
+      notFound: inboxNotFound,
     });
-    return emailPageResponse(c, site, body, status);
   }
 
   const inboxOf = (c: Context) => store.inbox(c.req.param('id') ?? '');

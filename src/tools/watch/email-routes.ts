@@ -1,11 +1,9 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import {
-  ApiError,
   type AppEnv,
   bodySizeGate,
   errorResponses,
-  prefersHtml,
   serveRoute,
   storeErrors,
 } from '../../http/index.js';
@@ -13,12 +11,12 @@ import { type Lang, translator } from '../../i18n/index.js';
 import { languageChoiceOf } from '../../pages/index.js';
 import { type WatchFailure, watchErrors, type WatchView } from '../../watch/index.js';
 import {
+  answerEmailLink,
   asPages,
   codeQuery,
-  emailPageResponse,
+  type EmailLinkOutcome,
   oneClickRequest,
   readOneClick,
-  renderEmailPage,
   stateAnswer,
 } from '../common/index.js';
 import { tags, watchLinksOf } from './answers.js';
@@ -53,81 +51,41 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
   }
 
   /** An answer in the client's form: a page for a browser, else JSON (or the JSON error). */
-  async function answer(
+  function answer(
     c: Context<AppEnv>,
     link: Link,
     view: WatchView | undefined,
-    outcome: { state: z.infer<typeof linkState>['email']; button?: boolean } | WatchFailure,
+    outcome: EmailLinkOutcome,
   ): Promise<Response> {
-    const failed = 'error' in outcome;
-    if (!prefersHtml(c.req.header('accept'))) {
-      if (failed) {
-        throw outcome.error === 'not_found'
-          ? watchNotFound()
-          : new ApiError(outcome.error, outcome.reason);
-      }
-      return c.json({ email: outcome.state }, 200, { 'Cache-Control': 'no-store' });
-    }
     const lang = langOf(c, view);
     const t = translator(lang);
     const id = c.req.param('id') ?? '';
     const code = c.req.query('code') ?? '';
     const path = `/watch/v1/${encodeURIComponent(id)}/email/${link}`;
-    const self = (other: Lang) =>
-      `${site.root}${path}?code=${encodeURIComponent(code)}&lang=${other}`;
     const vars = { target: view?.target ?? '', address: view?.email?.address ?? '' };
-    const title = t(link === 'confirm' ? 'email.page.confirmTitle' : 'email.page.unsubscribeTitle');
-    let text: string;
-    let status: 200 | 403 | 404 | 410 = 200;
-    if (failed) {
-      status =
-        outcome.error === 'email_link_expired'
-          ? 410
-          : outcome.error === 'email_code_wrong'
-            ? 403
-            : 404;
-      text =
-        status === 410
-          ? t('email.page.expired')
-          : status === 403
-            ? t('email.page.wrong')
-            : t('error.not_found');
-    } else if (outcome.button) {
-      text = t(link === 'confirm' ? 'email.page.confirmText' : 'email.page.unsubscribeText', vars);
-    } else {
-      text = t(
-        outcome.state === 'confirmed' ? 'email.page.confirmed' : 'email.page.unsubscribed',
-        vars,
-      );
-    }
-    const body = await renderEmailPage({
+    return answerEmailLink(c, {
       site,
       lang,
       t,
-      title,
-      text,
-      ...(!failed && outcome.button
-        ? {
-            form: {
-              action: self(lang),
-              button: t(
-                link === 'confirm' ? 'email.page.confirmButton' : 'email.page.unsubscribeButton',
-              ),
-              oneClick: link === 'unsubscribe',
-            },
-          }
-        : {}),
-      ...(view && status !== 404
-        ? {
-            onward: {
-              url: watchLinksOf(site, c, view.id).page_url,
-              text: t('email.page.watchLink'),
-            },
-          }
-        : {}),
-      languageHref: self,
+      link,
+      outcome,
+      words: {
+        button: {
+          confirm: t('email.page.confirmText', vars),
+          unsubscribe: t('email.page.unsubscribeText', vars),
+        },
+        confirmed: t('email.page.confirmed', vars),
+        unsubscribed: t('email.page.unsubscribed', vars),
+        wrong: t('email.page.wrong'),
+        expired: t('email.page.expired'),
+      },
+      self: (other) => `${site.root}${path}?code=${encodeURIComponent(code)}&lang=${other}`,
+      onward: view && {
+        url: watchLinksOf(site, c, view.id).page_url,
+        text: t('email.page.watchLink'),
+      },
+      notFound: watchNotFound,
     });
-    return emailPageResponse(c, site, body, status);
   }
 
   /** The live watch of the link, or the 404 in the client's form. */
