@@ -56,7 +56,7 @@ function spawnServer(env: Record<string, string>, { cwd, compiled }: ProcessOpti
         ? env
         : withReportsOutsideTheRepository(
             env,
-            `sqlite:${join(mkdtempSync(join(tmpdir(), 'reports-')), 'reports.db')}`,
+            () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'reports-')), 'reports.db')}`,
           )),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
