@@ -67,7 +67,9 @@ export function createDeadline(ms: number, within?: Deadline): Deadline {
   return {
     race: <T, F>(work: Promise<T>, onTimeout: F) =>
       Promise.race<T | F>([
-        work,
+        // A query the deadline's signal abandons settles (as a timeout) in the same abort, before
+        // the race hears it: whatever settles once the deadline has passed is the deadline's.
+        work.then((value) => (expired ? onTimeout : value)),
         onTimeout === null
           ? ((passedWithNull ??= whenAborted().then(() => null)) as Promise<F>)
           : whenAborted().then(() => onTimeout),

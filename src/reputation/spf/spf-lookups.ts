@@ -152,13 +152,7 @@ export class SpfLookups {
     let answer = this.#answers.get(key);
     if (!answer) {
       const query = this.#resolver.query(name, type, this.#deadline.queryOptions);
-      // A query the deadline abandons may settle as a timeout before the race hears the
-      // deadline: once it has passed, its timeout is the deadline's.
-      answer = this.#deadline
-        .race(query, deadlinePassed)
-        .then((outcome) =>
-          outcome.status === 'timeout' && this.#deadline.expired ? deadlinePassed : outcome,
-        );
+      answer = this.#deadline.race(query, deadlinePassed);
       // A prefetched answer the walk never reads must not surface as an unhandled rejection;
       // one it reads still throws there.
       answer.catch(() => {});
