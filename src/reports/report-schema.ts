@@ -150,9 +150,25 @@ function ddl(tables: readonly Table[], dialect: 'sqlite' | 'postgres'): string {
     .join(';\n');
 }
 
+/**
+ * Version 2, SQLite only: the months whose source day rows changed since their month rows were
+ * built. The SQLite store writes a report's source rows by day alone and marks its month here, in
+ * the same transaction; the month's rows are built again from its day rows, and the mark taken
+ * away, in one transaction before a period reads them (src/reports/sqlite-month-rows.ts).
+ */
+const staleMonths: Table = {
+  name: 'dmarc_stale_months',
+  columns: [
+    ['inbox_id', 'text'],
+    ['month', 'text'],
+  ],
+  primaryKey: ['inbox_id', 'month'],
+  indexes: [],
+};
+
 /** Each dialect's migrations, in order: the statements of each separated by semicolons. */
 export const reportMigrations = {
-  sqlite: [ddl(firstTables, 'sqlite')],
+  sqlite: [ddl(firstTables, 'sqlite'), ddl([staleMonths], 'sqlite')],
   postgres: [ddl(firstTables, 'postgres')],
 } as const;
 

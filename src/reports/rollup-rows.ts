@@ -63,7 +63,8 @@ export type RollupRow = (string | number | SourceNames)[];
 
 /**
  * The rows a report adds to (sign 1) or takes from (sign -1) each rollup table, each in its
- * table's column order after the inbox id, sorted by key; source rows at both grains.
+ * table's column order after the inbox id, sorted by key; source rows at both grains, or by day
+ * alone for a store that builds their month rows from the day rows (`sourceMonths: false`).
  */
 export type RollupRows = Record<RollupTable, RollupRow[]>;
 
@@ -72,11 +73,13 @@ export function rollupRows(
   org: string,
   rollup: ReportRollup,
   sign: 1 | -1,
+  options: { sourceMonths?: boolean } = {},
 ): RollupRows {
   const grains: [Grain, string][] = [
     ['d', date],
     ['m', monthOf(date)],
   ];
+  const sourceGrains = options.sourceMonths === false ? grains.slice(0, 1) : grains;
   const names = new Map<string, SourceNames>();
   for (const source of rollup.sources) {
     names.set(source.ip, { [`r:${org}`]: [sign * source.records, sign * source.messages] });
@@ -97,7 +100,7 @@ export function rollupRows(
   ];
   return {
     dmarcDays: dmarcSums ? [[date, org, sign, ...dmarcSums.map((value) => sign * value)]] : [],
-    sources: grains.flatMap(([grain, bucket]) =>
+    sources: sourceGrains.flatMap(([grain, bucket]) =>
       rollup.sources.map((s) => [
         grain,
         bucket,

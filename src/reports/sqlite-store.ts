@@ -18,6 +18,7 @@ import {
 } from './rollup-rows.js';
 import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
+import { sqliteMonthRows } from './sqlite-month-rows.js';
 import type { Period, ReceivedReport, ReportStore } from './store.js';
 import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
 
@@ -25,7 +26,8 @@ import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.
  * The report store over any SQLite (docs/reports.md, "Storage"): every statement here is plain
  * SQLite with `?` parameters, run through a SqliteDriver, so Node's file (better-sqlite3) and a
  * Durable Object's database keep the same tables and answer the same way. A report and its
- * rollup rows are written in one transaction; the summary reads the rollups.
+ * rollup rows are written in one transaction; the summary reads the rollups. The sources' month
+ * rows are built from their day rows when a period reads them (src/reports/sqlite-month-rows.ts).
  */
 
 /** Each rollup table's statements. */
@@ -99,6 +101,7 @@ const sql = {
   autoWatchInboxes: `SELECT ${inboxColumns} FROM report_inboxes WHERE auto_watch IS NOT NULL
     ORDER BY created_at, id`,
   deleteInbox: 'DELETE FROM report_inboxes WHERE id = ?',
+  deleteStaleMonths: 'DELETE FROM dmarc_stale_months WHERE inbox_id = ?',
   deleteReports: 'DELETE FROM reports WHERE inbox_id = ?',
   addReport: `INSERT INTO reports (inbox_id, kind, org, report_id, date, begin_at, end_at, records,
     messages, received_at, via, rollup) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -154,6 +157,7 @@ export function createSqliteReportStore(
 ): ReportStore {
   const purgeBatch = options.purgeBatch ?? 100;
   let closed = false;
+  const monthRows = sqliteMonthRows(driver);
   function db(): SqliteDriver {
     if (closed) throw new Error('the report store is closed');
     return driver;
@@ -166,7 +170,7 @@ export function createSqliteReportStore(
   ) {
     const rows = reports.map((report) => ({
       inboxId: report.inboxId,
-      rows: rollupRows(report.date, report.org, report.rollup, sign),
+      rows: rollupRows(report.date, report.org, report.rollup, sign, { sourceMonths: false }),
     }));
     for (const table of Object.keys(rollups) as RollupTable[]) {
       const { add, take, keyLength } = rollups[table];
@@ -183,6 +187,14 @@ export function createSqliteReportStore(
           throw new Error(`the ${table} rollup lacks a row of a report it counted`);
         }
       }
+    }
+    for (const inboxId of new Set(reports.map((report) => report.inboxId))) {
+      monthRows.markStale(
+        inboxId,
+        reports
+          .filter((report) => report.inboxId === inboxId && report.rollup.sources.length > 0)
+          .map((report) => report.date),
+      );
     }
   }
 
@@ -281,6 +293,7 @@ export function createSqliteReportStore(
       return db().transaction(() => {
         if (driver.run(sql.deleteInbox, [id]) === 0) return false;
         driver.run(sql.deleteReports, [id]);
+        driver.run(sql.deleteStaleMonths, [id]);
         for (const { table } of Object.values(rollupTables)) {
           driver.run(`DELETE FROM ${table} WHERE inbox_id = ?`, [id]);
         }
@@ -303,6 +316,7 @@ export function createSqliteReportStore(
 
     async sources(inboxId, period, page) {
       const limit = page ? Math.max(0, page.limit) : -1;
+      monthRows.buildWithin(inboxId, periodBuckets(period).months);
       const sources = db().all<SourceRow>(sql.sources, [...rangeParams([inboxId], period), limit]);
       const ips = JSON.stringify(sources.map((source) => source.ip));
       const names = driver
@@ -352,10 +366,14 @@ export function createSqliteReportStore(
           return purged.length;
         });
         forgotten += batch;
-        if (batch < purgeBatch) return forgotten;
+        if (batch < purgeBatch) break;
         // Other work goes on between batches.
         await new Promise((next) => setTimeout(next, 0));
       }
+      // The months changed since they were last built (by this purge or by reports), one a
+      // transaction, so that a read seldom has a month to build.
+      while (monthRows.buildOne()) await new Promise((next) => setTimeout(next, 0));
+      return forgotten;
     },
 
     autoWatchInboxes: async () =>

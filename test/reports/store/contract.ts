@@ -505,6 +505,33 @@ export function describeReportStoreContract(name: string, open: () => Promise<Re
         expect(await store.sources(inbox.id, wholeMay, { limit: 0 })).toEqual([]);
       });
 
+      it('sums a whole month read before more reports came for it, and after retention took one', async () => {
+        const before = await store.sources(inbox.id, wholeMay);
+        await add(
+          aDmarcReport({
+            org: 'yahoo.com',
+            reportId: 's-4',
+            date: may(30),
+            rows: [{ ip: '203.0.113.5', messages: 70, spf: true, headerFrom: 'shop.example.com' }],
+          }),
+          { receivedAt: receivedAt - 1000 },
+        );
+        expect(await store.sources(inbox.id, wholeMay, { limit: 1 })).toEqual([
+          {
+            ip: '203.0.113.5',
+            messages: 120,
+            pass: 120,
+            fail: 0,
+            spfAligned: 120,
+            dkimAligned: 0,
+            headerFrom: ['shop.example.com', 'example.com'],
+            reporters: ['yahoo.com', 'google.com'],
+          },
+        ]);
+        expect(await store.purge(receivedAt)).toBe(1);
+        expect(await store.sources(inbox.id, wholeMay)).toEqual(before);
+      });
+
       it('sums a source over the days of the period only', async () => {
         expect(await store.sources(inbox.id, { from: may(11), to: may(12) })).toEqual(
           [

@@ -152,6 +152,64 @@ describe('the SQLite report file', () => {
     expect((await again.dmarcTotals(inbox.id, may)).messages).toBe(12);
   });
 
+  it('keeps a month whose building fails as it was: the next read builds it, counting nothing twice', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    onTestFinished(() => store.close());
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    const mayReport = (reportId: string, day: number, messages: number) =>
+      aDmarcReport({
+        org: 'google.com',
+        reportId,
+        date: `2024-05-${String(day).padStart(2, '0')}`,
+        rows: [{ ip: '192.0.2.10', messages, dkim: true }],
+      });
+    await store.addReport(inbox.id, mayReport('r-1', 2, 12), { via: 'upload', receivedAt: 1 });
+    expect((await store.sources(inbox.id, may))[0]?.messages).toBe(12);
+    await store.addReport(inbox.id, mayReport('r-2', 20, 5), { via: 'upload', receivedAt: 1 });
+    // A crash inside the month's building, made by SQLite itself: the building's last step fails.
+    const db = new Database(file);
+    onTestFinished(() => db.close());
+    db.exec(`CREATE TRIGGER crash BEFORE DELETE ON dmarc_stale_months
+      BEGIN SELECT RAISE(ABORT, 'crashed while building the month'); END`);
+    await expect(store.sources(inbox.id, may)).rejects.toThrow(/SQLITE_CONSTRAINT_TRIGGER/);
+    const monthRows = () =>
+      db
+        .prepare(`SELECT messages FROM dmarc_sources WHERE grain = 'm' AND bucket = '2024-05'`)
+        .pluck()
+        .all();
+    expect(monthRows()).toEqual([12]);
+    db.exec('DROP TRIGGER crash');
+    expect((await store.sources(inbox.id, may))[0]?.messages).toBe(17);
+    expect(await store.sources(inbox.id, may)).toEqual(
+      await store.sources(inbox.id, { from: '2024-05-01', to: '2024-05-30' }),
+    );
+    expect(monthRows()).toEqual([17]);
+  });
+
+  it('keeps no day rows of a report whose month cannot be marked, nor the report', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    onTestFinished(() => store.close());
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    const db = new Database(file);
+    onTestFinished(() => db.close());
+    db.exec(`CREATE TRIGGER crash BEFORE INSERT ON dmarc_stale_months
+      BEGIN SELECT RAISE(ABORT, 'crashed before the month was marked'); END`);
+    await expect(
+      store.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 }),
+    ).rejects.toThrow(/SQLITE_CONSTRAINT_TRIGGER/);
+    expect(db.prepare('SELECT count(*) FROM dmarc_sources').pluck().get()).toBe(0);
+    expect(await store.received(inbox.id, may, { limit: 10 })).toEqual([]);
+    db.exec('DROP TRIGGER crash');
+    expect(await store.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 })).toEqual({
+      duplicate: false,
+    });
+    expect((await store.sources(inbox.id, may))[0]?.messages).toBe(12);
+  });
+
   it('may be the file of the service store: their tables live side by side', async () => {
     const file = join(folder(), 'reputation.db');
     const store = openSqliteStore(file);

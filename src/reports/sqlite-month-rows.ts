@@ -1,0 +1,85 @@
+import type { BucketRange } from './period-buckets.js';
+import { boundRow, mergedRows, type RollupRow, rollupTables } from './rollup-rows.js';
+import type { SqliteDriver } from './sqlite-driver.js';
+
+/**
+ * The sources' month rows of the SQLite report store (docs/reports.md, "Month rows built when
+ * read"). A report writes its sources' day rows and marks its month stale in the transaction that
+ * keeps it; a month's rows are built again from all its day rows, and the mark taken away, in one
+ * transaction, before a period that reads the month reads it. Built from scratch rather than
+ * added to, a month is right whatever happened before: a crash between the two transactions
+ * leaves the mark, so the next read builds it again, and nothing is counted twice.
+ */
+
+const { table, key, sums } = rollupTables.sources;
+const columns = ['inbox_id', ...key, ...sums, 'names'];
+
+const sql = {
+  markStale: `INSERT INTO dmarc_stale_months (inbox_id, month) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+  staleIn: `SELECT month FROM dmarc_stale_months WHERE inbox_id = ? AND month BETWEEN ? AND ?
+    ORDER BY month`,
+  anyStale: `SELECT inbox_id AS inboxId, month FROM dmarc_stale_months
+    ORDER BY inbox_id, month LIMIT 1`,
+  forgetMonth: `DELETE FROM ${table} WHERE inbox_id = ? AND grain = 'm' AND bucket = ?`,
+  days: `SELECT ip, ${sums.join(', ')}, names FROM ${table}
+    WHERE inbox_id = ? AND grain = 'd' AND bucket BETWEEN ? AND ?`,
+  insert: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  unmark: 'DELETE FROM dmarc_stale_months WHERE inbox_id = ? AND month = ?',
+};
+
+type DayRow = { ip: string; names: string } & Record<(typeof sums)[number], number>;
+
+export interface MonthRows {
+  /** Marks the months of these dates stale for the inbox; inside the transaction of their rows. */
+  markStale(inboxId: string, dates: Iterable<string>): void;
+  /** Builds the inbox's stale months within the range (`YYYY-MM` buckets) before a read. */
+  buildWithin(inboxId: string, months: BucketRange): void;
+  /** Builds one stale month of any inbox; false when none was left (retention's pass). */
+  buildOne(): boolean;
+}
+
+export function sqliteMonthRows(driver: SqliteDriver): MonthRows {
+  /** One month's rows from its day rows; inside a transaction. */
+  function build(inboxId: string, month: string): void {
+    driver.run(sql.forgetMonth, [inboxId, month]);
+    const days = driver.all<DayRow>(sql.days, [inboxId, `${month}-01`, `${month}-31`]);
+    const rows: RollupRow[] = days.map((day) => [
+      inboxId,
+      'm',
+      month,
+      day.ip,
+      ...sums.map((sum) => day[sum]),
+      JSON.parse(day.names) as Record<string, [number, number]>,
+    ]);
+    for (const row of mergedRows('sources', rows)) driver.run(sql.insert, boundRow(row));
+    driver.run(sql.unmark, [inboxId, month]);
+  }
+
+  const staleIn = (inboxId: string, months: BucketRange) =>
+    driver.all<{ month: string }>(sql.staleIn, [inboxId, months.from, months.to]);
+
+  return {
+    markStale(inboxId, dates) {
+      for (const month of new Set([...dates].map((date) => date.slice(0, 7)))) {
+        driver.run(sql.markStale, [inboxId, month]);
+      }
+    },
+
+    buildWithin(inboxId, months) {
+      // Most reads find nothing stale and take no write lock.
+      if (months.from > months.to || staleIn(inboxId, months).length === 0) return;
+      driver.transaction(() => {
+        // Asked again under the lock: another process may have built them meanwhile.
+        for (const { month } of staleIn(inboxId, months)) build(inboxId, month);
+      });
+    },
+
+    buildOne() {
+      return driver.transaction(() => {
+        const [stale] = driver.all<{ inboxId: string; month: string }>(sql.anyStale, []);
+        if (stale) build(stale.inboxId, stale.month);
+        return stale !== undefined;
+      });
+    },
+  };
+}
