@@ -8,17 +8,11 @@ import {
   sourcesOf,
   tlsTotalsOf,
 } from './rollup-reads.js';
-import {
-  boundRow,
-  mergedRows,
-  rollupRows,
-  type RollupTable,
-  rollupTables,
-  type SourceNames,
-} from './rollup-rows.js';
+import { rollupTables, type SourceNames } from './rollup-rows.js';
 import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
 import { sqliteMonthRows } from './sqlite-month-rows.js';
+import { sqliteRollupWrites } from './sqlite-rollup-writes.js';
 import type { Period, ReceivedReport, ReportStore } from './store.js';
 import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
 
@@ -29,57 +23,6 @@ import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.
  * rollup rows are written in one transaction; the summary reads the rollups. The sources' month
  * rows are built from their day rows when a period reads them (src/reports/sqlite-month-rows.ts).
  */
-
-/** Each rollup table's statements. */
-const rollups = Object.fromEntries(
-  Object.entries(rollupTables).map(([name, { table, key, sums, names }]) => [
-    name,
-    rollup(table, [...key], [...sums], names),
-  ]),
-) as Record<RollupTable, ReturnType<typeof rollup>>;
-
-/**
- * A source's names and the names given summed name by name (src/reports/rollup-rows.ts), a name
- * whose records reach nothing dropped; `{}` when none is left.
- */
-function mergedNames(current: string, given: string): string {
-  return `coalesce((
-  SELECT json_group_object(key, json_array(records, messages)) FROM (
-    SELECT key, sum(json_extract(value, '$[0]')) AS records,
-      sum(json_extract(value, '$[1]')) AS messages
-    FROM (SELECT key, value FROM json_each(${current})
-          UNION ALL SELECT key, value FROM json_each(${given}))
-    GROUP BY key)
-  WHERE records > 0), '{}')`;
-}
-
-/**
- * `add` adds a row's numbers to the row of the same key, or makes it; `take` takes them away
- * from a row that must exist (an update: SQLite checks a CHECK on the row an upsert would have
- * inserted, so negative numbers cannot go through the upsert). A table with names merges them.
- */
-function rollup(
-  table: string,
-  key: string[],
-  sums: string[],
-  names: boolean,
-): { add: string; take: string; keyLength: number } {
-  const keys = ['inbox_id', ...key];
-  const columns = [...keys, ...sums, ...(names ? ['names'] : [])];
-  const added = sums.map((sum) => `${sum} = ${sum} + excluded.${sum}`);
-  const taken = sums.map((sum) => `${sum} = ${sum} + ?`);
-  if (names) {
-    added.push(`names = ${mergedNames(`${table}.names`, 'excluded.names')}`);
-    taken.push(`names = ${mergedNames('names', '?')}`);
-  }
-  return {
-    add: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${added.join(', ')}`,
-    take: `UPDATE ${table} SET ${taken.join(', ')}
-      WHERE ${keys.map((column) => `${column} = ?`).join(' AND ')}`,
-    keyLength: keys.length,
-  };
-}
 
 /** A period's buckets of a grained rollup: its ragged ends by day, its whole months by month. */
 function grained(select: string): string {
@@ -158,44 +101,10 @@ export function createSqliteReportStore(
   const purgeBatch = options.purgeBatch ?? 100;
   let closed = false;
   const monthRows = sqliteMonthRows(driver);
+  const rollupWrites = sqliteRollupWrites(driver, monthRows);
   function db(): SqliteDriver {
     if (closed) throw new Error('the report store is closed');
     return driver;
-  }
-
-  /** Adds reports' rollups to (sign 1) or takes them from (sign -1) the rollup tables. */
-  function applyRollups(
-    reports: readonly { inboxId: string; date: string; org: string; rollup: ReportRollup }[],
-    sign: 1 | -1,
-  ) {
-    const rows = reports.map((report) => ({
-      inboxId: report.inboxId,
-      rows: rollupRows(report.date, report.org, report.rollup, sign, { sourceMonths: false }),
-    }));
-    for (const table of Object.keys(rollups) as RollupTable[]) {
-      const { add, take, keyLength } = rollups[table];
-      const merged = mergedRows(
-        table,
-        rows.flatMap((report) => report.rows[table].map((row) => [report.inboxId, ...row])),
-      );
-      for (const values of merged.map(boundRow)) {
-        if (sign === 1) {
-          driver.run(add, values);
-        } else if (
-          driver.run(take, [...values.slice(keyLength), ...values.slice(0, keyLength)]) !== 1
-        ) {
-          throw new Error(`the ${table} rollup lacks a row of a report it counted`);
-        }
-      }
-    }
-    for (const inboxId of new Set(reports.map((report) => report.inboxId))) {
-      monthRows.markStale(
-        inboxId,
-        reports
-          .filter((report) => report.inboxId === inboxId && report.rollup.sources.length > 0)
-          .map((report) => report.date),
-      );
-    }
   }
 
   /** The three bucket ranges of a period, after the inbox id (and any other leading value). */
@@ -245,7 +154,7 @@ export function createSqliteReportStore(
     return db().transaction(() => {
       const added: Added[] = [];
       const answers = bodies.map(({ inboxId, prepared }) => keepReports(inboxId, prepared, added));
-      applyRollups(added, 1);
+      rollupWrites.apply(added, 1);
       return answers;
     });
   }
@@ -347,7 +256,7 @@ export function createSqliteReportStore(
             date: string;
             rollup: string;
           }>(sql.purgeBatch, [receivedBefore, purgeBatch]);
-          applyRollups(
+          rollupWrites.apply(
             purged.map((report) => ({ ...report, rollup: decodeRollup(report.rollup) })),
             -1,
           );

@@ -170,7 +170,7 @@ describe('the SQLite report file', () => {
     await store.addReport(inbox.id, mayReport('r-2', 20, 5), { via: 'upload', receivedAt: 1 });
     // A crash inside the month's building, made by SQLite itself: the building's last step fails.
     const db = new Database(file);
-    onTestFinished(() => db.close());
+    onTestFinished(() => void db.close());
     db.exec(`CREATE TRIGGER crash BEFORE DELETE ON dmarc_stale_months
       BEGIN SELECT RAISE(ABORT, 'crashed while building the month'); END`);
     await expect(store.sources(inbox.id, may)).rejects.toThrow(/SQLITE_CONSTRAINT_TRIGGER/);
@@ -195,7 +195,7 @@ describe('the SQLite report file', () => {
     const inbox = anInbox();
     await store.createInbox(inbox);
     const db = new Database(file);
-    onTestFinished(() => db.close());
+    onTestFinished(() => void db.close());
     db.exec(`CREATE TRIGGER crash BEFORE INSERT ON dmarc_stale_months
       BEGIN SELECT RAISE(ABORT, 'crashed before the month was marked'); END`);
     await expect(
