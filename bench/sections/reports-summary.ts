@@ -27,7 +27,7 @@ import {
  * reports; then the summary the route asks for (dmarcTotals, the top 50 sources, tlsTotals, one
  * after the other) for the last 30 days and for the whole 365, BENCH_REPORTS_SAMPLES times each
  * (default 40) after 3 unmeasured, the first of which is reported alone (on SQLite it builds the
- * month rows of the sources, src/reports/sqlite-month-rows.ts). Target: p50 under 100 ms on
+ * month rows of the sources, src/reports-sqlite/month-rows.ts). Target: p50 under 100 ms on
  * both. Last, retention forgets the first 30 days' reports. BENCH_REPORTS_RECORDS scales the year
  * (default 1,000,000 records).
  */

@@ -5,7 +5,6 @@
  */
 
 export { createMemoryReportStore } from './memory-store.js';
-export type { SqliteDriver, SqlValue } from './sqlite-driver.js';
 export { type BucketRange, type Grain, periodBuckets } from './period-buckets.js';
 export { reportMigrations, ReportSchemaError } from './report-schema.js';
 export { defaultReportsUrl, parseReportsUrl, type ReportStoreLocation } from './reports-url.js';
@@ -28,8 +27,6 @@ export {
 } from './rollup-rows.js';
 export { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
 export { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
-export { reportSqliteMigrations } from './sqlite-schema.js';
-export { createSqliteReportStore } from './sqlite-store.js';
 export {
   type Authorization,
   inboxAddress,

@@ -154,7 +154,7 @@ function ddl(tables: readonly Table[], dialect: 'sqlite' | 'postgres'): string {
  * Version 2, SQLite only: the months whose source day rows changed since their month rows were
  * built. The SQLite store writes a report's source rows by day alone and marks its month here, in
  * the same transaction; the month's rows are built again from its day rows, and the mark taken
- * away, in one transaction before a period reads them (src/reports/sqlite-month-rows.ts).
+ * away, in one transaction before a period reads them (src/reports-sqlite/month-rows.ts).
  */
 const staleMonths: Table = {
   name: 'dmarc_stale_months',

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
+import { ReportSchemaError, type ReportStore } from '../../reports/index.js';
 import {
   createSqliteReportStore,
-  ReportSchemaError,
   reportSqliteMigrations,
-  type ReportStore,
   type SqliteDriver,
-} from '../../reports/index.js';
+} from '../../reports-sqlite/index.js';
 import { StoreOpenError } from '../../store/index.js';
 import { guardedSqlite, openSqliteFile, reportExposedFiles } from '../store/index.js';
 
@@ -14,7 +13,7 @@ import { guardedSqlite, openSqliteFile, reportExposedFiles } from '../store/inde
  * The default report store (`REPORTS_URL=sqlite:PATH`, docs/reports.md "Storage"): a file beside
  * the service's other data, opened with the store's care (private files, WAL, busy waits,
  * src/node/store/sqlite-file.ts), running the SQL every SQLite of the reports runs
- * (src/reports/sqlite-store.ts). Several processes may share the file: writers take turns.
+ * (src/reports-sqlite/store.ts). Several processes may share the file: writers take turns.
  */
 
 export interface SqliteReportStoreOptions {

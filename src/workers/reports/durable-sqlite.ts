@@ -1,8 +1,8 @@
-import type { SqliteDriver, SqlValue } from '../../reports/index.js';
+import type { SqliteDriver, SqlValue } from '../../reports-sqlite/index.js';
 
 /**
- * A Durable Object's SQLite as the reports' SqliteDriver (src/reports/sqlite-driver.ts), so the
- * object runs the SQL the Node file runs (src/reports/sqlite-store.ts). Its `exec` runs a
+ * A Durable Object's SQLite as the reports' SqliteDriver (src/reports-sqlite/driver.ts), so the
+ * object runs the SQL the Node file runs (src/reports-sqlite/store.ts). Its `exec` runs a
  * statement at once and synchronously; `transactionSync` is its write transaction (the SQL API
  * refuses BEGIN and COMMIT). A statement's changed rows are read with `changes()`: the cursor's
  * `rowsWritten` counts the rows of indexes too.

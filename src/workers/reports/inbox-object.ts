@@ -1,19 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
-import {
-  createSqliteReportStore,
-  type ParsedReport,
-  type Period,
-  reportSqliteMigrations,
-  type ReportStore,
-  type Via,
-} from '../../reports/index.js';
+import { type ParsedReport, type Period, type ReportStore, type Via } from '../../reports/index.js';
+import { createSqliteReportStore, reportSqliteMigrations } from '../../reports-sqlite/index.js';
 import { answer } from './answer.js';
 import { durableSqliteDriver } from './durable-sqlite.js';
 
 /**
  * One reports inbox on Workers (docs/edge.md, "Reports on Workers"): the inbox, its reports and
  * their rollups in the object's own SQLite, written and read by the SQL every SQLite store of the
- * reports runs (src/reports/sqlite-store.ts), so a report and its rollup rows are kept in one
+ * reports runs (src/reports-sqlite/store.ts), so a report and its rollup rows are kept in one
  * transaction and the summary reads rollups, as on Node. An object runs one call at a time, and
  * an inbox's reports are never summed with another's: one object per inbox, named by its id, next
  * to whoever made it. Deleting the inbox deletes the object's storage whole. Each method answers

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openSqliteReportStore } from '../../../src/node/reports/index.js';
-import { reportSqliteMigrations } from '../../../src/reports/index.js';
+import { reportSqliteMigrations } from '../../../src/reports-sqlite/index.js';
 import { openSqliteStore } from '../../../src/node/store/index.js';
 import { StoreOpenError } from '../../../src/store/index.js';
 import { aDmarcReport, anInbox } from './report-builder.js';

@@ -1,13 +1,19 @@
-import { boundRow, mergedRows, rollupRows, type RollupTable, rollupTables } from './rollup-rows.js';
-import type { ReportRollup } from './rollups.js';
-import type { SqliteDriver } from './sqlite-driver.js';
-import type { MonthRows } from './sqlite-month-rows.js';
+import {
+  boundRow,
+  mergedRows,
+  type ReportRollup,
+  rollupRows,
+  type RollupTable,
+  rollupTables,
+} from '../reports/index.js';
+import type { SqliteDriver } from './driver.js';
+import type { MonthRows } from './month-rows.js';
 
 /**
  * How the SQLite report store writes reports' rollups (docs/reports.md, "Storage"): their rows
  * summed per key across the reports of a transaction, each then added to its row (or taken from
  * it, for retention), the sources by day only with their months marked stale
- * (src/reports/sqlite-month-rows.ts).
+ * (src/reports-sqlite/month-rows.ts).
  */
 
 /** Each rollup table's statements. */

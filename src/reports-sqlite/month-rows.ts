@@ -1,6 +1,11 @@
-import type { BucketRange } from './period-buckets.js';
-import { boundRow, mergedRows, type RollupRow, rollupTables } from './rollup-rows.js';
-import type { SqliteDriver } from './sqlite-driver.js';
+import {
+  type BucketRange,
+  boundRow,
+  mergedRows,
+  type RollupRow,
+  rollupTables,
+} from '../reports/index.js';
+import type { SqliteDriver } from './driver.js';
 
 /**
  * The sources' month rows of the SQLite report store (docs/reports.md, "Month rows built when

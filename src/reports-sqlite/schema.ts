@@ -1,5 +1,5 @@
-import { reportMigrations, ReportSchemaError } from './report-schema.js';
-import type { SqliteDriver } from './sqlite-driver.js';
+import { reportMigrations, ReportSchemaError } from '../reports/index.js';
+import type { SqliteDriver } from './driver.js';
 
 const migrations = reportMigrations.sqlite;
 

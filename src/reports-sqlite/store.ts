@@ -1,27 +1,37 @@
-import { groupCommit } from './group-commit.js';
-import { periodBuckets } from './period-buckets.js';
-import { reportDate, reportMessages } from './read/index.js';
 import {
+  autoWatchText,
+  decodeRollup,
   dmarcTotalsOf,
   type DmarcDayRow,
+  encodeRollup,
+  inboxOf,
+  type InboxRow,
+  type Period,
+  periodBuckets,
+  type ReceivedReport,
+  recordsOf,
+  reportDate,
+  reportMessages,
+  reportRollup,
+  type ReportRollup,
+  type ReportStore,
+  rollupTables,
+  type SourceNames,
   type SourceRow,
   sourcesOf,
   tlsTotalsOf,
-} from './rollup-reads.js';
-import { rollupTables, type SourceNames } from './rollup-rows.js';
-import { decodeRollup, encodeRollup, reportRollup, type ReportRollup } from './rollups.js';
-import type { SqliteDriver, SqlValue } from './sqlite-driver.js';
-import { sqliteMonthRows } from './sqlite-month-rows.js';
-import { sqliteRollupWrites } from './sqlite-rollup-writes.js';
-import type { Period, ReceivedReport, ReportStore } from './store.js';
-import { autoWatchText, inboxOf, type InboxRow, recordsOf } from './stored-rows.js';
+} from '../reports/index.js';
+import type { SqliteDriver, SqlValue } from './driver.js';
+import { groupCommit } from './group-commit.js';
+import { sqliteMonthRows } from './month-rows.js';
+import { sqliteRollupWrites } from './rollup-writes.js';
 
 /**
  * The report store over any SQLite (docs/reports.md, "Storage"): every statement here is plain
  * SQLite with `?` parameters, run through a SqliteDriver, so Node's file (better-sqlite3) and a
  * Durable Object's database keep the same tables and answer the same way. A report and its
  * rollup rows are written in one transaction; the summary reads the rollups. The sources' month
- * rows are built from their day rows when a period reads them (src/reports/sqlite-month-rows.ts).
+ * rows are built from their day rows when a period reads them (src/reports-sqlite/month-rows.ts).
  */
 
 /** A period's buckets of a grained rollup: its ragged ends by day, its whole months by month. */
