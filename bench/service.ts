@@ -1,5 +1,5 @@
 import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +9,9 @@ import { freePort } from '../fixtures/free-port.js';
 import { processTreeCpuMs } from './process-cpu.js';
 
 /**
- * The service in its own process, as `npm start` runs it (`node dist/server.js`, so the child's
- * pid is the service's own and its RSS can be read), on a free port of 127.0.0.1. The compiled
+ * The service in its own process, as `npm start` runs it (`node`, the node flags of package.json's
+ * start script, `dist/server.js`, so the child's pid is the service's own and its RSS can be
+ * read), on a free port of 127.0.0.1. The compiled
  * code is what runs in production: under tsx a CPU profile also pays for its loader and source
  * maps. `ensureBuilt` (run.ts, first) rebuilds dist/ when a source file is newer.
  */
@@ -39,6 +40,22 @@ export interface RunningService {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The node flags `npm start` runs the service with (package.json's start script, between `node`
+ * and its entry), so that the benchmark's service is the one `npm start` runs.
+ */
+export function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/server.js') {
+    throw new Error(`npm start is not node [flags] dist/server.js: ${scripts.start}`);
+  }
+  return words.slice(1, -1);
+}
+
 const basePath = '/tools/ip-reputation';
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 15_000;
@@ -68,7 +85,7 @@ export async function startService(options: {
   const profiling = options.cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
     : [];
-  const flags = [...profiling, ...(options.nodeFlags ?? [])];
+  const flags = [...startFlags(), ...profiling, ...(options.nodeFlags ?? [])];
   const child = spawn(process.execPath, [...flags, options.entry ?? 'dist/server.js'], {
     cwd: root,
     env: {

@@ -193,6 +193,8 @@ export async function measureReportsIntake(context: BenchContext): Promise<Secti
       context.progress(`reports intake: round ${turn + 1} of ${rounds}`);
     }
     const cpuMs = served.cpuMs;
+    // What the intake's allocations cost in memory (a larger young generation is paid for here).
+    const memory = await service.memory();
     if (served.records !== bare.records) {
       throw new Error(`the service took ${served.records} records, the files hold ${bare.records}`);
     }
@@ -230,6 +232,12 @@ export async function measureReportsIntake(context: BenchContext): Promise<Secti
         reference: { label: 'read bare', value: round(bare.cpuMs / reportCount, 2) },
         ratio: round(bare.cpuMs / cpuMs, 2),
       },
+      {
+        section: 15,
+        measurement: `reports intake: the service’s peak RSS (VmHWM) after the uploads (RSS then ${round(memory.rssMiB)} MiB)`,
+        value: round(memory.hwmMiB),
+        unit: 'MiB',
+      },
     ];
     return {
       rows,
@@ -240,6 +248,7 @@ export async function measureReportsIntake(context: BenchContext): Promise<Secti
         connections,
         bare: { ms: round(bare.ms), cpuMs: round(bare.cpuMs), recordsPerSecond: bareRate },
         served: { ms: round(served.ms), recordsPerSecond: servedRate, cpuMs: round(cpuMs) },
+        memory,
         ratio,
         load,
       },
