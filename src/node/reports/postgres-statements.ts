@@ -2,7 +2,7 @@ import { type RollupTable, rollupTables } from '../../reports/index.js';
 
 /**
  * The PostgreSQL report store's statements (src/node/reports/postgres-report-store.ts): the
- * SQLite store's (src/reports-sqlite/store.ts) in PostgreSQL's words. Rollup rows go several to
+ * SQLite store's (src/reports-sqlite/) in PostgreSQL's words. Rollup rows go several to
  * a statement, as one array per column (unnest); a source's names are jsonb, merged by the
  * statement that writes them.
  */
