@@ -1,10 +1,4 @@
-import {
-  type BucketRange,
-  boundRow,
-  mergedRows,
-  type RollupRow,
-  rollupTables,
-} from '../reports/index.js';
+import { type BucketRange, rollupTables, type SourceNames } from '../reports/index.js';
 import type { SqliteDriver } from './driver.js';
 
 /**
@@ -47,16 +41,30 @@ export function sqliteMonthRows(driver: SqliteDriver): MonthRows {
   /** One month's rows from its day rows; inside a transaction. */
   function build(inboxId: string, month: string): void {
     driver.run(sql.forgetMonth, [inboxId, month]);
-    const days = driver.all<DayRow>(sql.days, [inboxId, `${month}-01`, `${month}-31`]);
-    const rows: RollupRow[] = days.map((day) => [
-      inboxId,
-      'm',
-      month,
-      day.ip,
-      ...sums.map((sum) => day[sum]),
-      JSON.parse(day.names) as Record<string, [number, number]>,
-    ]);
-    for (const row of mergedRows('sources', rows)) driver.run(sql.insert, boundRow(row));
+    // Summed per address in place (a busy month has thousands of day rows, a few per address).
+    const byIp = new Map<string, { sums: number[]; names: SourceNames }>();
+    for (const day of driver.all<DayRow>(sql.days, [inboxId, `${month}-01`, `${month}-31`])) {
+      const names = JSON.parse(day.names) as SourceNames;
+      const found = byIp.get(day.ip);
+      if (!found) {
+        byIp.set(day.ip, { sums: sums.map((sum) => day[sum]), names });
+        continue;
+      }
+      sums.forEach((sum, i) => (found.sums[i]! += day[sum]));
+      for (const [name, [records, messages]] of Object.entries(names)) {
+        const was = found.names[name];
+        if (was) {
+          was[0] += records;
+          was[1] += messages;
+        } else {
+          found.names[name] = [records, messages];
+        }
+      }
+    }
+    for (const ip of [...byIp.keys()].sort()) {
+      const { sums: summed, names } = byIp.get(ip)!;
+      driver.run(sql.insert, [inboxId, 'm', month, ip, ...summed, JSON.stringify(names)]);
+    }
     driver.run(sql.unmark, [inboxId, month]);
   }
 
