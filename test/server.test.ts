@@ -12,11 +12,12 @@ import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { freePort, takenPort } from '../fixtures/free-port.js';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text.js';
 import { rawRequest } from './support/raw-http.js';
-import { expectOneLineFailure, failedStart } from './support/server-process.js';
+import { compiledServer, expectOneLineFailure, failedStart } from './support/server-process.js';
 
 /**
- * `src/server.ts` as `npm start` runs it, in its own process: it reports where it listens, serves
- * the API, and on SIGTERM stops accepting, finishes the requests in flight and exits 0.
+ * `src/server.ts` as `npm start` runs it (compiled, dist/server.js), in its own process: it
+ * reports where it listens, serves the API, and on SIGTERM stops accepting, finishes the requests
+ * in flight and exits 0.
  */
 
 type ServerProcess = ChildProcessByStdio<null, Readable, Readable>;
@@ -48,7 +49,7 @@ afterEach(() => {
 });
 
 async function startServer(env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [compiledServer], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
