@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
-import { destinationBounds } from '../../src/reputation/mail/probes.js';
+import { destinationBounds } from '../../src/reputation/mail/probes/index.js';
 import {
   type FixtureDnsServer,
   type FixtureZone,

@@ -49,4 +49,4 @@ export {
   type SmtpProbeRequest,
   type TlsaAnswer,
   type TlsaLookup,
-} from './probes.js';
+} from './probes/index.js';

@@ -3,7 +3,7 @@ import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
 import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
 import { isHostName } from '../targets/index.js';
-import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes.js';
+import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes/index.js';
 
 /**
  * The domain's MX hosts as the mail check reports them: the most preferred `maxProbedMxHosts`,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import { type SmtpWorldServer, startSmtpServer } from '../../../fixtures/mail-world.js';
-import { destinationBounds } from '../../../src/reputation/mail/probes.js';
+import { destinationBounds } from '../../../src/reputation/mail/probes/index.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 /**
