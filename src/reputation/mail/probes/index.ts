@@ -29,4 +29,5 @@ export {
 export { defaultProbeShares, type ProbeShareLimits, probeSlots, shareProbes } from './shares.js';
 export { boundProbes, destinationBounds, type ProbeCounters } from './bounds.js';
 export { type CachedProbes, cacheProbes, probeCacheMs } from './cache.js';
-export { serviceProbes } from './service-probes.js';
+export { type ProbeLeases, probeLeaseMs, type ShareFleet } from './fleet-shares.js';
+export { type ProbeFleet, serviceProbes } from './service-probes.js';
