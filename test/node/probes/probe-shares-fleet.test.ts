@@ -113,6 +113,21 @@ describe('the shares of a caller and a network across two workers on one store',
     expect(refused(answers)[0]!.detail).toContain(`network share, ${shares.perNetwork} at once`);
   }, 20_000);
 
+  it('keeps a watch’s re-check probing while interactive checks hold their whole share of a process', async () => {
+    const worker = shareProbes(probes, shares, fleetOn(createMemoryStore()));
+    // Three callers of three networks, each its own share: the process's interactive 30.
+    const callers = ['198.51.100.1', '203.0.113.1', '192.0.2.1'];
+    const flood = callers.flatMap((caller) =>
+      Array.from({ length: shares.perCaller }, () => probe(worker, caller)),
+    );
+    await tarpitHolds(shares.interactive);
+    const fourth = await probe(worker, '233.252.0.1');
+    expect(fourth.detail).toContain(`interactive share, ${shares.interactive} at once`);
+    const watch = probe(worker, '198.51.100.1', { interactive: false });
+    expect(refused(await Promise.all(flood))).toHaveLength(0);
+    expect((await watch).status).not.toBe('not_probed');
+  }, 20_000);
+
   it('gives a lease back when the probe throws or its check’s signal aborts', async () => {
     const store = createMemoryStore();
     const failing: MailProbes = {
