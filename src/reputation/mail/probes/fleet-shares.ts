@@ -7,9 +7,10 @@ import { probeMarginMs } from './contract.js';
  * caller's probes in one count. Each probe holds a lease, a member of the caller's set and of its
  * network's set in the service's store, added only while the set holds fewer than the share (one
  * atomic step of the store, across processes) and taken out when the probe ends. A lease lives
- * no longer than a probe can (`probeLeaseMs`): a worker that dies holding leases locks no one out
- * past that, and a lease given back after it expired takes nothing from anyone else's, so a
- * count never goes below what is held.
+ * as long as a probe can and a margin more (`probeLeaseMs`): a worker that dies holding leases
+ * locks its callers out no longer than that, and a lease given back after it expired takes
+ * nothing from anyone else's, so a count never reads fewer than are held (docs/mail.md says why
+ * leases, not a counter).
  */
 export interface ProbeLeases {
   /** The Store's: one member more unless the set holds `limit` live ones; false when refused. */
