@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../fixtures/free-port.js';
-import { ensureBuilt, temporarySqliteFile } from '../service.js';
+import { ensureBuilt, startFlags, temporarySqliteFile } from '../service.js';
 import { percentile, round } from '../stats.js';
 import type { BenchContext, SectionResult } from './context.js';
 
@@ -17,7 +17,7 @@ import type { BenchContext, SectionResult } from './context.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const starts = {
   tsx: ['--import', 'tsx', 'src/server.ts'],
-  compiled: ['dist/server.js'],
+  compiled: [...startFlags(), 'dist/server.js'],
 } as const;
 
 async function startOnce(

@@ -86,6 +86,30 @@ describe('WORKERS=2', () => {
             state: 'active',
           }),
         ).toBe(1);
+        // The lists' counts, kept per worker in plain maps and read at the scrape, sum too: one
+        // answer of the list to each check, and every query it answered on the wire.
+        const lookups = exposition.samples.filter(
+          (sample) =>
+            sample.name === 'reputation_dnsbl_lookups_total' &&
+            sample.labels.list === 'bl.spamcop.net' &&
+            sample.labels.side === 'ipv4',
+        );
+        expect(lookups.reduce((sum, sample) => sum + sample.value, 0)).toBe(targets.length);
+        const list = { list: 'bl.spamcop.net' };
+        const queries = sampleValue(
+          exposition,
+          'reputation_dnsbl_query_duration_seconds_count',
+          list,
+        );
+        // The four checks' queries and each worker's self-test (a test entry and a random name).
+        expect(queries).toBeGreaterThanOrEqual(targets.length + 4);
+        expect(
+          sampleValue(exposition, 'reputation_dnsbl_query_duration_seconds_bucket', {
+            ...list,
+            le: '+Inf',
+          }),
+        ).toBe(queries);
+        expect(exposition.types.get('reputation_dnsbl_query_duration_seconds')).toBe('histogram');
       }
 
       // New connections go to the workers in turn: every one of them knows the token and the count.
