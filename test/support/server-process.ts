@@ -8,8 +8,9 @@ import { expect } from 'vitest';
 import { withReportsOutsideTheRepository } from './reports-location.js';
 
 /**
- * The service in a process of its own, as `npm start` runs it: plain Node on the compiled
- * dist/server.js, which the run's global setup builds from src/ when it is older
+ * The service in a process of its own, on the compiled dist/server.js that `npm start` runs
+ * (without its tuning of the young generation), which the run's global setup builds from src/ when
+ * it is older
  * (test/support/build-global-setup.ts); from any working directory: for tests of what outlives a
  * process (a restart, two processes on one store, WORKERS). The caller names the store; nothing
  * here defaults to the repository's data/.
