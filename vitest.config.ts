@@ -5,7 +5,9 @@ export default defineConfig({
     // One redis-server for the run (TEST_REDIS_URL, or one of its own): test/support/redis-global-setup.ts.
     // The mail probes' test CA, trusted through NODE_EXTRA_CA_CERTS: test/support/mail-ca-global-setup.ts.
     // One PostgreSQL server (TEST_POSTGRES_URL, or one of its own): test/support/postgres-global-setup.ts.
+    // dist/ built from src/ when older, for the suites' service processes: test/support/build-global-setup.ts.
     globalSetup: [
+      'test/support/build-global-setup.ts',
       'test/support/redis-global-setup.ts',
       'test/support/mail-ca-global-setup.ts',
       'test/support/postgres-global-setup.ts',

@@ -9,8 +9,8 @@ import { freePort } from '../fixtures/free-port.js';
 import { processTreeCpuMs } from './process-cpu.js';
 
 /**
- * The service in its own process, as `npm start` runs it (`node`, the node flags of package.json's
- * start script, `dist/server.js`, so the child's pid is the service's own and its RSS can be
+ * The service in its own process, as `npm start` runs it (`node <its flags> dist/server.js`, read
+ * from package.json's start script, so the child's pid is the service's own and its RSS can be
  * read), on a free port of 127.0.0.1. The compiled
  * code is what runs in production: under tsx a CPU profile also pays for its loader and source
  * maps. `ensureBuilt` (run.ts, first) rebuilds dist/ when a source file is newer.
@@ -40,25 +40,25 @@ export interface RunningService {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const basePath = '/tools/ip-reputation';
+const readyTimeoutMs = 60_000;
+const stopTimeoutMs = 15_000;
 
 /**
- * The node flags `npm start` runs the service with (package.json's start script, between `node`
- * and its entry), so that the benchmark's service is the one `npm start` runs.
+ * The node flags of `npm start` (package.json's `start`, `node [flags] dist/server.js`): every
+ * service of the bench runs with them, as a deployment does, and an experiment's own flags come
+ * after them (V8 takes the last value of a flag given twice).
  */
 export function startFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const words = scripts.start.trim().split(/\s+/);
+  const words = scripts.start.split(/\s+/);
   if (words[0] !== 'node' || words.at(-1) !== 'dist/server.js') {
-    throw new Error(`npm start is not node [flags] dist/server.js: ${scripts.start}`);
+    throw new Error(`npm start is not "node [flags] dist/server.js": ${scripts.start}`);
   }
   return words.slice(1, -1);
 }
-
-const basePath = '/tools/ip-reputation';
-const readyTimeoutMs = 60_000;
-const stopTimeoutMs = 15_000;
 
 const started = new Set<ChildProcessByStdio<null, Readable, Readable>>();
 /** Whatever happens to the benchmark, no service process outlives it. */

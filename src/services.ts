@@ -194,10 +194,13 @@ export async function createServices(
     randomBytes: platform.randomBytes,
     periodMs: config.watch.ttlMs,
   });
-  // The probe slots shared fairly, the destinations' bounds counted in the store (shared by every
-  // worker and machine), the mail tool's probes from the probe cache, a watch's afresh.
-  const { probes, fresh: freshProbes } = serviceProbes(platform.probes, platform.store, () =>
-    platform.clock().getTime(),
+  // The probe slots shared fairly (a caller's and a network's shares and the destinations' bounds
+  // counted in the store, shared by every worker and machine), the mail tool's probes from the
+  // probe cache, a watch's afresh.
+  const { probes, fresh: freshProbes } = serviceProbes(
+    platform.probes,
+    { store: platform.store, idOf: callerIds.idOf, randomBytes: platform.randomBytes },
+    () => platform.clock().getTime(),
   );
   const watches = createWatches({
     // An alert in Russian says what a list's code means in Russian, as the pages do.

@@ -12,11 +12,12 @@ import { dnsblWorld } from '../fixtures/dnsbl-world.js';
 import { freePort, takenPort } from '../fixtures/free-port.js';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text.js';
 import { rawRequest } from './support/raw-http.js';
-import { expectOneLineFailure, failedStart } from './support/server-process.js';
+import { compiledServer, expectOneLineFailure, failedStart } from './support/server-process.js';
 
 /**
- * `src/server.ts` as `npm start` runs it, in its own process: it reports where it listens, serves
- * the API, and on SIGTERM stops accepting, finishes the requests in flight and exits 0.
+ * `src/server.ts` as `npm start` runs it (compiled, dist/server.js), in its own process: it
+ * reports where it listens, serves the API, and on SIGTERM stops accepting, finishes the requests
+ * in flight and exits 0.
  */
 
 type ServerProcess = ChildProcessByStdio<null, Readable, Readable>;
@@ -48,7 +49,7 @@ afterEach(() => {
 });
 
 async function startServer(env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [compiledServer], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -86,22 +87,6 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
 
 // A server process takes seconds to start on a machine busy with the rest of the suite.
 describe('src/server.ts', { timeout: 60_000 }, () => {
-  it('logs the real address it listens on when PORT=0, as a JSON line, and serves the API', async () => {
-    const server = await startServer();
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/tools\/ip-reputation$/);
-    const status = await fetch(`${server.url}/ip/v1/status`);
-    expect(status.status).toBe(200);
-    expect(await status.json()).toMatchObject({ configured: true, dailyLimit: 50 });
-    const check = await fetch(`${server.url}/ip/v1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ target: '8.8.4.4' }),
-    });
-    expect(check.status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-  });
-
   it('tells a newcomer offline that checks answer 503 and that npm run demo works offline', async () => {
     // Nothing answers on port 9: a machine without outside DNS, as a fresh clone on a laptop.
     const server = await startServer({ DNS_SERVERS: '127.0.0.1:9' });
@@ -124,10 +109,21 @@ describe('src/server.ts', { timeout: 60_000 }, () => {
     expect(await server.exited).toBe(0);
   });
 
-  it('on SIGTERM finishes the request in flight with 200, refuses new connections, exits 0', async () => {
+  // One start for both: the address it logs and serves on, then its stop.
+  it('logs the real address it listens on when PORT=0, as a JSON line, and serves the API; on SIGTERM finishes the request in flight with 200, refuses new connections, exits 0', async () => {
     const server = await startServer();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/tools\/ip-reputation$/);
     // A keep-alive connection already open, as a browser or proxy would hold one.
-    expect((await fetch(`${server.url}/ip/v1/status`)).status).toBe(200);
+    const status = await fetch(`${server.url}/ip/v1/status`);
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ configured: true, dailyLimit: 50 });
+    const check = await fetch(`${server.url}/ip/v1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: '8.8.4.4' }),
+    });
+    expect(check.status).toBe(200);
+    await check.arrayBuffer();
     dns.setLatency(600);
     const started = performance.now();
     const inFlight = fetch(`${server.url}/ip/v1`, {

@@ -41,18 +41,22 @@ export function cleanDnsText(text: string): string {
  */
 export function cleanShownText<T>(value: T): T {
   if (typeof value === 'string') return cleanDnsText(value) as T;
-  if (Array.isArray(value)) {
-    const items = value.map(cleanShownText);
-    return (items.every((item, index) => item === value[index]) ? value : items) as T;
-  }
   if (value === null || typeof value !== 'object') return value;
-  let changed = false;
-  const entries = Object.entries(value).map(([key, item]) => {
-    const cleaned = cleanShownText(item);
-    if (cleaned !== item) changed = true;
-    return [key, cleaned] as const;
-  });
-  return changed ? (Object.fromEntries(entries) as T) : value;
+  // Every fresh check's result passes here, and nearly all of it is clean: it is read without
+  // allocating, and copied only from where something needed cleaning.
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      if (cleanShownText(item) !== item) return value.map(cleanShownText) as T;
+    }
+    return value;
+  }
+  for (const item of Object.values(value)) {
+    if (cleanShownText(item) !== item) {
+      const entries = Object.entries(value).map(([key, field]) => [key, cleanShownText(field)]);
+      return Object.fromEntries(entries) as T;
+    }
+  }
+  return value;
 }
 
 function cleanRecord<T extends RecordType>(type: T, record: RecordData[T]): RecordData[T] {

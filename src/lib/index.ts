@@ -17,6 +17,7 @@ export {
   rangeHolds,
 } from './address-ranges.js';
 export { readBounded } from './bounded-read.js';
+export { certificateNamesCover } from './certificate-names.js';
 export { type CsvCell, csvDocument, csvField } from './csv.js';
 export { base64, base64url, hex, joinChunks, utf8 } from './encodings.js';
 export {

@@ -16,6 +16,8 @@
 const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 /** A high surrogate not followed by a low one, or a low one not after a high one. */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Any character outside printable ASCII (U+0020 to U+007E). */
+const beyondPrintableAscii = /[^\u0020-\u007e]/;
 /** Tabs and line ends: the breaks of a multi-line reply, read as one line. */
 const lineBreaks = /[\t\n\v\f\r]+/g;
 
@@ -24,6 +26,8 @@ export const thirdPartyTextChars = 300;
 
 /** The text with every control and invisible format character replaced by U+FFFD, nothing cut. */
 export function replaceUnsafeCharacters(text: string): string {
+  // Printable ASCII holds none of them, and most text is that: one quick test for it.
+  if (!beyondPrintableAscii.test(text)) return text;
   unsafe.lastIndex = 0;
   loneSurrogate.lastIndex = 0;
   if (!unsafe.test(text) && !loneSurrogate.test(text)) return text;

@@ -1,11 +1,13 @@
 import { prometheus } from '@hono/prometheus';
 import type { MiddlewareHandler } from 'hono';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { ConnectionRefusal } from './connections.js';
 import {
   type DeliveryQueueSample,
+  type ListLookup,
   type ListStateSample,
   type Metrics,
+  type SideLabel,
   watchBoundLabels,
 } from '../operations/index.js';
 
@@ -54,19 +56,28 @@ export function createPrometheusMetrics(): NodeMetrics {
     labelNames: ['tool', 'outcome'],
     registers,
   });
-  const lookups = new Counter({
+  // Counted per answer of every list (36 a check): in plain maps, handed to prom-client at a scrape.
+  const lookupCounts = new Map<string, Map<SideLabel, Map<ListLookup, number>>>();
+  new Counter({
     name: 'reputation_dnsbl_lookups_total',
     help: "Each list's answer to each check: listed, clean, error, timeout, on_hold (not asked), disabled.",
     labelNames: ['list', 'side', 'outcome'],
     registers,
+    collect() {
+      this.reset();
+      for (const [list, sides] of lookupCounts) {
+        for (const [side, outcomes] of sides) {
+          for (const [outcome, count] of outcomes) this.inc({ list, side, outcome }, count);
+        }
+      }
+    },
   });
-  const queryDuration = new Histogram({
-    name: 'reputation_dnsbl_query_duration_seconds',
-    help: 'Time to the answer of the queries to each list that got one on the wire (below the DNS cache, self-tests included).',
-    labelNames: ['list'],
-    buckets: dnsBuckets,
-    registers,
-  });
+  const queryTimes = new ListQueryTimes(
+    'reputation_dnsbl_query_duration_seconds',
+    'Time to the answer of the queries to each list that got one on the wire (below the DNS cache, self-tests included).',
+    dnsBuckets,
+  );
+  registry.registerMetric(queryTimes as unknown as Metric);
   let readLists: () => readonly ListStateSample[] = () => [];
   new Gauge({
     name: 'reputation_dnsbl_list_state',
@@ -208,8 +219,14 @@ export function createPrometheusMetrics(): NodeMetrics {
 
   const metrics: Metrics = {
     checkAnswered: (tool, answer) => checks.inc({ tool, outcome: answer }),
-    listLookup: (list, side, lookup) => lookups.inc({ list, side, outcome: lookup }),
-    listQuery: (list, seconds) => queryDuration.observe({ list }, seconds),
+    listLookup(list, side, lookup) {
+      let sides = lookupCounts.get(list);
+      if (!sides) lookupCounts.set(list, (sides = new Map()));
+      let outcomes = sides.get(side);
+      if (!outcomes) sides.set(side, (outcomes = new Map()));
+      outcomes.set(lookup, (outcomes.get(lookup) ?? 0) + 1);
+    },
+    listQuery: (list, seconds) => queryTimes.observe(list, seconds),
     readListStates: (read) => {
       readLists = read;
     },
@@ -242,4 +259,63 @@ export function createPrometheusMetrics(): NodeMetrics {
     },
     connectionRefused: (reason) => connectionsRefused.inc({ reason }),
   };
+}
+
+/** One list's observations: a count per bucket (the last one past every bound), their sum. */
+interface ListTimes {
+  counts: number[];
+  sum: number;
+}
+
+/**
+ * A histogram labelled by list, as prom-client's Histogram exposes it, observed without one:
+ * prom-client's `observe` validates its labels and builds their key for every value, and this one
+ * takes a value from every list's answer. prom-client's registry reads a metric by its `get()`
+ * (as its own AggregatorRegistry registers the sums of a cluster's workers), so the counts stay in
+ * plain arrays until a scrape reads them.
+ */
+class ListQueryTimes {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  readonly #lists = new Map<string, ListTimes>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+  ) {}
+
+  observe(list: string, seconds: number): void {
+    let times = this.#lists.get(list);
+    if (!times)
+      this.#lists.set(list, (times = { counts: [...this.bounds, Infinity].map(() => 0), sum: 0 }));
+    let bucket = 0;
+    while (bucket < this.bounds.length && seconds > this.bounds[bucket]!) bucket++;
+    times.counts[bucket] = (times.counts[bucket] ?? 0) + 1;
+    times.sum += seconds;
+  }
+
+  get() {
+    const values: { metricName: string; labels: Record<string, string | number>; value: number }[] =
+      [];
+    for (const [list, times] of this.#lists) {
+      let cumulative = 0;
+      this.bounds.forEach((le, index) => {
+        cumulative += times.counts[index] ?? 0;
+        values.push({ metricName: `${this.name}_bucket`, labels: { le, list }, value: cumulative });
+      });
+      const count = cumulative + (times.counts[this.bounds.length] ?? 0);
+      values.push(
+        { metricName: `${this.name}_bucket`, labels: { le: '+Inf', list }, value: count },
+        { metricName: `${this.name}_sum`, labels: { list }, value: times.sum },
+        { metricName: `${this.name}_count`, labels: { list }, value: count },
+      );
+    }
+    const { name, help, type, aggregator } = this;
+    return Promise.resolve({ name, help, type, aggregator, values });
+  }
+
+  reset(): void {
+    this.#lists.clear();
+  }
 }

@@ -12,7 +12,7 @@ import { freshRedisUrl } from '../support/redis.js';
 import { killServerProcesses, postJson, startServerProcess } from '../support/server-process.js';
 
 /**
- * What outlives a process, with real `npm start` processes (src/server.ts under tsx): a restart
+ * What outlives a process, with real `npm start` processes (dist/server.js): a restart
  * on the SQLite store keeps tokens, badges, cards, the result cache and quota counts; two
  * processes on one SQLite file or one Redis share all of it, down to the last unit of a quota;
  * the default store is a file under the working directory. (A store that cannot be opened stops

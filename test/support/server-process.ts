@@ -8,9 +8,12 @@ import { expect } from 'vitest';
 import { withReportsOutsideTheRepository } from './reports-location.js';
 
 /**
- * `src/server.ts` in a process of its own (node with tsx's loader, as `npm run dev` runs it; or
- * compiled, as `npm start` runs it), from any working directory: for tests of what outlives a process (a restart, two processes on one
- * store, WORKERS). The caller names the store; nothing here defaults to the repository's data/.
+ * The service in a process of its own, on the compiled dist/server.js that `npm start` runs
+ * (without its tuning of the young generation), which the run's global setup builds from src/ when
+ * it is older
+ * (test/support/build-global-setup.ts); from any working directory: for tests of what outlives a
+ * process (a restart, two processes on one store, WORKERS). The caller names the store; nothing
+ * here defaults to the repository's data/.
  */
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
@@ -24,8 +27,8 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-const serverScript = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
-const tsxLoader = import.meta.resolve('tsx');
+/** The repository's compiled server (src/server.ts under tsx's loader starts slower: docs/benchmarks.md). */
+export const compiledServer = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 const running = new Set<Child>();
 
 /** Kills whatever a test left running (afterEach). */
@@ -34,15 +37,14 @@ export function killServerProcesses(): void {
   running.clear();
 }
 
-/** Where it runs, and (`compiled`) a compiled `server.js` plain Node runs instead of src/ with tsx. */
+/** Where it runs, and (`compiled`) another compiled `server.js` than the repository's. */
 export interface ProcessOptions {
   cwd?: string;
   compiled?: string;
 }
 
 function spawnServer(env: Record<string, string>, { cwd, compiled }: ProcessOptions): Child {
-  const args = compiled ? [compiled] : ['--import', tsxLoader, serverScript];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [compiled ?? compiledServer], {
     ...(cwd ? { cwd } : {}),
     env: {
       PATH: process.env.PATH ?? '',

@@ -22,6 +22,7 @@ import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { createMemoryDns } from '../../fixtures/memory-dns.js';
 import { assertAnswerDocumented } from './documented.js';
 import { withReportsOutsideTheRepository } from './reports-location.js';
+import { sharedCardThreads } from './shared-card-threads.js';
 import { type FixtureDohServer, startFixtureDohServer } from '../../fixtures/doh-server.js';
 import {
   type LyingMode,
@@ -113,6 +114,9 @@ function onLoopback(address: string): boolean {
   return address.startsWith('127.');
 }
 
+/** The card settings of a service whose test leaves CARD_RENDER_THREADS and CARD_RENDER_QUEUE unset. */
+const defaultCardRender = readConfig({ STORE_URL: 'memory:' }).cardRender;
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const zoneList = await loadZoneList();
   const zones = options.world ?? [
@@ -160,6 +164,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const logs: string[] = [];
   const sink = (line: string) => logs.push(line);
   const platform = await createNodePlatform(config, sink);
+  // With the default settings, cards are drawn on the worker process's shared card threads, whose
+  // renderer is loaded once (shared-card-threads.ts); the platform's own pool then starts none.
+  const { threads, queue } = config.cardRender;
+  const cards =
+    threads === defaultCardRender.threads && queue === defaultCardRender.queue
+      ? { renderCard: sharedCardThreads(config.cardRender).render }
+      : {};
   // The watches keep the real time until a test sets the clock: their runner's timer does.
   let watchNow: Date | undefined = options.now;
   const services = await createNodeServices(
@@ -171,6 +182,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(memory && !options.deadDns
         ? { ...platform, dns: { ...platform.dns, transport: memory.resolver } }
         : platform),
+      ...cards,
       // A test never leaves 127.0.0.1: the mail check probes loopback only (PROBE_ALLOW_NETWORKS
       // names which), whatever public address a world's MX host has. In memory, TLSA comes from
       // the same world, as it comes from the fixture server over UDP and DoH.

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { capacityShortage, destinationBound, notProbed } from '../../src/reputation/mail/probes.js';
+import {
+  capacityShortage,
+  destinationBound,
+  notProbed,
+} from '../../src/reputation/mail/probes/index.js';
 import { inboundTlsFinding, inboundTlsRule } from '../../src/reputation/mail/transport-rules.js';
 import { verdictOf } from '../../src/reputation/mail/requirement-rules.js';
 import type { MailCheckResult } from '../../src/reputation/results/index.js';

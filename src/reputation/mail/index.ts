@@ -29,6 +29,10 @@ export {
   destinationBound,
   destinationBounds,
   serviceProbes,
+  type ProbeFleet,
+  type ProbeLeases,
+  probeLeaseMs,
+  type ShareFleet,
   type CachedProbes,
   type ProbeCounters,
   type ProbeShareLimits,
@@ -49,4 +53,4 @@ export {
   type SmtpProbeRequest,
   type TlsaAnswer,
   type TlsaLookup,
-} from './probes.js';
+} from './probes/index.js';

@@ -46,7 +46,7 @@ import {
   type ProbeParty,
   reachableBy,
   serviceLimitOf,
-} from './probes.js';
+} from './probes/index.js';
 import { fixesOf } from './fixes.js';
 import { findingsOf, judgeRequirements, type SampledSender } from './requirement-rules.js';
 import { readTlsRpt, tlsRptName } from './tls-rpt.js';

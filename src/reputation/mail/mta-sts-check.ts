@@ -11,7 +11,7 @@ import {
   readStsRecords,
   uncoveredMx,
 } from './mta-sts.js';
-import type { PolicyFetcher } from './probes.js';
+import type { PolicyFetcher } from './probes/index.js';
 
 /**
  * MTA-STS as a sender sees it (RFC 8461 §3, §4): the TXT record, then the policy from its HTTPS

@@ -1,9 +1,9 @@
 import type { MxRecord, Resolver } from '../../dns/index.js';
-import { compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
+import { certificateNamesCover, compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
 import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
 import { isHostName } from '../targets/index.js';
-import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes.js';
+import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes/index.js';
 
 /**
  * The domain's MX hosts as the mail check reports them: the most preferred `maxProbedMxHosts`,
@@ -51,45 +51,95 @@ export interface ProbeDeps {
 }
 
 /**
- * The probe of one host: the first of its addresses, IPv4 first, and only when every address it
- * has may be reached (a host that points inside as well as outside is not probed, as a webhook
- * that does is not delivered, docs/watches.md).
+ * Whether a host may be probed: its first address, IPv4 first, when every address it has may be
+ * reached (a host that points inside as well as outside is not probed, as a webhook that does is
+ * not delivered, docs/watches.md); else why not.
  */
-async function probeHost(
+function probeTarget(
   deps: ProbeDeps,
   host: string,
   addresses: readonly string[],
-): Promise<SmtpProbe> {
+): { address: string; prober: SmtpProber } | { refused: SmtpProbe } {
   const [first] = addresses;
-  if (first === undefined) return notProbed(`${host} has no A or AAAA record`);
+  if (first === undefined) return { refused: notProbed(`${host} has no A or AAAA record`) };
   const inside = addresses.find((address) => !deps.reachable(address));
   if (inside !== undefined) {
-    return notProbed(
-      `${host} resolves to ${inside}, which is not a public address: nothing connects there`,
-      inside,
-    );
+    return {
+      refused: notProbed(
+        `${host} resolves to ${inside}, which is not a public address: nothing connects there`,
+        inside,
+      ),
+    };
   }
-  if ('unavailable' in deps.smtp) return notProbed(deps.smtp.unavailable, first);
-  return deps.smtp.probe({ host, address: first, ...deps.party, signal: deps.signal });
+  if ('unavailable' in deps.smtp) return { refused: notProbed(deps.smtp.unavailable, first) };
+  return { address: first, prober: deps.smtp };
 }
+
+/**
+ * A session's probe as another MX name at its address reads it: the same greeting, STARTTLS and
+ * handshake, the certificate's names judged for this name (RFC 6125 §6.4), and its trust as the
+ * chain's verdict plus that match, as the runtime judges the session's own name.
+ */
+export function asSeenBy(probe: SmtpProbe, host: string): SmtpProbe {
+  const { certificate } = probe;
+  if (probe.status !== 'ok' || certificate === null) return probe;
+  const chainVerified = certificate.trusted || certificate.trust_error === nameMismatch;
+  const nameMatches = certificateNamesCover(certificate.subject_names, host);
+  const trustError = !chainVerified ? certificate.trust_error : nameMatches ? null : nameMismatch;
+  return {
+    ...probe,
+    certificate: {
+      ...certificate,
+      trusted: trustError === null,
+      name_matches: nameMatches,
+      trust_error: trustError,
+    },
+    detail:
+      trustError === null ? null : `the certificate does not verify for ${host}: ${trustError}`,
+  };
+}
+
+/** Node's `authorizationError` for a chain that verifies but does not name the host. */
+const nameMismatch = 'ERR_TLS_CERT_ALTNAME_INVALID';
 
 export async function checkMxHosts(
   dns: Resolver,
   deps: ProbeDeps,
   records: readonly MxRecord[],
 ): Promise<MailMxHost[]> {
-  return Promise.all(
+  // Every name's addresses first, so that the session of an address is the most preferred
+  // name's whatever order the answers came in.
+  const hosts = await Promise.all(
     mostPreferred(records).map(async ({ exchange, priority }) => {
       const host = exchange.toLowerCase().replace(/\.$/, '');
-      const addresses = await addressesOf(dns, host);
-      const smtp = await probeHost(deps, host, addresses);
-      return {
-        host,
-        preference: priority,
-        addresses: addresses.slice(0, maxAddressesPerHost),
-        smtp,
-      };
+      return { host, preference: priority, addresses: await addressesOf(dns, host) };
     }),
+  );
+  // One SMTP session per distinct address (docs/mail.md, "Bounds and safety"), opened for the
+  // most preferred name there (its EHLO peer and TLS SNI, RFC 6066 §3); every other name at that
+  // address shares its facts, its certificate judged again for that name (`asSeenBy`).
+  const sessions = new Map<string, Promise<SmtpProbe>>();
+  const probeOf = (host: string, addresses: readonly string[]): Promise<SmtpProbe> => {
+    const target = probeTarget(deps, host, addresses);
+    if ('refused' in target) return Promise.resolve(target.refused);
+    const shared = sessions.get(target.address);
+    if (shared !== undefined) return shared.then((probe) => asSeenBy(probe, host));
+    const probe = target.prober.probe({
+      host,
+      address: target.address,
+      ...deps.party,
+      signal: deps.signal,
+    });
+    sessions.set(target.address, probe);
+    return probe;
+  };
+  return Promise.all(
+    hosts.map(async ({ host, preference, addresses }) => ({
+      host,
+      preference,
+      addresses: addresses.slice(0, maxAddressesPerHost),
+      smtp: await probeOf(host, addresses),
+    })),
   );
 }
 

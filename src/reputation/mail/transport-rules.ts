@@ -1,7 +1,7 @@
 import type { Certificate, MailMxHost, RequirementRule } from '../results/index.js';
 import { inboundTlsSource } from './provider-requirements.js';
 import type { Finding } from './requirement-rules.js';
-import { isCapacityShortage, serviceLimitOf } from './probes.js';
+import { isCapacityShortage, serviceLimitOf } from './probes/index.js';
 
 /**
  * TLS, judged on the side each rule is about. The providers' TLS rule (Gmail: "use a TLS

@@ -46,7 +46,12 @@ const probe = (smtp: MailProbes['smtp'], host: string) =>
 
 describe('a watch’s probes past a destination’s bound', () => {
   it('probes afresh up to the bound, then answers from the probe cache, and leaves a host never probed unprobed', async () => {
-    const { fresh } = serviceProbes(probes, createMemoryStore(), Date.now);
+    const fleet = {
+      store: createMemoryStore(),
+      idOf: async (subject: string) => subject,
+      randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
+    };
+    const { fresh } = serviceProbes(probes, fleet, Date.now);
     for (let i = 0; i < destinationBounds.perAddress; i++) {
       expect(await probe(fresh.smtp, 'mx.watched.example')).toMatchObject({
         status: 'no_starttls',

@@ -9,6 +9,7 @@ import {
 import { startScriptedDnsServer } from '../../../fixtures/scripted-dns-server.js';
 import { createDnsblEngine } from '../../../src/reputation/lists/dnsbl.js';
 import { checkMail, type MailCheckDeps } from '../../../src/reputation/mail/index.js';
+import { asSeenBy } from '../../../src/reputation/mail/mx-check.js';
 import {
   type MailCheckResult,
   mailCheckResultSchema,
@@ -100,6 +101,16 @@ const mailZones: FixtureZone[] = [
       'google._domainkey.solid.net': { TXT: [`v=DKIM1; p=${rsa2048}`] },
       '_mta-sts.solid.net': { TXT: ['v=STSv1; id=1'] },
       'mta-sts.solid.net': { A: ['127.0.0.5'] },
+
+      'shared.net': {
+        TXT: ['v=spf1 -all'],
+        MX: [
+          { exchange: 'mx.solid.net', priority: 10 },
+          { exchange: 'mx.shared.net', priority: 20 },
+          { exchange: 'mx1.good.net', priority: 30 },
+        ],
+      },
+      'mx.shared.net': { A: ['127.0.0.2'] },
 
       'inside.net': { TXT: ['v=spf1 -all'], MX: [{ exchange: 'mx.inside.net', priority: 10 }] },
       'mx.inside.net': { A: ['10.0.0.25'] },
@@ -265,6 +276,12 @@ describe('the probe doubles', () => {
       ['not_probed', null],
     ]);
     expect(wirePolicies.map((fetched) => fetched.ok)).toEqual([true, false, false, false]);
+    // One session's probe read for another name at its address is what Node says of that name,
+    // from a certificate that names it and from one that does not.
+    const [asGood, asSolid, asOther] = wireProbes;
+    expect(asSeenBy(asGood!, 'mx.solid.net')).toEqual(asSolid);
+    expect(asSeenBy(asGood!, 'mx.other.org')).toEqual(asOther);
+    expect(asSeenBy(asOther!, 'mx1.good.net')).toEqual(asGood);
   });
 });
 
@@ -304,6 +321,37 @@ describe('checkMail', () => {
       status: 'unknown',
     });
     expect(result.fixes.map((fix) => fix.code)).toContain('inbound_starttls');
+  });
+
+  it('opens one SMTP session per distinct address, its certificate judged for every MX name there', async () => {
+    const before = sessionsAtGood();
+    const result = await check(
+      'shared.net',
+      [],
+      deps({ smtp: onTheWire.smtp(), policy: onTheWire.policy() }),
+    );
+    expect(sessionsAtGood()).toBe(before + 1);
+    expect(
+      result.mx.map((host) => [
+        host.host,
+        host.smtp.status,
+        host.smtp.certificate?.name_matches,
+        host.smtp.certificate?.trusted,
+        host.smtp.detail,
+      ]),
+    ).toEqual([
+      ['mx.solid.net', 'ok', true, true, null],
+      [
+        'mx.shared.net',
+        'ok',
+        false,
+        false,
+        'the certificate does not verify for mx.shared.net: ERR_TLS_CERT_ALTNAME_INVALID',
+      ],
+      ['mx1.good.net', 'ok', true, true, null],
+    ]);
+    // The session's greeting and handshake are every name's.
+    expect(new Set(result.mx.map((host) => host.smtp.banner)).size).toBe(1);
   });
 
   it('reads DKIM at the caller’s, the inferred and the common selectors', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureZone } from '../../../fixtures/dns-server.js';
 import { freePort } from '../../../fixtures/free-port.js';
 import { type SmtpWorldServer, startSmtpServer } from '../../../fixtures/mail-world.js';
-import { destinationBounds } from '../../../src/reputation/mail/probes.js';
+import { destinationBounds } from '../../../src/reputation/mail/probes/index.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 /**
@@ -18,8 +18,14 @@ let service: TestService;
 let sessions: () => number;
 const allSessions = () => servers.reduce((sum, server) => sum + server.sessions(), 0);
 
-/** Twelve domains of five MX names each, every name on 127.0.0.2: 60 distinct probes. */
-const floodDomains = Array.from({ length: 12 }, (_, d) => `flood${d}.net`);
+/**
+ * Six domains more than the address's bound, of five MX names each, every name on 127.0.0.2: a
+ * check opens one session per distinct address, so each domain asks for one.
+ */
+const floodDomains = Array.from(
+  { length: destinationBounds.perAddress + 6 },
+  (_, d) => `flood${d}.net`,
+);
 /** Twenty domains of five MX names each on five addresses of 127.0.0.0/24: 100 probes, 20 each. */
 const spreadDomains = Array.from({ length: 20 }, (_, d) => `spread${d}.net`);
 const spreadAddresses = [3, 4, 5, 6, 7].map((n) => `127.0.0.${n}`);
@@ -82,10 +88,12 @@ describe('the probes bounded per destination', () => {
     const answers: Answer[] = [];
     for (const domain of floodDomains) answers.push(await check(domain));
     expect(sessions()).toBe(destinationBounds.perAddress);
-    const hosts = answers.flatMap((answer) => answer.mx);
-    expect(hosts.filter((host) => host.smtp.status !== 'not_probed')).toHaveLength(
-      destinationBounds.perAddress,
-    );
+    const probed = answers.filter((answer) => answer.mx[0]!.smtp.status !== 'not_probed');
+    expect(probed).toHaveLength(destinationBounds.perAddress);
+    // One session per check, whose facts its five names share.
+    for (const answer of probed) {
+      expect(new Set(answer.mx.map((host) => host.smtp.status))).toEqual(new Set(['no_starttls']));
+    }
     const last = answers.at(-1)!;
     for (const host of last.mx) {
       expect(host.smtp).toMatchObject({
