@@ -235,8 +235,12 @@ export function createSqliteReportStore(
 
     async sources(inboxId, period, page) {
       const limit = page ? Math.max(0, page.limit) : -1;
+      db();
       monthRows.buildWithin(inboxId, periodBuckets(period).months);
-      const sources = db().all<SourceRow>(sql.sources, [...rangeParams([inboxId], period), limit]);
+      const sources = driver.all<SourceRow>(sql.sources, [
+        ...rangeParams([inboxId], period),
+        limit,
+      ]);
       const ips = JSON.stringify(sources.map((source) => source.ip));
       const names = driver
         .all<{ ip: string; names: string }>(sql.sourceNames, rangeParams([inboxId, ips], period))
@@ -291,7 +295,7 @@ export function createSqliteReportStore(
       }
       // The months changed since they were last built (by this purge or by reports), one a
       // transaction, so that a read seldom has a month to build.
-      while (monthRows.buildOne()) await new Promise((next) => setTimeout(next, 0));
+      while (db() && monthRows.buildOne()) await new Promise((next) => setTimeout(next, 0));
       return forgotten;
     },
 

@@ -791,6 +791,7 @@ export function describeReportStoreContract(name: string, open: () => Promise<Re
       await store.close();
       await expect(store.inbox(inbox.id)).rejects.toThrow();
       await expect(store.dmarcTotals(inbox.id, wholeMay)).rejects.toThrow();
+      await expect(store.sources(inbox.id, wholeMay)).rejects.toThrow();
     });
   });
 }
