@@ -188,6 +188,34 @@ describe('the SQLite report file', () => {
     expect(monthRows()).toEqual([17]);
   });
 
+  it('takes over a file of the first schema, whose month rows were written with each report', async () => {
+    const file = join(folder(), 'reports.db');
+    const inbox = anInbox();
+    const first = openSqliteReportStore(file);
+    await first.createInbox(inbox);
+    await first.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 });
+    // Built and unmarked: day and month rows agree, as the first schema kept them.
+    expect((await first.sources(inbox.id, may))[0]?.messages).toBe(12);
+    await first.close();
+    const db = new Database(file);
+    db.exec('DROP TABLE dmarc_stale_months; UPDATE reports_schema_version SET version = 1');
+    db.close();
+    const again = openSqliteReportStore(file);
+    onTestFinished(() => again.close());
+    expect((await again.sources(inbox.id, may))[0]?.messages).toBe(12);
+    await again.addReport(
+      inbox.id,
+      { ...report, reportId: 'r-2' },
+      { via: 'upload', receivedAt: 1 },
+    );
+    expect((await again.sources(inbox.id, may))[0]?.messages).toBe(24);
+    const migrated = new Database(file, { readonly: true });
+    onTestFinished(() => void migrated.close());
+    expect(migrated.prepare('SELECT version FROM reports_schema_version').pluck().get()).toBe(
+      reportSqliteMigrations.latest,
+    );
+  });
+
   it('keeps no day rows of a report whose month cannot be marked, nor the report', async () => {
     const file = join(folder(), 'reports.db');
     const store = openSqliteReportStore(file);
