@@ -44,17 +44,31 @@ export function cleanShownText<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   // Every fresh check's result passes here, and nearly all of it is clean: it is read without
   // allocating, and copied only from where something needed cleaning.
+  // Each item is cleaned once: a cleaned copy found is kept, never made again (cleaning it twice
+  // at every level would cost twice as much for each level a string lies below).
   if (Array.isArray(value)) {
-    for (const item of value as unknown[]) {
-      if (cleanShownText(item) !== item) return value.map(cleanShownText) as T;
+    const items = value as unknown[];
+    for (let at = 0; at < items.length; at++) {
+      const cleaned = cleanShownText(items[at]);
+      if (cleaned === items[at]) continue;
+      const copy = items.slice(0, at);
+      copy.push(cleaned);
+      for (let rest = at + 1; rest < items.length; rest++) copy.push(cleanShownText(items[rest]));
+      return copy as T;
     }
     return value;
   }
-  for (const item of Object.values(value)) {
-    if (cleanShownText(item) !== item) {
-      const entries = Object.entries(value).map(([key, field]) => [key, cleanShownText(field)]);
-      return Object.fromEntries(entries) as T;
+  const entries = Object.entries(value);
+  for (let at = 0; at < entries.length; at++) {
+    const [key, field] = entries[at]!;
+    const cleaned = cleanShownText(field);
+    if (cleaned === field) continue;
+    const copy: Record<string, unknown> = Object.fromEntries(entries.slice(0, at));
+    copy[key] = cleaned;
+    for (const [restKey, restField] of entries.slice(at + 1)) {
+      copy[restKey] = cleanShownText(restField);
     }
+    return copy as T;
   }
   return value;
 }

@@ -103,6 +103,14 @@ describe('cleanShownText', () => {
     const result = { record: 'v=spf1 -all', list: ['a', 'b'] };
     expect(cleanShownText(result)).toBe(result);
   });
+  it('cleans each value once, however deep the text that needs it lies', () => {
+    // 40 levels: cleaning the value that needs it twice at each level would be 2^40 cleanings.
+    let nested: unknown = 'deep \u202e text';
+    for (let level = 0; level < 40; level++) nested = { text: nested, more: ['clean', level] };
+    let cleaned = cleanShownText(nested) as { text: unknown };
+    for (let level = 0; level < 40; level++) cleaned = cleaned.text as { text: unknown };
+    expect(cleaned).toBe('deep \ufffd text');
+  });
 });
 
 describe('cleanDnsText', () => {
