@@ -17,7 +17,7 @@ export interface ProbeReach {
 }
 
 /**
- * Whose check a probe is for, for the fair shares of the probe slots (`shareProbes` below): an
+ * Whose check a probe is for, for the fair shares of the probe slots (`shareProbes`, shares.ts): an
  * interactive check's caller (its quota subject), or a watch's re-check (not interactive).
  */
 export interface ProbeParty extends ProbeReach {

@@ -77,6 +77,7 @@ export function fleetShares(
   return async (caller) => {
     const member = `${prefix}.${(issued += 1)}`;
     const held: string[] = [];
+    let trying: string | undefined;
     try {
       const groups = [
         { group: 'caller', subject: caller, limit: limits.perCaller },
@@ -84,6 +85,7 @@ export function fleetShares(
       ] as const;
       for (const { group, subject, limit } of groups) {
         const key = `probe-share:${group}:${await fleet.idOf(subject)}`;
+        trying = key;
         if (!(await fleet.leases.addMemberWithin(key, member, limit, leaseMs))) {
           await giveBack(held, member);
           return { group, limit };
@@ -91,7 +93,11 @@ export function fleetShares(
         held.push(key);
       }
     } catch {
-      await giveBack(held, member);
+      // The store may have added the lease it then failed to confirm (a command that timed out).
+      await giveBack(
+        trying === undefined || held.includes(trying) ? held : [...held, trying],
+        member,
+      );
       return 'unknown';
     }
     let released = false;
