@@ -176,6 +176,7 @@ export {
   mailCheckResultSchema,
   mailProviders,
   maxCallerSelectors,
+  maxCertificateNames,
   maxProbedMxHosts,
   type RequirementRule,
   type RequirementStatus,

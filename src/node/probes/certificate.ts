@@ -1,6 +1,6 @@
 import type { PeerCertificate } from 'node:tls';
 import { cleanThirdPartyText } from '../../lib/index.js';
-import type { Certificate } from '../../reputation/index.js';
+import { type Certificate, maxCertificateNames } from '../../reputation/index.js';
 
 /**
  * The certificate a server presented, as the mail check reports it, with the verdict of Node's
@@ -20,7 +20,7 @@ function subjectNames(certificate: PeerCertificate): string[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry.startsWith('DNS:'))
     .map((entry) => cleanThirdPartyText(entry.slice(4), maxNameChars));
-  if (names.length > 0) return names.slice(0, 32);
+  if (names.length > 0) return names.slice(0, maxCertificateNames);
   const cn = certificate.subject?.CN;
   return cn === undefined ? [] : [cleanThirdPartyText(String(cn), maxNameChars)];
 }

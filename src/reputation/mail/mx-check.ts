@@ -1,7 +1,7 @@
 import type { MxRecord, Resolver } from '../../dns/index.js';
 import { certificateNamesCover, compareIpv4, compareIpv6, isIpv6 } from '../../lib/index.js';
 import type { Dane, MailMxHost, SmtpProbe } from '../results/index.js';
-import { maxAddressesPerHost, maxProbedMxHosts } from '../results/index.js';
+import { maxAddressesPerHost, maxCertificateNames, maxProbedMxHosts } from '../results/index.js';
 import { isHostName } from '../targets/index.js';
 import { notProbed, type ProbeParty, type SmtpProber, type TlsaLookup } from './probes/index.js';
 
@@ -78,13 +78,19 @@ function probeTarget(
 /**
  * A session's probe as another MX name at its address reads it: the same greeting, STARTTLS and
  * handshake, the certificate's names judged for this name (RFC 6125 §6.4), and its trust as the
- * chain's verdict plus that match, as the runtime judges the session's own name.
+ * chain's verdict plus that match, as the runtime judges the session's own name. Undefined when
+ * the names cannot say no for certain (the list shown is cut, or a name holds a partial wildcard
+ * the runtime may accept): that name gets a session of its own.
  */
-export function asSeenBy(probe: SmtpProbe, host: string): SmtpProbe {
+export function asSeenBy(probe: SmtpProbe, host: string): SmtpProbe | undefined {
   const { certificate } = probe;
   if (probe.status !== 'ok' || certificate === null) return probe;
-  const chainVerified = certificate.trusted || certificate.trust_error === nameMismatch;
   const nameMatches = certificateNamesCover(certificate.subject_names, host);
+  const uncertain =
+    certificate.subject_names.length >= maxCertificateNames ||
+    certificate.subject_names.some((name) => /\*./.test(name) && !name.startsWith('*.'));
+  if (!nameMatches && uncertain) return undefined;
+  const chainVerified = certificate.trusted || certificate.trust_error === nameMismatch;
   const trustError = !chainVerified ? certificate.trust_error : nameMatches ? null : nameMismatch;
   return {
     ...probe,
@@ -107,40 +113,41 @@ export async function checkMxHosts(
   deps: ProbeDeps,
   records: readonly MxRecord[],
 ): Promise<MailMxHost[]> {
-  // Every name's addresses first, so that the session of an address is the most preferred
-  // name's whatever order the answers came in.
-  const hosts = await Promise.all(
-    mostPreferred(records).map(async ({ exchange, priority }) => {
-      const host = exchange.toLowerCase().replace(/\.$/, '');
-      return { host, preference: priority, addresses: await addressesOf(dns, host) };
-    }),
-  );
+  const hosts = mostPreferred(records).map(({ exchange, priority }) => {
+    const host = exchange.toLowerCase().replace(/\.$/, '');
+    return { host, preference: priority, addresses: addressesOf(dns, host) };
+  });
   // One SMTP session per distinct address (docs/mail.md, "Bounds and safety"), opened for the
   // most preferred name there (its EHLO peer and TLS SNI, RFC 6066 §3); every other name at that
-  // address shares its facts, its certificate judged again for that name (`asSeenBy`).
+  // address shares its facts, its certificate judged again for that name (`asSeenBy`). A name's
+  // session starts once it and every more preferred name have their addresses, so the session
+  // of an address is its most preferred name's, and a slow name delays only the less preferred.
   const sessions = new Map<string, Promise<SmtpProbe>>();
   const probeOf = (host: string, addresses: readonly string[]): Promise<SmtpProbe> => {
     const target = probeTarget(deps, host, addresses);
     if ('refused' in target) return Promise.resolve(target.refused);
+    const open = () =>
+      target.prober.probe({ host, address: target.address, ...deps.party, signal: deps.signal });
     const shared = sessions.get(target.address);
-    if (shared !== undefined) return shared.then((probe) => asSeenBy(probe, host));
-    const probe = target.prober.probe({
-      host,
-      address: target.address,
-      ...deps.party,
-      signal: deps.signal,
-    });
+    if (shared !== undefined) return shared.then((probe) => asSeenBy(probe, host) ?? open());
+    const probe = open();
     sessions.set(target.address, probe);
     return probe;
   };
-  return Promise.all(
-    hosts.map(async ({ host, preference, addresses }) => ({
-      host,
-      preference,
-      addresses: addresses.slice(0, maxAddressesPerHost),
-      smtp: await probeOf(host, addresses),
-    })),
-  );
+  const probes: Promise<SmtpProbe>[] = [];
+  const resolved: string[][] = [];
+  for (const { host, addresses } of hosts) {
+    const found = await addresses;
+    resolved.push(found);
+    probes.push(probeOf(host, found));
+  }
+  const smtp = await Promise.all(probes);
+  return hosts.map(({ host, preference }, at) => ({
+    host,
+    preference,
+    addresses: resolved[at]!.slice(0, maxAddressesPerHost),
+    smtp: smtp[at]!,
+  }));
 }
 
 /**

@@ -13,6 +13,8 @@ export const maxListedNetworks = 256;
 export const maxListedNames = 32;
 /** Addresses shown per MX host, and per host name in the IP tool. */
 export const maxAddressesPerHost = 32;
+/** A certificate's DNS names shown (a shared host's certificate may carry a hundred). */
+export const maxCertificateNames = 32;
 /** SPF terms shown per list (`nonPass`): a record may hold thousands. */
 export const maxListedTerms = 32;
 /** A term as shown; a modifier may carry kilobytes of text. */

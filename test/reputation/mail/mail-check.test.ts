@@ -13,6 +13,8 @@ import { asSeenBy } from '../../../src/reputation/mail/mx-check.js';
 import {
   type MailCheckResult,
   mailCheckResultSchema,
+  maxCertificateNames,
+  type SmtpProbe,
 } from '../../../src/reputation/results/index.js';
 import { isPublicIpv4, isPublicIpv6 } from '../../../src/lib/index.js';
 import type { MemoryDns } from '../../../fixtures/memory-dns.js';
@@ -282,6 +284,41 @@ describe('the probe doubles', () => {
     expect(asSeenBy(asGood!, 'mx.solid.net')).toEqual(asSolid);
     expect(asSeenBy(asGood!, 'mx.other.org')).toEqual(asOther);
     expect(asSeenBy(asOther!, 'mx1.good.net')).toEqual(asGood);
+  });
+});
+
+describe('one session read for another name at its address', () => {
+  const session = (subjectNames: string[]): SmtpProbe => ({
+    status: 'ok',
+    stage: null,
+    address: '192.0.2.25',
+    banner: '220 mx',
+    starttls: true,
+    tls: { version: 'TLSv1.3', cipher: 'TLS_AES_256_GCM_SHA384' },
+    certificate: {
+      subject_names: subjectNames,
+      issuer: 'CN=CA',
+      not_after: '2030-01-01T00:00:00.000Z',
+      days_left: 1000,
+      trusted: true,
+      name_matches: true,
+      trust_error: null,
+    },
+    detail: null,
+  });
+
+  it('leaves a name to a session of its own when the names shown cannot say no for certain', () => {
+    const many = Array.from({ length: maxCertificateNames }, (_, n) => `mx${n}.example.net`);
+    // The list shown is cut: the name may be among those left out.
+    expect(asSeenBy(session(many), 'mx.other.net')).toBeUndefined();
+    expect(asSeenBy(session(many), 'mx3.example.net')?.certificate?.trusted).toBe(true);
+    // A partial wildcard, which the runtime may accept and this reading does not.
+    expect(asSeenBy(session(['mx*.example.net']), 'mx2.example.net')).toBeUndefined();
+    expect(asSeenBy(session(['mx.example.net']), 'mx2.example.net')?.certificate).toMatchObject({
+      trusted: false,
+      name_matches: false,
+      trust_error: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
   });
 });
 

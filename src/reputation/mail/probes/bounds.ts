@@ -25,8 +25,9 @@ export interface DestinationBounds {
 
 /**
  * 30 sessions per address and 90 per /24 or /48 in 10 minutes (the probe cache's time): a
- * process probes a host once per window from its cache, so the bound is met only by many MX
- * names on one address (one hostile zone's, or a big provider's tenants).
+ * process probes a host once per window from its cache and a check one session per distinct
+ * address, so the bound is met only by many checks naming other hosts on one address (one
+ * hostile zone's many names, or a big provider's tenants).
  */
 export const destinationBounds: DestinationBounds = {
   perAddress: 30,
