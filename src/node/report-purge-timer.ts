@@ -4,8 +4,8 @@ import type { Platform } from '../platform.js';
 /**
  * The reports' retention on Node (docs/reports.md, "Retention"): once at start, then every day,
  * the reports received more than REPORTS_RETENTION_DAYS ago are forgotten with their numbers. The
- * timer is unref'd (it never keeps the process alive); `stop()` ends it and waits for a purge
- * under way, before the store closes. Several processes purging the same store do the same work
+ * timer is unref'd (it never keeps the process alive); `stop()` ends it, stops a purge under way
+ * between two of its steps and waits for that, before the store closes. Several processes purging the same store do the same work
  * twice, harmlessly: a purge deletes what is older than a moment, and nothing else.
  */
 
@@ -21,11 +21,13 @@ export function startReportPurge(
 ): PurgeTimer {
   let running: Promise<void> | undefined;
   let stopped = false;
+  // Ends a purge under way between two of its steps, so a stop never waits for a long one.
+  const stopping = new AbortController();
 
   async function purge(): Promise<void> {
     const before = options.clock().getTime() - options.retentionDays * 86_400_000;
     try {
-      const forgotten = await store.purge(before);
+      const forgotten = await store.purge(before, stopping.signal);
       if (forgotten > 0) {
         options.log('info', 'reports purged', {
           forgotten,
@@ -51,6 +53,7 @@ export function startReportPurge(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };

@@ -1,11 +1,20 @@
-import { type BucketRange, rollupTables, type SourceNames } from '../reports/index.js';
+import {
+  type BucketRange,
+  lastMonthAsDays,
+  type PeriodBuckets,
+  rollupTables,
+  type SourceNames,
+} from '../reports/index.js';
 import type { SqliteDriver } from './driver.js';
 
 /**
  * The sources' month rows of the SQLite report store (docs/reports.md, "Month rows built when
  * read"). A report writes its sources' day rows and marks its month stale in the transaction that
  * keeps it; a month's rows are built again from all its day rows, and the mark taken away, in one
- * transaction, before a period that reads the month reads it. Built from scratch rather than
+ * transaction, before a period that reads the month reads it, unless it is the period's last
+ * whole month: that one is read from its day rows, since the month a read ends in is the one
+ * reports still arrive for, and building it again after every report would make reads write.
+ * The daily retention pass builds every month marked when it starts. Built from scratch rather than
  * added to, a month is right whatever happened before: a crash between the two transactions
  * leaves the mark, so the next read builds it again, and nothing is counted twice.
  */
@@ -17,8 +26,8 @@ const sql = {
   markStale: `INSERT INTO dmarc_stale_months (inbox_id, month) VALUES (?, ?) ON CONFLICT DO NOTHING`,
   staleIn: `SELECT month FROM dmarc_stale_months WHERE inbox_id = ? AND month BETWEEN ? AND ?
     ORDER BY month`,
-  anyStale: `SELECT inbox_id AS inboxId, month FROM dmarc_stale_months
-    ORDER BY inbox_id, month LIMIT 1`,
+  allStale: `SELECT inbox_id AS inboxId, month FROM dmarc_stale_months ORDER BY inbox_id, month`,
+  isStale: 'SELECT 1 FROM dmarc_stale_months WHERE inbox_id = ? AND month = ?',
   forgetMonth: `DELETE FROM ${table} WHERE inbox_id = ? AND grain = 'm' AND bucket = ?`,
   days: `SELECT ip, ${sums.join(', ')}, names FROM ${table}
     WHERE inbox_id = ? AND grain = 'd' AND bucket BETWEEN ? AND ?`,
@@ -31,10 +40,15 @@ type DayRow = { ip: string; names: string } & Record<(typeof sums)[number], numb
 export interface MonthRows {
   /** Marks the months of these dates stale for the inbox; inside the transaction of their rows. */
   markStale(inboxId: string, dates: Iterable<string>): void;
-  /** Builds the inbox's stale months within the range (`YYYY-MM` buckets) before a read. */
-  buildWithin(inboxId: string, months: BucketRange): void;
-  /** Builds one stale month of any inbox; false when none was left (retention's pass). */
-  buildOne(): boolean;
+  /**
+   * The buckets a read of the inbox's sources reads: its stale months built first, but for the
+   * last whole month, read from its day rows when it is stale.
+   */
+  readable(inboxId: string, buckets: PeriodBuckets): PeriodBuckets;
+  /** Every month marked stale now, of every inbox (the retention pass's list). */
+  staleMonths(): { inboxId: string; month: string }[];
+  /** Builds the month when it is still marked stale (another process may have built it). */
+  buildIfStale(inboxId: string, month: string): void;
 }
 
 export function sqliteMonthRows(driver: SqliteDriver): MonthRows {
@@ -78,20 +92,24 @@ export function sqliteMonthRows(driver: SqliteDriver): MonthRows {
       }
     },
 
-    buildWithin(inboxId, months) {
+    readable(inboxId, buckets) {
       // Most reads find nothing stale and take no write lock.
-      if (months.from > months.to || staleIn(inboxId, months).length === 0) return;
+      const stale = staleIn(inboxId, buckets.months);
+      if (stale.length === 0) return buckets;
+      const read = stale.at(-1)!.month === buckets.months.to ? lastMonthAsDays(buckets) : buckets;
+      if (staleIn(inboxId, read.months).length === 0) return read;
       driver.transaction(() => {
         // Asked again under the lock: another process may have built them meanwhile.
-        for (const { month } of staleIn(inboxId, months)) build(inboxId, month);
+        for (const { month } of staleIn(inboxId, read.months)) build(inboxId, month);
       });
+      return read;
     },
 
-    buildOne() {
-      return driver.transaction(() => {
-        const [stale] = driver.all<{ inboxId: string; month: string }>(sql.anyStale, []);
-        if (stale) build(stale.inboxId, stale.month);
-        return stale !== undefined;
+    staleMonths: () => driver.all<{ inboxId: string; month: string }>(sql.allStale, []),
+
+    buildIfStale(inboxId, month) {
+      driver.transaction(() => {
+        if (driver.all(sql.isStale, [inboxId, month]).length > 0) build(inboxId, month);
       });
     },
   };

@@ -6,7 +6,7 @@ import {
   encodeRollup,
   inboxOf,
   type InboxRow,
-  type Period,
+  type PeriodBuckets,
   periodBuckets,
   type ReceivedReport,
   recordsOf,
@@ -118,8 +118,8 @@ export function createSqliteReportStore(
   }
 
   /** The three bucket ranges of a period, after the inbox id (and any other leading value). */
-  function rangeParams(leading: SqlValue[], period: Period): SqlValue[] {
-    const { headDays, months, tailDays } = periodBuckets(period);
+  function rangeParams(leading: SqlValue[], buckets: PeriodBuckets): SqlValue[] {
+    const { headDays, months, tailDays } = buckets;
     return [headDays, months, tailDays].flatMap((range) => [...leading, range.from, range.to]);
   }
 
@@ -236,14 +236,14 @@ export function createSqliteReportStore(
     async sources(inboxId, period, page) {
       const limit = page ? Math.max(0, page.limit) : -1;
       db();
-      monthRows.buildWithin(inboxId, periodBuckets(period).months);
+      const buckets = monthRows.readable(inboxId, periodBuckets(period));
       const sources = driver.all<SourceRow>(sql.sources, [
-        ...rangeParams([inboxId], period),
+        ...rangeParams([inboxId], buckets),
         limit,
       ]);
       const ips = JSON.stringify(sources.map((source) => source.ip));
       const names = driver
-        .all<{ ip: string; names: string }>(sql.sourceNames, rangeParams([inboxId, ips], period))
+        .all<{ ip: string; names: string }>(sql.sourceNames, rangeParams([inboxId, ips], buckets))
         .map((row) => ({ ip: row.ip, names: JSON.parse(row.names) as SourceNames }));
       return sourcesOf(sources, names);
     },
@@ -254,13 +254,14 @@ export function createSqliteReportStore(
       return tlsTotalsOf(
         counted?.reports ?? 0,
         driver.all(sql.tlsPolicies, days),
-        driver.all(sql.tlsFailures, rangeParams([inboxId], period)),
+        driver.all(sql.tlsFailures, rangeParams([inboxId], periodBuckets(period))),
       );
     },
 
-    async purge(receivedBefore) {
+    async purge(receivedBefore, signal) {
       let forgotten = 0;
-      for (;;) {
+      const stopping = () => closed || signal?.aborted === true;
+      while (!stopping()) {
         const batch = db().transaction(() => {
           const purged = driver.all<{
             inboxId: string;
@@ -294,8 +295,14 @@ export function createSqliteReportStore(
         await new Promise((next) => setTimeout(next, 0));
       }
       // The months changed since they were last built (by this purge or by reports), one a
-      // transaction, so that a read seldom has a month to build.
-      while (db() && monthRows.buildOne()) await new Promise((next) => setTimeout(next, 0));
+      // transaction, so that a read seldom has a month to build: those marked now, so that
+      // reports marking months meanwhile cannot keep the pass going. A month left marked when
+      // the process stops is built by a later read or pass.
+      for (const { inboxId, month } of stopping() ? [] : monthRows.staleMonths()) {
+        if (stopping()) break;
+        monthRows.buildIfStale(inboxId, month);
+        await new Promise((next) => setTimeout(next, 0));
+      }
       return forgotten;
     },
 

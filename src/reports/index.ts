@@ -5,7 +5,13 @@
  */
 
 export { createMemoryReportStore } from './memory-store.js';
-export { type BucketRange, type Grain, periodBuckets } from './period-buckets.js';
+export {
+  type BucketRange,
+  type Grain,
+  lastMonthAsDays,
+  type PeriodBuckets,
+  periodBuckets,
+} from './period-buckets.js';
 export { reportMigrations, ReportSchemaError } from './report-schema.js';
 export { defaultReportsUrl, parseReportsUrl, type ReportStoreLocation } from './reports-url.js';
 // What a store outside this folder (PostgreSQL's) builds on: the rollups and their reading.

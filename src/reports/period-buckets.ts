@@ -19,11 +19,13 @@ const noBuckets: BucketRange = { from: '9', to: '0' };
  * A period as three ranges of buckets: the days before its first whole month, its whole months,
  * the days after its last whole month. Always three, some empty, so a statement has one shape.
  */
-export function periodBuckets(period: Period): {
+export interface PeriodBuckets {
   headDays: BucketRange;
   months: BucketRange;
   tailDays: BucketRange;
-} {
+}
+
+export function periodBuckets(period: Period): PeriodBuckets {
   const { from, to } = period;
   if (from > to) return { headDays: noBuckets, months: noBuckets, tailDays: noBuckets };
   const firstWhole = from.endsWith('-01') ? from : firstOfNextMonth(from);
@@ -33,6 +35,27 @@ export function periodBuckets(period: Period): {
     headDays: from < firstWhole ? { from, to: addDays(firstWhole, -1) } : noBuckets,
     months: { from: firstWhole.slice(0, 7), to: lastWhole.slice(0, 7) },
     tailDays: lastWhole < to ? { from: addDays(lastWhole, 1), to } : noBuckets,
+  };
+}
+
+/**
+ * The same buckets with the last whole month read from its day rows instead of its month row: for
+ * a store whose month rows of that month are not built yet (the month still being written).
+ */
+export function lastMonthAsDays(buckets: PeriodBuckets): PeriodBuckets {
+  const { headDays, months, tailDays } = buckets;
+  if (months.from > months.to) return buckets;
+  const first = `${months.to}-01`;
+  return {
+    headDays,
+    months:
+      months.from === months.to
+        ? noBuckets
+        : { from: months.from, to: monthOf(addDays(first, -1)) },
+    tailDays: {
+      from: first,
+      to: tailDays.from <= tailDays.to ? tailDays.to : lastOfPreviousMonth(firstOfNextMonth(first)),
+    },
   };
 }
 

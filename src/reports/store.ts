@@ -128,8 +128,12 @@ export interface ReportStore {
   /** The sources of the period, most messages first (then by address); all when no limit. */
   sources(inboxId: string, period: Period, page?: { limit: number }): Promise<SourceTotals[]>;
   tlsTotals(inboxId: string, period: Period): Promise<TlsTotals>;
-  /** Forgets the reports received before `receivedBefore` (epoch ms) and their numbers. */
-  purge(receivedBefore: number): Promise<number>;
+  /**
+   * Forgets the reports received before `receivedBefore` (epoch ms) and their numbers. A store
+   * that purges in steps stops between two when `signal` aborts (the process stopping); what is
+   * left waits for the next purge.
+   */
+  purge(receivedBefore: number, signal?: AbortSignal): Promise<number>;
   /** The inboxes with auto_watch set: the auto-watch renewer walks them. */
   autoWatchInboxes(): Promise<Inbox[]>;
   close(): Promise<void>;

@@ -55,8 +55,8 @@ export function openSqliteReportStore(
   });
   return {
     ...store,
-    async purge(receivedBefore) {
-      const forgotten = await store.purge(receivedBefore);
+    async purge(receivedBefore, signal) {
+      const forgotten = await store.purge(receivedBefore, signal);
       // Give the freed pages back to the file system (the file is auto_vacuum=INCREMENTAL).
       if (forgotten > 0) guarded(() => db.pragma('incremental_vacuum'));
       return forgotten;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodBuckets } from '../../../src/reports/index.js';
+import { lastMonthAsDays, periodBuckets } from '../../../src/reports/index.js';
 
 const none = { from: '9', to: '0' };
 
@@ -60,6 +60,46 @@ describe('a period in rollup buckets', () => {
     'reads %s (%s to %s) as its ragged ends by day and its whole months by month',
     (_, from, to, headDays, months, tailDays) => {
       expect(periodBuckets({ from, to })).toEqual({ headDays, months, tailDays });
+    },
+  );
+
+  it.each([
+    [
+      'a whole month',
+      '2024-02-01',
+      '2024-02-29',
+      none,
+      none,
+      { from: '2024-02-01', to: '2024-02-29' },
+    ],
+    [
+      'ragged at both ends',
+      '2023-11-25',
+      '2024-02-10',
+      { from: '2023-11-25', to: '2023-11-30' },
+      { from: '2023-12', to: '2023-12' },
+      { from: '2024-01-01', to: '2024-02-10' },
+    ],
+    [
+      'from inside a month to a last day',
+      '2024-01-15',
+      '2024-03-31',
+      { from: '2024-01-15', to: '2024-01-31' },
+      { from: '2024-02', to: '2024-02' },
+      { from: '2024-03-01', to: '2024-03-31' },
+    ],
+    [
+      'within one month',
+      '2024-05-03',
+      '2024-05-20',
+      { from: '2024-05-03', to: '2024-05-20' },
+      none,
+      none,
+    ],
+  ])(
+    'reads %s (%s to %s) with its last whole month by day, when that month is not built',
+    (_, from, to, headDays, months, tailDays) => {
+      expect(lastMonthAsDays(periodBuckets({ from, to }))).toEqual({ headDays, months, tailDays });
     },
   );
 });

@@ -16,6 +16,7 @@ import { aDmarcReport, anInbox } from './report-builder.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'sqlite-reports-'));
 const may = { from: '2024-05-01', to: '2024-05-31' };
+const mayAndJune = { from: '2024-05-01', to: '2024-06-30' };
 const report = aDmarcReport({
   org: 'google.com',
   reportId: 'r-1',
@@ -166,14 +167,15 @@ describe('the SQLite report file', () => {
         rows: [{ ip: '192.0.2.10', messages, dkim: true }],
       });
     await store.addReport(inbox.id, mayReport('r-1', 2, 12), { via: 'upload', receivedAt: 1 });
-    expect((await store.sources(inbox.id, may))[0]?.messages).toBe(12);
+    // May and June: May is a whole month before the period's last, so the read builds it.
+    expect((await store.sources(inbox.id, mayAndJune))[0]?.messages).toBe(12);
     await store.addReport(inbox.id, mayReport('r-2', 20, 5), { via: 'upload', receivedAt: 1 });
     // A crash inside the month's building, made by SQLite itself: the building's last step fails.
     const db = new Database(file);
     onTestFinished(() => void db.close());
     db.exec(`CREATE TRIGGER crash BEFORE DELETE ON dmarc_stale_months
       BEGIN SELECT RAISE(ABORT, 'crashed while building the month'); END`);
-    await expect(store.sources(inbox.id, may)).rejects.toThrow(/SQLITE_CONSTRAINT_TRIGGER/);
+    await expect(store.sources(inbox.id, mayAndJune)).rejects.toThrow(/SQLITE_CONSTRAINT_TRIGGER/);
     const monthRows = () =>
       db
         .prepare(`SELECT messages FROM dmarc_sources WHERE grain = 'm' AND bucket = '2024-05'`)
@@ -181,11 +183,66 @@ describe('the SQLite report file', () => {
         .all();
     expect(monthRows()).toEqual([12]);
     db.exec('DROP TRIGGER crash');
-    expect((await store.sources(inbox.id, may))[0]?.messages).toBe(17);
-    expect(await store.sources(inbox.id, may)).toEqual(
+    expect((await store.sources(inbox.id, mayAndJune))[0]?.messages).toBe(17);
+    expect(await store.sources(inbox.id, mayAndJune)).toEqual(
       await store.sources(inbox.id, { from: '2024-05-01', to: '2024-05-30' }),
     );
     expect(monthRows()).toEqual([17]);
+  });
+
+  it('reads a period’s last whole month from its day rows while it is marked, and writes nothing', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    onTestFinished(() => store.close());
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    await store.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 });
+    const db = new Database(file, { readonly: true });
+    onTestFinished(() => void db.close());
+    const count = (sql: string) => db.prepare(sql).pluck().get();
+    const changes = () => count('PRAGMA data_version');
+    const before = changes();
+    expect((await store.sources(inbox.id, may))[0]?.messages).toBe(12);
+    expect(await store.sources(inbox.id, may)).toEqual(
+      await store.sources(inbox.id, { from: '2024-05-01', to: '2024-05-30' }),
+    );
+    // Nothing written: no month row built, the mark still there, the file unchanged.
+    expect(count(`SELECT count(*) FROM dmarc_sources WHERE grain = 'm'`)).toBe(0);
+    expect(count('SELECT count(*) FROM dmarc_stale_months')).toBe(1);
+    expect(changes()).toBe(before);
+  });
+
+  it('builds the months marked when its retention pass starts, and stops between two when told', async () => {
+    const file = join(folder(), 'reports.db');
+    const store = openSqliteReportStore(file);
+    onTestFinished(() => store.close());
+    const inbox = anInbox();
+    await store.createInbox(inbox);
+    for (const [reportId, date] of [
+      ['r-may', '2024-05-02'],
+      ['r-june', '2024-06-02'],
+    ] as const) {
+      await store.addReport(
+        inbox.id,
+        aDmarcReport({
+          org: 'google.com',
+          reportId,
+          date,
+          rows: [{ ip: '192.0.2.10', messages: 3 }],
+        }),
+        { via: 'upload', receivedAt: 1 },
+      );
+    }
+    const db = new Database(file, { readonly: true });
+    onTestFinished(() => void db.close());
+    const marked = () => db.prepare('SELECT count(*) FROM dmarc_stale_months').pluck().get();
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await store.purge(0, stopped.signal)).toBe(0);
+    expect(marked()).toBe(2);
+    expect(await store.purge(0)).toBe(0);
+    expect(marked()).toBe(0);
+    expect((await store.sources(inbox.id, mayAndJune))[0]?.messages).toBe(6);
   });
 
   it('takes over a file of the first schema, whose month rows were written with each report', async () => {
@@ -194,8 +251,9 @@ describe('the SQLite report file', () => {
     const first = openSqliteReportStore(file);
     await first.createInbox(inbox);
     await first.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 });
-    // Built and unmarked: day and month rows agree, as the first schema kept them.
-    expect((await first.sources(inbox.id, may))[0]?.messages).toBe(12);
+    // Built and unmarked (May is read as a whole month before the period's last): day and month
+    // rows agree, as the first schema kept them.
+    expect((await first.sources(inbox.id, mayAndJune))[0]?.messages).toBe(12);
     await first.close();
     const db = new Database(file);
     db.exec('DROP TABLE dmarc_stale_months; UPDATE reports_schema_version SET version = 1');
