@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -66,8 +66,12 @@ try {
 
 // From nothing: a source file removed since the last build leaves no module behind.
 rmSync(dist, { recursive: true, force: true });
+// The stamp carries the time the build started: a source saved while tsc runs is newer than it,
+// so the next --if-stale build does not skip it.
+const started = new Date();
 const run = spawnSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], {
   stdio: 'inherit',
 });
 if (run.status !== 0) process.exit(run.status ?? 1);
-writeFileSync(stamp, `${new Date().toISOString()}\n`);
+writeFileSync(stamp, `${started.toISOString()}\n`);
+utimesSync(stamp, started, started);
