@@ -58,6 +58,28 @@ export function asPages(responses: ReturnType<typeof errorResponses>) {
   );
 }
 
+/**
+ * A link's state as JSON, under the owner's schema name: what `unconfirmed`, `confirmed` and
+ * `unsubscribed` mean for that owner's mail.
+ */
+export function emailLinkState(id: string, meaning: string) {
+  return z
+    .object({
+      email: z.enum(['unconfirmed', 'confirmed', 'unsubscribed']).openapi({ description: meaning }),
+    })
+    .openapi(id);
+}
+
+/** A code that is not the owner's, or is past its 24 hours: the link's error and its reason. */
+export function emailCodeFailure(
+  check: 'wrong' | 'expired',
+  owner: string,
+): { error: Extract<ErrorCode, 'email_code_wrong' | 'email_link_expired'>; reason: string } {
+  return check === 'expired'
+    ? { error: 'email_link_expired', reason: 'this link has expired: its 24 hours are past' }
+    : { error: 'email_code_wrong', reason: `this link is not the ${owner}’s` };
+}
+
 /** A link's 200: a page, or its state as JSON. */
 export const stateAnswer = (description: string, state: z.ZodType) => ({
   200: {

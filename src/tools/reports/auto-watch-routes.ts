@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import {
   type AppEnv,
   bodySizeGate,
-  type ErrorCode,
   errorResponses,
   serveRoute,
   storeErrors,
@@ -15,6 +14,10 @@ import {
   answerEmailLink,
   asPages,
   codeQuery,
+  emailCodeFailure,
+  type EmailLink,
+  type EmailLinkOutcome,
+  emailLinkState,
   oneClickRequest,
   readOneClick,
   registerWebhookEvent,
@@ -35,25 +38,17 @@ import { languageOf } from './view.js';
  * (src/tools/common/email-link-pages.ts).
  */
 
-const linkState = z
-  .object({
-    email: z.enum(['unconfirmed', 'confirmed', 'unsubscribed']).openapi({
-      description:
-        'unconfirmed: the link can confirm the address; confirmed: it is (the inbox’s alerts go to it); unsubscribed: no mail goes to it for this inbox.',
-    }),
-  })
-  .openapi('ReportsEmailLink');
+const linkState = emailLinkState(
+  'ReportsEmailLink',
+  'unconfirmed: the link can confirm the address; confirmed: it is (the inbox’s alerts go to it); unsubscribed: no mail goes to it for this inbox.',
+);
 
-type Link = 'confirm' | 'unsubscribe';
 type State = z.infer<typeof linkState>['email'];
-type Failure = {
-  error: Extract<ErrorCode, 'not_found' | 'email_code_wrong' | 'email_link_expired'>;
-};
+type Failure = EmailLinkOutcome & { error: string };
 
-const reasons: Record<Failure['error'], string> = {
-  not_found: 'no reports inbox with this id, or no auto_watch address',
-  email_code_wrong: 'this link is not the inbox’s',
-  email_link_expired: 'this link has expired: its 24 hours are past',
+const notFound: Failure = {
+  error: 'not_found',
+  reason: 'no reports inbox with this id, or no auto_watch address',
 };
 
 /** Besides its watches' events (the watch's), an inbox's auto_watch POSTs one of its own. */
@@ -146,9 +141,9 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
   /** An answer in the client's form: a page for a browser, else JSON (or the JSON error). */
   async function answer(
     c: Context<AppEnv>,
-    link: Link,
+    link: EmailLink,
     inbox: Inbox | undefined,
-    outcome: { state: State; button?: boolean } | Failure,
+    outcome: EmailLinkOutcome,
   ): Promise<Response> {
     const lang = languageOf(c, inbox?.lang ?? 'en');
     const t = translator(lang);
@@ -161,7 +156,7 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       lang,
       t,
       link,
-      outcome: 'error' in outcome ? { ...outcome, reason: reasons[outcome.error] } : outcome,
+      outcome,
       words: {
         button: {
           confirm: t('reports.email.confirmText', vars),
@@ -217,7 +212,7 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       if (check === 'ok')
         return answer(c, 'confirm', inbox, { state: 'unconfirmed', button: true });
       if (check === 'confirmed') return answer(c, 'confirm', inbox, { state: 'confirmed' });
-      return answer(c, 'confirm', inbox, { error: failureOf(check) });
+      return answer(c, 'confirm', inbox, failureOf(check));
     },
   );
 
@@ -247,7 +242,7 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
       if (check === 'ok' || check === 'confirmed') {
         return answer(c, 'confirm', inbox, { state: 'confirmed' });
       }
-      return answer(c, 'confirm', inbox, { error: failureOf(check) });
+      return answer(c, 'confirm', inbox, failureOf(check));
     },
   );
 
@@ -274,7 +269,7 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
     async (c) => {
       const inbox = await inboxOf(c);
       const state = inbox && (await stateOf(inbox));
-      if (!inbox || !state) return answer(c, 'unsubscribe', inbox, { error: 'not_found' });
+      if (!inbox || !state) return answer(c, 'unsubscribe', inbox, notFound);
       if (state === 'unsubscribed') return answer(c, 'unsubscribe', inbox, { state });
       return answer(c, 'unsubscribe', inbox, { state, button: true });
     },
@@ -313,7 +308,7 @@ export function addAutoWatchRoutes(app: OpenAPIHono<AppEnv>, deps: ReportsToolDe
         ? await autoWatch.unsubscribeEmail(inbox.id, c.req.query('code') ?? '')
         : 'not_found';
       if (outcome === 'ok') return answer(c, 'unsubscribe', inbox, { state: 'unsubscribed' });
-      return answer(c, 'unsubscribe', inbox, { error: failureOf(outcome) });
+      return answer(c, 'unsubscribe', inbox, failureOf(outcome));
     },
   );
 }
@@ -322,9 +317,6 @@ function stateOfEmail(email: { confirmed: boolean; unsubscribed?: boolean | unde
   return email.unsubscribed ? 'unsubscribed' : email.confirmed ? 'confirmed' : 'unconfirmed';
 }
 
-function failureOf(
-  check: 'not_found' | 'wrong' | 'expired' | 'ok' | 'confirmed',
-): Failure['error'] {
-  if (check === 'expired') return 'email_link_expired';
-  return check === 'wrong' ? 'email_code_wrong' : 'not_found';
+function failureOf(check: 'not_found' | 'wrong' | 'expired' | 'ok' | 'confirmed'): Failure {
+  return check === 'wrong' || check === 'expired' ? emailCodeFailure(check, 'inbox') : notFound;
 }

@@ -1,4 +1,4 @@
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import {
   type AppEnv,
@@ -14,7 +14,10 @@ import {
   answerEmailLink,
   asPages,
   codeQuery,
+  emailCodeFailure,
+  type EmailLink,
   type EmailLinkOutcome,
+  emailLinkState,
   oneClickRequest,
   readOneClick,
   stateAnswer,
@@ -30,16 +33,10 @@ import { watchIdParams } from './schemas.js';
  * share (src/tools/common/email-link-pages.ts).
  */
 
-const linkState = z
-  .object({
-    email: z.enum(['unconfirmed', 'confirmed', 'unsubscribed']).openapi({
-      description:
-        'unconfirmed: the link can confirm the address; confirmed: it is (alerts go to it); unsubscribed: no mail goes to it for this watch.',
-    }),
-  })
-  .openapi('WatchEmailLink');
-
-type Link = 'confirm' | 'unsubscribe';
+const linkState = emailLinkState(
+  'WatchEmailLink',
+  'unconfirmed: the link can confirm the address; confirmed: it is (alerts go to it); unsubscribed: no mail goes to it for this watch.',
+);
 
 export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): void {
   const { watches, site } = deps;
@@ -53,7 +50,7 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
   /** An answer in the client's form: a page for a browser, else JSON (or the JSON error). */
   function answer(
     c: Context<AppEnv>,
-    link: Link,
+    link: EmailLink,
     view: WatchView | undefined,
     outcome: EmailLinkOutcome,
   ): Promise<Response> {
@@ -130,19 +127,7 @@ export function addEmailRoutes(app: OpenAPIHono<AppEnv>, deps: WatchToolDeps): v
       if (check === 'ok') return answer(c, 'confirm', view, { state: 'unconfirmed', button: true });
       if (check === 'confirmed') return answer(c, 'confirm', view, { state: 'confirmed' });
       if (check === 'not_found') return answer(c, 'confirm', view, notFound);
-      const failure =
-        check === 'expired'
-          ? {
-              ok: false as const,
-              error: 'email_link_expired' as const,
-              reason: 'this link has expired: its 24 hours are past',
-            }
-          : {
-              ok: false as const,
-              error: 'email_code_wrong' as const,
-              reason: 'this link is not the watch’s',
-            };
-      return answer(c, 'confirm', view, failure);
+      return answer(c, 'confirm', view, emailCodeFailure(check, 'watch'));
     },
   );
 
