@@ -14,12 +14,8 @@ export {
   type EmailLink,
   type EmailLinkOutcome,
   emailLinkState,
-  type EmailLinkWords,
-  type EmailPage,
-  emailPageResponse,
   oneClickRequest,
   readOneClick,
-  renderEmailPage,
   stateAnswer,
 } from './email-link-pages.js';
 export { bearerToken } from './bearer.js';
