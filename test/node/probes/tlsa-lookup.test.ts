@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTlsaLookup, type DnsServerAddress } from '../../../src/node/probes/index.js';
@@ -52,6 +52,28 @@ async function serve(
   return { server, address: { host: '127.0.0.1', port, family: 4 } };
 }
 
+/**
+ * Binds the TCP server to a free port and the scripted UDP server to the same number. Another
+ * process may hold that number for UDP, so a taken pair is given back and another one tried.
+ */
+async function listenOnOnePort(
+  tcp: Server,
+  onQuery: (query: ScriptedQuery) => void,
+): Promise<DnsServerAddress> {
+  for (let attempt = 0; ; attempt += 1) {
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const { port } = tcp.address() as AddressInfo;
+    try {
+      const server = await startScriptedDnsServer({ port, onQuery });
+      started.push(server);
+      return { host: '127.0.0.1', port, family: 4 };
+    } catch (error) {
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      if (attempt === 9) throw error;
+    }
+  }
+}
+
 const signal = () => new AbortController().signal;
 
 describe('the TLSA lookup', () => {
@@ -101,7 +123,6 @@ describe('the TLSA lookup', () => {
   });
 
   it('asks again over TCP when the UDP answer is truncated (RFC 7766 §5)', async () => {
-    const { address } = await serve((query) => query.reply(answer(query, { tc: true })));
     const tcp = createServer((socket) => {
       socket.on('data', (bytes: Buffer) => {
         const packet = dnsPacket.decode(bytes.subarray(2));
@@ -112,7 +133,9 @@ describe('the TLSA lookup', () => {
         socket.end(framed);
       });
     });
-    await new Promise<void>((resolve) => tcp.listen(address.port, '127.0.0.1', resolve));
+    const address = await listenOnOnePort(tcp, (query) =>
+      query.reply(answer(query, { tc: true })),
+    );
     try {
       expect(
         await createTlsaLookup({ servers: [address], timeoutMs: 500 })(name, signal()),
