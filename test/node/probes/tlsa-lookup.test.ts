@@ -133,9 +133,7 @@ describe('the TLSA lookup', () => {
         socket.end(framed);
       });
     });
-    const address = await listenOnOnePort(tcp, (query) =>
-      query.reply(answer(query, { tc: true })),
-    );
+    const address = await listenOnOnePort(tcp, (query) => query.reply(answer(query, { tc: true })));
     try {
       expect(
         await createTlsaLookup({ servers: [address], timeoutMs: 500 })(name, signal()),
