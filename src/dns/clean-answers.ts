@@ -58,17 +58,19 @@ export function cleanShownText<T>(value: T): T {
     }
     return value;
   }
-  const entries = Object.entries(value);
-  for (let at = 0; at < entries.length; at++) {
-    const [key, field] = entries[at]!;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let at = 0; at < keys.length; at++) {
+    const field = record[keys[at]!];
     const cleaned = cleanShownText(field);
     if (cleaned === field) continue;
-    const copy: Record<string, unknown> = Object.fromEntries(entries.slice(0, at));
-    copy[key] = cleaned;
-    for (const [restKey, restField] of entries.slice(at + 1)) {
-      copy[restKey] = cleanShownText(restField);
-    }
-    return copy as T;
+    // Object.fromEntries defines each key as its own, `__proto__` too, where assigning would not.
+    return Object.fromEntries(
+      keys.map((key, index) => [
+        key,
+        index < at ? record[key] : index === at ? cleaned : cleanShownText(record[key]),
+      ]),
+    ) as T;
   }
   return value;
 }
