@@ -1,11 +1,12 @@
-import { processRunMs } from './process-cpu.js';
+import { mainThreadRunMs, processRunMs } from './process-cpu.js';
 import { percentile, round } from './stats.js';
 
 /**
  * CPU per check of several processes doing the same kind of checks, measured side by side: in
  * each round every side runs its checks one at a time, then `concurrency` at a time, the sides
  * in an order that turns each round, so the machine's drift falls on all alike. A side's CPU is
- * its process's, every thread (/proc schedstat, bench/process-cpu.ts).
+ * its process's, every thread (/proc schedstat, bench/process-cpu.ts); its main thread's alone is
+ * kept beside it.
  */
 
 export type TurnMode = 'sequential' | 'loaded';
@@ -20,6 +21,8 @@ export interface CpuSide {
 export interface TurnsResult {
   /** Each side's CPU per check of each round, ms, by mode. */
   perCheckMs: Record<TurnMode, Record<string, number[]>>;
+  /** The same for the main thread alone. */
+  perCheckMainMs: Record<TurnMode, Record<string, number[]>>;
   /** Runs with failed checks, in words. */
   failures: string[];
 }
@@ -34,8 +37,12 @@ export async function cpuInTurns(options: {
 }): Promise<TurnsResult> {
   const { sides } = options;
   const perCheckMs: TurnsResult['perCheckMs'] = { sequential: {}, loaded: {} };
+  const perCheckMainMs: TurnsResult['perCheckMainMs'] = { sequential: {}, loaded: {} };
   for (const mode of ['sequential', 'loaded'] as const) {
-    for (const side of sides) perCheckMs[mode][side.name] = [];
+    for (const side of sides) {
+      perCheckMs[mode][side.name] = [];
+      perCheckMainMs[mode][side.name] = [];
+    }
   }
   const failures: string[] = [];
   for (let index = 0; index < options.rounds; index++) {
@@ -44,26 +51,34 @@ export async function cpuInTurns(options: {
       const inFlight = mode === 'sequential' ? 1 : options.concurrency;
       for (const side of order) {
         const before = await processRunMs(side.pid);
+        const mainBefore = await mainThreadRunMs(side.pid);
         const run = await side.run(options.addresses(side, index, mode), inFlight);
+        const mainMs = (await mainThreadRunMs(side.pid)) - mainBefore;
         const cpuMs = (await processRunMs(side.pid)) - before;
         if (run.failed > 0) failures.push(`${side.name} ${mode} round ${index + 1}: ${run.failed}`);
         perCheckMs[mode][side.name]!.push(cpuMs / Math.max(1, run.done));
+        perCheckMainMs[mode][side.name]!.push(mainMs / Math.max(1, run.done));
       }
     }
     options.onRound?.(index);
   }
-  return { perCheckMs, failures };
+  return { perCheckMs, perCheckMainMs, failures };
 }
 
-/** A side's median round beside the reference's, and the median of the rounds' ratios. */
+/**
+ * A side's median round beside the reference's, and the median of the rounds' ratios: of the
+ * whole process, or with `threads: 'main'` of the main threads alone.
+ */
 export function medianBeside(
   result: TurnsResult,
   mode: TurnMode,
   name: string,
   reference: string,
+  threads: 'all' | 'main' = 'all',
 ): { ms: number; referenceMs: number; ratio: number; rounds: number[]; ratios: number[] } {
-  const own = result.perCheckMs[mode][name]!;
-  const theirs = result.perCheckMs[mode][reference]!;
+  const figures = threads === 'main' ? result.perCheckMainMs : result.perCheckMs;
+  const own = figures[mode][name]!;
+  const theirs = figures[mode][reference]!;
   const ratios = own.map((ms, index) => ms / theirs[index]!);
   return {
     ms: round(percentile(own, 50), 3),

@@ -76,3 +76,13 @@ export async function processRunMs(pid: number): Promise<number> {
   );
   return times.reduce((sum, line) => sum + Number(line.split(' ')[0]) / 1e6, 0);
 }
+
+/**
+ * processRunMs of the main thread alone: what a process's JavaScript, its event loop and its
+ * system calls cost, without V8's platform threads (concurrent marking, sweeping, optimising
+ * compiles), whose share of a round moves with when their collections fall.
+ */
+export async function mainThreadRunMs(pid: number): Promise<number> {
+  const line = await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8');
+  return Number(line.split(' ')[0]) / 1e6;
+}

@@ -114,6 +114,10 @@ try {
       console.log(
         `  ${side.name.padEnd(10)} ${figures.ms} ms, ${figures.ratio}× bare (rounds ${figures.rounds.join(' ')}; ratios ${figures.ratios.join(' ')})`,
       );
+      const main = medianBeside(turns, mode, side.name, 'bare', 'main');
+      console.log(
+        `  ${''.padEnd(10)} main thread ${main.ms} ms against ${main.referenceMs}, ${main.ratio}× (rounds ${main.rounds.join(' ')}; ratios ${main.ratios.join(' ')})`,
+      );
     }
   }
   if (turns.failures.length > 0) console.log(`failed checks: ${turns.failures.join('; ')}`);

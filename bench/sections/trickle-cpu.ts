@@ -62,13 +62,17 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     const load = [loadBefore, loadavg().map((value) => round(value, 1))];
     const sequential = medianBeside(turns, 'sequential', 'service', 'bare');
     const loaded = medianBeside(turns, 'loaded', 'service', 'bare');
+    const mainThreads = {
+      sequential: medianBeside(turns, 'sequential', 'service', 'bare', 'main'),
+      loaded: medianBeside(turns, 'loaded', 'service', 'bare', 'main'),
+    };
     const perAnswer = (ms: number) => round((ms * 1000) / questions);
     const rows = (
       [
-        ['one at a time', sequential],
-        [`${concurrency} at a time`, loaded],
+        ['one at a time', sequential, mainThreads.sequential],
+        [`${concurrency} at a time`, loaded, mainThreads.loaded],
       ] as const
-    ).flatMap(([label, figures]): Row[] => [
+    ).flatMap(([label, figures, main]): Row[] => [
       {
         section: 14,
         measurement: `service CPU per uncached IP check, answers trickling (1-40 ms a zone), ${label}, all ${world.ipZoneNames.length} IP lists, memory store (median of ${figures.rounds.length} rounds, ${questions} questions: ${perAnswer(figures.ms)} µs an answer; rounds' ratios ${figures.ratios.join(', ')}; after ${warm.done} checks; load average ${load.map((entry) => entry.join(' ')).join(' → ')})`,
@@ -88,6 +92,14 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
         value: figures.referenceMs,
         unit: 'ms',
       },
+      {
+        section: 14,
+        measurement: `the same, ${label}, main threads alone (without V8's collector and compiler threads): the service's CPU per check (rounds' ratios ${main.ratios.join(', ')})`,
+        value: main.ms,
+        unit: 'ms',
+        reference: { label: 'bare client main thread', value: main.referenceMs },
+        ratio: main.ratio,
+      },
     ]);
     return {
       rows,
@@ -98,6 +110,7 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
         loadAverage: load,
         sequential,
         loaded,
+        mainThreads,
         failures: turns.failures,
       },
     };
