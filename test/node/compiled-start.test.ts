@@ -61,7 +61,7 @@ describe('the compiled start', () => {
     const { scripts } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(scripts.start).toBe('node --max-semi-space-size=32 dist/server.js');
+    expect(scripts.start).toBe('node --max-semi-space-size=32 --no-memory-reducer dist/server.js');
     expect(scripts.prepare).toBe('node scripts/build.mjs');
     expect(scripts.prestart).toBe('node scripts/build.mjs --if-stale');
     expect(scripts.dev).toBe('tsx src/server.ts');
