@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoWorld } from '../../scripts/demo-world.js';
+import { demoNames, demoWorld } from '../../scripts/demo-world.js';
+import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { keyedCounts, keylessCounts } from '../../fixtures/keyless-lists.js';
 import {
@@ -29,9 +30,26 @@ const screenshotDirectory = process.env.UPDATE_SCREENSHOTS
 let service: TestService;
 let browser: TestBrowser;
 
+/**
+ * The demo pool answers with 3 of its 12 addresses at random, so a discovery may miss the one
+ * SpamCop lists, and the pool check then has no listing to show (a run failed so). Here it
+ * answers with all 12; discovery from rotating answers is test/reputation/checks/pool-discovery.test.ts's.
+ */
+function withWholePool(zones: FixtureZone[]): FixtureZone[] {
+  return zones.map((zone) => {
+    const pool = zone.records?.[demoNames.pool];
+    if (!pool) return zone;
+    const { pickA: _rotating, ...whole } = pool;
+    return { ...zone, records: { ...zone.records, [demoNames.pool]: whole } };
+  });
+}
+
+/** The pool address SpamCop lists in the demo world (scripts/demo-world.ts). */
+const listedPoolAddress = '192.0.3.103';
+
 beforeAll(async () => {
   const world = [
-    ...demoWorld(await loadZoneList()),
+    ...withWholePool(demoWorld(await loadZoneList())),
     // A domain that sends from the longest canonical IPv6 address, for the page at phone width.
     {
       origin: 'demo-mail.net',
@@ -268,8 +286,13 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     expect(await page.locator('.picker input[type=checkbox]:checked').count()).toBe(0);
     expect(await page.isDisabled('#check-selected')).toBe(true);
     await page.click('#pick-all');
-    // Leave one address out: the check covers the picked ones only, and the button says how many.
-    await boxes.nth(0).uncheck();
+    // Leave one address out (not the listed one): the check covers the picked ones only, and the
+    // button says how many.
+    await page
+      .locator(`.picker input[type=checkbox]:not([value="${listedPoolAddress}"])`)
+      .first()
+      .uncheck();
+    expect(await page.isChecked(`.picker input[value="${listedPoolAddress}"]`)).toBe(true);
     expect(await page.textContent('#check-selected')).toContain(String(found - 1));
     await page.click('#check-selected');
     const checked = page.locator('.pool-check .outcome');
