@@ -1,13 +1,11 @@
-import { startBenchDns } from '../dns-fixture.js';
 import { createHttpClient } from '../http.js';
 import { createIpChecks } from '../ip-checks.js';
 import { mainAndOtherThreadsCpuMs } from '../process-cpu.js';
 import { writeZoneFile } from '../sections/check-cpu.js';
-import { ensureBuilt, startService } from '../service.js';
-import { readSettings } from '../settings.js';
+import { startService } from '../service.js';
 import { percentile, round } from '../stats.js';
-import { buildWorld } from '../world.js';
 import { parseVariants, type Variant } from './variants.js';
+import { startExperimentWorld } from './experiment-world.js';
 
 /**
  * Side-by-side CPU per uncached IP check of service variants (experiments, not `npm run bench`):
@@ -28,19 +26,10 @@ const rounds = Number(process.env.AB_ROUNDS ?? 5);
 const perRound = Number(process.env.AB_CHECKS ?? 600);
 const concurrency = Number(process.env.AB_CONCURRENCY ?? 24);
 
-ensureBuilt();
-const settings = readSettings({
-  ...process.env,
-  BENCH_MEMORY_CHECKS: String(rounds * perRound * variants.length + 200 * variants.length),
-});
-const world = await buildWorld(settings);
-const dns = await startBenchDns({
-  addressCount: world.addressCount,
-  ipv6AddressCount: world.ipv6AddressCount,
-  listings: world.listings,
-  latencyMs: 0,
-  extraZones: world.soak.zones,
-});
+const { world, dns } = await startExperimentWorld(
+  rounds * perRound * variants.length + 200 * variants.length,
+  { withSoakZones: true },
+);
 await dns.setLatency(0);
 // The 18 IP lists the CPU targets were set at, unless AB_LISTS says otherwise (0: the whole catalogue).
 const listCount = Number(process.env.AB_LISTS ?? 18);

@@ -1,12 +1,10 @@
 import { readFile, readdir } from 'node:fs/promises';
-import { startBenchDns } from '../dns-fixture.js';
 import { createHttpClient } from '../http.js';
 import { createIpChecks } from '../ip-checks.js';
-import { ensureBuilt, startService } from '../service.js';
-import { readSettings } from '../settings.js';
+import { startService } from '../service.js';
 import { startTrickle } from '../trickle.js';
-import { buildWorld } from '../world.js';
 import { parseVariants } from './variants.js';
+import { startExperimentWorld } from './experiment-world.js';
 
 /**
  * What a warm service spends doing nothing (an experiment, not `npm run bench`): each variant (as
@@ -33,18 +31,7 @@ async function threadRunMs(pid: number): Promise<Map<string, number>> {
   return times;
 }
 
-ensureBuilt();
-const settings = readSettings({
-  ...process.env,
-  BENCH_MEMORY_CHECKS: String(warmupChecks * variants.length + 100),
-});
-const world = await buildWorld(settings);
-const dns = await startBenchDns({
-  addressCount: world.addressCount,
-  ipv6AddressCount: world.ipv6AddressCount,
-  listings: world.listings,
-  latencyMs: 0,
-});
+const { world, dns } = await startExperimentWorld(warmupChecks * variants.length + 100);
 const trickle = await startTrickle(dns.address, world);
 const http = createHttpClient(24);
 const addresses = [...world.sets.memory];

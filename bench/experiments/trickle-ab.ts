@@ -1,15 +1,13 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type CpuSide, cpuInTurns, medianBeside } from '../cpu-in-turns.js';
-import { startBenchDns } from '../dns-fixture.js';
 import { createHttpClient } from '../http.js';
 import { createIpChecks } from '../ip-checks.js';
-import { ensureBuilt, startService } from '../service.js';
-import { readSettings } from '../settings.js';
+import { startService } from '../service.js';
 import { round } from '../stats.js';
 import { startTrickle } from '../trickle.js';
-import { buildWorld } from '../world.js';
 import { parseVariants } from './variants.js';
+import { startExperimentWorld } from './experiment-world.js';
 
 /**
  * Section 14's measurement (answers that trickle, beside the bare client) for several service
@@ -35,19 +33,8 @@ const loadedChecks = Number(process.env.TRICKLE_LOADED ?? 600);
 const profileDir = process.env.TRICKLE_PROF_DIR;
 const concurrency = 24;
 
-ensureBuilt();
 const perVariant = warmupChecks + rounds * (sequentialChecks + loadedChecks);
-const settings = readSettings({
-  ...process.env,
-  BENCH_MEMORY_CHECKS: String(perVariant * variants.length + 100),
-});
-const world = await buildWorld(settings);
-const dns = await startBenchDns({
-  addressCount: world.addressCount,
-  ipv6AddressCount: world.ipv6AddressCount,
-  listings: world.listings,
-  latencyMs: 0,
-});
+const { world, dns } = await startExperimentWorld(perVariant * variants.length + 100);
 const trickle = await startTrickle(dns.address, world, profileDir);
 const http = createHttpClient(concurrency);
 const addresses = [...world.sets.memory];
