@@ -42,24 +42,13 @@ const cardBuckets = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
 /** A due watch is checked within seconds of its due time, or falls behind by minutes. */
 const lagBuckets = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900];
 
-/**
- * How often the event loop's delay is sampled for nodejs_eventloop_lag_*: a timer that wakes the
- * process this often, busy or idle. prom-client's default, 10 ms, woke an idle service 100 times a
- * second, which cost more CPU than its blocklist checks between them (docs/benchmarks.md, "Answers
- * that trickle"); a stall still shows as the delay of the sample it holds back.
- */
-const eventLoopSampleMs = 100;
-
 const listStates = ['active', 'on_hold', 'disabled'] as const;
 const refusalReasons: readonly ConnectionRefusal[] = ['busy', 'per_client'];
 
 export function createPrometheusMetrics(): NodeMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const { registerMetrics } = prometheus({
-    registry,
-    collectDefaultMetrics: { eventLoopMonitoringPrecision: eventLoopSampleMs },
-  });
+  const { registerMetrics } = prometheus({ registry, collectDefaultMetrics: true });
 
   const checks = new Counter({
     name: 'reputation_checks_total',
