@@ -65,7 +65,7 @@ export function queriedZone(
 ): (name: string) => string | undefined {
   const byTail = new Map<string, [asked: string, zone: string][]>();
   for (const [asked, zone] of zones) {
-    const tail = lastLabels(asked, asked.includes('.') ? 2 : 1);
+    const tail = lastLabels(asked, 2);
     const group = byTail.get(tail) ?? [];
     group.push([asked, zone]);
     byTail.set(tail, group);

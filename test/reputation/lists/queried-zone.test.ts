@@ -46,6 +46,12 @@ describe('the zone a query name falls under', () => {
     expect(zoneOf('.')).toBeUndefined();
   });
 
+  it('finds the longest whatever the order the names were given in', () => {
+    const reversed = queriedZone(new Map([...zones].reverse()));
+    expect(reversed('2.0.0.127.zen.spamhaus.org')).toBe('zen.spamhaus.org');
+    expect(reversed('2.0.0.127.bl.example')).toBe('bl.example');
+  });
+
   it('agrees with the rule read plainly on names of every shape, IPv6 nibbles included', () => {
     const labels = [
       'zen',
