@@ -42,8 +42,9 @@ export function cleanDnsText(text: string): string {
 export function cleanShownText<T>(value: T): T {
   if (typeof value === 'string') return cleanDnsText(value) as T;
   if (value === null || typeof value !== 'object') return value;
-  // Every fresh check's result passes here, and nearly all of it is clean: it is read without
-  // allocating, and copied only from where something needed cleaning.
+  // Every fresh check's result passes here, and nearly all of it is clean: it is read in place
+  // (an object's keys are its one allocation), and copied only from where something needed
+  // cleaning.
   // Each item is cleaned once: a cleaned copy found is kept, never made again (cleaning it twice
   // at every level would cost twice as much for each level a string lies below).
   if (Array.isArray(value)) {

@@ -103,6 +103,22 @@ describe('cleanShownText', () => {
     const result = { record: 'v=spf1 -all', list: ['a', 'b'] };
     expect(cleanShownText(result)).toBe(result);
   });
+  it('copies an object from its first value to clean, keeping its keys in order, a __proto__ key as data', () => {
+    const kept = { text: 'clean' };
+    const result = JSON.parse(
+      '{"a":"ok","b":{"text":"clean"},"__proto__":"x\\u202e","c":"y\\u0000"}',
+    ) as Record<string, unknown>;
+    result.b = kept;
+    const cleaned = cleanShownText(result);
+    expect(cleaned).not.toBe(result);
+    expect(Object.keys(cleaned)).toEqual(['a', 'b', '__proto__', 'c']);
+    expect(Object.getPrototypeOf(cleaned)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(cleaned, '__proto__')?.value).toBe('x\ufffd');
+    expect(cleaned.a).toBe('ok');
+    expect(cleaned.b).toBe(kept);
+    expect(cleaned.c).toBe('y\ufffd');
+  });
+
   it('cleans each value once, however deep the text that needs it lies', () => {
     // 40 levels: cleaning the value that needs it twice at each level would be 2^40 cleanings.
     let nested: unknown = 'deep \u202e text';
