@@ -68,12 +68,17 @@ describe('the compiled start', () => {
   });
 
   it(
-    'serves checks, pages with their assets and PNG cards from dist/ alone',
+    "serves checks, pages with their assets and PNG cards from dist/ alone, with npm start's node flags",
     { timeout: 60_000 },
     async () => {
+      const { scripts } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      };
+      // A flag this Node does not know would make npm start exit at once ("bad option").
+      const nodeFlags = scripts.start!.split(/\s+/).slice(1, -1);
       const server = await startServerProcess(
         { DNS_SERVERS: dns.address, STORE_URL: 'memory:' },
-        { cwd: checkout, compiled: join(checkout, 'dist/server.js') },
+        { cwd: checkout, compiled: join(checkout, 'dist/server.js'), nodeFlags },
       );
       const root = new URL(server.url).origin;
       expect((await fetch(`${root}/healthz`)).status).toBe(200);

@@ -37,14 +37,21 @@ export function killServerProcesses(): void {
   running.clear();
 }
 
-/** Where it runs, and (`compiled`) another compiled `server.js` than the repository's. */
+/**
+ * Where it runs, (`compiled`) another compiled `server.js` than the repository's, and
+ * (`nodeFlags`) flags for node before it, as `npm start` gives its own.
+ */
 export interface ProcessOptions {
   cwd?: string;
   compiled?: string;
+  nodeFlags?: readonly string[];
 }
 
-function spawnServer(env: Record<string, string>, { cwd, compiled }: ProcessOptions): Child {
-  const child = spawn(process.execPath, [compiled ?? compiledServer], {
+function spawnServer(
+  env: Record<string, string>,
+  { cwd, compiled, nodeFlags = [] }: ProcessOptions,
+): Child {
+  const child = spawn(process.execPath, [...nodeFlags, compiled ?? compiledServer], {
     ...(cwd ? { cwd } : {}),
     env: {
       PATH: process.env.PATH ?? '',
