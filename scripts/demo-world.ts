@@ -66,6 +66,8 @@ export const demoZones = [
 ] as const;
 
 const poolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
+/** The demo pool's one listed address (on SpamCop): what a pool check of the demo finds listed. */
+export const demoPoolListed = poolAddresses[3]!;
 
 /** The demo world; `flappingListed`: with the flapping address on its list (default: not). */
 export function demoWorld(
@@ -88,7 +90,7 @@ export function demoWorld(
         'list.dnswl.org': ['127.0.10.2'],
         'score.senderscore.com': ['127.0.4.96'],
       },
-      [poolAddresses[3]!]: { 'bl.spamcop.net': ['127.0.0.2'] },
+      [demoPoolListed]: { 'bl.spamcop.net': ['127.0.0.2'] },
       [demoAddresses.ipv6Listed]: {
         'zen.spamhaus.org': ['127.0.0.3'],
         'bl.spameatingmonkey.net': ['127.0.0.2'],

@@ -61,7 +61,13 @@ async function listenOnOnePort(
   onQuery: (query: ScriptedQuery) => void,
 ): Promise<DnsServerAddress> {
   for (let attempt = 0; ; attempt += 1) {
-    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      tcp.once('error', reject);
+      tcp.listen(0, '127.0.0.1', () => {
+        tcp.off('error', reject);
+        resolve();
+      });
+    });
     const { port } = tcp.address() as AddressInfo;
     try {
       const server = await startScriptedDnsServer({ port, onQuery });
