@@ -64,17 +64,34 @@ export async function mainAndOtherThreadsCpuMs(
 }
 
 /**
- * CPU time a process has spent running, every thread, in ms to the nanosecond: the first field of
- * each /proc/<pid>/task/<tid>/schedstat (user and system together), where /proc's stat counts
- * clock ticks of 10 ms. A thread that has ended is no longer counted: read it around work during
- * which the process keeps its threads (the service's and the bare client's do).
+ * The run time of each thread of a process, in ms to the nanosecond, by thread id: the first field
+ * of each /proc/<pid>/task/<tid>/schedstat (user and system together), where /proc's stat counts
+ * clock ticks of 10 ms. A thread that ends between the listing and its read is left out.
+ */
+export async function threadRunMsById(pid: number): Promise<Map<string, number>> {
+  const tasks = await readdir(`/proc/${pid}/task`);
+  const lines = await Promise.all(
+    tasks.map((task) =>
+      readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => undefined),
+    ),
+  );
+  const byId = new Map<string, number>();
+  tasks.forEach((task, index) => {
+    const line = lines[index];
+    if (line !== undefined) byId.set(task, Number(line.split(' ')[0]) / 1e6);
+  });
+  return byId;
+}
+
+/**
+ * CPU time a process has spent running, every thread, in ms (threadRunMsById). A thread that has
+ * ended is no longer counted: read it around work during which the process keeps its threads
+ * (the service's and the bare client's do).
  */
 export async function processRunMs(pid: number): Promise<number> {
-  const tasks = await readdir(`/proc/${pid}/task`);
-  const times = await Promise.all(
-    tasks.map((task) => readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0')),
-  );
-  return times.reduce((sum, line) => sum + Number(line.split(' ')[0]) / 1e6, 0);
+  let sum = 0;
+  for (const ms of (await threadRunMsById(pid)).values()) sum += ms;
+  return sum;
 }
 
 /**

@@ -1,10 +1,10 @@
-import { readFile, readdir } from 'node:fs/promises';
 import { createHttpClient } from '../http.js';
 import { createIpChecks } from '../ip-checks.js';
 import { startService } from '../service.js';
 import { startTrickle } from '../trickle.js';
 import { parseVariants } from './variants.js';
 import { startExperimentWorld } from './experiment-world.js';
+import { threadRunMsById } from '../process-cpu.js';
 
 /**
  * What a warm service spends doing nothing (an experiment, not `npm run bench`): each variant (as
@@ -20,16 +20,6 @@ const variants = parseVariants(process.env.IDLE_VARIANTS ?? 'main=dist/server.js
 const warmupChecks = Number(process.env.IDLE_WARMUP ?? 1500);
 const windowMs = Number(process.env.IDLE_WINDOW_S ?? 10) * 1000;
 const windows = Number(process.env.IDLE_WINDOWS ?? 4);
-
-/** Each thread's run time in ms (/proc schedstat's first field), by thread id. */
-async function threadRunMs(pid: number): Promise<Map<string, number>> {
-  const times = new Map<string, number>();
-  for (const task of await readdir(`/proc/${pid}/task`)) {
-    const line = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0');
-    times.set(task, Number(line.split(' ')[0]) / 1e6);
-  }
-  return times;
-}
 
 const { world, dns } = await startExperimentWorld(warmupChecks * variants.length + 100);
 const trickle = await startTrickle(dns.address, world);
@@ -49,9 +39,9 @@ try {
         600_000,
       );
       for (let index = 0; index < windows; index++) {
-        const before = await threadRunMs(service.pid);
+        const before = await threadRunMsById(service.pid);
         await new Promise((resolve) => setTimeout(resolve, windowMs));
-        const after = await threadRunMs(service.pid);
+        const after = await threadRunMsById(service.pid);
         const perSecond = (task: string) =>
           ((after.get(task)! - (before.get(task) ?? 0)) * 1000) / windowMs;
         const main = perSecond(String(service.pid));

@@ -1,5 +1,5 @@
 /**
- * The service variants of the side-by-side experiments (ab-cpu.ts, trickle-ab.ts): each
+ * The service variants of the side-by-side experiments (ab-cpu.ts, trickle-ab.ts, idle-cpu.ts): each
  * `name=entry[|node flags][|ENV=value,...]`, separated by `;`. An entry is a compiled server
  * relative to the repository (a copy of an older `dist/` is a variant).
  */

@@ -94,7 +94,7 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
       },
       {
         section: 14,
-        measurement: `the same, ${label}, main threads alone (without V8's collector and compiler threads): the service's CPU per check (rounds' ratios ${main.ratios.join(', ')})`,
+        measurement: `service CPU per check, main thread alone (without V8's collector and compiler threads), beside the bare client's main thread, ${label} (rounds' ratios ${main.ratios.join(', ')})`,
         value: main.ms,
         unit: 'ms',
         reference: { label: 'bare client main thread', value: main.referenceMs },
