@@ -49,8 +49,8 @@ const stopTimeoutMs = 15_000;
  * service of the bench runs with them, as a deployment does, and an experiment's own flags come
  * after them (V8 takes the last value of a flag given twice).
  */
-export function startFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+export function startFlags(packageJson = join(root, 'package.json')): string[] {
+  const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
     scripts: { start: string };
   };
   const words = scripts.start.split(/\s+/);

@@ -16,6 +16,7 @@ import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { type FixtureDnsServer, startFixtureDnsServer } from '../../fixtures/dns-server.js';
 import { dnsblWorld } from '../../fixtures/dnsbl-world.js';
 import { killServerProcesses, postJson, startServerProcess } from '../support/server-process.js';
+import { startFlags } from '../../bench/service.js';
 
 /**
  * `npm start` on a fresh checkout (docs/operations.md, "Production start"): the files a clone
@@ -71,11 +72,8 @@ describe('the compiled start', () => {
     "serves checks, pages with their assets and PNG cards from dist/ alone, with npm start's node flags",
     { timeout: 60_000 },
     async () => {
-      const { scripts } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as {
-        scripts: Record<string, string>;
-      };
       // A flag this Node does not know would make npm start exit at once ("bad option").
-      const nodeFlags = scripts.start!.split(/\s+/).slice(1, -1);
+      const nodeFlags = startFlags(join(checkout, 'package.json'));
       const server = await startServerProcess(
         { DNS_SERVERS: dns.address, STORE_URL: 'memory:' },
         { cwd: checkout, compiled: join(checkout, 'dist/server.js'), nodeFlags },
