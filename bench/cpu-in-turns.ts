@@ -1,4 +1,4 @@
-import { mainThreadRunMs, processRunMs } from './process-cpu.js';
+import { threadRunMsById } from './process-cpu.js';
 import { percentile, round } from './stats.js';
 
 /**
@@ -50,11 +50,14 @@ export async function cpuInTurns(options: {
     for (const mode of ['sequential', 'loaded'] as const) {
       const inFlight = mode === 'sequential' ? 1 : options.concurrency;
       for (const side of order) {
-        const before = await processRunMs(side.pid);
-        const mainBefore = await mainThreadRunMs(side.pid);
+        // One reading of every thread before and after: the process's and the main thread's
+        // figures cover the same moments.
+        const before = await threadRunMsById(side.pid);
         const run = await side.run(options.addresses(side, index, mode), inFlight);
-        const mainMs = (await mainThreadRunMs(side.pid)) - mainBefore;
-        const cpuMs = (await processRunMs(side.pid)) - before;
+        const after = await threadRunMsById(side.pid);
+        const mainMs = after.get(String(side.pid))! - before.get(String(side.pid))!;
+        let cpuMs = 0;
+        for (const [thread, ms] of after) cpuMs += ms - (before.get(thread) ?? 0);
         if (run.failed > 0) failures.push(`${side.name} ${mode} round ${index + 1}: ${run.failed}`);
         perCheckMs[mode][side.name]!.push(cpuMs / Math.max(1, run.done));
         perCheckMainMs[mode][side.name]!.push(mainMs / Math.max(1, run.done));

@@ -82,24 +82,3 @@ export async function threadRunMsById(pid: number): Promise<Map<string, number>>
   });
   return byId;
 }
-
-/**
- * CPU time a process has spent running, every thread, in ms (threadRunMsById). A thread that has
- * ended is no longer counted: read it around work during which the process keeps its threads
- * (the service's and the bare client's do).
- */
-export async function processRunMs(pid: number): Promise<number> {
-  let sum = 0;
-  for (const ms of (await threadRunMsById(pid)).values()) sum += ms;
-  return sum;
-}
-
-/**
- * processRunMs of the main thread alone: what a process's JavaScript, its event loop and its
- * system calls cost, without V8's platform threads (concurrent marking, sweeping, optimising
- * compiles), whose share of a round moves with when their collections fall.
- */
-export async function mainThreadRunMs(pid: number): Promise<number> {
-  const line = await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8');
-  return Number(line.split(' ')[0]) / 1e6;
-}
