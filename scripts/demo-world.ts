@@ -65,9 +65,10 @@ export const demoZones = [
   'broadband.demo-isp.net',
 ] as const;
 
-const poolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
+/** The demo pool's addresses: `pool.demo-sender.com` answers with 3 of them at a time. */
+export const demoPoolAddresses = Array.from({ length: 12 }, (_, i) => `192.0.3.${100 + i}`);
 /** The demo pool's one listed address (on SpamCop): what a pool check of the demo finds listed. */
-export const demoPoolListed = poolAddresses[3]!;
+export const demoPoolListed = demoPoolAddresses[3]!;
 
 /** The demo world; `flappingListed`: with the flapping address on its list (default: not). */
 export function demoWorld(
@@ -107,7 +108,7 @@ export function demoWorld(
         '20.3.0.192.in-addr.arpa': { PTR: ['host-20.broadband.demo-isp.net'] },
         '40.3.0.192.in-addr.arpa': { PTR: [demoFlapping.host] },
         ...Object.fromEntries(
-          poolAddresses.map((address) => [
+          demoPoolAddresses.map((address) => [
             `${address.split('.')[3]}.3.0.192.in-addr.arpa`,
             { PTR: [`out-${address.split('.')[3]}.${demoNames.pool}`] },
           ]),
@@ -137,7 +138,7 @@ export function demoWorld(
         },
         [demoNames.host]: { A: [demoAddresses.clean], AAAA: [demoAddresses.ipv6] },
         'ns1.demo-sender.com': { A: ['127.0.0.1'] },
-        [demoNames.pool]: { A: poolAddresses, pickA: 3 },
+        [demoNames.pool]: { A: demoPoolAddresses, pickA: 3 },
       },
     },
     {

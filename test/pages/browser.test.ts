@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoNames, demoPoolListed, demoWorld } from '../../scripts/demo-world.js';
+import {
+  demoNames,
+  demoPoolAddresses,
+  demoPoolListed,
+  demoWorld,
+} from '../../scripts/demo-world.js';
 import type { FixtureZone } from '../../fixtures/dns-server.js';
 import { loadZoneList } from '../../src/reputation/lists/zones.js';
 import { keyedCounts, keylessCounts } from '../../fixtures/keyless-lists.js';
@@ -278,7 +283,7 @@ describe.each(Object.keys(languages) as Language[])('the check page in %s', (lan
     expect((await page.textContent('#outcome .sentence'))?.trim()).toMatch(words.found);
     const boxes = page.locator('.picker input[type=checkbox]');
     const found = await boxes.count();
-    expect(found).toBe(12);
+    expect(found).toBe(demoPoolAddresses.length);
     // Nothing is ticked until the caller chooses, and the button cannot check nothing.
     expect(await page.locator('.picker input[type=checkbox]:checked').count()).toBe(0);
     expect(await page.isDisabled('#check-selected')).toBe(true);

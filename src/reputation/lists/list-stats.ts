@@ -50,7 +50,8 @@ function binOf(ms: number): number {
 function lastLabels(name: string, count: 1 | 2): string {
   const last = name.lastIndexOf('.');
   if (count === 1 || last === -1) return name.slice(last + 1);
-  return name.slice(name.lastIndexOf('.', last - 1) + 1);
+  // lastIndexOf reads a negative start as 0: a name whose only dot leads is two labels already.
+  return last === 0 ? name : name.slice(name.lastIndexOf('.', last - 1) + 1);
 }
 
 /**

@@ -53,10 +53,13 @@ describe('the zone a query name falls under', () => {
   });
 
   it('agrees with the rule read plainly on names of every shape, IPv6 nibbles included', () => {
+    // Empty labels and capitals too, and each name again with a trailing dot.
     const labels = [
       'zen',
       'spamhaus',
       'org',
+      'ORG',
+      '',
       'bl',
       'example',
       'dq',
@@ -73,6 +76,7 @@ describe('the zone a query name falls under', () => {
       const count = 1 + (next() % 6);
       const name = Array.from({ length: count }, () => labels[next() % labels.length]).join('.');
       expect(zoneOf(name), name).toBe(longestSuffix(zones, name));
+      expect(zoneOf(`${name}.`), name).toBe(longestSuffix(zones, `${name}.`));
       expect(zoneOf(`${ipv6}.${name}`), name).toBe(longestSuffix(zones, `${ipv6}.${name}`));
     }
     for (const asked of zones.keys()) {
