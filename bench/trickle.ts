@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { reversedOctets } from '../src/lib/index.js';
 import type { CpuSide } from './cpu-in-turns.js';
 import { startBareCheckChild } from './reference/bare-check-child.js';
+import { type BareCheckHttp, startBareCheckHttp } from './reference/bare-check-http.js';
 import { startTrickleForwarder } from './trickle-forwarder.js';
 import { type TricklePlan, tricklePlan } from './trickle-plan.js';
 import type { BenchWorld } from './world.js';
@@ -19,6 +20,11 @@ export interface Trickle {
   /** Questions of one uncached IP check: every IP list, the test entry, the PTR and its name's A. */
   questions: number;
   bare: CpuSide;
+  /**
+   * The same bare client behind a bare node:http server (bench/reference/bare-check-http-server.ts),
+   * asking through the same forwarder: what any service answering the check over HTTP spends.
+   */
+  startBareHttp(): Promise<BareCheckHttp>;
   close(): Promise<void>;
 }
 
@@ -53,6 +59,8 @@ export async function startTrickle(
       pid: child.pid,
       run: (addresses, inFlight) => child.run(addresses, inFlight),
     },
+    startBareHttp: () =>
+      startBareCheckHttp(forwarder.address, world.ipZoneNames, testEntryNames(world)),
     async close() {
       await child.stop();
       await forwarder.close();

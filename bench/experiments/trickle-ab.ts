@@ -22,7 +22,9 @@ import { startExperimentWorld } from './experiment-world.js';
  * TRICKLE_LOADED (600) 24 at a time, every variant and the bare client in an order that turns each
  * round. Prints each side's median round and its median ratio to the bare client.
  * TRICKLE_PROF_DIR=<dir>: each variant writes its V8 profile to `<dir>/<name>`, the bare client
- * to `<dir>/trickle-bare`.
+ * to `<dir>/trickle-bare`. TRICKLE_BARE_HTTP=1 adds a side `bare-http`: the bare client behind a
+ * bare node:http server (bench/reference/bare-check-http-server.ts), checked through HTTP as the
+ * services are, the least any service answering the check over HTTP spends.
  */
 
 const variants = parseVariants(process.env.TRICKLE_VARIANTS ?? 'main=dist/server.js');
@@ -31,10 +33,14 @@ const warmupChecks = Number(process.env.TRICKLE_WARMUP ?? 3000);
 const sequentialChecks = Number(process.env.TRICKLE_SEQUENTIAL ?? 150);
 const loadedChecks = Number(process.env.TRICKLE_LOADED ?? 600);
 const profileDir = process.env.TRICKLE_PROF_DIR;
+const withBareHttp = process.env.TRICKLE_BARE_HTTP === '1';
 const concurrency = 24;
 
 const perVariant = warmupChecks + rounds * (sequentialChecks + loadedChecks);
-const { world, dns } = await startExperimentWorld(perVariant * variants.length + 100);
+const bareHttpWarmup = withBareHttp ? 1000 : 0;
+const { world, dns } = await startExperimentWorld(
+  perVariant * variants.length + bareHttpWarmup + 100,
+);
 const trickle = await startTrickle(dns.address, world, profileDir);
 const http = createHttpClient(concurrency);
 const addresses = [...world.sets.memory];
@@ -71,6 +77,21 @@ try {
           createIpChecks(http, service.base, inFlight).checkAll(list, 600_000),
       },
     });
+  }
+  if (withBareHttp) {
+    const bareHttp = await trickle.startBareHttp();
+    // The bare client keeps no cache: it asks about the first variant's addresses, as `bare` does.
+    services.push({
+      own: services[0]!.own,
+      stop: () => bareHttp.stop(),
+      side: {
+        name: 'bare-http',
+        pid: bareHttp.pid,
+        run: (list, inFlight) =>
+          createIpChecks(http, bareHttp.base, inFlight).checkAll(list, 600_000),
+      },
+    });
+    await services.at(-1)!.side.run(take(bareHttpWarmup), concurrency);
   }
   await trickle.bare.run(take(1000), concurrency);
   const load = loadavg().map((value) => round(value, 1));

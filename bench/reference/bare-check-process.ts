@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { runPool } from '../stats.js';
-import { openBareCheck } from './bare-check.js';
+import { checkWithinTimeout, openBareCheck } from './bare-check.js';
 
 /**
  * The trickling section's bare client (bare-check.ts) in a process of its own, so its CPU is read
@@ -11,24 +11,13 @@ import { openBareCheck } from './bare-check.js';
  * Ends when stdin closes.
  */
 
-/** A check whose answers never all come (a datagram lost) is given up after this long. */
-const checkTimeoutMs = 10_000;
-
 const [server = '', zonesJson = '[]', entriesJson = '[]'] = process.argv.slice(2);
 const bare = await openBareCheck(
   server,
   JSON.parse(zonesJson) as string[],
   JSON.parse(entriesJson) as string[],
 );
-
-/** One timer per check, not per question: a lost answer fails its check instead of hanging the run. */
-function checkWithin(address: string): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(resolve, checkTimeoutMs, false);
-  });
-  return Promise.race([bare.check(address), late]).finally(() => clearTimeout(timer));
-}
+const checkWithin = (address: string) => checkWithinTimeout(bare, address);
 
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {

@@ -54,3 +54,15 @@ export async function openBareCheck(
     close: () => bare.close(),
   };
 }
+
+/** A check whose answers never all come (a datagram lost) is given up after this long. */
+const checkTimeoutMs = 10_000;
+
+/** One timer per check, not per question: a lost answer fails its check instead of hanging the run. */
+export function checkWithinTimeout(bare: BareCheck, address: string): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, checkTimeoutMs, false);
+  });
+  return Promise.race([bare.check(address), late]).finally(() => clearTimeout(timer));
+}

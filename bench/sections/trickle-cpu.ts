@@ -5,6 +5,7 @@ import { createIpChecks } from '../ip-checks.js';
 import { cpuTargets, type Row } from '../report.js';
 import { startService, waitForCardThreads } from '../service.js';
 import { round } from '../stats.js';
+import type { BareCheckHttp } from '../reference/bare-check-http.js';
 import { startTrickle } from '../trickle.js';
 import type { BenchContext, SectionResult } from './context.js';
 
@@ -19,7 +20,10 @@ import type { BenchContext, SectionResult } from './context.js';
  * process of its own, warmed by 1,000. Each round checks its own fresh addresses one at a time,
  * then 24 at a time, through the bare client and the service in an order that turns each round;
  * each side's CPU is its process's, every thread, from /proc's schedstat (bench/cpu-in-turns.ts).
- * The rows give the median round and the median of the rounds' ratios. With BENCH_CPU_PROF_DIR
+ * A third side, `bare-http`, is the same bare client behind a bare node:http server
+ * (bench/reference/bare-check-http-server.ts), checked through HTTP as the service is: what any
+ * service answering the check over HTTP spends, so the rows show how much of the goal's margin
+ * over the bare client HTTP alone takes. The rows give the median round and the median of the rounds' ratios. With BENCH_CPU_PROF_DIR
  * the service writes its V8 profile to `<dir>/trickle` and the bare client to `<dir>/trickle-bare`.
  */
 export async function measureTrickleCpu(context: BenchContext): Promise<SectionResult> {
@@ -35,8 +39,11 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     ...(cpuProfileDir ? { cpuProfileDir: join(cpuProfileDir, 'trickle') } : {}),
   });
   const { questions } = trickle;
+  let bareHttp: BareCheckHttp | undefined;
   const loadBefore = loadavg().map((value) => round(value, 1));
   try {
+    const bareServer = await trickle.startBareHttp();
+    bareHttp = bareServer;
     const [first, ...warmup] = world.sets.trickleWarmup;
     progress(
       `14. answers that trickle: warming the service (${warmup.length} checks) and the bare client`,
@@ -44,6 +51,13 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     await waitForCardThreads(service, first!);
     const warm = await createIpChecks(http, service.base, concurrency).checkAll(warmup, 600_000);
     await trickle.bare.run(warmup.slice(0, settings.trickleBareWarmupChecks), concurrency);
+    const bareHttpSide: CpuSide = {
+      name: 'bare-http',
+      pid: bareServer.pid,
+      run: (addresses, inFlight) =>
+        createIpChecks(http, bareServer.base, inFlight).checkAll(addresses, 600_000),
+    };
+    await bareHttpSide.run(warmup.slice(0, settings.trickleBareWarmupChecks), concurrency);
 
     const serviceSide: CpuSide = {
       name: 'service',
@@ -53,7 +67,7 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     };
     // The bare client keeps no cache: it asks the service's questions about the same addresses.
     const turns = await cpuInTurns({
-      sides: [trickle.bare, serviceSide],
+      sides: [trickle.bare, bareHttpSide, serviceSide],
       rounds: world.sets.trickle.length,
       concurrency,
       addresses: (_, index, mode) => world.sets.trickle[index]![mode],
@@ -62,6 +76,10 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     const load = [loadBefore, loadavg().map((value) => round(value, 1))];
     const sequential = medianBeside(turns, 'sequential', 'service', 'bare');
     const loaded = medianBeside(turns, 'loaded', 'service', 'bare');
+    const overHttp = {
+      sequential: medianBeside(turns, 'sequential', 'bare-http', 'bare'),
+      loaded: medianBeside(turns, 'loaded', 'bare-http', 'bare'),
+    };
     const mainThreads = {
       sequential: medianBeside(turns, 'sequential', 'service', 'bare', 'main'),
       loaded: medianBeside(turns, 'loaded', 'service', 'bare', 'main'),
@@ -69,10 +87,10 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
     const perAnswer = (ms: number) => round((ms * 1000) / questions);
     const rows = (
       [
-        ['one at a time', sequential, mainThreads.sequential],
-        [`${concurrency} at a time`, loaded, mainThreads.loaded],
+        ['one at a time', sequential, mainThreads.sequential, overHttp.sequential],
+        [`${concurrency} at a time`, loaded, mainThreads.loaded, overHttp.loaded],
       ] as const
-    ).flatMap(([label, figures, main]): Row[] => [
+    ).flatMap(([label, figures, main, http]): Row[] => [
       {
         section: 14,
         measurement: `service CPU per uncached IP check, answers trickling (1-40 ms a zone), ${label}, all ${world.ipZoneNames.length} IP lists, memory store (median of ${figures.rounds.length} rounds, ${questions} questions: ${perAnswer(figures.ms)} µs an answer; rounds' ratios ${figures.ratios.join(', ')}; after ${warm.done} checks; load average ${load.map((entry) => entry.join(' ')).join(' → ')})`,
@@ -94,6 +112,14 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
       },
       {
         section: 14,
+        measurement: `the bare client behind a bare node:http server, checked through HTTP as the service, ${label}: CPU per check of its process, the least any service answering the check over HTTP spends (${perAnswer(http.ms)} µs an answer; rounds' ratios ${http.ratios.join(', ')})`,
+        value: http.ms,
+        unit: 'ms',
+        reference: { label: 'bare node:dgram + dns-packet', value: http.referenceMs },
+        ratio: http.ratio,
+      },
+      {
+        section: 14,
         measurement: `service CPU per check, main thread alone (without V8's collector and compiler threads), beside the bare client's main thread, ${label} (rounds' ratios ${main.ratios.join(', ')})`,
         value: main.ms,
         unit: 'ms',
@@ -110,12 +136,14 @@ export async function measureTrickleCpu(context: BenchContext): Promise<SectionR
         loadAverage: load,
         sequential,
         loaded,
+        overHttp,
         mainThreads,
         failures: turns.failures,
       },
     };
   } finally {
     await service.stop();
+    await bareHttp?.stop();
     await trickle.close();
   }
 }
