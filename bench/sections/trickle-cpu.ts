@@ -23,8 +23,9 @@ import type { BenchContext, SectionResult } from './context.js';
  * A third side, `bare-http`, is the same bare client behind a bare node:http server
  * (bench/reference/bare-check-http-server.ts), checked through HTTP as the service is: what any
  * service answering the check over HTTP spends, so the rows show how much of the goal's margin
- * over the bare client HTTP alone takes. The rows give the median round and the median of the rounds' ratios. With BENCH_CPU_PROF_DIR
- * the service writes its V8 profile to `<dir>/trickle` and the bare client to `<dir>/trickle-bare`.
+ * over the bare client HTTP alone takes. The rows give the median round and the median of the
+ * rounds' ratios. With BENCH_CPU_PROF_DIR the service writes its V8 profile to `<dir>/trickle`
+ * and the bare client to `<dir>/trickle-bare`.
  */
 export async function measureTrickleCpu(context: BenchContext): Promise<SectionResult> {
   const { settings, world, dns, http, progress, serviceLaunch } = context;
