@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { reversedOctets } from '../src/lib/index.js';
 import type { CpuSide } from './cpu-in-turns.js';
 import { startBareCheckChild } from './reference/bare-check-child.js';
-import { type BareCheckHttp, startBareCheckHttp } from './reference/bare-check-http.js';
+import type { BareAnswer } from './reference/bare-http.js';
+import { type ListeningChild, startListening } from './reference/listening.js';
 import { startTrickleForwarder } from './trickle-forwarder.js';
 import { type TricklePlan, tricklePlan } from './trickle-plan.js';
 import type { BenchWorld } from './world.js';
@@ -22,9 +24,10 @@ export interface Trickle {
   bare: CpuSide;
   /**
    * The same bare client behind a bare node:http server (bench/reference/bare-check-http-server.ts),
-   * asking through the same forwarder: what any service answering the check over HTTP spends.
+   * asking through the same forwarder and answering with `answer`, the service's own answer to a
+   * check: what any service answering the check over HTTP spends.
    */
-  startBareHttp(): Promise<BareCheckHttp>;
+  startBareCheckHttp(answer: BareAnswer): Promise<ListeningChild>;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,10 @@ function testEntryNames(world: BenchWorld): string[] {
     return listed === null ? [] : [`${reversedOctets(listed)}.${zone.zone}`];
   });
 }
+
+const bareCheckHttpServer = fileURLToPath(
+  new URL('./reference/bare-check-http-server.ts', import.meta.url),
+);
 
 export async function startTrickle(
   upstream: string,
@@ -59,8 +66,16 @@ export async function startTrickle(
       pid: child.pid,
       run: (addresses, inFlight) => child.run(addresses, inFlight),
     },
-    startBareHttp: () =>
-      startBareCheckHttp(forwarder.address, world.ipZoneNames, testEntryNames(world)),
+    startBareCheckHttp: (answer) =>
+      startListening(
+        bareCheckHttpServer,
+        [
+          forwarder.address,
+          JSON.stringify(world.ipZoneNames),
+          JSON.stringify(testEntryNames(world)),
+        ],
+        { ...process.env, BARE_CHECK_ANSWER: JSON.stringify(answer) },
+      ),
     async close() {
       await child.stop();
       await forwarder.close();

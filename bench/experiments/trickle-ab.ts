@@ -6,6 +6,7 @@ import { createIpChecks } from '../ip-checks.js';
 import { startService } from '../service.js';
 import { round } from '../stats.js';
 import { startTrickle } from '../trickle.js';
+import { type BareAnswer, answerOf } from '../reference/bare-http.js';
 import { parseVariants } from './variants.js';
 import { startExperimentWorld } from './experiment-world.js';
 
@@ -37,9 +38,11 @@ const withBareHttp = process.env.TRICKLE_BARE_HTTP === '1';
 const concurrency = 24;
 
 const perVariant = warmupChecks + rounds * (sequentialChecks + loadedChecks);
-const bareHttpWarmup = withBareHttp ? 1000 : 0;
+/** Checks that warm each bare side up: the bare client, and the bare HTTP server when asked for. */
+const bareWarmup = 1000;
+const bareSides = withBareHttp ? 2 : 1;
 const { world, dns } = await startExperimentWorld(
-  perVariant * variants.length + bareHttpWarmup + 100,
+  perVariant * variants.length + bareSides * bareWarmup + 100,
 );
 const trickle = await startTrickle(dns.address, world, profileDir);
 const http = createHttpClient(concurrency);
@@ -47,6 +50,7 @@ const addresses = [...world.sets.memory];
 const take = (count: number) => addresses.splice(0, count);
 
 const services: { side: CpuSide; stop(): Promise<void>; own: string[] }[] = [];
+let bareAnswer: BareAnswer | undefined;
 try {
   for (const variant of variants) {
     const service = await startService({
@@ -59,10 +63,16 @@ try {
       env: { STORE_URL: 'memory:', ...variant.env },
     });
     const own = take(perVariant);
-    const warm = await createIpChecks(http, service.base, concurrency).checkAll(
-      own.splice(0, warmupChecks),
-      600_000,
-    );
+    const warmList = own.splice(0, warmupChecks);
+    const warm = await createIpChecks(http, service.base, concurrency).checkAll(warmList, 600_000);
+    // The first variant's own answer about an address it checked, for the bare HTTP server.
+    if (withBareHttp && bareAnswer === undefined) {
+      bareAnswer = await answerOf(`${service.base}/ip/v1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ target: warmList[0] }),
+      });
+    }
     // The monotonic clock in µs, as a V8 profile's timestamps: the profile's samples after it are the rounds'.
     console.error(
       `${variant.name}: warmed by ${warm.done} checks (${warm.failed} failed) at ${process.hrtime.bigint() / 1000n} µs`,
@@ -79,7 +89,7 @@ try {
     });
   }
   if (withBareHttp) {
-    const bareHttp = await trickle.startBareHttp();
+    const bareHttp = await trickle.startBareCheckHttp(bareAnswer!);
     // The bare client keeps no cache: it asks about the first variant's addresses, as `bare` does.
     services.push({
       own: services[0]!.own,
@@ -91,9 +101,9 @@ try {
           createIpChecks(http, bareHttp.base, inFlight).checkAll(list, 600_000),
       },
     });
-    await services.at(-1)!.side.run(take(bareHttpWarmup), concurrency);
+    await services.at(-1)!.side.run(take(bareWarmup), concurrency);
   }
-  await trickle.bare.run(take(1000), concurrency);
+  await trickle.bare.run(take(bareWarmup), concurrency);
   const load = loadavg().map((value) => round(value, 1));
   const turns = await cpuInTurns({
     sides: [trickle.bare, ...services.map((entry) => entry.side)],

@@ -1,32 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { BareAnswer } from './bare-http.js';
 import { checkWithinTimeout, openBareCheck } from './bare-check.js';
+import { listenAndReport } from './listening.js';
 
 /**
  * The bare client (bare-check.ts) behind a bare node:http server, no framework: the least any
- * service that answers an IP check over HTTP does, for `bench/experiments/trickle-ab.ts`'s
- * `TRICKLE_BARE_HTTP=1` side. A POST of `{"target": address}` runs the bare check and answers
- * what the bench's client reads (bench/ip-checks.ts): a token, the score's counts and each list's
- * status. Arguments as bare-check-process.ts's; prints its port once listening.
+ * service that answers an IP check over HTTP does (section 14's `bare-http` side). A POST of
+ * `{"target": address}` runs the bare check and answers with the service's own answer to a
+ * check (BARE_CHECK_ANSWER, a `BareAnswer`: every header, and the body with its token, `ip`
+ * and `from_cache` made afresh for each request and serialised again), so it writes as many bytes
+ * as the service does. A check that fails answers no list as answered, which bench/ip-checks.ts
+ * counts as a failure. Arguments as bare-check-process.ts's; prints its port once listening.
  */
 
 const [server = '', zonesJson = '[]', entriesJson = '[]'] = process.argv.slice(2);
-const zones = JSON.parse(zonesJson) as string[];
-const bare = await openBareCheck(server, zones, JSON.parse(entriesJson) as string[]);
+const bare = await openBareCheck(
+  server,
+  JSON.parse(zonesJson) as string[],
+  JSON.parse(entriesJson) as string[],
+);
+const template = JSON.parse(process.env.BARE_CHECK_ANSWER ?? '') as BareAnswer;
+const result = JSON.parse(template.body) as { ip_score: Record<string, unknown> };
 
-function answer(address: string, clean: boolean): string {
+function answer(target: string, clean: boolean): string {
   return JSON.stringify({
+    ...result,
     token: randomUUID(),
+    ip: target,
     from_cache: false,
-    target: address,
-    ip_score: {
-      answered: clean ? zones.length : 0,
-      total: zones.length,
-      needs_key: 0,
-      listed: 0,
-      rdns: { fcrdns: clean ? 'pass' : 'fail' },
-    },
-    lists: zones.map((zone) => ({ zone, status: clean ? 'not_listed' : 'error' })),
+    ...(clean ? {} : { ip_score: { ...result.ip_score, answered: 0 } }),
   });
 }
 
@@ -35,21 +38,9 @@ const http = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const { target } = JSON.parse(Buffer.concat(chunks).toString()) as { target: string };
-    void checkWithinTimeout(bare, target).then((clean) => {
-      response
-        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-        .end(answer(target, clean));
-    });
+    void checkWithinTimeout(bare, target)
+      .catch(() => false)
+      .then((clean) => response.writeHead(200, template.headers).end(answer(target, clean)));
   });
 });
-http.listen(0, '127.0.0.1', () => {
-  const address = http.address();
-  console.log(typeof address === 'object' && address ? address.port : 0);
-});
-process.once('SIGTERM', () => {
-  http.close(() => {
-    bare.close();
-    process.exit(0);
-  });
-  http.closeAllConnections();
-});
+listenAndReport(http, () => bare.close());

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { listenAndReport } from './listening.js';
 
 /**
  * Section 4's ceiling: a bare node:http server, no framework, that answers every POST (after
@@ -27,11 +28,4 @@ const server = createServer((request, response) => {
     response.writeHead(200, answers.post.headers).end(answers.post.body);
   });
 });
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  console.log(typeof address === 'object' && address ? address.port : 0);
-});
-process.once('SIGTERM', () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+listenAndReport(server);

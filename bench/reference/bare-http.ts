@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from '../process-cpu.js';
+import { startListening } from './listening.js';
 
 /** bare-http-server.ts in its own process, answering with the service's own answers. */
 
@@ -22,28 +21,11 @@ export async function startBareHttp(answers: {
   post: BareAnswer;
   get: BareAnswer;
 }): Promise<BareHttp> {
-  const child = spawn(process.execPath, ['--import', 'tsx', server], {
-    env: { PATH: process.env.PATH ?? '', BARE_ANSWERS: JSON.stringify(answers) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const child = await startListening(server, [], {
+    PATH: process.env.PATH ?? '',
+    BARE_ANSWERS: JSON.stringify(answers),
   });
-  const exited = once(child, 'exit');
-  const [firstLine] = (await Promise.race([
-    once(child.stdout, 'data'),
-    exited.then(() => {
-      throw new Error('the bare node:http server exited before listening');
-    }),
-  ])) as [Buffer];
-  const port = Number.parseInt(firstLine.toString(), 10);
-  const pid = child.pid!;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    cpuMs: () => processCpuMs(pid),
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { base: child.base, cpuMs: () => processCpuMs(child.pid), stop: () => child.stop() };
 }
 
 /** Headers node:http writes itself for every answer: the bare server's own are as good. */
