@@ -40,9 +40,13 @@ const perConnection = new Set([
 /**
  * The answer `url` gives, as the bare server should repeat it: the body and every header the
  * service wrote, so the bare server writes the same bytes and never less work than the service.
+ * Asked for without compression: fetch would ask for gzip and hand back the body decoded under a
+ * `content-encoding: gzip` header, where the bench's clients ask for no encoding and get none.
  */
 export async function answerOf(url: string, init?: RequestInit): Promise<BareAnswer> {
-  const response = await fetch(url, init);
+  const requestHeaders = new Headers(init?.headers);
+  requestHeaders.set('accept-encoding', 'identity');
+  const response = await fetch(url, { ...init, headers: requestHeaders });
   const body = await response.text();
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   const headers: Record<string, string> = {};
