@@ -51,7 +51,17 @@ export async function answerOf(url: string, init?: RequestInit): Promise<BareAns
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) {
-    if (!perConnection.has(name)) headers[name] = value;
+    if (perConnection.has(name)) continue;
+    // The service varies on Accept-Encoding only for a client that sent one, as this request did.
+    const kept =
+      name === 'vary'
+        ? value
+            .split(',')
+            .map((token) => token.trim())
+            .filter((token) => token.toLowerCase() !== 'accept-encoding')
+            .join(', ')
+        : value;
+    if (kept !== '') headers[name] = kept;
   }
   return { headers, body };
 }
