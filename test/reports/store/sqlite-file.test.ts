@@ -24,6 +24,16 @@ const report = aDmarcReport({
   rows: [{ ip: '192.0.2.10', messages: 12, dkim: true }],
 });
 
+/** A report store on a fresh file, closed when the test ends, with one inbox made. */
+async function openedWithInbox() {
+  const file = join(folder(), 'reports.db');
+  const store = openSqliteReportStore(file);
+  onTestFinished(() => store.close());
+  const inbox = anInbox();
+  await store.createInbox(inbox);
+  return { file, store, inbox };
+}
+
 function underUmask(mask: number): void {
   const before = process.umask(mask);
   onTestFinished(() => {
@@ -97,11 +107,7 @@ describe('the SQLite report file', () => {
   });
 
   it('answers uploads that come together each as if alone: a duplicate among them found, the rest kept', async () => {
-    const file = join(folder(), 'reports.db');
-    const store = openSqliteReportStore(file);
-    onTestFinished(() => store.close());
-    const inbox = anInbox();
-    await store.createInbox(inbox);
+    const { store, inbox } = await openedWithInbox();
     const answers = await Promise.all(
       ['a', 'b', 'a', 'c'].map((id) =>
         store.addReports(inbox.id, [
@@ -116,11 +122,7 @@ describe('the SQLite report file', () => {
   });
 
   it('keeps the uploads of a group whose other upload fails, and fails only that one', async () => {
-    const file = join(folder(), 'reports.db');
-    const store = openSqliteReportStore(file);
-    onTestFinished(() => store.close());
-    const inbox = anInbox();
-    await store.createInbox(inbox);
+    const { store, inbox } = await openedWithInbox();
     const upload = (inboxId: string, id: string) =>
       store.addReports(inboxId, [
         { report: { ...report, reportId: id }, via: 'upload', receivedAt: 1 },
@@ -154,11 +156,7 @@ describe('the SQLite report file', () => {
   });
 
   it('keeps a month whose building fails as it was: the next read builds it, counting nothing twice', async () => {
-    const file = join(folder(), 'reports.db');
-    const store = openSqliteReportStore(file);
-    onTestFinished(() => store.close());
-    const inbox = anInbox();
-    await store.createInbox(inbox);
+    const { file, store, inbox } = await openedWithInbox();
     const mayReport = (reportId: string, day: number, messages: number) =>
       aDmarcReport({
         org: 'google.com',
@@ -191,11 +189,7 @@ describe('the SQLite report file', () => {
   });
 
   it('reads a period’s last whole month from its day rows while it is marked, and writes nothing', async () => {
-    const file = join(folder(), 'reports.db');
-    const store = openSqliteReportStore(file);
-    onTestFinished(() => store.close());
-    const inbox = anInbox();
-    await store.createInbox(inbox);
+    const { file, store, inbox } = await openedWithInbox();
     await store.addReport(inbox.id, report, { via: 'upload', receivedAt: 1 });
     const db = new Database(file, { readonly: true });
     onTestFinished(() => void db.close());
@@ -213,11 +207,7 @@ describe('the SQLite report file', () => {
   });
 
   it('builds the months marked when its retention pass starts, and stops between two when told', async () => {
-    const file = join(folder(), 'reports.db');
-    const store = openSqliteReportStore(file);
-    onTestFinished(() => store.close());
-    const inbox = anInbox();
-    await store.createInbox(inbox);
+    const { file, store, inbox } = await openedWithInbox();
     for (const [reportId, date] of [
       ['r-may', '2024-05-02'],
       ['r-june', '2024-06-02'],
@@ -275,11 +265,7 @@ describe('the SQLite report file', () => {
   });
 
   it('keeps no day rows of a report whose month cannot be marked, nor the report', async () => {
-    const file = join(folder(), 'reports.db');
-    const store = openSqliteReportStore(file);
-    onTestFinished(() => store.close());
-    const inbox = anInbox();
-    await store.createInbox(inbox);
+    const { file, store, inbox } = await openedWithInbox();
     const db = new Database(file);
     onTestFinished(() => void db.close());
     db.exec(`CREATE TRIGGER crash BEFORE INSERT ON dmarc_stale_months
